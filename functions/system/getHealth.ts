@@ -1,0 +1,3 @@
+import { httpHandler } from '../../lib/http/handler';
+
+export const handler = httpHandler('getHealth', async () => ({ data: { status: 'ok' } }));

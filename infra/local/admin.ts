@@ -1,0 +1,81 @@
+/**
+ * `npm run admin -- <command>`: practice setup beside a running server (same DATA_DIR) or
+ * against DYNAMODB_ENDPOINT.
+ *   create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
+ *   create-credential --medspa-id ID --role ROLE [--name NAME] [--json]
+ *   set-api-access --medspa-id ID --access enabled|waitlisted
+ */
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '../../lib/auth/roles';
+import { isValidTimeZone } from '../../lib/domain/time';
+import { getPractice } from '../../lib/db/practices';
+import { createCredential } from '../../lib/use-cases/auth';
+import { changePractice, createPracticeWithAdmin } from '../../lib/use-cases/practice';
+import { openLocalEnvironment } from './environment';
+
+const USAGE = `usage: npm run admin -- create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
+       npm run admin -- create-credential --medspa-id ID --role ${ROLES.join('|')} [--name NAME] [--json]
+       npm run admin -- set-api-access --medspa-id ID --access enabled|waitlisted`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'time-zone': { type: 'string' },
+      currency: { type: 'string' },
+      waitlisted: { type: 'boolean' },
+      'medspa-id': { type: 'string' },
+      role: { type: 'string' },
+      access: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  const command = positionals[0];
+  if (!command) fail(USAGE);
+  // Logs go to stderr so `--json` leaves exactly one line on stdout.
+  process.env.LOG_LEVEL ??= 'WARN';
+  const environment = await openLocalEnvironment({ owner: false });
+  const now = new Date();
+  try {
+    if (command === 'create-practice') {
+      if (!values.name) fail('--name is required');
+      const timeZone = values['time-zone'] ?? 'America/New_York';
+      if (!isValidTimeZone(timeZone)) fail(`unknown time zone: ${timeZone}`);
+      const { practice, credential } = await createPracticeWithAdmin(
+        { name: values.name, time_zone: timeZone, currency: values.currency ?? 'USD', api_access: values.waitlisted ? 'waitlisted' : 'enabled' },
+        now,
+      );
+      const result = { medspa_id: practice.id, client_id: credential.client_id, client_secret: credential.client_secret };
+      console.log(values.json ? JSON.stringify(result) : `Created practice ${practice.name}\n${JSON.stringify(result, null, 2)}`);
+    } else if (command === 'create-credential') {
+      const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
+      const role = values.role as Role;
+      if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
+      if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
+      const credential = await createCredential(medspaId, { name: values.name ?? `${role} credential`, role }, now);
+      const result = { medspa_id: medspaId, client_id: credential.client_id, client_secret: credential.client_secret, role };
+      console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    } else if (command === 'set-api-access') {
+      const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
+      if (values.access !== 'enabled' && values.access !== 'waitlisted') fail('--access must be enabled or waitlisted');
+      if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
+      await changePractice(medspaId, { api_access: values.access }, { now });
+      console.log(JSON.stringify({ medspa_id: medspaId, api_access: values.access }));
+    } else {
+      fail(USAGE);
+    }
+  } finally {
+    await environment.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`admin failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+/** The five roles of contract section 3. */
+export const ROLES = ['admin', 'manager', 'front_desk', 'provider', 'analyst'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who may do what, named by capability so the route table reads like the contract. */
+export const ALLOW = {
+  everyone: [...ROLES],
+  adminOnly: ['admin'],
+  /** Practice data reads for every role (catalog, clients, appointments). */
+  readAll: ['admin', 'manager', 'front_desk', 'provider', 'analyst'],
+  /** Client, appointment, payment and consent changes. */
+  frontOffice: ['admin', 'manager', 'front_desk'],
+  /** Appointment status moves and treatment records. */
+  clinical: ['admin', 'manager', 'front_desk', 'provider'],
+  /** Catalog and inventory setup. */
+  catalogWrite: ['admin', 'manager'],
+  /** Reports. */
+  reports: ['admin', 'manager', 'analyst'],
+  /** Webhooks: read by analyst, written by managers. */
+  webhookRead: ['admin', 'manager', 'analyst'],
+  webhookWrite: ['admin', 'manager'],
+  /** Reads the front desk may not make (payments list is front office; these are manager-level). */
+  managementRead: ['admin', 'manager', 'analyst'],
+} as const satisfies Record<string, readonly Role[]>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  TABLE_NAME: z.string().min(1).default('medspa'),
+  /** Set for DynamoDB Local (or any non-AWS endpoint); unset on AWS. */
+  DYNAMODB_ENDPOINT: z.string().url().optional(),
+  AWS_REGION: z.string().default('us-east-1'),
+  TOKEN_ISSUER: z.string().min(1).default('https://medspa-api.local'),
+  /** On AWS the JWT signing key is a KMS asymmetric key: its id or ARN. Unset: a local key file. */
+  SIGNING_KMS_KEY_ID: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  /** How long a container trusts a credential's revocation state and the practice's access gate. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** scrypt cost for client secrets (N). Lower only in tests. */
+  SECRET_HASH_COST: z.coerce.number().int().min(2).default(16_384),
+  /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */
+  ALLOW_LOCAL_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+/** Parsed once per process and failing fast on a bad value. */
+export function config(): Config {
+  cached ??= ConfigSchema.parse(process.env);
+  return cached;
+}
+
+/** Tests and the local server set env before first use; this lets them re-read it. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,50 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+
+/** Counts DynamoDB round trips per command; tests use it to hold operations to their budget. */
+export const ddbCalls = {
+  counts: new Map<string, number>(),
+  total(): number {
+    let sum = 0;
+    for (const n of this.counts.values()) sum += n;
+    return sum;
+  },
+  reset(): void {
+    this.counts.clear();
+  },
+};
+
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/** One client per process (module scope), built on first use from config. */
+export function ddb(): DynamoDBDocumentClient {
+  if (documentClient) return documentClient;
+  const { DYNAMODB_ENDPOINT, AWS_REGION } = config();
+  const base = new DynamoDBClient({
+    region: AWS_REGION,
+    ...(DYNAMODB_ENDPOINT
+      ? { endpoint: DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 4,
+  });
+  documentClient = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  documentClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = String(context.commandName ?? 'unknown');
+      ddbCalls.counts.set(name, (ddbCalls.counts.get(name) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'countDynamoCalls' },
+  );
+  return documentClient;
+}
+
+export const tableName = (): string => config().TABLE_NAME;
+
+/** Tests switch endpoints between runs. */
+export function resetDdb(): void {
+  documentClient = undefined;
+}

@@ -1,0 +1,28 @@
+import { AppError } from '../errors';
+
+type KeyMap = Record<string, unknown>;
+
+/** Opaque to callers: the LastEvaluatedKey, base64url JSON. */
+export const encodeCursor = (key: KeyMap | undefined): string | null =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+
+/**
+ * A cursor is only accepted for the partition it came from, so a crafted cursor cannot point a
+ * query into another practice (the Query's own key condition would reject it, but as a 500).
+ */
+export function decodeCursor(cursor: string | undefined, expected: KeyMap): KeyMap | undefined {
+  if (!cursor) return undefined;
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = undefined;
+  }
+  const valid =
+    typeof key === 'object' &&
+    key !== null &&
+    Object.entries(expected).every(([name, value]) => (key as KeyMap)[name] === value) &&
+    Object.values(key).every((value) => typeof value === 'string');
+  if (!valid) throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', { details: [{ path: 'cursor', message: 'not a cursor from this list' }] });
+  return key as KeyMap;
+}

@@ -1,0 +1,259 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { AppError, type ErrorCode } from '../errors';
+import { ddb, tableName } from './client';
+import { decodeCursor, encodeCursor } from './cursor';
+import { collectionPk, entityKey, type EntityType } from './keys';
+
+/** Attributes that exist for the table's sake, never part of a resource. */
+const STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at', 'entity'];
+
+export function fromItem<T>(item: Record<string, unknown> | undefined): T | null {
+  if (!item) return null;
+  const copy = { ...item };
+  for (const name of STORAGE_ATTRIBUTES) delete copy[name];
+  return copy as T;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  nextCursor: string | null;
+}
+
+export interface Versioned {
+  id: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function getEntity<T>(medspaId: string, type: EntityType, id: string): Promise<T | null> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, type, id), ConsistentRead: true }),
+  );
+  return fromItem<T>(Item);
+}
+
+/** Reads several entities of one practice in one round trip (BatchGetItem, strongly consistent). */
+export async function batchGetEntities(
+  medspaId: string,
+  refs: { type: EntityType; id: string }[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const unique = [...new Map(refs.map((ref) => [`${ref.type}#${ref.id}`, ref])).values()];
+  if (unique.length === 0) return found;
+  let keys: Record<string, unknown>[] = unique.map((ref) => ({ ...entityKey(medspaId, ref.type, ref.id) }));
+  while (keys.length > 0) {
+    const result = await ddb().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
+    );
+    for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+    keys = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
+  }
+  return found;
+}
+
+/** Looks an entity up in a batchGetEntities result. */
+export const pick = <T>(found: Map<string, Record<string, unknown>>, medspaId: string, type: EntityType, id: string) => {
+  const key = entityKey(medspaId, type, id);
+  return fromItem<T>(found.get(`${key.pk}|${key.sk}`));
+};
+
+export async function putNewEntity<T extends Versioned>(
+  medspaId: string,
+  type: EntityType,
+  entity: T,
+  indexKeys: Record<string, string> = {},
+): Promise<T> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...entityKey(medspaId, type, entity.id), entity: type, ...indexKeys, ...entity },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return entity;
+}
+
+export interface UpdateOptions {
+  notFound: ErrorCode;
+  expectedVersion?: number;
+  now: string;
+  /** Attributes to remove (e.g. a cleared optional field). */
+  remove?: string[];
+  /** Index keys to refresh with the change. */
+  indexKeys?: Record<string, string>;
+  /** Extra condition on the current item (e.g. `attribute_not_exists(deleted_at)`). */
+  condition?: string;
+}
+
+/** Builds `SET a = :a, ...` plus version and updated_at, conditioned on existence and If-Match. */
+export function versionedUpdate(changes: Record<string, unknown>, options: UpdateOptions) {
+  const names: Record<string, string> = { '#version': 'version', '#updated_at': 'updated_at' };
+  const values: Record<string, unknown> = { ':one': 1, ':now': options.now };
+  const sets = ['#version = #version + :one', '#updated_at = :now'];
+  Object.entries({ ...changes, ...options.indexKeys }).forEach(([name, value], index) => {
+    if (value === undefined) return;
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  const removes = (options.remove ?? []).map((name, index) => {
+    names[`#r${index}`] = name;
+    return `#r${index}`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  if (options.expectedVersion !== undefined) {
+    values[':expected'] = options.expectedVersion;
+    conditions.push('#version = :expected');
+  }
+  if (options.condition) conditions.push(options.condition);
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** A failed update condition means "absent" or "stale If-Match": the old item tells which. */
+export function conditionFailure(old: Record<string, unknown> | undefined, notFound: ErrorCode, hidden?: (item: Record<string, unknown>) => boolean): AppError {
+  if (!old || hidden?.(old)) return new AppError(notFound);
+  return new AppError('VERSION_CONFLICT');
+}
+
+export async function updateEntity<T>(
+  medspaId: string,
+  type: EntityType,
+  id: string,
+  changes: Record<string, unknown>,
+  options: UpdateOptions,
+): Promise<T> {
+  try {
+    const { Attributes } = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(medspaId, type, id),
+        ...versionedUpdate(changes, options),
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return fromItem<T>(Attributes)!;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      throw conditionFailure(error.Item as Record<string, unknown> | undefined, options.notFound, () => Boolean(options.condition));
+    }
+    throw error;
+  }
+}
+
+export async function deleteEntity(
+  medspaId: string,
+  type: EntityType,
+  id: string,
+  options: { notFound: ErrorCode; expectedVersion?: number },
+): Promise<void> {
+  try {
+    await ddb().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: entityKey(medspaId, type, id),
+        ConditionExpression:
+          options.expectedVersion === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+        ...(options.expectedVersion === undefined
+          ? {}
+          : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': options.expectedVersion } }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) {
+      throw conditionFailure(error.Item as Record<string, unknown> | undefined, options.notFound);
+    }
+    throw error;
+  }
+}
+
+export interface QueryPageInput {
+  /** Partition to read: a collection, or a gsi partition with `index`. */
+  keyCondition: { name: string; value: string; sortBetween?: [string, string]; sortPrefix?: string };
+  index?: string;
+  limit: number;
+  cursor?: string;
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  /** Newest first. */
+  descending?: boolean;
+}
+
+/**
+ * One page of a Query plus its `total`. The page and the count run in parallel; the count is a
+ * `Select: COUNT` Query over the same key range (bounded by the range, never a Scan).
+ */
+export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
+  const { keyCondition, index, limit, filter } = input;
+  const names: Record<string, string> = { '#pk': keyCondition.name, ...filter?.names };
+  const values: Record<string, unknown> = { ':pk': keyCondition.value, ...filter?.values };
+  let expression = '#pk = :pk';
+  const sortName = index ? `${index}sk` : 'sk';
+  if (keyCondition.sortBetween) {
+    names['#sk'] = sortName;
+    values[':from'] = keyCondition.sortBetween[0];
+    values[':to'] = keyCondition.sortBetween[1];
+    expression += ' AND #sk BETWEEN :from AND :to';
+  } else if (keyCondition.sortPrefix) {
+    names['#sk'] = sortName;
+    values[':prefix'] = keyCondition.sortPrefix;
+    expression += ' AND begins_with(#sk, :prefix)';
+  }
+  const base = {
+    TableName: tableName(),
+    IndexName: index,
+    KeyConditionExpression: expression,
+    FilterExpression: filter?.expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !input.descending,
+  };
+  const startKey = decodeCursor(input.cursor, { [keyCondition.name]: keyCondition.value });
+
+  const keyOf = (item: Record<string, unknown>) => {
+    const names = index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+    return Object.fromEntries(names.map((name) => [name, item[name]]));
+  };
+
+  const readPage = async () => {
+    // One item more than the page tells whether another page exists, so the last page says so.
+    // With a filter a Query page may come back short: keep reading until the page is full.
+    const items: Record<string, unknown>[] = [];
+    let exclusiveStartKey = startKey;
+    do {
+      const result = await ddb().send(
+        new QueryCommand({ ...base, Limit: limit + 1 - items.length, ExclusiveStartKey: exclusiveStartKey }),
+      );
+      items.push(...(result.Items ?? []));
+      exclusiveStartKey = result.LastEvaluatedKey;
+    } while (exclusiveStartKey && items.length <= limit);
+    const more = items.length > limit;
+    const pageItems = items.slice(0, limit);
+    return { items: pageItems, lastKey: more ? keyOf(pageItems[pageItems.length - 1]) : undefined };
+  };
+
+  const count = async () => {
+    let total = 0;
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const result = await ddb().send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: exclusiveStartKey }));
+      total += result.Count ?? 0;
+      exclusiveStartKey = result.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return total;
+  };
+
+  const [page, total] = await Promise.all([readPage(), count()]);
+  return { items: page.items.map((item) => fromItem<T>(item)!), total, nextCursor: encodeCursor(page.lastKey) };
+}
+
+export const listEntities = <T>(medspaId: string, type: EntityType, page: { limit: number; cursor?: string }, filter?: QueryPageInput['filter']) =>
+  queryPage<T>({ keyCondition: { name: 'pk', value: collectionPk(medspaId, type) }, ...page, filter });

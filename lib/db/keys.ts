@@ -1,0 +1,47 @@
+/**
+ * Every key format of the table, built here and nowhere else. The practice id leads every
+ * partition key, so no query can reach across practices. Ids inside keys are server-made UUIDs
+ * (never names, emails or other PII).
+ */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const practicePrefix = (medspaId: string) => `P#${medspaId}`;
+
+/** The practice's own settings item: read on every authenticated call (cached). */
+export const practiceKey = (medspaId: string): Key => ({ pk: practicePrefix(medspaId), sk: 'PRACTICE' });
+
+/**
+ * Entity collections: one partition per practice and type, the id as sort key.
+ * Get by id = GetItem; list = Query on the partition (ordered by id, stable for cursors).
+ */
+export type EntityType =
+  | 'CLIENT'
+  | 'PROVIDER'
+  | 'ROOM'
+  | 'EQUIPMENT'
+  | 'SERVICE'
+  | 'APPOINTMENT'
+  | 'PRODUCT'
+  | 'PAYMENT'
+  | 'WEBHOOK'
+  | 'CRED';
+
+export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
+
+export const entityKey = (medspaId: string, type: EntityType, id: string): Key => ({
+  pk: collectionPk(medspaId, type),
+  sk: id,
+});
+
+/** Credential lookup by client_id alone (token exchange of a client_id that does not encode its practice). */
+export const credentialLookupIndexKey = (clientId: string) => ({ gsi2pk: `CLIENTID#${clientId}`, gsi2sk: 'CRED' });
+
+/** Audit entries: one partition per practice, sorted by time, so `from..to` is one Query (a practice writes far below a partition's limits). */
+export const auditPk = (medspaId: string) => `${practicePrefix(medspaId)}#AUDIT`;
+export const auditKey = (medspaId: string, at: string, requestId: string): Key => ({
+  pk: auditPk(medspaId),
+  sk: `${at}#${requestId}`,
+});

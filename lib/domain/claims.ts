@@ -1,0 +1,73 @@
+import { overlaps, type Busy, type Interval } from './availability';
+
+/**
+ * Time claims. Each provider, room and equipment has one item per UTC hour it is booked in
+ * (bucket id 'YYYY-MM-DDTHH'), holding the full intervals of the active appointments that touch
+ * that hour. A booking rewrites every bucket its interval touches in one transaction, conditioned
+ * on each bucket's version; two overlapping intervals always share a bucket, so two concurrent
+ * overlapping bookings write the same item and only one can commit.
+ */
+export type BucketEntry = { appointment_id: string; start: string; end: string };
+
+const HOUR_MS = 3_600_000;
+/** Longest appointment a claim covers: 8 hours touches at most 9 hour buckets. */
+export const MAX_CLAIM_MINUTES = 8 * 60;
+/** Largest read range: a local day (up to 25 h) with generous margins, still a bounded fan-out. */
+export const MAX_RANGE_BUCKETS = 72;
+
+function hourBuckets(start: string, end: string, maxBuckets: number): string[] {
+  const s = Date.parse(start);
+  const e = Date.parse(end);
+  if (!(s < e)) throw new RangeError(`invalid interval ${start}..${end}`);
+  const ids: string[] = [];
+  // From the hour containing start up to, not including, the hour starting at or after end.
+  for (let h = Math.floor(s / HOUR_MS) * HOUR_MS; h < e; h += HOUR_MS) {
+    if (ids.length === maxBuckets) throw new RangeError(`interval ${start}..${end} spans more than ${maxBuckets} hour buckets`);
+    ids.push(new Date(h).toISOString().slice(0, 13));
+  }
+  return ids;
+}
+
+/** The hour buckets a booking of [start, end) must claim. At most 8 hours long. */
+export function bucketIdsFor(start: string, end: string): string[] {
+  if (Date.parse(end) - Date.parse(start) > MAX_CLAIM_MINUTES * 60_000) {
+    throw new RangeError(`interval ${start}..${end} is longer than ${MAX_CLAIM_MINUTES} minutes`);
+  }
+  return hourBuckets(start, end, MAX_CLAIM_MINUTES / 60 + 1);
+}
+
+/**
+ * The hour buckets to read to see every active appointment overlapping [start, end). Every booking
+ * sits in each bucket it touches, so the range's own buckets are enough.
+ */
+export function bucketIdsForRange(start: string, end: string): string[] {
+  return hourBuckets(start, end, MAX_RANGE_BUCKETS);
+}
+
+const ms = (iso: string): number => Date.parse(iso);
+
+/** Entries that overlap the interval, apart from the appointment being moved. */
+export function bucketConflicts(entries: readonly BucketEntry[], interval: Interval, ignoreAppointmentId?: string): BucketEntry[] {
+  return entries.filter((e) => e.appointment_id !== ignoreAppointmentId && overlaps(e, interval));
+}
+
+const byStart = (a: BucketEntry, b: BucketEntry): number =>
+  ms(a.start) - ms(b.start) || (a.appointment_id < b.appointment_id ? -1 : a.appointment_id > b.appointment_id ? 1 : 0);
+
+/** The bucket's entries with this appointment's (new) interval, replacing any older one. */
+export function withEntry(entries: readonly BucketEntry[], entry: BucketEntry): BucketEntry[] {
+  return [...withoutEntry(entries, entry.appointment_id), { ...entry }].sort(byStart);
+}
+
+export function withoutEntry(entries: readonly BucketEntry[], appointmentId: string): BucketEntry[] {
+  return entries.filter((e) => e.appointment_id !== appointmentId);
+}
+
+/** One busy interval per appointment across the buckets read (a long one sits in several). */
+export function busyFromBuckets(bucketsEntries: readonly (readonly BucketEntry[])[]): Busy[] {
+  const byId = new Map<string, Busy>();
+  for (const e of bucketsEntries.flat()) {
+    if (!byId.has(e.appointment_id)) byId.set(e.appointment_id, { appointment_id: e.appointment_id, start: e.start, end: e.end });
+  }
+  return [...byId.values()].sort(byStart);
+}

@@ -1,0 +1,90 @@
+/** Every error the API can answer with: the contract's code and its HTTP status, in one place. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CLIENT: 401,
+  FORBIDDEN: 403,
+  API_ACCESS_NOT_ENABLED: 403,
+  NOT_FOUND: 404,
+  CLIENT_NOT_FOUND: 404,
+  SERVICE_NOT_FOUND: 404,
+  PROVIDER_NOT_FOUND: 404,
+  ROOM_NOT_FOUND: 404,
+  EQUIPMENT_NOT_FOUND: 404,
+  APPOINTMENT_NOT_FOUND: 404,
+  PRODUCT_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  CREDENTIAL_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PROVIDER_UNAVAILABLE: 409,
+  ROOM_UNAVAILABLE: 409,
+  EQUIPMENT_UNAVAILABLE: 409,
+  INVALID_STATUS_TRANSITION: 409,
+  INSUFFICIENT_STOCK: 409,
+  VERSION_CONFLICT: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PROVIDER_NOT_CERTIFIED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'The request is not valid',
+  INVALID_JSON: 'The body is not valid JSON',
+  UNAUTHORIZED: 'A valid bearer token is required',
+  INVALID_CLIENT: 'Unknown client_id or wrong client_secret',
+  FORBIDDEN: 'Your role may not do this',
+  API_ACCESS_NOT_ENABLED: 'API access is not enabled for this practice yet (early-access waitlist)',
+  NOT_FOUND: 'No such route',
+  CLIENT_NOT_FOUND: 'Client does not exist',
+  SERVICE_NOT_FOUND: 'Service does not exist',
+  PROVIDER_NOT_FOUND: 'Provider does not exist',
+  ROOM_NOT_FOUND: 'Room does not exist',
+  EQUIPMENT_NOT_FOUND: 'Equipment does not exist',
+  APPOINTMENT_NOT_FOUND: 'Appointment does not exist',
+  PRODUCT_NOT_FOUND: 'Product does not exist',
+  WEBHOOK_NOT_FOUND: 'Webhook does not exist',
+  CREDENTIAL_NOT_FOUND: 'Credential does not exist',
+  PROVIDER_UNAVAILABLE: 'Provider is not available at this time',
+  ROOM_UNAVAILABLE: 'Room is already booked',
+  EQUIPMENT_UNAVAILABLE: 'Equipment is already booked',
+  INVALID_STATUS_TRANSITION: 'Cannot change status this way',
+  INSUFFICIENT_STOCK: 'Not enough stock on hand',
+  VERSION_CONFLICT: 'The resource has changed since the version in If-Match',
+  PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB',
+  PROVIDER_NOT_CERTIFIED: 'Provider is not certified for this service',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL_ERROR: 'Something went wrong on our side',
+};
+
+/** A failure the caller can act on; the HTTP layer maps it to status and envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: FieldProblem[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, options?: { details?: FieldProblem[]; headers?: Record<string, string> }) {
+    super(message ?? DEFAULT_MESSAGES[code] ?? code);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options?.details;
+    this.headers = options?.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

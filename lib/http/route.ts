@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { Role } from '../auth/roles';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One row of the route table: everything the CDK stack, local server, OpenAPI and client need. */
+export interface RouteDef {
+  method: HttpMethod;
+  /** API Gateway style, e.g. `/v1/appointments/{id}`. */
+  path: string;
+  /** Handler module: `functions/<group>/<operation>.ts`. */
+  group: string;
+  summary: string;
+  /** `public`: no token. Otherwise the roles allowed. */
+  auth: 'public' | readonly Role[];
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  /** Defaults to true: `{ success, data }`. Token and JWKS answers are bare (RFC shapes). */
+  envelope?: boolean;
+  /** Reachable while the practice is still waitlisted (so it can see its own status). */
+  allowWaitlisted?: boolean;
+  /** Content types accepted besides JSON. */
+  acceptsForm?: boolean;
+  /** GET routes whose filters may also come as a JSON body (contract 4: appointments list). */
+  queryFromBody?: boolean;
+}
+
+export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): T => routes;
+
+/** Handler module path of an operation, relative to the project root, without extension. */
+export const handlerModule = (operation: string, route: RouteDef) => `functions/${route.group}/${operation}`;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ALLOW } from './auth/roles';
+import { defineRoutes } from './http/route';
+import * as auth from './schemas/auth';
+import { Deleted } from './schemas/common';
+import * as practice from './schemas/practice';
+
+/** A list's `data`; its `pagination` comes beside it in the envelope. */
+const list = <T extends z.ZodType>(item: T) => z.array(item);
+
+/**
+ * The route table: the single source for the CDK stack (one Lambda per operation), the local
+ * server, the OpenAPI document and the typed client. Keys are the contract's operation names.
+ */
+export const routes = defineRoutes({
+  getHealth: {
+    method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
+    auth: 'public', envelope: false, response: z.object({ status: z.literal('ok') }),
+  },
+  getJwks: {
+    method: 'GET', path: '/.well-known/jwks.json', group: 'auth', summary: 'Public keys that verify access tokens',
+    auth: 'public', envelope: false, response: auth.Jwks,
+  },
+  createToken: {
+    method: 'POST', path: '/v1/auth/token', group: 'auth', summary: 'Exchange client credentials for an access token',
+    auth: 'public', envelope: false, acceptsForm: true, body: auth.TokenRequest, response: auth.TokenResponse,
+  },
+  createCredential: {
+    method: 'POST', path: '/v1/credentials', group: 'auth', summary: 'Create an API credential (secret shown once)',
+    auth: ALLOW.adminOnly, body: auth.CreateCredentialBody, response: auth.CreatedCredential,
+  },
+  listCredentials: {
+    method: 'GET', path: '/v1/credentials', group: 'auth', summary: 'List API credentials',
+    auth: ALLOW.adminOnly, query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), cursor: z.string().optional() }),
+    response: list(auth.Credential),
+  },
+  revokeCredential: {
+    method: 'DELETE', path: '/v1/credentials/{client_id}', group: 'auth', summary: 'Revoke an API credential',
+    auth: ALLOW.adminOnly, params: auth.CredentialParams, response: Deleted,
+  },
+  getAuditLog: {
+    method: 'GET', path: '/v1/audit-log', group: 'auth', summary: 'Changes and denied calls, newest first',
+    auth: ALLOW.adminOnly, query: auth.AuditQuery, response: list(auth.AuditEntry),
+  },
+  getPractice: {
+    method: 'GET', path: '/v1/practice', group: 'practice', summary: 'The caller\'s practice',
+    auth: ALLOW.everyone, allowWaitlisted: true, response: practice.Practice,
+  },
+  updatePractice: {
+    method: 'PATCH', path: '/v1/practice', group: 'practice', summary: 'Change practice settings',
+    auth: ALLOW.adminOnly, body: practice.UpdatePracticeBody, response: practice.Practice,
+  },
+});
+
+export type Routes = typeof routes;
+export type OperationName = keyof Routes;

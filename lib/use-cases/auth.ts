@@ -1,0 +1,96 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { forgetAccess } from '../auth/access';
+import type { Role } from '../auth/roles';
+import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../auth/secrets';
+import { issueToken, TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
+import { findCredentialPractice, getCredential, publicCredential, putNewCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
+import { AppError } from '../errors';
+
+/** Generated client ids name their practice, so token exchange is one GetItem. */
+const newClientId = (medspaId: string) => `ci_${medspaId.replace(/-/g, '')}${randomBytes(8).toString('hex')}`;
+
+function practiceOfClientId(clientId: string): string | null {
+  const match = /^ci_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})[0-9a-f]{16}$/.exec(clientId);
+  return match ? match.slice(1).join('-') : null;
+}
+
+export async function createCredential(
+  medspaId: string,
+  input: { name: string; role: Role; clientId?: string; clientSecret?: string },
+  now: Date,
+) {
+  const clientId = input.clientId ?? newClientId(medspaId);
+  const clientSecret = input.clientSecret ?? newClientSecret();
+  const at = now.toISOString();
+  const record: CredentialRecord = {
+    id: clientId,
+    client_id: clientId,
+    medspa_id: medspaId,
+    name: input.name,
+    role: input.role,
+    secret_hash: await hashSecret(clientSecret),
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  await putNewCredential(record);
+  return { ...publicCredential(record), client_secret: clientSecret };
+}
+
+export async function revoke(medspaId: string, clientId: string, now: Date) {
+  await revokeCredential(medspaId, clientId, now.toISOString());
+  forgetAccess(medspaId);
+  return { id: clientId, deleted: true as const };
+}
+
+export interface TokenRequestInput {
+  client_id?: string;
+  client_secret?: string;
+  grant_type?: string;
+}
+
+/** `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 2.3.1: each part form-encoded). */
+export function basicCredentials(header: string | undefined): { client_id: string; client_secret: string } | null {
+  const match = /^Basic\s+(.+)$/i.exec(header ?? '');
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      return part;
+    }
+  };
+  return { client_id: decode(decoded.slice(0, colon)), client_secret: decode(decoded.slice(colon + 1)) };
+}
+
+async function findCredential(clientId: string): Promise<CredentialRecord | null> {
+  const medspaId = practiceOfClientId(clientId) ?? (await findCredentialPractice(clientId));
+  return medspaId ? getCredential(medspaId, clientId) : null;
+}
+
+export async function exchangeToken(input: TokenRequestInput, authorization: string | undefined, now: Date) {
+  const basic = basicCredentials(authorization);
+  const clientId = basic?.client_id ?? input.client_id;
+  const clientSecret = basic?.client_secret ?? input.client_secret;
+  if (!clientId || !clientSecret) {
+    throw new AppError('VALIDATION_ERROR', 'client_id and client_secret are required', {
+      details: [{ path: clientId ? 'client_secret' : 'client_id', message: 'required' }],
+    });
+  }
+  const credential = await findCredential(clientId);
+  // Hash even when the id is unknown, so response time does not reveal which ids exist.
+  const secretMatches = await verifySecret(clientSecret, credential?.secret_hash ?? (await hashSecret(DUMMY_HASH_INPUT)));
+  if (!credential || !secretMatches || credential.revoked_at) throw new AppError('INVALID_CLIENT');
+  const caller: Caller = { medspaId: credential.medspa_id, clientId: credential.client_id, role: credential.role };
+  return {
+    access_token: await issueToken(caller, now),
+    token_type: 'Bearer' as const,
+    expires_in: TOKEN_TTL_SECONDS,
+    scope: credential.role,
+  };
+}
+
+export const newId = () => randomUUID();

@@ -1,0 +1,113 @@
+import { describe, it, expect } from 'vitest';
+import type { WorkingHours } from '../../lib/domain/availability';
+import { availableSlots, type SlotsInput } from '../../lib/domain/slots';
+
+const NY = 'America/New_York';
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const EVERY_DAY: WorkingHours = Object.fromEntries(DAYS.map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+const LONG_AGO = '2000-01-01T00:00:00Z';
+
+function slotsFor(overrides: Partial<SlotsInput> = {}) {
+  return availableSlots({
+    date: '2026-11-23',
+    zone: NY,
+    durationMinutes: 60,
+    workingHours: EVERY_DAY,
+    timeOff: [],
+    providerBusy: [],
+    now: LONG_AGO,
+    ...overrides,
+  });
+}
+const starts = (overrides: Partial<SlotsInput> = {}) => slotsFor(overrides).map((s) => s.slot_start);
+
+describe('availableSlots', () => {
+  it('steps every interval from the period start while the duration fits', () => {
+    const slots = slotsFor({ durationMinutes: 60, intervalMinutes: 15 });
+    // 09:00..16:00 local in 15-minute steps: 29 starts.
+    expect(slots).toHaveLength(29);
+    expect(slots[0]).toEqual({ slot_start: '2026-11-23T14:00:00.000Z', slot_end: '2026-11-23T15:00:00.000Z' });
+    expect(slots.at(-1)).toEqual({ slot_start: '2026-11-23T21:00:00.000Z', slot_end: '2026-11-23T22:00:00.000Z' });
+  });
+
+  it('defaults the interval to 15 minutes', () => {
+    expect(starts().slice(0, 3)).toEqual(['2026-11-23T14:00:00.000Z', '2026-11-23T14:15:00.000Z', '2026-11-23T14:30:00.000Z']);
+  });
+
+  it('begins at 09:00 local on DST change days', () => {
+    const spring = slotsFor({ date: '2026-03-08' });
+    expect(spring[0]).toEqual({ slot_start: '2026-03-08T13:00:00.000Z', slot_end: '2026-03-08T14:00:00.000Z' });
+    expect(spring.at(-1)!.slot_end).toBe('2026-03-08T21:00:00.000Z');
+    const autumn = slotsFor({ date: '2026-11-01' });
+    expect(autumn[0]).toEqual({ slot_start: '2026-11-01T14:00:00.000Z', slot_end: '2026-11-01T15:00:00.000Z' });
+    expect(autumn.at(-1)!.slot_end).toBe('2026-11-01T22:00:00.000Z');
+    expect(spring).toHaveLength(29);
+    expect(autumn).toHaveLength(29);
+  });
+
+  it('removes slots overlapping a booking and keeps the back-to-back ones', () => {
+    const s = starts({
+      intervalMinutes: 60,
+      providerBusy: [{ appointment_id: 'a', start: '2026-11-23T16:00:00Z', end: '2026-11-23T17:00:00Z' }],
+    });
+    // 11:00-12:00 local is booked: 10:00 ends as it starts and 12:00 starts as it ends.
+    expect(s).toEqual([
+      '2026-11-23T14:00:00.000Z',
+      '2026-11-23T15:00:00.000Z',
+      '2026-11-23T17:00:00.000Z',
+      '2026-11-23T18:00:00.000Z',
+      '2026-11-23T19:00:00.000Z',
+      '2026-11-23T20:00:00.000Z',
+      '2026-11-23T21:00:00.000Z',
+    ]);
+  });
+
+  it('removes every start whose duration would run into a booking', () => {
+    const s = starts({
+      durationMinutes: 30,
+      providerBusy: [{ appointment_id: 'a', start: '2026-11-23T15:00:00Z', end: '2026-11-23T15:30:00Z' }],
+    });
+    expect(s).toContain('2026-11-23T14:30:00.000Z');
+    expect(s).not.toContain('2026-11-23T14:45:00.000Z');
+    expect(s).not.toContain('2026-11-23T15:15:00.000Z');
+    expect(s).toContain('2026-11-23T15:30:00.000Z');
+  });
+
+  it('honours room and equipment bookings and time off', () => {
+    const busy = (id: string, start: string, end: string) => [{ appointment_id: id, start, end }];
+    const s = starts({
+      intervalMinutes: 60,
+      roomBusy: busy('r', '2026-11-23T14:00:00Z', '2026-11-23T15:00:00Z'),
+      equipmentBusy: busy('e', '2026-11-23T15:00:00Z', '2026-11-23T16:00:00Z'),
+      timeOff: [{ start: '2026-11-23T17:00:00Z', end: '2026-11-23T22:00:00Z' }],
+    });
+    expect(s).toEqual(['2026-11-23T16:00:00.000Z']);
+  });
+
+  it('leaves out slots starting before now, keeping one starting exactly now', () => {
+    const s = starts({ intervalMinutes: 60, now: '2026-11-23T19:00:00Z' });
+    expect(s).toEqual(['2026-11-23T19:00:00.000Z', '2026-11-23T20:00:00.000Z', '2026-11-23T21:00:00.000Z']);
+    expect(starts({ now: '2026-11-24T00:00:00Z' })).toEqual([]);
+  });
+
+  it('steps each period from its own start, sorted', () => {
+    const split: WorkingHours = { mon: [{ start: '13:10', end: '15:10' }, { start: '09:00', end: '11:00' }] };
+    expect(starts({ workingHours: split, intervalMinutes: 60 })).toEqual([
+      '2026-11-23T14:00:00.000Z',
+      '2026-11-23T15:00:00.000Z',
+      '2026-11-23T18:10:00.000Z',
+      '2026-11-23T19:10:00.000Z',
+    ]);
+  });
+
+  it('is empty on a day off or when the duration exceeds the period', () => {
+    expect(slotsFor({ workingHours: { tue: [{ start: '09:00', end: '17:00' }] } })).toEqual([]);
+    expect(slotsFor({ durationMinutes: 8 * 60 + 15 })).toEqual([]);
+  });
+
+  it('rejects a non-positive or fractional duration or interval', () => {
+    expect(() => slotsFor({ durationMinutes: 0 })).toThrow(RangeError);
+    expect(() => slotsFor({ intervalMinutes: 0 })).toThrow(RangeError);
+    expect(() => slotsFor({ intervalMinutes: 7.5 })).toThrow(RangeError);
+  });
+});
