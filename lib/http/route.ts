@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Role } from '../auth/roles';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,3 +31,6 @@ export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): T =
 
 /** Handler module path of an operation, relative to the project root, without extension. */
 export const handlerModule = (operation: string, route: RouteDef) => `functions/${route.group}/${operation}`;
+
+/** A list's `data` schema; its `pagination` comes beside it in the envelope. */
+export const list = <T extends z.ZodType>(item: T) => z.array(item);

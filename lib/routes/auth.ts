@@ -1,18 +1,13 @@
 import { z } from 'zod';
-import { ALLOW } from './auth/roles';
-import { defineRoutes } from './http/route';
-import * as auth from './schemas/auth';
-import { Deleted } from './schemas/common';
-import * as practice from './schemas/practice';
+import { ALLOW } from '../auth/roles';
+import { defineRoutes, list } from '../http/route';
+import * as auth from '../schemas/auth';
+import { Deleted } from '../schemas/common';
+import * as practice from '../schemas/practice';
 
-/** A list's `data`; its `pagination` comes beside it in the envelope. */
-const list = <T extends z.ZodType>(item: T) => z.array(item);
 
-/**
- * The route table: the single source for the CDK stack (one Lambda per operation), the local
- * server, the OpenAPI document and the typed client. Keys are the contract's operation names.
- */
-export const routes = defineRoutes({
+/** Health, keys, tokens, credentials, audit log and practice settings (contract 3, 9). */
+export const authRoutes = defineRoutes({
   getHealth: {
     method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
     auth: 'public', envelope: false, response: z.object({ status: z.literal('ok') }),
@@ -51,6 +46,3 @@ export const routes = defineRoutes({
     auth: ALLOW.adminOnly, body: practice.UpdatePracticeBody, response: practice.Practice,
   },
 });
-
-export type Routes = typeof routes;
-export type OperationName = keyof Routes;

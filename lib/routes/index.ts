@@ -1,0 +1,13 @@
+import { authRoutes } from './auth';
+
+/**
+ * The route table: the single source for the CDK stack (one Lambda per operation), the local
+ * server, the OpenAPI document and the typed client. Keys are the contract's operation names;
+ * each section lives beside its resource group.
+ */
+export const routes = {
+  ...authRoutes,
+};
+
+export type Routes = typeof routes;
+export type OperationName = keyof Routes;

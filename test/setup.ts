@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, inject } from 'vitest';
+import { resetConfig } from '../lib/config';
+import { ensureTable } from '../lib/db/bootstrap';
+import { resetDdb } from '../lib/db/client';
+
+// Each test file (its own worker) gets a fresh table and signing key on the shared DynamoDB Local.
+process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
+process.env.TABLE_NAME = `t_${randomUUID().slice(0, 8)}`;
+process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-test-'));
+resetConfig();
+resetDdb();
+
+beforeAll(async () => {
+  await ensureTable();
+});

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    env: {
+      LOG_LEVEL: 'SILENT',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      SECRET_HASH_COST: '1024',
+      TOKEN_ISSUER: 'medspa-api-test',
+    },
+  },
+});
