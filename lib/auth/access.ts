@@ -35,7 +35,8 @@ async function loadAccess(caller: Caller): Promise<AccessState> {
 }
 
 export async function assertAccess(caller: Caller, options: { allowWaitlisted: boolean }): Promise<void> {
-  const key = `${caller.medspaId}|${caller.clientId}`;
+  // The role is part of the key: the state says whether this credential has THIS role.
+  const key = `${caller.medspaId}|${caller.clientId}|${caller.role}`;
   let state = cache.get(key);
   if (!state || state.expiresAt <= Date.now()) {
     state = await loadAccess(caller);

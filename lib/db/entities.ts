@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
 import { decodeCursor, encodeCursor } from './cursor';
-import { collectionPk, entityKey, type EntityType } from './keys';
+import { collectionPk, entityKey, type EntityType, type Key } from './keys';
 
 /** Attributes that exist for the table's sake, never part of a resource. */
 const STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at', 'entity'];
@@ -35,24 +35,36 @@ export async function getEntity<T>(medspaId: string, type: EntityType, id: strin
   return fromItem<T>(Item);
 }
 
-/** Reads several entities of one practice in one round trip (BatchGetItem, strongly consistent). */
-export async function batchGetEntities(
-  medspaId: string,
-  refs: { type: EntityType; id: string }[],
-): Promise<Map<string, Record<string, unknown>>> {
+const BATCH_GET_LIMIT = 100;
+export const itemId = (key: Key) => `${key.pk}|${key.sk}`;
+
+/**
+ * Reads any keys of the table, strongly consistent, as one BatchGetItem per 100 keys (in
+ * parallel), following UnprocessedKeys. Returns items by `pk|sk`.
+ */
+export async function batchGetKeys(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
-  const unique = [...new Map(refs.map((ref) => [`${ref.type}#${ref.id}`, ref])).values()];
-  if (unique.length === 0) return found;
-  let keys: Record<string, unknown>[] = unique.map((ref) => ({ ...entityKey(medspaId, ref.type, ref.id) }));
-  while (keys.length > 0) {
-    const result = await ddb().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
-    );
-    for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    keys = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
-  }
+  const unique = [...new Map(keys.map((key) => [itemId(key), { pk: key.pk, sk: key.sk }])).values()];
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) chunks.push(unique.slice(i, i + BATCH_GET_LIMIT));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      while (pending.length > 0) {
+        const result = await ddb().send(
+          new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+        pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
+      }
+    }),
+  );
   return found;
 }
+
+/** Reads several entities of one practice in one round trip. */
+export const batchGetEntities = (medspaId: string, refs: { type: EntityType; id: string }[]) =>
+  batchGetKeys(refs.map((ref) => entityKey(medspaId, ref.type, ref.id)));
 
 /** Looks an entity up in a batchGetEntities result. */
 export const pick = <T>(found: Map<string, Record<string, unknown>>, medspaId: string, type: EntityType, id: string) => {

@@ -45,3 +45,34 @@ export const auditKey = (medspaId: string, at: string, requestId: string): Key =
   pk: auditPk(medspaId),
   sk: `${at}#${requestId}`,
 });
+
+/**
+ * An appointment's own partition: the appointment item, its treatment record and its reminder
+ * requests, read together by one Query. One partition per appointment keeps no practice-wide
+ * hot partition for the busiest entity.
+ */
+export const appointmentPk = (medspaId: string, appointmentId: string) => `${practicePrefix(medspaId)}#APPOINTMENT#${appointmentId}`;
+export const appointmentKey = (medspaId: string, appointmentId: string): Key => ({ pk: appointmentPk(medspaId, appointmentId), sk: 'APPOINTMENT' });
+export const treatmentRecordKey = (medspaId: string, appointmentId: string): Key => ({ pk: appointmentPk(medspaId, appointmentId), sk: 'TREATMENT' });
+export const reminderKey = (medspaId: string, appointmentId: string, at: string, eventId: string): Key => ({
+  pk: appointmentPk(medspaId, appointmentId),
+  sk: `REMINDER#${at}#${eventId}`,
+});
+
+/** Appointments by time (gsi1): one partition per practice and UTC month, sorted by start. */
+export const appointmentTimeIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#APPTS#${utcMonth}`;
+export const appointmentTimeIndexKeys = (medspaId: string, scheduledAt: string, appointmentId: string) => ({
+  gsi1pk: appointmentTimeIndexPk(medspaId, scheduledAt.slice(0, 7)),
+  gsi1sk: `${scheduledAt}#${appointmentId}`,
+});
+
+/** Bookable resources whose time is claimed. */
+export type ClaimedResource = 'PROVIDER' | 'ROOM' | 'EQUIPMENT';
+
+/** Time claims: one item per resource and UTC hour (`YYYY-MM-DDTHH`), holding the active appointments touching that hour. */
+export const claimPk = (medspaId: string, resource: ClaimedResource, resourceId: string) =>
+  `${practicePrefix(medspaId)}#CLAIM#${resource}#${resourceId}`;
+export const claimKey = (medspaId: string, resource: ClaimedResource, resourceId: string, hour: string): Key => ({
+  pk: claimPk(medspaId, resource, resourceId),
+  sk: hour,
+});

@@ -178,7 +178,9 @@ export function httpHandler<Op extends OperationName>(
         now: new Date(),
       } as ApiRequest<Routes[Op]>;
       const result = await fn(request);
-      const created = (result.data as { id?: unknown } | null)?.id;
+      // Credentials are named by client_id (they have no `id`): the audit log records that.
+      const data = result.data as { id?: unknown; client_id?: unknown } | null;
+      const created = data?.id ?? data?.client_id;
       if (!state.resourceId && typeof created === 'string') state.resourceId = created;
       return successResponse(route, result);
     });

@@ -16,11 +16,11 @@ export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, 
 /** `If-Match: "3"`, `W/"3"` or `3`. Anything else is a validation error, not a silent ignore. */
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(header);
+  const match = /^\s*(?:W\/)?(?:"(\d+)"|(\d+))\s*$/.exec(header);
   if (!match) {
     throw new AppError('VALIDATION_ERROR', 'If-Match must be a resource version such as "3"', {
       details: [{ path: 'If-Match', message: 'expected a version such as "3"' }],
     });
   }
-  return Number(match[1]);
+  return Number(match[1] ?? match[2]);
 }

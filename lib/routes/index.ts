@@ -1,4 +1,6 @@
+import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
+import { resourceRoutes } from './resources';
 
 /**
  * The route table: the single source for the CDK stack (one Lambda per operation), the local
@@ -7,6 +9,8 @@ import { authRoutes } from './auth';
  */
 export const routes = {
   ...authRoutes,
+  ...resourceRoutes,
+  ...appointmentRoutes,
 };
 
 export type Routes = typeof routes;

@@ -1,0 +1,10 @@
+import { httpHandler } from '../../lib/http/handler';
+import { providerAvailability } from '../../lib/use-cases/appointment-queries';
+
+export const handler = httpHandler('checkProviderAvailability', async ({ params, query, caller }) => ({
+  data: await providerAvailability(
+    caller.medspaId,
+    { providerId: params.id, roomId: query.room_id, equipmentId: query.equipment_id },
+    { start: query.start, end: query.end },
+  ),
+}));

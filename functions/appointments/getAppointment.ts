@@ -1,0 +1,7 @@
+import { httpHandler } from '../../lib/http/handler';
+import { appointmentDetail } from '../../lib/use-cases/appointment-queries';
+import { signedConsentsOf } from '../../lib/use-cases/consents';
+
+export const handler = httpHandler('getAppointment', async ({ params, caller }) => ({
+  data: await appointmentDetail(caller.medspaId, params.id, (clientId) => signedConsentsOf(caller.medspaId, clientId)),
+}));

@@ -1,0 +1,20 @@
+import { httpHandler } from '../../lib/http/handler';
+import { listAppointments } from '../../lib/use-cases/appointment-queries';
+
+export const handler = httpHandler('getAppointments', async ({ query, caller, now }) => {
+  const page = await listAppointments(
+    caller.medspaId,
+    {
+      from: query.from ?? query.startDate,
+      to: query.to ?? query.endDate,
+      providerId: query.provider_id ?? query.providerId,
+      clientId: query.client_id ?? query.clientId,
+      serviceId: query.service_id ?? query.serviceId,
+      statuses: query.status,
+      limit: query.limit,
+      cursor: query.cursor,
+    },
+    now,
+  );
+  return { data: page.items, pagination: { total: page.total, next_cursor: page.nextCursor } };
+});

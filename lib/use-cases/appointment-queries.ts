@@ -1,0 +1,208 @@
+import { checkProviderAvailability } from '../domain/availability';
+import { availableSlots } from '../domain/slots';
+import { addMinutes, localDateOf, localDayBounds } from '../domain/time';
+import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
+import { batchGetEntities, pick } from '../db/entities';
+import { AppError } from '../errors';
+import { getPractice } from '../db/practices';
+import type { AppointmentStatus } from '../domain/status';
+import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
+
+const DAY_MS = 86_400_000;
+/** A list covers at most a year: bounded reads. */
+const MAX_RANGE_DAYS = 366;
+const DEFAULT_RANGE_DAYS = 31;
+
+async function practiceZone(medspaId: string): Promise<string> {
+  const practice = await getPractice(medspaId);
+  if (!practice) throw new AppError('UNAUTHORIZED');
+  return practice.time_zone;
+}
+
+export interface ListAppointmentsInput {
+  from?: string;
+  to?: string;
+  providerId?: string;
+  clientId?: string;
+  serviceId?: string;
+  statuses?: AppointmentStatus[];
+  limit: number;
+  cursor?: string;
+}
+
+const rangeProblem = (message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ path: 'to', message }] });
+
+/**
+ * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
+ * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
+ */
+export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
+  const zone = await practiceZone(medspaId);
+  const from = input.from ?? (input.to ? addDays(input.to, -(DEFAULT_RANGE_DAYS - 1)) : localDateOf(now.toISOString(), zone));
+  const to = input.to ?? addDays(from, DEFAULT_RANGE_DAYS - 1);
+  if (to < from) throw rangeProblem('`to` is before `from`');
+  if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) throw rangeProblem(`the range is longer than ${MAX_RANGE_DAYS} days`);
+
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses: string[] = [];
+  for (const [field, value] of [['provider_id', input.providerId], ['client_id', input.clientId], ['service_id', input.serviceId]] as const) {
+    if (!value) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    clauses.push(`#${field} = :${field}`);
+  }
+  if (input.statuses?.length) {
+    names['#status'] = 'status';
+    const placeholders = input.statuses.map((status, index) => {
+      values[`:s${index}`] = status;
+      return `:s${index}`;
+    });
+    clauses.push(`#status IN (${placeholders.join(', ')})`);
+  }
+  const page = await listAppointmentsByTime({
+    medspaId,
+    start: localDayBounds(from, zone).start,
+    end: localDayBounds(to, zone).end,
+    filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
+    limit: input.limit,
+    cursor: input.cursor,
+  });
+  const related = await batchGetEntities(medspaId, page.items.flatMap((a) => [
+    { type: 'CLIENT' as const, id: a.client_id },
+    { type: 'SERVICE' as const, id: a.service_id },
+    { type: 'PROVIDER' as const, id: a.provider_id },
+  ]));
+  const items = page.items.map((a) => {
+    const client = pick<{ first_name?: string; last_name?: string }>(related, medspaId, 'CLIENT', a.client_id);
+    const service = pick<{ name?: string; duration_minutes?: number }>(related, medspaId, 'SERVICE', a.service_id);
+    const provider = pick<{ full_name?: string }>(related, medspaId, 'PROVIDER', a.provider_id);
+    return {
+      id: a.id,
+      client: { id: a.client_id, first_name: client?.first_name ?? null, last_name: client?.last_name ?? null },
+      service: { id: a.service_id, name: service?.name ?? null, duration_minutes: service?.duration_minutes ?? null },
+      provider: { id: a.provider_id, full_name: provider?.full_name ?? null },
+      scheduled_at: a.scheduled_at,
+      duration_minutes: a.duration_minutes,
+      status: a.status,
+    };
+  });
+  return { items, total: page.total, nextCursor: page.nextCursor };
+}
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
+export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Record<string, unknown>[]>) {
+  const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
+  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const [related, consents] = await Promise.all([
+    batchGetEntities(medspaId, [
+      { type: 'CLIENT', id: appointment.client_id },
+      { type: 'SERVICE', id: appointment.service_id },
+      { type: 'PROVIDER', id: appointment.provider_id },
+      ...(appointment.room_id ? [{ type: 'ROOM' as const, id: appointment.room_id }] : []),
+      ...(appointment.equipment_id ? [{ type: 'EQUIPMENT' as const, id: appointment.equipment_id }] : []),
+    ]),
+    consentsOf(appointment.client_id),
+  ]);
+  const nested = (type: 'CLIENT' | 'SERVICE' | 'PROVIDER' | 'ROOM' | 'EQUIPMENT', refId: string | null) =>
+    refId ? pick<Record<string, unknown>>(related, medspaId, type, refId) : null;
+  return {
+    ...appointment,
+    client: nested('CLIENT', appointment.client_id),
+    service: nested('SERVICE', appointment.service_id),
+    provider: nested('PROVIDER', appointment.provider_id),
+    room: nested('ROOM', appointment.room_id),
+    equipment: nested('EQUIPMENT', appointment.equipment_id),
+    consent_forms: consents,
+    treatment_record: appointment.status === 'completed' ? treatmentRecord : null,
+  };
+}
+
+interface ResourceChoice {
+  providerId: string;
+  roomId?: string;
+  equipmentId?: string;
+}
+
+/** Provider, room and equipment over one range: one batched read (practice, items, buckets). */
+async function readResources(medspaId: string, choice: ResourceChoice, range: { start: string; end: string }, serviceId?: string) {
+  const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: choice.providerId, ...range }];
+  if (choice.roomId) claims.push({ resource: 'ROOM', resourceId: choice.roomId, ...range });
+  if (choice.equipmentId) claims.push({ resource: 'EQUIPMENT', resourceId: choice.equipmentId, ...range });
+  const reads = await readForBooking(
+    medspaId,
+    [
+      { type: 'PROVIDER', id: choice.providerId },
+      { type: 'ROOM', id: choice.roomId },
+      { type: 'EQUIPMENT', id: choice.equipmentId },
+      { type: 'SERVICE', id: serviceId },
+    ],
+    claims,
+  );
+  const provider = reads.entity<ProviderRecord>('PROVIDER', choice.providerId);
+  if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
+  if (choice.roomId && !reads.entity('ROOM', choice.roomId)) throw new AppError('ROOM_NOT_FOUND');
+  if (choice.equipmentId && !reads.entity('EQUIPMENT', choice.equipmentId)) throw new AppError('EQUIPMENT_NOT_FOUND');
+  if (!reads.practice) throw new AppError('UNAUTHORIZED');
+  const busy = (resource: 'ROOM' | 'EQUIPMENT', id?: string) => (id ? reads.busy(resource, id) : undefined);
+  return {
+    reads,
+    provider,
+    zone: reads.practice.time_zone,
+    busy: { providerBusy: reads.busy('PROVIDER', provider.id), roomBusy: busy('ROOM', choice.roomId), equipmentBusy: busy('EQUIPMENT', choice.equipmentId) },
+  };
+}
+
+const MAX_AVAILABILITY_HOURS = 72;
+
+export async function providerAvailability(medspaId: string, choice: ResourceChoice, interval: { start: string; end: string }) {
+  const start = new Date(interval.start).toISOString();
+  const end = new Date(interval.end).toISOString();
+  if (Date.parse(end) <= Date.parse(start)) throw new AppError('VALIDATION_ERROR', '`end` must be after `start`', { details: [{ path: 'end', message: 'must be after start' }] });
+  if (Date.parse(end) - Date.parse(start) > MAX_AVAILABILITY_HOURS * 3_600_000) {
+    throw new AppError('VALIDATION_ERROR', `The interval is longer than ${MAX_AVAILABILITY_HOURS} hours`, { details: [{ path: 'end', message: 'interval too long' }] });
+  }
+  const { provider, zone, busy } = await readResources(medspaId, choice, { start, end });
+  const result = checkProviderAvailability({ start, end, zone, workingHours: provider.working_hours ?? {}, timeOff: provider.time_off ?? [], ...busy });
+  if (provider.active === false) return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...result.conflicts] };
+  return result;
+}
+
+/** Any local day lies within [date-1 10:00Z, date+1 12:00Z) whatever the zone (UTC-12..UTC+14). */
+const widestDayRange = (date: string) => ({
+  start: `${addDays(date, -1)}T10:00:00.000Z`,
+  end: `${addDays(date, 1)}T12:00:00.000Z`,
+});
+
+export async function providerSlots(
+  medspaId: string,
+  choice: ResourceChoice,
+  input: { date: string; durationMinutes?: number; intervalMinutes: number; serviceId?: string },
+  now: Date,
+) {
+  // The zone is not known before the read, so read the widest range any local day can cover.
+  const { provider, zone, busy, reads } = await readResources(medspaId, choice, widestDayRange(input.date), input.serviceId);
+  let duration = input.durationMinutes;
+  if (duration === undefined && input.serviceId) {
+    const service = reads.entity<ServiceRecord>('SERVICE', input.serviceId);
+    if (!service) throw new AppError('SERVICE_NOT_FOUND');
+    duration = service.duration_minutes;
+  }
+  if (duration === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'duration_minutes (or service_id) is required', { details: [{ path: 'duration_minutes', message: 'required' }] });
+  }
+  if (provider.active === false) return [];
+  return availableSlots({
+    date: input.date,
+    zone,
+    durationMinutes: duration,
+    intervalMinutes: input.intervalMinutes,
+    workingHours: provider.working_hours ?? {},
+    timeOff: provider.time_off ?? [],
+    ...busy,
+    now: now.toISOString(),
+  });
+}
+

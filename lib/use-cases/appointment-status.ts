@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
+import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite } from '../db/appointments';
+import { AppError } from '../errors';
+import type { Appointment, TreatmentRecord } from '../schemas/appointments';
+import { claimsOf, planClaimChanges } from './booking';
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Reads the appointment, decides, and commits the change with the release of its claims when it
+ * stops being active: two round trips. If someone changed it in between, decide again on the new
+ * state (so two racing cancels give one success and one INVALID_STATUS_TRANSITION).
+ */
+async function changeAppointment(
+  medspaId: string,
+  id: string,
+  ifMatch: number | undefined,
+  decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment },
+): Promise<Appointment> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const current = await getAppointment(medspaId, id);
+    if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
+    if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+    const { write, releases, result } = decide(current);
+    const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
+    const outcome = await commitAppointment(write, claims, medspaId);
+    if (outcome.ok) return result(current);
+  }
+  throw new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again');
+}
+
+export function changeStatus(
+  medspaId: string,
+  id: string,
+  to: AppointmentStatus,
+  options: { now: Date; ifMatch?: number; reason?: string },
+): Promise<Appointment> {
+  const at = options.now.toISOString();
+  return changeAppointment(medspaId, id, options.ifMatch, (current) => {
+    if (!canTransition(current.status, to)) {
+      throw new AppError('INVALID_STATUS_TRANSITION', `Cannot change status from ${current.status} to ${to}`);
+    }
+    const changes: Record<string, unknown> = { status: to };
+    if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
+    return {
+      write: { kind: 'update', medspaId, id, expectedVersion: current.version, changes, now: at },
+      releases: isActive(current.status) && !isActive(to),
+      result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
+    };
+  });
+}
+
+export async function deleteAppointment(medspaId: string, id: string, options: { ifMatch?: number }) {
+  await changeAppointment(medspaId, id, options.ifMatch, (current) => ({
+    write: { kind: 'delete', medspaId, id, expectedVersion: current.version },
+    releases: isActive(current.status),
+    result: (before) => before,
+  }));
+  return { id, deleted: true as const };
+}
+
+/** Treatment records are written once the client is in the chair, and after. */
+const RECORDABLE: AppointmentStatus[] = ['checked_in', 'in_progress', 'completed'];
+
+export async function recordTreatment(
+  medspaId: string,
+  id: string,
+  input: Omit<TreatmentRecord, 'appointment_id' | 'client_id' | 'provider_id' | 'recorded_by' | 'version' | 'created_at' | 'updated_at'>,
+  options: { now: Date; recordedBy: string },
+): Promise<TreatmentRecord> {
+  const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
+  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+  if (!RECORDABLE.includes(appointment.status)) {
+    throw new AppError('INVALID_STATUS_TRANSITION', `A treatment record needs a checked-in, in-progress or completed appointment (this one is ${appointment.status})`);
+  }
+  const at = options.now.toISOString();
+  const record: TreatmentRecord = {
+    ...input,
+    appointment_id: id,
+    client_id: appointment.client_id,
+    provider_id: appointment.provider_id,
+    recorded_by: options.recordedBy,
+    version: (treatmentRecord?.version ?? 0) + 1,
+    created_at: treatmentRecord?.created_at ?? at,
+    updated_at: at,
+  };
+  await putTreatmentRecord(medspaId, record);
+  return record;
+}
+
+/** Records the request; delivery as `appointment.reminder` comes from the event pipeline. */
+export async function requestReminder(medspaId: string, id: string, options: { now: Date; requestedBy: string }) {
+  const appointment = await getAppointment(medspaId, id);
+  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+  if (!isActive(appointment.status)) {
+    throw new AppError('INVALID_STATUS_TRANSITION', `No reminders for a ${appointment.status} appointment`);
+  }
+  const reminder = { event_id: randomUUID(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
+  await putReminderRequest(medspaId, reminder);
+  return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
+}

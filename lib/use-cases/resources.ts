@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import { putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import type { EntityType } from '../db/keys';
+import { getLiveEntities, getLiveEntity, listLiveEntities, NOT_FOUND_CODE, updateLiveEntity } from '../db/resources';
+import type { TimeOff, WorkingHours } from '../domain/availability';
+import { AppError, isAppError } from '../errors';
+import {
+  WEEKDAYS,
+  type Address,
+  type ClientRecord,
+  type CreateClientInput,
+  type CreateFacilityInput,
+  type CreateProviderInput,
+  type CreateServiceInput,
+  type FacilityRecord,
+  type ProviderRecord,
+  type ServiceRecord,
+  type UpdateClientInput,
+  type UpdateFacilityInput,
+  type UpdateProviderInput,
+  type UpdateServiceInput,
+} from '../schemas/resources';
+
+/**
+ * Setup resources (contract 5): one generic create / read / change / soft delete / list serving
+ * every kind, plus the rules that are specific to a kind (provider names and hours, service
+ * certification, client contact erasure). Handlers in functions/<group>/ are one-line adapters.
+ */
+
+export interface ResourceRecords {
+  provider: ProviderRecord;
+  room: FacilityRecord;
+  equipment: FacilityRecord;
+  service: ServiceRecord;
+  client: ClientRecord;
+}
+export type ResourceKind = keyof ResourceRecords;
+/** Services are deactivated (`active: false`), never deleted. */
+export type DeletableKind = Exclude<ResourceKind, 'service'>;
+export type FacilityKind = 'room' | 'equipment';
+
+const TYPE = {
+  provider: 'PROVIDER',
+  room: 'ROOM',
+  equipment: 'EQUIPMENT',
+  service: 'SERVICE',
+  client: 'CLIENT',
+} as const satisfies Record<ResourceKind, EntityType>;
+
+const notFoundOf = (kind: ResourceKind) => NOT_FOUND_CODE[TYPE[kind]];
+
+type Meta = 'id' | 'medspa_id' | 'version' | 'created_at' | 'updated_at' | 'deleted_at';
+type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
+
+export interface WriteOptions {
+  /** The `If-Match` version, if the caller sent one. */
+  ifMatch?: number;
+  now: Date;
+}
+
+export interface ListResult<T> {
+  data: T[];
+  pagination: { total: number; next_cursor: string | null };
+}
+
+export const toListResult = <T>(page: Page<T>): ListResult<T> => ({
+  data: page.items,
+  pagination: { total: page.total, next_cursor: page.nextCursor },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Generic operations
+
+/** The live (not deleted) resource, or null for unknown, deleted and malformed ids. */
+export const findResource = <K extends ResourceKind>(kind: K, medspaId: string, id: string) =>
+  getLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id);
+
+/** Several live resources of one kind in one round trip, keyed by id (unknown ids are absent). */
+export const findResources = <K extends ResourceKind>(kind: K, medspaId: string, ids: readonly string[]) =>
+  getLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], ids);
+
+/** The live resource, or the kind's 404 (PROVIDER_NOT_FOUND, ROOM_NOT_FOUND, ...). */
+export async function readResource<K extends ResourceKind>(kind: K, medspaId: string, id: string): Promise<ResourceRecords[K]> {
+  const found = await findResource(kind, medspaId, id);
+  if (!found) throw new AppError(notFoundOf(kind));
+  return found;
+}
+
+export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date): Promise<ResourceRecords[K]> {
+  const at = now.toISOString();
+  const record = { id: randomUUID(), medspa_id: medspaId, ...fields, version: 1, created_at: at, updated_at: at } as ResourceRecords[K];
+  return putNewEntity(medspaId, TYPE[kind], record);
+}
+
+/** A PATCH: only the fields given change (null clears a nullable one); version +1. */
+export const changeResource = <K extends ResourceKind>(kind: K, medspaId: string, id: string, changes: Partial<Fields<K>>, options: WriteOptions) =>
+  updateLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id, changes, {
+    notFound: notFoundOf(kind),
+    expectedVersion: options.ifMatch,
+    now: options.now.toISOString(),
+  });
+
+/**
+ * A change computed from the current state (merges, derived fields, set membership), written
+ * only if nothing changed in between. `build` returns null when there is nothing to write.
+ * Without If-Match a concurrent writer just means another try; with it, the caller's version rules.
+ */
+async function changeFromCurrent<K extends ResourceKind>(
+  kind: K,
+  medspaId: string,
+  id: string,
+  options: WriteOptions,
+  build: (current: ResourceRecords[K]) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
+): Promise<ResourceRecords[K]> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await readResource(kind, medspaId, id);
+    if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+    const changes = await build(current);
+    if (changes === null) return current;
+    try {
+      return await changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version });
+    } catch (error) {
+      const retry = options.ifMatch === undefined && isAppError(error) && error.code === 'VERSION_CONFLICT' && attempt < 5;
+      if (!retry) throw error;
+    }
+  }
+}
+
+/**
+ * Soft delete: `deleted_at` is set (plus any `erase`d fields) and the resource is hidden from then
+ * on, while appointments keep referring to it. Answers the contract's deletion object.
+ */
+export async function removeResource(
+  kind: DeletableKind,
+  medspaId: string,
+  id: string,
+  options: WriteOptions,
+  erase: Record<string, null> = {},
+): Promise<{ id: string; deleted: true }> {
+  await changeResource(kind, medspaId, id, { ...erase, deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>, options);
+  return { id, deleted: true };
+}
+
+/** A page of live resources, in id order (stable across pages). */
+export async function listResources<K extends ResourceKind>(
+  kind: K,
+  medspaId: string,
+  page: { limit: number; cursor?: string },
+  filter?: QueryPageInput['filter'],
+): Promise<ListResult<ResourceRecords[K]>> {
+  return toListResult(await listLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], page, filter));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rooms and equipment
+
+export const createFacility = (kind: FacilityKind, medspaId: string, input: CreateFacilityInput, now: Date) =>
+  createResource(kind, medspaId, { name: input.name, description: input.description ?? null, active: input.active }, now);
+
+export const changeFacility = (kind: FacilityKind, medspaId: string, id: string, changes: UpdateFacilityInput, options: WriteOptions) =>
+  changeResource(kind, medspaId, id, changes, options);
+
+// ---------------------------------------------------------------------------------------------
+// Providers
+
+export const fullName = (provider: { first_name: string; last_name: string }) => `${provider.first_name} ${provider.last_name}`;
+
+/** Every weekday present (missing days are not worked), periods sorted by start. */
+export function normalizeWorkingHours(hours: WorkingHours = {}, base: WorkingHours = {}): WorkingHours {
+  return Object.fromEntries(
+    WEEKDAYS.map((day) => [day, [...(hours[day] ?? base[day] ?? [])].map(({ start, end }) => ({ start, end })).sort((a, b) => a.start.localeCompare(b.start))]),
+  );
+}
+
+/** Instants stored as UTC ISO (`Date.toISOString()`), sorted by start; `reason` only when given. */
+export function normalizeTimeOff(entries: TimeOff[] = []): TimeOff[] {
+  return entries
+    .map((entry) => ({
+      start: new Date(entry.start).toISOString(),
+      end: new Date(entry.end).toISOString(),
+      ...(entry.reason ? { reason: entry.reason } : {}),
+    }))
+    .sort((a, b) => a.start.localeCompare(b.start));
+}
+
+export const createProvider = (medspaId: string, input: CreateProviderInput, now: Date) =>
+  createResource(
+    'provider',
+    medspaId,
+    {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      full_name: fullName(input),
+      email: input.email ?? null,
+      title: input.title ?? null,
+      working_hours: normalizeWorkingHours(input.working_hours),
+      time_off: normalizeTimeOff(input.time_off),
+      active: input.active,
+    },
+    now,
+  );
+
+/** `full_name` follows the names; `working_hours` days given replace those days only; `time_off` is replaced. */
+export const changeProvider = (medspaId: string, id: string, changes: UpdateProviderInput, options: WriteOptions) =>
+  changeFromCurrent('provider', medspaId, id, options, (current) => ({
+    ...changes,
+    full_name: fullName({ first_name: changes.first_name ?? current.first_name, last_name: changes.last_name ?? current.last_name }),
+    working_hours: changes.working_hours && normalizeWorkingHours(changes.working_hours, current.working_hours),
+    time_off: changes.time_off && normalizeTimeOff(changes.time_off),
+  }));
+
+// ---------------------------------------------------------------------------------------------
+// Services
+
+/** Unique provider ids, in order, each a live provider of the practice (else 404 PROVIDER_NOT_FOUND). */
+export async function checkProviders(medspaId: string, ids: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const found = await findResources('provider', medspaId, unique);
+  const missing = unique.find((id) => !found.has(id));
+  if (missing !== undefined) throw new AppError('PROVIDER_NOT_FOUND', `Provider ${missing} does not exist`);
+  return unique;
+}
+
+export const createService = async (medspaId: string, input: CreateServiceInput, now: Date) =>
+  createResource(
+    'service',
+    medspaId,
+    {
+      name: input.name,
+      description: input.description ?? null,
+      category: input.category ?? null,
+      price_cents: input.price_cents,
+      duration_minutes: input.duration_minutes,
+      active: input.active,
+      provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
+    },
+    now,
+  );
+
+export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
+  // The service's own 404 comes before its providers' (contract 2's order).
+  if (changes.provider_ids) await readResource('service', medspaId, id);
+  const providerIds = changes.provider_ids && (await checkProviders(medspaId, changes.provider_ids));
+  return changeResource('service', medspaId, id, { ...changes, provider_ids: providerIds }, options);
+}
+
+export function listServices(medspaId: string, query: { limit: number; cursor?: string; category?: string }) {
+  const filter = query.category === undefined ? undefined : { expression: '#category = :category', names: { '#category': 'category' }, values: { ':category': query.category } };
+  return listResources('service', medspaId, { limit: query.limit, cursor: query.cursor }, filter);
+}
+
+/** Certifies a provider for a service. Idempotent: an assigned provider leaves the service unchanged. */
+export const assignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date) =>
+  changeFromCurrent('service', medspaId, serviceId, { now }, async (service) => {
+    await readResource('provider', medspaId, providerId);
+    return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
+  });
+
+/** Withdraws a certification. Idempotent for a live provider; a deleted provider's id can still be removed. */
+export const unassignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date) =>
+  changeFromCurrent('service', medspaId, serviceId, { now }, async (service) => {
+    if (service.provider_ids.includes(providerId)) return { provider_ids: service.provider_ids.filter((id) => id !== providerId) };
+    await readResource('provider', medspaId, providerId);
+    return null;
+  });
+
+/** Whether the provider may perform the service (contract: assignment is certification). */
+export const isCertified = (service: Pick<ServiceRecord, 'provider_ids'>, providerId: string) => service.provider_ids.includes(providerId);
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+const ADDRESS_KEYS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
+
+function normalizeAddress(address: Partial<Address> | null | undefined): Address | null {
+  if (!address) return null;
+  return Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] || null])) as Address;
+}
+
+const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
+
+export const createClient = (medspaId: string, input: CreateClientInput, now: Date) =>
+  createResource(
+    'client',
+    medspaId,
+    {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      date_of_birth: input.date_of_birth ?? null,
+      address: normalizeAddress(input.address),
+      membership_status: input.membership_status,
+      membership_tier: input.membership_tier ?? null,
+      tags: uniqueTags(input.tags ?? []),
+      notes: input.notes ?? null,
+      // Computed from visits later (appointments, payments); read-only here.
+      health_score: null,
+      last_visit_at: null,
+      total_spent_cents: 0,
+      visit_count: 0,
+    },
+    now,
+  );
+
+export const changeClient = (medspaId: string, id: string, changes: UpdateClientInput, options: WriteOptions) =>
+  changeResource('client', medspaId, id, {
+    ...changes,
+    address: changes.address === undefined ? undefined : normalizeAddress(changes.address),
+    tags: changes.tags && uniqueTags(changes.tags),
+  }, options);
+
+/** Contact details erased on delete; the record itself stays (hidden) for history and reports. */
+export const CLIENT_CONTACT_FIELDS = ['email', 'phone', 'address', 'date_of_birth', 'notes'] as const;
+
+export const removeClient = (medspaId: string, id: string, options: WriteOptions) =>
+  removeResource('client', medspaId, id, options, Object.fromEntries(CLIENT_CONTACT_FIELDS.map((field) => [field, null])));
