@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../fixtures/api';
+import { makeClient, makeService } from '../fixtures/builders';
+import { book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+
+describe('appointment list', () => {
+  let scene: Scene;
+  let token: string;
+  let otherClient: { id: string };
+  let otherService: { id: string };
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    scene = await makeScene({ providers: 2 });
+    token = scene.practice.adminToken;
+    otherClient = await makeClient(scene.practice);
+    otherService = await makeService(scene.practice, { provider_ids: scene.providers.map((p) => p.id) });
+    ids.a = (await book(scene, { scheduled_at: nyTime('2027-06-07', '09:00') })).body.data.id;
+    ids.b = (await book(scene, { scheduled_at: nyTime('2027-06-07', '16:00'), provider_id: scene.providers[1].id, client_id: otherClient.id })).body.data.id;
+    ids.c = (await book(scene, { scheduled_at: nyTime('2027-06-08', '10:00'), service_id: otherService.id })).body.data.id;
+    ids.d = (await book(scene, { scheduled_at: nyTime('2027-06-09', '10:00') })).body.data.id;
+    ids.e = (await book(scene, { scheduled_at: nyTime('2027-06-30', '16:00') })).body.data.id;
+    ids.f = (await book(scene, { scheduled_at: nyTime('2027-07-01', '09:00') })).body.data.id;
+    await call('POST', `/v1/appointments/${ids.d}/cancel`, { token });
+  });
+
+  const list = async (query: string) => (await call('GET', `/v1/appointments?${query}`, { token })).body;
+
+  it('filters by inclusive local date range, ordered by start, with list item shape and total', async () => {
+    const body = await list('from=2027-06-07&to=2027-06-08');
+    expect(body.data.map((a: { id: string }) => a.id)).toEqual([ids.a, ids.b, ids.c]);
+    expect(body.pagination).toEqual({ total: 3, next_cursor: null });
+    expect(body.data[0]).toEqual({
+      id: ids.a,
+      client: { id: scene.client.id, first_name: scene.client.first_name, last_name: scene.client.last_name },
+      service: { id: scene.service.id, name: scene.service.name, duration_minutes: 60 },
+      provider: { id: scene.provider.id, full_name: scene.provider.full_name },
+      scheduled_at: '2027-06-07T13:00:00.000Z',
+      duration_minutes: 60,
+      status: 'scheduled',
+    });
+  });
+
+  it('accepts startDate/endDate and a JSON body on GET', async () => {
+    expect((await list('startDate=2027-06-09&endDate=2027-06-09')).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
+    const response = await call('GET', '/v1/appointments', { token, body: { from: '2027-06-30', to: '2027-07-01' } });
+    expect(response.body.data.map((a: { id: string }) => a.id)).toEqual([ids.e, ids.f]);
+  });
+
+  it('filters by provider, client, service and several statuses', async () => {
+    const range = 'from=2027-06-01&to=2027-07-31';
+    expect((await list(`${range}&provider_id=${scene.providers[1].id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
+    expect((await list(`${range}&client_id=${otherClient.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
+    expect((await list(`${range}&service_id=${otherService.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.c]);
+    expect((await list(`${range}&status=cancelled`)).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
+    const both = await list(`${range}&status=cancelled,scheduled`);
+    expect(both.pagination.total).toBe(6);
+    expect((await list(`${range}&status=scheduled&status=cancelled`)).pagination.total).toBe(6);
+    expect((await call('GET', `/v1/appointments?${range}&status=bogus`, { token })).status).toBe(400);
+  });
+
+  it('pages across month partitions without duplicates or gaps', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const body: any = await list(`from=2027-06-01&to=2027-07-31&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(body.pagination.total).toBe(6);
+      seen.push(...body.data.map((a: { id: string }) => a.id));
+      cursor = body.pagination.next_cursor;
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual([ids.a, ids.b, ids.c, ids.d, ids.e, ids.f]);
+    expect(pages).toBe(3);
+  });
+
+  it('rejects a forged cursor, a reversed range and a range over a year', async () => {
+    const forged = Buffer.from(JSON.stringify({ month: '2027-06', key: { gsi1pk: 'P#someone-else#APPTS#2027-06' } })).toString('base64url');
+    expect((await call('GET', `/v1/appointments?from=2027-06-01&to=2027-06-30&cursor=${forged}`, { token })).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await call('GET', '/v1/appointments?from=2027-06-10&to=2027-06-01', { token })).status).toBe(400);
+    expect((await call('GET', '/v1/appointments?from=2027-01-01&to=2028-06-01', { token })).status).toBe(400);
+  });
+
+  it('never lists another practice\'s appointments', async () => {
+    const other = await makeScene();
+    await book(other);
+    const body = (await call('GET', '/v1/appointments?from=2027-06-01&to=2027-07-31', { token: other.practice.adminToken })).body;
+    expect(body.pagination.total).toBe(1);
+    expect((await call('GET', `/v1/appointments/${ids.a}`, { token: other.practice.adminToken })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
+    expect((await call('POST', `/v1/appointments/${ids.a}/cancel`, { token: other.practice.adminToken })).status).toBe(404);
+    expect((await call('GET', `/v1/appointments/${ids.a}`, { token })).body.data.status).toBe('scheduled');
+  });
+});

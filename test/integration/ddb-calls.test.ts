@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ddbCalls } from '../../lib/db/client';
+import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
+import { changeStatus } from '../../lib/use-cases/appointment-status';
+import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
+import { book, makeScene, nyTime } from '../fixtures/scheduling';
+
+/** DynamoDB round trips per operation, counted at the SDK client: the budgets the README states. */
+async function counted<T>(work: () => Promise<T>) {
+  ddbCalls.reset();
+  const result = await work();
+  return { result, calls: Object.fromEntries(ddbCalls.counts), total: ddbCalls.total() };
+}
+
+describe('DynamoDB calls per operation (no Scan anywhere)', () => {
+  it('create: one batched read and one transaction', async () => {
+    const scene = await makeScene();
+    const { calls } = await counted(() =>
+      createAppointment(scene.practice.medspaId, {
+        client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id,
+        room_id: scene.room.id, equipment_id: scene.equipment.id, scheduled_at: nyTime('2027-06-07', '10:00'), source: 'manual',
+      }, new Date()),
+    );
+    expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+  });
+
+  it('status change and cancel: one read and one transaction; a move: read, batched read, transaction', async () => {
+    const scene = await makeScene();
+    const a = (await book(scene)).body.data;
+    const medspaId = scene.practice.medspaId;
+    expect((await counted(() => changeStatus(medspaId, a.id, 'confirmed', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect((await counted(() => updateAppointment(medspaId, a.id, { notes: 'x' }, { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect((await counted(() => updateAppointment(medspaId, a.id, { scheduled_at: nyTime('2027-06-07', '12:00') }, { now: new Date() }))).calls).toEqual({
+      GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1,
+    });
+    expect((await counted(() => changeStatus(medspaId, a.id, 'cancelled', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+  });
+
+  it('slots and availability for one provider-day: one batched read', async () => {
+    const scene = await makeScene();
+    await book(scene);
+    const medspaId = scene.practice.medspaId;
+    const slots = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id }, { date: '2027-06-07', durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    expect(slots.calls).toEqual({ BatchGetItemCommand: 1 });
+    expect(slots.result.length).toBeGreaterThan(0);
+    const availability = await counted(() => providerAvailability(medspaId, { providerId: scene.provider.id, roomId: scene.room.id }, { start: nyTime('2027-06-07', '12:00'), end: nyTime('2027-06-07', '13:00') }));
+    expect(availability.calls).toEqual({ BatchGetItemCommand: 1 });
+    // With a room and equipment too, the widest day range needs two batches of 100 keys, read in parallel.
+    const withAll = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id }, { date: '2027-06-07', durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
+  });
+
+  it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
+    const scene = await makeScene();
+    for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime('2027-06-07', hhmm) });
+    const page = await counted(() => listAppointments(scene.practice.medspaId, { from: '2027-06-07', to: '2027-06-07', limit: 50 }, new Date()));
+    expect(page.result.total).toBe(3);
+    // GetCommand: the practice's time zone.
+    expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+  });
+});
