@@ -155,7 +155,7 @@ export async function updateEntity<T>(
     return fromItem<T>(Attributes)!;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
-      throw conditionFailure(error.Item as Record<string, unknown> | undefined, options.notFound, () => Boolean(options.condition));
+      throw conditionFailure(error.Item as Record<string, unknown> | undefined, options.notFound, (item) => Boolean(item.deleted_at));
     }
     throw error;
   }

@@ -1,0 +1,50 @@
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalServer, listen } from '../../infra/local/http-server';
+import { MedspaApiError, MedspaClient } from '../../lib/client';
+import { makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+
+describe('typed client over the real local HTTP server', () => {
+  let server: Server;
+  let client: MedspaClient;
+  let scene: Scene;
+
+  beforeAll(async () => {
+    server = createLocalServer();
+    const port = await listen(server, 0);
+    scene = await makeScene();
+    client = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: scene.practice.clientId, clientSecret: scene.practice.clientSecret });
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('books, lists, checks availability and slots, moves status and cancels', async () => {
+    const slots = await client.getAvailableSlots(scene.provider.id, '2027-06-07', 60, 60);
+    expect(slots.data[0]).toEqual({ slot_start: '2027-06-07T13:00:00.000Z', slot_end: '2027-06-07T14:00:00.000Z' });
+
+    const created = await client.createAppointment({
+      client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime('2027-06-07', '10:00'), source: 'storefront',
+    });
+    expect(created).toMatchObject({ success: true, data: { status: 'scheduled', source: 'storefront' } });
+
+    const availability = await client.checkProviderAvailability(scene.provider.id, nyTime('2027-06-07', '10:00'), nyTime('2027-06-07', '11:00'));
+    expect(availability.data.isAvailable).toBe(false);
+
+    const listed = await client.getAppointments({ startDate: '2027-06-07', endDate: '2027-06-07', providerId: scene.provider.id, status: ['scheduled'] });
+    expect(listed.data.map((a) => a.id)).toEqual([created.data.id]);
+    expect(listed.pagination?.total).toBe(1);
+
+    expect((await client.updateAppointmentStatus(created.data.id, 'confirmed')).data.status).toBe('confirmed');
+    expect((await client.cancelAppointment(created.data.id, 'rescheduling')).data).toMatchObject({ status: 'cancelled', cancellation_reason: 'rescheduling' });
+    expect((await client.getAppointment(created.data.id)).data.client?.id).toBe(scene.client.id);
+  });
+
+  it('throws a typed error carrying the code', async () => {
+    const failure = await client
+      .createAppointment({ client_id: 'nope', service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime('2027-06-07', '12:00') })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MedspaApiError);
+    expect(failure).toMatchObject({ code: 'CLIENT_NOT_FOUND', status: 404 });
+    expect((failure as MedspaApiError).requestId).toBeTruthy();
+  });
+});
