@@ -2,14 +2,17 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { MAX_BODY_BYTES } from '../../lib/http/body';
 import { dispatch } from './router';
 
-/** Reads at most one byte past the limit: enough for the handler to answer 413 without buffering more. */
+/**
+ * Keeps at most one byte past the limit: enough for the handler to answer 413 without buffering
+ * more. The rest is drained, not left unread: leaving the loop early destroys the request and its
+ * socket, so the client would get a reset (and the handler a null socket) instead of the 413.
+ */
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) break;
   }
   return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1).toString('utf8');
 }

@@ -11,6 +11,7 @@ import {
   appointmentPk,
   appointmentTimeIndexKeys,
   appointmentTimeIndexPk,
+  clientAppointmentsIndexKeys,
   claimKey,
   reminderKey,
   treatmentRecordKey,
@@ -18,11 +19,17 @@ import {
   type Key,
 } from './keys';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Both time orderings of an appointment: the practice's (gsi1) and its client's (gsi2). */
+const appointmentIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, id: string) => ({
+  ...appointmentTimeIndexKeys(medspaId, scheduledAt, id),
+  ...clientAppointmentsIndexKeys(medspaId, clientId, scheduledAt, id),
+});
 
 export const appointmentItem = (appointment: Appointment) => ({
   ...appointmentKey(appointment.medspa_id, appointment.id),
-  ...appointmentTimeIndexKeys(appointment.medspa_id, appointment.scheduled_at, appointment.id),
+  ...appointmentIndexKeys(appointment.medspa_id, appointment.client_id, appointment.scheduled_at, appointment.id),
   entity: 'APPOINTMENT',
   ...appointment,
 });
@@ -136,7 +143,7 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
 
 export type AppointmentWrite =
   | { kind: 'create'; appointment: Appointment }
-  | { kind: 'update'; medspaId: string; id: string; expectedVersion: number; changes: Record<string, unknown>; remove?: string[]; now: string }
+  | { kind: 'update'; medspaId: string; id: string; clientId: string; expectedVersion: number; changes: Record<string, unknown>; remove?: string[]; now: string }
   | { kind: 'delete'; medspaId: string; id: string; expectedVersion: number };
 
 function appointmentAction(write: AppointmentWrite): TransactItem {
@@ -165,7 +172,7 @@ function appointmentAction(write: AppointmentWrite): TransactItem {
         expectedVersion: write.expectedVersion,
         now: write.now,
         remove: write.remove,
-        indexKeys: scheduledAt ? appointmentTimeIndexKeys(write.medspaId, scheduledAt, write.id) : undefined,
+        indexKeys: scheduledAt ? appointmentIndexKeys(write.medspaId, write.clientId, scheduledAt, write.id) : undefined,
       }),
     },
   };
@@ -184,8 +191,14 @@ export type CommitResult =
  * The appointment item and all its claim changes in ONE TransactWriteItems: either all commit or
  * none does. A failed condition comes back as a value naming what failed; anything else throws.
  */
-export async function commitAppointment(write: AppointmentWrite, claims: ClaimChange[], medspaId: string): Promise<CommitResult> {
-  const items = [appointmentAction(write), ...claims.map((change) => claimAction(medspaId, change))];
+export async function commitAppointment(
+  write: AppointmentWrite,
+  claims: ClaimChange[],
+  medspaId: string,
+  /** Other writes that must commit with this change (e.g. the client's visit statistics). */
+  alongside: TransactItem[] = [],
+): Promise<CommitResult> {
+  const items = [appointmentAction(write), ...claims.map((change) => claimAction(medspaId, change)), ...alongside];
   if (items.length > 100) throw new AppError('VALIDATION_ERROR', 'The appointment touches too many time buckets');
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
@@ -195,7 +208,7 @@ export async function commitAppointment(write: AppointmentWrite, claims: ClaimCh
     const reasons = error.CancellationReasons ?? [];
     if (reasons[0]?.Code === 'ConditionalCheckFailed') return { ok: false, failed: 'appointment' };
     const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (index > 0) {
+    if (index > 0 && index <= claims.length) {
       const change = claims[index - 1];
       const old = reasons[index].Item ? unmarshallClaim(reasons[index].Item as Record<string, unknown>) : undefined;
       return {

@@ -66,6 +66,13 @@ export const appointmentTimeIndexKeys = (medspaId: string, scheduledAt: string, 
   gsi1sk: `${scheduledAt}#${appointmentId}`,
 });
 
+/** A client's appointments by time (gsi2): history, and cancelling the future ones when a client is deleted. */
+export const clientAppointmentsIndexPk = (medspaId: string, clientId: string) => `${practicePrefix(medspaId)}#CLIENT_APPTS#${clientId}`;
+export const clientAppointmentsIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, appointmentId: string) => ({
+  gsi2pk: clientAppointmentsIndexPk(medspaId, clientId),
+  gsi2sk: `${scheduledAt}#${appointmentId}`,
+});
+
 /** Bookable resources whose time is claimed. */
 export type ClaimedResource = 'PROVIDER' | 'ROOM' | 'EQUIPMENT';
 

@@ -44,7 +44,7 @@ export function changeStatus(
     const changes: Record<string, unknown> = { status: to };
     if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
     return {
-      write: { kind: 'update', medspaId, id, expectedVersion: current.version, changes, now: at },
+      write: { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at },
       releases: isActive(current.status) && !isActive(to),
       result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
     };

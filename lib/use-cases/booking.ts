@@ -204,7 +204,7 @@ export async function updateAppointment(
       claimChanges = planClaimChanges(id, claimsOf(current), claimsOf(updated), reads);
     }
     const at = options.now.toISOString();
-    const write: AppointmentWrite = { kind: 'update', medspaId, id, expectedVersion: current.version, changes, now: at };
+    const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
     const result = await commitAppointment(write, claimChanges, medspaId);
     if (!result.ok && result.failed === 'appointment' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
     return { result, done: () => ({ ...updated, version: current.version + 1, updated_at: at }) };
