@@ -111,3 +111,38 @@ describe('availableSlots', () => {
     expect(() => slotsFor({ intervalMinutes: 7.5 })).toThrow(RangeError);
   });
 });
+
+describe('availableSlots agrees with the booking check', () => {
+  it('every candidate start is a slot exactly when checkProviderAvailability says it is free', async () => {
+    const fc = (await import('fast-check')).default;
+    const { checkProviderAvailability } = await import('../../lib/domain/availability');
+    const zone = 'America/New_York';
+    const date = '2027-03-14';
+    const busy = fc.array(
+      fc.record({ startMinute: fc.integer({ min: 0, max: 24 * 60 }), length: fc.integer({ min: 5, max: 240 }) }),
+      { maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(busy, fc.constantFrom(15, 30, 45, 60, 90), (blocks, duration) => {
+        const base = Date.parse('2027-03-14T05:00:00Z');
+        const providerBusy = blocks.map((b, i) => ({
+          appointment_id: `a${i}`,
+          start: new Date(base + b.startMinute * 60_000).toISOString(),
+          end: new Date(base + (b.startMinute + b.length) * 60_000).toISOString(),
+        }));
+        const workingHours = { sun: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:30' }] };
+        const input = { date, zone, durationMinutes: duration, intervalMinutes: 15, workingHours, timeOff: [], providerBusy, now: '2027-01-01T00:00:00Z' };
+        const slots = new Set(availableSlots(input).map((s) => s.slot_start));
+        for (let m = 0; m < 24 * 60; m += 15) {
+          const start = new Date(base + m * 60_000).toISOString();
+          const end = new Date(base + (m + duration) * 60_000).toISOString();
+          const free = checkProviderAvailability({ start, end, zone, workingHours, timeOff: [], providerBusy }).isAvailable;
+          const onGrid = slots.has(start);
+          if (onGrid) expect(free).toBe(true);
+          if (free) expect(onGrid).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: latency of create, list and slots through the local HTTP server on DynamoDB
+ * Local, against the same DynamoDB calls made raw with the SDK (the floor), measured in one run.
+ * Prints p50/p99, the ratio to the floor, and the 50-way concurrency result.
+ */
+import { performance } from 'node:perf_hooks';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-'));
+process.env.TABLE_NAME = 'bench';
+
+const { startDynamoLocal } = await import('../../infra/local/dynamo');
+const { createLocalServer, listen } = await import('../../infra/local/http-server');
+const { resetConfig } = await import('../../lib/config');
+const { ensureTable } = await import('../../lib/db/bootstrap');
+const { ddb, resetDdb, tableName } = await import('../../lib/db/client');
+const { MedspaClient } = await import('../../lib/client');
+const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
+const { appointmentKey, claimKey, entityKey, practiceKey, appointmentTimeIndexPk } = await import('../../lib/db/keys');
+const { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const dynamo = await startDynamoLocal();
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+resetConfig();
+resetDdb();
+await ensureTable();
+const server = createLocalServer();
+const port = await listen(server, 0);
+
+const { practice, credential } = await createPracticeWithAdmin({ name: 'Bench Spa', time_zone: 'America/New_York' }, new Date());
+const api = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
+const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+const providers: string[] = [];
+for (let i = 0; i < 20; i += 1) {
+  providers.push((await api.call('createProvider', { body: { first_name: 'Bench', last_name: `P${i}`, working_hours: hours } })).data.id);
+}
+const serviceId = (await api.call('createService', { body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
+const clientId = (await api.call('createClient', { body: { first_name: 'Bench', last_name: 'Client' } })).data.id;
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+async function measure(samples: number, run: (i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const start = performance.now();
+    await run(i);
+    times.push(performance.now() - start);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+// Week one (2027-06-07..13): 500 appointments across 10 providers, for the list benchmark.
+const week = '2027-06-07';
+const at = (day: number, minutes: number) => new Date(Date.parse(`${week}T04:00:00Z`) + day * 86_400_000 + minutes * 60_000).toISOString();
+for (let i = 0; i < 500; i += 1) {
+  await api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[i % 10], scheduled_at: at(i % 7, Math.floor(i / 70) * 30) });
+}
+
+// Creates in week three on providers 10..19, each at a fresh time.
+const create = await measure(SAMPLES, (i) =>
+  api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[10 + (i % 10)], scheduled_at: at(14 + Math.floor(i / 480), (Math.floor(i / 10) % 48) * 30) }),
+);
+const mid = practice.id;
+const rawCreate = await measure(SAMPLES, async (i) => {
+  const provider = providers[i % 10];
+  const start = at(28, Math.floor(i / 10) * 30);
+  const hour = start.slice(0, 13);
+  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
+    practiceKey(mid), entityKey(mid, 'CLIENT', clientId), entityKey(mid, 'SERVICE', serviceId), entityKey(mid, 'PROVIDER', provider),
+    ...Array.from({ length: 9 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse(`${hour}:00:00Z`) + h * 3_600_000).toISOString().slice(0, 13))),
+  ] } } }));
+  const id = `raw-${i}`;
+  await ddb().send(new TransactWriteCommand({ TransactItems: [
+    { Put: { TableName: tableName(), Item: { ...appointmentKey(mid, id), id, scheduled_at: start, status: 'scheduled', version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: { ...claimKey(mid, 'PROVIDER', `raw-${provider}`, `${hour}-${i}`), entries: { [id]: { start } }, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ] }));
+});
+
+const list = await measure(SAMPLES, () => api.getAppointments({ startDate: week, endDate: '2027-06-13', limit: 50 }));
+const rawList = await measure(SAMPLES, async () => {
+  await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(mid), ConsistentRead: true }));
+  const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, '2027-06'), ':a': '2027-06-07T04', ':b': '2027-06-14T04' } };
+  const [page] = await Promise.all([ddb().send(new QueryCommand({ ...range, Limit: 51 })), ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))]);
+  const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
+  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
+});
+
+const slots = await measure(SAMPLES, (i) => api.getAvailableSlots(providers[i % 10], '2027-06-09', 30));
+const rawSlots = await measure(SAMPLES, async (i) => {
+  const provider = providers[i % 10];
+  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
+    practiceKey(mid), entityKey(mid, 'PROVIDER', provider),
+    ...Array.from({ length: 50 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse('2027-06-08T10:00:00Z') + h * 3_600_000).toISOString().slice(0, 13))),
+  ] } } }));
+});
+
+// 50 simultaneous requests for the same provider and time: exactly one may win.
+const race = await Promise.allSettled(
+  Array.from({ length: 50 }, () => api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[0], scheduled_at: at(42, 600) })),
+);
+const won = race.filter((r) => r.status === 'fulfilled').length;
+const lost = race.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'PROVIDER_UNAVAILABLE').length;
+
+const row = (name: string, ours: { p50: number; p99: number }, raw: { p50: number; p99: number }) =>
+  `${name.padEnd(8)} p50 ${ours.p50.toFixed(1).padStart(6)} ms  p99 ${ours.p99.toFixed(1).padStart(6)} ms | raw floor p50 ${raw.p50.toFixed(1).padStart(6)} ms  p99 ${raw.p99.toFixed(1).padStart(6)} ms | ratio p50 ${(ours.p50 / raw.p50).toFixed(2)}x`;
+console.log(`\nmedspa-api bench (${SAMPLES} samples each, local HTTP server + DynamoDB Local)`);
+console.log(row('create', create, rawCreate));
+console.log(row('list', list, rawList));
+console.log(row('slots', slots, rawSlots));
+console.log(`create goal: p50 within 1.5x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.5 ? 'met' : 'NOT met'}`);
+console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}\n`);
+
+server.close();
+await dynamo.stop();
+process.exit(won === 1 ? 0 : 1);
