@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { appointmentDetail } from '../../lib/use-cases/appointment-queries';
 import { signedConsentsOf } from '../../lib/use-cases/consents';
 
-export const handler = httpHandler('getAppointment', async ({ params, caller }) => ({
-  data: await appointmentDetail(caller.medspaId, params.id, (clientId) => signedConsentsOf(caller.medspaId, clientId)),
+export const handler = httpHandler('getAppointment', async ({ params, caller, now }) => ({
+  data: await appointmentDetail(caller.medspaId, params.id, (clientId) => signedConsentsOf(caller.medspaId, clientId), now),
 }));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { removeClient } from '../../lib/use-cases/resources';
+import { removeClient } from '../../lib/use-cases/clients';
 
 export const handler = httpHandler('deleteClient', async ({ caller, params, ifMatch, now }) => ({
   status: 200,

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler';
-import { readResource } from '../../lib/use-cases/resources';
+import { getClient } from '../../lib/use-cases/clients';
 
-export const handler = httpHandler('getClient', async ({ caller, params }) => ({
-  data: await readResource('client', caller.medspaId, params.id),
+export const handler = httpHandler('getClient', async ({ caller, params, now }) => ({
+  data: await getClient(caller.medspaId, params.id, now),
 }));

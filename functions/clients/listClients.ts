@@ -1,4 +1,4 @@
 import { httpHandler } from '../../lib/http/handler';
-import { listResources } from '../../lib/use-cases/resources';
+import { listClients } from '../../lib/use-cases/clients';
 
-export const handler = httpHandler('listClients', async ({ caller, query }) => listResources('client', caller.medspaId, query));
+export const handler = httpHandler('listClients', async ({ caller, query, now }) => listClients(caller.medspaId, query, now));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { changeClient } from '../../lib/use-cases/resources';
+import { changeClient } from '../../lib/use-cases/clients';
 
 export const handler = httpHandler('updateClient', async ({ caller, params, body, ifMatch, now }) => ({
   status: 200,

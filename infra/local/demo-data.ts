@@ -1,4 +1,6 @@
-import { createClient, createFacility, createProvider, createService } from '../../lib/use-cases/resources';
+import { createProduct } from '../../lib/use-cases/products';
+import { createClient } from '../../lib/use-cases/clients';
+import { createFacility, createProvider, createService } from '../../lib/use-cases/resources';
 
 const WEEKDAYS_9_TO_5 = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => [day, [{ start: '09:00', end: '17:00' }]]));
 
@@ -41,4 +43,14 @@ export async function seedDemoPracticeData(medspaId: string, now: Date): Promise
       createClient(medspaId, { ...client, address: { line1: '100 Main St', city: 'New York', region: 'NY', postal_code: '10001', country: 'US' } }, now),
     ),
   );
+
+  // Retail shelf: the eye cream starts at its threshold, so the low-stock list has one product.
+  const products = [
+    { name: 'Hydrating Hyaluronic Serum', sku: 'GL-SER-HA30', brand: 'SkinCeuticals', category: 'skincare', price_cents: 10200, cost_cents: 5100, quantity_on_hand: 24, low_stock_threshold: 6 },
+    { name: 'Daily Mineral Sunscreen SPF 46', sku: 'GL-SPF-46', brand: 'EltaMD', category: 'sun care', price_cents: 4100, cost_cents: 1900, quantity_on_hand: 40, low_stock_threshold: 10 },
+    { name: 'Retinol Night Cream 0.5%', sku: 'GL-RET-05', brand: 'Obagi', category: 'skincare', price_cents: 8600, cost_cents: 4000, quantity_on_hand: 15, low_stock_threshold: 5 },
+    { name: 'Brightening Eye Cream', sku: 'GL-EYE-15', brand: 'Alastin', category: 'skincare', price_cents: 12500, cost_cents: 6000, quantity_on_hand: 3, low_stock_threshold: 4 },
+    { name: 'Post-Procedure Recovery Balm', sku: 'GL-BALM-50', brand: 'Avene', category: 'aftercare', price_cents: 2800, cost_cents: 1100, quantity_on_hand: 30, low_stock_threshold: 8 },
+  ];
+  await Promise.all(products.map((product) => createProduct(medspaId, { ...product, active: true }, now)));
 }

@@ -14,6 +14,8 @@ export const ALLOW = {
   clinical: ['admin', 'manager', 'front_desk', 'provider'],
   /** Catalog and inventory setup. */
   catalogWrite: ['admin', 'manager'],
+  /** Payments: taken by the front desk, read by analysts too. */
+  paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Reports. */
   reports: ['admin', 'manager', 'analyst'],
   /** Webhooks: read by analyst, written by managers. */

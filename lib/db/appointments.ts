@@ -1,11 +1,11 @@
-import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { ddb, tableName } from './client';
 import { fromItem, versionedUpdate } from './entities';
+import { queryMonthPartitions } from './month-partitions';
+import { transactWrite, type TransactItem } from './transact';
 import {
   appointmentKey,
   appointmentPk,
@@ -19,7 +19,7 @@ import {
   type Key,
 } from './keys';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem } from './transact';
 
 /** Both time orderings of an appointment: the practice's (gsi1) and its client's (gsi2). */
 const appointmentIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, id: string) => ({
@@ -200,33 +200,19 @@ export async function commitAppointment(
 ): Promise<CommitResult> {
   const items = [appointmentAction(write), ...claims.map((change) => claimAction(medspaId, change)), ...alongside];
   if (items.length > 100) throw new AppError('VALIDATION_ERROR', 'The appointment touches too many time buckets');
-  try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
-    return { ok: true };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return { ok: false, failed: 'appointment' };
-    const index = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-    if (index > 0 && index <= claims.length) {
-      const change = claims[index - 1];
-      const old = reasons[index].Item ? unmarshallClaim(reasons[index].Item as Record<string, unknown>) : undefined;
-      return {
-        ok: false,
-        failed: 'claim',
-        resource: change.bucket.resource,
-        current: old ? toClaimBucket(change.bucket.resource, change.bucket.resourceId, change.bucket.hour, old) : null,
-      };
-    }
-    if (reasons.some((reason) => reason.Code === 'TransactionConflict')) return { ok: false, failed: 'conflict' };
-    throw error;
-  }
-}
-
-/** CancellationReasons items come back in DynamoDB's wire format (the document client leaves errors alone). */
-function unmarshallClaim(item: Record<string, unknown>): Record<string, unknown> {
-  const wire = typeof item.version === 'object' && item.version !== null;
-  return wire ? unmarshall(item as Record<string, AttributeValue>) : item;
+  const outcome = await transactWrite(items);
+  if (outcome.ok || outcome.failed === 'conflict') return outcome;
+  if (outcome.conditions.has(0)) return { ok: false, failed: 'appointment' };
+  const index = Math.min(...outcome.conditions.keys());
+  if (index > claims.length) throw new Error(`appointment commit: the condition of write ${index} failed`);
+  const change = claims[index - 1];
+  const old = outcome.conditions.get(index);
+  return {
+    ok: false,
+    failed: 'claim',
+    resource: change.bucket.resource,
+    current: old ? toClaimBucket(change.bucket.resource, change.bucket.resourceId, change.bucket.hour, old) : null,
+  };
 }
 
 // ---- Listing by time ---------------------------------------------------------------------
@@ -240,100 +226,6 @@ export interface TimeRangeQuery {
   cursor?: string;
 }
 
-const utcMonthsBetween = (start: string, end: string): string[] => {
-  const months: string[] = [];
-  const cursor = new Date(`${start.slice(0, 7)}-01T00:00:00.000Z`);
-  const last = new Date(Date.parse(end) - 1).toISOString().slice(0, 7);
-  for (;;) {
-    const month = cursor.toISOString().slice(0, 7);
-    months.push(month);
-    if (month >= last) return months;
-    cursor.setUTCMonth(cursor.getUTCMonth() + 1);
-  }
-};
-
-interface RangeCursor {
-  month: string;
-  key: Record<string, string>;
-}
-
-const encodeRangeCursor = (cursor: RangeCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-
-function decodeRangeCursor(text: string | undefined, months: string[], medspaId: string): RangeCursor | undefined {
-  if (!text) return undefined;
-  try {
-    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as RangeCursor;
-    if (months.includes(cursor.month) && cursor.key?.gsi1pk === appointmentTimeIndexPk(medspaId, cursor.month)) return cursor;
-  } catch {
-    // fall through
-  }
-  throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', { details: [{ path: 'cursor', message: 'not a cursor from this list' }] });
-}
-
-/**
- * Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month):
- * a page reads month partitions in order and the cursor remembers where it stopped. `total`
- * is a COUNT Query over the same ranges, in parallel.
- */
-export async function listAppointmentsByTime(query: TimeRangeQuery) {
-  const months = utcMonthsBetween(query.start, query.end);
-  const rangeOf = (month: string) => ({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    FilterExpression: query.filter?.expression,
-    ExpressionAttributeNames: query.filter?.names,
-    ExpressionAttributeValues: {
-      ':pk': appointmentTimeIndexPk(query.medspaId, month),
-      ':from': query.start,
-      // Keys are `${scheduled_at}#${id}`: everything starting before `end`.
-      ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
-      ...query.filter?.values,
-    },
-  });
-
-  const count = async () => {
-    const totals = await Promise.all(
-      months.map(async (month) => {
-        let total = 0;
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const result = await ddb().send(new QueryCommand({ ...rangeOf(month), Select: 'COUNT', ExclusiveStartKey: startKey }));
-          total += result.Count ?? 0;
-          startKey = result.LastEvaluatedKey;
-        } while (startKey);
-        return total;
-      }),
-    );
-    return totals.reduce((a, b) => a + b, 0);
-  };
-
-  const page = async () => {
-    const cursor = decodeRangeCursor(query.cursor, months, query.medspaId);
-    const items: Record<string, unknown>[] = [];
-    let monthIndex = cursor ? months.indexOf(cursor.month) : 0;
-    let startKey: Record<string, unknown> | undefined = cursor?.key;
-    // Read one item past the page to know whether another page exists.
-    while (monthIndex < months.length && items.length <= query.limit) {
-      const result = await ddb().send(
-        new QueryCommand({ ...rangeOf(months[monthIndex]), Limit: query.limit + 1 - items.length, ExclusiveStartKey: startKey }),
-      );
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) monthIndex += 1;
-    }
-    const pageItems = items.slice(0, query.limit);
-    const last = pageItems[pageItems.length - 1];
-    const nextCursor =
-      items.length > query.limit && last
-        ? encodeRangeCursor({
-            month: String(last.scheduled_at).slice(0, 7),
-            key: { pk: String(last.pk), sk: String(last.sk), gsi1pk: String(last.gsi1pk), gsi1sk: String(last.gsi1sk) },
-          })
-        : null;
-    return { items: pageItems.map((item) => fromItem<Appointment>(item)!), nextCursor };
-  };
-
-  const [result, total] = await Promise.all([page(), count()]);
-  return { ...result, total };
-}
+/** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */
+export const listAppointmentsByTime = ({ medspaId, ...range }: TimeRangeQuery) =>
+  queryMonthPartitions<Appointment>({ ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });

@@ -5,7 +5,14 @@ import type { TransactItem } from './appointments';
 /**
  * The client's visit and spend statistics change in the same transaction as the fact that
  * changes them (an appointment completed or missed, a payment recorded), so they never drift.
- * The client must exist and not be deleted, or the whole transaction fails.
+ * The client item must exist; a deleted client's item does (anonymised), and its statistics keep
+ * moving so reports stay right. That condition is the only one: clients are never removed from
+ * the table, so this action cannot fail a transaction it joins.
+ *
+ * `last_visit_at` is set to the visit being recorded (last writer wins). A guard keeping the later
+ * of the two would have to be a condition, and a failed condition would fail the completion
+ * itself; completions follow their visits, so only completing an older visit after a newer one
+ * moves it back.
  */
 export function clientStatsAction(
   medspaId: string,
@@ -17,7 +24,6 @@ export function clientStatsAction(
   const values: Record<string, unknown> = {};
   if (change.visitAt) {
     adds.push('visit_count :one');
-    // Completions arrive roughly in time order; keep the later of the two visit times.
     sets.push('last_visit_at = :visitAt');
     values[':one'] = 1;
     values[':visitAt'] = change.visitAt;
@@ -30,14 +36,12 @@ export function clientStatsAction(
     adds.push('total_spent_cents :spent');
     values[':spent'] = change.spentCents;
   }
-  const lastVisitGuard = change.visitAt ? ' AND (attribute_not_exists(last_visit_at) OR last_visit_at = :null OR last_visit_at <= :visitAt)' : '';
-  if (change.visitAt) values[':null'] = null;
   return {
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'CLIENT', clientId),
       UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' '),
-      ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleted_at)${lastVisitGuard}`,
+      ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
     },
   };

@@ -73,6 +73,24 @@ export const clientAppointmentsIndexKeys = (medspaId: string, clientId: string, 
   gsi2sk: `${scheduledAt}#${appointmentId}`,
 });
 
+/**
+ * Client search (`GET /v1/clients?q=`): one item per normalised term per client, found by a Query
+ * `begins_with(sk, prefix)`. The one place names, emails and phone digits sit in keys: the items
+ * are written, rewritten and erased in the same transaction as their client.
+ */
+export const clientSearchPk = (medspaId: string) => `${practicePrefix(medspaId)}#CLIENT_SEARCH`;
+export const clientSearchKey = (medspaId: string, term: string, clientId: string): Key => ({
+  pk: clientSearchPk(medspaId),
+  sk: `${term}#${clientId}`,
+});
+
+/** A client's signed consents by signing time: the list (newest first) and the appointment detail's `consent_forms`. */
+export const consentsPk = (medspaId: string, clientId: string) => `${practicePrefix(medspaId)}#CONSENTS#${clientId}`;
+export const consentKey = (medspaId: string, clientId: string, signedAt: string, consentId: string): Key => ({
+  pk: consentsPk(medspaId, clientId),
+  sk: `${signedAt}#${consentId}`,
+});
+
 /** Bookable resources whose time is claimed. */
 export type ClaimedResource = 'PROVIDER' | 'ROOM' | 'EQUIPMENT';
 
@@ -82,4 +100,45 @@ export const claimPk = (medspaId: string, resource: ClaimedResource, resourceId:
 export const claimKey = (medspaId: string, resource: ClaimedResource, resourceId: string, hour: string): Key => ({
   pk: claimPk(medspaId, resource, resourceId),
   sk: hour,
+});
+
+/** SKU uniqueness: one item per practice and case-folded SKU, holding the product id; written in the product's own transaction. */
+export const productSkuKey = (medspaId: string, normalizedSku: string): Key => ({ pk: `${practicePrefix(medspaId)}#SKU`, sk: normalizedSku });
+
+/** Low-stock products (gsi2, sparse): present only while quantity_on_hand <= low_stock_threshold, so `?low_stock=true` is one Query. */
+export const lowStockIndexPk = (medspaId: string) => `${practicePrefix(medspaId)}#LOW_STOCK`;
+export const lowStockIndexKeys = (medspaId: string, productId: string) => ({ gsi2pk: lowStockIndexPk(medspaId), gsi2sk: productId });
+
+/** Low-stock crossings, one item per crossing, by time: the stream turns each into `product.low_stock`. */
+export const lowStockEventsPk = (medspaId: string) => `${practicePrefix(medspaId)}#LOW_STOCK_EVENTS`;
+export const lowStockEventKey = (medspaId: string, at: string, productId: string, adjustmentId: string): Key => ({
+  pk: lowStockEventsPk(medspaId),
+  sk: `${at}#${productId}#${adjustmentId}`,
+});
+
+/** A product's stock ledger: its own partition, newest first by `${created_at}#${id}`. */
+export const stockLedgerPk = (medspaId: string, productId: string) => `${practicePrefix(medspaId)}#LEDGER#${productId}`;
+export const stockLedgerKey = (medspaId: string, productId: string, at: string, adjustmentId: string): Key => ({
+  pk: stockLedgerPk(medspaId, productId),
+  sk: `${at}#${adjustmentId}`,
+});
+
+/** gsi1 keys of an item on a time-ordered collection partitioned by UTC month (lib/db/month-partitions). */
+const monthIndexKeys = (partitionOf: (utcMonth: string) => string, at: string, id: string) => ({ gsi1pk: partitionOf(at.slice(0, 7)), gsi1sk: `${at}#${id}` });
+
+/** Retail sales by time (gsi1, sale adjustments only): one partition per practice and UTC month, for revenue reports. */
+export const retailSalesIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#SALES#${utcMonth}`;
+export const retailSalesIndexKeys = (medspaId: string, at: string, adjustmentId: string) =>
+  monthIndexKeys((month) => retailSalesIndexPk(medspaId, month), at, adjustmentId);
+
+/** Payments by time (gsi1): one partition per practice and UTC month, sorted by created_at. */
+export const paymentTimeIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#PAYMENTS#${utcMonth}`;
+export const paymentTimeIndexKeys = (medspaId: string, createdAt: string, paymentId: string) =>
+  monthIndexKeys((month) => paymentTimeIndexPk(medspaId, month), createdAt, paymentId);
+
+/** A client's payments by time (gsi2). */
+export const clientPaymentsIndexPk = (medspaId: string, clientId: string) => `${practicePrefix(medspaId)}#CLIENT_PAYMENTS#${clientId}`;
+export const clientPaymentsIndexKeys = (medspaId: string, clientId: string, createdAt: string, paymentId: string) => ({
+  gsi2pk: clientPaymentsIndexPk(medspaId, clientId),
+  gsi2sk: `${createdAt}#${paymentId}`,
 });

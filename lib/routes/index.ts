@@ -1,6 +1,10 @@
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
+import { clientRoutes } from './clients';
+import { paymentRoutes } from './payments';
+import { productRoutes } from './products';
 import { resourceRoutes } from './resources';
+import { systemRoutes } from './system';
 
 /**
  * The route table: the single source for the CDK stack (one Lambda per operation), the local
@@ -10,7 +14,11 @@ import { resourceRoutes } from './resources';
 export const routes = {
   ...authRoutes,
   ...resourceRoutes,
+  ...clientRoutes,
   ...appointmentRoutes,
+  ...productRoutes,
+  ...paymentRoutes,
+  ...systemRoutes,
 };
 
 export type Routes = typeof routes;

@@ -20,7 +20,7 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodType, C
 }
 
 /** List, create, get and PATCH of one kind: reads for every role, writes for `write`. */
-function editableRoutes<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
+export function editableRoutes<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
   spec: KindSpec<S, P, Item, Create, Update, Query>,
 ) {
   const { group, item, write } = spec;
@@ -49,7 +49,7 @@ function crudRoutes<const S extends string, const P extends string, Item extends
   return { ...editableRoutes(spec), [`delete${spec.single}`]: deleteRoute } as ReturnType<typeof editableRoutes<S, P, Item, Create, Update>> & Record<`delete${S}`, typeof deleteRoute>;
 }
 
-/** Setup resources scheduling needs (contract 5): providers, rooms, equipment, services, clients. */
+/** Setup resources scheduling needs (contract 5): providers, rooms, equipment, services. Clients: ./clients. */
 export const resourceRoutes = defineRoutes({
   ...crudRoutes({ single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', item: r.Provider, create: r.CreateProviderBody, update: r.UpdateProviderBody, write: ALLOW.catalogWrite }),
   ...crudRoutes({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', item: r.Room, create: r.CreateRoomBody, update: r.UpdateRoomBody, write: ALLOW.catalogWrite }),
@@ -64,5 +64,4 @@ export const resourceRoutes = defineRoutes({
     method: 'DELETE', path: '/v1/services/{id}/providers/{provider_id}', group: 'services', summary: 'Withdraw a provider\'s certification for a service',
     auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: r.Service,
   },
-  ...crudRoutes({ single: 'Client', plural: 'Clients', group: 'clients', noun: 'client', item: r.Client, create: r.CreateClientBody, update: r.UpdateClientBody, write: ALLOW.frontOffice }),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TimeOff, WorkingHours } from '../domain/availability';
+import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import type { WeekdayKey } from '../domain/time';
 import { DateTime, Id, LocalDate, LocalTime, PageQuery, Timestamps } from './common';
 
@@ -228,13 +229,31 @@ export const Client = resource({
   membership_tier: z.string().nullable(),
   tags: z.array(z.string()),
   notes: z.string().nullable(),
-  health_score: z.number().int().min(0).max(100).nullable().describe('0-100, computed (read-only)'),
-  last_visit_at: z.string().nullable(),
-  total_spent_cents: z.number().int(),
-  visit_count: z.number().int(),
+  health_score: z.number().int().min(0).max(100).describe(`0-100 (read-only). ${HEALTH_SCORE_FORMULA}`),
+  last_visit_at: z.string().nullable().describe('Scheduled time of the last completed appointment (read-only)'),
+  total_spent_cents: z.number().int().describe('Sum of recorded payments (read-only)'),
+  visit_count: z.number().int().describe('Completed appointments (read-only)'),
 });
 
-export type ClientRecord = z.output<typeof Client> & SoftDeleted;
+export type ClientView = z.output<typeof Client>;
 
-export const ClientListQuery = PageQuery;
+/**
+ * A stored client: no `health_score` (it depends on the time, so it is computed at read time)
+ * but the no-show count it needs. Visit statistics move with appointments and payments
+ * (lib/db/client-stats.ts), also after a deletion, so reports stay right.
+ */
+export type ClientRecord = Omit<ClientView, 'health_score'> & SoftDeleted & { no_show_count?: number };
+
+export const ClientListQuery = PageQuery.extend({
+  q: z
+    .string()
+    .max(500)
+    .optional()
+    .describe(
+      'Prefix of first name, last name, full name ("first last"), email or phone digits; case- and accent-insensitive. ' +
+        'A query of only digits, spaces and + ( ) . - with at least 3 digits matches phone digits (555-01 = 55501). ' +
+        'Results are ordered by the matched term; `total` counts distinct matching clients.',
+    ),
+  membership_status: MembershipStatus.optional(),
+});
 export const ResourceListQuery = PageQuery;

@@ -1,17 +1,15 @@
 import { checkProviderAvailability } from '../domain/availability';
 import { availableSlots } from '../domain/slots';
-import { addMinutes, localDateOf, localDayBounds } from '../domain/time';
+import { addMinutes } from '../domain/time';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
 import { getPractice } from '../db/practices';
 import type { AppointmentStatus } from '../domain/status';
+import { addDays, localDateRange } from './date-range';
 import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
-
-const DAY_MS = 86_400_000;
-/** A list covers at most a year: bounded reads. */
-const MAX_RANGE_DAYS = 366;
-const DEFAULT_RANGE_DAYS = 31;
+import { presentClient } from './clients';
+import type { ClientRecord } from '../schemas/resources';
 
 async function practiceZone(medspaId: string): Promise<string> {
   const practice = await getPractice(medspaId);
@@ -30,18 +28,13 @@ export interface ListAppointmentsInput {
   cursor?: string;
 }
 
-const rangeProblem = (message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ path: 'to', message }] });
-
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
  * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
   const zone = await practiceZone(medspaId);
-  const from = input.from ?? (input.to ? addDays(input.to, -(DEFAULT_RANGE_DAYS - 1)) : localDateOf(now.toISOString(), zone));
-  const to = input.to ?? addDays(from, DEFAULT_RANGE_DAYS - 1);
-  if (to < from) throw rangeProblem('`to` is before `from`');
-  if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) throw rangeProblem(`the range is longer than ${MAX_RANGE_DAYS} days`);
+  const range = localDateRange({ from: input.from, to: input.to }, zone, now, 'forward');
 
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -62,8 +55,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   }
   const page = await listAppointmentsByTime({
     medspaId,
-    start: localDayBounds(from, zone).start,
-    end: localDayBounds(to, zone).end,
+    ...range,
     filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
     limit: input.limit,
     cursor: input.cursor,
@@ -90,10 +82,8 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   return { items, total: page.total, nextCursor: page.nextCursor };
 }
 
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
-export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Record<string, unknown>[]>) {
+export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Record<string, unknown>[]>, now: Date = new Date()) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   const [related, consents] = await Promise.all([
@@ -108,9 +98,11 @@ export async function appointmentDetail(medspaId: string, id: string, consentsOf
   ]);
   const nested = (type: 'CLIENT' | 'SERVICE' | 'PROVIDER' | 'ROOM' | 'EQUIPMENT', refId: string | null) =>
     refId ? pick<Record<string, unknown>>(related, medspaId, type, refId) : null;
+  const client = nested('CLIENT', appointment.client_id);
   return {
     ...appointment,
-    client: nested('CLIENT', appointment.client_id),
+    // The full client, with its health score as of now.
+    client: client && presentClient(client as ClientRecord, now),
     service: nested('SERVICE', appointment.service_id),
     provider: nested('PROVIDER', appointment.provider_id),
     room: nested('ROOM', appointment.room_id),

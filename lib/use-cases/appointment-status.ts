@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
-import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite } from '../db/appointments';
+import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
+import { clientStatsAction } from '../db/client-stats';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
@@ -16,18 +17,25 @@ async function changeAppointment(
   medspaId: string,
   id: string,
   ifMatch: number | undefined,
-  decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment },
+  decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment; alongside?: TransactItem[] },
 ): Promise<Appointment> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const current = await getAppointment(medspaId, id);
     if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
     if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
-    const { write, releases, result } = decide(current);
+    const { write, releases, result, alongside } = decide(current);
     const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
-    const outcome = await commitAppointment(write, claims, medspaId);
+    const outcome = await commitAppointment(write, claims, medspaId, alongside);
     if (outcome.ok) return result(current);
   }
   throw new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again');
+}
+
+/** A completion counts a visit (at its scheduled time) and a no-show a miss, on the client, in the same transaction. */
+function clientStatsOf(medspaId: string, appointment: Appointment, to: AppointmentStatus): TransactItem[] {
+  if (to === 'completed') return [clientStatsAction(medspaId, appointment.client_id, { visitAt: appointment.scheduled_at })];
+  if (to === 'no_show') return [clientStatsAction(medspaId, appointment.client_id, { noShow: true })];
+  return [];
 }
 
 export function changeStatus(
@@ -46,6 +54,7 @@ export function changeStatus(
     return {
       write: { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at },
       releases: isActive(current.status) && !isActive(to),
+      alongside: clientStatsOf(medspaId, current, to),
       result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
     };
   });

@@ -1,4 +1,52 @@
-/** Signed consent forms of a client (shown in the appointment detail). Storage lands with the consents resource. */
-export async function signedConsentsOf(_medspaId: string, _clientId: string): Promise<Record<string, unknown>[]> {
-  return [];
+import { randomUUID } from 'node:crypto';
+import { getAppointment } from '../db/appointments';
+import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
+import { isEntityId } from '../db/resources';
+import { AppError } from '../errors';
+import type { Consent, CreateConsentInput } from '../schemas/clients';
+import { ofLiveClient } from './clients';
+import { toListResult, type ListResult } from './resources';
+
+/** Consent forms a client signed (contract 5: `/v1/clients/{id}/consents`). */
+
+/** Clock skew allowed on `signed_at`; later is a consent signed in the future. */
+const SIGNED_AT_TOLERANCE_MS = 5 * 60_000;
+/** The appointment detail shows this many of the latest consents (one bounded Query). */
+export const DETAIL_CONSENTS = 100;
+
+export async function createConsent(medspaId: string, clientId: string, input: CreateConsentInput, now: Date): Promise<Consent> {
+  const signedAt = new Date(input.signed_at);
+  if (signedAt.getTime() > now.getTime() + SIGNED_AT_TOLERANCE_MS) {
+    throw new AppError('VALIDATION_ERROR', 'signed_at is in the future', { details: [{ path: 'signed_at', message: 'must not be in the future' }] });
+  }
+  const appointmentId = input.appointment_id ?? null;
+  const appointment = await ofLiveClient(medspaId, clientId, async () =>
+    appointmentId && isEntityId(appointmentId) ? getAppointment(medspaId, appointmentId) : null,
+  );
+  // Another client's appointment is as absent as an unknown one.
+  if (appointmentId && appointment?.client_id !== clientId) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const at = now.toISOString();
+  const consent: Consent = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    client_id: clientId,
+    form_name: input.form_name,
+    signed_at: signedAt.toISOString(),
+    appointment_id: appointmentId,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  await putConsent(consent);
+  return consent;
+}
+
+/** A page of the client's consents, newest signed first. */
+export async function listConsents(medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+  return toListResult(await ofLiveClient(medspaId, clientId, () => listConsentsOf(medspaId, clientId, page)));
+}
+
+/** Signed consent forms of a client for the appointment detail: the latest DETAIL_CONSENTS, newest first. */
+export function signedConsentsOf(medspaId: string, clientId: string): Promise<Record<string, unknown>[]> {
+  return latestConsentsOf(medspaId, clientId, DETAIL_CONSENTS);
 }

@@ -6,16 +6,13 @@ import type { TimeOff, WorkingHours } from '../domain/availability';
 import { AppError, isAppError } from '../errors';
 import {
   WEEKDAYS,
-  type Address,
   type ClientRecord,
-  type CreateClientInput,
   type CreateFacilityInput,
   type CreateProviderInput,
   type CreateServiceInput,
   type FacilityRecord,
   type ProviderRecord,
   type ServiceRecord,
-  type UpdateClientInput,
   type UpdateFacilityInput,
   type UpdateProviderInput,
   type UpdateServiceInput,
@@ -24,7 +21,8 @@ import {
 /**
  * Setup resources (contract 5): one generic create / read / change / soft delete / list serving
  * every kind, plus the rules that are specific to a kind (provider names and hours, service
- * certification, client contact erasure). Handlers in functions/<group>/ are one-line adapters.
+ * certification). Clients, with their search index and erasure, are in ./clients. Handlers in
+ * functions/<group>/ are one-line adapters.
  */
 
 export interface ResourceRecords {
@@ -35,8 +33,8 @@ export interface ResourceRecords {
   client: ClientRecord;
 }
 export type ResourceKind = keyof ResourceRecords;
-/** Services are deactivated (`active: false`), never deleted. */
-export type DeletableKind = Exclude<ResourceKind, 'service'>;
+/** Services are deactivated (`active: false`), never deleted; clients are deleted by ./clients (erasure, search index, cascade). */
+export type DeletableKind = Exclude<ResourceKind, 'service' | 'client'>;
 export type FacilityKind = 'room' | 'equipment';
 
 const TYPE = {
@@ -50,7 +48,7 @@ const TYPE = {
 const notFoundOf = (kind: ResourceKind) => NOT_FOUND_CODE[TYPE[kind]];
 
 type Meta = 'id' | 'medspa_id' | 'version' | 'created_at' | 'updated_at' | 'deleted_at';
-type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
+export type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
 
 export interface WriteOptions {
   /** The `If-Match` version, if the caller sent one. */
@@ -104,13 +102,16 @@ export const changeResource = <K extends ResourceKind>(kind: K, medspaId: string
  * A change computed from the current state (merges, derived fields, set membership), written
  * only if nothing changed in between. `build` returns null when there is nothing to write.
  * Without If-Match a concurrent writer just means another try; with it, the caller's version rules.
+ * `commit` writes the change conditioned on `current.version` (default: a versioned update).
  */
-async function changeFromCurrent<K extends ResourceKind>(
+export async function changeFromCurrent<K extends ResourceKind>(
   kind: K,
   medspaId: string,
   id: string,
   options: WriteOptions,
   build: (current: ResourceRecords[K]) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
+  commit: (changes: Partial<Fields<K>>, current: ResourceRecords[K]) => Promise<ResourceRecords[K]> = (changes, current) =>
+    changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version }),
 ): Promise<ResourceRecords[K]> {
   for (let attempt = 1; ; attempt++) {
     const current = await readResource(kind, medspaId, id);
@@ -118,7 +119,7 @@ async function changeFromCurrent<K extends ResourceKind>(
     const changes = await build(current);
     if (changes === null) return current;
     try {
-      return await changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version });
+      return await commit(changes, current);
     } catch (error) {
       const retry = options.ifMatch === undefined && isAppError(error) && error.code === 'VERSION_CONFLICT' && attempt < 5;
       if (!retry) throw error;
@@ -127,7 +128,7 @@ async function changeFromCurrent<K extends ResourceKind>(
 }
 
 /**
- * Soft delete: `deleted_at` is set (plus any `erase`d fields) and the resource is hidden from then
+ * Soft delete: `deleted_at` is set and the resource is hidden from then
  * on, while appointments keep referring to it. Answers the contract's deletion object.
  */
 export async function removeResource(
@@ -135,9 +136,8 @@ export async function removeResource(
   medspaId: string,
   id: string,
   options: WriteOptions,
-  erase: Record<string, null> = {},
 ): Promise<{ id: string; deleted: true }> {
-  await changeResource(kind, medspaId, id, { ...erase, deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>, options);
+  await changeResource(kind, medspaId, id, { deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>, options);
   return { id, deleted: true };
 }
 
@@ -266,52 +266,3 @@ export const unassignServiceProvider = (medspaId: string, serviceId: string, pro
 
 /** Whether the provider may perform the service (contract: assignment is certification). */
 export const isCertified = (service: Pick<ServiceRecord, 'provider_ids'>, providerId: string) => service.provider_ids.includes(providerId);
-
-// ---------------------------------------------------------------------------------------------
-// Clients
-
-const ADDRESS_KEYS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
-
-function normalizeAddress(address: Partial<Address> | null | undefined): Address | null {
-  if (!address) return null;
-  return Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] || null])) as Address;
-}
-
-const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
-
-export const createClient = (medspaId: string, input: CreateClientInput, now: Date) =>
-  createResource(
-    'client',
-    medspaId,
-    {
-      first_name: input.first_name,
-      last_name: input.last_name,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      date_of_birth: input.date_of_birth ?? null,
-      address: normalizeAddress(input.address),
-      membership_status: input.membership_status,
-      membership_tier: input.membership_tier ?? null,
-      tags: uniqueTags(input.tags ?? []),
-      notes: input.notes ?? null,
-      // Computed from visits later (appointments, payments); read-only here.
-      health_score: null,
-      last_visit_at: null,
-      total_spent_cents: 0,
-      visit_count: 0,
-    },
-    now,
-  );
-
-export const changeClient = (medspaId: string, id: string, changes: UpdateClientInput, options: WriteOptions) =>
-  changeResource('client', medspaId, id, {
-    ...changes,
-    address: changes.address === undefined ? undefined : normalizeAddress(changes.address),
-    tags: changes.tags && uniqueTags(changes.tags),
-  }, options);
-
-/** Contact details erased on delete; the record itself stays (hidden) for history and reports. */
-export const CLIENT_CONTACT_FIELDS = ['email', 'phone', 'address', 'date_of_birth', 'notes'] as const;
-
-export const removeClient = (medspaId: string, id: string, options: WriteOptions) =>
-  removeResource('client', medspaId, id, options, Object.fromEntries(CLIENT_CONTACT_FIELDS.map((field) => [field, null])));

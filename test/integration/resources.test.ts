@@ -373,7 +373,7 @@ describe('clients', () => {
       membership_tier: null,
       tags: ['vip', 'new'],
       notes: null,
-      health_score: null,
+      health_score: 0,
       last_visit_at: null,
       total_spent_cents: 0,
       visit_count: 0,
@@ -420,7 +420,7 @@ describe('clients', () => {
     const client = await makeClient(practice, { date_of_birth: '1990-01-01', notes: 'Allergic to lidocaine', address: { line1: '1 Main St' } });
     expect((await call('DELETE', `/v1/clients/${client.id}`, { token: practice.adminToken })).status).toBe(200);
     const stored = await getEntity<Record<string, unknown>>(practice.medspaId, 'CLIENT', client.id);
-    expect(stored).toMatchObject({ email: null, phone: null, address: null, date_of_birth: null, notes: null, version: 2 });
+    expect(stored).toMatchObject({ first_name: 'Deleted', last_name: 'Client', email: null, phone: null, address: null, date_of_birth: null, notes: null, version: 2 });
     expect(typeof stored?.deleted_at).toBe('string');
   });
 

@@ -1,0 +1,4 @@
+import { httpHandler } from '../../lib/http/handler';
+import { listProducts } from '../../lib/use-cases/products';
+
+export const handler = httpHandler('listProducts', async ({ caller, query }) => listProducts(caller.medspaId, query));

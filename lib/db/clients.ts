@@ -1,0 +1,161 @@
+import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { AppError } from '../errors';
+import type { Appointment, TreatmentRecord } from '../schemas/appointments';
+import type { ClientRecord } from '../schemas/resources';
+import type { TransactItem } from './appointments';
+import { ddb, tableName } from './client';
+import { batchGetKeys, conditionFailure, fromItem, queryPage, versionedUpdate, type Page } from './entities';
+import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
+
+/**
+ * Clients with their search index (keys.ts `clientSearchKey`): every write of a client item that
+ * changes what it is found by writes its index items in the same TransactWriteItems, so a
+ * search never sees a stale name and a deleted client is never found. Plus the reads over a
+ * client's appointments (gsi2): history and the future ones a deletion cancels.
+ */
+
+/** What a client is found by: its normalised terms (lib/domain/client-search) and its membership (a search filter). */
+export interface ClientIndex {
+  terms: string[];
+  membershipStatus: string;
+}
+
+const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...clientSearchKey(medspaId, term, clientId), entity: 'CLIENT_SEARCH', client_id: clientId, membership_status: index.membershipStatus },
+  },
+});
+
+const indexDelete = (medspaId: string, clientId: string, term: string): TransactItem => ({
+  Delete: { TableName: tableName(), Key: clientSearchKey(medspaId, term, clientId) },
+});
+
+/**
+ * Runs the transaction whose first item is the client's; a failed condition there is a missing
+ * or deleted client (`CLIENT_NOT_FOUND`) or a stale version (`VERSION_CONFLICT`). Index items
+ * carry no conditions.
+ */
+async function transactClient(items: TransactItem[]): Promise<void> {
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const [reason] = error.CancellationReasons ?? [];
+    if (reason?.Code !== 'ConditionalCheckFailed') throw error;
+    const old = reason.Item ? unmarshall(reason.Item as Record<string, AttributeValue>) : undefined;
+    throw conditionFailure(old, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
+  }
+}
+
+export async function putNewClient(client: ClientRecord, index: ClientIndex): Promise<void> {
+  const { medspa_id: medspaId, id } = client;
+  await transactClient([
+    { Put: { TableName: tableName(), Item: { ...entityKey(medspaId, 'CLIENT', id), entity: 'CLIENT', ...client }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...index.terms.map((term) => indexPut(medspaId, id, index, term)),
+  ]);
+}
+
+/**
+ * A versioned update of a live client (`expectedVersion` is the version read) with its index
+ * moved from `before` terms to `after`: terms no longer there are deleted, the others (re)put
+ * with the current membership. A deletion passes `after: { terms: [] }`.
+ */
+export async function updateClientWithIndex(
+  medspaId: string,
+  id: string,
+  changes: Record<string, unknown>,
+  options: { expectedVersion: number; now: string; before: string[]; after: ClientIndex },
+): Promise<void> {
+  const kept = new Set(options.after.terms);
+  await transactClient([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'CLIENT', id),
+        ...versionedUpdate(changes, { notFound: 'CLIENT_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: 'attribute_not_exists(deleted_at)' }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    ...options.before.filter((term) => !kept.has(term)).map((term) => indexDelete(medspaId, id, term)),
+    ...options.after.terms.map((term) => indexPut(medspaId, id, options.after, term)),
+  ]);
+}
+
+/** Every item of a Query, following LastEvaluatedKey. */
+async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * Every index entry whose term starts with `prefix` (optionally of one membership), in term
+ * order: one strongly consistent Query reading only keys, paged past 1 MB. Bounded by the
+ * prefix: at most (terms per client, <= 6) x (matching clients) small items.
+ */
+export async function findClientIndexEntries(medspaId: string, prefix: string, membershipStatus?: string): Promise<{ sk: string; clientId: string }[]> {
+  const values = { ':pk': clientSearchPk(medspaId), ':prefix': prefix };
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ProjectionExpression: 'sk, client_id',
+    ConsistentRead: true,
+    ...(membershipStatus === undefined
+      ? { ExpressionAttributeValues: values }
+      : {
+          FilterExpression: '#membership = :membership',
+          ExpressionAttributeNames: { '#membership': 'membership_status' },
+          ExpressionAttributeValues: { ...values, ':membership': membershipStatus },
+        }),
+  });
+  return items.map((item) => ({ sk: String(item.sk), clientId: String(item.client_id) }));
+}
+
+// ---- The client's appointments (gsi2: P#{mid}#CLIENT_APPTS#{clientId}, sorted by scheduled_at) ----
+
+const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
+
+/** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
+export const completedAppointmentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Appointment>> =>
+  queryPage<Appointment>({
+    keyCondition: clientAppointments(medspaId, clientId),
+    index: 'gsi2',
+    ...page,
+    descending: true,
+    filter: { expression: '#status = :completed', names: { '#status': 'status' }, values: { ':completed': 'completed' } },
+  });
+
+/** Treatment records of these appointments, by appointment id: one batched read. */
+export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, TreatmentRecord>> {
+  const found = await batchGetKeys(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
+  const records = new Map<string, TreatmentRecord>();
+  for (const item of found.values()) {
+    const record = fromItem<TreatmentRecord>(item)!;
+    records.set(record.appointment_id, record);
+  }
+  return records;
+}
+
+/**
+ * Ids of the client's appointments starting at or after `from` whose status is one of
+ * `statuses`. gsi2 is eventually consistent: an appointment booked a moment ago may be missing.
+ */
+export async function appointmentIdsFrom(medspaId: string, clientId: string, from: string, statuses: readonly string[]): Promise<string[]> {
+  const statusValues = Object.fromEntries(statuses.map((status, index) => [`:s${index}`, status]));
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :from',
+    FilterExpression: `#status IN (${Object.keys(statusValues).join(', ')})`,
+    ProjectionExpression: '#id',
+    ExpressionAttributeNames: { '#status': 'status', '#id': 'id' },
+    ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from, ...statusValues },
+  });
+  return items.map((item) => String(item.id));
+}

@@ -1,0 +1,62 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { AppError } from '../errors';
+import type { Consent } from '../schemas/clients';
+import { ddb, tableName } from './client';
+import { fromItem, queryPage, type Page } from './entities';
+import { consentKey, consentsPk, entityKey } from './keys';
+
+/**
+ * Signed consent forms: one partition per client (keys.ts `consentKey`), sorted by signing time.
+ * `entity: 'CONSENT'` tells the table stream a consent from other items (contract event `consent.signed`).
+ */
+
+/** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: CLIENT_NOT_FOUND). */
+export async function putConsent(consent: Consent): Promise<void> {
+  const { medspa_id: medspaId, client_id: clientId } = consent;
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...consentKey(medspaId, clientId, consent.signed_at, consent.id), entity: 'CONSENT', ...consent },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: entityKey(medspaId, 'CLIENT', clientId),
+              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') throw new AppError('CLIENT_NOT_FOUND');
+    throw error;
+  }
+}
+
+/** A page of the client's consents, newest signed first, with `total`. */
+export const listConsentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Consent>> =>
+  queryPage<Consent>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
+
+/** The client's latest `max` consents, newest signed first: one Query. */
+export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<Consent[]> {
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': consentsPk(medspaId, clientId) },
+      ScanIndexForward: false,
+      Limit: max,
+      ConsistentRead: true,
+    }),
+  );
+  return Items.map((item) => fromItem<Consent>(item)!);
+}

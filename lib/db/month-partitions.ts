@@ -1,0 +1,122 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { AppError } from '../errors';
+import { ddb, tableName } from './client';
+import { fromItem, type Page, type QueryPageInput } from './entities';
+
+/**
+ * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
+ * start, payments by creation): the partition stays small and no practice-wide partition runs hot.
+ * Their gsi1sk is `${instant}#${id}`, so an instant range is a BETWEEN on the sort key.
+ */
+export interface MonthPartitionQuery {
+  /** The gsi1pk of one UTC month (`YYYY-MM`). */
+  partitionOf: (utcMonth: string) => string;
+  /** Items whose instant is in [start, end). */
+  start: string;
+  end: string;
+  filter?: QueryPageInput['filter'];
+  limit: number;
+  cursor?: string;
+  /** Newest first (months and items within them in reverse). */
+  descending?: boolean;
+}
+
+const utcMonthsBetween = (start: string, end: string): string[] => {
+  const months: string[] = [];
+  const cursor = new Date(`${start.slice(0, 7)}-01T00:00:00.000Z`);
+  const last = new Date(Date.parse(end) - 1).toISOString().slice(0, 7);
+  for (;;) {
+    const month = cursor.toISOString().slice(0, 7);
+    months.push(month);
+    if (month >= last) return months;
+    cursor.setUTCMonth(cursor.getUTCMonth() + 1);
+  }
+};
+
+interface RangeCursor {
+  month: string;
+  key: Record<string, string>;
+}
+
+const encodeRangeCursor = (cursor: RangeCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+/** Accepted only for a month of this range and a key of that month's partition (never another practice's). */
+function decodeRangeCursor(text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
+  if (!text) return undefined;
+  try {
+    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as RangeCursor;
+    if (months.includes(cursor.month) && cursor.key?.gsi1pk === partitionOf(cursor.month)) return cursor;
+  } catch {
+    // fall through
+  }
+  throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', { details: [{ path: 'cursor', message: 'not a cursor from this list' }] });
+}
+
+/**
+ * One page of the items in [start, end): a page reads month partitions in order and the cursor
+ * remembers where it stopped. `total` is a COUNT Query over the same ranges, in parallel.
+ */
+export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promise<Page<T>> {
+  const ascending = utcMonthsBetween(query.start, query.end);
+  const months = query.descending ? [...ascending].reverse() : ascending;
+  const rangeOf = (month: string) => ({
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+    FilterExpression: query.filter?.expression,
+    ExpressionAttributeNames: query.filter?.names,
+    ExpressionAttributeValues: {
+      ':pk': query.partitionOf(month),
+      ':from': query.start,
+      // Keys are `${instant}#${id}`: everything before `end`.
+      ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
+      ...query.filter?.values,
+    },
+    ScanIndexForward: !query.descending,
+  });
+
+  const count = async () => {
+    const totals = await Promise.all(
+      months.map(async (month) => {
+        let total = 0;
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const result = await ddb().send(new QueryCommand({ ...rangeOf(month), Select: 'COUNT', ExclusiveStartKey: startKey }));
+          total += result.Count ?? 0;
+          startKey = result.LastEvaluatedKey;
+        } while (startKey);
+        return total;
+      }),
+    );
+    return totals.reduce((a, b) => a + b, 0);
+  };
+
+  const page = async () => {
+    const cursor = decodeRangeCursor(query.cursor, months, query.partitionOf);
+    const items: Record<string, unknown>[] = [];
+    let monthIndex = cursor ? months.indexOf(cursor.month) : 0;
+    let startKey: Record<string, unknown> | undefined = cursor?.key;
+    // Read one item past the page to know whether another page exists.
+    while (monthIndex < months.length && items.length <= query.limit) {
+      const result = await ddb().send(
+        new QueryCommand({ ...rangeOf(months[monthIndex]), Limit: query.limit + 1 - items.length, ExclusiveStartKey: startKey }),
+      );
+      items.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+      if (!startKey) monthIndex += 1;
+    }
+    const pageItems = items.slice(0, query.limit);
+    const last = pageItems[pageItems.length - 1];
+    const nextCursor =
+      items.length > query.limit && last
+        ? encodeRangeCursor({
+            month: String(last.gsi1sk).slice(0, 7),
+            key: { pk: String(last.pk), sk: String(last.sk), gsi1pk: String(last.gsi1pk), gsi1sk: String(last.gsi1sk) },
+          })
+        : null;
+    return { items: pageItems.map((item) => fromItem<T>(item)!), nextCursor };
+  };
+
+  const [result, total] = await Promise.all([page(), count()]);
+  return { ...result, total };
+}

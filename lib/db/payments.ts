@@ -1,0 +1,90 @@
+import type { Payment } from '../schemas/payments';
+import { clientStatsAction } from './client-stats';
+import { tableName } from './client';
+import { queryPage, type Page } from './entities';
+import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
+import { queryMonthPartitions } from './month-partitions';
+import { getLiveEntity } from './resources';
+import { transactWrite, type TransactItem } from './transact';
+
+/** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
+
+/** Payments are never deleted: live means present (and a well-formed id). */
+export const getPayment = (medspaId: string, id: string) => getLiveEntity<Payment>(medspaId, 'PAYMENT', id);
+
+export type PaymentWriteResult =
+  | { ok: true }
+  /** The client is absent or deleted. */
+  | { ok: false; failed: 'client' }
+  /** The appointment is absent or another client's. */
+  | { ok: false; failed: 'appointment' }
+  | { ok: false; failed: 'conflict' };
+
+/**
+ * The statistics action keeps moving for a deleted (anonymised) client so history stays right,
+ * but a new payment for one is refused: the same write also requires the client to be live.
+ */
+function liveClientOnly(action: TransactItem): TransactItem {
+  const update = action.Update!;
+  const condition = update.ConditionExpression ? `(${update.ConditionExpression}) AND ` : '';
+  return { Update: { ...update, ConditionExpression: `${condition}attribute_exists(pk) AND attribute_not_exists(deleted_at)` } };
+}
+
+/**
+ * The payment, the client's total spend and (when given) the appointment's existence, in ONE
+ * transaction: a payment never exists without its client's total including it.
+ */
+export async function commitPayment(payment: Payment): Promise<PaymentWriteResult> {
+  const { medspa_id: medspaId } = payment;
+  const items: TransactItem[] = [
+    liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...entityKey(medspaId, 'PAYMENT', payment.id),
+          ...paymentTimeIndexKeys(medspaId, payment.created_at, payment.id),
+          ...clientPaymentsIndexKeys(medspaId, payment.client_id, payment.created_at, payment.id),
+          entity: 'PAYMENT',
+          ...payment,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (payment.appointment_id) {
+    items.push({
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: appointmentKey(medspaId, payment.appointment_id),
+        ConditionExpression: 'attribute_exists(pk) AND client_id = :client',
+        ExpressionAttributeValues: { ':client': payment.client_id },
+      },
+    });
+  }
+  const outcome = await transactWrite(items);
+  if (outcome.ok || outcome.failed === 'conflict') return outcome;
+  // Contract 2's order: the client's 404 before the appointment's.
+  if (outcome.conditions.has(0)) return { ok: false, failed: 'client' };
+  if (outcome.conditions.has(2)) return { ok: false, failed: 'appointment' };
+  throw new Error('payment: id collision');
+}
+
+type PageInput = { limit: number; cursor?: string };
+
+/** Payments created in [start, end), newest first: the practice's monthly partitions. */
+export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageInput): Promise<Page<Payment>> =>
+  queryMonthPartitions<Payment>({ ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
+
+/** One client's payments created in [start, end) (or all when no range), newest first. */
+export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageInput): Promise<Page<Payment>> =>
+  queryPage<Payment>({
+    index: 'gsi2',
+    keyCondition: {
+      name: 'gsi2pk',
+      value: clientPaymentsIndexPk(medspaId, clientId),
+      sortBetween: range ? [range.start, `${new Date(Date.parse(range.end) - 1).toISOString()}#\uffff`] : undefined,
+    },
+    ...page,
+    descending: true,
+  });

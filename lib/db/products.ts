@@ -1,0 +1,227 @@
+import { isLow, type StockStep } from '../domain/stock';
+import type { Product, StockAdjustment } from '../schemas/products';
+import { tableName } from './client';
+import { listEntities, queryPage, versionedUpdate, type Page, type QueryPageInput } from './entities';
+import {
+  entityKey,
+  lowStockEventKey,
+  lowStockIndexKeys,
+  lowStockIndexPk,
+  productSkuKey,
+  retailSalesIndexKeys,
+  stockLedgerKey,
+  stockLedgerPk,
+} from './keys';
+import { getLiveEntity } from './resources';
+import { oldEntity, transactWrite, type TransactItem, type TransactOutcome } from './transact';
+
+/**
+ * Products, their SKU uniqueness items, the sparse low-stock index and the stock ledger. Every
+ * write is one TransactWriteItems whose failed conditions come back as values.
+ */
+
+/** A product as stored: its fields plus `headroom` = quantity_on_hand - low_stock_threshold (low while <= 0). */
+export type StoredProduct = Omit<Product, 'low_stock'> & { headroom: number };
+
+/** SKUs are unique per practice whatever their case (and Unicode form). */
+export const normalizeSku = (sku: string) => sku.trim().normalize('NFKC').toLowerCase();
+
+export const findProduct = (medspaId: string, id: string) => getLiveEntity<StoredProduct>(medspaId, 'PRODUCT', id);
+
+const productKey = (product: Pick<StoredProduct, 'medspa_id' | 'id'>) => entityKey(product.medspa_id, 'PRODUCT', product.id);
+
+function putSkuAction(medspaId: string, productId: string, sku: string): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...productSkuKey(medspaId, normalizeSku(sku)), entity: 'PRODUCT_SKU', medspa_id: medspaId, product_id: productId, sku },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** Frees a SKU this product holds (never another product's; a missing item is fine). */
+const deleteSkuAction = (medspaId: string, productId: string, sku: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: productSkuKey(medspaId, normalizeSku(sku)),
+    ConditionExpression: 'attribute_not_exists(pk) OR product_id = :id',
+    ExpressionAttributeValues: { ':id': productId },
+  },
+});
+
+export type ProductWriteResult =
+  | { ok: true }
+  /** The product changed since it was read (its version moved on). */
+  | { ok: false; failed: 'product' }
+  /** The SKU belongs to another product of the practice. */
+  | { ok: false; failed: 'sku'; takenBy: string | null }
+  | { ok: false; failed: 'conflict' };
+
+/** The product's action is first; `skuIndex` is the position of the SKU claim, if any. */
+function productWriteResult(outcome: TransactOutcome, skuIndex: number | null): ProductWriteResult {
+  if (outcome.ok || outcome.failed === 'conflict') return outcome;
+  if (skuIndex !== null && outcome.conditions.has(skuIndex)) {
+    return { ok: false, failed: 'sku', takenBy: oldEntity<{ product_id: string }>(outcome, skuIndex)?.product_id ?? null };
+  }
+  return { ok: false, failed: 'product' };
+}
+
+/** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction. */
+export async function putNewProduct(product: StoredProduct): Promise<ProductWriteResult> {
+  const lowKeys = isLow(product.headroom) ? lowStockIndexKeys(product.medspa_id, product.id) : {};
+  const outcome = await transactWrite([
+    { Put: { TableName: tableName(), Item: { ...productKey(product), entity: 'PRODUCT', ...lowKeys, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    putSkuAction(product.medspa_id, product.id, product.sku),
+  ]);
+  return productWriteResult(outcome, 1);
+}
+
+export interface ProductChange {
+  /** The product as read; the write applies only if its version is still this one. */
+  current: StoredProduct;
+  changes: Record<string, unknown>;
+  /** Set when the threshold (hence headroom) changes: whether the product is low afterwards. */
+  low?: boolean;
+  now: string;
+}
+
+/** A PATCH: fields, headroom and low-stock index keys, plus a SKU swap when the SKU changes, all or nothing. */
+export async function commitProductChange({ current, changes, low, now }: ProductChange): Promise<ProductWriteResult> {
+  const lowKeys = lowStockIndexKeys(current.medspa_id, current.id);
+  const update: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: productKey(current),
+      ...versionedUpdate(changes, {
+        notFound: 'PRODUCT_NOT_FOUND',
+        expectedVersion: current.version,
+        now,
+        indexKeys: low === true ? lowKeys : undefined,
+        remove: low === false ? Object.keys(lowKeys) : undefined,
+      }),
+    },
+  };
+  const newSku = changes.sku as string | undefined;
+  if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku)) return productWriteResult(await transactWrite([update]), null);
+  const outcome = await transactWrite([
+    update,
+    deleteSkuAction(current.medspa_id, current.id, current.sku),
+    putSkuAction(current.medspa_id, current.id, newSku),
+  ]);
+  return productWriteResult(outcome, 2);
+}
+
+/** Condition on the headroom range that pins the transition (constants only). */
+function headroomCondition(step: StockStep, values: Record<string, unknown>): string[] {
+  const { min, max } = step.headroom;
+  if (min !== null) values[':hmin'] = min;
+  if (max !== null) values[':hmax'] = max;
+  if (min !== null && max !== null) return ['#h BETWEEN :hmin AND :hmax'];
+  if (min !== null) return ['#h >= :hmin'];
+  return max !== null ? ['#h <= :hmax'] : [];
+}
+
+/**
+ * The quantity and headroom move by `delta` (atomic counters, no read-modify-write), only if the
+ * floor and the transition still hold; a crossing down also enters the low-stock index, a
+ * crossing up leaves it. On a failed condition the old item comes back (ALL_OLD).
+ */
+function stockUpdateAction(product: StoredProduct, step: StockStep, delta: number, now: string): TransactItem {
+  const names: Record<string, string> = { '#q': 'quantity_on_hand', '#h': 'headroom', '#v': 'version', '#u': 'updated_at' };
+  const values: Record<string, unknown> = { ':d': delta, ':one': 1, ':now': now };
+  const conditions = ['attribute_exists(pk)', ...headroomCondition(step, values)];
+  if (step.floor !== null) {
+    values[':floor'] = step.floor;
+    conditions.push('#q >= :floor');
+  }
+  const sets = ['#q = #q + :d', '#h = #h + :d', '#v = #v + :one', '#u = :now'];
+  let remove = '';
+  if (step.transition === 'crosses_down' || step.transition === 'crosses_up') {
+    const indexKeys = Object.entries(lowStockIndexKeys(product.medspa_id, product.id));
+    indexKeys.forEach(([name, value], index) => {
+      names[`#k${index}`] = name;
+      if (step.transition !== 'crosses_down') return;
+      values[`:k${index}`] = value;
+      sets.push(`#k${index} = :k${index}`);
+    });
+    if (step.transition === 'crosses_up') remove = ` REMOVE ${indexKeys.map((_, index) => `#k${index}`).join(', ')}`;
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: productKey(product),
+      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+export type StockWriteResult =
+  | { ok: true }
+  /** The floor or the transition no longer held: the product as it was then (null if absent). */
+  | { ok: false; failed: 'product'; current: StoredProduct | null }
+  | { ok: false; failed: 'conflict' };
+
+/**
+ * One stock adjustment in ONE transaction: the product's counters, the ledger entry (on the
+ * retail-sales index when a sale) and, on a crossing down, the low-stock crossing record.
+ */
+export async function commitStockAdjustment(product: StoredProduct, step: StockStep, entry: StockAdjustment): Promise<StockWriteResult> {
+  const medspaId = product.medspa_id;
+  const at = entry.created_at;
+  const items: TransactItem[] = [
+    stockUpdateAction(product, step, entry.delta, at),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...stockLedgerKey(medspaId, product.id, at, entry.id),
+          ...(entry.reason === 'sale' ? retailSalesIndexKeys(medspaId, at, entry.id) : {}),
+          entity: 'STOCK_ADJUSTMENT',
+          medspa_id: medspaId,
+          ...entry,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (step.transition === 'crosses_down') {
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...lowStockEventKey(medspaId, at, product.id, entry.id),
+          entity: 'LOW_STOCK_EVENT',
+          medspa_id: medspaId,
+          product_id: product.id,
+          adjustment_id: entry.id,
+          quantity_on_hand: entry.quantity_after,
+          low_stock_threshold: product.low_stock_threshold,
+          occurred_at: at,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  const outcome = await transactWrite(items);
+  if (outcome.ok || outcome.failed === 'conflict') return outcome;
+  if (!outcome.conditions.has(0)) throw new Error('stock adjustment: a ledger or crossing key already exists');
+  return { ok: false, failed: 'product', current: oldEntity<StoredProduct>(outcome, 0) };
+}
+
+type PageInput = { limit: number; cursor?: string };
+
+/** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
+export function listProducts(medspaId: string, page: PageInput, options: { lowOnly: boolean; filter?: QueryPageInput['filter'] }): Promise<Page<StoredProduct>> {
+  if (!options.lowOnly) return listEntities<StoredProduct>(medspaId, 'PRODUCT', page, options.filter);
+  return queryPage<StoredProduct>({ index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
+}
+
+/** A product's ledger, newest first. */
+export const listStockLedger = (medspaId: string, productId: string, page: PageInput) =>
+  queryPage<StockAdjustment>({ keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });

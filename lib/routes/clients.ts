@@ -1,0 +1,31 @@
+import { ALLOW } from '../auth/roles';
+import { defineRoutes, list } from '../http/route';
+import * as c from '../schemas/clients';
+import { Deleted, PageQuery } from '../schemas/common';
+import * as r from '../schemas/resources';
+import { editableRoutes } from './resources';
+
+/** Clients, their history and consents (contract 5). */
+export const clientRoutes = defineRoutes({
+  ...editableRoutes({
+    single: 'Client', plural: 'Clients', group: 'clients', noun: 'client',
+    item: r.Client, create: r.CreateClientBody, update: r.UpdateClientBody, query: r.ClientListQuery, write: ALLOW.frontOffice,
+  }),
+  deleteClient: {
+    method: 'DELETE', path: '/v1/clients/{id}', group: 'clients',
+    summary: 'Delete a client: erases personal data, hides it (then 404), cancels its future appointments (reason client_deleted); anonymised history stays for reports',
+    auth: ALLOW.frontOffice, params: r.ResourceParams, response: Deleted,
+  },
+  getClientHistory: {
+    method: 'GET', path: '/v1/clients/{id}/history', group: 'clients', summary: 'Completed appointments of a client with their treatment records, newest first',
+    auth: ALLOW.readAll, params: r.ResourceParams, query: PageQuery, response: list(c.ClientHistoryEntry),
+  },
+  createConsent: {
+    method: 'POST', path: '/v1/clients/{id}/consents', group: 'clients', summary: 'Record a consent form the client signed',
+    auth: ALLOW.frontOffice, params: r.ResourceParams, body: c.CreateConsentBody, response: c.Consent,
+  },
+  listConsents: {
+    method: 'GET', path: '/v1/clients/{id}/consents', group: 'clients', summary: "A client's signed consent forms, newest signed first",
+    auth: ALLOW.readAll, params: r.ResourceParams, query: PageQuery, response: list(c.Consent),
+  },
+});

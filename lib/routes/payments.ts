@@ -1,0 +1,20 @@
+import { ALLOW } from '../auth/roles';
+import { defineRoutes, list } from '../http/route';
+import * as pay from '../schemas/payments';
+import { ResourceParams } from '../schemas/resources';
+
+/** Payments (contract 5): recorded with the client's total spend; immutable. */
+export const paymentRoutes = defineRoutes({
+  listPayments: {
+    method: 'GET', path: '/v1/payments', group: 'payments', summary: 'List payments by practice-local date range and/or client, newest first',
+    auth: ALLOW.paymentRead, query: pay.ListPaymentsQuery, response: list(pay.Payment),
+  },
+  createPayment: {
+    method: 'POST', path: '/v1/payments', group: 'payments', summary: "Record a payment (raises the client's total_spent_cents atomically)",
+    auth: ALLOW.frontOffice, body: pay.CreatePaymentBody, response: pay.Payment,
+  },
+  getPayment: {
+    method: 'GET', path: '/v1/payments/{id}', group: 'payments', summary: 'Get a payment',
+    auth: ALLOW.paymentRead, params: ResourceParams, response: pay.Payment,
+  },
+});

@@ -1,0 +1,33 @@
+import { ALLOW } from '../auth/roles';
+import { defineRoutes, list } from '../http/route';
+import * as p from '../schemas/products';
+import { ResourceParams } from '../schemas/resources';
+
+/** Retail products and stock (contract 5). Products are deactivated (`active: false`), never deleted. */
+export const productRoutes = defineRoutes({
+  listProducts: {
+    method: 'GET', path: '/v1/products', group: 'products', summary: 'List products (`?low_stock=true`: at or below their threshold; `?category=`)',
+    auth: ALLOW.readAll, query: p.ProductListQuery, response: list(p.Product),
+  },
+  createProduct: {
+    method: 'POST', path: '/v1/products', group: 'products', summary: 'Create a product (SKU unique per practice, case-insensitive: else 409 CONFLICT)',
+    auth: ALLOW.catalogWrite, body: p.CreateProductBody, response: p.Product,
+  },
+  getProduct: {
+    method: 'GET', path: '/v1/products/{id}', group: 'products', summary: 'Get a product',
+    auth: ALLOW.readAll, params: ResourceParams, response: p.Product,
+  },
+  updateProduct: {
+    method: 'PATCH', path: '/v1/products/{id}', group: 'products', summary: 'Change a product (quantity_on_hand only through stock adjustments)',
+    auth: ALLOW.catalogWrite, params: ResourceParams, body: p.UpdateProductBody, response: p.Product,
+  },
+  // The front desk records sales only; the use case refuses its other reasons with 403.
+  createStockAdjustment: {
+    method: 'POST', path: '/v1/products/{id}/stock-adjustments', group: 'products', summary: 'Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK)',
+    auth: ALLOW.frontOffice, params: ResourceParams, body: p.CreateStockAdjustmentBody, response: p.StockAdjustment,
+  },
+  listStockAdjustments: {
+    method: 'GET', path: '/v1/products/{id}/stock-adjustments', group: 'products', summary: 'The stock ledger of a product, newest first',
+    auth: ALLOW.readAll, params: ResourceParams, query: p.StockLedgerQuery, response: list(p.StockAdjustment),
+  },
+});

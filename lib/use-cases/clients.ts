@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  appointmentIdsFrom,
+  completedAppointmentsOf,
+  findClientIndexEntries,
+  putNewClient,
+  treatmentRecordsOf,
+  updateClientWithIndex,
+  type ClientIndex,
+} from '../db/clients';
+import { decodeCursor, encodeCursor } from '../db/cursor';
+import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
+import { healthScore } from '../domain/health-score';
+import type { AppointmentStatus } from '../domain/status';
+import { isAppError } from '../errors';
+import type { ClientHistoryEntry } from '../schemas/clients';
+import type { Address, ClientRecord, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
+import { changeStatus } from './appointment-status';
+import { changeFromCurrent, changeResource, findResources, listResources, readResource, toListResult, type Fields, type ListResult, type WriteOptions } from './resources';
+
+/**
+ * Clients (contract 5): create / change / delete keep the search index in the same transaction
+ * as the client; search, history, and the health score computed at read time.
+ */
+
+type ClientFields = Partial<Fields<'client'>>;
+
+/** The response: the stored client (less its no-show count and deletion mark) plus its health score as of `now`. */
+export function presentClient(client: ClientRecord, now: Date): ClientView {
+  const { no_show_count: noShowCount, deleted_at: _deletedAt, ...fields } = client;
+  return {
+    ...fields,
+    health_score: healthScore({ lastVisitAt: client.last_visit_at, visitCount: client.visit_count, totalSpentCents: client.total_spent_cents, noShowCount, now }),
+  };
+}
+
+/**
+ * Runs `read` beside the check that the client is live; an unknown, malformed or deleted client
+ * answers CLIENT_NOT_FOUND before anything `read` complains about.
+ */
+export async function ofLiveClient<T>(medspaId: string, clientId: string, read: () => Promise<T>): Promise<T> {
+  const [client, result] = await Promise.allSettled([readResource('client', medspaId, clientId), read()]);
+  if (client.status === 'rejected') throw client.reason;
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
+
+export const getClient = async (medspaId: string, id: string, now: Date) => presentClient(await readResource('client', medspaId, id), now);
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+const ADDRESS_KEYS = ['line1', 'line2', 'city', 'region', 'postal_code', 'country'] as const;
+
+function normalizeAddress(address: Partial<Address> | null | undefined): Address | null {
+  if (!address) return null;
+  return Object.fromEntries(ADDRESS_KEYS.map((key) => [key, address[key] || null])) as Address;
+}
+
+const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
+
+/** What the client is found by. */
+const indexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email' | 'phone' | 'membership_status'>): ClientIndex => ({
+  terms: clientSearchTerms(client),
+  membershipStatus: client.membership_status,
+});
+
+/** Fields the search index holds (terms, and membership as a filter): a change to one rewrites the index. */
+const INDEXED_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'membership_status'] as const;
+
+export async function createClient(medspaId: string, input: CreateClientInput, now: Date): Promise<ClientView> {
+  const at = now.toISOString();
+  const client: ClientRecord = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    date_of_birth: input.date_of_birth ?? null,
+    address: normalizeAddress(input.address),
+    membership_status: input.membership_status,
+    membership_tier: input.membership_tier ?? null,
+    tags: uniqueTags(input.tags ?? []),
+    notes: input.notes ?? null,
+    // Visit statistics: moved by completions, no-shows and payments (lib/db/client-stats.ts).
+    last_visit_at: null,
+    total_spent_cents: 0,
+    visit_count: 0,
+    no_show_count: 0,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  await putNewClient(client, indexOf(client));
+  return presentClient(client, now);
+}
+
+/**
+ * Writes a change computed from `current` (conditioned on its version) with the index moved
+ * from the current terms to the result's; a deleted result keeps no index entries.
+ */
+const commitWithIndex = (medspaId: string, id: string, now: Date) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
+  const at = now.toISOString();
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  const next = { ...current, ...given, version: current.version + 1, updated_at: at } as ClientRecord;
+  await updateClientWithIndex(medspaId, id, changes, {
+    expectedVersion: current.version,
+    now: at,
+    before: indexOf(current).terms,
+    after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : indexOf(next),
+  });
+  return next;
+};
+
+/** A PATCH. One that touches a searched field reads the client and rewrites its index in the same transaction. */
+export async function changeClient(medspaId: string, id: string, input: UpdateClientInput, options: WriteOptions): Promise<ClientView> {
+  const changes: ClientFields = {
+    ...input,
+    address: input.address === undefined ? undefined : normalizeAddress(input.address),
+    tags: input.tags && uniqueTags(input.tags),
+  };
+  const indexed = INDEXED_FIELDS.some((field) => input[field] !== undefined);
+  const changed = indexed
+    ? await changeFromCurrent('client', medspaId, id, options, () => changes, commitWithIndex(medspaId, id, options.now))
+    : await changeResource('client', medspaId, id, changes, options);
+  return presentClient(changed, options.now);
+}
+
+/**
+ * What a deletion leaves of the client: no contact details, notes or tags, and placeholder names
+ * (appointment lists and reports still name someone). Visit statistics stay, so reports stay right.
+ */
+const ERASED = {
+  first_name: 'Deleted',
+  last_name: 'Client',
+  email: null,
+  phone: null,
+  date_of_birth: null,
+  address: null,
+  notes: null,
+  tags: [],
+} satisfies ClientFields;
+
+/** Future appointments a deletion cancels (a checked-in one cannot be cancelled: contract 4). */
+const CANCELLED_ON_DELETE: readonly AppointmentStatus[] = ['scheduled', 'confirmed', 'in_progress'];
+export const CLIENT_DELETED_REASON = 'client_deleted';
+
+/**
+ * DELETE (contract 5): erases the client's personal data and search entries and hides it (404
+ * from then on) in one transaction, then cancels its appointments starting from now on with
+ * reason `client_deleted`. Past and finished appointments keep pointing at the anonymised client.
+ */
+export async function removeClient(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
+  const erase = () => ({ ...ERASED, deleted_at: options.now.toISOString() }) as ClientFields;
+  await changeFromCurrent('client', medspaId, id, options, erase, commitWithIndex(medspaId, id, options.now));
+  await cancelFutureAppointments(medspaId, id, options.now);
+  return { id, deleted: true };
+}
+
+/**
+ * Runs after the deletion committed, one appointment at a time (each frees its time in its own
+ * transaction). gsi2 is eventually consistent, so a booking made in the same instant can be missed.
+ */
+async function cancelFutureAppointments(medspaId: string, clientId: string, now: Date): Promise<void> {
+  const ids = await appointmentIdsFrom(medspaId, clientId, now.toISOString(), CANCELLED_ON_DELETE);
+  for (const appointmentId of ids) {
+    try {
+      await changeStatus(medspaId, appointmentId, 'cancelled', { now, reason: CLIENT_DELETED_REASON });
+    } catch (error) {
+      // Checked in, cancelled or deleted meanwhile: nothing left to cancel.
+      if (!isAppError(error)) throw error;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+export interface ClientListInput {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  membership_status?: ClientRecord['membership_status'];
+}
+
+/** `membership_status` narrows the collection Query (a FilterExpression; `total` counts with the same filter). */
+const membershipFilter = (status: string | undefined) =>
+  status === undefined ? undefined : { expression: '#membership = :membership', names: { '#membership': 'membership_status' }, values: { ':membership': status } };
+
+/** The list (in id order) or, with a `q` that is not blank, the search; both take `membership_status`. */
+export async function listClients(medspaId: string, input: ClientListInput, now: Date): Promise<ListResult<ClientView>> {
+  const prefix = input.q === undefined ? '' : searchPrefixOf(input.q);
+  const result = prefix
+    ? await searchClients(medspaId, prefix, input)
+    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor }, membershipFilter(input.membership_status));
+  return { data: result.data.map((client) => presentClient(client, now)), pagination: result.pagination };
+}
+
+/**
+ * Search: one Query reads the keys of every index entry starting with the prefix (bounded by the
+ * prefix, never a Scan), each client counted once, at its lowest matching term, so one matching
+ * by first and full name appears once and pages never repeat it. `total` is the exact number of
+ * distinct matching clients (deleted clients have no entries). The page is cut from that ordered
+ * list after the cursor's term, and its clients are read in one BatchGet.
+ */
+async function searchClients(medspaId: string, prefix: string, input: ClientListInput): Promise<ListResult<ClientRecord>> {
+  const firstMatch = new Map<string, string>();
+  for (const entry of await findClientIndexEntries(medspaId, prefix, input.membership_status)) {
+    if (!firstMatch.has(entry.clientId)) firstMatch.set(entry.clientId, entry.sk);
+  }
+  // Entries come in key order, so the clients are ordered by their first matching key.
+  const matches = [...firstMatch].map(([clientId, sk]) => ({ clientId, sk }));
+  const after = decodeCursor(input.cursor, { q: prefix })?.after as string | undefined;
+  const start = after === undefined ? 0 : matches.filter((match) => match.sk <= after).length;
+  const page = matches.slice(start, start + input.limit);
+  const clients = await findResources('client', medspaId, page.map((match) => match.clientId));
+  const last = page[page.length - 1];
+  return {
+    data: page.flatMap((match) => clients.get(match.clientId) ?? []),
+    pagination: { total: matches.length, next_cursor: last && start + page.length < matches.length ? encodeCursor({ q: prefix, after: last.sk }) : null },
+  };
+}
+
+type HistoryEntry = z.output<typeof ClientHistoryEntry>;
+
+/** Completed appointments, newest first, each with its treatment record (one BatchGet per page). */
+export async function clientHistory(medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<ListResult<HistoryEntry>> {
+  const appointments = await ofLiveClient(medspaId, clientId, () => completedAppointmentsOf(medspaId, clientId, page));
+  const records = await treatmentRecordsOf(medspaId, appointments.items.map((appointment) => appointment.id));
+  return toListResult({
+    ...appointments,
+    items: appointments.items.map((appointment) => ({ ...appointment, treatment_record: records.get(appointment.id) ?? null })),
+  });
+}

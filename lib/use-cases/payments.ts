@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { commitPayment, getPayment, listClientPayments, listPaymentsByTime } from '../db/payments';
+import { isEntityId } from '../db/resources';
+import { AppError } from '../errors';
+import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
+import { localDateRange } from './date-range';
+import { readPractice } from './practice';
+import { toListResult, type ListResult } from './resources';
+import { untilDone } from './retry';
+
+/**
+ * Payments (contract 5): recorded in one transaction with the client's total spend; listed by
+ * practice-local date range (monthly index partitions) or by client. `payment.received` comes
+ * from the table stream, not from here.
+ */
+
+export async function createPayment(medspaId: string, input: CreatePaymentInput, now: Date): Promise<Payment> {
+  if (!isEntityId(input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+  if (input.appointment_id && !isEntityId(input.appointment_id)) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const practice = await readPractice(medspaId);
+  const payment: Payment = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    client_id: input.client_id,
+    appointment_id: input.appointment_id ?? null,
+    amount_cents: input.amount_cents,
+    currency: practice.currency,
+    method: input.method,
+    note: input.note ?? null,
+    version: 1,
+    created_at: now.toISOString(),
+  };
+  return untilDone<Payment>(async () => {
+    const result = await commitPayment(payment);
+    if (result.ok) return { done: payment };
+    if (result.failed === 'client') throw new AppError('CLIENT_NOT_FOUND');
+    if (result.failed === 'appointment') throw new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client');
+    return { retry: 'later' };
+  }, () => new AppError('VERSION_CONFLICT', "The client's record is changing too fast; try again"));
+}
+
+export async function readPayment(medspaId: string, id: string): Promise<Payment> {
+  const payment = await getPayment(medspaId, id);
+  if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+  return payment;
+}
+
+/**
+ * Payments created on practice-local dates [from, to] (inclusive), newest first. Without dates:
+ * the 31 days up to today (practice-local); with `client_id` and no dates: all of that client's payments.
+ */
+export async function listPayments(medspaId: string, query: ListPaymentsQuery, now: Date): Promise<ListResult<Payment>> {
+  const page = { limit: query.limit, cursor: query.cursor };
+  const dated = query.from !== undefined || query.to !== undefined;
+  if (query.client_id && !dated) return toListResult(await listClientPayments(medspaId, query.client_id, null, page));
+
+  const zone = (await readPractice(medspaId)).time_zone;
+  const range = localDateRange({ from: query.from, to: query.to }, zone, now, 'backward');
+  const result = query.client_id ? await listClientPayments(medspaId, query.client_id, range, page) : await listPaymentsByTime(medspaId, range, page);
+  return toListResult(result);
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { ALLOW, type Role } from '../auth/roles';
+import type { Caller } from '../auth/tokens';
+import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
+import { deltaProblem, isLow, planStockStep } from '../domain/stock';
+import { AppError } from '../errors';
+import type { CreateProductInput, CreateStockAdjustmentInput, Product, ProductListQuery, StockAdjustment, UpdateProductInput } from '../schemas/products';
+import { toListResult, type ListResult, type WriteOptions } from './resources';
+import { untilDone } from './retry';
+
+/**
+ * Retail products and stock (contract 5). The quantity changes only through adjustments: each is
+ * one transaction (counters + ledger entry + crossing record), conditioned on the stock floor and
+ * on the headroom range of the low-stock transition it makes (lib/domain/stock).
+ */
+
+export function toProduct(stored: StoredProduct): Product {
+  const { headroom: _headroom, ...fields } = stored;
+  return { ...fields, low_stock: isLow(fields.quantity_on_hand - fields.low_stock_threshold) };
+}
+
+const skuTaken = (sku: string, takenBy: string | null) =>
+  new AppError('CONFLICT', `A product with SKU "${sku}" already exists in this practice (SKUs are compared case-insensitively)`, {
+    details: [{ path: 'sku', message: takenBy ? `already used by product ${takenBy}` : 'already used by another product' }],
+  });
+
+const changingTooFast = () => new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
+
+async function readStored(medspaId: string, id: string): Promise<StoredProduct> {
+  const found = await findProduct(medspaId, id);
+  if (!found) throw new AppError('PRODUCT_NOT_FOUND');
+  return found;
+}
+
+export const readProduct = async (medspaId: string, id: string): Promise<Product> => toProduct(await readStored(medspaId, id));
+
+export async function createProduct(medspaId: string, input: CreateProductInput, now: Date): Promise<Product> {
+  const at = now.toISOString();
+  const product: StoredProduct = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    name: input.name,
+    sku: input.sku,
+    brand: input.brand ?? null,
+    category: input.category ?? null,
+    price_cents: input.price_cents,
+    cost_cents: input.cost_cents ?? null,
+    quantity_on_hand: input.quantity_on_hand,
+    low_stock_threshold: input.low_stock_threshold,
+    active: input.active,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    headroom: input.quantity_on_hand - input.low_stock_threshold,
+  };
+  return untilDone<Product>(async () => {
+    const result = await putNewProduct(product);
+    if (result.ok) return { done: toProduct(product) };
+    if (result.failed === 'sku') throw skuTaken(input.sku, result.takenBy);
+    if (result.failed === 'product') throw new Error('product id collision');
+    return { retry: 'later' };
+  }, changingTooFast);
+}
+
+/**
+ * A PATCH, read then written on the version read: a new threshold recomputes the headroom and
+ * the low-stock index entry, a new SKU swaps the uniqueness items. Without If-Match a concurrent
+ * change (a stock adjustment, say) just means another try on fresh state.
+ */
+export function changeProduct(medspaId: string, id: string, input: UpdateProductInput, options: WriteOptions): Promise<Product> {
+  const at = options.now.toISOString();
+  const changes: Record<string, unknown> = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  return untilDone<Product>(async () => {
+    const current = await readStored(medspaId, id);
+    if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+    const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
+    const write = headroom === undefined ? changes : { ...changes, headroom };
+    const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at });
+    if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
+    if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);
+    if (result.failed === 'product' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
+    return { retry: result.failed === 'conflict' ? 'later' : 'now' };
+  }, changingTooFast);
+}
+
+export async function listProducts(medspaId: string, query: ProductListQuery): Promise<ListResult<Product>> {
+  const clauses: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (query.category !== undefined) {
+    names['#category'] = 'category';
+    values[':category'] = query.category;
+    clauses.push('#category = :category');
+  }
+  // low_stock=true reads the sparse index; "not low" has no index of its own and is a filter.
+  if (query.low_stock === false) {
+    names['#headroom'] = 'headroom';
+    values[':zero'] = 0;
+    clauses.push('#headroom > :zero');
+  }
+  const filter = clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined;
+  const page = await queryProducts(medspaId, { limit: query.limit, cursor: query.cursor }, { lowOnly: query.low_stock === true, filter });
+  return toListResult({ ...page, items: page.items.map(toProduct) });
+}
+
+/** Managers record any movement; the front desk only sales (contract 3: "stock sales"). */
+const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) => reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
+
+/**
+ * Reads the product once, then writes the adjustment conditioned on the floor and on the
+ * transition chosen from that read. A failed condition returns the product as it was: either
+ * the stock is short (409 INSUFFICIENT_STOCK) or another adjustment moved it into another
+ * transition, which is chosen afresh from that item (no re-read). So a crossing to low stock is
+ * recorded by exactly one adjustment, and adjustments never wait on each other's versions.
+ */
+export async function createStockAdjustment(caller: Caller, productId: string, input: CreateStockAdjustmentInput, now: Date): Promise<StockAdjustment> {
+  if (!mayAdjust(caller.role, input.reason)) throw new AppError('FORBIDDEN', `Your role may record only sales (reason 'sale'), not '${input.reason}'`);
+  const problem = deltaProblem(input.reason, input.delta);
+  if (problem) throw new AppError('VALIDATION_ERROR', `delta ${problem}`, { details: [{ path: 'delta', message: problem }] });
+  let state = await readStored(caller.medspaId, productId);
+  const id = randomUUID();
+  const at = now.toISOString();
+  return untilDone<StockAdjustment>(async () => {
+    if (state.quantity_on_hand + input.delta < 0) {
+      throw new AppError('INSUFFICIENT_STOCK', `Only ${state.quantity_on_hand} on hand; cannot take out ${-input.delta}`);
+    }
+    const step = planStockStep(state.headroom, input.delta);
+    const entry: StockAdjustment = {
+      id,
+      product_id: state.id,
+      delta: input.delta,
+      reason: input.reason,
+      unit_price_cents: input.unit_price_cents ?? (input.reason === 'sale' ? state.price_cents : null),
+      note: input.note ?? null,
+      quantity_after: state.quantity_on_hand + input.delta,
+      low_stock_crossed: step.transition === 'crosses_down',
+      created_at: at,
+      created_by: caller.clientId,
+    };
+    const result = await commitStockAdjustment(state, step, entry);
+    if (result.ok) return { done: entry };
+    if (result.failed === 'conflict') return { retry: 'later' };
+    if (!result.current) throw new AppError('PRODUCT_NOT_FOUND');
+    state = result.current;
+    return { retry: 'now' };
+  }, () => new AppError('VERSION_CONFLICT', "The product's stock is changing too fast; try again"));
+}
+
+/** The ledger, newest first; the product's 404 for unknown ids. */
+export async function listStockAdjustments(medspaId: string, productId: string, page: { limit: number; cursor?: string }): Promise<ListResult<StockAdjustment>> {
+  const [, ledger] = await Promise.all([readStored(medspaId, productId), listStockLedger(medspaId, productId, page)]);
+  return toListResult(ledger);
+}

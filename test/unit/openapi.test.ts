@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '../../lib/errors';
+import { handlerModule, type RouteDef } from '../../lib/http/route';
+import { buildOpenApiDocument, honoursIfMatch, successStatusOf } from '../../lib/openapi/document';
+import { CONTRACT_SILENT_CHOICES } from '../../lib/openapi/notes';
+import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
+import { routes } from '../../lib/routes';
+import { call } from '../fixtures/api';
+
+const root = join(import.meta.dirname, '..', '..');
+const doc = buildOpenApiDocument() as Record<string, any>;
+const entries = Object.entries(routes as Record<string, RouteDef>);
+const operationOf = (route: RouteDef) => doc.paths[route.path]?.[route.method.toLowerCase()];
+const handlerSource = (operation: string, route: RouteDef) => {
+  const file = join(root, `${handlerModule(operation, route)}.ts`);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+};
+
+/** Every `$ref` in the document, with where it is. */
+function refsOf(node: unknown, at = '#', found: Array<[string, string]> = []) {
+  if (Array.isArray(node)) node.forEach((item, i) => refsOf(item, `${at}/${i}`, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push([at, value]);
+      else refsOf(value, `${at}/${key}`, found);
+    }
+  }
+  return found;
+}
+
+const resolvePointer = (ref: string) =>
+  ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, part) => (node === undefined ? undefined : node[part]), doc);
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 and plain JSON (no undefined, no functions)', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBeTruthy();
+    expect(doc.info.version).toBeTruthy();
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const refs = refsOf(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const [at, ref] of refs) {
+      expect(ref.startsWith('#/'), `${at}: ${ref} is not local`).toBe(true);
+      expect(resolvePointer(ref), `${at}: ${ref} does not resolve`).toBeDefined();
+    }
+  });
+
+  it('has exactly one operation per route, with its method, path, operationId, summary and tag', () => {
+    const operations = Object.values<Record<string, any>>(doc.paths).flatMap((ops) => Object.values(ops));
+    expect(operations).toHaveLength(entries.length);
+    expect(new Set(operations.map((op) => op.operationId)).size).toBe(entries.length);
+    const tags = new Set(doc.tags.map((tag: { name: string }) => tag.name));
+    for (const [operation, route] of entries) {
+      const op = operationOf(route);
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      expect(op.operationId).toBe(operation);
+      expect(op.summary).toBe(route.summary);
+      expect(op.tags).toEqual([route.group]);
+      expect(tags.has(route.group)).toBe(true);
+    }
+  });
+
+  it('declares every path parameter, required, and no others', () => {
+    for (const [operation, route] of entries) {
+      const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = operationOf(route).parameters.filter((p: any) => p.in === 'path');
+      expect(declared.map((p: any) => p.name).sort(), operation).toEqual(inPath);
+      for (const p of declared) expect(p.required, `${operation} ${p.name}`).toBe(true);
+    }
+  });
+
+  it('declares query parameters from the query schema', () => {
+    const list = operationOf(routes.getAppointments).parameters.filter((p: any) => p.in === 'query');
+    const names = list.map((p: any) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['from', 'to', 'limit', 'cursor', 'status', 'provider_id']));
+    expect(list.find((p: any) => p.name === 'limit').required).toBe(false);
+    const availability = operationOf(routes.checkProviderAvailability).parameters.filter((p: any) => p.in === 'query');
+    expect(availability.find((p: any) => p.name === 'start')).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
+  });
+
+  it('has a JSON request body schema for every route with a body (and the form where accepted)', () => {
+    for (const [operation, route] of entries) {
+      const op = operationOf(route);
+      if (!route.body) {
+        expect(op.requestBody, operation).toBeUndefined();
+        continue;
+      }
+      expect(op.requestBody.content['application/json'].schema, operation).toBeTypeOf('object');
+      expect(Boolean(op.requestBody.content['application/x-www-form-urlencoded']), operation).toBe(Boolean(route.acceptsForm));
+    }
+    const create = operationOf(routes.createAppointment).requestBody;
+    expect(create.required).toBe(true);
+    expect(create.content['application/json'].schema.required).toEqual(expect.arrayContaining(['client_id', 'service_id', 'provider_id', 'scheduled_at']));
+    expect(operationOf(routes.cancelAppointment).requestBody.required).toBe(false);
+  });
+
+  it('wraps envelope responses in { success, data } and lists add pagination', () => {
+    const list = operationOf(routes.getAppointments).responses['200'].content['application/json'].schema;
+    expect(list.required).toEqual(['success', 'data', 'pagination']);
+    expect(list.properties.data.type).toBe('array');
+    expect(list.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
+    const one = operationOf(routes.getAppointment).responses['200'];
+    expect(one.content['application/json'].schema.properties.success).toEqual({ const: true });
+    expect(one.headers.ETag).toBeDefined();
+    const token = operationOf(routes.createToken).responses['200'].content['application/json'].schema;
+    expect(token.properties.access_token).toBeDefined();
+    expect(token.properties.success).toBeUndefined();
+  });
+
+  it('documents the success status each handler answers', () => {
+    for (const [operation, route] of entries) {
+      const source = handlerSource(operation, route);
+      const explicit = source && /\bstatus:\s*(\d{3})\b/.exec(source);
+      const expected = explicit ? Number(explicit[1]) : route.method === 'POST' ? 201 : 200;
+      expect(successStatusOf(operation, route), `${operation}: handler answers ${expected}; update SUCCESS_STATUS in lib/openapi/document.ts`).toBe(expected);
+      expect(operationOf(route).responses[String(expected)], operation).toBeDefined();
+    }
+  });
+
+  it('documents If-Match exactly where the handler reads it', () => {
+    for (const [operation, route] of entries) {
+      const source = handlerSource(operation, route);
+      if (source === undefined) continue;
+      const reads = /\bifMatch\b/.test(source);
+      expect(honoursIfMatch(operation, route), `${operation}: handler ${reads ? 'reads' : 'ignores'} If-Match; update IF_MATCH_* in lib/openapi/document.ts`).toBe(reads);
+      const documented = operationOf(route).parameters.some((p: any) => p.$ref === '#/components/parameters/IfMatch');
+      expect(documented, operation).toBe(reads);
+    }
+  });
+
+  it('puts each error code under its HTTP status, X-Request-Id on every response', () => {
+    for (const [operation, route] of entries) {
+      for (const [status, response] of Object.entries<any>(operationOf(route).responses)) {
+        expect(response.headers['X-Request-Id'], `${operation} ${status}`).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+        if (Number(status) < 400) continue;
+        const codes: ErrorCode[] = response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+        expect(codes.length, `${operation} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) expect(ERROR_STATUS[code], `${operation} ${code}`).toBe(Number(status));
+      }
+    }
+    const create = operationOf(routes.createAppointment).responses;
+    expect(create['404'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND']),
+    );
+    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '422', '429', '500']));
+    expect(operationOf(routes.getHealth).responses['401']).toBeUndefined();
+    expect(operationOf(routes.createToken).responses['401'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['INVALID_CLIENT']);
+  });
+
+  it('secures every non-public operation with the bearer JWT and lists its roles', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(routes.createToken.path);
+    for (const [operation, route] of entries) {
+      const op = operationOf(route);
+      for (const requirement of op.security) {
+        for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes[scheme], `${operation}: ${scheme}`).toBeDefined();
+      }
+      if (route.auth === 'public') {
+        expect(op.security.some((r: object) => Object.keys(r).length === 0) || op.security.length === 0, operation).toBe(true);
+        expect(op['x-roles']).toBeUndefined();
+      } else {
+        expect(op.security).toContainEqual({ bearerAuth: [] });
+        expect(op['x-roles'], operation).toEqual([...route.auth]);
+      }
+    }
+  });
+
+  it('describes the health score formula wherever health_score appears', () => {
+    const client = operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data;
+    expect(client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
+    expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1);
+  });
+
+  it('carries the conventions and the README\'s "Choices where the contract is silent", word for word', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = /\n## Choices where the contract is silent\n([\s\S]*?)(?=\n## |$)/.exec(readme);
+    expect(section, 'README section missing').not.toBeNull();
+    expect(CONTRACT_SILENT_CHOICES.trim(), 'lib/openapi/notes.ts and README.md disagree: change both').toBe(section![1].trim());
+    expect(doc.info.description).toContain('## Choices where the contract is silent');
+    expect(doc.info.description).toContain(CONTRACT_SILENT_CHOICES);
+    for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units']) expect(doc.info.description).toContain(topic);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the document without a token', async () => {
+    const response = await call('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['x-request-id']).toBeTruthy();
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
