@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 
 export const handler = httpHandler('markNoShow', async ({ params, caller, ifMatch, now }) => ({
-  status: 200,
   data: await changeStatus(caller.medspaId, params.id, 'no_show', { ifMatch, now }),
 }));

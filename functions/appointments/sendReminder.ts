@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { requestReminder } from '../../lib/use-cases/appointment-status';
 
 export const handler = httpHandler('sendReminder', async ({ params, caller, now }) => ({
-  status: 202,
   data: await requestReminder(caller.medspaId, params.id, { now, requestedBy: caller.clientId }),
 }));

@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { updateAppointment } from '../../lib/use-cases/booking';
 
 export const handler = httpHandler('updateAppointment', async ({ params, body, caller, ifMatch, now }) => ({
-  status: 200,
   data: await updateAppointment(caller.medspaId, params.id, body, { ifMatch, now }),
 }));

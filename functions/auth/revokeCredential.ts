@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { revoke } from '../../lib/use-cases/auth';
 
 export const handler = httpHandler('revokeCredential', async ({ params, caller, now }) => ({
-  status: 200,
   data: await revoke(caller.medspaId, params.client_id, now),
 }));

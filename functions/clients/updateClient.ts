@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeClient } from '../../lib/use-cases/clients';
 
 export const handler = httpHandler('updateClient', async ({ caller, params, body, ifMatch, now }) => ({
-  status: 200,
   data: await changeClient(caller.medspaId, params.id, body, { ifMatch, now }),
 }));

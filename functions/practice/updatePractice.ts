@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changePractice } from '../../lib/use-cases/practice';
 
 export const handler = httpHandler('updatePractice', async ({ caller, body, ifMatch, now }) => ({
-  status: 200,
   data: await changePractice(caller.medspaId, body, { ifMatch, now }),
 }));

@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeProduct } from '../../lib/use-cases/products';
 
 export const handler = httpHandler('updateProduct', async ({ caller, params, body, ifMatch, now }) => ({
-  status: 200,
   data: await changeProduct(caller.medspaId, params.id, body, { ifMatch, now }),
 }));

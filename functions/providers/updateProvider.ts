@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeProvider } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('updateProvider', async ({ caller, params, body, ifMatch, now }) => ({
-  status: 200,
   data: await changeProvider(caller.medspaId, params.id, body, { ifMatch, now }),
 }));

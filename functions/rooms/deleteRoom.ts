@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { removeResource } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('deleteRoom', async ({ caller, params, ifMatch, now }) => ({
-  status: 200,
   data: await removeResource('room', caller.medspaId, params.id, { ifMatch, now }),
 }));

@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeFacility } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('updateRoom', async ({ caller, params, body, ifMatch, now }) => ({
-  status: 200,
   data: await changeFacility('room', caller.medspaId, params.id, body, { ifMatch, now }),
 }));

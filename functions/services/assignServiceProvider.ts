@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { assignServiceProvider } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('assignServiceProvider', async ({ caller, params, body, now }) => ({
-  status: 200,
   data: await assignServiceProvider(caller.medspaId, params.id, body.provider_id, now),
 }));

@@ -2,6 +2,5 @@ import { httpHandler } from '../../lib/http/handler';
 import { changeService } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('updateService', async ({ caller, params, body, ifMatch, now }) => ({
-  status: 200,
   data: await changeService(caller.medspaId, params.id, body, { ifMatch, now }),
 }));

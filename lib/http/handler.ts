@@ -11,7 +11,7 @@ import { AppError, isAppError } from '../errors';
 import { logger } from '../log';
 import { routes, type OperationName, type Routes } from '../routes';
 import { parseBody } from './body';
-import type { RouteDef } from './route';
+import { successStatusOf, type RouteDef } from './route';
 import { parseIfMatch, parseInput } from './validate';
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -74,7 +74,7 @@ function shape(route: RouteDef, data: unknown): unknown {
 
 function successResponse(route: RouteDef, raw: ApiResult): ApiResponse {
   const result = { ...raw, data: shape(route, raw.data) };
-  const status = result.status ?? (route.method === 'POST' ? 201 : 200);
+  const status = result.status ?? successStatusOf(route);
   if (route.envelope === false) return json(status, result.data, result.headers);
   const data = result.data as { version?: unknown } | null;
   const etag: Record<string, string> = !result.pagination && data && typeof data.version === 'number' ? { etag: `"${data.version}"` } : {};

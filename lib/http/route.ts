@@ -17,6 +17,8 @@ export interface RouteDef {
   query?: z.ZodType;
   body?: z.ZodType;
   response?: z.ZodType;
+  /** The status of a success, when not the default (201 for POST, 200 otherwise). */
+  successStatus?: 200 | 201 | 202;
   /** Defaults to true: `{ success, data }`. Token and JWKS answers are bare (RFC shapes). */
   envelope?: boolean;
   /** Reachable while the practice is still waitlisted (so it can see its own status). */
@@ -28,6 +30,8 @@ export interface RouteDef {
 }
 
 export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): T => routes;
+
+export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 
 /** Handler module path of an operation, relative to the project root, without extension. */
 export const handlerModule = (operation: string, route: RouteDef) => `functions/${route.group}/${operation}`;

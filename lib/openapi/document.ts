@@ -3,7 +3,7 @@ import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/body';
-import type { RouteDef } from '../http/route';
+import { successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
 import { Pagination } from '../schemas/common';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
@@ -22,14 +22,6 @@ type Json = Record<string, any>;
 // ---------------------------------------------------------------------------------------------
 // What the route table does not carry
 
-/** Success status when it is not the default (POST 201, everything else 200). */
-export const SUCCESS_STATUS: Readonly<Record<string, number>> = {
-  createToken: 200,
-  sendReminder: 202,
-  cancelAppointment: 200,
-  markNoShow: 200,
-  assignServiceProvider: 200,
-};
 
 /** POST actions that honour If-Match (PATCH and DELETE do unless listed in IF_MATCH_IGNORED). */
 export const IF_MATCH_POST: ReadonlySet<string> = new Set(['cancelAppointment', 'markNoShow']);
@@ -55,7 +47,6 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createStockAdjustment: ['INSUFFICIENT_STOCK'],
 };
 
-export const successStatusOf = (operation: string, route: RouteDef) => SUCCESS_STATUS[operation] ?? (route.method === 'POST' ? 201 : 200);
 
 export const honoursIfMatch = (operation: string, route: RouteDef) =>
   IF_MATCH_POST.has(operation) || ((route.method === 'PATCH' || route.method === 'DELETE') && !IF_MATCH_IGNORED.has(operation));
@@ -293,7 +284,7 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
 
 function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
   const { operation, route, query, response, responseShape } = parts;
-  const status = successStatusOf(operation, route);
+  const status = successStatusOf(route);
   const isList = responseShape?.type === 'array' && Boolean(query?.properties?.cursor);
   const enveloped = route.envelope !== false;
   const data = response ?? {};

@@ -27,11 +27,11 @@ export const appointmentRoutes = defineRoutes({
     auth: ALLOW.clinical, params: IdParams, body: appt.StatusBody, response: appt.Appointment,
   },
   cancelAppointment: {
-    method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', summary: 'Cancel an appointment and free its time',
+    method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', successStatus: 200, summary: 'Cancel an appointment and free its time',
     auth: ALLOW.frontOffice, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
   },
   markNoShow: {
-    method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', summary: 'Mark a checked-in appointment as no-show and free its time',
+    method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', successStatus: 200, summary: 'Mark a checked-in appointment as no-show and free its time',
     auth: ALLOW.clinical, params: IdParams, response: appt.Appointment,
   },
   deleteAppointment: {
@@ -39,7 +39,7 @@ export const appointmentRoutes = defineRoutes({
     auth: ALLOW.frontOffice, params: IdParams, response: Deleted,
   },
   sendReminder: {
-    method: 'POST', path: '/v1/appointments/{id}/reminders', group: 'appointments', summary: 'Request an appointment.reminder now',
+    method: 'POST', path: '/v1/appointments/{id}/reminders', group: 'appointments', successStatus: 202, summary: 'Request an appointment.reminder now',
     auth: ALLOW.frontOffice, params: IdParams, response: appt.ReminderResult,
   },
   recordTreatment: {

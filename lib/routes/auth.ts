@@ -17,7 +17,7 @@ export const authRoutes = defineRoutes({
     auth: 'public', envelope: false, response: auth.Jwks,
   },
   createToken: {
-    method: 'POST', path: '/v1/auth/token', group: 'auth', summary: 'Exchange client credentials for an access token',
+    method: 'POST', path: '/v1/auth/token', group: 'auth', successStatus: 200, summary: 'Exchange client credentials for an access token',
     auth: 'public', envelope: false, acceptsForm: true, body: auth.TokenRequest, response: auth.TokenResponse,
   },
   createCredential: {

@@ -57,7 +57,7 @@ export const resourceRoutes = defineRoutes({
   // Services are deactivated (active: false), never deleted.
   ...editableRoutes({ single: 'Service', plural: 'Services', group: 'services', noun: 'service', item: r.Service, create: r.CreateServiceBody, update: r.UpdateServiceBody, query: r.ServiceListQuery, write: ALLOW.catalogWrite }),
   assignServiceProvider: {
-    method: 'POST', path: '/v1/services/{id}/providers', group: 'services', summary: 'Certify a provider for a service (idempotent)',
+    method: 'POST', path: '/v1/services/{id}/providers', group: 'services', successStatus: 200, summary: 'Certify a provider for a service (idempotent)',
     auth: ALLOW.catalogWrite, params: r.ResourceParams, body: r.AssignProviderBody, response: r.Service,
   },
   unassignServiceProvider: {
