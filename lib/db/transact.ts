@@ -1,6 +1,7 @@
 import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { auditPutFor } from './audit';
 import { ddb } from './client';
 import { fromItem } from './entities';
 
@@ -29,8 +30,11 @@ function oldItem(item: Record<string, unknown> | undefined): Record<string, unkn
  * a transaction conflict comes back as a value for the caller to map; anything else throws.
  */
 export async function transactWrite(items: TransactItem[]): Promise<TransactOutcome> {
+  // Appended last, unconditional: it never shifts the positions of the caller's conditions.
+  const audit = auditPutFor(items);
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    await ddb().send(new TransactWriteCommand({ TransactItems: audit ? [...items, audit.item] : items }));
+    audit?.commit();
     return { ok: true };
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;

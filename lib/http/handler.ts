@@ -6,7 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { assertAccess } from '../auth/access';
 import { verifyToken, type Caller } from '../auth/tokens';
-import { recordAudit } from '../db/audit';
+import { recordAudit, withAuditDraft, type AuditDraft } from '../db/audit';
 import { AppError, isAppError } from '../errors';
 import { logger } from '../log';
 import { routes, type OperationName, type Routes } from '../routes';
@@ -36,6 +36,8 @@ export interface ApiResult {
 }
 
 interface CallState {
+  /** Set when the request's change committed its audit entry in its own transaction. */
+  auditDraft?: AuditDraft;
   requestId: string;
   startedAt: number;
   caller: Caller | null;
@@ -87,6 +89,7 @@ async function audit(operation: string, route: RouteDef, state: CallState, respo
   const denied = status === 401 || status === 403;
   const changed = route.method !== 'GET';
   if (!state.caller || (!changed && !denied)) return;
+  if (state.auditDraft?.committed && status < 400) return;
   const outcome = status < 400 ? 'success' : (JSON.parse(String(response.body)).error?.code ?? 'error');
   try {
     await recordAudit(state.caller.medspaId, {
@@ -177,7 +180,18 @@ export function httpHandler<Op extends OperationName>(
         ifMatch: parseIfMatch(event.headers?.['if-match']),
         now: new Date(),
       } as ApiRequest<Routes[Op]>;
-      const result = await fn(request);
+      const caller = state.caller;
+      if (caller && route.method !== 'GET') {
+        state.auditDraft = {
+          medspaId: caller.medspaId,
+          committed: false,
+          entry: {
+            request_id: state.requestId, client_id: caller.clientId, role: caller.role, operation, method: route.method,
+            resource_id: state.resourceId, outcome: 'success', status: successStatusOf(route),
+          },
+        };
+      }
+      const result = state.auditDraft ? await withAuditDraft(state.auditDraft, () => fn(request)) : await fn(request);
       // Credentials are named by client_id (they have no `id`): the audit log records that.
       const data = result.data as { id?: unknown; client_id?: unknown } | null;
       const created = data?.id ?? data?.client_id;

@@ -3,6 +3,7 @@ import { ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
+import { call } from '../fixtures/api';
 import { book, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** DynamoDB round trips per operation, counted at the SDK client: the budgets the README states. */
@@ -57,5 +58,31 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     expect(page.result.total).toBe(3);
     // GetCommand: the practice's time zone.
     expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+  });
+});
+
+describe('a whole create request through the HTTP layer', () => {
+  it('commits the audit entry inside the booking transaction: no extra round trip, exactly one entry', async () => {
+    const scene = await makeScene();
+    await book(scene, { scheduled_at: nyTime('2027-06-07', '09:00') }); // warms the access cache
+    const { result, calls } = await counted(() => book(scene, { scheduled_at: nyTime('2027-06-07', '11:00') }));
+    expect(result.status).toBe(201);
+    expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });
+    const entries = log.body.data.filter((entry: { resource_id: string }) => entry.resource_id === result.body.data.id);
+    expect(entries).toEqual([
+      expect.objectContaining({ operation: 'createAppointment', outcome: 'success', status: 201, request_id: result.headers['x-request-id'] }),
+    ]);
+  });
+
+  it('a refused create still records its outcome', async () => {
+    const scene = await makeScene();
+    await book(scene);
+    const refused = await book(scene);
+    expect(refused.status).toBe(409);
+    const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });
+    expect(log.body.data.find((entry: { request_id: string }) => entry.request_id === refused.headers['x-request-id'])).toMatchObject({
+      operation: 'createAppointment', outcome: 'PROVIDER_UNAVAILABLE', status: 409,
+    });
   });
 });
