@@ -28,5 +28,22 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Reminders**: \`POST .../reminders\` answers 202 with the reminder's \`event_id\`; only active
   appointments take reminders.
 - **Slots** accept \`service_id\` instead of \`duration_minutes\`; inactive providers have no slots.
-- **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope; a non-JSON content type other
-  than the OAuth form on the token endpoint is 415 \`UNSUPPORTED_MEDIA_TYPE\`.`;
+- **Clients**: \`?q=\` searches index items written in the same transaction as the client (a Query
+  on a prefix, never a Scan); \`total\` is the exact number of distinct matching clients. A
+  query of digits (at least 3) matches phone digits. \`health_score\` is computed when read
+  (formula in the OpenAPI description); \`last_visit_at\` is the latest completion recorded. DELETE
+  anonymises the stored client (names become "Deleted Client", contact fields cleared), keeps its
+  visit and spend statistics for reports, and cancels its future active appointments with reason
+  \`client_deleted\`.
+- **Products**: \`quantity_on_hand\` changes only through stock adjustments (a PATCH of it is a 400);
+  sales are negative deltas, receipts and returns positive; front desk may post sales only. Under
+  concurrent adjustments \`quantity_on_hand\`, the zero floor and \`low_stock_crossed\` are exact, while
+  a ledger entry's \`quantity_after\` may repeat between adjustments committed at the same moment.
+  A duplicate SKU (case-insensitive) is 409 \`CONFLICT\`.
+- **Payments**: an unknown payment id is 404 \`PAYMENT_NOT_FOUND\`; the list defaults to the last
+  31 days. A payment raises the client's \`total_spent_cents\` in the same transaction.
+- **Audit of changes** commits inside the change's own transaction where it has one, so a
+  committed change always has its audit entry.
+- **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
+  only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
+  JSON. Responses may gain new fields: ignore the ones you do not know.`;
