@@ -366,7 +366,7 @@ function infoDescription(): string {
 
 ## Conventions
 
-- **Base path** \`/v1\`. JSON in and out (\`Content-Type: application/json\`), snake_case field names. Responses may gain new fields: ignore the ones you do not know.
+- **Base path** \`/v1\`. JSON in and out (\`Content-Type: application/json\`), snake_case field names.
 - **Ids** are server-assigned UUIDs. An unknown or malformed id is a 404 of that resource, never a 500. A token of one practice never sees another practice's records: their ids answer 404 as if absent.
 - **Success**: \`{ "success": true, "data": ... }\`; lists add \`pagination\`. Create answers 201. \`DELETE\` answers 200 \`{ "success": true, "data": { "id", "deleted": true } }\`. The token and JWKS endpoints answer their RFC shapes, without the envelope.
 - **Errors**: \`{ "success": false, "error": { "code", "message", "details"?, "request_id" } }\`. Branch on \`code\`; \`details\` lists field problems of a \`VALIDATION_ERROR\` (\`[{ "path": "scheduled_at", "message": "..." }]\`). Every operation lists the codes it can answer.
