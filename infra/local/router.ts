@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { AppError } from '../../lib/errors';
-import { errorResponse } from '../../lib/http/handler';
-import { handlerModule, type RouteDef } from '../../lib/http/route';
+import { callableRoutes, handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 
 const projectRoot = join(import.meta.dirname, '..', '..');
@@ -34,7 +32,7 @@ interface CompiledRoute {
 }
 
 /** API Gateway's `{param}` templates as regular expressions, literal segments before params. */
-const compiled: CompiledRoute[] = Object.entries(routes as Record<string, RouteDef>)
+const compiled: CompiledRoute[] = callableRoutes(routes)
   .map(([operation, route]) => {
     const paramNames: string[] = [];
     const source = route.path
@@ -152,6 +150,8 @@ export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
     const response = await handler(toEvent(request, match, pathParameters, requestId), lambdaContext(match.operation, requestId));
     return toLocalResponse(response);
   }
-  const notFound = errorResponse(new AppError('NOT_FOUND', `No route for ${method} ${path}`), requestId, 'notFound');
-  return toLocalResponse({ ...notFound, headers: { ...notFound.headers, 'x-request-id': requestId } });
+  const [operation, route] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
+  const fallback = { operation, route, pattern: /^/, paramNames: [] };
+  const handler = await loadHandler(operation, route);
+  return toLocalResponse(await handler(toEvent(request, fallback, {}, requestId), lambdaContext(operation, requestId)));
 }

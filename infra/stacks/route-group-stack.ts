@@ -81,7 +81,7 @@ export class RouteGroupStack extends NestedStack {
 
       new HttpRoute(this, `${id}Route`, {
         httpApi: props.api,
-        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        routeKey: route.fallback ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${id}Integration`, fn.handler),
       });
     }

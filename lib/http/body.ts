@@ -18,7 +18,7 @@ const form = urlencodeBodyParser({ disableContentTypeError: true });
 export const parseBody = (route: RouteDef): middy.MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: async (request) => {
     const { event } = request;
-    if (event.body === undefined || event.body === null || event.body === '') {
+    if (route.fallback || event.body === undefined || event.body === null || event.body === '') {
       (event as { body?: unknown }).body = undefined;
       return;
     }

@@ -22,6 +22,8 @@ export interface ApiRequest<R extends RouteDef> {
   params: Infer<R['params']>;
   caller: R['auth'] extends 'public' ? null : Caller;
   headers: Record<string, string | undefined>;
+  method: string;
+  path: string;
   requestId: string;
   /** From `If-Match`, for PATCH and DELETE. */
   ifMatch?: number;
@@ -176,6 +178,8 @@ export function httpHandler<Op extends OperationName>(
         params: parseInput(route.params, state.params, 'path'),
         caller: state.caller,
         headers: event.headers ?? {},
+        method: event.requestContext?.http?.method ?? route.method,
+        path: event.rawPath ?? route.path,
         requestId: state.requestId,
         ifMatch: parseIfMatch(event.headers?.['if-match']),
         now: new Date(),

@@ -25,6 +25,11 @@ export interface RouteDef {
   allowWaitlisted?: boolean;
   /** Content types accepted besides JSON. */
   acceptsForm?: boolean;
+  /**
+   * Answers every request no other route matches (API Gateway's `$default` route, the local
+   * router's last resort), so an unknown path gets the contract's 404 envelope, not the gateway's.
+   */
+  fallback?: boolean;
   /** GET routes whose filters may also come as a JSON body (contract 4: appointments list). */
   queryFromBody?: boolean;
 }
@@ -38,3 +43,7 @@ export const handlerModule = (operation: string, route: RouteDef) => `functions/
 
 /** A list's `data` schema; its `pagination` comes beside it in the envelope. */
 export const list = <T extends z.ZodType>(item: T) => z.array(item);
+
+/** The routes an integrator can call (the fallback is not one). */
+export const callableRoutes = <T extends Record<string, RouteDef>>(table: T) =>
+  Object.entries(table as Record<string, RouteDef>).filter(([, route]) => !route.fallback);

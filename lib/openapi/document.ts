@@ -3,7 +3,7 @@ import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/body';
-import { successStatusOf, type RouteDef } from '../http/route';
+import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
 import { Pagination } from '../schemas/common';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
@@ -395,7 +395,7 @@ export function buildOpenApiDocument(): Json {
   const converter = new SchemaConverter();
   const paths: Record<string, Json> = {};
   const tags: string[] = [];
-  for (const [operation, route] of Object.entries(routes as Record<string, RouteDef>)) {
+  for (const [operation, route] of callableRoutes(routes)) {
     const convert = (schema: z.ZodType | undefined, io: 'input' | 'output', where: string) =>
       schema ? converter.convert(schema, io, `${operation}_${where}`) : undefined;
     const shape = (json: Json | undefined) => json && converter.resolve(json);

@@ -16,4 +16,8 @@ export const systemRoutes = defineRoutes({
     method: 'GET', path: '/openapi.json', group: 'system', summary: 'This API\'s OpenAPI 3.1 document',
     auth: 'public', envelope: false, response: OpenApiDocument,
   },
+  notFound: {
+    method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',
+    auth: 'public', fallback: true,
+  },
 });

@@ -131,9 +131,10 @@ describe('MedspaApi stack (current routes, dev)', () => {
     expect(descriptions).toEqual(Object.keys(ROUTES).sort());
   });
 
-  it('has one API route per route, keyed METHOD /path, each with a Lambda integration', () => {
+  it('has one API route per route, keyed METHOD /path (the fallback as $default), each with a Lambda integration', () => {
     const routeKeys = allOfType(s, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
-    const expected = Object.values(ROUTES).map((route) => `${route.method} ${route.path}`);
+    const expected = Object.values(ROUTES).map((route) => (route.fallback ? '$default' : `${route.method} ${route.path}`));
+    expect(expected).toContain('$default');
     expect(routeKeys.sort()).toEqual(expected.sort());
     expect(allOfType(s, 'AWS::ApiGatewayV2::Integration')).toHaveLength(expected.length);
     expect(allOfType(s, 'AWS::Lambda::Permission')).toHaveLength(expected.length);

@@ -172,6 +172,7 @@ describe('responses', () => {
       await call('GET', '/v1/practice'),
       await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { time_zone: 'Mars/Base' } }),
       await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: practice.clientSecret } }),
+      await call('DELETE', '/v1/no-such-route', { rawBody: '{not json' }),
     ];
     for (const response of responses) {
       expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../lib/errors';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
-import { successStatusOf } from '../../lib/http/route';
+import { callableRoutes, successStatusOf } from '../../lib/http/route';
 import { buildOpenApiDocument, honoursIfMatch } from '../../lib/openapi/document';
 import { CONTRACT_SILENT_CHOICES } from '../../lib/openapi/notes';
 import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
@@ -12,7 +12,7 @@ import { call } from '../fixtures/api';
 
 const root = join(import.meta.dirname, '..', '..');
 const doc = buildOpenApiDocument() as Record<string, any>;
-const entries = Object.entries(routes as Record<string, RouteDef>);
+const entries = callableRoutes(routes);
 const operationOf = (route: RouteDef) => doc.paths[route.path]?.[route.method.toLowerCase()];
 const handlerSource = (operation: string, route: RouteDef) => {
   const file = join(root, `${handlerModule(operation, route)}.ts`);
