@@ -51,6 +51,11 @@ export interface AppointmentFilters {
   cursor?: string;
 }
 
+/** Every operation of the route table as a method: `client.api.createProvider({ body })`. */
+export type OperationMethods = {
+  [Op in OperationName]: (input?: OperationInput<Op>) => Promise<OperationResult<Op>>;
+};
+
 /**
  * Typed client of the API. Every operation of the route table is callable through `call`,
  * typed by its schemas; appointment methods carry the contract's operation names.
@@ -59,8 +64,14 @@ export class MedspaClient {
   private token?: { value: string; expiresAt: number };
   private readonly fetcher: typeof fetch;
 
+  /** Every operation by its contract name, typed by its schemas. */
+  readonly api: OperationMethods;
+
   constructor(private readonly options: ClientOptions) {
     this.fetcher = options.fetch ?? fetch;
+    this.api = Object.fromEntries(
+      Object.keys(routes).map((operation) => [operation, (input?: object) => this.call(operation as OperationName, (input ?? {}) as never)]),
+    ) as unknown as OperationMethods;
   }
 
   private async accessToken(): Promise<string> {

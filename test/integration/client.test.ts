@@ -39,6 +39,17 @@ describe('typed client over the real local HTTP server', () => {
     expect((await client.getAppointment(created.data.id)).data.client?.id).toBe(scene.client.id);
   });
 
+  it('calls the setup resources by their operation names', async () => {
+    const room = await client.api.createRoom({ body: { name: 'Suite 9' } });
+    expect(room.data.name).toBe('Suite 9');
+    const rooms = await client.api.listRooms({ query: { limit: 100 } });
+    expect(rooms.data.map((r) => r.id)).toContain(room.data.id);
+    const renamed = await client.api.updateRoom({ params: { id: room.data.id }, body: { name: 'Suite 10' } });
+    expect(renamed.data).toMatchObject({ name: 'Suite 10', version: 2 });
+    const providers = await client.api.listProviders();
+    expect(providers.pagination?.total).toBe(1);
+  });
+
   it('throws a typed error carrying the code', async () => {
     const failure = await client
       .createAppointment({ client_id: 'nope', service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime('2027-06-07', '12:00') })
