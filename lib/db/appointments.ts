@@ -185,7 +185,9 @@ export type CommitResult =
   /** A bucket changed since it was read; `current` is its item now (when DynamoDB returned it). */
   | { ok: false; failed: 'claim'; resource: ClaimedResource; current: ClaimBucket | null }
   /** Real DynamoDB's TransactionConflict (never on DynamoDB Local): nothing written, try again. */
-  | { ok: false; failed: 'conflict' };
+  | { ok: false; failed: 'conflict' }
+  /** The condition of `alongside[index]` failed. */
+  | { ok: false; failed: 'alongside'; index: number };
 
 /**
  * The appointment item and all its claim changes in ONE TransactWriteItems: either all commit or
@@ -204,7 +206,7 @@ export async function commitAppointment(
   if (outcome.ok || outcome.failed === 'conflict') return outcome;
   if (outcome.conditions.has(0)) return { ok: false, failed: 'appointment' };
   const index = Math.min(...outcome.conditions.keys());
-  if (index > claims.length) throw new Error(`appointment commit: the condition of write ${index} failed`);
+  if (index > claims.length) return { ok: false, failed: 'alongside', index: index - 1 - claims.length };
   const change = claims[index - 1];
   const old = outcome.conditions.get(index);
   return {

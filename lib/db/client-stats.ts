@@ -46,3 +46,12 @@ export function clientStatsAction(
     },
   };
 }
+
+/** Fails the transaction when the client is absent or deleted (a booking racing a client deletion). */
+export const clientIsLive = (medspaId: string, clientId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: entityKey(medspaId, 'CLIENT', clientId),
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+  },
+});

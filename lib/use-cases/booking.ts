@@ -5,6 +5,7 @@ import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult } from '../db/appointments';
 import type { ClaimedResource } from '../db/keys';
+import { clientIsLive } from '../db/client-stats';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { readForBooking, type BookingReads, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
@@ -159,7 +160,11 @@ export async function createAppointment(medspaId: string, input: CreateAppointme
       created_at: at,
       updated_at: at,
     };
-    const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId);
+    // The client check closes the race with a client deletion committed after our read.
+    const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId, [
+      clientIsLive(medspaId, input.client_id),
+    ]);
+    if (!result.ok && result.failed === 'alongside') throw new AppError('CLIENT_NOT_FOUND');
     return { result, done: () => appointment };
   });
 }

@@ -258,3 +258,19 @@ describe('detail, treatment record, reminders, availability', () => {
     expect(slots).toHaveLength(5);
   });
 });
+
+describe('booking races a client deletion', () => {
+  it('the booking transaction itself refuses a client deleted after the read', async () => {
+    const { commitAppointment } = await import('../../lib/db/appointments');
+    const { clientIsLive } = await import('../../lib/db/client-stats');
+    const scene = await makeScene();
+    const template = (await book(scene)).body.data;
+    await call('POST', `/v1/appointments/${template.id}/cancel`, { token: scene.practice.adminToken });
+    await call('DELETE', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken });
+    // What a create that read the client just before its deletion would commit.
+    const appointment = { ...template, id: '11111111-1111-4111-8111-111111111111', status: 'scheduled' as const, version: 1 };
+    const result = await commitAppointment({ kind: 'create', appointment }, [], scene.practice.medspaId, [clientIsLive(scene.practice.medspaId, scene.client.id)]);
+    expect(result).toEqual({ ok: false, failed: 'alongside', index: 0 });
+    expect((await call('GET', `/v1/appointments/${appointment.id}`, { token: scene.practice.adminToken })).status).toBe(404);
+  });
+});
