@@ -12,6 +12,8 @@ export const ALLOW = {
   frontOffice: ['admin', 'manager', 'front_desk'],
   /** Appointment status moves and treatment records. */
   clinical: ['admin', 'manager', 'front_desk', 'provider'],
+  /** Treatment records are clinical documentation: written by providers (and managers), not the front desk. */
+  treatmentRecords: ['admin', 'manager', 'provider'],
   /** Catalog and inventory setup. */
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */

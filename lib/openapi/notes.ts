@@ -24,7 +24,8 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Moves**: only \`scheduled\` and \`confirmed\` appointments move; moving another is 409
   \`INVALID_STATUS_TRANSITION\`. Completion, cancel and no-show all free the time.
 - **Treatment records** (\`PUT .../treatment-record\`: \`summary, notes, areas_treated, products_used,
-  dosage, follow_up\`) can be written from \`checked_in\` on; the detail shows it once \`completed\`.
+  dosage, follow_up\`) can be written from \`checked_in\` on, by providers, managers and admins (not
+  the front desk: it is clinical documentation); the detail shows it once \`completed\`.
 - **Reminders**: \`POST .../reminders\` answers 202 with the reminder's \`event_id\`; only active
   appointments take reminders.
 - **Slots** accept \`service_id\` instead of \`duration_minutes\`; inactive providers have no slots.

@@ -44,7 +44,7 @@ export const appointmentRoutes = defineRoutes({
   },
   recordTreatment: {
     method: 'PUT', path: '/v1/appointments/{id}/treatment-record', group: 'appointments', summary: 'Write the treatment record of an appointment',
-    auth: ALLOW.clinical, params: IdParams, body: appt.TreatmentRecordBody, response: appt.TreatmentRecord,
+    auth: ALLOW.treatmentRecords, params: IdParams, body: appt.TreatmentRecordBody, response: appt.TreatmentRecord,
   },
   checkProviderAvailability: {
     method: 'GET', path: '/v1/providers/{id}/availability', group: 'appointments', summary: 'Is the provider (and room/equipment) free for [start, end)?',
