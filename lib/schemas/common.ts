@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
-/** Ids are server-made UUIDs, but an unknown or malformed id is a 404 of its resource, not a 400. */
-export const Id = z.string().min(1).max(100);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The nil UUID: never assigned (ids are random v4), so it is absent everywhere. */
+export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Ids are server-made UUIDs. A malformed one (any length, any characters) becomes the nil UUID,
+ * so it answers the resource's 404 exactly like an unknown id, and never reaches a key.
+ */
+export const Id = z
+  .string()
+  .describe('A UUID assigned by the server')
+  .transform((value) => (UUID.test(value) ? value.toLowerCase() : NO_SUCH_ID));
 export const IdParams = z.object({ id: Id });
 
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import type { WeekdayKey } from '../domain/time';
-import { DateTime, Id, LocalDate, LocalTime, PageQuery, Timestamps } from './common';
+import { DateTime, Id, IdParams, LocalDate, LocalTime, PageQuery, Timestamps } from './common';
 
 /**
  * Setup resources of contract section 5 that scheduling needs: providers, rooms, equipment,
@@ -15,9 +15,9 @@ import { DateTime, Id, LocalDate, LocalTime, PageQuery, Timestamps } from './com
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly WeekdayKey[];
 
-/** A path id. Any string: an unknown or malformed id is a 404 of its resource, never a 400. */
-export const ResourceParams = z.object({ id: z.string() });
-export const ServiceProviderParams = z.object({ id: z.string(), provider_id: z.string() });
+/** A path id: an unknown or malformed id is a 404 of its resource, never a 400 (see Id). */
+export const ResourceParams = IdParams;
+export const ServiceProviderParams = z.object({ id: Id, provider_id: Id });
 
 const Name = z.string().trim().min(1).max(200);
 const Text = (max: number) => z.string().trim().max(max);

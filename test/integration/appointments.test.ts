@@ -274,3 +274,25 @@ describe('booking races a client deletion', () => {
     expect((await call('GET', `/v1/appointments/${appointment.id}`, { token: scene.practice.adminToken })).status).toBe(404);
   });
 });
+
+describe('malformed ids are 404s of their resource', () => {
+  it('in the path and in the body, whatever their length or characters', async () => {
+    const scene = await makeScene();
+    const token = scene.practice.adminToken;
+    for (const id of ['x'.repeat(3000), 'ünïcødé-%F0%9F%92%A5', 'NOT-A-UUID', "1' OR '1'='1"]) {
+      const path = encodeURIComponent(id);
+      expect((await call('GET', `/v1/appointments/${path}`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
+      expect((await call('POST', `/v1/appointments/${path}/cancel`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
+      expect((await call('GET', `/v1/providers/${path}/slots?date=2027-06-07&duration_minutes=30`, { token })).body.error.code).toBe('PROVIDER_NOT_FOUND');
+      expect((await book(scene, { client_id: id })).body.error.code).toBe('CLIENT_NOT_FOUND');
+      expect((await book(scene, { room_id: id })).body.error.code).toBe('ROOM_NOT_FOUND');
+    }
+  });
+
+  it('an upper-case spelling of a real id finds it', async () => {
+    const scene = await makeScene();
+    const a = (await book(scene)).body.data;
+    const found = await call('GET', `/v1/appointments/${a.id.toUpperCase()}`, { token: scene.practice.adminToken });
+    expect(found.body.data.id).toBe(a.id);
+  });
+});
