@@ -156,7 +156,7 @@ export function httpHandler<Op extends OperationName>(
         await finish(request);
       },
     })
-    .use(parseBody(route))
+    // Authenticate before reading the body: an unauthenticated caller learns nothing from it.
     .use({
       before: async (request) => {
         if (route.auth === 'public') return;
@@ -168,6 +168,7 @@ export function httpHandler<Op extends OperationName>(
         if (!route.auth.includes(caller.role)) throw new AppError('FORBIDDEN');
       },
     })
+    .use(parseBody(route))
     .handler(async (event, context) => {
       const state = stateOf(context);
       const rawQuery = event.queryStringParameters ?? {};

@@ -313,3 +313,13 @@ describe('PATCH /v1/practice', () => {
     expect(new Date(response.body.data.created_at).toISOString()).toBe(response.body.data.created_at);
   });
 });
+
+describe('order of checks', () => {
+  it('authenticates before reading the body: no token with a bad or huge body is 401', async () => {
+    for (const rawBody of ['{not json', 'x'.repeat(300 * 1024)]) {
+      const response = await call('POST', '/v1/credentials', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(401);
+      expect(response.body.error.code).toBe('UNAUTHORIZED');
+    }
+  });
+});
