@@ -14,7 +14,8 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   is 403 \`API_ACCESS_NOT_ENABLED\`. Operators enable it with \`npm run admin -- set-api-access\`.
 - **Audit log**: every non-GET call and every 401/403 of a known caller is recorded (time,
   client_id, role, operation, resource id, outcome = \`success\` or the error code, status,
-  request id). \`GET /v1/audit-log?from=&to=\` (date-times; default the last 30 days), newest first.
+  request id). \`GET /v1/audit-log?from=&to=\` (date-times with an offset, or practice-local dates meaning
+  whole days; default the last 30 days), newest first.
 - **Lists** return at most \`limit\` items; \`next_cursor\` is null on the last page (we read one item
   past the page). A cursor only works for the list it came from.
 - **Appointments list** without dates covers today (practice-local) and the next 30 days; a range

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles';
-import { DateTime, PageQuery } from './common';
+import { DateTime, LocalDate, PageQuery } from './common';
 
 export const Role = z.enum(ROLES);
 
@@ -34,7 +34,9 @@ export const CreateCredentialBody = z.object({ name: z.string().trim().min(1).ma
 export const CreatedCredential = Credential.extend({ client_secret: z.string() });
 export const CredentialParams = z.object({ client_id: z.string().min(1).max(200) });
 
-export const AuditQuery = PageQuery.extend({ from: DateTime.optional(), to: DateTime.optional() });
+/** A date-time with offset, or a practice-local date (a whole day: `from` its start, `to` its end). */
+const AuditBound = z.union([DateTime, LocalDate]);
+export const AuditQuery = PageQuery.extend({ from: AuditBound.optional(), to: AuditBound.optional() });
 export const AuditEntry = z.object({
   at: z.string(),
   request_id: z.string(),

@@ -473,6 +473,16 @@ describe('audit log', () => {
     expectError(await call('GET', '/v1/audit-log?from=2026-01-01T00:00:00', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
     expectError(await call('GET', '/v1/audit-log?to=yesterday', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
   });
+
+  it('takes practice-local dates as whole days', async () => {
+    const practice = await makePractice({ time_zone: 'Pacific/Auckland' });
+    await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { name: 'Kia ora' } });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Auckland' }).format(new Date());
+    const day = await call('GET', `/v1/audit-log?from=${today}&to=${today}`, { token: practice.adminToken });
+    expect(day.body.data.map((e: { operation: string }) => e.operation)).toEqual(['updatePractice']);
+    const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect((await call('GET', `/v1/audit-log?from=${yesterday}&to=${yesterday}`, { token: practice.adminToken })).body.data).toEqual([]);
+  });
 });
 
 describe('every route of the route table', () => {

@@ -1,0 +1,16 @@
+import { listAudit } from '../db/audit';
+import { getPractice } from '../db/practices';
+import { localDayBounds } from '../domain/time';
+
+const DAY_MS = 86_400_000;
+const isLocalDate = (value?: string): value is string => value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** Newest first within [from, to]; bounds are date-times, or practice-local dates; default the last 30 days. */
+export async function auditLog(medspaId: string, query: { from?: string; to?: string; limit: number; cursor?: string }, now: Date) {
+  const zone = isLocalDate(query.from) || isLocalDate(query.to) ? ((await getPractice(medspaId))?.time_zone ?? 'UTC') : 'UTC';
+  const bound = (value: string | undefined, side: 'start' | 'end') =>
+    value === undefined ? undefined : isLocalDate(value) ? localDayBounds(value, zone)[side] : new Date(value).toISOString();
+  const to = bound(query.to, 'end') ?? now.toISOString();
+  const from = bound(query.from, 'start') ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString();
+  return listAudit(medspaId, { from, to }, query);
+}
