@@ -1,7 +1,7 @@
 /**
  * README.md, section "Choices where the contract is silent", word for word: the OpenAPI
  * description embeds it (a Lambda has no README to read). test/unit/openapi.test.ts fails when the
- * two disagree: change both together.
+ * two disagree: `npx tsx infra/sync-notes.ts` copies the README section here.
  */
 export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss\`, \`aud: medspa-api\`, \`sub\` = client_id, \`medspa_id\`,
   \`role\`, \`exp\` = 1 h), verified with aws-jwt-verify against our own JWKS. Locally the key lives in

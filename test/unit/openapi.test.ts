@@ -184,7 +184,7 @@ describe('OpenAPI document', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const section = /\n## Choices where the contract is silent\n([\s\S]*?)(?=\n## |$)/.exec(readme);
     expect(section, 'README section missing').not.toBeNull();
-    expect(CONTRACT_SILENT_CHOICES.trim(), 'lib/openapi/notes.ts and README.md disagree: change both').toBe(section![1].trim());
+    expect(CONTRACT_SILENT_CHOICES.trim(), 'lib/openapi/notes.ts and README.md disagree: run npx tsx infra/sync-notes.ts').toBe(section![1].trim());
     expect(doc.info.description).toContain('## Choices where the contract is silent');
     expect(doc.info.description).toContain(CONTRACT_SILENT_CHOICES);
     for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units']) expect(doc.info.description).toContain(topic);
