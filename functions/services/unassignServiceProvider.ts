@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler';
 import { unassignServiceProvider } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('unassignServiceProvider', async ({ caller, params, now }) => ({
-  data: await unassignServiceProvider(caller.medspaId, params.id, params.provider_id, now),
+export const handler = httpHandler('unassignServiceProvider', async ({ caller, params, ifMatch, now }) => ({
+  data: await unassignServiceProvider(caller.medspaId, params.id, params.provider_id, { ifMatch, now }),
 }));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getCredential } from '../../lib/db/credentials';
+import { hashSecret, verifySecret } from '../../lib/auth/secrets';
+import { getCredential, resetCredentialSecret } from '../../lib/db/credentials';
 import { getPractice } from '../../lib/db/practices';
 import { createCredential } from '../../lib/use-cases/auth';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
@@ -29,10 +30,13 @@ export async function ensureDemoPractice(dataDir: string, now = new Date()): Pro
     );
     await seedDemoPracticeData(practice.id, now);
     demo = { medspa_id: practice.id, client_id: credential.client_id, client_secret: credential.client_secret };
-  } else if (wanted.clientId && wanted.clientSecret && wanted.clientId !== demo.client_id) {
-    // DEMO_CLIENT_ID/SECRET set after the first run: add that admin credential to the demo practice.
-    if (!(await getCredential(demo.medspa_id, wanted.clientId))) {
+  } else if (wanted.clientId && wanted.clientSecret) {
+    // DEMO_CLIENT_ID/SECRET set (or changed) after the first run: make exactly that admin credential work.
+    const existing = await getCredential(demo.medspa_id, wanted.clientId);
+    if (!existing) {
       await createCredential(demo.medspa_id, { name: 'Demo admin', role: 'admin', ...wanted }, now);
+    } else if (existing.revoked_at || !(await verifySecret(wanted.clientSecret, existing.secret_hash))) {
+      await resetCredentialSecret(demo.medspa_id, wanted.clientId, await hashSecret(wanted.clientSecret), now.toISOString());
     }
     demo = { medspa_id: demo.medspa_id, client_id: wanted.clientId, client_secret: wanted.clientSecret };
   }

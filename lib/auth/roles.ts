@@ -14,6 +14,8 @@ export const ALLOW = {
   clinical: ['admin', 'manager', 'front_desk', 'provider'],
   /** Treatment records are clinical documentation: written by providers (and managers), not the front desk. */
   treatmentRecords: ['admin', 'manager', 'provider'],
+  /** Inventory reads: the front desk sells, providers only see the service catalog (contract 3). */
+  inventoryRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Catalog and inventory setup. */
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */

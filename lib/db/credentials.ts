@@ -71,3 +71,16 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
     throw error;
   }
 }
+
+/** Sets a new secret hash and lifts any revocation (the local demo credential, configured by env). */
+export async function resetCredentialSecret(medspaId: string, clientId: string, secretHash: string, now: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: entityKey(medspaId, 'CRED', clientId),
+      UpdateExpression: 'SET secret_hash = :hash, updated_at = :now, version = version + :one REMOVE revoked_at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':hash': secretHash, ':now': now, ':one': 1 },
+    }),
+  );
+}

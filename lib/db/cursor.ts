@@ -10,7 +10,7 @@ export const encodeCursor = (key: KeyMap | undefined): string | null =>
  * A cursor is only accepted for the partition it came from, so a crafted cursor cannot point a
  * query into another practice (the Query's own key condition would reject it, but as a 500).
  */
-export function decodeCursor(cursor: string | undefined, expected: KeyMap): KeyMap | undefined {
+export function decodeCursor(cursor: string | undefined, expected: KeyMap, keyNames?: readonly string[]): KeyMap | undefined {
   if (!cursor) return undefined;
   let key: unknown;
   try {
@@ -22,7 +22,12 @@ export function decodeCursor(cursor: string | undefined, expected: KeyMap): KeyM
     typeof key === 'object' &&
     key !== null &&
     Object.entries(expected).every(([name, value]) => (key as KeyMap)[name] === value) &&
-    Object.values(key).every((value) => typeof value === 'string');
+    Object.values(key).every((value) => typeof value === 'string') &&
+    // A start key must name exactly the table's (and index's) key attributes, or DynamoDB rejects it.
+    (!keyNames || [...Object.keys(key)].sort().join() === [...keyNames].sort().join());
   if (!valid) throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', { details: [{ path: 'cursor', message: 'not a cursor from this list' }] });
   return key as KeyMap;
 }
+
+/** The attributes of a start key: the table's keys, plus the index's when reading one. */
+export const startKeyNames = (index?: string) => (index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk']);

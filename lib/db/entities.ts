@@ -2,7 +2,7 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, U
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor, startKeyNames } from './cursor';
 import { collectionPk, entityKey, type EntityType, type Key } from './keys';
 
 /** Attributes that exist for the table's sake, never part of a resource. */
@@ -228,11 +228,10 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
     ExpressionAttributeValues: values,
     ScanIndexForward: !input.descending,
   };
-  const startKey = decodeCursor(input.cursor, { [keyCondition.name]: keyCondition.value });
+  const startKey = decodeCursor(input.cursor, { [keyCondition.name]: keyCondition.value }, startKeyNames(index));
 
   const keyOf = (item: Record<string, unknown>) => {
-    const names = index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
-    return Object.fromEntries(names.map((name) => [name, item[name]]));
+    return Object.fromEntries(startKeyNames(index).map((name) => [name, item[name]]));
   };
 
   const readPage = async () => {

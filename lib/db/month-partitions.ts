@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
+import { startKeyNames } from './cursor';
 import { ddb, tableName } from './client';
 import { fromItem, type Page, type QueryPageInput } from './entities';
 
@@ -45,7 +46,10 @@ function decodeRangeCursor(text: string | undefined, months: string[], partition
   if (!text) return undefined;
   try {
     const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as RangeCursor;
-    if (months.includes(cursor.month) && cursor.key?.gsi1pk === partitionOf(cursor.month)) return cursor;
+    const key = cursor.key ?? {};
+    const exactKey =
+      Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
+    if (months.includes(cursor.month) && key.gsi1pk === partitionOf(cursor.month) && exactKey) return cursor;
   } catch {
     // fall through
   }

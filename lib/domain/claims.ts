@@ -12,8 +12,8 @@ export type BucketEntry = { appointment_id: string; start: string; end: string }
 const HOUR_MS = 3_600_000;
 /** Longest appointment a claim covers: 8 hours touches at most 9 hour buckets. */
 export const MAX_CLAIM_MINUTES = 8 * 60;
-/** Largest read range: a local day (up to 25 h) with generous margins, still a bounded fan-out. */
-export const MAX_RANGE_BUCKETS = 72;
+/** Largest read range: any 72-hour window (73 hour buckets when it does not start on the hour); a bounded fan-out. */
+export const MAX_RANGE_BUCKETS = 73;
 
 function hourBuckets(start: string, end: string, maxBuckets: number): string[] {
   const s = Date.parse(start);

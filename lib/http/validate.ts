@@ -22,5 +22,8 @@ export function parseIfMatch(header: string | undefined): number | undefined {
       details: [{ path: 'If-Match', message: 'expected a version such as "3"' }],
     });
   }
-  return Number(match[1] ?? match[2]);
+  const version = Number(match[1] ?? match[2]);
+  // No resource ever reaches such a version: stale by definition (and unsafe to send to DynamoDB).
+  if (!Number.isSafeInteger(version)) throw new AppError('VERSION_CONFLICT');
+  return version;
 }

@@ -25,8 +25,8 @@ type Json = Record<string, any>;
 
 /** POST actions that honour If-Match (PATCH and DELETE do unless listed in IF_MATCH_IGNORED). */
 export const IF_MATCH_POST: ReadonlySet<string> = new Set(['cancelAppointment', 'markNoShow']);
-/** DELETEs that do not read If-Match (a credential has no version; an unassignment is idempotent). */
-export const IF_MATCH_IGNORED: ReadonlySet<string> = new Set(['revokeCredential', 'unassignServiceProvider']);
+/** DELETEs that do not read If-Match (a credential has no version). */
+export const IF_MATCH_IGNORED: ReadonlySet<string> = new Set(['revokeCredential']);
 
 /**
  * Business-rule errors of an operation. The generic ones are inferred: validation, auth, roles,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, list } from '../http/route';
+import { AppointmentDetail } from '../schemas/appointment-detail';
 import * as appt from '../schemas/appointments';
 import { Deleted, IdParams } from '../schemas/common';
 
@@ -16,7 +17,7 @@ export const appointmentRoutes = defineRoutes({
   },
   getAppointment: {
     method: 'GET', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Appointment detail with client, service, provider, room, equipment, consents, treatment record',
-    auth: ALLOW.readAll, params: IdParams, response: appt.AppointmentDetail,
+    auth: ALLOW.readAll, params: IdParams, response: AppointmentDetail,
   },
   updateAppointment: {
     method: 'PATCH', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Change or move an appointment (re-validated, atomic)',
@@ -28,7 +29,7 @@ export const appointmentRoutes = defineRoutes({
   },
   cancelAppointment: {
     method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', successStatus: 200, summary: 'Cancel an appointment and free its time',
-    auth: ALLOW.frontOffice, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
+    auth: ALLOW.clinical, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
   },
   markNoShow: {
     method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', successStatus: 200, summary: 'Mark a checked-in appointment as no-show and free its time',

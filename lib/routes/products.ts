@@ -7,7 +7,7 @@ import { ResourceParams } from '../schemas/resources';
 export const productRoutes = defineRoutes({
   listProducts: {
     method: 'GET', path: '/v1/products', group: 'products', summary: 'List products (`?low_stock=true`: at or below their threshold; `?category=`)',
-    auth: ALLOW.readAll, query: p.ProductListQuery, response: list(p.Product),
+    auth: ALLOW.inventoryRead, query: p.ProductListQuery, response: list(p.Product),
   },
   createProduct: {
     method: 'POST', path: '/v1/products', group: 'products', summary: 'Create a product (SKU unique per practice, case-insensitive: else 409 CONFLICT)',
@@ -15,7 +15,7 @@ export const productRoutes = defineRoutes({
   },
   getProduct: {
     method: 'GET', path: '/v1/products/{id}', group: 'products', summary: 'Get a product',
-    auth: ALLOW.readAll, params: ResourceParams, response: p.Product,
+    auth: ALLOW.inventoryRead, params: ResourceParams, response: p.Product,
   },
   updateProduct: {
     method: 'PATCH', path: '/v1/products/{id}', group: 'products', summary: 'Change a product (quantity_on_hand only through stock adjustments)',
@@ -28,6 +28,6 @@ export const productRoutes = defineRoutes({
   },
   listStockAdjustments: {
     method: 'GET', path: '/v1/products/{id}/stock-adjustments', group: 'products', summary: 'The stock ledger of a product, newest first',
-    auth: ALLOW.readAll, params: ResourceParams, query: p.StockLedgerQuery, response: list(p.StockAdjustment),
+    auth: ALLOW.inventoryRead, params: ResourceParams, query: p.StockLedgerQuery, response: list(p.StockAdjustment),
   },
 });

@@ -62,6 +62,6 @@ export const resourceRoutes = defineRoutes({
   },
   unassignServiceProvider: {
     method: 'DELETE', path: '/v1/services/{id}/providers/{provider_id}', group: 'services', summary: 'Withdraw a provider\'s certification for a service',
-    auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: r.Service,
+    auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: Deleted,
   },
 });

@@ -100,7 +100,7 @@ export const TreatmentRecordBody = z
     notes: z.string().max(20000).optional(),
     areas_treated: z.array(z.string().max(200)).max(50).optional(),
     products_used: z
-      .array(z.object({ name: z.string().max(200), quantity: z.number().positive().optional(), unit: z.string().max(50).optional(), lot_number: z.string().max(100).optional() }).strict())
+      .array(z.object({ name: z.string().max(200), quantity: z.number().min(0.0001).max(1_000_000).optional(), unit: z.string().max(50).optional(), lot_number: z.string().max(100).optional() }).strict())
       .max(50)
       .optional(),
     dosage: z.string().max(1000).optional(),
@@ -117,16 +117,6 @@ export const TreatmentRecord = TreatmentRecordBody.extend({
 });
 export type TreatmentRecord = z.infer<typeof TreatmentRecord>;
 
-const Nested = z.record(z.string(), z.unknown()).nullable();
-export const AppointmentDetail = Appointment.extend({
-  client: Nested,
-  service: Nested,
-  provider: Nested,
-  room: Nested,
-  equipment: Nested,
-  consent_forms: z.array(z.record(z.string(), z.unknown())),
-  treatment_record: TreatmentRecord.nullable(),
-});
 
 export const AvailabilityQuery = z.object({
   start: DateTime,

@@ -14,10 +14,17 @@ export const Id = z
   .transform((value) => (UUID.test(value) ? value.toLowerCase() : NO_SUCH_ID));
 export const IdParams = z.object({ id: Id });
 
+/** Years the API takes: wide enough for any booking or birth date, far from the format's edges. */
+const yearInRange = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= 1900 && year <= 2999;
+};
+const YEARS = 'the year must be between 1900 and 2999';
+
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */
-export const DateTime = z.iso.datetime({ offset: true });
+export const DateTime = z.iso.datetime({ offset: true }).refine(yearInRange, YEARS);
 /** A practice-local calendar date. */
-export const LocalDate = z.iso.date();
+export const LocalDate = z.iso.date().refine(yearInRange, YEARS);
 /** A practice-local wall-clock time. */
 export const LocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM');
 

@@ -1,6 +1,7 @@
 import { listAudit } from '../db/audit';
 import { getPractice } from '../db/practices';
 import { localDayBounds } from '../domain/time';
+import { AppError } from '../errors';
 
 const DAY_MS = 86_400_000;
 const isLocalDate = (value?: string): value is string => value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -12,5 +13,6 @@ export async function auditLog(medspaId: string, query: { from?: string; to?: st
     value === undefined ? undefined : isLocalDate(value) ? localDayBounds(value, zone)[side] : new Date(value).toISOString();
   const to = bound(query.to, 'end') ?? now.toISOString();
   const from = bound(query.from, 'start') ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString();
+  if (from > to) throw new AppError('VALIDATION_ERROR', '`from` is after `to`', { details: [{ path: 'from', message: 'must not be after to' }] });
   return listAudit(medspaId, { from, to }, query);
 }

@@ -256,13 +256,18 @@ export const assignServiceProvider = (medspaId: string, serviceId: string, provi
     return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
   });
 
-/** Withdraws a certification. Idempotent for a live provider; a deleted provider's id can still be removed. */
-export const unassignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date) =>
-  changeFromCurrent('service', medspaId, serviceId, { now }, async (service) => {
+/**
+ * Withdraws a certification (a DELETE: honours If-Match on the service and answers the deletion
+ * object, the provider's id). Idempotent for a live provider; a deleted provider's id can still be removed.
+ */
+export async function unassignServiceProvider(medspaId: string, serviceId: string, providerId: string, options: WriteOptions) {
+  await changeFromCurrent('service', medspaId, serviceId, options, async (service) => {
     if (service.provider_ids.includes(providerId)) return { provider_ids: service.provider_ids.filter((id) => id !== providerId) };
     await readResource('provider', medspaId, providerId);
     return null;
   });
+  return { id: providerId, deleted: true as const };
+}
 
 /** Whether the provider may perform the service (contract: assignment is certification). */
 export const isCertified = (service: Pick<ServiceRecord, 'provider_ids'>, providerId: string) => service.provider_ids.includes(providerId);

@@ -293,7 +293,7 @@ describe('services', () => {
     expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
-  it('assigns and unassigns providers idempotently, returning the service', async () => {
+  it('assigns (answering the service) and unassigns (answering the deletion, honouring If-Match) idempotently', async () => {
     const provider = await makeProvider(practice);
     const service = await makeService(practice);
     const url = `/v1/services/${service.id}/providers`;
@@ -305,12 +305,16 @@ describe('services', () => {
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ provider_ids: [provider.id], version: 2 });
 
-    const unassigned = await call('DELETE', `${url}/${provider.id}`, { token: practice.adminToken });
+    const stale = await call('DELETE', `${url}/${provider.id}`, { token: practice.adminToken, headers: { 'if-match': '"1"' } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('VERSION_CONFLICT');
+    const unassigned = await call('DELETE', `${url}/${provider.id}`, { token: practice.adminToken, headers: { 'if-match': '"2"' } });
     expect(unassigned.status).toBe(200);
-    expect(unassigned.body.data).toMatchObject({ id: service.id, provider_ids: [], version: 3 });
+    expect(unassigned.body.data).toEqual({ id: provider.id, deleted: true });
     const twice = await call('DELETE', `${url}/${provider.id}`, { token: practice.adminToken });
-    expect(twice.status).toBe(200);
-    expect(twice.body.data).toMatchObject({ provider_ids: [], version: 3 });
+    expect(twice.body.data).toEqual({ id: provider.id, deleted: true });
+    const after = await call('GET', `/v1/services/${service.id}`, { token: practice.adminToken });
+    expect(after.body.data).toMatchObject({ provider_ids: [], version: 3 });
   });
 
   it('assign and unassign answer SERVICE_NOT_FOUND, then PROVIDER_NOT_FOUND', async () => {
@@ -332,7 +336,8 @@ describe('services', () => {
     await call('DELETE', `/v1/providers/${provider.id}`, { token: practice.adminToken });
     const token = practice.adminToken;
     const removed = await call('DELETE', `/v1/services/${service.id}/providers/${provider.id}`, { token });
-    expect(removed.body.data.provider_ids).toEqual([]);
+    expect(removed.body.data).toEqual({ id: provider.id, deleted: true });
+    expect((await call('GET', `/v1/services/${service.id}`, { token })).body.data.provider_ids).toEqual([]);
     expectError(await call('POST', `/v1/services/${service.id}/providers`, { token, body: { provider_id: provider.id } }), 404, 'PROVIDER_NOT_FOUND');
   });
 

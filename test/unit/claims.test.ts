@@ -80,9 +80,10 @@ describe('bucketIdsForRange', () => {
     expect(ids.at(-1)).toBe('2026-11-02T04');
   });
 
-  it('allows 72 buckets and no more', () => {
+  it('allows 73 buckets (any 72-hour window) and no more', () => {
     expect(bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T00:00:00Z')).toHaveLength(72);
-    expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T00:00:01Z')).toThrow(RangeError);
+    expect(bucketIdsForRange('2026-11-01T00:30:00Z', '2026-11-04T00:30:00Z')).toHaveLength(73);
+    expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T01:00:01Z')).toThrow(RangeError);
     expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')).toThrow(RangeError);
   });
 });
