@@ -10,6 +10,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   is one GetItem. Revocation is immediate for new tokens; existing tokens stop within 60 s (each
   container caches a credential's state for \`AUTH_CACHE_TTL_MS\`, and the revoking container at
   once).
+- **Roles in detail**: providers read clients, appointments and the service catalog, move
+  appointment status (including cancel and no-show) and write treatment records; they do not see
+  retail inventory. The front desk reads inventory and posts sales.
+- **Dates**: years 1900-2999 are accepted; date-times need seconds and an offset (\`Z\` or \`±hh:mm\`).
+  Booking an inactive service is 400 \`VALIDATION_ERROR\`; an inactive provider, room or equipment
+  is 409 \`*_UNAVAILABLE\`.
 - **Waitlist**: a waitlisted practice can exchange tokens and \`GET /v1/practice\`; every other call
   is 403 \`API_ACCESS_NOT_ENABLED\`. Operators enable it with \`npm run admin -- set-api-access\`.
 - **Audit log**: every non-GET call and every 401/403 of a known caller is recorded (time,
