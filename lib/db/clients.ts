@@ -1,12 +1,12 @@
 import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import type { ClientRecord } from '../schemas/resources';
 import type { TransactItem } from './appointments';
 import { ddb, tableName } from './client';
-import { batchGetKeys, conditionFailure, fromItem, queryPage, versionedUpdate, type Page } from './entities';
+import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 
 /**
@@ -82,18 +82,6 @@ export async function updateClientWithIndex(
     ...options.before.filter((term) => !kept.has(term)).map((term) => indexDelete(medspaId, id, term)),
     ...options.after.terms.map((term) => indexPut(medspaId, id, options.after, term)),
   ]);
-}
-
-/** Every item of a Query, following LastEvaluatedKey. */
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 /**

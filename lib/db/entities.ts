@@ -1,4 +1,4 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
@@ -54,7 +54,7 @@ export async function batchGetKeys(keys: Key[]): Promise<Map<string, Record<stri
         const result = await ddb().send(
           new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
         );
-        for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+        for (const item of result.Responses?.[tableName()] ?? []) found.set(itemId(item as Key), item);
         pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
       }
     }),
@@ -251,19 +251,34 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
     return { items: pageItems, lastKey: more ? keyOf(pageItems[pageItems.length - 1]) : undefined };
   };
 
-  const count = async () => {
-    let total = 0;
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const result = await ddb().send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: exclusiveStartKey }));
-      total += result.Count ?? 0;
-      exclusiveStartKey = result.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return total;
-  };
-
-  const [page, total] = await Promise.all([readPage(), count()]);
+  const [page, total] = await Promise.all([readPage(), countAll(base)]);
   return { items: page.items.map((item) => fromItem<T>(item)!), total, nextCursor: encodeCursor(page.lastKey) };
+}
+
+type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'> & { TableName?: string };
+
+/** How many items a Query matches (after its filter): `Select: COUNT`, following LastEvaluatedKey. */
+export async function countAll(input: QueryInput): Promise<number> {
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await ddb().send(new QueryCommand({ TableName: tableName(), ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
+    total += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return total;
+}
+
+/** Every item a Query matches, following LastEvaluatedKey (for ranges known to be bounded). */
+export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await ddb().send(new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: startKey }));
+    items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
 }
 
 export const listEntities = <T>(medspaId: string, type: EntityType, page: { limit: number; cursor?: string }, filter?: QueryPageInput['filter']) =>

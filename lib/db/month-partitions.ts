@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
 import { startKeyNames } from './cursor';
 import { ddb, tableName } from './client';
-import { fromItem, type Page, type QueryPageInput } from './entities';
+import { countAll, fromItem, type Page, type QueryPageInput } from './entities';
 
 /**
  * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
@@ -79,21 +79,7 @@ export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promi
     ScanIndexForward: !query.descending,
   });
 
-  const count = async () => {
-    const totals = await Promise.all(
-      months.map(async (month) => {
-        let total = 0;
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const result = await ddb().send(new QueryCommand({ ...rangeOf(month), Select: 'COUNT', ExclusiveStartKey: startKey }));
-          total += result.Count ?? 0;
-          startKey = result.LastEvaluatedKey;
-        } while (startKey);
-        return total;
-      }),
-    );
-    return totals.reduce((a, b) => a + b, 0);
-  };
+  const count = async () => (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
   const page = async () => {
     const cursor = decodeRangeCursor(query.cursor, months, query.partitionOf);
@@ -115,7 +101,7 @@ export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promi
       items.length > query.limit && last
         ? encodeRangeCursor({
             month: String(last.gsi1sk).slice(0, 7),
-            key: { pk: String(last.pk), sk: String(last.sk), gsi1pk: String(last.gsi1pk), gsi1sk: String(last.gsi1sk) },
+            key: Object.fromEntries(startKeyNames('gsi1').map((name) => [name, String(last[name])])),
           })
         : null;
     return { items: pageItems.map((item) => fromItem<T>(item)!), nextCursor };
