@@ -1,12 +1,8 @@
-import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import type { ClientRecord } from '../schemas/resources';
-import type { TransactItem } from './appointments';
-import { ddb, tableName } from './client';
+import { tableName } from './client';
 import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
+import { transactWrite, type TransactItem } from './transact';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 
 /**
@@ -39,15 +35,10 @@ const indexDelete = (medspaId: string, clientId: string, term: string): Transact
  * carry no conditions.
  */
 async function transactClient(items: TransactItem[]): Promise<void> {
-  try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [reason] = error.CancellationReasons ?? [];
-    if (reason?.Code !== 'ConditionalCheckFailed') throw error;
-    const old = reason.Item ? unmarshall(reason.Item as Record<string, AttributeValue>) : undefined;
-    throw conditionFailure(old, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
-  }
+  const outcome = await transactWrite(items);
+  if (outcome.ok) return;
+  if (outcome.failed === 'conflict' || !outcome.conditions.has(0)) throw new Error('client write: transaction cancelled');
+  throw conditionFailure(outcome.conditions.get(0) ?? undefined, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
 }
 
 export async function putNewClient(client: ClientRecord, index: ClientIndex): Promise<void> {

@@ -1,10 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
 import type { Consent } from '../schemas/clients';
 import { ddb, tableName } from './client';
 import { fromItem, queryPage, type Page } from './entities';
 import { consentKey, consentsPk, entityKey } from './keys';
+import { transactWrite } from './transact';
 
 /**
  * Signed consent forms: one partition per client (keys.ts `consentKey`), sorted by signing time.
@@ -14,32 +14,25 @@ import { consentKey, consentsPk, entityKey } from './keys';
 /** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: CLIENT_NOT_FOUND). */
 export async function putConsent(consent: Consent): Promise<void> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...consentKey(medspaId, clientId, consent.signed_at, consent.id), entity: 'CONSENT', ...consent },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: entityKey(medspaId, 'CLIENT', clientId),
-              ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') throw new AppError('CLIENT_NOT_FOUND');
-    throw error;
-  }
+  const outcome = await transactWrite([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...consentKey(medspaId, clientId, consent.signed_at, consent.id), entity: 'CONSENT', ...consent },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'CLIENT', clientId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+      },
+    },
+  ]);
+  if (outcome.ok) return;
+  if (outcome.failed === 'condition' && outcome.conditions.has(1)) throw new AppError('CLIENT_NOT_FOUND');
+  throw new Error('consent write: transaction cancelled');
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */
