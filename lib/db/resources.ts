@@ -1,4 +1,5 @@
-import { AppError, isAppError, type ErrorCode } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
+import { isEntityId } from '../schemas/common';
 import { batchGetEntities, getEntity, listEntities, pick, updateEntity, type Page, type QueryPageInput, type UpdateOptions } from './entities';
 import type { EntityType } from './keys';
 
@@ -8,10 +9,8 @@ import type { EntityType } from './keys';
  * hidden everywhere: reads answer null, updates the resource's 404 code, lists skip it.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Server-made ids are lowercase UUIDs; anything else cannot exist, so it is not looked up. */
-export const isEntityId = (id: unknown): id is string => typeof id === 'string' && UUID.test(id);
+/** Ids that cannot exist are not looked up. */
+export { isEntityId };
 
 const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
@@ -37,10 +36,7 @@ export async function getLiveEntities<T>(medspaId: string, type: EntityType, ids
   return live;
 }
 
-/**
- * A versioned update of a live entity. A failed condition means absent, deleted or a stale
- * If-Match; since a deletion is final, a re-read after the failure tells them apart exactly.
- */
+/** A versioned update of a live entity: absent or deleted is the resource's 404, a stale If-Match a VERSION_CONFLICT. */
 export async function updateLiveEntity<T>(
   medspaId: string,
   type: EntityType,
@@ -49,14 +45,7 @@ export async function updateLiveEntity<T>(
   options: Omit<UpdateOptions, 'condition'>,
 ): Promise<T> {
   if (!isEntityId(id)) throw new AppError(options.notFound);
-  try {
-    return await updateEntity<T>(medspaId, type, id, changes, { ...options, condition: NOT_DELETED });
-  } catch (error) {
-    if (isAppError(error) && error.code === options.notFound && options.expectedVersion !== undefined) {
-      if (await getLiveEntity(medspaId, type, id)) throw new AppError('VERSION_CONFLICT');
-    }
-    throw error;
-  }
+  return updateEntity<T>(medspaId, type, id, changes, { ...options, condition: NOT_DELETED });
 }
 
 /** A page of live entities (Query on the collection, never a Scan); `filter` narrows further. */

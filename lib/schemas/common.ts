@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Server-made ids are lowercase UUIDs; anything else cannot exist. */
+export const isEntityId = (id: unknown): id is string =>
+  typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 /** The nil UUID: never assigned (ids are random v4), so it is absent everywhere. */
 export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -11,7 +13,7 @@ export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 export const Id = z
   .string()
   .describe('A UUID assigned by the server')
-  .transform((value) => (UUID.test(value) ? value.toLowerCase() : NO_SUCH_ID));
+  .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
 export const IdParams = z.object({ id: Id });
 
 /** Years the API takes: wide enough for any booking or birth date, far from the format's edges. */

@@ -5,6 +5,7 @@ import { clientStatsAction } from '../db/client-stats';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
+import { untilDone } from './retry';
 
 const MAX_ATTEMPTS = 5;
 
@@ -19,16 +20,20 @@ async function changeAppointment(
   ifMatch: number | undefined,
   decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment; alongside?: TransactItem[] },
 ): Promise<Appointment> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-    const current = await getAppointment(medspaId, id);
-    if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
-    if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
-    const { write, releases, result, alongside } = decide(current);
-    const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
-    const outcome = await commitAppointment(write, claims, medspaId, alongside);
-    if (outcome.ok) return result(current);
-  }
-  throw new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again');
+  return untilDone<Appointment>(
+    async () => {
+      const current = await getAppointment(medspaId, id);
+      if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
+      if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+      const { write, releases, result, alongside } = decide(current);
+      const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
+      const outcome = await commitAppointment(write, claims, medspaId, alongside);
+      // A lost race: the next try reads the new state at once.
+      return outcome.ok ? { done: result(current) } : { retry: 'now' };
+    },
+    () => new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again'),
+    MAX_ATTEMPTS,
+  );
 }
 
 /** A completion counts a visit (at its scheduled time) and a no-show a miss, on the client, in the same transaction. */

@@ -8,11 +8,11 @@ import type { ClaimedResource } from '../db/keys';
 import { clientIsLive } from '../db/client-stats';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
+import { untilDone } from './retry';
 import { readForBooking, type BookingReads, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
 const MAX_ATTEMPTS = 12;
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
 
 const UNAVAILABLE: Record<ClaimedResource, ErrorCode> = {
   PROVIDER: 'PROVIDER_UNAVAILABLE',
@@ -114,13 +114,16 @@ function readPlacement(medspaId: string, placement: Omit<Placement, 'end_at'>, l
 /** Runs attempts until one commits; a lost bucket race is retried, a real overlap is answered at once. */
 async function withRetries(attempt: () => Promise<{ result: CommitResult; done: () => Appointment }>): Promise<Appointment> {
   let lastResource: ClaimedResource = 'PROVIDER';
-  for (let n = 1; n <= MAX_ATTEMPTS; n += 1) {
-    const { result, done } = await attempt();
-    if (result.ok) return done();
-    if (result.failed === 'claim') lastResource = result.resource;
-    await backoff(n);
-  }
-  throw new AppError(UNAVAILABLE[lastResource], 'The time is in high demand; try again');
+  return untilDone<Appointment>(
+    async () => {
+      const { result, done } = await attempt();
+      if (result.ok) return { done: done() };
+      if (result.failed === 'claim') lastResource = result.resource;
+      return { retry: 'later' };
+    },
+    () => new AppError(UNAVAILABLE[lastResource], 'The time is in high demand; try again'),
+    MAX_ATTEMPTS,
+  );
 }
 
 export async function createAppointment(medspaId: string, input: CreateAppointmentInput, now: Date): Promise<Appointment> {
