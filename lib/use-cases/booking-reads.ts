@@ -1,26 +1,13 @@
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
-import type { Busy, TimeOff, WorkingHours } from '../domain/availability';
+import type { Busy } from '../domain/availability';
 import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointments';
 import { batchGetKeys, fromItem, itemId } from '../db/entities';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
 import type { Practice } from '../schemas/practice';
+import type { ProviderRecord, ServiceRecord } from '../schemas/resources';
 
-/** What booking needs of the setup resources (stored by the resources module). */
-export interface ProviderRecord {
-  id: string;
-  full_name: string;
-  working_hours: WorkingHours;
-  time_off: TimeOff[];
-  active: boolean;
-}
-export interface ServiceRecord {
-  id: string;
-  name: string;
-  duration_minutes: number;
-  price_cents: number;
-  active: boolean;
-  provider_ids: string[];
-}
+/** The stored setup resources booking reads (the resources module writes them). */
+export type { ProviderRecord, ServiceRecord };
 
 export interface ClaimRange {
   resource: ClaimedResource;
