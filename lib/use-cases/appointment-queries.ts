@@ -4,18 +4,12 @@ import { addMinutes } from '../domain/time';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
-import { getPractice } from '../db/practices';
 import type { AppointmentStatus } from '../domain/status';
 import { addDays, localDateRange } from './date-range';
 import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { presentClient } from './clients';
+import { readPractice } from './practice';
 import type { ClientRecord } from '../schemas/resources';
-
-async function practiceZone(medspaId: string): Promise<string> {
-  const practice = await getPractice(medspaId);
-  if (!practice) throw new AppError('UNAUTHORIZED');
-  return practice.time_zone;
-}
 
 export interface ListAppointmentsInput {
   from?: string;
@@ -33,7 +27,7 @@ export interface ListAppointmentsInput {
  * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
-  const zone = await practiceZone(medspaId);
+  const zone = (await readPractice(medspaId)).time_zone;
   const range = localDateRange({ from: input.from, to: input.to }, zone, now, 'forward');
 
   const names: Record<string, string> = {};

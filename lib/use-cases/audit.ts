@@ -1,5 +1,5 @@
 import { listAudit } from '../db/audit';
-import { getPractice } from '../db/practices';
+import { readPractice } from './practice';
 import { localDayBounds } from '../domain/time';
 import { AppError } from '../errors';
 
@@ -8,7 +8,7 @@ const isLocalDate = (value?: string): value is string => value !== undefined && 
 
 /** Newest first within [from, to]; bounds are date-times, or practice-local dates; default the last 30 days. */
 export async function auditLog(medspaId: string, query: { from?: string; to?: string; limit: number; cursor?: string }, now: Date) {
-  const zone = isLocalDate(query.from) || isLocalDate(query.to) ? ((await getPractice(medspaId))?.time_zone ?? 'UTC') : 'UTC';
+  const zone = isLocalDate(query.from) || isLocalDate(query.to) ? (await readPractice(medspaId)).time_zone : 'UTC';
   const bound = (value: string | undefined, side: 'start' | 'end') =>
     value === undefined ? undefined : isLocalDate(value) ? localDayBounds(value, zone)[side] : new Date(value).toISOString();
   const to = bound(query.to, 'end') ?? now.toISOString();
