@@ -1,5 +1,6 @@
 import { httpHandler } from '../../lib/http/handler';
 import { listAppointments } from '../../lib/use-cases/appointment-queries';
+import { toListResult } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('getAppointments', async ({ query, caller, now }) => {
   const page = await listAppointments(
@@ -16,5 +17,5 @@ export const handler = httpHandler('getAppointments', async ({ query, caller, no
     },
     now,
   );
-  return { data: page.items, pagination: { total: page.total, next_cursor: page.nextCursor } };
+  return toListResult(page);
 });

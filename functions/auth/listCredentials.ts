@@ -1,7 +1,8 @@
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
+import { toListResult } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('listCredentials', async ({ query, caller }) => {
   const page = await listCredentials(caller.medspaId, query);
-  return { data: page.items.map(publicCredential), pagination: { total: page.total, next_cursor: page.nextCursor } };
+  return toListResult({ ...page, items: page.items.map(publicCredential) });
 });
