@@ -1,7 +1,8 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { providerAvailability } from '../../lib/use-cases/appointment-queries';
 
-export const handler = httpHandler('checkProviderAvailability', async ({ params, query, caller }) => ({
+export const handler = httpHandler(appointmentRoutes.checkProviderAvailability, async ({ params, query, caller }) => ({
   data: await providerAvailability(
     caller.medspaId,
     { providerId: params.id, roomId: query.room_id, equipmentId: query.equipment_id },

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { createAppointment } from '../../lib/use-cases/booking';
 
-export const handler = httpHandler('createAppointment', async ({ body, caller, now }) => ({
-  data: await createAppointment(caller.medspaId, body, now),
+export const handler = httpHandler(appointmentRoutes.createAppointment, async ({ body, caller, now, writes }) => ({
+  data: await createAppointment(caller.medspaId, body, now, writes),
 }));

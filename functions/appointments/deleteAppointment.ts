@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { deleteAppointment } from '../../lib/use-cases/appointment-status';
 
-export const handler = httpHandler('deleteAppointment', async ({ params, caller, ifMatch }) => ({
-  data: await deleteAppointment(caller.medspaId, params.id, { ifMatch }),
+export const handler = httpHandler(appointmentRoutes.deleteAppointment, async ({ params, caller, ifMatch, writes }) => ({
+  data: await deleteAppointment(caller.medspaId, params.id, { ifMatch, writes }),
 }));

@@ -1,8 +1,9 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { listAppointments } from '../../lib/use-cases/appointment-queries';
 import { toListResult } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('getAppointments', async ({ query, caller, now }) => {
+export const handler = httpHandler(appointmentRoutes.getAppointments, async ({ query, caller, now }) => {
   const page = await listAppointments(
     caller.medspaId,
     {

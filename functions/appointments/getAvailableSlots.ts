@@ -1,7 +1,8 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { providerSlots } from '../../lib/use-cases/appointment-queries';
 
-export const handler = httpHandler('getAvailableSlots', async ({ params, query, caller, now }) => ({
+export const handler = httpHandler(appointmentRoutes.getAvailableSlots, async ({ params, query, caller, now }) => ({
   data: await providerSlots(
     caller.medspaId,
     { providerId: params.id, roomId: query.room_id, equipmentId: query.equipment_id },

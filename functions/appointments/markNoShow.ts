@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 
-export const handler = httpHandler('markNoShow', async ({ params, caller, ifMatch, now }) => ({
-  data: await changeStatus(caller.medspaId, params.id, 'no_show', { ifMatch, now }),
+export const handler = httpHandler(appointmentRoutes.markNoShow, async ({ params, caller, ifMatch, now, writes }) => ({
+  data: await changeStatus(caller.medspaId, params.id, 'no_show', { ifMatch, now, writes }),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { updateAppointment } from '../../lib/use-cases/booking';
 
-export const handler = httpHandler('updateAppointment', async ({ params, body, caller, ifMatch, now }) => ({
-  data: await updateAppointment(caller.medspaId, params.id, body, { ifMatch, now }),
+export const handler = httpHandler(appointmentRoutes.updateAppointment, async ({ params, body, caller, ifMatch, now, writes }) => ({
+  data: await updateAppointment(caller.medspaId, params.id, body, { ifMatch, now, writes }),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { appointmentRoutes } from '../../lib/routes/appointments';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 
-export const handler = httpHandler('updateAppointmentStatus', async ({ params, body, caller, ifMatch, now }) => ({
-  data: await changeStatus(caller.medspaId, params.id, body.status, { ifMatch, now }),
+export const handler = httpHandler(appointmentRoutes.updateAppointmentStatus, async ({ params, body, caller, ifMatch, now, writes }) => ({
+  data: await changeStatus(caller.medspaId, params.id, body.status, { ifMatch, now, writes }),
 }));

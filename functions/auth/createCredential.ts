@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { createCredential } from '../../lib/use-cases/auth';
 
-export const handler = httpHandler('createCredential', async ({ body, caller, now }) => ({
+export const handler = httpHandler(authRoutes.createCredential, async ({ body, caller, now }) => ({
   data: await createCredential(caller.medspaId, body, now),
 }));

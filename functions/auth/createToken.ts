@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { exchangeToken } from '../../lib/use-cases/auth';
 
-export const handler = httpHandler('createToken', async ({ body, headers, now }) => ({
+export const handler = httpHandler(authRoutes.createToken, async ({ body, headers, now }) => ({
   data: await exchangeToken(body ?? {}, headers.authorization, now),
 }));

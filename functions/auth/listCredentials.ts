@@ -1,8 +1,9 @@
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { toListResult } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('listCredentials', async ({ query, caller }) => {
+export const handler = httpHandler(authRoutes.listCredentials, async ({ query, caller }) => {
   const page = await listCredentials(caller.medspaId, query);
   return toListResult({ ...page, items: page.items.map(publicCredential) });
 });

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { revoke } from '../../lib/use-cases/auth';
 
-export const handler = httpHandler('revokeCredential', async ({ params, caller, now }) => ({
+export const handler = httpHandler(authRoutes.revokeCredential, async ({ params, caller, now }) => ({
   data: await revoke(caller.medspaId, params.client_id, now),
 }));

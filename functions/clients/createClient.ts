@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { clientRoutes } from '../../lib/routes/clients';
 import { createClient } from '../../lib/use-cases/clients';
 
-export const handler = httpHandler('createClient', async ({ caller, body, now }) => ({
-  data: await createClient(caller.medspaId, body, now),
+export const handler = httpHandler(clientRoutes.createClient, async ({ caller, body, now, writes }) => ({
+  data: await createClient(caller.medspaId, body, now, writes),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { clientRoutes } from '../../lib/routes/clients';
 import { removeClient } from '../../lib/use-cases/clients';
 
-export const handler = httpHandler('deleteClient', async ({ caller, params, ifMatch, now }) => ({
-  data: await removeClient(caller.medspaId, params.id, { ifMatch, now }),
+export const handler = httpHandler(clientRoutes.deleteClient, async ({ caller, params, ifMatch, now, writes }) => ({
+  data: await removeClient(caller.medspaId, params.id, { ifMatch, now, writes }),
 }));

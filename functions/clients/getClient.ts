@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { clientRoutes } from '../../lib/routes/clients';
 import { getClient } from '../../lib/use-cases/clients';
 
-export const handler = httpHandler('getClient', async ({ caller, params, now }) => ({
+export const handler = httpHandler(clientRoutes.getClient, async ({ caller, params, now }) => ({
   data: await getClient(caller.medspaId, params.id, now),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { removeResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('deleteEquipment', async ({ caller, params, ifMatch, now }) => ({
+export const handler = httpHandler(resourceRoutes.deleteEquipment, async ({ caller, params, ifMatch, now }) => ({
   data: await removeResource('equipment', caller.medspaId, params.id, { ifMatch, now }),
 }));

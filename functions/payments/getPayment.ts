@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { paymentRoutes } from '../../lib/routes/payments';
 import { readPayment } from '../../lib/use-cases/payments';
 
-export const handler = httpHandler('getPayment', async ({ caller, params }) => ({
+export const handler = httpHandler(paymentRoutes.getPayment, async ({ caller, params }) => ({
   data: await readPayment(caller.medspaId, params.id),
 }));

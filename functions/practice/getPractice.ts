@@ -1,4 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { readPractice } from '../../lib/use-cases/practice';
 
-export const handler = httpHandler('getPractice', async ({ caller }) => ({ data: await readPractice(caller.medspaId) }));
+export const handler = httpHandler(authRoutes.getPractice, async ({ caller }) => ({ data: await readPractice(caller.medspaId) }));

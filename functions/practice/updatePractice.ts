@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { authRoutes } from '../../lib/routes/auth';
 import { changePractice } from '../../lib/use-cases/practice';
 
-export const handler = httpHandler('updatePractice', async ({ caller, body, ifMatch, now }) => ({
+export const handler = httpHandler(authRoutes.updatePractice, async ({ caller, body, ifMatch, now }) => ({
   data: await changePractice(caller.medspaId, body, { ifMatch, now }),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { productRoutes } from '../../lib/routes/products';
 import { readProduct } from '../../lib/use-cases/products';
 
-export const handler = httpHandler('getProduct', async ({ caller, params }) => ({
+export const handler = httpHandler(productRoutes.getProduct, async ({ caller, params }) => ({
   data: await readProduct(caller.medspaId, params.id),
 }));

@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { productRoutes } from '../../lib/routes/products';
 import { changeProduct } from '../../lib/use-cases/products';
 
-export const handler = httpHandler('updateProduct', async ({ caller, params, body, ifMatch, now }) => ({
-  data: await changeProduct(caller.medspaId, params.id, body, { ifMatch, now }),
+export const handler = httpHandler(productRoutes.updateProduct, async ({ caller, params, body, ifMatch, now, writes }) => ({
+  data: await changeProduct(caller.medspaId, params.id, body, { ifMatch, now, writes }),
 }));

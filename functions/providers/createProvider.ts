@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { createProvider } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('createProvider', async ({ caller, body, now }) => ({
+export const handler = httpHandler(resourceRoutes.createProvider, async ({ caller, body, now }) => ({
   data: await createProvider(caller.medspaId, body, now),
 }));

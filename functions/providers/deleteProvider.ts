@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { removeResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('deleteProvider', async ({ caller, params, ifMatch, now }) => ({
+export const handler = httpHandler(resourceRoutes.deleteProvider, async ({ caller, params, ifMatch, now }) => ({
   data: await removeResource('provider', caller.medspaId, params.id, { ifMatch, now }),
 }));

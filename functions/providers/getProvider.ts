@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { readResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('getProvider', async ({ caller, params }) => ({
+export const handler = httpHandler(resourceRoutes.getProvider, async ({ caller, params }) => ({
   data: await readResource('provider', caller.medspaId, params.id),
 }));

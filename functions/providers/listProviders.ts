@@ -1,4 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { listResources } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('listProviders', async ({ caller, query }) => listResources('provider', caller.medspaId, query));
+export const handler = httpHandler(resourceRoutes.listProviders, async ({ caller, query }) => listResources('provider', caller.medspaId, query));

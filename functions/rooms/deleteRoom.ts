@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { removeResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('deleteRoom', async ({ caller, params, ifMatch, now }) => ({
+export const handler = httpHandler(resourceRoutes.deleteRoom, async ({ caller, params, ifMatch, now }) => ({
   data: await removeResource('room', caller.medspaId, params.id, { ifMatch, now }),
 }));

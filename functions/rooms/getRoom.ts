@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { readResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('getRoom', async ({ caller, params }) => ({
+export const handler = httpHandler(resourceRoutes.getRoom, async ({ caller, params }) => ({
   data: await readResource('room', caller.medspaId, params.id),
 }));

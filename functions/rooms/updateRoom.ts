@@ -1,6 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { changeFacility } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('updateRoom', async ({ caller, params, body, ifMatch, now }) => ({
+export const handler = httpHandler(resourceRoutes.updateRoom, async ({ caller, params, body, ifMatch, now }) => ({
   data: await changeFacility('room', caller.medspaId, params.id, body, { ifMatch, now }),
 }));

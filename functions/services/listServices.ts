@@ -1,4 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
+import { resourceRoutes } from '../../lib/routes/resources';
 import { listServices } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler('listServices', async ({ caller, query }) => listServices(caller.medspaId, query));
+export const handler = httpHandler(resourceRoutes.listServices, async ({ caller, query }) => listServices(caller.medspaId, query));

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { MAX_BODY_BYTES } from '../../lib/http/body';
+import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { dispatch } from './router';
 
 /**

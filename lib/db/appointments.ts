@@ -5,7 +5,8 @@ import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { ddb, tableName } from './client';
 import { fromItem, versionedUpdate } from './entities';
 import { queryMonthPartitions } from './month-partitions';
-import { transactWrite, type TransactItem } from './transact';
+import type { RequestWrites } from './request-writes';
+import { transact, type TransactItem } from './transact';
 import {
   appointmentKey,
   appointmentPk,
@@ -184,8 +185,6 @@ export type CommitResult =
   | { ok: false; failed: 'appointment' }
   /** A bucket changed since it was read; `current` is its item now (when DynamoDB returned it). */
   | { ok: false; failed: 'claim'; resource: ClaimedResource; current: ClaimBucket | null }
-  /** Real DynamoDB's TransactionConflict (never on DynamoDB Local): nothing written, try again. */
-  | { ok: false; failed: 'conflict' }
   /** The condition of `alongside[index]` failed. */
   | { ok: false; failed: 'alongside'; index: number };
 
@@ -199,16 +198,21 @@ export async function commitAppointment(
   medspaId: string,
   /** Other writes that must commit with this change (e.g. the client's visit statistics). */
   alongside: TransactItem[] = [],
+  writes?: RequestWrites,
 ): Promise<CommitResult> {
-  const items = [appointmentAction(write), ...claims.map((change) => claimAction(medspaId, change)), ...alongside];
-  if (items.length > 100) throw new AppError('VALIDATION_ERROR', 'The appointment touches too many time buckets');
-  const outcome = await transactWrite(items);
-  if (outcome.ok || outcome.failed === 'conflict') return outcome;
-  if (outcome.conditions.has(0)) return { ok: false, failed: 'appointment' };
-  const index = Math.min(...outcome.conditions.keys());
-  if (index > claims.length) return { ok: false, failed: 'alongside', index: index - 1 - claims.length };
-  const change = claims[index - 1];
-  const old = outcome.conditions.get(index);
+  const actions = [
+    { name: 'appointment', action: appointmentAction(write) },
+    ...claims.map((change, index) => ({ name: `claim:${index}`, action: claimAction(medspaId, change) })),
+    ...alongside.map((action, index) => ({ name: `alongside:${index}`, action })),
+  ];
+  if (actions.length > 100) throw new AppError('VALIDATION_ERROR', 'The appointment touches too many time buckets');
+  const outcome = await transact(actions, writes);
+  if (outcome.ok) return outcome;
+  if (outcome.failed.has('appointment')) return { ok: false, failed: 'appointment' };
+  const claimIndex = claims.findIndex((_, index) => outcome.failed.has(`claim:${index}`));
+  if (claimIndex < 0) return { ok: false, failed: 'alongside', index: alongside.findIndex((_, index) => outcome.failed.has(`alongside:${index}`)) };
+  const change = claims[claimIndex];
+  const old = outcome.failed.get(`claim:${claimIndex}`);
   return {
     ok: false,
     failed: 'claim',

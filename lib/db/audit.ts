@@ -1,9 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { queryPage } from './entities';
 import { auditKey, auditPk } from './keys';
-import type { TransactItem } from './transact';
+import type { TransactItem } from './transact-types';
 
 export interface AuditEntry {
   at: string;
@@ -17,6 +16,7 @@ export interface AuditEntry {
   status: number;
 }
 
+/** The stored audit item (keys + entity tag + entry). */
 const auditItem = (medspaId: string, entry: AuditEntry) => ({ ...auditKey(medspaId, entry.at, entry.request_id), entity: 'AUDIT', ...entry });
 
 export async function recordAudit(medspaId: string, entry: AuditEntry): Promise<void> {
@@ -24,33 +24,12 @@ export async function recordAudit(medspaId: string, entry: AuditEntry): Promise<
 }
 
 /**
- * A change request's audit entry, drafted before the change runs. The first transaction of the
- * request commits it with the change itself (so a committed change always has its entry, at no
- * extra round trip); requests whose writes are not transactions record it afterwards.
+ * The audit entry as a Put for the change's own transaction. For a create, the resource is the
+ * item the transaction puts with an `id`.
  */
-export interface AuditDraft {
-  medspaId: string;
-  entry: Omit<AuditEntry, 'at'>;
-  committed: boolean;
-}
-
-const drafts = new AsyncLocalStorage<AuditDraft>();
-
-export const withAuditDraft = <T>(draft: AuditDraft, work: () => Promise<T>): Promise<T> => drafts.run(draft, work);
-
-/** The Put to add to a transaction, or null when there is no draft or it is already committed. */
-export function auditPutFor(items: TransactItem[]): { item: TransactItem; commit: () => void } | null {
-  const draft = drafts.getStore();
-  if (!draft || draft.committed || items.length >= 100) return null;
-  // For creates the resource is the item the transaction puts with an `id`.
-  const createdId = items.map((item) => item.Put?.Item?.id).find((id): id is string => typeof id === 'string');
-  const entry = { ...draft.entry, resource_id: draft.entry.resource_id ?? createdId ?? null, at: new Date().toISOString() };
-  return {
-    item: { Put: { TableName: tableName(), Item: auditItem(draft.medspaId, entry) } },
-    commit: () => {
-      draft.committed = true;
-    },
-  };
+export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly TransactItem[]): TransactItem {
+  const createdId = actions.map((item) => item.Put?.Item?.id).find((id): id is string => typeof id === 'string');
+  return { Put: { TableName: tableName(), Item: auditItem(medspaId, { ...entry, resource_id: entry.resource_id ?? createdId ?? null }) } };
 }
 
 /** Newest first, within [from, to]. */

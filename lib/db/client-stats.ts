@@ -1,6 +1,6 @@
 import { entityKey } from './keys';
 import { tableName } from './client';
-import type { TransactItem } from './appointments';
+import type { TransactItem } from './transact-types';
 
 /**
  * The client's visit and spend statistics change in the same transaction as the fact that

@@ -2,7 +2,8 @@ import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import type { ClientRecord } from '../schemas/resources';
 import { tableName } from './client';
 import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
-import { transactWrite, type TransactItem } from './transact';
+import type { RequestWrites } from './request-writes';
+import { transact, type TransactItem } from './transact';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 
 /**
@@ -30,23 +31,23 @@ const indexDelete = (medspaId: string, clientId: string, term: string): Transact
 });
 
 /**
- * Runs the transaction whose first item is the client's; a failed condition there is a missing
- * or deleted client (`CLIENT_NOT_FOUND`) or a stale version (`VERSION_CONFLICT`). Index items
- * carry no conditions.
+ * Runs the client's action with its index actions in one transaction; the client's is the only
+ * condition: failing, it is a missing or deleted client (`CLIENT_NOT_FOUND`) or a stale version
+ * (`VERSION_CONFLICT`).
  */
-async function transactClient(items: TransactItem[]): Promise<void> {
-  const outcome = await transactWrite(items);
+async function transactClient(client: TransactItem, index: TransactItem[], writes?: RequestWrites): Promise<void> {
+  const outcome = await transact([{ name: 'client', action: client }, ...index.map((action, i) => ({ name: `index:${i}`, action }))], writes);
   if (outcome.ok) return;
-  if (outcome.failed === 'conflict' || !outcome.conditions.has(0)) throw new Error('client write: transaction cancelled');
-  throw conditionFailure(outcome.conditions.get(0) ?? undefined, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
+  throw conditionFailure(outcome.failed.get('client') ?? undefined, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
 }
 
-export async function putNewClient(client: ClientRecord, index: ClientIndex): Promise<void> {
+export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
   const { medspa_id: medspaId, id } = client;
-  await transactClient([
+  await transactClient(
     { Put: { TableName: tableName(), Item: { ...entityKey(medspaId, 'CLIENT', id), entity: 'CLIENT', ...client }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ...index.terms.map((term) => indexPut(medspaId, id, index, term)),
-  ]);
+    index.terms.map((term) => indexPut(medspaId, id, index, term)),
+    writes,
+  );
 }
 
 /**
@@ -58,10 +59,10 @@ export async function updateClientWithIndex(
   medspaId: string,
   id: string,
   changes: Record<string, unknown>,
-  options: { expectedVersion: number; now: string; before: string[]; after: ClientIndex },
+  options: { expectedVersion: number; now: string; before: string[]; after: ClientIndex; writes?: RequestWrites },
 ): Promise<void> {
   const kept = new Set(options.after.terms);
-  await transactClient([
+  await transactClient(
     {
       Update: {
         TableName: tableName(),
@@ -70,9 +71,12 @@ export async function updateClientWithIndex(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    ...options.before.filter((term) => !kept.has(term)).map((term) => indexDelete(medspaId, id, term)),
-    ...options.after.terms.map((term) => indexPut(medspaId, id, options.after, term)),
-  ]);
+    [
+      ...options.before.filter((term) => !kept.has(term)).map((term) => indexDelete(medspaId, id, term)),
+      ...options.after.terms.map((term) => indexPut(medspaId, id, options.after, term)),
+    ],
+    options.writes,
+  );
 }
 
 /**

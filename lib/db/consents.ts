@@ -4,7 +4,8 @@ import type { Consent } from '../schemas/clients';
 import { ddb, tableName } from './client';
 import { fromItem, queryPage, type Page } from './entities';
 import { consentKey, consentsPk, entityKey } from './keys';
-import { transactWrite } from './transact';
+import type { RequestWrites } from './request-writes';
+import { transact } from './transact';
 
 /**
  * Signed consent forms: one partition per client (keys.ts `consentKey`), sorted by signing time.
@@ -12,27 +13,27 @@ import { transactWrite } from './transact';
  */
 
 /** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: CLIENT_NOT_FOUND). */
-export async function putConsent(consent: Consent): Promise<void> {
+export async function putConsent(consent: Consent, writes?: RequestWrites): Promise<void> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
-  const outcome = await transactWrite([
-    {
+  const outcome = await transact([
+    { name: 'consent', action: {
       Put: {
         TableName: tableName(),
         Item: { ...consentKey(medspaId, clientId, consent.signed_at, consent.id), entity: 'CONSENT', ...consent },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
-    },
-    {
+    } },
+    { name: 'client', action: {
       ConditionCheck: {
         TableName: tableName(),
         Key: entityKey(medspaId, 'CLIENT', clientId),
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
       },
-    },
-  ]);
+    } },
+  ], writes);
   if (outcome.ok) return;
-  if (outcome.failed === 'condition' && outcome.conditions.has(1)) throw new AppError('CLIENT_NOT_FOUND');
-  throw new Error('consent write: transaction cancelled');
+  if (outcome.failed.has('client')) throw new AppError('CLIENT_NOT_FOUND');
+  throw new Error('consent write: consent id collision');
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */

@@ -5,7 +5,8 @@ import { queryPage, type Page } from './entities';
 import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
 import { getLiveEntity } from './resources';
-import { transactWrite, type TransactItem } from './transact';
+import type { RequestWrites } from './request-writes';
+import { transact, type NamedAction, type TransactItem } from './transact';
 
 /** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
 
@@ -17,8 +18,7 @@ export type PaymentWriteResult =
   /** The client is absent or deleted. */
   | { ok: false; failed: 'client' }
   /** The appointment is absent or another client's. */
-  | { ok: false; failed: 'appointment' }
-  | { ok: false; failed: 'conflict' };
+  | { ok: false; failed: 'appointment' };
 
 /**
  * The statistics action keeps moving for a deleted (anonymised) client so history stays right,
@@ -34,11 +34,11 @@ function liveClientOnly(action: TransactItem): TransactItem {
  * The payment, the client's total spend and (when given) the appointment's existence, in ONE
  * transaction: a payment never exists without its client's total including it.
  */
-export async function commitPayment(payment: Payment): Promise<PaymentWriteResult> {
+export async function commitPayment(payment: Payment, writes?: RequestWrites): Promise<PaymentWriteResult> {
   const { medspa_id: medspaId } = payment;
-  const items: TransactItem[] = [
-    liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })),
-    {
+  const actions: NamedAction[] = [
+    { name: 'client', action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })) },
+    { name: 'payment', action: {
       Put: {
         TableName: tableName(),
         Item: {
@@ -50,23 +50,23 @@ export async function commitPayment(payment: Payment): Promise<PaymentWriteResul
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
-    },
+    } },
   ];
   if (payment.appointment_id) {
-    items.push({
+    actions.push({ name: 'appointment', action: {
       ConditionCheck: {
         TableName: tableName(),
         Key: appointmentKey(medspaId, payment.appointment_id),
         ConditionExpression: 'attribute_exists(pk) AND client_id = :client',
         ExpressionAttributeValues: { ':client': payment.client_id },
       },
-    });
+    } });
   }
-  const outcome = await transactWrite(items);
-  if (outcome.ok || outcome.failed === 'conflict') return outcome;
+  const outcome = await transact(actions, writes);
+  if (outcome.ok) return outcome;
   // Contract 2's order: the client's 404 before the appointment's.
-  if (outcome.conditions.has(0)) return { ok: false, failed: 'client' };
-  if (outcome.conditions.has(2)) return { ok: false, failed: 'appointment' };
+  if (outcome.failed.has('client')) return { ok: false, failed: 'client' };
+  if (outcome.failed.has('appointment')) return { ok: false, failed: 'appointment' };
   throw new Error('payment: id collision');
 }
 

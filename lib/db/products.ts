@@ -13,7 +13,9 @@ import {
   stockLedgerPk,
 } from './keys';
 import { getLiveEntity } from './resources';
-import { oldEntity, transactWrite, type TransactItem, type TransactOutcome } from './transact';
+import type { RequestWrites } from './request-writes';
+import { transact, type NamedAction, type TransactItem, type TransactOutcome } from './transact';
+import { fromItem } from './entities';
 
 /**
  * Products, their SKU uniqueness items, the sparse low-stock index and the stock ledger. Every
@@ -56,26 +58,22 @@ export type ProductWriteResult =
   /** The product changed since it was read (its version moved on). */
   | { ok: false; failed: 'product' }
   /** The SKU belongs to another product of the practice. */
-  | { ok: false; failed: 'sku'; takenBy: string | null }
-  | { ok: false; failed: 'conflict' };
+  | { ok: false; failed: 'sku'; takenBy: string | null };
 
-/** The product's action is first; `skuIndex` is the position of the SKU claim, if any. */
-function productWriteResult(outcome: TransactOutcome, skuIndex: number | null): ProductWriteResult {
-  if (outcome.ok || outcome.failed === 'conflict') return outcome;
-  if (skuIndex !== null && outcome.conditions.has(skuIndex)) {
-    return { ok: false, failed: 'sku', takenBy: oldEntity<{ product_id: string }>(outcome, skuIndex)?.product_id ?? null };
-  }
+function productWriteResult(outcome: TransactOutcome): ProductWriteResult {
+  if (outcome.ok) return outcome;
+  if (outcome.failed.has('sku')) return { ok: false, failed: 'sku', takenBy: fromItem<{ product_id: string }>(outcome.failed.get('sku') ?? undefined)?.product_id ?? null };
   return { ok: false, failed: 'product' };
 }
 
 /** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction. */
-export async function putNewProduct(product: StoredProduct): Promise<ProductWriteResult> {
+export async function putNewProduct(product: StoredProduct, writes?: RequestWrites): Promise<ProductWriteResult> {
   const lowKeys = isLow(product.headroom) ? lowStockIndexKeys(product.medspa_id, product.id) : {};
-  const outcome = await transactWrite([
-    { Put: { TableName: tableName(), Item: { ...productKey(product), entity: 'PRODUCT', ...lowKeys, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    putSkuAction(product.medspa_id, product.id, product.sku),
-  ]);
-  return productWriteResult(outcome, 1);
+  const outcome = await transact([
+    { name: 'product', action: { Put: { TableName: tableName(), Item: { ...productKey(product), entity: 'PRODUCT', ...lowKeys, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
+  ], writes);
+  return productWriteResult(outcome);
 }
 
 export interface ProductChange {
@@ -85,12 +83,13 @@ export interface ProductChange {
   /** Set when the threshold (hence headroom) changes: whether the product is low afterwards. */
   low?: boolean;
   now: string;
+  writes?: RequestWrites;
 }
 
 /** A PATCH: fields, headroom and low-stock index keys, plus a SKU swap when the SKU changes, all or nothing. */
-export async function commitProductChange({ current, changes, low, now }: ProductChange): Promise<ProductWriteResult> {
+export async function commitProductChange({ current, changes, low, now, writes }: ProductChange): Promise<ProductWriteResult> {
   const lowKeys = lowStockIndexKeys(current.medspa_id, current.id);
-  const update: TransactItem = {
+  const update: NamedAction = { name: 'product', action: {
     Update: {
       TableName: tableName(),
       Key: productKey(current),
@@ -102,15 +101,15 @@ export async function commitProductChange({ current, changes, low, now }: Produc
         remove: low === false ? Object.keys(lowKeys) : undefined,
       }),
     },
-  };
+  } };
   const newSku = changes.sku as string | undefined;
-  if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku)) return productWriteResult(await transactWrite([update]), null);
-  const outcome = await transactWrite([
+  if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku)) return productWriteResult(await transact([update], writes));
+  const outcome = await transact([
     update,
-    deleteSkuAction(current.medspa_id, current.id, current.sku),
-    putSkuAction(current.medspa_id, current.id, newSku),
-  ]);
-  return productWriteResult(outcome, 2);
+    { name: 'old-sku', action: deleteSkuAction(current.medspa_id, current.id, current.sku) },
+    { name: 'sku', action: putSkuAction(current.medspa_id, current.id, newSku) },
+  ], writes);
+  return productWriteResult(outcome);
 }
 
 /** Condition on the headroom range that pins the transition (constants only). */
@@ -164,19 +163,18 @@ function stockUpdateAction(product: StoredProduct, step: StockStep, delta: numbe
 export type StockWriteResult =
   | { ok: true }
   /** The floor or the transition no longer held: the product as it was then (null if absent). */
-  | { ok: false; failed: 'product'; current: StoredProduct | null }
-  | { ok: false; failed: 'conflict' };
+  | { ok: false; failed: 'product'; current: StoredProduct | null };
 
 /**
  * One stock adjustment in ONE transaction: the product's counters, the ledger entry (on the
  * retail-sales index when a sale) and, on a crossing down, the low-stock crossing record.
  */
-export async function commitStockAdjustment(product: StoredProduct, step: StockStep, entry: StockAdjustment): Promise<StockWriteResult> {
+export async function commitStockAdjustment(product: StoredProduct, step: StockStep, entry: StockAdjustment, writes?: RequestWrites): Promise<StockWriteResult> {
   const medspaId = product.medspa_id;
   const at = entry.created_at;
-  const items: TransactItem[] = [
-    stockUpdateAction(product, step, entry.delta, at),
-    {
+  const actions: NamedAction[] = [
+    { name: 'product', action: stockUpdateAction(product, step, entry.delta, at) },
+    { name: 'ledger', action: {
       Put: {
         TableName: tableName(),
         Item: {
@@ -188,10 +186,10 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
-    },
+    } },
   ];
   if (step.transition === 'crosses_down') {
-    items.push({
+    actions.push({ name: 'crossing', action: {
       Put: {
         TableName: tableName(),
         Item: {
@@ -206,12 +204,12 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
-    });
+    } });
   }
-  const outcome = await transactWrite(items);
-  if (outcome.ok || outcome.failed === 'conflict') return outcome;
-  if (!outcome.conditions.has(0)) throw new Error('stock adjustment: a ledger or crossing key already exists');
-  return { ok: false, failed: 'product', current: oldEntity<StoredProduct>(outcome, 0) };
+  const outcome = await transact(actions, writes);
+  if (outcome.ok) return outcome;
+  if (!outcome.failed.has('product')) throw new Error('stock adjustment: a ledger or crossing key already exists');
+  return { ok: false, failed: 'product', current: fromItem<StoredProduct>(outcome.failed.get('product') ?? undefined) };
 }
 
 type PageInput = { limit: number; cursor?: string };

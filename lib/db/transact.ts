@@ -1,22 +1,29 @@
 import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { auditPutFor } from './audit';
+import { AppError } from '../errors';
 import { ddb } from './client';
-import { fromItem } from './entities';
+import type { RequestWrites } from './request-writes';
+import type { TransactItem } from './transact-types';
 
-/** One action of a TransactWriteItems (Put, Update, Delete or ConditionCheck). */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem } from './transact-types';
+
+/** A transaction action with a name, so a failed condition maps to a domain result by name, never by position. */
+export interface NamedAction {
+  name: string;
+  action: TransactItem;
+}
 
 export type TransactOutcome =
   | { ok: true }
   /**
-   * Conditions that failed, by position in the request, each with the item as it was when the
-   * condition was evaluated (null when absent, or when the action did not ask for ALL_OLD).
+   * The conditions that failed, by action name, each with the item as it was when the condition
+   * was evaluated (null when absent, or when the action did not ask for ALL_OLD).
    */
-  | { ok: false; failed: 'condition'; conditions: Map<number, Record<string, unknown> | null> }
-  /** Real DynamoDB's TransactionConflict (DynamoDB Local serializes, so never there): nothing written, try again. */
-  | { ok: false; failed: 'conflict' };
+  | { ok: false; failed: Map<string, Record<string, unknown> | null> };
+
+/** How many times a transaction that DynamoDB cancelled for a conflict (nothing written) is sent again. */
+const CONFLICT_ATTEMPTS = 6;
 
 /** CancellationReasons items come in DynamoDB's wire format (the document client leaves errors alone). */
 function oldItem(item: Record<string, unknown> | undefined): Record<string, unknown> | null {
@@ -25,33 +32,40 @@ function oldItem(item: Record<string, unknown> | undefined): Record<string, unkn
   return wire ? unmarshall(item as Record<string, AttributeValue>) : item;
 }
 
+/** Bounded retries of lost races wait a little, with jitter, so racers spread out. */
+export const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+
 /**
- * One TransactWriteItems: all actions commit or none does. A cancellation by failed conditions or
- * a transaction conflict comes back as a value for the caller to map; anything else throws.
+ * One TransactWriteItems: all actions commit or none does, with the request's own writes (audit,
+ * idempotency) appended when given. Failed conditions come back as a value, by action name.
+ * A `TransactionConflict` (real DynamoDB cancels a transaction that races another on an item;
+ * nothing was written, and DynamoDB Local never does it) is sent again with jitter, bounded:
+ * conditions are evaluated afresh each time, so a resend is always safe.
  */
-export async function transactWrite(items: TransactItem[]): Promise<TransactOutcome> {
-  // Appended last, unconditional: it never shifts the positions of the caller's conditions.
-  const audit = auditPutFor(items);
-  try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: audit ? [...items, audit.item] : items }));
-    audit?.commit();
-    return { ok: true };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    const conditions = new Map<number, Record<string, unknown> | null>();
-    reasons.forEach((reason, index) => {
-      if (reason.Code === 'ConditionalCheckFailed') conditions.set(index, oldItem(reason.Item as Record<string, unknown> | undefined));
-    });
-    if (conditions.size > 0) return { ok: false, failed: 'condition', conditions };
-    if (reasons.some((reason) => reason.Code === 'TransactionConflict')) return { ok: false, failed: 'conflict' };
-    throw error;
+export async function transact(actions: NamedAction[], writes?: RequestWrites): Promise<TransactOutcome> {
+  const own = actions.map((named) => named.action);
+  const extra = writes?.itemsFor(own) ?? [];
+  const items = own.length + extra.length <= 100 ? [...own, ...extra] : own;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+      if (items.length > own.length) writes?.markCommitted();
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failed = new Map<string, Record<string, unknown> | null>();
+      reasons.forEach((reason, index) => {
+        if (reason.Code === 'ConditionalCheckFailed' && index < actions.length) failed.set(actions[index].name, oldItem(reason.Item as Record<string, unknown> | undefined));
+      });
+      if (failed.size > 0) return { ok: false, failed };
+      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!conflict) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) throw new AppError('CONFLICT', 'The resource is busy with concurrent changes; try again');
+      await jitter(attempt);
+    }
   }
 }
 
-/** A failed condition's old item as the entity it holds (storage attributes dropped). */
-export const oldEntity = <T>(outcome: { conditions: Map<number, Record<string, unknown> | null> }, index: number) =>
-  fromItem<T>(outcome.conditions.get(index) ?? undefined);
-
-/** Bounded retries of lost races wait a little, with jitter, so racers spread out. */
-export const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+/** The first of `names` whose condition failed, in the order given (the contract's order of checks). */
+export const firstFailed = (outcome: { failed: Map<string, unknown> }, names: readonly string[]) => names.find((name) => outcome.failed.has(name));

@@ -34,7 +34,11 @@ export interface RouteDef {
   queryFromBody?: boolean;
 }
 
-export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): T => routes;
+/** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
+export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [K in keyof T]: T[K] & { operation: K & string } } => {
+  for (const [operation, route] of Object.entries(routes)) (route as RouteDef & { operation?: string }).operation = operation;
+  return routes as { [K in keyof T]: T[K] & { operation: K & string } };
+};
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 

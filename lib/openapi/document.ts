@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
-import { MAX_BODY_BYTES } from '../http/body';
+import { MAX_BODY_BYTES } from '../http/input';
 import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
 import { Pagination } from '../schemas/common';

@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
@@ -17,17 +18,17 @@ const MAX_ATTEMPTS = 5;
 async function changeAppointment(
   medspaId: string,
   id: string,
-  ifMatch: number | undefined,
+  options: { ifMatch?: number; writes?: RequestWrites },
   decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment; alongside?: TransactItem[] },
 ): Promise<Appointment> {
   return untilDone<Appointment>(
     async () => {
       const current = await getAppointment(medspaId, id);
       if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
-      if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+      if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
       const { write, releases, result, alongside } = decide(current);
       const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
-      const outcome = await commitAppointment(write, claims, medspaId, alongside);
+      const outcome = await commitAppointment(write, claims, medspaId, alongside, options.writes);
       // A lost race: the next try reads the new state at once.
       return outcome.ok ? { done: result(current) } : { retry: 'now' };
     },
@@ -47,10 +48,10 @@ export function changeStatus(
   medspaId: string,
   id: string,
   to: AppointmentStatus,
-  options: { now: Date; ifMatch?: number; reason?: string },
+  options: { now: Date; ifMatch?: number; reason?: string; writes?: RequestWrites },
 ): Promise<Appointment> {
   const at = options.now.toISOString();
-  return changeAppointment(medspaId, id, options.ifMatch, (current) => {
+  return changeAppointment(medspaId, id, options, (current) => {
     if (!canTransition(current.status, to)) {
       throw new AppError('INVALID_STATUS_TRANSITION', `Cannot change status from ${current.status} to ${to}`);
     }
@@ -65,8 +66,8 @@ export function changeStatus(
   });
 }
 
-export async function deleteAppointment(medspaId: string, id: string, options: { ifMatch?: number }) {
-  await changeAppointment(medspaId, id, options.ifMatch, (current) => ({
+export async function deleteAppointment(medspaId: string, id: string, options: { ifMatch?: number; writes?: RequestWrites }) {
+  await changeAppointment(medspaId, id, options, (current) => ({
     write: { kind: 'delete', medspaId, id, expectedVersion: current.version },
     releases: isActive(current.status),
     result: (before) => before,

@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { checkProviderAvailability, firstUnavailableCode, type Busy } from '../domain/availability';
 import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
@@ -126,7 +127,7 @@ async function withRetries(attempt: () => Promise<{ result: CommitResult; done: 
   );
 }
 
-export async function createAppointment(medspaId: string, input: CreateAppointmentInput, now: Date): Promise<Appointment> {
+export async function createAppointment(medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> {
   const id = randomUUID();
   const scheduledAt = new Date(input.scheduled_at).toISOString();
   const placementInput = { provider_id: input.provider_id, room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
@@ -166,7 +167,7 @@ export async function createAppointment(medspaId: string, input: CreateAppointme
     // The client check closes the race with a client deletion committed after our read.
     const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId, [
       clientIsLive(medspaId, input.client_id),
-    ]);
+    ], writes);
     if (!result.ok && result.failed === 'alongside') throw new AppError('CLIENT_NOT_FOUND');
     return { result, done: () => appointment };
   });
@@ -178,7 +179,7 @@ export async function updateAppointment(
   medspaId: string,
   id: string,
   input: UpdateAppointmentInput,
-  options: { ifMatch?: number; now: Date },
+  options: { ifMatch?: number; now: Date; writes?: RequestWrites },
 ): Promise<Appointment> {
   return withRetries(async () => {
     const current = await getAppointment(medspaId, id);
@@ -213,7 +214,7 @@ export async function updateAppointment(
     }
     const at = options.now.toISOString();
     const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
-    const result = await commitAppointment(write, claimChanges, medspaId);
+    const result = await commitAppointment(write, claimChanges, medspaId, [], options.writes);
     if (!result.ok && result.failed === 'appointment' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
     return { result, done: () => ({ ...updated, version: current.version + 1, updated_at: at }) };
   });

@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
@@ -69,7 +70,7 @@ const indexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email'
 /** Fields the search index holds (terms, and membership as a filter): a change to one rewrites the index. */
 const INDEXED_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'membership_status'] as const;
 
-export async function createClient(medspaId: string, input: CreateClientInput, now: Date): Promise<ClientView> {
+export async function createClient(medspaId: string, input: CreateClientInput, now: Date, writes?: RequestWrites): Promise<ClientView> {
   const at = now.toISOString();
   const client: ClientRecord = {
     id: randomUUID(),
@@ -93,7 +94,7 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
     created_at: at,
     updated_at: at,
   };
-  await putNewClient(client, indexOf(client));
+  await putNewClient(client, indexOf(client), writes);
   return presentClient(client, now);
 }
 
@@ -101,7 +102,7 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
  * Writes a change computed from `current` (conditioned on its version) with the index moved
  * from the current terms to the result's; a deleted result keeps no index entries.
  */
-const commitWithIndex = (medspaId: string, id: string, now: Date) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
+const commitWithIndex = (medspaId: string, id: string, { now, writes }: WriteOptions) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
   const at = now.toISOString();
   const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   const next = { ...current, ...given, version: current.version + 1, updated_at: at } as ClientRecord;
@@ -110,6 +111,7 @@ const commitWithIndex = (medspaId: string, id: string, now: Date) => async (chan
     now: at,
     before: indexOf(current).terms,
     after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : indexOf(next),
+    writes,
   });
   return next;
 };
@@ -123,7 +125,7 @@ export async function changeClient(medspaId: string, id: string, input: UpdateCl
   };
   const indexed = INDEXED_FIELDS.some((field) => input[field] !== undefined);
   const changed = indexed
-    ? await changeFromCurrent('client', medspaId, id, options, () => changes, commitWithIndex(medspaId, id, options.now))
+    ? await changeFromCurrent('client', medspaId, id, options, () => changes, commitWithIndex(medspaId, id, options))
     : await changeResource('client', medspaId, id, changes, options);
   return presentClient(changed, options.now);
 }
@@ -154,7 +156,7 @@ export const CLIENT_DELETED_REASON = 'client_deleted';
  */
 export async function removeClient(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
   const erase = () => ({ ...ERASED, deleted_at: options.now.toISOString() }) as ClientFields;
-  await changeFromCurrent('client', medspaId, id, options, erase, commitWithIndex(medspaId, id, options.now));
+  await changeFromCurrent('client', medspaId, id, options, erase, commitWithIndex(medspaId, id, options));
   await cancelFutureAppointments(medspaId, id, options.now);
   return { id, deleted: true };
 }

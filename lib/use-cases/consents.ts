@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
@@ -14,7 +15,7 @@ const SIGNED_AT_TOLERANCE_MS = 5 * 60_000;
 /** The appointment detail shows this many of the latest consents (one bounded Query). */
 export const DETAIL_CONSENTS = 100;
 
-export async function createConsent(medspaId: string, clientId: string, input: CreateConsentInput, now: Date): Promise<Consent> {
+export async function createConsent(medspaId: string, clientId: string, input: CreateConsentInput, now: Date, writes?: RequestWrites): Promise<Consent> {
   const signedAt = new Date(input.signed_at);
   if (signedAt.getTime() > now.getTime() + SIGNED_AT_TOLERANCE_MS) {
     throw new AppError('VALIDATION_ERROR', 'signed_at is in the future', { details: [{ path: 'signed_at', message: 'must not be in the future' }] });
@@ -37,7 +38,7 @@ export async function createConsent(medspaId: string, clientId: string, input: C
     created_at: at,
     updated_at: at,
   };
-  await putConsent(consent);
+  await putConsent(consent, writes);
   return consent;
 }
 

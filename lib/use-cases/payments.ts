@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { commitPayment, getPayment, listClientPayments, listPaymentsByTime } from '../db/payments';
 import { isEntityId } from '../db/resources';
@@ -6,7 +7,6 @@ import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/
 import { localDateRange } from './date-range';
 import { readPractice } from './practice';
 import { toListResult, type ListResult } from './resources';
-import { untilDone } from './retry';
 
 /**
  * Payments (contract 5): recorded in one transaction with the client's total spend; listed by
@@ -14,7 +14,7 @@ import { untilDone } from './retry';
  * from the table stream, not from here.
  */
 
-export async function createPayment(medspaId: string, input: CreatePaymentInput, now: Date): Promise<Payment> {
+export async function createPayment(medspaId: string, input: CreatePaymentInput, now: Date, writes?: RequestWrites): Promise<Payment> {
   if (!isEntityId(input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
   if (input.appointment_id && !isEntityId(input.appointment_id)) throw new AppError('APPOINTMENT_NOT_FOUND');
   const practice = await readPractice(medspaId);
@@ -30,13 +30,10 @@ export async function createPayment(medspaId: string, input: CreatePaymentInput,
     version: 1,
     created_at: now.toISOString(),
   };
-  return untilDone<Payment>(async () => {
-    const result = await commitPayment(payment);
-    if (result.ok) return { done: payment };
-    if (result.failed === 'client') throw new AppError('CLIENT_NOT_FOUND');
-    if (result.failed === 'appointment') throw new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client');
-    return { retry: 'later' };
-  }, () => new AppError('VERSION_CONFLICT', "The client's record is changing too fast; try again"));
+  const result = await commitPayment(payment, writes);
+  if (result.ok) return payment;
+  if (result.failed === 'client') throw new AppError('CLIENT_NOT_FOUND');
+  throw new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client');
 }
 
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {

@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
@@ -34,7 +35,7 @@ async function readStored(medspaId: string, id: string): Promise<StoredProduct> 
 
 export const readProduct = async (medspaId: string, id: string): Promise<Product> => toProduct(await readStored(medspaId, id));
 
-export async function createProduct(medspaId: string, input: CreateProductInput, now: Date): Promise<Product> {
+export async function createProduct(medspaId: string, input: CreateProductInput, now: Date, writes?: RequestWrites): Promise<Product> {
   const at = now.toISOString();
   const product: StoredProduct = {
     id: randomUUID(),
@@ -54,7 +55,7 @@ export async function createProduct(medspaId: string, input: CreateProductInput,
     headroom: input.quantity_on_hand - input.low_stock_threshold,
   };
   return untilDone<Product>(async () => {
-    const result = await putNewProduct(product);
+    const result = await putNewProduct(product, writes);
     if (result.ok) return { done: toProduct(product) };
     if (result.failed === 'sku') throw skuTaken(input.sku, result.takenBy);
     if (result.failed === 'product') throw new Error('product id collision');
@@ -75,11 +76,11 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
     const write = headroom === undefined ? changes : { ...changes, headroom };
-    const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at });
+    const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at, writes: options.writes });
     if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
     if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);
     if (result.failed === 'product' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
-    return { retry: result.failed === 'conflict' ? 'later' : 'now' };
+    return { retry: 'now' };
   }, changingTooFast);
 }
 
@@ -113,7 +114,7 @@ const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) => 
  * transition, which is chosen afresh from that item (no re-read). So a crossing to low stock is
  * recorded by exactly one adjustment, and adjustments never wait on each other's versions.
  */
-export async function createStockAdjustment(caller: Caller, productId: string, input: CreateStockAdjustmentInput, now: Date): Promise<StockAdjustment> {
+export async function createStockAdjustment(caller: Caller, productId: string, input: CreateStockAdjustmentInput, now: Date, writes?: RequestWrites): Promise<StockAdjustment> {
   if (!mayAdjust(caller.role, input.reason)) throw new AppError('FORBIDDEN', `Your role may record only sales (reason 'sale'), not '${input.reason}'`);
   const problem = deltaProblem(input.reason, input.delta);
   if (problem) throw new AppError('VALIDATION_ERROR', `delta ${problem}`, { details: [{ path: 'delta', message: problem }] });
@@ -137,9 +138,8 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
       created_at: at,
       created_by: caller.clientId,
     };
-    const result = await commitStockAdjustment(state, step, entry);
+    const result = await commitStockAdjustment(state, step, entry, writes);
     if (result.ok) return { done: entry };
-    if (result.failed === 'conflict') return { retry: 'later' };
     if (!result.current) throw new AppError('PRODUCT_NOT_FOUND');
     state = result.current;
     return { retry: 'now' };

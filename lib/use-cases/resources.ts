@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { putNewEntity, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
@@ -54,6 +55,8 @@ export interface WriteOptions {
   /** The `If-Match` version, if the caller sent one. */
   ifMatch?: number;
   now: Date;
+  /** The request's own writes (its audit entry), committed with the change's transaction. */
+  writes?: RequestWrites;
 }
 
 export interface ListResult<T> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../lib/http/handler';
-import { MAX_BODY_BYTES } from '../../lib/http/body';
+import { errorResponse } from '../../lib/http/errors';
+import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { AppError } from '../../lib/errors';
 import { call, makePractice, type CallResult, type TestPractice } from '../fixtures/api';
 

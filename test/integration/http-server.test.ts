@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
-import { MAX_BODY_BYTES } from '../../lib/http/body';
+import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 
 /** The real local HTTP server (the one `npm start` runs), in-process on a free port. */

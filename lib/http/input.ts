@@ -1,0 +1,82 @@
+import jsonBodyParser from '@middy/http-json-body-parser';
+import urlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { z } from 'zod';
+import { AppError, type FieldProblem } from '../errors';
+import type { ApiMiddleware, ApiMiddyRequest } from './types';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+// The contract is JSON-only, so a missing or odd Content-Type is still parsed as JSON.
+const jsonParser = jsonBodyParser({ disableContentTypeCheck: true } as never);
+const formParser = urlencodeBodyParser({ disableContentTypeError: true });
+
+/**
+ * Size limit first (413), then JSON (or the OAuth form where the route takes it) through middy's
+ * parsers, their failures mapped to the contract's INVALID_JSON. An empty body parses to undefined.
+ */
+async function parseBody(request: ApiMiddyRequest): Promise<void> {
+  const { event } = request;
+  const { route } = request.internal;
+  if (route.fallback || event.body === undefined || event.body === null || event.body === '') {
+    (event as { body?: unknown }).body = undefined;
+    return;
+  }
+  const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
+  if (bytes > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    if (!route.acceptsForm) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON (Content-Type: application/json)');
+    await formParser.before!(request as never);
+    return;
+  }
+  try {
+    await jsonParser.before!(request as never);
+  } catch {
+    throw new AppError('INVALID_JSON');
+  }
+}
+
+/** Zod issues become the contract's `details: [{ path, message }]`. */
+export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  if (result.success) return result.data;
+  const details: FieldProblem[] = result.error.issues.map((issue) => ({
+    path: issue.path.length ? issue.path.join('.') : where,
+    message: issue.message,
+  }));
+  throw new AppError('VALIDATION_ERROR', `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+}
+
+/** `If-Match: "3"`, `W/"3"` or `3`. Anything else is a validation error, not a silent ignore. */
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?(?:"(\d+)"|(\d+))\s*$/.exec(header);
+  if (!match) {
+    throw new AppError('VALIDATION_ERROR', 'If-Match must be a resource version such as "3"', {
+      details: [{ path: 'If-Match', message: 'expected a version such as "3"' }],
+    });
+  }
+  const version = Number(match[1] ?? match[2]);
+  // No resource ever reaches such a version: stale by definition (and unsafe to send to DynamoDB).
+  if (!Number.isSafeInteger(version)) throw new AppError('VERSION_CONFLICT');
+  return version;
+}
+
+/** Body, query, path parameters and If-Match, parsed and validated against the route's schemas. */
+export const input = (): ApiMiddleware => ({
+  before: async (request) => {
+    await parseBody(request);
+    const { event } = request;
+    const state = request.internal;
+    const { route } = state;
+    const rawQuery = event.queryStringParameters ?? {};
+    const bodyAsQuery = route.queryFromBody && event.body && typeof event.body === 'object' ? (event.body as object) : {};
+    state.input = {
+      body: parseInput(route.body, route.body ? event.body : undefined, 'body'),
+      query: parseInput(route.query, { ...bodyAsQuery, ...rawQuery }, 'query'),
+      params: parseInput(route.params, state.params, 'path'),
+      ifMatch: parseIfMatch(event.headers?.['if-match']),
+    };
+  },
+});

@@ -1,0 +1,60 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Caller } from '../auth/tokens';
+import type { RequestWrites } from '../db/request-writes';
+import type { RouteDef } from './route';
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler function receives: parsed input, the caller, and the request's time and writes. */
+export interface ApiRequest<R extends RouteDef> {
+  body: Infer<R['body']>;
+  query: Infer<R['query']>;
+  params: Infer<R['params']>;
+  caller: R['auth'] extends 'public' ? null : Caller;
+  headers: Record<string, string | undefined>;
+  method: string;
+  path: string;
+  requestId: string;
+  /** From `If-Match`, for PATCH and DELETE. */
+  ifMatch?: number;
+  /** The request's one instant (the clock's): a change's `updated_at` and its audit entry's `at`. */
+  now: Date;
+  /** Request-scoped writes (the audit entry) for the data layer's transaction to commit with the change. */
+  writes: RequestWrites;
+}
+
+export interface ApiResult {
+  status?: number;
+  data: unknown;
+  pagination?: { total: number; next_cursor: string | null };
+  headers?: Record<string, string>;
+}
+
+/** Per-invocation state the middlewares share (middy's `request.internal`). */
+export type RequestState = {
+  route: RouteDef & { operation: string };
+  requestId: string;
+  startedAt: number;
+  now: Date;
+  caller: Caller | null;
+  params: Record<string, string | undefined>;
+  resourceId: string | null;
+  writes: RequestWrites;
+  /** Set by the input middleware. */
+  input?: { body: unknown; query: unknown; params: unknown; ifMatch?: number };
+  /** The handler's result before shaping, for middlewares that need it. */
+  result?: ApiResult;
+};
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResponse = APIGatewayProxyStructuredResultV2;
+export type ApiMiddyRequest = middy.Request<ApiEvent, ApiResponse, Error, Context, RequestState>;
+export type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResponse, Error, Context, RequestState>;
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  body: JSON.stringify(body),
+});
