@@ -1,9 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import { AppError } from '../errors';
-import type { Appointment, TreatmentRecord } from '../schemas/appointments';
+import type { Appointment, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
-import { fromItem, versionedUpdate } from './entities';
+import { appointmentCodec, appointmentIndexKeys, reminderCodec, treatmentRecordCodec, type ReminderRequest } from './codecs';
+import { versionedUpdate } from './entities';
 import { queryMonthPartitions } from './month-partitions';
 import type { RequestWrites } from './request-writes';
 import { transact, type TransactItem } from './transact';
@@ -22,18 +23,6 @@ import {
 
 export type { TransactItem } from './transact';
 
-/** Both time orderings of an appointment: the practice's (gsi1) and its client's (gsi2). */
-const appointmentIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, id: string) => ({
-  ...appointmentTimeIndexKeys(medspaId, scheduledAt, id),
-  ...clientAppointmentsIndexKeys(medspaId, clientId, scheduledAt, id),
-});
-
-export const appointmentItem = (appointment: Appointment) => ({
-  ...appointmentKey(appointment.medspa_id, appointment.id),
-  ...appointmentIndexKeys(appointment.medspa_id, appointment.client_id, appointment.scheduled_at, appointment.id),
-  entity: 'APPOINTMENT',
-  ...appointment,
-});
 
 /** The appointment with its treatment record: one Query on the appointment's partition. */
 export async function getAppointmentWithRecord(medspaId: string, id: string) {
@@ -46,29 +35,24 @@ export async function getAppointmentWithRecord(medspaId: string, id: string) {
     }),
   );
   return {
-    appointment: fromItem<Appointment>(Items.find((item) => item.sk === 'APPOINTMENT')),
-    treatmentRecord: fromItem<TreatmentRecord>(Items.find((item) => item.sk === 'TREATMENT')),
+    appointment: appointmentCodec.fromItem(Items.find((item) => item.sk === 'APPOINTMENT')),
+    treatmentRecord: treatmentRecordCodec(medspaId).fromItem(Items.find((item) => item.sk === 'TREATMENT')),
   };
 }
 
 export async function getAppointment(medspaId: string, id: string): Promise<Appointment | null> {
   const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: appointmentKey(medspaId, id), ConsistentRead: true }));
-  return fromItem<Appointment>(Item);
+  return appointmentCodec.fromItem(Item);
 }
 
 export async function putTreatmentRecord(medspaId: string, record: TreatmentRecord): Promise<void> {
   await ddb().send(
-    new PutCommand({ TableName: tableName(), Item: { ...treatmentRecordKey(medspaId, record.appointment_id), entity: 'TREATMENT', ...record } }),
+    new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec(medspaId).toItem(record) }),
   );
 }
 
-export async function putReminderRequest(medspaId: string, reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string }) {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...reminderKey(medspaId, reminder.appointment_id, reminder.requested_at, reminder.event_id), entity: 'REMINDER', medspa_id: medspaId, ...reminder },
-    }),
-  );
+export async function putReminderRequest(reminder: ReminderRequest) {
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: reminderCodec.toItem(reminder) }));
 }
 
 // ---- Time claims -------------------------------------------------------------------------
@@ -149,7 +133,7 @@ export type AppointmentWrite =
 
 function appointmentAction(write: AppointmentWrite): TransactItem {
   if (write.kind === 'create') {
-    return { Put: { TableName: tableName(), Item: appointmentItem(write.appointment), ConditionExpression: 'attribute_not_exists(pk)' } };
+    return { Put: { TableName: tableName(), Item: appointmentCodec.toItem(write.appointment), ConditionExpression: 'attribute_not_exists(pk)' } };
   }
   const Key = appointmentKey(write.medspaId, write.id);
   if (write.kind === 'delete') {

@@ -1,6 +1,6 @@
-import type { Appointment, TreatmentRecord } from '../schemas/appointments';
-import type { ClientRecord } from '../schemas/resources';
+import type { Appointment, ClientRecord, TreatmentRecord } from '../domain/records';
 import { tableName } from './client';
+import { clientCodec } from './codecs';
 import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
 import type { RequestWrites } from './request-writes';
 import { transact, type TransactItem } from './transact';
@@ -44,7 +44,7 @@ async function transactClient(client: TransactItem, index: TransactItem[], write
 export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
   const { medspa_id: medspaId, id } = client;
   await transactClient(
-    { Put: { TableName: tableName(), Item: { ...entityKey(medspaId, 'CLIENT', id), entity: 'CLIENT', ...client }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' } },
     index.terms.map((term) => indexPut(medspaId, id, index, term)),
     writes,
   );

@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
-import type { Consent } from '../schemas/clients';
+import type { Consent } from '../domain/records';
 import { ddb, tableName } from './client';
+import { consentCodec } from './codecs';
 import { fromItem, queryPage, type Page } from './entities';
 import { consentKey, consentsPk, entityKey } from './keys';
 import type { RequestWrites } from './request-writes';
@@ -19,7 +20,7 @@ export async function putConsent(consent: Consent, writes?: RequestWrites): Prom
     { name: 'consent', action: {
       Put: {
         TableName: tableName(),
-        Item: { ...consentKey(medspaId, clientId, consent.signed_at, consent.id), entity: 'CONSENT', ...consent },
+        Item: consentCodec.toItem(consent),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } },

@@ -1,6 +1,7 @@
-import type { Payment } from '../schemas/payments';
+import type { Payment } from '../domain/records';
 import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
+import { paymentCodec } from './codecs';
 import { queryPage, type Page } from './entities';
 import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
@@ -41,13 +42,7 @@ export async function commitPayment(payment: Payment, writes?: RequestWrites): P
     { name: 'payment', action: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...entityKey(medspaId, 'PAYMENT', payment.id),
-          ...paymentTimeIndexKeys(medspaId, payment.created_at, payment.id),
-          ...clientPaymentsIndexKeys(medspaId, payment.client_id, payment.created_at, payment.id),
-          entity: 'PAYMENT',
-          ...payment,
-        },
+        Item: paymentCodec.toItem(payment),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } },

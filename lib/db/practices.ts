@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Practice } from '../schemas/practice';
+import type { Practice } from '../domain/records';
 import { ddb, tableName } from './client';
+import { practiceCodec } from './codecs';
 import { conditionFailure, fromItem, versionedUpdate } from './entities';
 import { practiceKey } from './keys';
 
@@ -14,7 +15,7 @@ export async function putNewPractice(practice: Practice): Promise<Practice> {
   await ddb().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...practiceKey(practice.id), entity: 'PRACTICE', ...practice },
+      Item: practiceCodec.toItem(practice),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

@@ -1,6 +1,7 @@
 import { isLow, type StockStep } from '../domain/stock';
-import type { Product, StockAdjustment } from '../schemas/products';
+import type { Product, StockAdjustment } from '../domain/records';
 import { tableName } from './client';
+import { lowStockCrossingCodec, productCodec, stockAdjustmentCodec, type StoredProduct } from './codecs';
 import { listEntities, queryPage, versionedUpdate, type Page, type QueryPageInput } from './entities';
 import {
   entityKey,
@@ -22,8 +23,7 @@ import { fromItem } from './entities';
  * write is one TransactWriteItems whose failed conditions come back as values.
  */
 
-/** A product as stored: its fields plus `headroom` = quantity_on_hand - low_stock_threshold (low while <= 0). */
-export type StoredProduct = Omit<Product, 'low_stock'> & { headroom: number };
+export type { StoredProduct } from './codecs';
 
 /** SKUs are unique per practice whatever their case (and Unicode form). */
 export const normalizeSku = (sku: string) => sku.trim().normalize('NFKC').toLowerCase();
@@ -68,9 +68,8 @@ function productWriteResult(outcome: TransactOutcome): ProductWriteResult {
 
 /** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction. */
 export async function putNewProduct(product: StoredProduct, writes?: RequestWrites): Promise<ProductWriteResult> {
-  const lowKeys = isLow(product.headroom) ? lowStockIndexKeys(product.medspa_id, product.id) : {};
   const outcome = await transact([
-    { name: 'product', action: { Put: { TableName: tableName(), Item: { ...productKey(product), entity: 'PRODUCT', ...lowKeys, ...product }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    { name: 'product', action: { Put: { TableName: tableName(), Item: productCodec.toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } } },
     { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
   ], writes);
   return productWriteResult(outcome);
@@ -177,13 +176,7 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
     { name: 'ledger', action: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...stockLedgerKey(medspaId, product.id, at, entry.id),
-          ...(entry.reason === 'sale' ? retailSalesIndexKeys(medspaId, at, entry.id) : {}),
-          entity: 'STOCK_ADJUSTMENT',
-          medspa_id: medspaId,
-          ...entry,
-        },
+        Item: stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } },
@@ -192,16 +185,14 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
     actions.push({ name: 'crossing', action: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...lowStockEventKey(medspaId, at, product.id, entry.id),
-          entity: 'LOW_STOCK_EVENT',
+        Item: lowStockCrossingCodec.toItem({
           medspa_id: medspaId,
           product_id: product.id,
           adjustment_id: entry.id,
           quantity_on_hand: entry.quantity_after,
           low_stock_threshold: product.low_stock_threshold,
           occurred_at: at,
-        },
+        }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } });

@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '../errors';
-import { isEntityId } from '../schemas/common';
+import { isEntityId } from '../domain/ids';
 import { batchGetEntities, getEntity, listEntities, pick, updateEntity, type Page, type QueryPageInput, type UpdateOptions } from './entities';
 import type { EntityType } from './keys';
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { APPOINTMENT_SOURCES } from '../domain/records';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { DateTime, Id, LocalDate, PageQuery, Timestamps } from './common';
 
 export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
-export const AppointmentSource = z.enum(['manual', 'online', 'storefront']);
+export const AppointmentSource = z.enum(APPOINTMENT_SOURCES);
 const Duration = z.number().int().min(5).max(480);
 const Notes = z.string().max(5000);
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-/** Server-made ids are lowercase UUIDs; anything else cannot exist. */
-export const isEntityId = (id: unknown): id is string =>
-  typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+import { isEntityId } from '../domain/ids';
+
+export { isEntityId };
 /** The nil UUID: never assigned (ids are random v4), so it is absent everywhere. */
 export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 

@@ -3,7 +3,9 @@ import { Id, LocalDate, PageQuery } from './common';
 
 /** Payments collected from clients (contract 5). Immutable once recorded. */
 
-export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'other'] as const;
+import { PAYMENT_METHODS } from '../domain/records';
+
+export { PAYMENT_METHODS };
 export const PaymentMethod = z.enum(PAYMENT_METHODS);
 
 export const CreatePaymentBody = z

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { API_ACCESS } from '../domain/records';
 import { isValidTimeZone } from '../domain/time';
 import { Timestamps } from './common';
 
-export const ApiAccess = z.enum(['waitlisted', 'enabled']);
+export const ApiAccess = z.enum(API_ACCESS);
 export const TimeZone = z.string().refine(isValidTimeZone, 'expected an IANA time zone such as America/New_York');
 export const Currency = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD');
 

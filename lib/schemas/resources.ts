@@ -173,7 +173,9 @@ export const ServiceListQuery = PageQuery.extend({ category: z.string().max(100)
 // ---------------------------------------------------------------------------------------------
 // Clients
 
-export const MEMBERSHIP_STATUSES = ['none', 'active', 'paused', 'cancelled'] as const;
+import { MEMBERSHIP_STATUSES } from '../domain/records';
+
+export { MEMBERSHIP_STATUSES };
 export const MembershipStatus = z.enum(MEMBERSHIP_STATUSES);
 
 /** The address parts, each from `part(maxLength)`: one list for input and output. */

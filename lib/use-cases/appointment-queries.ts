@@ -5,6 +5,7 @@ import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointm
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
+import type { Consent } from '../domain/records';
 import { addDays, localDateRange } from './date-range';
 import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { presentClient } from './clients';
@@ -77,7 +78,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
 }
 
 /** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
-export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Record<string, unknown>[]>, now: Date = new Date()) {
+export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Consent[]>, now: Date) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   const [related, consents] = await Promise.all([

@@ -112,6 +112,6 @@ export async function requestReminder(medspaId: string, id: string, options: { n
     throw new AppError('INVALID_STATUS_TRANSITION', `No reminders for a ${appointment.status} appointment`);
   }
   const reminder = { event_id: randomUUID(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
-  await putReminderRequest(medspaId, reminder);
+  await putReminderRequest({ medspa_id: medspaId, ...reminder });
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
 }

@@ -48,6 +48,6 @@ export async function listConsents(medspaId: string, clientId: string, page: { l
 }
 
 /** Signed consent forms of a client for the appointment detail: the latest DETAIL_CONSENTS, newest first. */
-export function signedConsentsOf(medspaId: string, clientId: string): Promise<Record<string, unknown>[]> {
+export function signedConsentsOf(medspaId: string, clientId: string): Promise<Consent[]> {
   return latestConsentsOf(medspaId, clientId, DETAIL_CONSENTS);
 }
