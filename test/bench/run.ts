@@ -22,6 +22,7 @@ const { MedspaClient } = await import('../../lib/client');
 const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
 const { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, practiceKey } = await import('../../lib/db/keys');
 const { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const dynamo = await startDynamoLocal();
@@ -60,9 +61,13 @@ async function measurePair(samples: number, ours: (i: number) => Promise<unknown
   return [summary(times.ours), summary(times.raw)] as const;
 }
 
-// Week one (2027-06-07..13): 500 appointments across 10 providers, for the list benchmark.
-const week = '2027-06-07';
-const at = (day: number, minutes: number) => new Date(Date.parse(`${week}T04:00:00Z`) + day * 86_400_000 + minutes * 60_000).toISOString();
+// Week one (a Monday some weeks ahead, through Sunday, all in one month so the raw floor reads one
+// month partition): 500 appointments across 10 providers, for the list benchmark.
+let weeksAhead = 2;
+while (Number(futureWeekday('mon', weeksAhead).slice(8)) > 21) weeksAhead += 1;
+const week = futureWeekday('mon', weeksAhead);
+/** `minutes` after local (New York) midnight of the `day`-th day from `week`. */
+const at = (day: number, minutes: number) => new Date(Date.parse(utc(addDays(week, day), '00:00')) + minutes * 60_000).toISOString();
 for (let i = 0; i < 500; i += 1) {
   await api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[i % 10], scheduled_at: at(i % 7, Math.floor(i / 70) * 30) });
 }
@@ -89,19 +94,19 @@ const [create, rawCreate] = await measurePair(SAMPLES, (i) =>
   ] }));
 });
 
-const [list, rawList] = await measurePair(SAMPLES, () => api.getAppointments({ startDate: week, endDate: '2027-06-13', limit: 50 }), async () => {
+const [list, rawList] = await measurePair(SAMPLES, () => api.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }), async () => {
   await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(mid), ConsistentRead: true }));
-  const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, '2027-06'), ':a': '2027-06-07T04', ':b': '2027-06-14T04' } };
+  const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(0, 0).slice(0, 7)), ':a': at(0, 0).slice(0, 13), ':b': at(7, 0).slice(0, 13) } };
   const [page] = await Promise.all([ddb().send(new QueryCommand({ ...range, Limit: 51 })), ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))]);
   const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
 });
 
-const [slots, rawSlots] = await measurePair(SAMPLES, (i) => api.getAvailableSlots(providers[i % 10], '2027-06-09', 30), async (i) => {
+const [slots, rawSlots] = await measurePair(SAMPLES, (i) => api.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), async (i) => {
   const provider = providers[i % 10];
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
     practiceKey(mid), entityKey(mid, 'PROVIDER', provider),
-    ...Array.from({ length: 50 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse('2027-06-08T10:00:00Z') + h * 3_600_000).toISOString().slice(0, 13))),
+    ...Array.from({ length: 50 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse(`${addDays(week, 1)}T10:00:00Z`) + h * 3_600_000).toISOString().slice(0, 13))),
   ] } } }));
 });
 

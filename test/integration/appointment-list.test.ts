@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
-import { book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { addDays, firstOfMonth, lastOfMonth, monthOf, utc } from '../fixtures/dates';
+import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+
+// Relative to now: three days from `book`'s default day, then a month end and the next month's first day.
+const DAY = BOOKING_DAY;
+const MONTH_END = lastOfMonth(addDays(DAY, 3));
+const NEXT_MONTH = addDays(MONTH_END, 1);
+/** From the first of DAY's month to the end of NEXT_MONTH's: all six appointments, two or three months. */
+const RANGE = `from=${firstOfMonth(DAY)}&to=${lastOfMonth(NEXT_MONTH)}`;
 
 describe('appointment list', () => {
   let scene: Scene;
@@ -15,19 +23,19 @@ describe('appointment list', () => {
     token = scene.practice.adminToken;
     otherClient = await makeClient(scene.practice);
     otherService = await makeService(scene.practice, { provider_ids: scene.providers.map((p) => p.id) });
-    ids.a = (await book(scene, { scheduled_at: nyTime('2027-06-07', '09:00') })).body.data.id;
-    ids.b = (await book(scene, { scheduled_at: nyTime('2027-06-07', '16:00'), provider_id: scene.providers[1].id, client_id: otherClient.id })).body.data.id;
-    ids.c = (await book(scene, { scheduled_at: nyTime('2027-06-08', '10:00'), service_id: otherService.id })).body.data.id;
-    ids.d = (await book(scene, { scheduled_at: nyTime('2027-06-09', '10:00') })).body.data.id;
-    ids.e = (await book(scene, { scheduled_at: nyTime('2027-06-30', '16:00') })).body.data.id;
-    ids.f = (await book(scene, { scheduled_at: nyTime('2027-07-01', '09:00') })).body.data.id;
+    ids.a = (await book(scene, { scheduled_at: nyTime(DAY, '09:00') })).body.data.id;
+    ids.b = (await book(scene, { scheduled_at: nyTime(DAY, '16:00'), provider_id: scene.providers[1].id, client_id: otherClient.id })).body.data.id;
+    ids.c = (await book(scene, { scheduled_at: nyTime(addDays(DAY, 1), '10:00'), service_id: otherService.id })).body.data.id;
+    ids.d = (await book(scene, { scheduled_at: nyTime(addDays(DAY, 2), '10:00') })).body.data.id;
+    ids.e = (await book(scene, { scheduled_at: nyTime(MONTH_END, '16:00') })).body.data.id;
+    ids.f = (await book(scene, { scheduled_at: nyTime(NEXT_MONTH, '09:00') })).body.data.id;
     await call('POST', `/v1/appointments/${ids.d}/cancel`, { token });
   });
 
   const list = async (query: string) => (await call('GET', `/v1/appointments?${query}`, { token })).body;
 
   it('filters by inclusive local date range, ordered by start, with list item shape and total', async () => {
-    const body = await list('from=2027-06-07&to=2027-06-08');
+    const body = await list(`from=${DAY}&to=${addDays(DAY, 1)}`);
     expect(body.data.map((a: { id: string }) => a.id)).toEqual([ids.a, ids.b, ids.c]);
     expect(body.pagination).toEqual({ total: 3, next_cursor: null });
     expect(body.data[0]).toEqual({
@@ -35,20 +43,20 @@ describe('appointment list', () => {
       client: { id: scene.client.id, first_name: scene.client.first_name, last_name: scene.client.last_name },
       service: { id: scene.service.id, name: scene.service.name, duration_minutes: 60 },
       provider: { id: scene.provider.id, full_name: scene.provider.full_name },
-      scheduled_at: '2027-06-07T13:00:00.000Z',
+      scheduled_at: utc(DAY, '09:00'),
       duration_minutes: 60,
       status: 'scheduled',
     });
   });
 
   it('accepts startDate/endDate and a JSON body on GET', async () => {
-    expect((await list('startDate=2027-06-09&endDate=2027-06-09')).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
-    const response = await call('GET', '/v1/appointments', { token, body: { from: '2027-06-30', to: '2027-07-01' } });
+    expect((await list(`startDate=${addDays(DAY, 2)}&endDate=${addDays(DAY, 2)}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
+    const response = await call('GET', '/v1/appointments', { token, body: { from: MONTH_END, to: NEXT_MONTH } });
     expect(response.body.data.map((a: { id: string }) => a.id)).toEqual([ids.e, ids.f]);
   });
 
   it('filters by provider, client, service and several statuses', async () => {
-    const range = 'from=2027-06-01&to=2027-07-31';
+    const range = RANGE;
     expect((await list(`${range}&provider_id=${scene.providers[1].id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
     expect((await list(`${range}&client_id=${otherClient.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
     expect((await list(`${range}&service_id=${otherService.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.c]);
@@ -64,7 +72,7 @@ describe('appointment list', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const body: any = await list(`from=2027-06-01&to=2027-07-31&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const body: any = await list(`${RANGE}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       expect(body.pagination.total).toBe(6);
       seen.push(...body.data.map((a: { id: string }) => a.id));
       cursor = body.pagination.next_cursor;
@@ -75,16 +83,17 @@ describe('appointment list', () => {
   });
 
   it('rejects a forged cursor, a reversed range and a range over a year', async () => {
-    const forged = Buffer.from(JSON.stringify({ month: '2027-06', key: { gsi1pk: 'P#someone-else#APPTS#2027-06' } })).toString('base64url');
-    expect((await call('GET', `/v1/appointments?from=2027-06-01&to=2027-06-30&cursor=${forged}`, { token })).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await call('GET', '/v1/appointments?from=2027-06-10&to=2027-06-01', { token })).status).toBe(400);
-    expect((await call('GET', '/v1/appointments?from=2027-01-01&to=2028-06-01', { token })).status).toBe(400);
+    const month = monthOf(DAY);
+    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#APPTS#${month}` } })).toString('base64url');
+    expect((await call('GET', `/v1/appointments?from=${firstOfMonth(DAY)}&to=${lastOfMonth(DAY)}&cursor=${forged}`, { token })).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await call('GET', `/v1/appointments?from=${addDays(firstOfMonth(DAY), 9)}&to=${firstOfMonth(DAY)}`, { token })).status).toBe(400);
+    expect((await call('GET', `/v1/appointments?from=${DAY}&to=${addDays(DAY, 517)}`, { token })).status).toBe(400);
   });
 
   it('never lists another practice\'s appointments', async () => {
     const other = await makeScene();
     await book(other);
-    const body = (await call('GET', '/v1/appointments?from=2027-06-01&to=2027-07-31', { token: other.practice.adminToken })).body;
+    const body = (await call('GET', `/v1/appointments?${RANGE}`, { token: other.practice.adminToken })).body;
     expect(body.pagination.total).toBe(1);
     expect((await call('GET', `/v1/appointments/${ids.a}`, { token: other.practice.adminToken })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
     expect((await call('POST', `/v1/appointments/${ids.a}/cancel`, { token: other.practice.adminToken })).status).toBe(404);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES, canTransition, type AppointmentStatus } from '../../lib/domain/status';
 import { call } from '../fixtures/api';
-import { book, makeScene, nyTime } from '../fixtures/scheduling';
+import { addDays, futureWeekday } from '../fixtures/dates';
+import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** The allowed walk from `scheduled` to each status. */
 const PATH_TO: Record<AppointmentStatus, AppointmentStatus[]> = {
@@ -18,13 +19,14 @@ describe('status machine over the API: all 49 pairs', () => {
   it('allows exactly the contract moves and refuses every other pair with nothing changed', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
+    const firstDay = futureWeekday('mon', 3);
     let slot = 0;
     const outcomes: string[] = [];
     for (const from of APPOINTMENT_STATUSES) {
       for (const to of APPOINTMENT_STATUSES) {
         // Each pair gets its own hour on its own day, so bookings never collide.
         slot += 1;
-        const date = `2027-07-${String(1 + Math.floor(slot / 8)).padStart(2, '0')}`;
+        const date = addDays(firstDay, Math.floor(slot / 8));
         const hour = String(9 + (slot % 8)).padStart(2, '0');
         const a = (await book(scene, { scheduled_at: nyTime(date, `${hour}:00`) })).body.data;
         for (const step of PATH_TO[from]) {
@@ -70,7 +72,7 @@ describe('status machine over the API: all 49 pairs', () => {
     const providerToken = await scene.practice.tokenForRole('provider');
     const a = (await book(scene)).body.data;
     expect((await call('PATCH', `/v1/appointments/${a.id}/status`, { token: providerToken, body: { status: 'confirmed' } })).status).toBe(200);
-    const denied = await book(scene, { scheduled_at: nyTime('2027-06-07', '14:00') }, { ...scene.practice, adminToken: providerToken });
+    const denied = await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') }, { ...scene.practice, adminToken: providerToken });
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
   });

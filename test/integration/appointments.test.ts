@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeProvider, makeService } from '../fixtures/builders';
-import { book, claimItems, makeScene, nyTime } from '../fixtures/scheduling';
+import { addDays, nextDstChange, utc } from '../fixtures/dates';
+import { book, BOOKING_DAY, claimItems, makeScene, nyTime } from '../fixtures/scheduling';
 
-const DAY = '2027-06-07';
+/** The day `book` uses by default, some weeks ahead. */
+const DAY = BOOKING_DAY;
+/** A claim item's sort key: the UTC hour of an instant. */
+const hourOf = (instant: string) => instant.slice(0, 13);
 
 describe('create appointment', () => {
   it('books with the service duration and price snapshot, and claims the provider, room and equipment', async () => {
@@ -15,8 +19,8 @@ describe('create appointment', () => {
       medspa_id: scene.practice.medspaId,
       client_id: scene.client.id,
       status: 'scheduled',
-      scheduled_at: '2027-06-07T14:00:00.000Z',
-      end_at: '2027-06-07T15:00:00.000Z',
+      scheduled_at: utc(DAY, '10:00'),
+      end_at: utc(DAY, '11:00'),
       duration_minutes: 60,
       price_cents: 25000,
       source: 'online',
@@ -27,7 +31,7 @@ describe('create appointment', () => {
     expect(response.headers.etag).toBe('"1"');
     for (const [resource, id] of [['PROVIDER', scene.provider.id], ['ROOM', scene.room.id], ['EQUIPMENT', scene.equipment.id]] as const) {
       const items = await claimItems(scene.practice.medspaId, resource, id);
-      expect(items.map((item) => item.sk)).toEqual(['2027-06-07T14']);
+      expect(items.map((item) => item.sk)).toEqual([hourOf(utc(DAY, '10:00'))]);
       expect(Object.keys(items[0].entries)).toEqual([appointment.id]);
     }
   });
@@ -35,7 +39,7 @@ describe('create appointment', () => {
   it('takes duration_minutes over the service duration and defaults source to manual', async () => {
     const scene = await makeScene();
     const response = await book(scene, { duration_minutes: 90 });
-    expect(response.body.data).toMatchObject({ duration_minutes: 90, end_at: '2027-06-07T15:30:00.000Z', source: 'manual' });
+    expect(response.body.data).toMatchObject({ duration_minutes: 90, end_at: utc(DAY, '11:30'), source: 'manual' });
   });
 
   it('answers each validation failure with its code, in the contract order, and writes nothing', async () => {
@@ -54,7 +58,7 @@ describe('create appointment', () => {
       [{ scheduled_at: nyTime(DAY, '11:30') }, 409, 'PROVIDER_UNAVAILABLE'],
       [{ scheduled_at: nyTime(DAY, '13:00'), room_id: missing }, 404, 'ROOM_NOT_FOUND'],
       [{ scheduled_at: nyTime(DAY, '13:00'), equipment_id: missing }, 404, 'EQUIPMENT_NOT_FOUND'],
-      [{ scheduled_at: '2027-06-07T10:00:00' }, 400, 'VALIDATION_ERROR'],
+      [{ scheduled_at: `${DAY}T10:00:00` }, 400, 'VALIDATION_ERROR'],
       [{ duration_minutes: 0 }, 400, 'VALIDATION_ERROR'],
       [{ source: 'fax' }, 400, 'VALIDATION_ERROR'],
     ];
@@ -78,9 +82,9 @@ describe('create appointment', () => {
 
     await call('PATCH', `/v1/providers/${other.id}`, {
       token: scene.practice.adminToken,
-      body: { time_off: [{ start: nyTime('2027-06-08', '00:00'), end: nyTime('2027-06-09', '00:00'), reason: 'conference' }] },
+      body: { time_off: [{ start: nyTime(addDays(DAY, 1), '00:00'), end: nyTime(addDays(DAY, 2), '00:00'), reason: 'conference' }] },
     });
-    const onTimeOff = await book(scene, { provider_id: other.id, scheduled_at: nyTime('2027-06-08', '10:00') });
+    const onTimeOff = await book(scene, { provider_id: other.id, scheduled_at: nyTime(addDays(DAY, 1), '10:00') });
     expect(onTimeOff.body.error.code).toBe('PROVIDER_UNAVAILABLE');
   });
 
@@ -126,12 +130,12 @@ describe('cancel, no-show, delete free the time', () => {
     const token = scene.practice.adminToken;
     const before = (await call('GET', slotsUrl, { token })).body.data;
     expect(before.map((s: { slot_start: string }) => s.slot_start)).toEqual(
-      ['13', '14', '15', '16', '17', '18', '19', '20'].map((h) => `2027-06-07T${h}:00:00.000Z`),
+      ['09', '10', '11', '12', '13', '14', '15', '16'].map((h) => utc(DAY, `${h}:00`)),
     );
     const booked = (await book(scene)).body.data;
     const after = (await call('GET', slotsUrl, { token })).body.data;
     expect(after).toHaveLength(7);
-    expect(after.map((s: { slot_start: string }) => s.slot_start)).not.toContain('2027-06-07T14:00:00.000Z');
+    expect(after.map((s: { slot_start: string }) => s.slot_start)).not.toContain(utc(DAY, '10:00'));
     await call('POST', `/v1/appointments/${booked.id}/cancel`, { token });
     expect((await call('GET', slotsUrl, { token })).body.data).toHaveLength(8);
   });
@@ -144,10 +148,10 @@ describe('update (reschedule and resource change)', () => {
     const appointment = (await book(scene)).body.data;
     const moved = await call('PATCH', `/v1/appointments/${appointment.id}`, { token, body: { scheduled_at: nyTime(DAY, '13:00'), notes: 'moved' } });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ scheduled_at: '2027-06-07T17:00:00.000Z', end_at: '2027-06-07T18:00:00.000Z', notes: 'moved', version: 2 });
+    expect(moved.body.data).toMatchObject({ scheduled_at: utc(DAY, '13:00'), end_at: utc(DAY, '14:00'), notes: 'moved', version: 2 });
     const claims = await claimItems(scene.practice.medspaId, 'PROVIDER', scene.provider.id);
     const held = claims.filter((item) => Object.keys(item.entries).length > 0).map((item) => item.sk);
-    expect(held).toEqual(['2027-06-07T17']);
+    expect(held).toEqual([hourOf(utc(DAY, '13:00'))]);
     expect((await book(scene)).status).toBe(201);
   });
 
@@ -241,10 +245,12 @@ describe('detail, treatment record, reminders, availability', () => {
     expect((await call('GET', `/v1/providers/nope/availability?start=${encodeURIComponent(nyTime(DAY, '11:00'))}&end=${encodeURIComponent(nyTime(DAY, '12:00'))}`, { token })).status).toBe(404);
   });
 
-  it('serves slots across the 2027 DST changes at 09:00 local', async () => {
+  it('serves slots across the next DST changes at 09:00 local', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    for (const [date, first] of [['2027-03-14', '2027-03-14T13:00:00.000Z'], ['2027-11-07', '2027-11-07T14:00:00.000Z']]) {
+    // New York's next spring-forward (09:00 is EDT, UTC-4) and fall-back (09:00 is EST, UTC-5) days, weeks ahead.
+    const [spring, autumn] = [nextDstChange('spring'), nextDstChange('autumn')];
+    for (const [date, first] of [[spring, `${spring}T13:00:00.000Z`], [autumn, `${autumn}T14:00:00.000Z`]]) {
       const slots = (await call('GET', `/v1/providers/${scene.provider.id}/slots?date=${date}&duration_minutes=60`, { token })).body.data;
       expect(slots[0].slot_start).toBe(first);
       expect(slots).toHaveLength(29);
@@ -283,7 +289,7 @@ describe('malformed ids are 404s of their resource', () => {
       const path = encodeURIComponent(id);
       expect((await call('GET', `/v1/appointments/${path}`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
       expect((await call('POST', `/v1/appointments/${path}/cancel`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
-      expect((await call('GET', `/v1/providers/${path}/slots?date=2027-06-07&duration_minutes=30`, { token })).body.error.code).toBe('PROVIDER_NOT_FOUND');
+      expect((await call('GET', `/v1/providers/${path}/slots?date=${DAY}&duration_minutes=30`, { token })).body.error.code).toBe('PROVIDER_NOT_FOUND');
       expect((await book(scene, { client_id: id })).body.error.code).toBe('CLIENT_NOT_FOUND');
       expect((await book(scene, { room_id: id })).body.error.code).toBe('ROOM_NOT_FOUND');
     }

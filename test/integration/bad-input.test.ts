@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeRoom } from '../fixtures/builders';
-import { book, makeScene, nyTime } from '../fixtures/scheduling';
+import { addDays, daysFromNow, firstOfMonth, futureWeekday, lastOfMonth, monthOf } from '../fixtures/dates';
+import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** Inputs found by a conformance review that once answered 500: each must be a 4xx now. */
 describe('bad input is a 4xx, never a 500', () => {
@@ -31,8 +32,9 @@ describe('bad input is a 4xx, never a 500', () => {
       '/v1/appointments?from=9999-12-01&to=9999-12-31',
       '/v1/payments?from=9999-12-01&to=9999-12-31',
       `/v1/providers/${scene.provider.id}/slots?date=0000-01-01&duration_minutes=60`,
-      '/v1/audit-log?from=2031-02-01T00:00:00Z&to=2031-01-01T00:00:00Z',
-      '/v1/audit-log?from=2099-01-01T00:00:00Z',
+      `/v1/audit-log?from=${addDays(BOOKING_DAY, 31)}T00:00:00Z&to=${BOOKING_DAY}T00:00:00Z`,
+      // Decades ahead: after the default `to` (now), however far in the future the suite runs.
+      `/v1/audit-log?from=${daysFromNow(70 * 365)}`,
     ]) {
       expect({ url, status: (await call('GET', url, { token })).status }).toEqual({ url, status: 400 });
     }
@@ -41,7 +43,8 @@ describe('bad input is a 4xx, never a 500', () => {
 
   it('an availability window of 72 hours that does not start on the hour', async () => {
     const scene = await makeScene();
-    const url = `/v1/providers/${scene.provider.id}/availability?start=2031-02-01T00:30:00Z&end=2031-02-04T00:30:00Z`;
+    const start = futureWeekday('sat', 3);
+    const url = `/v1/providers/${scene.provider.id}/availability?start=${start}T00:30:00Z&end=${addDays(start, 3)}T00:30:00Z`;
     const response = await call('GET', url, { token: scene.practice.adminToken });
     expect(response.status).toBe(200);
     expect(response.body.data.isAvailable).toBe(false);
@@ -51,11 +54,12 @@ describe('bad input is a 4xx, never a 500', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const mid = scene.practice.medspaId;
+    const [from, to, month] = [firstOfMonth(BOOKING_DAY), lastOfMonth(BOOKING_DAY), monthOf(BOOKING_DAY)];
     const cases = [
       `/v1/clients?cursor=${cursorOf({ pk: `P#${mid}#CLIENT` })}`,
       `/v1/clients?cursor=${cursorOf({ pk: `P#${mid}#CLIENT`, sk: 'a', gsi1pk: 'x' })}`,
-      `/v1/appointments?from=2031-01-01&to=2031-01-31&cursor=${cursorOf({ month: '2031-01', key: { gsi1pk: `P#${mid}#APPTS#2031-01` } })}`,
-      `/v1/payments?from=2031-01-01&to=2031-01-31&cursor=${cursorOf({ month: '2031-01', key: { gsi1pk: `P#${mid}#PAYMENTS#2031-01` } })}`,
+      `/v1/appointments?from=${from}&to=${to}&cursor=${cursorOf({ month, key: { gsi1pk: `P#${mid}#APPTS#${month}` } })}`,
+      `/v1/payments?from=${from}&to=${to}&cursor=${cursorOf({ month, key: { gsi1pk: `P#${mid}#PAYMENTS#${month}` } })}`,
     ];
     for (const url of cases) {
       const response = await call('GET', url, { token });
@@ -68,7 +72,7 @@ describe('appointment detail shapes its nested records', () => {
   it('no storage fields, also for a provider and room deleted since', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const a = (await book(scene, { room_id: scene.room.id, scheduled_at: nyTime('2027-06-07', '12:00') })).body.data;
+    const a = (await book(scene, { room_id: scene.room.id, scheduled_at: nyTime(BOOKING_DAY, '12:00') })).body.data;
     await call('POST', `/v1/appointments/${a.id}/cancel`, { token });
     await call('DELETE', `/v1/providers/${scene.provider.id}`, { token });
     await call('DELETE', `/v1/rooms/${scene.room.id}`, { token });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
-import { book, claimItems, makeScene, nyTime } from '../fixtures/scheduling';
+import { utc } from '../fixtures/dates';
+import { book, BOOKING_DAY, claimItems, makeScene, nyTime } from '../fixtures/scheduling';
 
-const DAY = '2027-06-07';
+/** The day `book` uses by default, some weeks ahead. */
+const DAY = BOOKING_DAY;
 const ACTIVE = 'scheduled,confirmed,checked_in,in_progress';
 
 const codes = (responses: { status: number; body: any }[]) => {
@@ -74,7 +76,7 @@ describe('no double booking under concurrency', () => {
     expect(codes(responses)).toEqual({ '200': 1, '409 PROVIDER_UNAVAILABLE': 4 });
     const list = await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}`, { token });
     const starts = list.body.data.map((a: { scheduled_at: string }) => a.scheduled_at);
-    expect(starts.filter((s: string) => s === '2027-06-07T19:00:00.000Z')).toHaveLength(1);
+    expect(starts.filter((s: string) => s === utc(DAY, '15:00'))).toHaveLength(1);
     expect(starts).toHaveLength(5);
   });
 

@@ -8,6 +8,7 @@ import type { Appointment } from '../../lib/schemas/appointments';
 import { changeStatus, deleteAppointment } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
 import { makeRoom } from '../fixtures/builders';
+import { addDays, futureWeekday } from '../fixtures/dates';
 import { claimItems, makeScene, nyTime } from '../fixtures/scheduling';
 
 type Op =
@@ -30,12 +31,14 @@ describe('booking invariants (property-based, on DynamoDB Local)', () => {
     const rooms = [scene.room, await makeRoom(scene.practice)];
     const medspaId = scene.practice.medspaId;
     const ids: string[] = [];
+    // Each run books on its own day, the days after a Monday some weeks ahead.
+    const firstDay = futureWeekday('mon', 2);
     let day = 0;
 
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 14 }), async (ops) => {
         day += 1;
-        const date = `2027-08-${String(day).padStart(2, '0')}`;
+        const date = addDays(firstDay, day);
         const now = new Date();
         const run = async (o: Op) => {
           const target = () => ids[('target' in o ? o.target : 0) % Math.max(ids.length, 1)];

@@ -2,7 +2,11 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
 import { MedspaApiError, MedspaClient } from '../../lib/client';
-import { makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { utc } from '../fixtures/dates';
+import { BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+
+/** Some weeks ahead (a Monday). */
+const DAY = BOOKING_DAY;
 
 describe('typed client over the real local HTTP server', () => {
   let server: Server;
@@ -19,18 +23,18 @@ describe('typed client over the real local HTTP server', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('books, lists, checks availability and slots, moves status and cancels', async () => {
-    const slots = await client.getAvailableSlots(scene.provider.id, '2027-06-07', 60, 60);
-    expect(slots.data[0]).toEqual({ slot_start: '2027-06-07T13:00:00.000Z', slot_end: '2027-06-07T14:00:00.000Z' });
+    const slots = await client.getAvailableSlots(scene.provider.id, DAY, 60, 60);
+    expect(slots.data[0]).toEqual({ slot_start: utc(DAY, '09:00'), slot_end: utc(DAY, '10:00') });
 
     const created = await client.createAppointment({
-      client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime('2027-06-07', '10:00'), source: 'storefront',
+      client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime(DAY, '10:00'), source: 'storefront',
     });
     expect(created).toMatchObject({ success: true, data: { status: 'scheduled', source: 'storefront' } });
 
-    const availability = await client.checkProviderAvailability(scene.provider.id, nyTime('2027-06-07', '10:00'), nyTime('2027-06-07', '11:00'));
+    const availability = await client.checkProviderAvailability(scene.provider.id, nyTime(DAY, '10:00'), nyTime(DAY, '11:00'));
     expect(availability.data.isAvailable).toBe(false);
 
-    const listed = await client.getAppointments({ startDate: '2027-06-07', endDate: '2027-06-07', providerId: scene.provider.id, status: ['scheduled'] });
+    const listed = await client.getAppointments({ startDate: DAY, endDate: DAY, providerId: scene.provider.id, status: ['scheduled'] });
     expect(listed.data.map((a) => a.id)).toEqual([created.data.id]);
     expect(listed.pagination?.total).toBe(1);
 
@@ -52,7 +56,7 @@ describe('typed client over the real local HTTP server', () => {
 
   it('throws a typed error carrying the code', async () => {
     const failure = await client
-      .createAppointment({ client_id: 'nope', service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime('2027-06-07', '12:00') })
+      .createAppointment({ client_id: 'nope', service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime(DAY, '12:00') })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MedspaApiError);
     expect(failure).toMatchObject({ code: 'CLIENT_NOT_FOUND', status: 404 });

@@ -6,7 +6,8 @@ import { clientSearchPk, entityKey } from '../../lib/db/keys';
 import { clientHistory, listClients } from '../../lib/use-cases/clients';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
-import { book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { addDays, daysFromNow } from '../fixtures/dates';
+import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 const expectError = (response: { status: number; body: any }, status: number, code: string) => {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -35,6 +36,9 @@ const TO_NO_SHOW = ['confirmed', 'checked_in', 'no_show'];
 
 const rawClient = async (medspaId: string, id: string) =>
   (await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'CLIENT', id), ConsistentRead: true }))).Item!;
+
+/** `book`'s default day (some weeks ahead) plus `n` days. */
+const day = (n = 0) => addDays(BOOKING_DAY, n);
 
 /** Books a new appointment of `clientId` and returns it. */
 const bookFor = async (scene: Scene, clientId: string, date: string, hhmm = '10:00') =>
@@ -181,8 +185,8 @@ describe('visit statistics and health score', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const missing = await makeClient(scene.practice);
-    const visits = [await bookFor(scene, scene.client.id, '2027-06-07'), await bookFor(scene, scene.client.id, '2027-06-08')];
-    const misses = [await bookFor(scene, missing.id, '2027-06-09'), await bookFor(scene, missing.id, '2027-06-10')];
+    const visits = [await bookFor(scene, scene.client.id, day()), await bookFor(scene, scene.client.id, day(1))];
+    const misses = [await bookFor(scene, missing.id, day(2)), await bookFor(scene, missing.id, day(3))];
     for (const a of visits) await walk(token, a.id, TO_COMPLETED);
     for (const a of misses) await walk(token, a.id, TO_NO_SHOW);
 
@@ -208,7 +212,7 @@ describe('visit statistics and health score', () => {
 
   it('a cancelled appointment changes no stats', async () => {
     const scene = await makeScene();
-    const a = await bookFor(scene, scene.client.id, '2027-06-07');
+    const a = await bookFor(scene, scene.client.id, day());
     ok(await call('POST', `/v1/appointments/${a.id}/cancel`, { token: scene.practice.adminToken, body: {} }));
     expect(ok(await call('GET', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken })).body.data).toMatchObject({ visit_count: 0, health_score: 0 });
   });
@@ -218,10 +222,10 @@ describe('client history', () => {
   it('lists completed appointments newest first with their treatment records, paginated', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const older = await bookFor(scene, scene.client.id, '2027-06-07');
-    const newer = await bookFor(scene, scene.client.id, '2027-06-09');
-    const open = await bookFor(scene, scene.client.id, '2027-06-10');
-    const cancelled = await bookFor(scene, scene.client.id, '2027-06-11');
+    const older = await bookFor(scene, scene.client.id, day());
+    const newer = await bookFor(scene, scene.client.id, day(2));
+    const open = await bookFor(scene, scene.client.id, day(3));
+    const cancelled = await bookFor(scene, scene.client.id, day(4));
     await walk(token, older.id, TO_COMPLETED);
     await walk(token, newer.id, ['confirmed', 'checked_in', 'in_progress']);
     const record = ok(await call('PUT', `/v1/appointments/${newer.id}/treatment-record`, { token, body: { summary: 'Botox, 20 units', areas_treated: ['forehead'] } })).body.data;
@@ -267,17 +271,17 @@ describe('client delete', () => {
       first_name: 'Marisol', last_name: 'Quintero', email: 'marisol.q@example.com', phone: '+1 617 555 0123',
       date_of_birth: '1990-01-01', notes: 'Allergic to lidocaine', address: { line1: '9 Elm St', city: 'Boston' }, tags: ['vip'], membership_status: 'active',
     });
-    const done = await bookFor(scene, client.id, '2027-06-07', '09:00');
+    const done = await bookFor(scene, client.id, day(), '09:00');
     await walk(token, done.id, TO_COMPLETED);
-    const past = await bookFor(scene, client.id, '2026-06-08');
-    const scheduled = await bookFor(scene, client.id, '2027-06-08');
-    const confirmed = await bookFor(scene, client.id, '2027-06-09');
-    const inProgress = await bookFor(scene, client.id, '2027-06-10');
-    const checkedIn = await bookFor(scene, client.id, '2027-06-11');
+    const past = await bookFor(scene, client.id, '2026-06-08'); // in the past, and stays there
+    const scheduled = await bookFor(scene, client.id, day(1));
+    const confirmed = await bookFor(scene, client.id, day(2));
+    const inProgress = await bookFor(scene, client.id, day(3));
+    const checkedIn = await bookFor(scene, client.id, day(4));
     await walk(token, confirmed.id, ['confirmed']);
     await walk(token, inProgress.id, ['confirmed', 'checked_in', 'in_progress']);
     await walk(token, checkedIn.id, ['confirmed', 'checked_in']);
-    const otherClients = await bookFor(scene, scene.client.id, '2027-06-12');
+    const otherClients = await bookFor(scene, scene.client.id, day(5));
     const statsBefore = await rawClient(medspaId, client.id);
 
     const deleted = ok(await call('DELETE', `/v1/clients/${client.id}`, { token: await scene.practice.tokenForRole('front_desk') }));
@@ -316,7 +320,7 @@ describe('client delete', () => {
     expect((await statusOf(checkedIn.id)).status).toBe('checked_in');
     expect((await statusOf(otherClients.id)).status).toBe('scheduled');
     // The cancelled time is free again.
-    ok(await book(scene, { scheduled_at: nyTime('2027-06-08', '10:00') }), 201);
+    ok(await book(scene, { scheduled_at: nyTime(day(1), '10:00') }), 201);
 
     // Anonymised history stays: the appointment detail still shows the (anonymised) client.
     expect((await statusOf(done.id)).client).toMatchObject({ id: client.id, first_name: 'Deleted', email: null });
@@ -325,7 +329,7 @@ describe('client delete', () => {
   it("still completes a deleted client's checked-in appointment and counts the visit", async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const a = await bookFor(scene, scene.client.id, '2027-06-07');
+    const a = await bookFor(scene, scene.client.id, day());
     await walk(token, a.id, ['confirmed', 'checked_in']);
     ok(await call('DELETE', `/v1/clients/${scene.client.id}`, { token }));
     await walk(token, a.id, ['in_progress', 'completed']);
@@ -338,7 +342,7 @@ describe('consents', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const url = `/v1/clients/${scene.client.id}/consents`;
-    const appointment = await bookFor(scene, scene.client.id, '2027-06-07');
+    const appointment = await bookFor(scene, scene.client.id, day());
 
     const first = ok(await call('POST', url, { token, body: { form_name: 'Botox consent', signed_at: '2026-05-01T09:30:00-04:00' } }), 201).body.data;
     expect(first).toEqual({
@@ -360,7 +364,7 @@ describe('consents', () => {
     const detail = ok(await call('GET', `/v1/appointments/${appointment.id}`, { token })).body.data;
     expect(detail.consent_forms).toEqual([second, first]);
     const otherClient = await makeClient(scene.practice);
-    const otherAppointment = await bookFor(scene, otherClient.id, '2027-06-08');
+    const otherAppointment = await bookFor(scene, otherClient.id, day(1));
     expect(ok(await call('GET', `/v1/appointments/${otherAppointment.id}`, { token })).body.data.consent_forms).toEqual([]);
   });
 
@@ -377,7 +381,7 @@ describe('consents', () => {
     }
 
     const someoneElse = await makeClient(scene.practice);
-    const theirs = await bookFor(scene, someoneElse.id, '2027-06-07');
+    const theirs = await bookFor(scene, someoneElse.id, day());
     for (const appointmentId of [randomUUID(), 'nope', theirs.id]) {
       expectError(await call('POST', `/v1/clients/${scene.client.id}/consents`, { token, body: { ...body, appointment_id: appointmentId } }), 404, 'APPOINTMENT_NOT_FOUND');
     }
@@ -388,7 +392,7 @@ describe('consents', () => {
     ['a missing form name', { signed_at: '2026-05-01T09:30:00Z' }, 'form_name'],
     ['a blank form name', { form_name: '  ', signed_at: '2026-05-01T09:30:00Z' }, 'form_name'],
     ['a signed_at without an offset', { form_name: 'X', signed_at: '2026-05-01T09:30:00' }, 'signed_at'],
-    ['a signed_at in the future', { form_name: 'X', signed_at: '2099-01-01T00:00:00Z' }, 'signed_at'],
+    ['a signed_at in the future', { form_name: 'X', signed_at: daysFromNow(365) }, 'signed_at'],
     ['an unknown field', { form_name: 'X', signed_at: '2026-05-01T09:30:00Z', version: 3 }, ''],
   ])('refuses %s with 400 and stores nothing', async (_label, body, path) => {
     const practice = await makePractice();

@@ -4,7 +4,10 @@ import { listAppointments, providerAvailability, providerSlots } from '../../lib
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
 import { call } from '../fixtures/api';
-import { book, makeScene, nyTime } from '../fixtures/scheduling';
+import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+
+/** The day `book` uses by default, some weeks ahead. */
+const DAY = BOOKING_DAY;
 
 /** DynamoDB round trips per operation, counted at the SDK client: the budgets the README states. */
 async function counted<T>(work: () => Promise<T>) {
@@ -19,7 +22,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const { calls } = await counted(() =>
       createAppointment(scene.practice.medspaId, {
         client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id,
-        room_id: scene.room.id, equipment_id: scene.equipment.id, scheduled_at: nyTime('2027-06-07', '10:00'), source: 'manual',
+        room_id: scene.room.id, equipment_id: scene.equipment.id, scheduled_at: nyTime(DAY, '10:00'), source: 'manual',
       }, new Date()),
     );
     expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
@@ -31,7 +34,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const medspaId = scene.practice.medspaId;
     expect((await counted(() => changeStatus(medspaId, a.id, 'confirmed', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
     expect((await counted(() => updateAppointment(medspaId, a.id, { notes: 'x' }, { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    expect((await counted(() => updateAppointment(medspaId, a.id, { scheduled_at: nyTime('2027-06-07', '12:00') }, { now: new Date() }))).calls).toEqual({
+    expect((await counted(() => updateAppointment(medspaId, a.id, { scheduled_at: nyTime(DAY, '12:00') }, { now: new Date() }))).calls).toEqual({
       GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1,
     });
     expect((await counted(() => changeStatus(medspaId, a.id, 'cancelled', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
@@ -41,20 +44,20 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const scene = await makeScene();
     await book(scene);
     const medspaId = scene.practice.medspaId;
-    const slots = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id }, { date: '2027-06-07', durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    const slots = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id }, { date: DAY, durationMinutes: 60, intervalMinutes: 15 }, new Date()));
     expect(slots.calls).toEqual({ BatchGetItemCommand: 1 });
     expect(slots.result.length).toBeGreaterThan(0);
-    const availability = await counted(() => providerAvailability(medspaId, { providerId: scene.provider.id, roomId: scene.room.id }, { start: nyTime('2027-06-07', '12:00'), end: nyTime('2027-06-07', '13:00') }));
+    const availability = await counted(() => providerAvailability(medspaId, { providerId: scene.provider.id, roomId: scene.room.id }, { start: nyTime(DAY, '12:00'), end: nyTime(DAY, '13:00') }));
     expect(availability.calls).toEqual({ BatchGetItemCommand: 1 });
     // With a room and equipment too, the widest day range needs two batches of 100 keys, read in parallel.
-    const withAll = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id }, { date: '2027-06-07', durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    const withAll = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id }, { date: DAY, durationMinutes: 60, intervalMinutes: 15 }, new Date()));
     expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
   });
 
   it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
     const scene = await makeScene();
-    for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime('2027-06-07', hhmm) });
-    const page = await counted(() => listAppointments(scene.practice.medspaId, { from: '2027-06-07', to: '2027-06-07', limit: 50 }, new Date()));
+    for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime(DAY, hhmm) });
+    const page = await counted(() => listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
     expect(page.result.total).toBe(3);
     // GetCommand: the practice's time zone.
     expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
@@ -64,8 +67,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
 describe('a whole create request through the HTTP layer', () => {
   it('commits the audit entry inside the booking transaction: no extra round trip, exactly one entry', async () => {
     const scene = await makeScene();
-    await book(scene, { scheduled_at: nyTime('2027-06-07', '09:00') }); // warms the access cache
-    const { result, calls } = await counted(() => book(scene, { scheduled_at: nyTime('2027-06-07', '11:00') }));
+    await book(scene, { scheduled_at: nyTime(DAY, '09:00') }); // warms the access cache
+    const { result, calls } = await counted(() => book(scene, { scheduled_at: nyTime(DAY, '11:00') }));
     expect(result.status).toBe(201);
     expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
     const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });

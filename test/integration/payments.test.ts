@@ -4,7 +4,8 @@ import { ddbCalls } from '../../lib/db/client';
 import { createPayment } from '../../lib/use-cases/payments';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
-import { book, makeScene, type Scene } from '../fixtures/scheduling';
+import { addDays, at, firstOfMonth, lastOfMonth, monthOf, NY, todayIn } from '../fixtures/dates';
+import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -109,7 +110,12 @@ describe('recording a payment', () => {
 });
 
 describe('listing payments', () => {
-  // America/New_York; created through the use case at chosen instants around a month end.
+  // America/New_York; created through the use case at chosen instants around a month end weeks
+  // ahead (future-dated, so outside the default range that ends today).
+  const MONTH_END = lastOfMonth(addDays(todayIn(NY), 14));
+  const NEXT = addDays(MONTH_END, 1);
+  const [DAY_BEFORE, SECOND] = [addDays(MONTH_END, -1), addDays(NEXT, 1)];
+  const BOTH_MONTHS = `from=${firstOfMonth(MONTH_END)}&to=${lastOfMonth(NEXT)}`;
   let practice: TestPractice;
   let alice: { id: string };
   let bob: { id: string };
@@ -118,19 +124,19 @@ describe('listing payments', () => {
   beforeAll(async () => {
     practice = await makePractice({ time_zone: 'America/New_York' });
     [alice, bob] = [await makeClient(practice), await makeClient(practice)];
-    const at = async (name: string, client: { id: string }, instant: string) => {
+    const payAt = async (name: string, client: { id: string }, instant: string) => {
       ids[name] = (await createPayment(practice.medspaId, { client_id: client.id, amount_cents: 1000, method: 'card' }, new Date(instant))).id;
     };
-    await at('p1', alice, '2027-03-30T15:00:00Z'); // local 03-30
-    await at('p2', bob, '2027-04-01T02:00:00Z'); // local 03-31 22:00 (UTC April)
-    await at('p3', alice, '2027-04-01T14:00:00Z'); // local 04-01
-    await at('p4', bob, '2027-04-02T05:00:00Z'); // local 04-02 01:00
+    await payAt('p1', alice, at(DAY_BEFORE, '11:00')); // local day before the month end
+    await payAt('p2', bob, at(MONTH_END, '22:00')); // local month end 22:00 (UTC: the next month)
+    await payAt('p3', alice, at(NEXT, '10:00')); // local first of the next month
+    await payAt('p4', bob, at(SECOND, '01:00')); // local second of the next month, 01:00
   });
 
   it('by practice-local date range, inclusive, newest first, across UTC month partitions', async () => {
-    expect(await listIds(practice, 'from=2027-03-31&to=2027-04-01')).toEqual({ ids: [ids.p3, ids.p2], pagination: { total: 2, next_cursor: null } });
-    expect((await listIds(practice, 'from=2027-03-30&to=2027-03-30')).ids).toEqual([ids.p1]);
-    expect((await listIds(practice, 'from=2027-04-02&to=2027-04-30')).ids).toEqual([ids.p4]);
+    expect(await listIds(practice, `from=${MONTH_END}&to=${NEXT}`)).toEqual({ ids: [ids.p3, ids.p2], pagination: { total: 2, next_cursor: null } });
+    expect((await listIds(practice, `from=${DAY_BEFORE}&to=${DAY_BEFORE}`)).ids).toEqual([ids.p1]);
+    expect((await listIds(practice, `from=${SECOND}&to=${lastOfMonth(NEXT)}`)).ids).toEqual([ids.p4]);
   });
 
   it('pages without gaps or duplicates, with the total on every page', async () => {
@@ -138,7 +144,7 @@ describe('listing payments', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Awaited<ReturnType<typeof listIds>> = await listIds(practice, `from=2027-03-01&to=2027-04-30&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof listIds>> = await listIds(practice, `${BOTH_MONTHS}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.pagination.total).toBe(4);
       seen.push(...page.ids);
       cursor = page.pagination.next_cursor;
@@ -150,8 +156,8 @@ describe('listing payments', () => {
 
   it('by client (all, or within dates), newest first', async () => {
     expect(await listIds(practice, `client_id=${alice.id}`)).toEqual({ ids: [ids.p3, ids.p1], pagination: { total: 2, next_cursor: null } });
-    expect((await listIds(practice, `client_id=${bob.id}&from=2027-03-31&to=2027-03-31`)).ids).toEqual([ids.p2]);
-    expect((await listIds(practice, `client_id=${alice.id}&from=2027-04-01&to=2027-04-30`)).ids).toEqual([ids.p3]);
+    expect((await listIds(practice, `client_id=${bob.id}&from=${MONTH_END}&to=${MONTH_END}`)).ids).toEqual([ids.p2]);
+    expect((await listIds(practice, `client_id=${alice.id}&from=${NEXT}&to=${lastOfMonth(NEXT)}`)).ids).toEqual([ids.p3]);
   });
 
   it('without dates: the 31 days up to today (new payments in, the future-dated ones out)', async () => {
@@ -160,15 +166,16 @@ describe('listing payments', () => {
   });
 
   it('rejects a reversed range, a range over a year and a forged cursor', async () => {
-    expectError(await call('GET', '/v1/payments?from=2027-04-10&to=2027-04-01', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
-    expectError(await call('GET', '/v1/payments?from=2026-01-01&to=2027-06-01', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
-    const forged = Buffer.from(JSON.stringify({ month: '2027-04', key: { gsi1pk: 'P#someone-else#PAYMENTS#2027-04' } })).toString('base64url');
-    expectError(await call('GET', `/v1/payments?from=2027-04-01&to=2027-04-30&cursor=${forged}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(await call('GET', `/v1/payments?from=${addDays(NEXT, 9)}&to=${NEXT}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(await call('GET', `/v1/payments?from=${addDays(NEXT, -517)}&to=${NEXT}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    const month = monthOf(NEXT);
+    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#PAYMENTS#${month}` } })).toString('base64url');
+    expectError(await call('GET', `/v1/payments?from=${NEXT}&to=${lastOfMonth(NEXT)}&cursor=${forged}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
   });
 
   it("never shows another practice's payments", async () => {
     const other = await makePractice();
-    expect((await listIds(other, 'from=2027-03-01&to=2027-04-30')).pagination.total).toBe(0);
+    expect((await listIds(other, BOTH_MONTHS)).pagination.total).toBe(0);
     expect((await listIds(other, `client_id=${alice.id}`)).pagination.total).toBe(0);
     expectError(await call('GET', `/v1/payments/${ids.p1}`, { token: other.adminToken }), 404, 'PAYMENT_NOT_FOUND');
     expectError(await pay(other, { client_id: alice.id, amount_cents: 100, method: 'card' }), 404, 'CLIENT_NOT_FOUND');
@@ -197,7 +204,7 @@ describe('roles', () => {
 
 describe('DynamoDB calls', () => {
   it('a payment is one read (the practice) and one transaction, with or without an appointment', async () => {
-    const appointment = (await book(scene, { scheduled_at: '2027-06-08T10:00:00-04:00' })).body.data;
+    const appointment = (await book(scene, { scheduled_at: nyTime(addDays(BOOKING_DAY, 1), '10:00') })).body.data;
     for (const appointmentId of [undefined, appointment.id]) {
       ddbCalls.reset();
       await createPayment(scene.practice.medspaId, { client_id: scene.client.id, appointment_id: appointmentId, amount_cents: 100, method: 'card' }, new Date());

@@ -4,6 +4,7 @@ import { getEntity } from '../../lib/db/entities';
 import { seedDemoPracticeData } from '../../infra/local/demo-data';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { EVERY_DAY_9_TO_5, makeClient, makeEquipment, makeProvider, makeRoom, makeService } from '../fixtures/builders';
+import { addDays, futureWeekday } from '../fixtures/dates';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -157,6 +158,8 @@ describe('list pagination', () => {
 
 describe('providers', () => {
   it('derives full_name, fills every weekday, stores time off in UTC and defaults active', async () => {
+    // Upcoming time off: a day off weeks ahead, and a later stretch given with an offset.
+    const [dayOff, holidays] = [futureWeekday('mon', 2), futureWeekday('thu', 6)];
     const response = await call('POST', '/v1/providers', {
       token: practice.adminToken,
       body: {
@@ -164,7 +167,7 @@ describe('providers', () => {
         last_name: 'Reyes',
         email: 'ava@example.com',
         working_hours: { mon: [{ start: '13:00', end: '24:00' }, { start: '08:00', end: '12:00' }] },
-        time_off: [{ start: '2026-12-24T09:00:00-05:00', end: '2026-12-26T09:00:00-05:00', reason: 'Holidays' }, { start: '2026-11-02T00:00:00Z', end: '2026-11-03T00:00:00Z' }],
+        time_off: [{ start: `${holidays}T09:00:00-05:00`, end: `${addDays(holidays, 2)}T09:00:00-05:00`, reason: 'Holidays' }, { start: `${dayOff}T00:00:00Z`, end: `${addDays(dayOff, 1)}T00:00:00Z` }],
       },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -178,8 +181,8 @@ describe('providers', () => {
       active: true,
       working_hours: { mon: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '24:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] },
       time_off: [
-        { start: '2026-11-02T00:00:00.000Z', end: '2026-11-03T00:00:00.000Z', reason: null },
-        { start: '2026-12-24T14:00:00.000Z', end: '2026-12-26T14:00:00.000Z', reason: 'Holidays' },
+        { start: `${dayOff}T00:00:00.000Z`, end: `${addDays(dayOff, 1)}T00:00:00.000Z`, reason: null },
+        { start: `${holidays}T14:00:00.000Z`, end: `${addDays(holidays, 2)}T14:00:00.000Z`, reason: 'Holidays' },
       ],
     });
   });
