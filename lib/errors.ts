@@ -17,7 +17,6 @@ export const ERROR_STATUS = {
   PAYMENT_NOT_FOUND: 404,
   WEBHOOK_NOT_FOUND: 404,
   CREDENTIAL_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   PROVIDER_UNAVAILABLE: 409,
   ROOM_UNAVAILABLE: 409,
   EQUIPMENT_UNAVAILABLE: 409,
@@ -28,8 +27,6 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PROVIDER_NOT_CERTIFIED: 422,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
 } as const;
 
@@ -66,7 +63,6 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   VERSION_CONFLICT: 'The resource has changed since the version in If-Match',
   PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB',
   PROVIDER_NOT_CERTIFIED: 'Provider is not certified for this service',
-  RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'Something went wrong on our side',
 };
 

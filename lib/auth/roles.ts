@@ -20,11 +20,4 @@ export const ALLOW = {
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
-  /** Reports. */
-  reports: ['admin', 'manager', 'analyst'],
-  /** Webhooks: read by analyst, written by managers. */
-  webhookRead: ['admin', 'manager', 'analyst'],
-  webhookWrite: ['admin', 'manager'],
-  /** Reads the front desk may not make (payments list is front office; these are manager-level). */
-  managementRead: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

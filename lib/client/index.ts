@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode, FieldProblem } from '../errors';
-import type { RouteDef } from '../http/route';
-import { routes, type OperationName, type Routes } from '../routes';
+import type { OperationName, Routes } from '../routes';
+import { operations } from './operations';
 
 type Input<S> = S extends z.ZodType ? z.input<S> : never;
 type Output<S> = S extends z.ZodType ? z.output<S> : unknown;
@@ -70,7 +70,7 @@ export class MedspaClient {
   constructor(private readonly options: ClientOptions) {
     this.fetcher = options.fetch ?? fetch;
     this.api = Object.fromEntries(
-      Object.keys(routes).map((operation) => [operation, (input?: object) => this.call(operation as OperationName, (input ?? {}) as never)]),
+      Object.keys(operations).map((operation) => [operation, (input?: object) => this.call(operation as OperationName, (input ?? {}) as never)]),
     ) as unknown as OperationMethods;
   }
 
@@ -89,7 +89,7 @@ export class MedspaClient {
 
   /** Any operation of the route table by name. */
   async call<Op extends OperationName>(operation: Op, input: OperationInput<Op> = {} as OperationInput<Op>): Promise<OperationResult<Op>> {
-    const route: RouteDef = routes[operation];
+    const route: { method: string; path: string; auth: string; bare?: boolean } = operations[operation as keyof typeof operations];
     const { params, query, body, headers } = input as { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> };
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
     const search = new URLSearchParams();
@@ -107,7 +107,7 @@ export class MedspaClient {
     });
     const payload = (await response.json()) as OperationResult<Op>;
     if (!response.ok) throw toError(response.status, payload);
-    return route.envelope === false ? ({ success: true, data: payload } as OperationResult<Op>) : payload;
+    return route.bare ? ({ success: true, data: payload } as OperationResult<Op>) : payload;
   }
 
   getAppointments(filters: AppointmentFilters = {}) {

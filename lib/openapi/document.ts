@@ -257,7 +257,6 @@ function errorCodesOf({ operation, route, query, bodyShape }: OperationParts, if
     if (!route.acceptsForm) codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
   for (const code of DOMAIN_ERRORS[operation] ?? []) codes.add(code);
-  if (!isPublic) codes.add('RATE_LIMITED');
   codes.add('INTERNAL_ERROR');
   return ERROR_CODES.filter((code) => codes.has(code));
 }
@@ -311,7 +310,6 @@ function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
       headers: {
         'X-Request-Id': header('X-Request-Id'),
         ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
-        ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': header('Retry-After') } : {}),
       },
       content: { 'application/json': { schema: narrowedError(codes) } },
     };
@@ -376,7 +374,7 @@ function infoDescription(): string {
 - **Plain dates** (\`YYYY-MM-DD\`) and working hours (\`HH:MM\`) are in the practice's IANA time zone (\`practice.time_zone\`).
 - **Money** is integer minor units (\`*_cents\`) in the practice's \`currency\` (ISO 4217).
 - **Versioning**: resources carry \`version\` (+1 per change); single-resource responses carry \`ETag: "<version>"\`. Operations that take \`If-Match\` (\`"3"\`, \`W/"3"\` or \`3\`) answer 409 \`VERSION_CONFLICT\` when it is stale.
-- **Limits**: bodies over ${MAX_BODY_BYTES / 1024} KiB are 413 \`PAYLOAD_TOO_LARGE\`; malformed JSON is 400 \`INVALID_JSON\`; too many requests per credential are 429 \`RATE_LIMITED\` with \`Retry-After\`.
+- **Limits**: bodies over ${MAX_BODY_BYTES / 1024} KiB are 413 \`PAYLOAD_TOO_LARGE\`; malformed JSON is 400 \`INVALID_JSON\`.
 - **Authentication**: exchange a credential at \`POST /v1/auth/token\` (JSON \`{ client_id, client_secret }\`, or the OAuth 2.0 client-credentials form, or HTTP Basic) for a JWT valid for 1 hour, and send it as \`Authorization: Bearer <token>\`. Public keys: \`GET /.well-known/jwks.json\`.
 - **Roles**: ${ROLES.map((role) => `\`${role}\``).join(', ')}. Each operation lists the roles allowed (\`x-roles\`); any other is 403 \`FORBIDDEN\`. A practice still on the early-access waitlist gets 403 \`API_ACCESS_NOT_ENABLED\` except where an operation says otherwise (\`x-allow-waitlisted\`).
 

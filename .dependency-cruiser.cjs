@@ -1,0 +1,38 @@
+/** Layer rules, checked in `npm test` (test/unit/layers.test.ts) and by `npx depcruise lib functions infra`. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles anywhere.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'lib/domain holds pure rules: no data layer, HTTP, SDK or infrastructure.',
+      severity: 'error',
+      from: { path: '^lib/domain/' },
+      to: { path: ['^lib/(db|http|routes|use-cases|openapi|events|webhooks|client)/', '^infra/', '^functions/', '@aws-sdk/', 'aws-cdk-lib', 'node_modules/@middy/'] },
+    },
+    {
+      name: 'db-has-no-http',
+      comment: 'lib/db knows records and keys, never HTTP, routes or the public schemas.',
+      severity: 'error',
+      from: { path: '^lib/db/' },
+      to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^functions/', 'node_modules/@middy/'] },
+    },
+    {
+      name: 'client-carries-no-server',
+      comment: 'lib/client runs in browsers and integrators\' code: only type-only imports may reach server modules.',
+      severity: 'error',
+      from: { path: '^lib/client/' },
+      to: { pathNot: ['^lib/client/'], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
