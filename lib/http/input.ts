@@ -41,10 +41,15 @@ export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, 
   if (!schema) return value as T;
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
-  const details: FieldProblem[] = result.error.issues.map((issue) => ({
-    path: issue.path.length ? issue.path.join('.') : where,
-    message: issue.message,
-  }));
+  const details: FieldProblem[] = result.error.issues.flatMap((issue): FieldProblem[] => {
+    const at = (path: PropertyKey[]) => (path.length ? path.map(String).join('.') : where);
+    // An unknown key is reported at its own path, so a typo is named, not the whole body.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: at([...issue.path, key]), message: where === 'query' ? 'unknown parameter' : 'unknown field' }));
+    }
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path: at(issue.path), message: `${at(issue.path)} is required` }];
+    return [{ path: at(issue.path), message: issue.message }];
+  });
   throw new AppError('VALIDATION_ERROR', `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
 }
 

@@ -36,7 +36,11 @@ export interface RouteDef {
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
 export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [K in keyof T]: T[K] & { operation: K & string } } => {
-  for (const [operation, route] of Object.entries(routes)) (route as RouteDef & { operation?: string }).operation = operation;
+  for (const [operation, route] of Object.entries(routes)) {
+    (route as RouteDef & { operation?: string }).operation = operation;
+    // Unknown query parameters are refused (contract 1), in one place: a typo never silently widens a list.
+    if (route.query instanceof z.ZodObject) route.query = route.query.strict();
+  }
   return routes as { [K in keyof T]: T[K] & { operation: K & string } };
 };
 
