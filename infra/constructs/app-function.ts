@@ -126,7 +126,7 @@ export class AppFunction extends Construct {
     });
   }
 
-  /** `AWS_REGION`-independent: what the code reads is the same name locally and on AWS. */
+  /** An env var the code reads under the same name locally and on AWS. */
   addEnvironment(name: string, value: string): this {
     this.fn.addEnvironment(name, value);
     return this;

@@ -11,7 +11,7 @@ import { routes } from '../../lib/routes';
 import { workers } from '../../lib/workers';
 import { StatefulStack } from '../../infra/stacks/stateful-stack';
 import { PROJECT_ROOT, StatelessStack, type StatelessStackProps } from '../../infra/stacks/stateless-stack';
-import { stackNames } from '../../infra/stacks/stage-settings';
+import { apiOptionsFromContext, DEFAULT_API_OPTIONS, stackNames } from '../../infra/stacks/stage-settings';
 
 const CFN_RESOURCE_LIMIT = 500;
 /** "Far below" the limit: room for the route table to double. */
@@ -468,5 +468,25 @@ describe('stage with 80 routes', () => {
     const routes = fakeRoutes(2, ['a']);
     routes.operation1 = { ...routes.operation1, method: routes.operation0.method, path: routes.operation0.path };
     expect(() => synth({ routes, entryFor: () => anyHandler, signingOperations: [] })).toThrow(/declared by both/);
+  });
+});
+
+describe('context options (-c name=value)', () => {
+  const optionsFrom = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);
+
+  it('defaults throttling and alarm thresholds, with no domain', () => {
+    expect(optionsFrom({})).toEqual({ ...DEFAULT_API_OPTIONS, tokenIssuer: undefined, domain: undefined, alarmEmail: undefined });
+  });
+
+  it('reads the domain, throttling and thresholds', () => {
+    const options = optionsFrom({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x', throttleRateLimit: '25', throttleBurstLimit: '50', alarmP99LatencyMs: '900' });
+    expect(options.domain).toEqual({ name: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x' });
+    expect(options.throttle).toEqual({ rateLimit: 25, burstLimit: 50 });
+    expect(options.alarms.apiP99LatencyMs).toBe(900);
+  });
+
+  it('refuses half a domain and nonsense numbers', () => {
+    expect(() => optionsFrom({ domainName: 'api.example.com' })).toThrow(/go together/);
+    expect(() => optionsFrom({ throttleRateLimit: '-1' })).toThrow(/positive/);
   });
 });
