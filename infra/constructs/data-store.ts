@@ -1,19 +1,83 @@
 import { Construct } from 'constructs';
-import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { SecretName } from '../../lib/crypto/named-secret';
 import { TABLE_SHAPE } from '../../lib/db/table';
+import { acknowledge, bothPacks } from './nag';
 import type { StageSettings } from '../stacks/stage-settings';
 
+/** Every log group of a stage lives under this prefix (the logs key is usable for these only). */
+export const logGroupPrefix = (stage: string) => `/medspa-api/${stage}`;
+
 /**
- * The stateful part: the one DynamoDB table (shape from lib/db/table.ts) and the KMS key that
- * signs access tokens (ES256). Keep these construct ids stable: renaming them replaces the data.
+ * The stateful part of a stage: the one DynamoDB table (shape from lib/db/table.ts), the KMS keys,
+ * the event bus and the service secrets. Keep these construct ids stable: renaming one replaces
+ * the resource, and for the table and keys that means the data.
  */
 export class DataStore extends Construct {
   readonly table: Table;
+  /** Encrypts the table (and its stream), the bus and the secrets. */
+  readonly dataKey: Key;
+  /** Encrypts the stage's log groups and alarm notifications. */
+  readonly opsKey: Key;
   readonly signingKey: Key;
+  readonly bus: EventBus;
+  readonly secrets: Record<SecretName, Secret>;
 
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id);
+    const stack = Stack.of(this);
+
+    this.dataKey = new Key(this, 'DataKey', {
+      description: `medspa-api ${settings.stage}: table, event bus and service secrets`,
+      enableKeyRotation: true,
+      alias: `alias/medspa-api-${settings.stage}-data`,
+      removalPolicy: settings.removalPolicy,
+      pendingWindow: settings.keyPendingWindow,
+    });
+
+    this.opsKey = new Key(this, 'OpsKey', {
+      description: `medspa-api ${settings.stage}: log groups and alarm notifications`,
+      enableKeyRotation: true,
+      alias: `alias/medspa-api-${settings.stage}-ops`,
+      removalPolicy: settings.removalPolicy,
+      pendingWindow: settings.keyPendingWindow,
+    });
+    // CloudWatch Logs encrypts with it only for this stage's log groups.
+    this.opsKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'StageLogGroups',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
+        actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+        resources: ['*'],
+        conditions: {
+          ArnLike: {
+            'kms:EncryptionContext:aws:logs:arn': stack.formatArn({
+              service: 'logs',
+              resource: 'log-group',
+              resourceName: `${logGroupPrefix(settings.stage)}/*`,
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    // CloudWatch alarms publish to the KMS-encrypted alarm topic.
+    this.opsKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AlarmNotifications',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    );
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_SHAPE.partitionKey, type: AttributeType.STRING },
@@ -22,6 +86,8 @@ export class DataStore extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE_SHAPE.ttlAttribute,
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.dataKey,
       deletionProtection: settings.production,
       removalPolicy: settings.removalPolicy,
     });
@@ -32,6 +98,14 @@ export class DataStore extends Construct {
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       });
     }
+    acknowledge(
+      this.table,
+      bothPacks(
+        'DDB4',
+        'DynamoDBInBackupPlan',
+        'Point-in-time recovery (35 days, restorable to any second) is the backup; an AWS Backup plan for longer retention is an account-level decision left to the operator.',
+      ),
+    );
 
     // Asymmetric keys cannot rotate automatically; a new key means a new `kid` in the JWKS.
     this.signingKey = new Key(this, 'TokenSigningKey', {
@@ -42,5 +116,32 @@ export class DataStore extends Construct {
       removalPolicy: settings.removalPolicy,
       pendingWindow: settings.keyPendingWindow,
     });
+
+    // Events carry the changed items (PHI): encrypted with our key; EventBridge gets key access for this bus only.
+    this.bus = new EventBus(this, 'Bus', {
+      eventBusName: `medspa-api-${settings.stage}`,
+      description: `medspa-api ${settings.stage}: domain events from the table stream`,
+      kmsKey: this.dataKey,
+    });
+
+    const secret = (name: SecretName, id: string) => {
+      const value = new Secret(this, id, {
+        // No fixed name: a destroyed dev secret keeps its name for its recovery window.
+        description: `medspa-api ${settings.stage}: ${name.toUpperCase()}_SECRET (lib/crypto/named-secret.ts); "new,old" while rotating`,
+        encryptionKey: this.dataKey,
+        generateSecretString: { passwordLength: 48, excludePunctuation: true },
+        removalPolicy: settings.removalPolicy,
+      });
+      acknowledge(
+        value,
+        bothPacks(
+          'SMG4',
+          'SecretsManagerRotationEnabled',
+          'Rotated by an operator, not a rotation Lambda: set the value to "new,old" (lib/crypto/named-secret.ts accepts both) and redeploy, since functions take the value at deploy time; drop "old" once its cursors and ciphertexts have aged out.',
+        ),
+      );
+      return value;
+    };
+    this.secrets = { cursor: secret('cursor', 'CursorSecret'), webhook: secret('webhook', 'WebhookSecret') };
   }
 }

@@ -1,13 +1,15 @@
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { SecretName } from '../../lib/crypto/named-secret';
 import type { RouteDef } from '../../lib/http/route';
-import { ApiFunction } from '../constructs/api-function';
-import { HandlerRole } from '../constructs/handler-role';
+import type { TableAccess } from '../../lib/workers';
+import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
+import { FunctionRole } from '../constructs/function-role';
+import { acknowledge, bothPacks } from '../constructs/nag';
+import type { StatefulRefs } from './stateless-stack';
 import { pascal, type StageSettings } from './stage-settings';
 
 export interface RouteGroupStackProps extends NestedStackProps {
@@ -15,8 +17,7 @@ export interface RouteGroupStackProps extends NestedStackProps {
   /** The group's rows of the route table. */
   operations: ReadonlyArray<readonly [string, RouteDef]>;
   api: IHttpApi;
-  table: ITable;
-  signingKey: IKey;
+  data: StatefulRefs;
   settings: StageSettings;
   /** Shared by every function of the API. */
   environment: Record<string, string>;
@@ -25,65 +26,97 @@ export interface RouteGroupStackProps extends NestedStackProps {
   entryFor: (operation: string, route: RouteDef) => string;
   /** Log groups are `<logGroupPrefix>/<group>/<operation>`. */
   logGroupPrefix: string;
+  logs: FunctionLogs;
   /** Operations that sign tokens: they get their own role with kms:Sign. */
   signingOperations: ReadonlySet<string>;
+  /** The service secrets an operation's function receives. */
+  secretsFor: (operation: string, route: RouteDef) => readonly SecretName[];
 }
 
 /**
- * One nested stack per route group (`RouteDef.group`): the group's shared role and, per
- * operation, a Lambda, its log group, its API integration, route and invoke permission
- * (5 resources per operation + 1 per role), so every stack stays far below 500 resources.
+ * Least privilege from the route row: a GET route's function gets read access (GetItem,
+ * BatchGetItem, Query) plus PutItem on the audit partitions, every other method read-write.
+ */
+export const tableAccessOf = (route: RouteDef): TableAccess => (route.method === 'GET' ? 'read' : 'readWrite');
+
+/**
+ * One nested stack per route group (`RouteDef.group`): up to three shared roles (readers, writers,
+ * token signers; a GET function never shares a role with a writer) and, per operation, a Lambda,
+ * its log group, its API integration, route and invoke permission: 5 resources per operation + 2
+ * per role, so every stack stays far below 500 resources.
  */
 export class RouteGroupStack extends NestedStack {
   readonly group: string;
   readonly functions: Record<string, NodejsFunction> = {};
-  readonly roles: HandlerRole[] = [];
+  readonly roles: FunctionRole[] = [];
 
   constructor(scope: Construct, id: string, props: RouteGroupStackProps) {
     super(scope, id, { description: `medspa-api ${props.settings.stage}: ${props.group} routes`, ...props });
     this.group = props.group;
-    const readOnly = props.operations.every(([, route]) => route.method === 'GET');
+    const { table, signingKey, secrets } = props.data;
     const logGroupPrefix = `${props.logGroupPrefix}/${props.group}`;
 
-    let groupRole: HandlerRole | undefined;
-    let signerRole: HandlerRole | undefined;
-    const roleFor = (operation: string): HandlerRole => {
-      const canSign = props.signingOperations.has(operation);
-      const existing = canSign ? signerRole : groupRole;
-      if (existing) return existing;
-      const role = new HandlerRole(this, canSign ? 'TokenSignerRole' : 'HandlerRole', {
-        description: `medspa-api ${props.settings.stage}: ${props.group} handlers${canSign ? ' that sign tokens' : ''}`,
-        table: props.table,
-        signingKey: props.signingKey,
-        tableAccess: readOnly ? 'readOnly' : 'readWrite',
-        canSign,
-        logGroupPrefix,
-      });
-      this.roles.push(role);
-      if (canSign) signerRole = role;
-      else groupRole = role;
+    const roles = new Map<string, FunctionRole>();
+    const roleFor = (access: TableAccess, canSign: boolean): FunctionRole => {
+      const key = `${access}:${canSign}`;
+      let role = roles.get(key);
+      if (!role) {
+        const id = canSign ? (access === 'read' ? 'ReadTokenSignerRole' : 'TokenSignerRole') : access === 'read' ? 'ReadRole' : 'WriteRole';
+        role = new FunctionRole(this, id, {
+          description: `medspa-api ${props.settings.stage}: ${props.group} ${access === 'read' ? 'GET' : 'write'} handlers${canSign ? ' that sign tokens' : ''}`,
+        });
+        allowLogGroupsUnder(role, logGroupPrefix);
+        roles.set(key, role);
+        this.roles.push(role);
+      }
       return role;
     };
 
     for (const [operation, route] of props.operations) {
       const id = pascal(operation);
-      const fn = new ApiFunction(this, id, {
+      const access = tableAccessOf(route);
+      const canSign = props.signingOperations.has(operation);
+      const fn = new AppFunction(this, id, {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(operation).role,
+        role: roleFor(access, canSign),
         logGroupName: `${logGroupPrefix}/${operation}`,
+        logs: props.logs,
         environment: props.environment,
-        logRetention: props.settings.logRetention,
-        logRemovalPolicy: props.settings.removalPolicy,
       });
-      this.functions[operation] = fn.handler;
+      fn.bindTable(table, access).bindSigningKey(signingKey, canSign);
+      if (access === 'read') fn.allowAuditWrites(table);
+      for (const name of props.secretsFor(operation, route)) fn.bindSecret(name, secrets[name]);
+      this.functions[operation] = fn.fn;
+      acknowledge(fn, {
+        ...bothPacks(
+          undefined,
+          'LambdaDLQ',
+          'Invoked synchronously by API Gateway: the caller gets the error; a dead-letter queue applies to asynchronous invocations only.',
+        ),
+        ...bothPacks(
+          undefined,
+          'LambdaConcurrency',
+          'API functions are capped by the stage throttling (rate/burst) instead: reserving concurrency for each of ~60 functions would carve up the account pool and throttle some routes while others idle.',
+        ),
+      });
 
-      new HttpRoute(this, `${id}Route`, {
+      const httpRoute = new HttpRoute(this, `${id}Route`, {
         httpApi: props.api,
         routeKey: route.fallback ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${id}Integration`, fn.handler),
+        integration: new HttpLambdaIntegration(`${id}Integration`, fn.fn),
       });
+      acknowledge(
+        httpRoute,
+        bothPacks(
+          'APIG4',
+          undefined,
+          route.auth === 'public'
+            ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the 404 fallback).'
+            : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/handler.ts), so denials are audited and answered in the contract\'s envelope.',
+        ),
+      );
     }
   }
 }

@@ -1,47 +1,68 @@
 import { join } from 'node:path';
-import { App, type Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SHAPE } from '../../lib/db/table';
+import { EVENT_RULES } from '../../lib/events/rules';
 import type { HttpMethod, RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
-import { MedspaApiStack, PROJECT_ROOT, type MedspaApiStackProps } from '../../infra/stacks/medspa-api-stack';
+import { workers } from '../../lib/workers';
+import { StatefulStack } from '../../infra/stacks/stateful-stack';
+import { PROJECT_ROOT, StatelessStack, type StatelessStackProps } from '../../infra/stacks/stateless-stack';
+import { apiOptionsFromContext, DEFAULT_API_OPTIONS, stackNames } from '../../infra/stacks/stage-settings';
 
 const CFN_RESOURCE_LIMIT = 500;
-/** A synth of the full route table takes a few seconds, much more on a loaded machine. */
-const SYNTH_TIMEOUT_MS = 180_000;
+/** "Far below" the limit: room for the route table to double. */
+const COMFORTABLE_RESOURCE_COUNT = 150;
+/** A synth of the full route table takes seconds, much more on a loaded machine. */
+const SYNTH_TIMEOUT_MS = 240_000;
 const ROUTES: Record<string, RouteDef> = routes;
+const WORKERS = Object.keys(workers);
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+/** Actions with no resource-level permissions: the only ones allowed on Resource "*". */
+const STAR_RESOURCE_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'dynamodb:ListStreams'];
 
 type Json = Record<string, unknown>;
-type Resources = Record<string, { Type: string; Properties?: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resource = { Type: string; Properties?: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resources = Record<string, Resource>;
 
 interface Synthesized {
-  stack: MedspaApiStack;
-  main: Template;
-  /** The main stack and every nested stack. */
+  app: App;
+  stateful: StatefulStack;
+  stateless: StatelessStack;
+  /** Every stack and nested stack of the stage. */
   all: Array<{ name: string; template: Template }>;
+  /** The stateless stack and its nested stacks. */
+  code: Array<{ name: string; template: Template }>;
 }
 
+type SynthProps = Omit<StatelessStackProps, 'stage' | 'data'> & { stage?: string };
+
 /** Template assertions only: context skips esbuild bundling. */
-function synth(props: Omit<MedspaApiStackProps, 'stage'> & { stage?: string } = {}): Synthesized {
+function synth(props: SynthProps = {}): Synthesized {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stage = props.stage ?? 'dev';
-  const stack = new MedspaApiStack(app, `MedspaApi-${stage}`, { ...props, stage });
-  const nested: Stack[] = Object.values(stack.routeGroups);
-  const main = Template.fromStack(stack);
-  return {
-    stack,
-    main,
-    all: [{ name: stack.stackName, template: main }, ...nested.map((s) => ({ name: s.node.path, template: Template.fromStack(s) }))],
-  };
+  const names = stackNames(stage);
+  const stateful = new StatefulStack(app, names.stateful, { stage });
+  const stateless = new StatelessStack(app, names.stateless, { ...props, stage, data: stateful.data });
+  const nested: Stack[] = [...Object.values(stateless.routeGroups), stateless.workers];
+  const code = [
+    { name: stateless.stackName, template: Template.fromStack(stateless) },
+    ...nested.map((s) => ({ name: s.node.path, template: Template.fromStack(s) })),
+  ];
+  return { app, stateful, stateless, code, all: [{ name: stateful.stackName, template: Template.fromStack(stateful) }, ...code] };
 }
 
 const resourcesOf = (template: Template): Resources => (template.toJSON().Resources ?? {}) as Resources;
 const ofType = (template: Template, type: string) => Object.entries(resourcesOf(template)).filter(([, r]) => r.Type === type);
-const allOfType = (s: Synthesized, type: string) => s.all.flatMap(({ template }) => ofType(template, type));
+const allOfType = (templates: Synthesized['all'], type: string) => templates.flatMap(({ template }) => ofType(template, type));
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const actionsOf = (statement: Json) => asArray(statement.Action as string | string[]);
+const statefulTemplate = (s: Synthesized) => s.all[0].template;
 
-/** Every policy statement of every resource (IAM policies, role inline policies, key policies...). */
+/** Every policy statement under a value (IAM policies, key policies, queue policies...). */
 function statementsIn(value: unknown, found: Json[] = []): Json[] {
   if (Array.isArray(value)) value.forEach((v) => statementsIn(v, found));
   else if (value && typeof value === 'object') {
@@ -52,28 +73,80 @@ function statementsIn(value: unknown, found: Json[] = []): Json[] {
   }
   return found;
 }
-const allStatements = (s: Synthesized) => s.all.flatMap(({ template }) => statementsIn(template.toJSON().Resources));
 
-/** `{ Ref: 'HandlerRoleXYZ' }` or `{ 'Fn::GetAtt': ['HandlerRoleXYZ', 'Arn'] }` -> logical id. */
+/** `{ Ref: 'RoleXYZ' }` or `{ 'Fn::GetAtt': ['RoleXYZ', 'Arn'] }` -> logical id. */
 const logicalIdOf = (ref: unknown): string | undefined => {
   const r = ref as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
   return r?.Ref ?? r?.['Fn::GetAtt']?.[0];
 };
 
-describe('MedspaApi stack (current routes, dev)', () => {
+/** Per template: role logical id -> the statements of the managed policies attached to it. */
+function rolePermissions(template: Template): Map<string, Json[]> {
+  const byRole = new Map<string, Json[]>();
+  for (const [, policy] of [...ofType(template, 'AWS::IAM::ManagedPolicy'), ...ofType(template, 'AWS::IAM::Policy')]) {
+    for (const role of asArray(policy.Properties?.Roles)) {
+      const id = logicalIdOf(role)!;
+      byRole.set(id, [...(byRole.get(id) ?? []), ...statementsIn(policy.Properties?.PolicyDocument)]);
+    }
+  }
+  for (const [id, role] of ofType(template, 'AWS::IAM::Role')) {
+    byRole.set(id, [...(byRole.get(id) ?? []), ...statementsIn(role.Properties?.Policies)]);
+  }
+  return byRole;
+}
+
+/** Every function of the stage with its template, description (`operation: ...`) and permissions. */
+function functionsOf(s: Synthesized) {
+  return s.code.flatMap(({ template }) => {
+    const permissions = rolePermissions(template);
+    return ofType(template, 'AWS::Lambda::Function').map(([id, fn]) => ({
+      id,
+      fn,
+      template,
+      name: String(fn.Properties?.Description).split(':')[0],
+      role: logicalIdOf(fn.Properties?.Role)!,
+      statements: permissions.get(logicalIdOf(fn.Properties?.Role)!) ?? [],
+      env: (fn.Properties?.Environment as { Variables: Json }).Variables,
+    }));
+  });
+}
+
+function nagViolations(app: App) {
+  return [new AwsSolutionsChecks(), new HIPAASecurityChecks()].flatMap((pack) =>
+    pack.validateScope(app).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+  );
+}
+
+describe('stage dev (current routes and workers)', () => {
   let s: Synthesized;
   beforeAll(() => {
     s = synth();
   }, SYNTH_TIMEOUT_MS);
 
-  it('derives the table from TABLE_SHAPE', () => {
+  it('is two stacks: the table, keys, bus and secrets only in the stateful one', () => {
+    expect(s.stateful.stackName).toBe('MedspaApi-dev-Stateful');
+    expect(s.stateless.stackName).toBe('MedspaApi-dev-Stateless');
+    expect(s.stateless.dependencies).toContain(s.stateful);
+    const stateful = statefulTemplate(s);
+    stateful.resourceCountIs('AWS::DynamoDB::Table', 1);
+    stateful.resourceCountIs('AWS::Events::EventBus', 1);
+    stateful.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::KMS::Key', 'AWS::Events::EventBus', 'AWS::SecretsManager::Secret']) {
+      expect(allOfType(s.code, type), type).toHaveLength(0);
+    }
+    for (const type of ['AWS::Lambda::Function', 'AWS::ApiGatewayV2::Api', 'AWS::SQS::Queue', 'AWS::IAM::Role']) {
+      expect(ofType(stateful, type), type).toHaveLength(0);
+    }
+  });
+
+  it('derives the table from TABLE_SHAPE, with its stream, PITR and a customer-managed key', () => {
     const keyAttributes = [
       TABLE_SHAPE.partitionKey,
       TABLE_SHAPE.sortKey,
       ...TABLE_SHAPE.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
     ];
-    s.main.resourceCountIs('AWS::DynamoDB::Table', 1);
-    s.main.hasResourceProperties('AWS::DynamoDB::Table', {
+    const stateful = statefulTemplate(s);
+    stateful.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: TABLE_SHAPE.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE_SHAPE.sortKey, KeyType: 'RANGE' },
@@ -92,135 +165,278 @@ describe('MedspaApi stack (current routes, dev)', () => {
       TimeToLiveSpecification: { AttributeName: TABLE_SHAPE.ttlAttribute, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
     });
+    const [[, table]] = ofType(stateful, 'AWS::DynamoDB::Table');
+    const sse = table.Properties?.SSESpecification as Json;
+    expect(sse).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
+    const keyId = logicalIdOf(sse.KMSMasterKeyId)!;
+    expect(resourcesOf(stateful)[keyId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true } });
   });
 
   it('is disposable outside prod', () => {
-    const [[, table]] = ofType(s.main, 'AWS::DynamoDB::Table');
+    const [[, table]] = ofType(statefulTemplate(s), 'AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Delete');
     expect(table.Properties?.DeletionProtectionEnabled).not.toBe(true);
   });
 
   it('has an ECC_NIST_P256 SIGN_VERIFY signing key', () => {
-    s.main.resourceCountIs('AWS::KMS::Key', 1);
-    s.main.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    statefulTemplate(s).resourcePropertiesCountIs('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, 1);
   });
 
-  it('has exactly one Lambda per route, Node 22 on arm64, with the env the functions read', () => {
-    const functions = allOfType(s, 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(Object.keys(ROUTES).length);
-    for (const [, fn] of functions) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
-      const env = (fn.Properties?.Environment as { Variables: Json }).Variables;
-      for (const name of ['TABLE_NAME', 'TOKEN_ISSUER', 'SIGNING_KMS_KEY_ID', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) {
-        expect(env[name], name).toBeDefined();
-      }
+  it('has one Lambda per route and per worker: Node 22 on arm64, traced, env read by the code, own encrypted log group', () => {
+    const functions = functionsOf(s);
+    expect(functions.map((f) => f.name).sort()).toEqual([...Object.keys(ROUTES), ...WORKERS].sort());
+    for (const { fn, env, template, name } of functions) {
+      expect(fn.Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties?.VpcConfig, name).toBeUndefined();
+      for (const variable of ['TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) expect(env[variable], `${name} ${variable}`).toBeDefined();
       expect(env.NODE_OPTIONS).toBe('--enable-source-maps');
-      // Its own log group, with a retention.
-      const logGroupId = logicalIdOf((fn.Properties?.LoggingConfig as Json | undefined)?.LogGroup);
-      expect(logGroupId).toBeDefined();
+      const logGroup = resourcesOf(template)[logicalIdOf((fn.Properties?.LoggingConfig as Json).LogGroup)!];
+      expect(logGroup?.Properties?.RetentionInDays, name).toBeGreaterThan(0);
+      expect(logGroup?.Properties?.KmsKeyId, name).toBeDefined();
     }
-    for (const { template } of s.all) {
-      const logGroups = Object.fromEntries(ofType(template, 'AWS::Logs::LogGroup'));
-      for (const [, fn] of ofType(template, 'AWS::Lambda::Function')) {
-        const logGroup = logGroups[logicalIdOf((fn.Properties?.LoggingConfig as Json).LogGroup)!];
-        expect(logGroup?.Properties?.RetentionInDays).toBeGreaterThan(0);
-      }
+    for (const { name, env } of functions.filter((f) => f.name in ROUTES)) {
+      for (const variable of ['TOKEN_ISSUER', 'SIGNING_KMS_KEY_ID']) expect(env[variable], `${name} ${variable}`).toBeDefined();
     }
-    // Each function is described by its operation: one per route table entry.
-    const descriptions = functions.map(([, fn]) => String(fn.Properties?.Description).split(':')[0]).sort();
-    expect(descriptions).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('encrypts every log group with the stateful stack\'s customer-managed key', () => {
+    const logGroups = allOfType(s.code, 'AWS::Logs::LogGroup');
+    expect(logGroups.length).toBe(Object.keys(ROUTES).length + WORKERS.length + 1);
+    for (const [id, group] of logGroups) {
+      expect(JSON.stringify(group.Properties?.KmsKeyId), id).toMatch(/MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataOpsKey/);
+    }
   });
 
   it('has one API route per route, keyed METHOD /path (the fallback as $default), each with a Lambda integration', () => {
-    const routeKeys = allOfType(s, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
+    const routeKeys = allOfType(s.code, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
     const expected = Object.values(ROUTES).map((route) => (route.fallback ? '$default' : `${route.method} ${route.path}`));
     expect(expected).toContain('$default');
     expect(routeKeys.sort()).toEqual(expected.sort());
-    expect(allOfType(s, 'AWS::ApiGatewayV2::Integration')).toHaveLength(expected.length);
-    expect(allOfType(s, 'AWS::Lambda::Permission')).toHaveLength(expected.length);
-    s.main.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
-    s.main.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
-    s.main.hasOutput('ApiUrl', {});
+    expect(allOfType(s.code, 'AWS::ApiGatewayV2::Integration')).toHaveLength(expected.length);
+    const main = s.code[0].template;
+    main.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    main.hasOutput('ApiUrl', {});
   });
 
-  it('shares one role per route group (plus one for token signing)', () => {
+  it('throttles the stage by default and logs access without bodies', () => {
+    s.code[0].template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('routeKey') },
+    });
+  });
+
+  it('gives GET functions reads only (plus audit-partition PutItem), never sharing a role with a writer', () => {
+    const functions = functionsOf(s).filter((f) => f.name in ROUTES);
+    const roleMethods = new Map<string, Set<boolean>>();
+    for (const { name, role, statements, template } of functions) {
+      const isGet = ROUTES[name].method === 'GET';
+      roleMethods.set(`${template.toJSON().Description}:${role}`, new Set([...(roleMethods.get(`${template.toJSON().Description}:${role}`) ?? []), isGet]));
+      const dynamo = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')));
+      const writes = dynamo.filter((st) => actionsOf(st).some((a) => WRITE_ACTIONS.includes(a)));
+      if (isGet) {
+        // Denied calls are audited (contract 3), GETs included: PutItem, but only where the key starts P#...#AUDIT.
+        expect(writes, name).toHaveLength(1);
+        expect(writes[0], name).toMatchObject({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['P#*#AUDIT'] } } });
+        const reads = dynamo.filter((st) => st !== writes[0]).flatMap(actionsOf);
+        expect(new Set(reads), name).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+      } else {
+        expect(dynamo.flatMap(actionsOf), name).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']));
+        expect(writes.every((st) => st.Condition === undefined), name).toBe(true);
+      }
+    }
+    for (const [role, methods] of roleMethods) expect(methods.size, role).toBe(1);
+  });
+
+  it('shares at most a reader and a writer role per route group (plus one for token signing)', () => {
     const groups = new Set(Object.values(ROUTES).map((route) => route.group));
-    const roles = allOfType(s, 'AWS::IAM::Role');
-    expect(roles.length).toBeLessThanOrEqual(groups.size + 1);
-    expect(roles.length).toBeGreaterThanOrEqual(groups.size);
+    const roles = Object.values(s.stateless.routeGroups).flatMap((group) => group.roles);
+    expect(roles.length).toBeLessThanOrEqual(2 * groups.size + 1);
   });
 
-  it('has no wildcard IAM actions and no DynamoDB access on Resource "*"', () => {
-    const statements = allStatements(s);
+  it('identity policies allow no wildcard actions, and Resource "*" only for actions without resource-level permissions', () => {
+    // Deny statements (the queues' TLS-only policies deny sqs:*) only take away.
+    const statements = s.all.flatMap(({ template }) => statementsIn(template.toJSON().Resources)).filter((st) => st.Effect === 'Allow' && !st.Principal);
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
-      const actions = asArray(statement.Action as string | string[]);
-      expect(actions).not.toContain('*');
-      expect(actions).not.toContain('dynamodb:*');
-      if (actions.some((action) => action.startsWith('dynamodb:'))) {
-        expect(asArray(statement.Resource)).not.toContain('*');
+      const actions = actionsOf(statement);
+      expect(actions.filter((a) => a.includes('*')), JSON.stringify(actions)).toEqual([]);
+      if (asArray(statement.Resource).includes('*')) {
+        expect(STAR_RESOURCE_ACTIONS, JSON.stringify(actions)).toEqual(expect.arrayContaining(actions));
       }
     }
   });
 
-  it('scopes every IAM (non-key) policy statement to named resources', () => {
-    for (const { template } of s.all) {
-      for (const type of ['AWS::IAM::Role', 'AWS::IAM::Policy']) {
-        for (const [, resource] of ofType(template, type)) {
-          const { AssumeRolePolicyDocument: _trust, ...rest } = resource.Properties ?? {};
-          for (const statement of statementsIn(rest)) expect(asArray(statement.Resource)).not.toContain('*');
-        }
-      }
+  it('lets only the token-signing role call kms:Sign; every route role may call kms:GetPublicKey', () => {
+    const functions = functionsOf(s);
+    for (const { name, statements } of functions) {
+      const actions = statements.flatMap(actionsOf);
+      if (name in ROUTES) expect(actions, name).toContain('kms:GetPublicKey');
+      if (actions.includes('kms:Sign')) expect(name).toBe('createToken');
+    }
+    expect(functions.filter((f) => f.statements.flatMap(actionsOf).includes('kms:Sign')).map((f) => f.name)).toEqual(['createToken']);
+  });
+
+  it('passes the service secrets as dynamic references, only to the functions that bind them', () => {
+    const functions = functionsOf(s);
+    const withSecret = (variable: string) => functions.filter((f) => f.env[variable] !== undefined).map((f) => f.name).sort();
+    for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
+      for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean)) expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
+    }
+    expect(withSecret('WEBHOOK_SECRET')).toEqual(['deliverWebhook']);
+    expect(withSecret('CURSOR_SECRET')).toEqual(Object.entries(ROUTES).filter(([, r]) => r.method === 'GET').map(([op]) => op).sort());
+    statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
+  });
+
+  it('puts the custom bus in the stateful stack and one rule per lib/events/rules.ts row on it, to the events queue', () => {
+    const stateful = statefulTemplate(s);
+    stateful.hasResourceProperties('AWS::Events::EventBus', { Name: 'medspa-api-dev', KmsKeyIdentifier: Match.anyValue() });
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const busRules = ofType(workersTemplate, 'AWS::Events::Rule').filter(([, r]) => r.Properties?.EventBusName);
+    expect(busRules).toHaveLength(EVENT_RULES.length);
+    const eventsQueue = Object.keys(resourcesOf(workersTemplate)).find((id) => /^EventsQueue[0-9A-F]{8}$/.test(id));
+    for (const rule of EVENT_RULES) {
+      const [, found] = busRules.find(([id]) => id.startsWith(rule.name))!;
+      expect(found.Properties?.EventPattern).toEqual(rule.pattern);
+      expect(JSON.stringify(found.Properties?.EventBusName)).toContain('MedspaApi-dev-Stateful:ExportsOutputRefDataBus');
+      const [target] = found.Properties?.Targets as Json[];
+      expect(logicalIdOf(target.Arn)).toBe(eventsQueue);
+      expect(target.DeadLetterConfig).toBeDefined();
     }
   });
 
-  it('lets only the token-signing role call kms:Sign; every role may call kms:GetPublicKey', () => {
-    const functions = allOfType(s, 'AWS::Lambda::Function');
-    const rolesUsed = new Map<string, string[]>();
-    for (const [, fn] of functions) {
-      const role = logicalIdOf(fn.Properties?.Role)!;
-      const operation = String(fn.Properties?.Description).split(':')[0];
-      rolesUsed.set(role, [...(rolesUsed.get(role) ?? []), operation]);
+  it('gives every queue a dead-letter queue, SSE and TLS-only access', () => {
+    const workersStack = s.stateless.workers;
+    const workersTemplate = Template.fromStack(workersStack);
+    const idOf = (queue: Queue) => workersStack.getLogicalId(queue.node.defaultChild as CfnElement);
+    const dlqs = new Set(Object.values(workersStack.deadLetterQueues).map(idOf));
+    const queues = ofType(workersTemplate, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(Object.keys(workersStack.queues).length + dlqs.size);
+    for (const [id, queue] of queues) {
+      expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
+      const redrive = queue.Properties?.RedrivePolicy as Json | undefined;
+      if (dlqs.has(id)) expect(redrive, id).toBeUndefined();
+      else expect(dlqs.has(logicalIdOf(redrive?.deadLetterTargetArn)!), id).toBe(true);
     }
-    for (const { template } of s.all) {
-      for (const [roleId, role] of ofType(template, 'AWS::IAM::Role')) {
-        const actions = statementsIn(role.Properties).flatMap((st) => asArray(st.Action as string | string[]));
-        expect(actions).toContain('kms:GetPublicKey');
-        if (actions.includes('kms:Sign')) expect(rolesUsed.get(roleId)).toEqual(['createToken']);
-      }
-      for (const [, policy] of ofType(template, 'AWS::IAM::Policy')) {
-        const actions = statementsIn(policy.Properties).flatMap((st) => asArray(st.Action as string | string[]));
-        expect(actions).not.toContain('kms:Sign');
-      }
+    for (const [name, def] of Object.entries(workers)) {
+      if (def.trigger.kind !== 'queue') continue;
+      const queue = resourcesOf(workersTemplate)[idOf(workersStack.queues[def.trigger.queue])];
+      expect(queue.Properties, name).toMatchObject({
+        VisibilityTimeout: def.trigger.visibilityTimeoutSeconds,
+        RedrivePolicy: { maxReceiveCount: def.trigger.maxReceiveCount },
+      });
     }
-    const signing = allStatements(s).filter((st) => asArray(st.Action as string | string[]).includes('kms:Sign'));
-    expect(signing).toHaveLength(1);
+    const tlsOnly = ofType(workersTemplate, 'AWS::SQS::QueuePolicy')
+      .flatMap(([, p]) => statementsIn(p.Properties))
+      .filter((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition).includes('aws:SecureTransport'));
+    expect(tlsOnly.length).toBe(queues.length);
   });
 
-  it('keeps every stack under the CloudFormation resource limit', () => {
+  it('consumes the stream with partial batch responses, bisection, bounded retries and a failure queue', () => {
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    workersTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('StreamArn') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      StartingPosition: 'TRIM_HORIZON',
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    const sqsMappings = ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => !JSON.stringify(m.Properties?.EventSourceArn).includes('StreamArn'));
+    expect(sqsMappings).toHaveLength(2);
+    for (const [, mapping] of sqsMappings) expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
+  it('reserves concurrency for the stream and webhook functions and sweeps every minute', () => {
+    const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.fn]));
+    expect(byName.streamToBus.Properties?.ReservedConcurrentExecutions).toBe(workers.streamToBus.reservedConcurrency);
+    expect(byName.deliverWebhook.Properties?.ReservedConcurrentExecutions).toBe(workers.deliverWebhook.reservedConcurrency);
+    Template.fromStack(s.stateless.workers).hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+  });
+
+  it('alarms on the deliveries DLQ, the stream consumer, API 5xx rate and p99 latency, all notifying the topic', () => {
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'QueueName'] } }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^StreamToBusFailuresDlq'), 'QueueName'] } }],
+    });
+    workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp('^StreamToBus') } }] });
+    const main = s.code[0].template;
+    main.hasResourceProperties('AWS::CloudWatch::Alarm', { Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('errors / requests') })]), Threshold: 1 });
+    main.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Latency', ExtendedStatistic: 'p99', Threshold: 2000 });
+    main.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    for (const [id, alarm] of allOfType(s.code, 'AWS::CloudWatch::Alarm')) expect(asArray(alarm.Properties?.AlarmActions).length, id).toBe(1);
+  });
+
+  it('is clean under cdk-nag AwsSolutions and HIPAA Security (every acknowledgement carries its reason in code)', () => {
+    expect(nagViolations(s.app)).toEqual([]);
+  });
+
+  it('keeps every stack far below the CloudFormation resource limit', () => {
     for (const { name, template } of s.all) {
-      expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(CFN_RESOURCE_LIMIT);
+      expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(COMFORTABLE_RESOURCE_COUNT);
     }
   });
 });
 
-describe('MedspaApi stack (prod)', () => {
+describe('stage prod, with a custom domain and options', () => {
+  let s: Synthesized;
+  beforeAll(() => {
+    s = synth({
+      stage: 'prod',
+      options: {
+        domain: { name: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000' },
+        throttle: { rateLimit: 50, burstLimit: 80 },
+        alarmEmail: 'ops@example.com',
+      },
+    });
+  }, SYNTH_TIMEOUT_MS);
+
   it('retains and protects the stateful resources', () => {
-    const { main } = synth({ stage: 'prod' });
-    main.hasResource('AWS::DynamoDB::Table', {
+    const stateful = statefulTemplate(s);
+    stateful.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
     });
-    main.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
-  }, SYNTH_TIMEOUT_MS);
+    for (const [id, key] of ofType(stateful, 'AWS::KMS::Key')) expect(key.DeletionPolicy, id).toBe('Retain');
+    for (const [id, secret] of ofType(stateful, 'AWS::SecretsManager::Secret')) expect(secret.DeletionPolicy, id).toBe('Retain');
+  });
+
+  it('serves the custom domain with TLS 1.2 at least, mapped to the stage', () => {
+    const main = s.code[0].template;
+    main.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ SecurityPolicy: 'TLS_1_2', EndpointType: 'REGIONAL' })],
+    });
+    main.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    main.hasOutput('DomainTarget', {});
+    // Tokens name the public host as issuer.
+    for (const f of functionsOf(s).filter((fn) => fn.name in ROUTES)) expect(f.env.TOKEN_ISSUER).toBe('https://api.example.com');
+  });
+
+  it('takes throttling and the alarm address from the options', () => {
+    s.code[0].template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 80 } });
+    s.code[0].template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it('is clean under cdk-nag with the domain too', () => {
+    expect(nagViolations(s.app)).toEqual([]);
+  });
 
   it('rejects a malformed stage name', () => {
     expect(() => synth({ stage: 'Prod_1' })).toThrow(/Invalid stage/);
   });
 });
 
-describe('MedspaApi stack with 80 routes', () => {
+describe('stage with 80 routes', () => {
   const anyHandler = join(PROJECT_ROOT, 'functions/system/getHealth.ts');
   const methods: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
   const fakeRoutes = (count: number, groups: string[]): Record<string, RouteDef> =>
@@ -242,34 +458,35 @@ describe('MedspaApi stack with 80 routes', () => {
     ['a single group (worst case)', ['everything']],
   ])('stays under 500 resources per stack with %s', (_, groups) => {
     const s = synth({ routes: fakeRoutes(80, groups), entryFor: () => anyHandler, signingOperations: [] });
-    expect(allOfType(s, 'AWS::Lambda::Function')).toHaveLength(80);
-    expect(allOfType(s, 'AWS::ApiGatewayV2::Route')).toHaveLength(80);
+    expect(allOfType(s.code, 'AWS::ApiGatewayV2::Route')).toHaveLength(80);
     for (const { name, template } of s.all) {
       expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(CFN_RESOURCE_LIMIT);
     }
   }, SYNTH_TIMEOUT_MS);
 
-  it('gives GET-only groups reads plus audit-partition PutItem only', () => {
-    const routes: Record<string, RouteDef> = {
-      getReport: { method: 'GET', path: '/v1/reports/x', group: 'reports', summary: 'r', auth: 'public' },
-      createClient: { method: 'POST', path: '/v1/clients', group: 'clients', summary: 'c', auth: 'public' },
-    };
-    const s = synth({ routes, entryFor: () => anyHandler, signingOperations: [] });
-    const dynamoStatements = (group: string) =>
-      statementsIn(Template.fromStack(s.stack.routeGroups[group]).toJSON().Resources).filter((st) =>
-        asArray(st.Action as string | string[]).some((action) => action.startsWith('dynamodb:')),
-      );
-    const reports = dynamoStatements('reports');
-    const writes = reports.filter((st) => asArray(st.Action as string | string[]).some((a) => !['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'].includes(a)));
-    expect(writes).toHaveLength(1);
-    expect(writes[0]).toMatchObject({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['P#*#AUDIT'] } } });
-    const clientActions = dynamoStatements('clients').flatMap((st) => asArray(st.Action as string | string[]));
-    expect(clientActions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']));
-  });
-
   it('rejects two operations on the same METHOD /path', () => {
     const routes = fakeRoutes(2, ['a']);
     routes.operation1 = { ...routes.operation1, method: routes.operation0.method, path: routes.operation0.path };
     expect(() => synth({ routes, entryFor: () => anyHandler, signingOperations: [] })).toThrow(/declared by both/);
+  });
+});
+
+describe('context options (-c name=value)', () => {
+  const optionsFrom = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);
+
+  it('defaults throttling and alarm thresholds, with no domain', () => {
+    expect(optionsFrom({})).toEqual({ ...DEFAULT_API_OPTIONS, tokenIssuer: undefined, domain: undefined, alarmEmail: undefined });
+  });
+
+  it('reads the domain, throttling and thresholds', () => {
+    const options = optionsFrom({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x', throttleRateLimit: '25', throttleBurstLimit: '50', alarmP99LatencyMs: '900' });
+    expect(options.domain).toEqual({ name: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x' });
+    expect(options.throttle).toEqual({ rateLimit: 25, burstLimit: 50 });
+    expect(options.alarms.apiP99LatencyMs).toBe(900);
+  });
+
+  it('refuses half a domain and nonsense numbers', () => {
+    expect(() => optionsFrom({ domainName: 'api.example.com' })).toThrow(/go together/);
+    expect(() => optionsFrom({ throttleRateLimit: '-1' })).toThrow(/positive/);
   });
 });

@@ -1,0 +1,254 @@
+import { join } from 'node:path';
+import { Construct } from 'constructs';
+import { ArnFormat, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { SecretName } from '../../lib/crypto/named-secret';
+import { auditPk } from '../../lib/db/keys';
+import { TABLE_SHAPE } from '../../lib/db/table';
+import { EVENT_BUS_ENV, queueUrlEnv, type TableAccess } from '../../lib/workers';
+import { FunctionRole } from './function-role';
+import { acknowledge, bothPacks, wildcardResourceFinding } from './nag';
+
+/** ESM bundles: CommonJS dependencies that call `require` get one. */
+export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Item-level actions only: no table admin, no Scan, no stream. Transactions are authorized by these. */
+export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+export const WRITE_ITEM_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** Log groups and their encryption: the same for every function of a stage. */
+export interface FunctionLogs {
+  key: IKey;
+  retention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+export interface AppFunctionProps {
+  /** Absolute path of the handler module (exports `handler`). */
+  entry: string;
+  projectRoot: string;
+  description: string;
+  logGroupName: string;
+  logs: FunctionLogs;
+  /**
+   * A role shared with other functions (a route group's readers or writers). Its log statement
+   * must cover `logGroupName` (see `allowLogGroupsUnder`). Omitted: the function gets its own role,
+   * allowed to write to its own log group only.
+   */
+  role?: FunctionRole;
+  environment?: Record<string, string>;
+  memorySize?: number;
+  timeout?: Duration;
+  reservedConcurrency?: number;
+  /** For asynchronously invoked functions (schedules): failed invocations land here. */
+  deadLetterQueue?: IQueue;
+}
+
+/**
+ * THE function construct: nodejs22.x on arm64, bundled with the local esbuild (ESM, minified,
+ * source maps, the AWS SDK inside), X-Ray active, its own KMS-encrypted log group with a retention.
+ * What it may touch is added with `bind*` calls, each setting the env var the code reads and the
+ * IAM grant in one place, as Powertools' examples/app `bindTable` does.
+ */
+export class AppFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: FunctionRole;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: AppFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', {
+      logGroupName: props.logGroupName,
+      retention: props.logs.retention,
+      removalPolicy: props.logs.removalPolicy,
+      encryptionKey: props.logs.key,
+    });
+
+    if (props.role) {
+      this.role = props.role;
+    } else {
+      this.role = new FunctionRole(this, 'Role', { description: props.description });
+      this.role.grantOnce('logs', () => logWriteStatement([this.logGroup.logGroupArn]));
+    }
+
+    this.fn = new NodejsFunction(this, 'Handler', {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      deadLetterQueue: props.deadLetterQueue,
+      tracing: Tracing.ACTIVE,
+      role: this.role.role,
+      logGroup: this.logGroup,
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle everything, the AWS SDK included: the version we test is the version we run.
+        externalModules: [],
+      },
+    });
+
+    acknowledge(this, {
+      ...bothPacks(
+        undefined,
+        'LambdaInsideVPC',
+        'No VPC by design: the functions reach DynamoDB, KMS, EventBridge and SQS on their public AWS endpoints (TLS + SigV4), and the webhook worker needs outbound internet, which in a VPC would need NAT gateways per AZ.',
+      ),
+      'AwsSolutions-L1':
+        'nodejs22.x is the runtime the toolchain pins and the tests run against (docs: toolchain.md); moving to a newer runtime is a deliberate upgrade, not a silent one.',
+    });
+  }
+
+  /** An env var the code reads under the same name locally and on AWS. */
+  addEnvironment(name: string, value: string): this {
+    this.fn.addEnvironment(name, value);
+    return this;
+  }
+
+  /**
+   * TABLE_NAME plus item-level access to the table and its indexes. `read`: GetItem, BatchGetItem
+   * and Query only; `readWrite` adds the item writes (transactions are authorized by these). The
+   * table's customer-managed key is usable only through DynamoDB (kms:ViaService).
+   */
+  bindTable(table: ITable, access: TableAccess): this {
+    const tableKey = table.node.path;
+    this.role.claimTableAccess(tableKey, access);
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    const actions = access === 'readWrite' ? [...READ_ITEM_ACTIONS, ...WRITE_ITEM_ACTIONS] : [...READ_ITEM_ACTIONS];
+    this.role.grantOnce(`table:${tableKey}`, () =>
+      new PolicyStatement({
+        sid: access === 'readWrite' ? 'TableItemsReadWrite' : 'TableItemsRead',
+        effect: Effect.ALLOW,
+        actions,
+        resources: [table.tableArn],
+      }),
+    );
+    this.role.grantOnce(`indexes:${tableKey}`, () =>
+      new PolicyStatement({
+        sid: 'IndexQuery',
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:Query'],
+        resources: TABLE_SHAPE.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`),
+      }),
+    );
+    const key = table.encryptionKey;
+    if (key) {
+      this.role.grantOnce(`tableKey:${tableKey}`, () =>
+        new PolicyStatement({
+          sid: 'TableKeyViaDynamoDB',
+          effect: Effect.ALLOW,
+          actions: access === 'readWrite' ? ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt', 'kms:DescribeKey'],
+          resources: [key.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(this).region}.amazonaws.com` } },
+        }),
+      );
+    }
+    return this;
+  }
+
+  /**
+   * PutItem on the audit partitions only (`P#*#AUDIT`), for read-only HTTP functions: contract
+   * section 3 records every denied call, GETs included (lib/http/handler.ts). No other write.
+   */
+  allowAuditWrites(table: ITable): this {
+    if (this.role.accessTo(table.node.path) !== 'read') throw new Error('allowAuditWrites is for functions bound with read access');
+    this.role.grantOnce(`audit:${table.node.path}`, () =>
+      new PolicyStatement({
+        sid: 'AuditEntriesOnly',
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:PutItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [auditPk('*')] } },
+      }),
+    );
+    return this;
+  }
+
+  /** EVENT_BUS_NAME and events:PutEvents on that bus only. */
+  bindBus(bus: IEventBus): this {
+    this.addEnvironment(EVENT_BUS_ENV, bus.eventBusName);
+    this.role.grantOnce(`bus:${bus.node.path}`, () =>
+      new PolicyStatement({ sid: 'PutEvents', effect: Effect.ALLOW, actions: ['events:PutEvents'], resources: [bus.eventBusArn] }),
+    );
+    return this;
+  }
+
+  /** `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue. */
+  bindQueue(name: string, queue: IQueue): this {
+    this.addEnvironment(queueUrlEnv(name), queue.queueUrl);
+    this.role.grantOnce(`queue:${queue.node.path}`, () =>
+      new PolicyStatement({ sid: `Send${name.replace(/[^A-Za-z0-9]/g, '')}`, effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
+    return this;
+  }
+
+  /**
+   * `CURSOR_SECRET` / `WEBHOOK_SECRET` as a CloudFormation dynamic reference, resolved at deploy.
+   * Tradeoff: no Secrets Manager call on a cold start and no secretsmanager:GetSecretValue in the
+   * role, but the value sits (encrypted at rest) in the function's configuration, readable by
+   * whoever may call lambda:GetFunctionConfiguration, and a new value reaches the functions only
+   * with the next deploy. Rotation therefore goes through lib/crypto/named-secret.ts's
+   * comma-separated "new,old" value and a deploy. Reading at runtime (SDK or the Parameters and
+   * Secrets extension) would trade that for latency and an extra grant.
+   */
+  bindSecret(name: SecretName, secret: ISecret): this {
+    this.addEnvironment(`${name.toUpperCase()}_SECRET`, secret.secretValue.unsafeUnwrap());
+    return this;
+  }
+
+  /** SIGNING_KMS_KEY_ID; kms:GetPublicKey for everyone (token verification), kms:Sign only when asked. */
+  bindSigningKey(key: IKey, canSign: boolean): this {
+    this.addEnvironment('SIGNING_KMS_KEY_ID', key.keyArn);
+    this.role.grantOnce(`signing:${key.node.path}:${canSign}`, () =>
+      new PolicyStatement({
+        sid: canSign ? 'TokenSigning' : 'TokenVerification',
+        effect: Effect.ALLOW,
+        actions: canSign ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey'],
+        resources: [key.keyArn],
+      }),
+    );
+    return this;
+  }
+}
+
+export const logWriteStatement = (resources: string[]) =>
+  new PolicyStatement({ sid: 'WriteOwnLogs', effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources });
+
+/**
+ * A role shared by several functions may write to the log groups under `prefix` (one wildcard,
+ * so its policy does not grow with the number of functions), acknowledged for cdk-nag here.
+ */
+export function allowLogGroupsUnder(role: FunctionRole, prefix: string): void {
+  const arn = Stack.of(role).formatArn({ service: 'logs', resource: 'log-group', resourceName: `${prefix}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  role.grantOnce('logs', () => logWriteStatement([arn]));
+  acknowledge(role, {
+    [wildcardResourceFinding(role, arn)]: `Log streams are created at run time; the wildcard is limited to the log groups of the functions sharing this role (${prefix}/...).`,
+  });
+}

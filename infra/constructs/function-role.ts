@@ -1,0 +1,73 @@
+import { Construct } from 'constructs';
+import {
+  type AddToPrincipalPolicyResult,
+  ManagedPolicy,
+  type PolicyStatement,
+  Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
+import type { TableAccess } from '../../lib/workers';
+import { acknowledge } from './nag';
+
+export interface FunctionRoleProps {
+  description: string;
+}
+
+/**
+ * A Lambda execution role whose every permission, ours and the ones CDK adds (X-Ray, event source
+ * mappings), lands in ONE customer-managed policy attached to it: no inline policies (HIPAA
+ * IAMNoInlinePolicy), no AWS managed policies, a single place to read what a function may do.
+ */
+class ManagedPolicyRole extends Role {
+  readonly policy: ManagedPolicy;
+
+  constructor(scope: Construct, id: string, description: string) {
+    super(scope, id, { description, assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.policy = new ManagedPolicy(this, 'Policy', { description, roles: [this] });
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.policy.addStatements(statement);
+    return { statementAdded: true, policyDependable: this.policy };
+  }
+}
+
+/**
+ * The role one or more functions run with. Shared roles (a route group's readers, its writers)
+ * keep stacks small; `grantOnce` makes a statement idempotent across the functions sharing it, and
+ * `claimTableAccess` refuses to let a reader and a writer share one role.
+ */
+export class FunctionRole extends Construct {
+  readonly role: Role;
+  private readonly granted = new Set<string>();
+  private readonly tableAccess = new Map<string, TableAccess>();
+
+  constructor(scope: Construct, id: string, props: FunctionRoleProps) {
+    super(scope, id);
+    this.role = new ManagedPolicyRole(this, 'Role', props.description);
+    acknowledge(this, {
+      'AwsSolutions-IAM5[Resource::*]':
+        'Only actions without resource-level permissions get Resource "*": xray:PutTraceSegments and xray:PutTelemetryRecords (tracing is on for every function) and, for the stream consumer, dynamodb:ListStreams (test/infra asserts no other action has it).',
+    });
+  }
+
+  /** Adds the statement the first time `key` is seen on this role. */
+  grantOnce(key: string, statement: () => PolicyStatement): void {
+    if (this.granted.has(key)) return;
+    this.granted.add(key);
+    this.role.addToPrincipalPolicy(statement());
+  }
+
+  /** Every function on a role binds a table with the same access, or the role would hold the union. */
+  claimTableAccess(tableKey: string, access: TableAccess): void {
+    const existing = this.tableAccess.get(tableKey);
+    if (existing && existing !== access) {
+      throw new Error(`${this.node.path}: functions with "${existing}" and "${access}" table access cannot share a role`);
+    }
+    this.tableAccess.set(tableKey, access);
+  }
+
+  accessTo(tableKey: string): TableAccess | undefined {
+    return this.tableAccess.get(tableKey);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The event routing rules, as plain data: the CDK stack turns each into an EventBridge rule on the
+ * stage's bus, and the local in-process bus applies the same list with `matches`. No CDK or SDK
+ * imports here, so both sides can load it.
+ */
+
+/** `source` of every event the API puts on its bus (the stream consumer sets it). */
+export const EVENT_SOURCE = 'medspa-api';
+
+/** Contract section 7, plus `webhook.test` (sent to one subscription on demand). */
+export const EVENT_TYPES = [
+  'appointment.created',
+  'appointment.updated',
+  'appointment.status_changed',
+  'appointment.cancelled',
+  'appointment.completed',
+  'appointment.reminder',
+  'client.created',
+  'client.updated',
+  'client.deleted',
+  'payment.received',
+  'consent.signed',
+  'product.low_stock',
+  'webhook.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The subset of EventBridge's pattern language we use and `matches` implements: a leaf is an
+ * array of alternatives, each an exact value or `{ prefix }`; an object matches a nested object.
+ */
+export type PatternValue = string | number | boolean | null | { prefix: string };
+export interface EventPattern {
+  [field: string]: readonly PatternValue[] | EventPattern;
+}
+
+export interface EventRule {
+  /** Construct id / local name; stable (renaming replaces the rule). */
+  name: string;
+  description: string;
+  pattern: EventPattern;
+  /** A queue declared by a worker trigger in lib/workers. */
+  target: { queue: string };
+}
+
+const byType = (types: readonly EventType[]): EventPattern => ({ source: [EVENT_SOURCE], 'detail-type': [...types] });
+
+/**
+ * Every event type is routed by exactly one rule (a test checks it): two rules matching one event
+ * would put it twice on the `events` queue and deliver every webhook twice.
+ */
+export const EVENT_RULES: readonly EventRule[] = [
+  {
+    name: 'AppointmentEvents',
+    description: 'Appointment lifecycle and reminders to webhook fan-out',
+    pattern: byType(EVENT_TYPES.filter((type) => type.startsWith('appointment.'))),
+    target: { queue: 'events' },
+  },
+  {
+    name: 'ClientEvents',
+    description: 'Client and consent changes to webhook fan-out',
+    pattern: byType(['client.created', 'client.updated', 'client.deleted', 'consent.signed']),
+    target: { queue: 'events' },
+  },
+  {
+    name: 'CommerceEvents',
+    description: 'Payments and low stock to webhook fan-out',
+    pattern: byType(['payment.received', 'product.low_stock']),
+    target: { queue: 'events' },
+  },
+  {
+    name: 'WebhookTests',
+    description: 'webhook.test (one subscription, on demand) to webhook fan-out',
+    pattern: byType(['webhook.test']),
+    target: { queue: 'events' },
+  },
+];
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function matchesValue(alternative: PatternValue, value: unknown): boolean {
+  if (isPlainObject(alternative)) {
+    const keys = Object.keys(alternative);
+    if (keys.length !== 1 || keys[0] !== 'prefix') throw new Error(`Unsupported pattern operator: ${JSON.stringify(alternative)}`);
+    return typeof value === 'string' && value.startsWith(alternative.prefix);
+  }
+  return value === alternative;
+}
+
+/**
+ * EventBridge matching for the subset above: every field named by the pattern must be present in
+ * the event and match one alternative (an array value in the event matches if any element does);
+ * fields the pattern does not name are ignored. Anything else in a pattern throws, so the local
+ * bus can never silently disagree with EventBridge.
+ */
+export function matches(pattern: EventPattern, event: Record<string, unknown>): boolean {
+  return Object.entries(pattern).every(([field, expected]) => {
+    const value = event[field];
+    if (Array.isArray(expected)) {
+      if (expected.length === 0) throw new Error(`Empty alternatives for "${field}"`);
+      const candidates = Array.isArray(value) ? value : [value];
+      return value !== undefined && candidates.some((candidate) => expected.some((alternative: PatternValue) => matchesValue(alternative, candidate)));
+    }
+    return isPlainObject(value) && matches(expected as EventPattern, value);
+  });
+}
+
+/** The rules an event goes through (locally: the queues it is sent to). */
+export const rulesMatching = (event: Record<string, unknown>, rules: readonly EventRule[] = EVENT_RULES) =>
+  rules.filter((rule) => matches(rule.pattern, event));

@@ -1,0 +1,109 @@
+/**
+ * The workers table: every background function of the event pipeline (contract section 7), its
+ * trigger and what it may touch. Like the route table it is plain data with no CDK or SDK imports:
+ * the CDK stack builds one Lambda (and its queue, stream mapping or schedule) per row, and the local
+ * server runs the same modules from the same rows.
+ */
+import type { SecretName } from '../crypto/named-secret';
+
+export type TableAccess = 'read' | 'readWrite';
+
+export type WorkerTrigger =
+  /**
+   * The table's stream (NEW_AND_OLD_IMAGES). The handler answers Powertools' partial batch
+   * response; failing batches are bisected and retried `maxRetries` times, then the records'
+   * coordinates go to the stream's failure queue.
+   */
+  | { kind: 'stream'; batchSize?: number; maxRetries?: number; maxRecordAgeSeconds?: number }
+  /**
+   * An SQS queue of that name, created for this worker with a dead-letter queue that takes a
+   * message after `maxReceiveCount` receives. `visibilityTimeoutSeconds` is the queue's default
+   * (at least the function's timeout); a handler may set a longer one on a message to retry later.
+   */
+  | { kind: 'queue'; queue: string; batchSize?: number; visibilityTimeoutSeconds?: number; maxReceiveCount?: number }
+  | { kind: 'schedule'; everyMinutes: number };
+
+export interface WorkerDef {
+  trigger: WorkerTrigger;
+  /** Handler module (exports `handler`), relative to the project root, without extension. */
+  module: `functions/workers/${string}`;
+  binds: {
+    /** TABLE_NAME and item-level access: `read` = GetItem, BatchGetItem, Query. */
+    table: TableAccess;
+    /** EVENT_BUS_NAME and events:PutEvents on the stage's bus. */
+    bus?: true;
+    /** `CURSOR_SECRET` / `WEBHOOK_SECRET` (lib/crypto/named-secret.ts reads them). */
+    secrets?: readonly SecretName[];
+    /** Queues (of other workers' triggers) it sends to: `<NAME>_QUEUE_URL` and sqs:SendMessage. */
+    queues?: readonly string[];
+  };
+  /** Caps concurrent executions (and so the pressure on receivers and the account). */
+  reservedConcurrency?: number;
+  timeoutSeconds?: number;
+  description: string;
+}
+
+export const defineWorkers = <T extends Record<string, WorkerDef>>(workers: T): T => workers;
+
+export const workers = defineWorkers({
+  /** The outbox relay: table changes become domain events on the bus. Handlers never publish themselves. */
+  streamToBus: {
+    trigger: { kind: 'stream', batchSize: 100, maxRetries: 5, maxRecordAgeSeconds: 24 * 60 * 60 },
+    module: 'functions/workers/streamToBus',
+    binds: { table: 'read', bus: true },
+    reservedConcurrency: 5,
+    timeoutSeconds: 30,
+    description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
+  },
+  /** One event -> one delivery message per matching, enabled subscription (delivery log entry `pending`). */
+  fanOut: {
+    trigger: { kind: 'queue', queue: 'events', batchSize: 10, visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+    module: 'functions/workers/fanOut',
+    binds: { table: 'readWrite', queues: ['deliveries'] },
+    timeoutSeconds: 30,
+    description: 'Bus events -> one delivery per matching webhook subscription',
+  },
+  /**
+   * Signs and POSTs one delivery. A failed attempt stays on the queue with its visibility set to
+   * the contract's next backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h: about 18 h in all, SQS allows
+   * at most 12 h per step); the 7th failed receive moves it to the dead-letter queue (given up).
+   */
+  deliverWebhook: {
+    trigger: { kind: 'queue', queue: 'deliveries', batchSize: 5, visibilityTimeoutSeconds: 180, maxReceiveCount: 7 },
+    module: 'functions/workers/deliverWebhook',
+    binds: { table: 'readWrite', secrets: ['webhook'] },
+    reservedConcurrency: 10,
+    timeoutSeconds: 30,
+    description: 'POST one webhook delivery (Standard Webhooks signature), retry by visibility timeout',
+  },
+  /** Emits `appointment.reminder` through the table (a reminder item the stream relays), once per appointment. */
+  sweepReminders: {
+    trigger: { kind: 'schedule', everyMinutes: 1 },
+    module: 'functions/workers/sweepReminders',
+    binds: { table: 'readWrite' },
+    // One sweep at a time: an overrunning sweep never races the next minute's.
+    reservedConcurrency: 1,
+    timeoutSeconds: 50,
+    description: 'Every minute: due appointment reminders',
+  },
+});
+
+export type WorkerName = keyof typeof workers;
+
+/** Env var holding a queue's URL for its senders, e.g. `deliveries` -> `DELIVERIES_QUEUE_URL`. */
+export const queueUrlEnv = (queue: string) => `${queue.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_QUEUE_URL`;
+
+/** Env var holding the bus name for workers with `binds.bus`. */
+export const EVENT_BUS_ENV = 'EVENT_BUS_NAME';
+
+/** The queues the workers table declares (each is the trigger of exactly one worker). */
+export function workerQueues(table: Readonly<Record<string, WorkerDef>> = workers) {
+  const queues = new Map<string, { worker: string; trigger: Extract<WorkerTrigger, { kind: 'queue' }> }>();
+  for (const [worker, def] of Object.entries(table)) {
+    if (def.trigger.kind !== 'queue') continue;
+    const clash = queues.get(def.trigger.queue);
+    if (clash) throw new Error(`Queue "${def.trigger.queue}" triggers both ${clash.worker} and ${worker}`);
+    queues.set(def.trigger.queue, { worker, trigger: def.trigger });
+  }
+  return queues;
+}
