@@ -9,7 +9,7 @@ import type { TableAccess } from '../../lib/workers';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
 import { FunctionRole } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
-import type { StatefulRefs } from './stateless-stack';
+import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
 
 export interface RouteGroupStackProps extends NestedStackProps {

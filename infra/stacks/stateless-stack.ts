@@ -23,6 +23,7 @@ import type { FunctionLogs } from '../constructs/app-function';
 import { logGroupPrefix as stageLogGroupPrefix } from '../constructs/data-store';
 import { RouteGroupStack } from './route-group-stack';
 import { DEFAULT_API_OPTIONS, pascal, stageSettings, type ApiOptions, type StageSettings } from './stage-settings';
+import type { StatefulRefs } from './stateful-refs';
 import { WorkersStack } from './workers-stack';
 
 /** Project root (holds package-lock.json, functions/, lib/). */
@@ -40,13 +41,7 @@ export function routeSecrets(_operation: string, route: RouteDef): SecretName[] 
 }
 
 /** What the stateless stack takes from the stateful one, by reference. */
-export interface StatefulRefs {
-  table: ITable;
-  bus: IEventBus;
-  signingKey: IKey;
-  opsKey: IKey;
-  secrets: Record<SecretName, ISecret>;
-}
+export type { StatefulRefs } from './stateful-refs';
 
 export interface StatelessStackProps extends StackProps {
   stage: string;

@@ -13,7 +13,7 @@ import type { EventPattern, EventRule } from '../../lib/events/rules';
 import { workerQueues, type WorkerDef } from '../../lib/workers';
 import { AppFunction, type FunctionLogs } from '../constructs/app-function';
 import { acknowledge, bothPacks } from '../constructs/nag';
-import type { StatefulRefs } from './stateless-stack';
+import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
 
 export interface WorkersStackProps extends NestedStackProps {

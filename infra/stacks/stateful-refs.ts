@@ -1,0 +1,14 @@
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { SecretName } from '../../lib/crypto/named-secret';
+
+/** What the stateless stack and its nested stacks take from the stateful one. */
+export interface StatefulRefs {
+  table: ITable;
+  bus: IEventBus;
+  signingKey: IKey;
+  opsKey: IKey;
+  secrets: Record<SecretName, ISecret>;
+}
