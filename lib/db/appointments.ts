@@ -61,13 +61,28 @@ export async function putTreatmentRecord(medspaId: string, record: TreatmentReco
   );
 }
 
-export async function putReminderRequest(medspaId: string, reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string }) {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...reminderKey(medspaId, reminder.appointment_id, reminder.requested_at, reminder.event_id), entity: 'REMINDER', medspa_id: medspaId, ...reminder },
-    }),
-  );
+export interface ReminderRequest {
+  event_id: string;
+  appointment_id: string;
+  requested_at: string;
+  requested_by: string;
+}
+
+/**
+ * A reminder item: the table stream turns it into `appointment.reminder` with `event_id` as the
+ * event's id. It carries the appointment as read when the reminder was made, so the event's
+ * object needs no second read.
+ */
+export const reminderItem = (medspaId: string, reminder: ReminderRequest, appointment: Appointment) => ({
+  ...reminderKey(medspaId, reminder.appointment_id, reminder.requested_at, reminder.event_id),
+  entity: 'REMINDER',
+  medspa_id: medspaId,
+  ...reminder,
+  appointment,
+});
+
+export async function putReminderRequest(medspaId: string, reminder: ReminderRequest, appointment: Appointment) {
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: reminderItem(medspaId, reminder, appointment) }));
 }
 
 // ---- Time claims -------------------------------------------------------------------------

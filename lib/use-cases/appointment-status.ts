@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../events/ids';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
 import { clientStatsAction } from '../db/client-stats';
@@ -110,7 +110,8 @@ export async function requestReminder(medspaId: string, id: string, options: { n
   if (!isActive(appointment.status)) {
     throw new AppError('INVALID_STATUS_TRANSITION', `No reminders for a ${appointment.status} appointment`);
   }
-  const reminder = { event_id: randomUUID(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
-  await putReminderRequest(medspaId, reminder);
+  // The id of the `appointment.reminder` event the stream delivers for this request (lib/events).
+  const reminder = { event_id: newEventId(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
+  await putReminderRequest(medspaId, reminder, appointment);
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
 }
