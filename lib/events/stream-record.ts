@@ -31,8 +31,25 @@ export interface ItemChange {
   approximateAt: string | null;
 }
 
+/**
+ * The Streams API client (GetRecords) deserialises an empty map `{ M: {} }` as `{}` (an emptied
+ * claim bucket, for one); every other attribute value keeps its type key. A value with no key
+ * can only have been an empty map.
+ */
+function restoreEmptyMaps(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
+  const attribute = value as Record<string, unknown>;
+  const keys = Object.keys(attribute);
+  if (keys.length === 0) return { M: {} };
+  if (attribute.M && typeof attribute.M === 'object') return { M: restoreImage(attribute.M as Record<string, unknown>) };
+  if (Array.isArray(attribute.L)) return { L: attribute.L.map(restoreEmptyMaps) };
+  return value;
+}
+
+const restoreImage = (image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restoreEmptyMaps(value)]));
+
 const decode = (image: Record<string, unknown> | undefined): Item | null =>
-  image ? unmarshall(image as Record<string, AttributeValue>) : null;
+  image ? unmarshall(restoreImage(image) as Record<string, AttributeValue>) : null;
 
 function approximateTime(value: number | Date | string | undefined): string | null {
   if (value === undefined) return null;

@@ -358,3 +358,16 @@ describe('record shapes', () => {
     expect(types.every((type) => (EVENT_TYPES as readonly string[]).includes(type))).toBe(true);
   });
 });
+
+describe('wire format quirks', () => {
+  it('an empty map the Streams API client deserialised as {} decodes as an empty map', () => {
+    const appointment = makeAppointment();
+    const source = insert(appointmentItem(appointment));
+    const image = { ...source.dynamodb!.NewImage!, extra: {}, nested: { M: { inner: {} } } };
+    const quirky: StreamRecord = { ...source, dynamodb: { ...source.dynamodb, NewImage: image } };
+    expect(eventsFromRecord(quirky, context)).toEqual(eventsFromRecord(source, context));
+    const bucket = { ...claimKey(MID, 'ROOM', randomUUID(), '2030-01-01T10'), entity: 'CLAIM', entries: {} };
+    const emptied = modify(bucket, bucket);
+    expect(eventsFromRecord({ ...emptied, dynamodb: { ...emptied.dynamodb, NewImage: { ...emptied.dynamodb!.NewImage!, entries: {} } } }, context)).toEqual([]);
+  });
+});
