@@ -36,7 +36,7 @@ const MID = randomUUID();
 
 type Item = Record<string, unknown>;
 
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', change: { keys: Key; oldItem?: Item; newItem?: Item }, eventID = randomUUID()): StreamRecord {
+function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', change: { keys: Key; oldItem?: Item; newItem?: Item }, eventID: string = randomUUID()): StreamRecord {
   const image = (item?: Item) => (item ? marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: false }) : undefined);
   return {
     eventID,
