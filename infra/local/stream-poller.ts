@@ -194,9 +194,24 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     const iterators = new Map<string, string>();
     let shards: Shard[] = [];
     let refreshAt = 0;
+    let failures = 0;
     const save = () => writeCheckpoint(checkpointFile, checkpoint);
 
     while (stopping === 'no') {
+      try {
+        await round();
+        failures = 0;
+      } catch (error) {
+        // DynamoDB unreachable or answering errors: start again from the checkpoint, backing off.
+        failures += 1;
+        log.warn('stream poll failed; retrying', { error: (error as Error).name, failures });
+        iterators.clear();
+        refreshAt = 0;
+        if (stopping === 'no') await pause(Math.min(idleDelayMs * 2 ** failures, 30_000));
+      }
+    }
+
+    async function round(): Promise<void> {
       if (Date.now() >= refreshAt) {
         shards = await listShards();
         refreshAt = Date.now() + shardRefreshMs;

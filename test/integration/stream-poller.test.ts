@@ -217,6 +217,36 @@ describe('stream poller on DynamoDB Local', () => {
   });
 });
 
+describe('stream poller resilience', () => {
+  it('rides out errors from the stream API: retries from the checkpoint, nothing lost or repeated', async () => {
+    const run = randomUUID();
+    const keys = await writeItems(run, 0, 9);
+    const real = streamsClient();
+    let injected = 0;
+    // The first DescribeStream and two later GetRecords calls fail as an unreachable endpoint would.
+    let calls = 0;
+    const flaky = {
+      send(command: { constructor: { name: string } }) {
+        calls += 1;
+        const name = command.constructor.name;
+        if ((name === 'DescribeStreamCommand' && injected === 0) || (name === 'GetRecordsCommand' && (calls === 6 || calls === 9))) {
+          injected += 1;
+          return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { name: 'ECONNREFUSED' }));
+        }
+        return real.send(command as never);
+      },
+    };
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    const a = recorder(run);
+    const p = poller(freshCheckpoint(), a.consume, { client: flaky as never, log: log as never, idleDelayMs: 5 });
+    await waitFor(() => a.handled().length >= keys.length, 'every record');
+    await p.stop();
+    expect(injected).toBe(3);
+    expect(log.warn).toHaveBeenCalledWith('stream poll failed; retrying', expect.objectContaining({ error: 'ECONNREFUSED' }));
+    expect(a.handled()).toEqual(keys);
+  });
+});
+
 describe('readyShards', () => {
   const checkpoint = (shards: Record<string, { finished?: boolean; sequenceNumber?: string }>) => ({ streamArn: 'arn', shards });
   const lineage = [
