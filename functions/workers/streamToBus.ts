@@ -1,4 +1,8 @@
-/** Placeholder so the stack bundles: the event pipeline replaces this module. */
-export const handler = async () => {
-  throw new Error('not implemented yet');
-};
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { busPublisherFromEnv } from '../../lib/events/bus';
+import { processStreamRecords } from '../../lib/events/pipeline';
+
+/** The table stream -> contract events on the EventBridge bus (partial batch failures reported). */
+const publish = busPublisherFromEnv();
+
+export const handler = (event: DynamoDBStreamEvent) => processStreamRecords(event.Records, { publish });

@@ -1,4 +1,10 @@
-/** Placeholder so the stack bundles: the event pipeline replaces this module. */
+import { clock } from '../../lib/clock';
+import { logger } from '../../lib/log';
+import { sweepReminders } from '../../lib/use-cases/reminders';
+
+/** Scheduled every minute: writes the reminders that fell due (lib/use-cases/reminders.ts). */
 export const handler = async () => {
-  throw new Error('not implemented yet');
+  const result = await sweepReminders(clock().now());
+  logger.info('reminders swept', { ...result });
+  return result;
 };

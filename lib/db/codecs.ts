@@ -81,6 +81,8 @@ export interface LowStockCrossing {
   quantity_on_hand: number;
   low_stock_threshold: number;
   occurred_at: string;
+  /** The product as of the crossing, so the event needs no second read. */
+  product: StoredProduct;
 }
 export const lowStockCrossingCodec = codec<LowStockCrossing>('LOW_STOCK_EVENT', (c) => lowStockEventKey(c.medspa_id, c.occurred_at, c.product_id, c.adjustment_id));
 
@@ -94,5 +96,7 @@ export interface ReminderRequest {
   appointment_id: string;
   requested_at: string;
   requested_by: string;
+  /** The appointment as read when the reminder was made, so the event needs no second read. */
+  appointment: Appointment;
 }
 export const reminderCodec = codec<ReminderRequest>('REMINDER', (r) => reminderKey(r.medspa_id, r.appointment_id, r.requested_at, r.event_id));

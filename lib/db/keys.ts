@@ -142,3 +142,30 @@ export const clientPaymentsIndexKeys = (medspaId: string, clientId: string, crea
   gsi2pk: clientPaymentsIndexPk(medspaId, clientId),
   gsi2sk: `${createdAt}#${paymentId}`,
 });
+
+/**
+ * Scheduled reminders (contract 7). An appointment's reminder is armed (by the stream consumer, on
+ * create and on a move) as one item in the partition of the minute it falls due; the sweeper
+ * Queries each minute partition from its checkpoint to now. These are the only partitions not led
+ * by a practice id: the sweeper reads across practices by time, so time leads. A minute holds the
+ * reminders of every practice due in it, far below a partition's limits; the practice id leads the
+ * sort key, and the items hold ids and times only.
+ */
+export const remindersDuePk = (utcMinute: string) => `REMINDERS_DUE#${utcMinute}`;
+export const reminderDueKey = (utcMinute: string, medspaId: string, appointmentId: string, scheduledAt: string): Key => ({
+  pk: remindersDuePk(utcMinute),
+  sk: `${medspaId}#${appointmentId}#${scheduledAt}`,
+});
+
+/** The sweeper's checkpoint: the last minute partition it swept (one item for the deployment). */
+export const reminderSweepCheckpointKey = (): Key => ({ pk: 'REMINDERS_SWEEP', sk: 'CHECKPOINT' });
+
+/**
+ * "The reminder for this appointment time went out": written with attribute_not_exists in the
+ * transaction that writes the scheduled reminder, in the appointment's own partition, so a
+ * reminder is written at most once per appointment and scheduled time.
+ */
+export const reminderSentKey = (medspaId: string, appointmentId: string, scheduledAt: string): Key => ({
+  pk: appointmentPk(medspaId, appointmentId),
+  sk: `REMINDER_SENT#${scheduledAt}`,
+});

@@ -192,6 +192,15 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
           quantity_on_hand: entry.quantity_after,
           low_stock_threshold: product.low_stock_threshold,
           occurred_at: at,
+          // The product as of the crossing, for `product.low_stock`'s object: the fields as read,
+          // the quantity this adjustment left (as precise as `quantity_after`).
+          product: {
+            ...product,
+            quantity_on_hand: entry.quantity_after,
+            headroom: entry.quantity_after - product.low_stock_threshold,
+            version: product.version + 1,
+            updated_at: at,
+          },
         }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },

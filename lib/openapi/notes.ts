@@ -33,8 +33,19 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Treatment records** (\`PUT .../treatment-record\`: \`summary, notes, areas_treated, products_used,
   dosage, follow_up\`) can be written from \`checked_in\` on, by providers, managers and admins (not
   the front desk: it is clinical documentation); the detail shows it once \`completed\`.
-- **Reminders**: \`POST .../reminders\` answers 202 with the reminder's \`event_id\`; only active
-  appointments take reminders.
+- **Reminders**: \`POST .../reminders\` answers 202 with the reminder's \`event_id\`, the id the
+  \`appointment.reminder\` event is delivered with; only active appointments take reminders. The
+  scheduled reminder goes out once per appointment time, \`reminder_lead_minutes\` before it (the
+  setting as it was when the appointment was booked or last moved), or within a minute when the
+  appointment is booked or moved inside the lead time; a moved appointment is reminded of its new
+  time only.
+- **Events**: ids are \`evt_\` + 32 hex digits, the same on every redelivery. \`data.object\` is the
+  resource as GET shows it; \`appointment.updated\`, \`appointment.status_changed\` and
+  \`client.updated\` carry \`data.previous\` with the old values of the changed fields;
+  \`product.low_stock\` carries the product as of the crossing. \`client.deleted\` carries the
+  anonymised client and no \`previous\`. A client's visit and spend statistics move with
+  completions, no-shows and payments, which have their own events: no \`client.updated\` for those.
+  Deleting an appointment (DELETE) emits no event.
 - **Slots** accept \`service_id\` instead of \`duration_minutes\`; inactive providers have no slots.
 - **Clients**: \`?q=\` searches index items written in the same transaction as the client (a Query
   on a prefix, never a Scan); \`total\` is the exact number of distinct matching clients. A

@@ -1,5 +1,5 @@
 import type { RequestWrites } from '../db/request-writes';
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../events/ids';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
 import { clientStatsAction } from '../db/client-stats';
@@ -111,7 +111,8 @@ export async function requestReminder(medspaId: string, id: string, options: { n
   if (!isActive(appointment.status)) {
     throw new AppError('INVALID_STATUS_TRANSITION', `No reminders for a ${appointment.status} appointment`);
   }
-  const reminder = { event_id: randomUUID(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
-  await putReminderRequest({ medspa_id: medspaId, ...reminder });
+  // The id of the `appointment.reminder` event the stream delivers for this request (lib/events).
+  const reminder = { event_id: newEventId(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
+  await putReminderRequest({ medspa_id: medspaId, ...reminder, appointment });
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
 }

@@ -224,7 +224,7 @@ describe('detail, treatment record, reminders, availability', () => {
     const a = (await book(scene)).body.data;
     const reminder = await call('POST', `/v1/appointments/${a.id}/reminders`, { token });
     expect(reminder.status).toBe(202);
-    expect(reminder.body.data.event_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reminder.body.data.event_id).toMatch(/^evt_[0-9a-f]{32}$/);
     await call('POST', `/v1/appointments/${a.id}/cancel`, { token });
     expect((await call('POST', `/v1/appointments/${a.id}/reminders`, { token })).status).toBe(409);
   });

@@ -1,0 +1,139 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ACTIVE_STATUSES } from '../domain/status';
+import { minuteStart } from '../domain/reminders';
+import type { Appointment } from '../domain/records';
+import { reminderCodec, type ReminderRequest } from './codecs';
+import { ddb, tableName } from './client';
+import { batchGetKeys, fromItem, itemId, queryAll } from './entities';
+import { appointmentKey, reminderDueKey, reminderSentKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
+import { transact } from './transact';
+
+/**
+ * Scheduled reminders (keys.ts `reminderDueKey`, `reminderSentKey`, `reminderSweepCheckpointKey`):
+ * "due" items by minute, the sweeper's checkpoint, and the reminder write itself.
+ */
+
+export interface ReminderDue {
+  minute: string;
+  medspaId: string;
+  appointmentId: string;
+  /** The appointment time this reminder was armed for. */
+  scheduledAt: string;
+}
+
+/** Due items nobody swept (a sweeper down for a week) expire on their own. */
+const DUE_ITEM_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Arms a reminder. The key is the whole identity, so arming the same time again rewrites the same item. */
+export async function putReminderDue(due: ReminderDue): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt),
+        entity: 'REMINDER_DUE',
+        medspa_id: due.medspaId,
+        appointment_id: due.appointmentId,
+        scheduled_at: due.scheduledAt,
+        due_minute: due.minute,
+        expires_at: Math.floor(minuteStart(due.minute) / 1000) + DUE_ITEM_TTL_SECONDS,
+      },
+    }),
+  );
+}
+
+/** Every reminder due in one minute, all practices: one Query of that minute's partition. */
+export async function remindersDueIn(minute: string): Promise<ReminderDue[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': remindersDuePk(minute) },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({
+    minute,
+    medspaId: String(item.medspa_id),
+    appointmentId: String(item.appointment_id),
+    scheduledAt: String(item.scheduled_at),
+  }));
+}
+
+export async function deleteReminderDue(due: ReminderDue): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt) }));
+}
+
+/** The appointments of these due items, by `medspaId|appointmentId`: one BatchGetItem per 100. */
+export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, Appointment>> {
+  const found = await batchGetKeys(dues.map((due) => appointmentKey(due.medspaId, due.appointmentId)));
+  const appointments = new Map<string, Appointment>();
+  for (const due of dues) {
+    const item = found.get(itemId(appointmentKey(due.medspaId, due.appointmentId)));
+    if (item) appointments.set(`${due.medspaId}|${due.appointmentId}`, fromItem<Appointment>(item)!);
+  }
+  return appointments;
+}
+
+export async function readSweepCheckpoint(): Promise<string | null> {
+  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: reminderSweepCheckpointKey(), ConsistentRead: true }));
+  return typeof Item?.swept_through === 'string' ? Item.swept_through : null;
+}
+
+/** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
+export async function advanceSweepCheckpoint(minute: string, now: string): Promise<void> {
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...reminderSweepCheckpointKey(), entity: 'REMINDER_SWEEP', swept_through: minute, updated_at: now },
+        ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
+        ExpressionAttributeValues: { ':minute': minute },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+export type ScheduledReminderResult =
+  | 'written'
+  /** Already written for this appointment time, or the appointment moved, ended or went away meanwhile. */
+  | 'refused';
+
+/**
+ * The scheduled reminder in ONE transaction: the reminder item (which the stream turns into
+ * `appointment.reminder`), the sent marker for this appointment time (attribute_not_exists: a
+ * second sweep, concurrent or later, cannot write it again), and a check that the appointment is
+ * still active at that time (closing the race with a cancel or move after it was read).
+ */
+export async function commitScheduledReminder(reminder: ReminderRequest): Promise<ScheduledReminderResult> {
+  const { medspa_id: medspaId, appointment } = reminder;
+  const statuses = Object.fromEntries(ACTIVE_STATUSES.map((status, index) => [`:s${index}`, status]));
+  const outcome = await transact([
+    { name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    { name: 'sent', action: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...reminderSentKey(medspaId, appointment.id, appointment.scheduled_at),
+          entity: 'REMINDER_SENT',
+          medspa_id: medspaId,
+          appointment_id: appointment.id,
+          scheduled_at: appointment.scheduled_at,
+          event_id: reminder.event_id,
+          sent_at: reminder.requested_at,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    } },
+    { name: 'still-due', action: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: appointmentKey(medspaId, appointment.id),
+        ConditionExpression: `attribute_exists(pk) AND scheduled_at = :at AND #status IN (${Object.keys(statuses).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':at': appointment.scheduled_at, ...statuses },
+      },
+    } },
+  ]);
+  return outcome.ok ? 'written' : 'refused';
+}

@@ -1,0 +1,12 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { z } from 'zod';
+import { eventBridgePublisher, type Publish } from './publish';
+
+/** The stream worker's settings, parsed once and failing fast (set by CDK). */
+const BusConfig = z.object({ EVENT_BUS_NAME: z.string().min(1) });
+
+/** The EventBridge publisher of a Lambda: one client per container. */
+export function busPublisherFromEnv(env: NodeJS.ProcessEnv = process.env): Publish {
+  const { EVENT_BUS_NAME } = BusConfig.parse(env);
+  return eventBridgePublisher({ client: new EventBridgeClient({ maxAttempts: 4 }), eventBusName: EVENT_BUS_NAME });
+}

@@ -1,0 +1,53 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { clock } from '../clock';
+import { logger } from '../log';
+import { armReminder } from '../use-cases/reminders';
+import { eventsFromRecord, reminderToArm } from './from-record';
+import type { Publish } from './publish';
+import { recordIds, type StreamRecord } from './stream-record';
+import type { ContractEvent } from './types';
+
+/**
+ * The stream consumer's work, shared by the Lambda worker (functions/workers/streamToBus.ts,
+ * publishing to EventBridge) and the local server (infra/local/event-source.ts, publishing in
+ * process): a record becomes its contract events, an appointment created or moved arms its
+ * reminder, and the events are published.
+ */
+export interface PipelineDeps {
+  publish: Publish;
+  /** Production: the system clock. Used to arm reminders and as the last-resort event time. */
+  now?: () => Date;
+}
+
+/** One record, start to end; throws when any step fails, so the record is retried as a whole. */
+export async function handleStreamRecord(record: StreamRecord, deps: PipelineDeps): Promise<ContractEvent[]> {
+  const now = deps.now?.() ?? clock().now();
+  try {
+    const events = eventsFromRecord(record, { now });
+    const arming = reminderToArm(record);
+    // Arming is idempotent (same time, same item) and happens before publishing, so a retried
+    // record never leaves an appointment unarmed.
+    if (arming) await armReminder(arming, now);
+    if (events.length > 0) await deps.publish(events);
+    return events;
+  } catch (error) {
+    logger.warn('stream record failed', { ...recordIds(record), error: (error as Error).name });
+    throw error;
+  }
+}
+
+/**
+ * A batch of one shard's records, in order, each on its own: the answer names the records that
+ * failed by sequence number (Lambda's partial batch response, `ReportBatchItemFailures`), so the
+ * others are not redone. Powertools' BatchProcessor, sequential to keep the shard's order.
+ */
+export function processStreamRecords(records: StreamRecord[], deps: PipelineDeps): Promise<DynamoDBBatchResponse> {
+  const processor = new BatchProcessor(EventType.DynamoDBStreams);
+  return processPartialResponse(
+    { Records: records as DynamoDBRecord[] },
+    (record: DynamoDBRecord) => handleStreamRecord(record as StreamRecord, deps),
+    processor,
+    { processInParallel: false, throwOnFullBatchFailure: false },
+  );
+}
