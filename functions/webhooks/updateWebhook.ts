@@ -1,0 +1,6 @@
+import { httpHandler } from '../../lib/http/handler';
+import { changeWebhook } from '../../lib/use-cases/webhooks';
+
+export const handler = httpHandler('updateWebhook', async ({ caller, params, body, ifMatch, now }) => ({
+  data: await changeWebhook(caller.medspaId, params.id, body, { ifMatch, now }),
+}));
