@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ContractEvent, EventType } from '../events/types';
 import { isEntityId } from '../schemas/common';
 import { ddb, tableName } from './client';
@@ -52,6 +52,18 @@ export interface StoredDelivery {
   created_at: string;
   /** What was (or will be) sent, so the attempt can be retried by hand; internal, never returned. */
   event: ContractEvent;
+}
+
+/** As stored: the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept). */
+type DeliveryRecord = Omit<StoredDelivery, 'event'> & { event_json: string };
+
+const toRecord = ({ event, ...entry }: StoredDelivery): DeliveryRecord => ({ ...entry, event_json: JSON.stringify(event) });
+
+function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery | null {
+  const record = fromItem<DeliveryRecord>(item);
+  if (!record) return null;
+  const { event_json, ...entry } = record;
+  return { ...entry, event: JSON.parse(event_json) as ContractEvent };
 }
 
 export const DELIVERY_LOG_DAYS = 30;
@@ -162,7 +174,7 @@ const deliveryItem = (entry: StoredDelivery) => ({
   ...webhookDeliveryLookupIndexKeys(entry.medspa_id, entry.id),
   entity: 'WEBHOOK_DELIVERY',
   expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400,
-  ...entry,
+  ...toRecord(entry),
 });
 
 /** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
@@ -193,14 +205,11 @@ export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDe
   await ddb().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry) }));
 }
 
-export async function getDelivery(key: Key): Promise<StoredDelivery | null> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return fromItem<StoredDelivery>(Item);
-}
-
 /** A subscription's log, newest first. */
-export const listDeliveries = (medspaId: string, subscriptionId: string, page: { limit: number; cursor?: string }) =>
-  queryPage<StoredDelivery>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
+export async function listDeliveries(medspaId: string, subscriptionId: string, page: { limit: number; cursor?: string }): Promise<Page<StoredDelivery>> {
+  const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
+  return { ...result, items: result.items.map((item) => fromRecord(item)!) };
+}
 
 /** A delivery by id (its lookup index entry), or null. */
 export async function findDelivery(medspaId: string, deliveryId: string): Promise<StoredDelivery | null> {
@@ -209,5 +218,5 @@ export async function findDelivery(medspaId: string, deliveryId: string): Promis
   const { Items = [] } = await ddb().send(
     new QueryCommand({ TableName: tableName(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': gsi2pk }, Limit: 1 }),
   );
-  return fromItem<StoredDelivery>(Items[0]);
+  return fromRecord(Items[0]);
 }

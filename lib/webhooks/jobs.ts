@@ -210,7 +210,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
   const entryKey = deliveryKey({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
   const found = await batchGetKeys([subKey, entryKey]);
   const sub = fromItem<StoredWebhook>(found.get(itemId(subKey)));
-  const logged = fromItem<StoredDelivery>(found.get(itemId(entryKey)));
+  const logged = found.get(itemId(entryKey)) as Pick<StoredDelivery, 'status'> | undefined;
   if (!sub) {
     logger.info('webhook job dropped: subscription deleted', { medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id });
     return 'dropped';
