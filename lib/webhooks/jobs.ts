@@ -110,8 +110,28 @@ const pendingEntry = (job: DeliveryJob): StoredDelivery => ({
  * attempt always has its job). Answers the number of jobs.
  */
 export async function fanOut(event: ContractEvent, queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+  return fanOutTo(event, await practiceWebhooks(event.medspa_id), queue, options);
+}
+
+/** Several events: still one Query per practice, shared by that practice's events. */
+export async function fanOutAll(events: readonly ContractEvent[], queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+  const byPractice = new Map<string, ContractEvent[]>();
+  for (const event of events) byPractice.set(event.medspa_id, [...(byPractice.get(event.medspa_id) ?? []), event]);
+  let jobs = 0;
+  for (const [medspaId, practiceEvents] of byPractice) {
+    const subscriptions = await practiceWebhooks(medspaId);
+    // A few at a time: each is a queue send and a log write per interested subscription.
+    for (let i = 0; i < practiceEvents.length; i += 8) {
+      const counts = await Promise.all(practiceEvents.slice(i, i + 8).map((event) => fanOutTo(event, subscriptions, queue, options)));
+      jobs += counts.reduce((sum, n) => sum + n, 0);
+    }
+  }
+  return jobs;
+}
+
+async function fanOutTo(event: ContractEvent, all: readonly StoredWebhook[], queue: DeliveryQueue, options: DeliveryOptions): Promise<number> {
   const { now } = settings(options);
-  const subscriptions = (await practiceWebhooks(event.medspa_id)).filter((sub) => sub.enabled && wantsEvent(sub.events, event.type));
+  const subscriptions = all.filter((sub) => sub.enabled && wantsEvent(sub.events, event.type));
   if (subscriptions.length === 0) return 0;
   const at = now().toISOString();
   const jobs: DeliveryJob[] = subscriptions.map((sub) => ({

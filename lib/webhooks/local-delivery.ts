@@ -6,7 +6,7 @@ import type { ContractEvent } from '../events/types';
 import { EVENT_SOURCE } from '../events/types';
 import { eventRules, matches } from '../events/rules';
 import { logger } from '../log';
-import { DeliveryJob, fanOut, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
+import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
 
 /**
  * Webhook delivery inside the local server: the same fan-out and jobs as on AWS, with timers as
@@ -176,10 +176,7 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
   return {
     async publish(events) {
       const routed = events.filter((event) => matches(eventRules.webhookFanOut, { source: EVENT_SOURCE, 'detail-type': event.type, detail: event }));
-      // A few at a time: each is a Query plus a write per subscription.
-      for (let i = 0; i < routed.length; i += 8) {
-        await Promise.all(routed.slice(i, i + 8).map((event) => fanOut(event, queue, options)));
-      }
+      await fanOutAll(routed, queue, options);
     },
     stop: () => queue.stop(),
     pending: () => queue.size,
