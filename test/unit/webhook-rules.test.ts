@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { config, resetConfig } from '../../lib/config';
 import { resetSecretKeys } from '../../lib/crypto/named-secret';
 import { decryptSecret, encryptSecret, newSigningSecret } from '../../lib/crypto/webhook-secrets';
 import {
@@ -22,6 +23,22 @@ describe('retry schedule', () => {
 
   it.each(['', '5s,,1m', 'soon', '5x', '-1s'])('refuses %j', (text) => {
     expect(() => parseRetrySchedule(text)).toThrow();
+  });
+
+  it('comes from WEBHOOK_RETRY_SCHEDULE, parsed once in config, failing fast on a bad value', () => {
+    try {
+      resetConfig();
+      expect(config().WEBHOOK_RETRY_SCHEDULE).toEqual([5, 300, 1800, 7200, 18000, 36000]);
+      process.env.WEBHOOK_RETRY_SCHEDULE = '1s,2s,5s';
+      resetConfig();
+      expect(config().WEBHOOK_RETRY_SCHEDULE).toEqual([1, 2, 5]);
+      process.env.WEBHOOK_RETRY_SCHEDULE = 'often';
+      resetConfig();
+      expect(() => config()).toThrow(/WEBHOOK_RETRY_SCHEDULE|duration/);
+    } finally {
+      delete process.env.WEBHOOK_RETRY_SCHEDULE;
+      resetConfig();
+    }
   });
 
   it('waits the n-th value after the n-th failed attempt, then gives up', () => {
