@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks';
 
 const ConfigSchema = z.object({
   TABLE_NAME: z.string().min(1).default('medspa'),
@@ -15,6 +16,22 @@ const ConfigSchema = z.object({
   SECRET_HASH_COST: z.coerce.number().int().min(2).default(16_384),
   /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */
   ALLOW_LOCAL_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Waits between webhook delivery attempts, e.g. `1s,2s,5s` (default: the contract's 5s,5m,30m,2h,5h,10h); then given up. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((text, context) => {
+      try {
+        return parseRetrySchedule(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Total time a webhook delivery attempt may take (connect, send, response): the contract's 10 s. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  /** SQS queue of webhook delivery jobs (set by CDK for the fan-out and delivery workers). */
+  DELIVERIES_QUEUE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 });
 

@@ -1,4 +1,10 @@
-/** Placeholder so the stack bundles: the event pipeline replaces this module. */
-export const handler = async () => {
-  throw new Error('not implemented yet');
-};
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { deliveriesQueue } from '../../lib/webhooks/sqs-worker';
+import { deliveryRecordHandler } from '../../lib/webhooks/workers';
+
+/** `deliveries` queue → one signed attempt per job; a failure enqueues the next attempt with its delay. */
+const processor = new BatchProcessor(EventType.SQS);
+const recordHandler = deliveryRecordHandler(deliveriesQueue());
+
+export const handler = (event: SQSEvent, context: Context) => processPartialResponse(event, recordHandler, processor, { context });

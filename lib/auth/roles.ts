@@ -20,4 +20,6 @@ export const ALLOW = {
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
+  /** Webhook subscriptions and their delivery logs (contract 7: admin and manager). */
+  webhooks: ['admin', 'manager'],
 } as const satisfies Record<string, readonly Role[]>;

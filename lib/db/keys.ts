@@ -169,3 +169,20 @@ export const reminderSentKey = (medspaId: string, appointmentId: string, schedul
   pk: appointmentPk(medspaId, appointmentId),
   sk: `REMINDER_SENT#${scheduledAt}`,
 });
+
+/**
+ * A webhook subscription's delivery log: its own partition, newest first by `${created_at}#${id}`
+ * (one item per attempt; items carry `expires_at` and vanish after 30 days). Subscriptions
+ * themselves are the `WEBHOOK` collection, so fan-out reads a practice's in one Query.
+ */
+export const webhookDeliveriesPk = (medspaId: string, subscriptionId: string) => `${practicePrefix(medspaId)}#WEBHOOK_DELIVERIES#${subscriptionId}`;
+export const webhookDeliveryKey = (medspaId: string, subscriptionId: string, createdAt: string, deliveryId: string): Key => ({
+  pk: webhookDeliveriesPk(medspaId, subscriptionId),
+  sk: `${createdAt}#${deliveryId}`,
+});
+
+/** A delivery by its id alone (gsi2, one item per partition): `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`. */
+export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: string) => ({
+  gsi2pk: `${practicePrefix(medspaId)}#WEBHOOK_DELIVERY#${deliveryId}`,
+  gsi2sk: 'DELIVERY',
+});

@@ -4,27 +4,9 @@
  * imports here, so both sides can load it.
  */
 
-/** `source` of every event the API puts on its bus (the stream consumer sets it). */
-export const EVENT_SOURCE = 'medspa-api';
+import { EVENT_SOURCE, EVENT_TYPES, type EventType } from './types';
 
-/** Contract section 7, plus `webhook.test` (sent to one subscription on demand). */
-export const EVENT_TYPES = [
-  'appointment.created',
-  'appointment.updated',
-  'appointment.status_changed',
-  'appointment.cancelled',
-  'appointment.completed',
-  'appointment.reminder',
-  'client.created',
-  'client.updated',
-  'client.deleted',
-  'payment.received',
-  'consent.signed',
-  'product.low_stock',
-  'webhook.test',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_SOURCE, EVENT_TYPES };
 
 /**
  * The subset of EventBridge's pattern language we use and `matches` implements: a leaf is an
@@ -44,7 +26,8 @@ export interface EventRule {
   target: { queue: string };
 }
 
-const byType = (types: readonly EventType[]): EventPattern => ({ source: [EVENT_SOURCE], 'detail-type': [...types] });
+// `webhook.test` never goes on the bus: it is sent to the one subscription tested, at once.
+const byType = (types: readonly Exclude<EventType, 'webhook.test'>[]): EventPattern => ({ source: [EVENT_SOURCE], 'detail-type': [...types] });
 
 /**
  * Every event type is routed by exactly one rule (a test checks it): two rules matching one event
@@ -67,12 +50,6 @@ export const EVENT_RULES: readonly EventRule[] = [
     name: 'CommerceEvents',
     description: 'Payments and low stock to webhook fan-out',
     pattern: byType(['payment.received', 'product.low_stock']),
-    target: { queue: 'events' },
-  },
-  {
-    name: 'WebhookTests',
-    description: 'webhook.test (one subscription, on demand) to webhook fan-out',
-    pattern: byType(['webhook.test']),
     target: { queue: 'events' },
   },
 ];

@@ -45,6 +45,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createProduct: ['CONFLICT'],
   updateProduct: ['CONFLICT'],
   createStockAdjustment: ['INSUFFICIENT_STOCK'],
+  createWebhook: ['CONFLICT'],
 };
 
 

@@ -65,4 +65,19 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   committed change always has its audit entry.
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
-  JSON. Responses may gain new fields: ignore the ones you do not know.`;
+  JSON. Responses may gain new fields: ignore the ones you do not know.
+- **Webhooks**: analysts may read subscriptions and delivery logs; only admins and managers change
+  them. A practice has at most 25 subscriptions (409 \`CONFLICT\`). \`events\` takes contract event
+  names or \`["*"]\` alone (\`webhook.test\` goes only to \`POST .../test\`). Secrets are \`whsec_\` + 32
+  random bytes in base64 (Standard Webhooks), stored AES-256-GCM encrypted. URLs: \`https://\`
+  without credentials; in production a host resolving to any private, loopback, link-local, CGNAT,
+  multicast or reserved address (IPv4-mapped and NAT64 forms too) is refused at subscribe time and
+  at each delivery, which connects only to the addresses it checked and follows no redirect.
+  Success means a 2xx with its body (read up to 64 KiB) within 10 s; anything else is a failed
+  attempt. \`webhook-id\` is the event id, the same on every attempt of an event. Each attempt is one
+  log entry (\`pending\` while scheduled), kept 30 days; the retry after attempt n is logged as attempt
+  n+1. Test and retry (\`POST .../deliveries/{id}/retry\`, which resends the logged event byte for
+  byte) make one immediate attempt, answered with 200 and never retried automatically; they also
+  reach a disabled subscription. Auto-disable: no successful attempt for 3 days since the first
+  failure; re-enabling clears \`disabled_reason\` and starts a fresh count. \`first_failure_at\` and
+  \`last_success_at\` (kept to the hour) show a subscription's health.`;

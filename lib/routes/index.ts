@@ -5,6 +5,7 @@ import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
+import { webhookRoutes } from './webhooks';
 
 /**
  * The route table: the single source for the CDK stack (one Lambda per operation), the local
@@ -18,6 +19,7 @@ export const routes = {
   ...appointmentRoutes,
   ...productRoutes,
   ...paymentRoutes,
+  ...webhookRoutes,
   ...systemRoutes,
 };
 

@@ -509,6 +509,11 @@ describe('every route of the route table', () => {
       }
       // manager: everything but credentials and practice settings.
       expect(roles, where).toContain('manager');
+      // Webhooks (contract 7): admin and manager only.
+      if (/^\/v1\/webhooks(\/|$)/.test(route.path)) {
+        expect(roles, where).toEqual(['admin', 'manager']);
+        continue;
+      }
       // analyst: reads everything else, writes nothing.
       if (route.method === 'GET') expect(roles, where).toContain('analyst');
       else expect(roles, where).not.toContain('analyst');

@@ -1,0 +1,221 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ContractEvent, EventType } from '../events/types';
+import { isEntityId } from '../domain/ids';
+import { ddb, tableName } from './client';
+import { countAll, deleteEntity, fromItem, getEntity, listEntities, putNewEntity, queryAll, queryPage, updateEntity, type Page } from './entities';
+import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
+import { transact } from './transact';
+
+/**
+ * Webhook subscriptions (the practice's `WEBHOOK` collection) and their delivery logs (a partition
+ * per subscription, one item per attempt, expiring after 30 days).
+ */
+
+export interface StoredWebhook {
+  id: string;
+  medspa_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  /** The first failed attempt since the last success (absent while deliveries succeed). */
+  first_failure_at?: string | null;
+  /** Kept to the hour: not every success is written back. */
+  last_success_at?: string | null;
+  /** AES-256-GCM ciphertext of the signing secret (lib/crypto/webhook-secrets); never the secret. */
+  secret_enc: string;
+  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+  previous_secret_enc?: string | null;
+  previous_secret_expires_at?: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One attempt (or one scheduled attempt, while `pending`) of one event to one subscription. */
+export interface StoredDelivery {
+  id: string;
+  medspa_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: EventType;
+  attempt: number;
+  status: DeliveryStatus;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  /** What was (or will be) sent, so the attempt can be retried by hand; internal, never returned. */
+  event: ContractEvent;
+}
+
+/** As stored: the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept). */
+type DeliveryRecord = Omit<StoredDelivery, 'event'> & { event_json: string };
+
+const toRecord = ({ event, ...entry }: StoredDelivery): DeliveryRecord => ({ ...entry, event_json: JSON.stringify(event) });
+
+function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery | null {
+  const record = fromItem<DeliveryRecord>(item);
+  if (!record) return null;
+  const { event_json, ...entry } = record;
+  return { ...entry, event: JSON.parse(event_json) as ContractEvent };
+}
+
+export const DELIVERY_LOG_DAYS = 30;
+const NOT_FOUND = 'WEBHOOK_NOT_FOUND' as const;
+
+const ignoreFailedCondition = (error: unknown) => {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions
+
+export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<StoredWebhook>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
+
+export const putNewWebhook = (webhook: StoredWebhook) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook);
+
+export const listWebhooks = (medspaId: string, page: { limit: number; cursor?: string }): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
+
+export const countWebhooks = (medspaId: string) =>
+  countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
+
+/**
+ * Every subscription of a practice: ONE Query on its collection (a practice has at most a few
+ * dozen, far under a page), strongly consistent so a subscription takes events from its creation.
+ */
+export async function practiceWebhooks(medspaId: string): Promise<StoredWebhook[]> {
+  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') }, ConsistentRead: true });
+  return items.map((item) => fromItem<StoredWebhook>(item)!);
+}
+
+/** A versioned change (If-Match when given); `remove` clears attributes. */
+export const updateWebhook = (medspaId: string, id: string, changes: Record<string, unknown>, options: { expectedVersion?: number; now: string; remove?: string[] }) =>
+  updateEntity<StoredWebhook>(medspaId, 'WEBHOOK', id, changes, { notFound: NOT_FOUND, ...options });
+
+export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) => deleteEntity(medspaId, 'WEBHOOK', id, { notFound: NOT_FOUND, expectedVersion });
+
+/*
+ * Delivery health. These writes leave `version` alone: they are the service's bookkeeping, and a
+ * caller's If-Match must not go stale because a delivery happened. Each is conditioned on the
+ * subscription existing, so a delivery finishing after a DELETE never brings it back.
+ */
+
+/** A success: the subscription is healthy again. */
+export async function recordDeliverySuccess(medspaId: string, id: string, now: string): Promise<void> {
+  await ddb()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'WEBHOOK', id),
+        UpdateExpression: 'SET last_success_at = :now REMOVE first_failure_at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    )
+    .catch(ignoreFailedCondition);
+}
+
+/** A failure: starts the failing streak unless one is running; answers when it started (null: subscription gone). */
+export async function recordDeliveryFailure(medspaId: string, id: string, now: string): Promise<string | null> {
+  try {
+    const { Attributes } = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'WEBHOOK', id),
+        UpdateExpression: 'SET first_failure_at = if_not_exists(first_failure_at, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return (Attributes?.first_failure_at as string | undefined) ?? null;
+  } catch (error) {
+    ignoreFailedCondition(error);
+    return null;
+  }
+}
+
+/**
+ * Disables a subscription still failing since `failingSince`: atomic with any success in between
+ * (a success removes `first_failure_at`, so the condition fails and the subscription stays on).
+ */
+export async function autoDisableWebhook(medspaId: string, id: string, failingSince: string, reason: string, now: string): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'WEBHOOK', id),
+        UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, version = version + :one, updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND enabled = :true AND first_failure_at = :since',
+        ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': reason, ':one': 1, ':now': now, ':since': failingSince },
+      }),
+    );
+    return true;
+  } catch (error) {
+    ignoreFailedCondition(error);
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery log
+
+export const deliveryKey = (entry: Pick<StoredDelivery, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Key =>
+  webhookDeliveryKey(entry.medspa_id, entry.subscription_id, entry.created_at, entry.id);
+
+const deliveryItem = (entry: StoredDelivery) => ({
+  ...deliveryKey(entry),
+  ...webhookDeliveryLookupIndexKeys(entry.medspa_id, entry.id),
+  entity: 'WEBHOOK_DELIVERY',
+  expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400,
+  ...toRecord(entry),
+});
+
+/** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
+export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<void> {
+  await Promise.all(
+    entries.map((entry) =>
+      ddb()
+        .send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' }))
+        .catch(ignoreFailedCondition),
+    ),
+  );
+}
+
+/**
+ * An attempt's outcome, with the next attempt's `pending` entry when one is scheduled: in one
+ * transaction, so the log never shows a failure whose announced retry is missing.
+ */
+export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery): Promise<void> {
+  if (next) {
+    const outcome = await transact([
+      { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } },
+      { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ]);
+    // Failed: the next attempt already ran and logged itself; only this outcome is left to write.
+    if (outcome.ok) return;
+  }
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry) }));
+}
+
+/** A subscription's log, newest first. */
+export async function listDeliveries(medspaId: string, subscriptionId: string, page: { limit: number; cursor?: string }): Promise<Page<StoredDelivery>> {
+  const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
+  return { ...result, items: result.items.map((item) => fromRecord(item)!) };
+}
+
+/** A delivery by id (its lookup index entry), or null. */
+export async function findDelivery(medspaId: string, deliveryId: string): Promise<StoredDelivery | null> {
+  if (!isEntityId(deliveryId)) return null;
+  const { gsi2pk } = webhookDeliveryLookupIndexKeys(medspaId, deliveryId);
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({ TableName: tableName(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': gsi2pk }, Limit: 1 }),
+  );
+  return fromRecord(Items[0]);
+}

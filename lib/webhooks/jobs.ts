@@ -1,0 +1,293 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { clock } from '../clock';
+import { config } from '../config';
+import { decryptSecret } from '../crypto/webhook-secrets';
+import { batchGetKeys, fromItem, itemId } from '../db/entities';
+import { entityKey } from '../db/keys';
+import {
+  autoDisableWebhook,
+  deliveryKey,
+  practiceWebhooks,
+  putPendingDeliveries,
+  recordDeliveryFailure,
+  recordDeliverySuccess,
+  saveDeliveryAttempt,
+  type StoredDelivery,
+  type StoredWebhook,
+} from '../db/webhooks';
+import { AUTO_DISABLE_AFTER_MS, retryDelay, shouldAutoDisable, wantsEvent } from '../domain/webhooks';
+import { EVENT_TYPES, type ContractEvent } from '../events/types';
+import { logger } from '../log';
+import type { Lookup } from './address';
+import { sendWebhook, type AttemptOutcome } from './deliver';
+
+/**
+ * Webhook delivery as queued jobs: fan-out turns one event into one job per interested
+ * subscription, and each job is one attempt that, when it fails, enqueues the next attempt with
+ * its delay. So every subscriber retries on its own schedule and a slow one holds up nobody.
+ * The queue is SQS on AWS (./sqs-queue) and timers plus a journal file locally (./local-delivery).
+ */
+
+/** One attempt of one event to one subscription: the whole message on the queue. */
+export const DeliveryJob = z.object({
+  medspa_id: z.string(),
+  subscription_id: z.string(),
+  /** The log entry this attempt fills in (`pending` until it runs). */
+  delivery_id: z.string(),
+  delivery_created_at: z.string(),
+  attempt: z.number().int().min(1),
+  /** Not before this instant (ISO): a queue that cannot wait that long hands the job back early. */
+  due_at: z.string(),
+  event: z.object({
+    id: z.string().min(1),
+    type: z.enum([...EVENT_TYPES, 'webhook.test']),
+    created_at: z.string(),
+    medspa_id: z.string(),
+    data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.record(z.string(), z.unknown()).optional() }),
+  }),
+});
+export type DeliveryJob = z.output<typeof DeliveryJob>;
+
+/** Where jobs wait: `delaySeconds` from now (fractions allowed; a queue may round up). */
+export interface DeliveryQueue {
+  send(job: DeliveryJob, delaySeconds: number): Promise<void>;
+}
+
+/** A contract event as carried on the bus (EventBridge `detail`): checked before it is fanned out. */
+export const ContractEventSchema = DeliveryJob.shape.event;
+
+export interface DeliveryOptions {
+  /** Default: the process clock (lib/clock). */
+  now?: () => Date;
+  /** Seconds between attempts; default from config (WEBHOOK_RETRY_SCHEDULE). */
+  schedule?: readonly number[];
+  timeoutMs?: number;
+  allowLocal?: boolean;
+  lookup?: Lookup;
+}
+
+const settings = (options: DeliveryOptions) => {
+  const { WEBHOOK_RETRY_SCHEDULE, WEBHOOK_TIMEOUT_MS, ALLOW_LOCAL_WEBHOOKS } = config();
+  return {
+    now: options.now ?? (() => clock().now()),
+    schedule: options.schedule ?? WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    allowLocal: options.allowLocal ?? ALLOW_LOCAL_WEBHOOKS,
+    lookup: options.lookup,
+  };
+};
+
+/**
+ * A v4-shaped UUID derived from its inputs, so a fan-out that runs twice for one event (an SQS
+ * redelivery) names the same log entries and the second run finds them instead of adding more.
+ */
+export function derivedId(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const pendingEntry = (job: DeliveryJob): StoredDelivery => ({
+  id: job.delivery_id,
+  medspa_id: job.medspa_id,
+  subscription_id: job.subscription_id,
+  event_id: job.event.id,
+  event_type: job.event.type,
+  attempt: job.attempt,
+  status: 'pending',
+  response_status: null,
+  duration_ms: null,
+  error: null,
+  next_attempt_at: job.due_at,
+  created_at: job.delivery_created_at,
+  event: job.event,
+});
+
+/**
+ * Sends an event to every enabled subscription of its practice that takes its type: ONE Query for
+ * the subscriptions, one job each (sent before its `pending` log entry is written, so a logged
+ * attempt always has its job). Answers the number of jobs.
+ */
+export async function fanOut(event: ContractEvent, queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+  return fanOutTo(event, await practiceWebhooks(event.medspa_id), queue, options);
+}
+
+/** Several events: still one Query per practice, shared by that practice's events. */
+export async function fanOutAll(events: readonly ContractEvent[], queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+  const byPractice = new Map<string, ContractEvent[]>();
+  for (const event of events) byPractice.set(event.medspa_id, [...(byPractice.get(event.medspa_id) ?? []), event]);
+  let jobs = 0;
+  for (const [medspaId, practiceEvents] of byPractice) {
+    const subscriptions = await practiceWebhooks(medspaId);
+    // A few at a time: each is a queue send and a log write per interested subscription.
+    for (let i = 0; i < practiceEvents.length; i += 8) {
+      const counts = await Promise.all(practiceEvents.slice(i, i + 8).map((event) => fanOutTo(event, subscriptions, queue, options)));
+      jobs += counts.reduce((sum, n) => sum + n, 0);
+    }
+  }
+  return jobs;
+}
+
+async function fanOutTo(event: ContractEvent, all: readonly StoredWebhook[], queue: DeliveryQueue, options: DeliveryOptions): Promise<number> {
+  const { now } = settings(options);
+  const subscriptions = all.filter((sub) => sub.enabled && wantsEvent(sub.events, event.type));
+  if (subscriptions.length === 0) return 0;
+  const at = now().toISOString();
+  const jobs: DeliveryJob[] = subscriptions.map((sub) => ({
+    medspa_id: event.medspa_id,
+    subscription_id: sub.id,
+    delivery_id: derivedId(event.id, sub.id),
+    // The event's own time: deterministic like the id, so a repeated fan-out hits the same entry.
+    delivery_created_at: event.created_at,
+    attempt: 1,
+    due_at: at,
+    event,
+  }));
+  await Promise.all(jobs.map((job) => queue.send(job, 0)));
+  await putPendingDeliveries(jobs.map(pendingEntry));
+  return jobs.length;
+}
+
+/** The secrets that sign now: the current one, and the previous one within 24 h of a rotation. */
+function signingSecrets(sub: StoredWebhook, now: Date): string[] {
+  const context = `${sub.medspa_id}:${sub.id}`;
+  const secrets = [decryptSecret(sub.secret_enc, context)];
+  if (sub.previous_secret_enc && sub.previous_secret_expires_at && Date.parse(sub.previous_secret_expires_at) > now.getTime()) {
+    secrets.push(decryptSecret(sub.previous_secret_enc, context));
+  }
+  return secrets;
+}
+
+const attempt = (sub: StoredWebhook, event: ContractEvent, now: Date, options: ReturnType<typeof settings>): Promise<AttemptOutcome> =>
+  sendWebhook({ url: sub.url, event, secrets: signingSecrets(sub, now), now, timeoutMs: options.timeoutMs, allowLocal: options.allowLocal, lookup: options.lookup });
+
+/** Successes heal; failures start (or continue) a streak, and a 3-day streak disables. */
+async function recordHealth(sub: StoredWebhook, ok: boolean, now: Date): Promise<void> {
+  const at = now.toISOString();
+  if (ok) {
+    // Written when it matters (a streak to end) or hourly, not on every success: the item stays cold.
+    const stale = !sub.last_success_at || now.getTime() - Date.parse(sub.last_success_at) > 3600_000;
+    if (sub.first_failure_at || stale) await recordDeliverySuccess(sub.medspa_id, sub.id, at);
+    return;
+  }
+  const since = sub.first_failure_at ?? (await recordDeliveryFailure(sub.medspa_id, sub.id, at));
+  if (!since || !sub.enabled || !shouldAutoDisable(since, now)) return;
+  const reason = `Every delivery failed for ${AUTO_DISABLE_AFTER_MS / 86_400_000} days (since ${since}); re-enable with PATCH {"enabled": true}`;
+  if (await autoDisableWebhook(sub.medspa_id, sub.id, since, reason, at)) {
+    logger.warn('webhook subscription disabled', { medspaId: sub.medspa_id, subscriptionId: sub.id, failingSince: since });
+  }
+}
+
+const finished = (job: Pick<DeliveryJob, 'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'>, outcome: AttemptOutcome): StoredDelivery => ({
+  id: job.delivery_id,
+  medspa_id: job.medspa_id,
+  subscription_id: job.subscription_id,
+  event_id: job.event.id,
+  event_type: job.event.type,
+  attempt: job.attempt,
+  status: outcome.ok ? 'succeeded' : 'failed',
+  response_status: outcome.response_status,
+  duration_ms: outcome.duration_ms,
+  error: outcome.error,
+  next_attempt_at: null,
+  created_at: job.delivery_created_at,
+  event: job.event,
+});
+
+const logAttempt = (entry: StoredDelivery) =>
+  logger.info('webhook attempt', {
+    medspaId: entry.medspa_id,
+    subscriptionId: entry.subscription_id,
+    deliveryId: entry.id,
+    eventId: entry.event_id,
+    eventType: entry.event_type,
+    attempt: entry.attempt,
+    status: entry.status,
+    responseStatus: entry.response_status,
+    durationMs: entry.duration_ms,
+    error: entry.error,
+  });
+
+export type JobResult = 'deferred' | 'dropped' | 'duplicate' | 'succeeded' | 'retrying' | 'gave_up';
+
+/**
+ * Runs one job: early → back on the queue for the rest of its wait; subscription deleted → dropped;
+ * already logged as done → a duplicate message, skipped; disabled or no longer subscribed → logged
+ * as failed without a call; otherwise one attempt, logged, and on failure the next one enqueued
+ * (sent before it is logged) until the schedule runs out. Throws only when the table is unreachable,
+ * and then the queue's redelivery runs the job again (at least once).
+ */
+export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<JobResult> {
+  const opts = settings(options);
+  const now = opts.now();
+  const wait = (Date.parse(job.due_at) - now.getTime()) / 1000;
+  if (wait > 0) {
+    await queue.send(job, wait);
+    return 'deferred';
+  }
+  const subKey = entityKey(job.medspa_id, 'WEBHOOK', job.subscription_id);
+  const entryKey = deliveryKey({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
+  const found = await batchGetKeys([subKey, entryKey]);
+  const sub = fromItem<StoredWebhook>(found.get(itemId(subKey)));
+  const logged = found.get(itemId(entryKey)) as Pick<StoredDelivery, 'status'> | undefined;
+  if (!sub) {
+    logger.info('webhook job dropped: subscription deleted', { medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id });
+    return 'dropped';
+  }
+  if (logged && logged.status !== 'pending') return 'duplicate';
+  if (!sub.enabled || !wantsEvent(sub.events, job.event.type)) {
+    const entry = finished(job, { ok: false, response_status: null, duration_ms: 0, error: sub.enabled ? 'subscription no longer takes this event type' : 'subscription disabled' });
+    await saveDeliveryAttempt(entry);
+    logAttempt(entry);
+    return 'dropped';
+  }
+
+  const outcome = await attempt(sub, job.event, now, opts);
+  const entry = finished(job, outcome);
+  let result: JobResult = 'succeeded';
+  if (!outcome.ok) {
+    const delay = retryDelay(opts.schedule, job.attempt);
+    if (delay === null) {
+      result = 'gave_up';
+      await saveDeliveryAttempt(entry);
+      logger.warn('webhook delivery given up', { medspaId: job.medspa_id, subscriptionId: sub.id, eventId: job.event.id, attempts: job.attempt });
+    } else {
+      result = 'retrying';
+      const next: DeliveryJob = {
+        ...job,
+        delivery_id: randomUUID(),
+        delivery_created_at: now.toISOString(),
+        attempt: job.attempt + 1,
+        due_at: new Date(now.getTime() + delay * 1000).toISOString(),
+      };
+      await queue.send(next, delay);
+      entry.next_attempt_at = next.due_at;
+      await saveDeliveryAttempt(entry, pendingEntry(next));
+    }
+  } else {
+    await saveDeliveryAttempt(entry);
+  }
+  logAttempt(entry);
+  await recordHealth(sub, outcome.ok, now);
+  return result;
+}
+
+/**
+ * One attempt made right now, outside any schedule (`POST .../test`, `.../retry`): logged, counted
+ * for the subscription's health, never retried automatically. Sent even while the subscription is
+ * disabled, so its owner can check the receiver before re-enabling it.
+ */
+export async function deliverOnce(sub: StoredWebhook, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}): Promise<StoredDelivery> {
+  const opts = settings(options);
+  const now = opts.now();
+  const outcome = await attempt(sub, event, now, opts);
+  const entry = finished(
+    { delivery_id: randomUUID(), delivery_created_at: now.toISOString(), attempt: attemptNumber, medspa_id: sub.medspa_id, subscription_id: sub.id, event },
+    outcome,
+  );
+  await saveDeliveryAttempt(entry);
+  logAttempt(entry);
+  await recordHealth(sub, outcome.ok, now);
+  return entry;
+}
