@@ -1,16 +1,21 @@
 /**
- * `npm start`: DynamoDB Local (data under DATA_DIR), the table, the demo practice, and every route
- * of the route table on one port, served by the same handlers the Lambdas run.
+ * `npm start`: DynamoDB Local (data under DATA_DIR), the table, the demo practice, every route
+ * of the route table on one port (the same handlers the Lambdas run), and the event pipeline
+ * (stream -> events -> webhook deliveries, reminders) in process.
  */
 import { openLocalEnvironment } from './environment';
 import { createLocalServer, listen } from './http-server';
+import { startLocalPipeline } from './pipeline';
 import { ensureDemoPractice } from './seed';
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
+  // Locally, failed webhook deliveries retry within minutes rather than the contract's ~22 hours.
+  process.env.WEBHOOK_RETRY_SCHEDULE ??= '1s,5s,30s,2m,10m,1h';
   const environment = await openLocalEnvironment({ owner: true });
   const demo = await ensureDemoPractice(environment.dataDir);
+  const pipeline = await startLocalPipeline();
   const server = createLocalServer();
   const boundPort = await listen(server, port);
   const baseUrl = `http://127.0.0.1:${boundPort}`;
@@ -19,6 +24,7 @@ async function main() {
 medspa-api is running
   Base URL:       ${baseUrl}   (health: ${baseUrl}/health)
   DynamoDB:       ${environment.endpoint}   (data in ${environment.dataDir})
+  Events:         table stream -> webhooks (POST /v1/webhooks; http://127.0.0.1 receivers allowed locally)
   Demo practice:  ${demo.medspa_id}
   client_id:      ${demo.client_id}
   client_secret:  ${demo.client_secret}
@@ -33,6 +39,7 @@ medspa-api is running
     stopping = true;
     server.close();
     server.closeAllConnections();
+    await pipeline.stop();
     await environment.stop();
     process.exit(0);
   };
