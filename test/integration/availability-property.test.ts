@@ -158,7 +158,7 @@ describe('availability search and create agree (property, DynamoDB Local)', () =
           for (const id of [...created]) await rollback(id);
         }
       }),
-      { numRuns: 14, endOnFailure: true },
+      { numRuns: 16, endOnFailure: true },
     );
     // The property was exercised both ways, not vacuously.
     expect(offeredTried).toBeGreaterThan(5);
