@@ -49,15 +49,12 @@ const byName = (a: ProviderRecord, b: ProviderRecord) =>
   a.full_name < b.full_name ? -1 : a.full_name > b.full_name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
- * Every bookable slot per provider and day over practice-local dates from..to, by the same pure
- * rule as the per-day slots (slotsInRange), so what it offers a create accepts. Reads, in order:
- * the practice, service, named providers, room and equipment (one BatchGetItem); the service's
- * certified providers when none are named (one more); then the claim buckets of the hours that
- * meet the providers' working periods from now on, in parallel BatchGetItems of 100 keys. The
- * number of calls depends on providers, days and working hours, never on how many appointments exist.
+ * The practice, service, providers, room and equipment of a search, checked in the contract's
+ * order (SERVICE_NOT_FOUND, PROVIDER_NOT_FOUND, PROVIDER_NOT_CERTIFIED, ROOM_NOT_FOUND,
+ * EQUIPMENT_NOT_FOUND): one BatchGetItem, and one more for the service's certified providers when
+ * none are named.
  */
-export async function searchAvailability(medspaId: string, input: SearchAvailabilityInput, now: Date): Promise<AvailabilityEntry[]> {
-  checkInput(input);
+async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
   const named = input.providerIds?.length ? [...new Set(input.providerIds)] : undefined;
   const first = await readForBooking(
     medspaId,
@@ -70,36 +67,45 @@ export async function searchAvailability(medspaId: string, input: SearchAvailabi
     [],
   );
   if (!first.practice) throw new AppError('UNAUTHORIZED');
-  const zone = first.practice.time_zone;
-  // The contract's order: SERVICE_NOT_FOUND, PROVIDER_NOT_FOUND, PROVIDER_NOT_CERTIFIED, ROOM_NOT_FOUND, EQUIPMENT_NOT_FOUND.
   const service = input.serviceId ? first.entity<ServiceRecord>('SERVICE', input.serviceId) : null;
   if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
-  let providers: ProviderRecord[];
-  if (named) {
-    providers = named.map((id) => {
-      const provider = first.entity<ProviderRecord>('PROVIDER', id);
-      if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
-      return provider;
-    });
-    for (const provider of providers) {
-      if (service && !(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
-    }
-  }
+  const providers = (named ?? []).map((id) => {
+    const provider = first.entity<ProviderRecord>('PROVIDER', id);
+    if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
+    return provider;
+  });
+  if (service && providers.some((provider) => !(service.provider_ids ?? []).includes(provider.id))) throw new AppError('PROVIDER_NOT_CERTIFIED');
   const room = input.roomId ? first.entity<FacilityRecord>('ROOM', input.roomId) : null;
   if (input.roomId && !room) throw new AppError('ROOM_NOT_FOUND');
   const equipment = input.equipmentId ? first.entity<FacilityRecord>('EQUIPMENT', input.equipmentId) : null;
   if (input.equipmentId && !equipment) throw new AppError('EQUIPMENT_NOT_FOUND');
   if (!named) {
+    // checkInput: without named providers there is a service.
     const certified = service!.provider_ids ?? [];
     const second = await readEntities(medspaId, certified.map((id) => ({ type: 'PROVIDER' as const, id })));
-    // Deleted providers are absent; inactive ones take no bookings.
-    providers = certified.map((id) => second.entity<ProviderRecord>('PROVIDER', id)).filter((p): p is ProviderRecord => p !== null && p.active !== false);
+    // Deleted providers read as absent; inactive ones take no bookings.
+    for (const id of certified) {
+      const provider = second.entity<ProviderRecord>('PROVIDER', id);
+      if (provider && provider.active !== false) providers.push(provider);
+    }
     if (providers.length > MAX_SEARCH_PROVIDERS) {
       throw invalid('provider_id', `the service has ${providers.length} active certified providers; name at most ${MAX_SEARCH_PROVIDERS}`);
     }
   }
+  return { zone: first.practice.time_zone, service, providers: providers.sort(byName), room, equipment };
+}
+
+/**
+ * Every bookable slot per provider and day over practice-local dates from..to, by the same pure
+ * rule as the per-day slots (slotsInRange), so what it offers a create accepts. After the setup
+ * reads (readSetup), the claim buckets of the hours that meet the providers' working periods from
+ * now on, in parallel BatchGetItems of 100 keys: the number of calls depends on providers, days and
+ * working hours, never on how many appointments exist.
+ */
+export async function searchAvailability(medspaId: string, input: SearchAvailabilityInput, now: Date): Promise<AvailabilityEntry[]> {
+  checkInput(input);
+  const { zone, service, providers, room, equipment } = await readSetup(medspaId, input);
   const duration = input.durationMinutes ?? service!.duration_minutes;
-  providers = providers!.sort(byName);
   // What a create refuses whatever the time: such a provider has no slots and needs no bucket reads.
   const inactive = (provider: ProviderRecord) => isInactive(provider, service, room, equipment);
 

@@ -75,7 +75,7 @@ describe('GET /v1/availability equals per-day slots', () => {
     pairs.forEach(({ provider, date }, i) => {
       expect(withAll.find((e) => e.date === date && e.provider.id === provider.id)?.slots ?? [], `${provider.full_name} ${date}`).toEqual(perDayAll[i]);
     });
-  });
+   }, 90_000);
 
   it('time_zone regroups the same slots by the viewer\'s dates; times stay UTC', async () => {
     const scene = await makeScene({ providers: 2 });
@@ -256,5 +256,16 @@ describe('GET /v1/availability bad input', () => {
     expect(response.body.error.details).toEqual([expect.objectContaining({ path: 'provider_id' })]);
     await patchProvider(scene, crowd[0].id, { active: false });
     expect((await search(scene, { service_id: service.id, from: date, to: date })).status).toBe(200);
+  });
+
+  it('a search that would try more than 40,000 start times: 400 on interval_minutes', async () => {
+    const scene = await makeScene();
+    const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+    const crew = await Promise.all(Array.from({ length: 5 }, () => makeProvider(scene.practice, { working_hours: allDay })));
+    const from = daysFromToday(1, NY);
+    // 5 providers x 31 days x 288 five-minute starts = 44,640.
+    const params = { from, to: addDays(from, 30), provider_id: crew.map((p) => p.id).join(','), duration_minutes: 5, interval_minutes: 5 };
+    expect(await errorOf(scene, params)).toEqual({ status: 400, code: 'VALIDATION_ERROR', paths: ['interval_minutes'] });
+    expect((await search(scene, { ...params, interval_minutes: 10 })).status).toBe(200);
   });
 });

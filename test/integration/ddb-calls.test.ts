@@ -100,7 +100,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
       expect(booked[name]!.calls, name).toEqual(empty[name]!.calls);
       expect(booked[name]!.slots, name).toBeLessThan(empty[name]!.slots);
     }
-  });
+   }, 90_000);
 
   it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
     const scene = await makeScene();
