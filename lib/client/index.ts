@@ -51,6 +51,23 @@ export interface AppointmentFilters {
   cursor?: string;
 }
 
+export interface AvailabilitySearch {
+  /** Optional only when both `providerIds` and `durationMinutes` are given. */
+  serviceId?: string;
+  /** Practice-local dates (YYYY-MM-DD), both inclusive. */
+  from: string;
+  to: string;
+  /** Default: every active provider certified for the service. At most 20. */
+  providerIds?: string[];
+  durationMinutes?: number;
+  /** Default 15. */
+  intervalMinutes?: number;
+  roomId?: string;
+  equipmentId?: string;
+  /** IANA zone grouping slots into dates for a viewer elsewhere; default the practice's. */
+  timeZone?: string;
+}
+
 /** Every operation of the route table as a method: `client.api.createProvider({ body })`. */
 export type OperationMethods = {
   [Op in OperationName]: (input?: OperationInput<Op>) => Promise<OperationResult<Op>>;
@@ -152,6 +169,16 @@ export class MedspaClient {
     return this.call('getAvailableSlots', {
       params: { id: providerId },
       query: { date, duration_minutes: durationMinutes, interval_minutes: intervalMinutes, room_id: options.roomId, equipment_id: options.equipmentId },
+    });
+  }
+  /** Bookable slots per provider and practice-local day, `from`..`to` inclusive (at most 31 days). */
+  searchAvailability(search: AvailabilitySearch) {
+    return this.call('searchAvailability', {
+      query: {
+        service_id: search.serviceId, from: search.from, to: search.to, provider_id: search.providerIds?.join(','),
+        duration_minutes: search.durationMinutes, interval_minutes: search.intervalMinutes, room_id: search.roomId,
+        equipment_id: search.equipmentId, time_zone: search.timeZone,
+      },
     });
   }
 }

@@ -51,6 +51,7 @@ export const operations = {
   recordTreatment: { method: 'PUT', path: '/v1/appointments/{id}/treatment-record', auth: 'token' },
   checkProviderAvailability: { method: 'GET', path: '/v1/providers/{id}/availability', auth: 'token' },
   getAvailableSlots: { method: 'GET', path: '/v1/providers/{id}/slots', auth: 'token' },
+  searchAvailability: { method: 'GET', path: '/v1/availability', auth: 'token' },
   listProducts: { method: 'GET', path: '/v1/products', auth: 'token' },
   createProduct: { method: 'POST', path: '/v1/products', auth: 'token' },
   getProduct: { method: 'GET', path: '/v1/products/{id}', auth: 'token' },

@@ -44,6 +44,22 @@ export function bucketIdsForRange(start: string, end: string): string[] {
   return hourBuckets(start, end, MAX_RANGE_BUCKETS);
 }
 
+/**
+ * The hour buckets to read to see every active appointment overlapping any of the periods, each
+ * period cut to start no earlier than `notBefore` (slots never start in the past). Sorted, unique.
+ * The same argument as for a range: an overlapping booking sits in a bucket of the overlap.
+ */
+export function bucketIdsForPeriods(periods: readonly Interval[], notBefore?: string): string[] {
+  const floor = notBefore === undefined ? -Infinity : Date.parse(notBefore);
+  const ids = new Set<string>();
+  for (const period of periods) {
+    const start = Math.max(Date.parse(period.start), floor);
+    if (!(start < Date.parse(period.end))) continue;
+    for (const id of hourBuckets(new Date(start).toISOString(), period.end, MAX_RANGE_BUCKETS)) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
 const ms = (iso: string): number => Date.parse(iso);
 
 /** Entries that overlap the interval, apart from the appointment being moved. */

@@ -1,10 +1,10 @@
-import { workingPeriods, type Busy, type TimeOff, type WorkingHours } from './availability';
+import { workingPeriods, type Busy, type Interval, type TimeOff, type WorkingHours } from './availability';
+import { localDateOf, localDayBounds } from './time';
 
 export type Slot = { slot_start: string; slot_end: string };
 
-export type SlotsInput = {
-  /** Practice-local date, YYYY-MM-DD. */
-  date: string;
+/** What decides one provider's bookable starts, whatever the dates asked for. */
+export type SlotRule = {
   zone: string;
   durationMinutes: number;
   intervalMinutes?: number;
@@ -13,37 +13,111 @@ export type SlotsInput = {
   providerBusy: Busy[];
   roomBusy?: Busy[];
   equipmentBusy?: Busy[];
+  /**
+   * The provider, or the room or equipment asked for, is inactive: a booking is refused
+   * (`*_UNAVAILABLE`), so nothing is offered.
+   */
+  inactive?: boolean;
   /** Slots starting before this instant are in the past and left out. */
   now: string;
 };
 
+/** Practice-local dates `from`..`to`, both inclusive (YYYY-MM-DD). */
+export type SlotsInRangeInput = SlotRule & { from: string; to: string };
+export type SlotsInput = SlotRule & { date: string };
+
+const DAY_MS = 86_400_000;
+
+/** The calendar dates from..to, both inclusive; empty when `to` is before `from`. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  const last = Date.parse(`${to}T00:00:00Z`);
+  for (let day = Date.parse(`${from}T00:00:00Z`); day <= last; day += DAY_MS) dates.push(new Date(day).toISOString().slice(0, 10));
+  return dates;
+}
+
 /**
- * Bookable starts on a local date: every interval step from the start of each working period where
- * [slot_start, slot_start + duration) passes the same availability check a booking does.
+ * The working periods of every local date from..to, in order. Periods of different days are never
+ * joined: a booking must fit inside one period of the local day it starts on.
  */
-export function availableSlots(input: SlotsInput): Slot[] {
+export function workingPeriodsBetween(from: string, to: string, workingHours: WorkingHours, zone: string): Interval[] {
+  return datesBetween(from, to).flatMap((date) => workingPeriods(date, workingHours, zone));
+}
+
+function checkStep(name: string, n: number) {
+  // A zero or fractional step would never advance or would drift off the minute grid.
+  if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${name} must be a positive integer, got ${n}`);
+}
+
+/**
+ * THE slot rule, for any range of practice-local dates (the per-day slots endpoint asks for one
+ * date, the availability search for up to 31): every interval step from the start of each working
+ * period where [slot_start, slot_start + duration) passes the same availability check a booking
+ * does and does not start before `now`. Sorted by start, no duplicates.
+ */
+export function slotsInRange(input: SlotsInRangeInput): Slot[] {
   const { durationMinutes, intervalMinutes = 15 } = input;
-  for (const [name, n] of [['durationMinutes', durationMinutes], ['intervalMinutes', intervalMinutes]] as const) {
-    // A zero or fractional step would never advance or would drift off the minute grid.
-    if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${name} must be a positive integer, got ${n}`);
-  }
+  checkStep('durationMinutes', durationMinutes);
+  checkStep('intervalMinutes', intervalMinutes);
+  if (input.inactive) return [];
   const now = Date.parse(input.now);
   const stepMs = intervalMinutes * 60_000;
   const durationMs = durationMinutes * 60_000;
   // A slot inside a working period already meets the hours rule; what is left of the booking
-  // check is "overlaps nothing", done on numbers since a day has ~100 candidate starts.
+  // check is "overlaps nothing", done on numbers since a range has thousands of candidate starts.
   const blocked = [...input.timeOff, ...input.providerBusy, ...(input.roomBusy ?? []), ...(input.equipmentBusy ?? [])].map(
     (block) => [Date.parse(block.start), Date.parse(block.end)] as const,
   );
   const slots: Slot[] = [];
-  // Periods come merged and sorted, so the slots come out sorted and without duplicates.
-  for (const period of workingPeriods(input.date, input.workingHours, input.zone)) {
+  // Periods come merged and sorted per day and days in order, so slots come out sorted and unique.
+  for (const period of workingPeriodsBetween(input.from, input.to, input.workingHours, input.zone)) {
+    const periodStart = Date.parse(period.start);
     const periodEnd = Date.parse(period.end);
-    for (let start = Date.parse(period.start); start + durationMs <= periodEnd; start += stepMs) {
+    const near = blocked.filter(([from, to]) => from < periodEnd && periodStart < to);
+    for (let start = periodStart; start + durationMs <= periodEnd; start += stepMs) {
       const end = start + durationMs;
-      if (start < now || blocked.some(([from, to]) => start < to && from < end)) continue;
+      if (start < now || near.some(([from, to]) => start < to && from < end)) continue;
       slots.push({ slot_start: new Date(start).toISOString(), slot_end: new Date(end).toISOString() });
     }
   }
   return slots;
+}
+
+/** Bookable starts on one local date: the range rule over a single day. */
+export function availableSlots(input: SlotsInput): Slot[] {
+  const { date, ...rule } = input;
+  return slotsInRange({ ...rule, from: date, to: date });
+}
+
+/**
+ * Sorted slots grouped by the local date of their start in `zone` (the practice's, or a viewer's
+ * elsewhere: the slots stay the same instants, only their grouping moves). Dates in order.
+ */
+export function groupSlotsByDate(slots: readonly Slot[], zone: string): { date: string; slots: Slot[] }[] {
+  const groups: { date: string; slots: Slot[] }[] = [];
+  // One time-zone lookup per day, not per slot: a slot before the current day's end is in it.
+  let dayEnd = -Infinity;
+  for (const slot of slots) {
+    const start = Date.parse(slot.slot_start);
+    if (start >= dayEnd) {
+      const date = localDateOf(slot.slot_start, zone);
+      dayEnd = Date.parse(localDayBounds(date, zone).end);
+      groups.push({ date, slots: [] });
+    }
+    groups[groups.length - 1]!.slots.push(slot);
+  }
+  return groups;
+}
+
+/**
+ * How many starts the rule would try over these periods: a bound on the answer's size, known
+ * before any booking is read.
+ */
+export function candidateCount(periods: readonly Interval[], durationMinutes: number, intervalMinutes: number): number {
+  let count = 0;
+  for (const period of periods) {
+    const room = (Date.parse(period.end) - Date.parse(period.start)) / 60_000 - durationMinutes;
+    if (room >= 0) count += Math.floor(room / intervalMinutes) + 1;
+  }
+  return count;
 }

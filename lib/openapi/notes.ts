@@ -46,7 +46,24 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   anonymised client and no \`previous\`. A client's visit and spend statistics move with
   completions, no-shows and payments, which have their own events: no \`client.updated\` for those.
   Deleting an appointment (DELETE) emits no event.
-- **Slots** accept \`service_id\` instead of \`duration_minutes\`; inactive providers have no slots.
+- **Slots** accept \`service_id\` instead of \`duration_minutes\` (an unknown one is 404
+  \`SERVICE_NOT_FOUND\`). A slot is offered only where a create with the same service, duration,
+  room and equipment would be accepted, so an inactive provider, service, room or equipment has no
+  slots. The per-day slots and the availability search are one rule over a range of dates.
+- **Availability search** (\`GET /v1/availability\`): one entry per provider and date that has at
+  least one slot; days and providers without any are left out, so \`[]\` means nothing is bookable.
+  Entries are ordered by date, then provider \`full_name\` (then id). \`from\`/\`to\` are always
+  practice-local dates and decide which slots are found; \`time_zone\` only relabels each slot with
+  its date in that zone, so a viewer's date may fall a day outside \`from\`..\`to\`. Without
+  \`provider_id\`: every active, not deleted provider certified for the service (more than 20 is 400
+  \`VALIDATION_ERROR\` on \`provider_id\`: name at most 20). A named provider that is inactive gets no
+  entries. \`service_id\` may be left out only when both \`provider_id\` and \`duration_minutes\` are
+  given (then nothing is checked for certification); \`duration_minutes\` overrides the service's, as
+  on create. \`to\` before \`from\` or a range over 31 days is 400 on \`to\`. Errors come in create's
+  order: \`SERVICE_NOT_FOUND\`, \`PROVIDER_NOT_FOUND\`, \`PROVIDER_NOT_CERTIFIED\`, \`ROOM_NOT_FOUND\`,
+  \`EQUIPMENT_NOT_FOUND\`. Unknown parameters are 400 naming the parameter. A search that would try
+  more than 40,000 start times (say 20 round-the-clock providers for 31 days every 5 minutes) is
+  400 on \`interval_minutes\`, so an answer stays well inside a Lambda response.
 - **Clients**: \`?q=\` searches index items written in the same transaction as the client (a Query
   on a prefix, never a Scan); \`total\` is the exact number of distinct matching clients. A
   query of digits (at least 3) matches phone digits. \`health_score\` is computed when read

@@ -55,4 +55,8 @@ export const appointmentRoutes = defineRoutes({
     method: 'GET', path: '/v1/providers/{id}/slots', group: 'appointments', summary: 'Bookable start times on a practice-local date',
     auth: ALLOW.readAll, params: IdParams, query: appt.SlotsQuery, response: z.array(appt.Slot),
   },
+  searchAvailability: {
+    method: 'GET', path: '/v1/availability', group: 'appointments', summary: 'Bookable slots per provider and practice-local day over up to 31 days (same rule as slots)',
+    auth: ALLOW.readAll, query: appt.AvailabilitySearchQuery, response: z.array(appt.AvailabilityEntry),
+  },
 });

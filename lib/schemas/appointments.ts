@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APPOINTMENT_SOURCES } from '../domain/records';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { DateTime, Id, LocalDate, PageQuery, Timestamps } from './common';
+import { TimeZone } from './practice';
 
 export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
 export const AppointmentSource = z.enum(APPOINTMENT_SOURCES);
@@ -65,9 +66,12 @@ export type UpdateAppointmentInput = z.infer<typeof UpdateAppointmentBody>;
 export const StatusBody = z.object({ status: AppointmentStatus }).strict();
 export const CancelBody = z.object({ reason: z.string().max(1000).optional() }).strict().optional();
 
+/** `a,b` or the parameter repeated (API Gateway joins repeats with commas), blanks dropped. */
+const commaList = (value: string | string[]) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+
 const StatusList = z
   .union([z.string(), z.array(z.string())])
-  .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((s) => s.trim()).filter(Boolean))
+  .transform(commaList)
   .pipe(z.array(AppointmentStatus));
 
 /** `from`/`to` are practice-local dates (inclusive); `startDate`/`endDate` are accepted too (contract 4). */
@@ -150,3 +154,30 @@ export const SlotsQuery = z.object({
 export const Slot = z.object({ slot_start: z.string(), slot_end: z.string() });
 
 export const ReminderResult = z.object({ event_id: z.string(), appointment_id: z.string(), requested_at: z.string() });
+
+/** Provider ids as `a,b` or repeated, like `status`; duplicates count once. */
+const ProviderIdList = z
+  .union([z.string(), z.array(z.string())])
+  .transform(commaList)
+  .pipe(z.array(Id).transform((ids) => [...new Set(ids)]).pipe(z.array(z.string()).max(20, 'at most 20 providers')))
+  .describe('One or more provider ids: `a,b` or the parameter repeated (at most 20). Default: every active provider certified for the service.');
+
+/** GET /v1/availability (contract 4). Unknown parameters are refused, so a typo never widens a search. */
+export const AvailabilitySearchQuery = z
+  .object({
+    service_id: Id.optional().describe('Required unless both provider_id and duration_minutes are given.'),
+    from: LocalDate.describe('First practice-local date, inclusive.'),
+    to: LocalDate.describe('Last practice-local date, inclusive; at most 31 days from `from` counting both.'),
+    provider_id: ProviderIdList.optional(),
+    duration_minutes: z.coerce.number().int().min(5).max(480).optional().describe("Default: the service's duration."),
+    interval_minutes: z.coerce.number().int().min(5).max(240).default(15),
+    room_id: Id.optional(),
+    equipment_id: Id.optional(),
+    time_zone: TimeZone.optional().describe("IANA zone whose local dates group the slots (times stay UTC). Default: the practice's."),
+  });
+
+export const AvailabilityEntry = z.object({
+  date: z.string().describe('Local date of the slots in `time_zone` (default the practice zone).'),
+  provider: z.object({ id: z.string(), full_name: z.string() }),
+  slots: z.array(Slot),
+});

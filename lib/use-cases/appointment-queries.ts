@@ -1,5 +1,5 @@
 import { checkProviderAvailability } from '../domain/availability';
-import { availableSlots } from '../domain/slots';
+import { slotsInRange } from '../domain/slots';
 import { addMinutes } from '../domain/time';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
 import { batchGetEntities, pick } from '../db/entities';
@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { Consent } from '../domain/records';
 import { addDays, localDateRange } from './date-range';
-import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
+import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { presentClient } from './clients';
 import { readPractice } from './practice';
 import type { ClientRecord } from '../schemas/resources';
@@ -171,24 +171,23 @@ export async function providerSlots(
 ) {
   // The zone is not known before the read, so read the widest range any local day can cover.
   const { provider, zone, busy, reads } = await readResources(medspaId, choice, widestDayRange(input.date), input.serviceId);
-  let duration = input.durationMinutes;
-  if (duration === undefined && input.serviceId) {
-    const service = reads.entity<ServiceRecord>('SERVICE', input.serviceId);
-    if (!service) throw new AppError('SERVICE_NOT_FOUND');
-    duration = service.duration_minutes;
-  }
+  const service = input.serviceId ? reads.entity<ServiceRecord>('SERVICE', input.serviceId) : null;
+  if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
+  const duration = input.durationMinutes ?? service?.duration_minutes;
   if (duration === undefined) {
     throw new AppError('VALIDATION_ERROR', 'duration_minutes (or service_id) is required', { details: [{ path: 'duration_minutes', message: 'required' }] });
   }
-  if (provider.active === false) return [];
-  return availableSlots({
-    date: input.date,
+  // The same rule as the availability search (lib/use-cases/availability-search.ts), over one date.
+  return slotsInRange({
+    from: input.date,
+    to: input.date,
     zone,
     durationMinutes: duration,
     intervalMinutes: input.intervalMinutes,
     workingHours: provider.working_hours ?? {},
     timeOff: provider.time_off ?? [],
     ...busy,
+    inactive: isInactive(provider, service, reads.entity('ROOM', choice.roomId), reads.entity('EQUIPMENT', choice.equipmentId)),
     now: now.toISOString(),
   });
 }

@@ -16,45 +16,84 @@ export interface ClaimRange {
   end: string;
 }
 
-/** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
-export interface BookingReads {
-  practice: Practice | null;
+/** The hour buckets ('YYYY-MM-DDTHH', UTC) to read for one provider, room or equipment. */
+export interface BucketPlan {
+  resource: ClaimedResource;
+  resourceId: string;
+  hours: string[];
+}
+
+/**
+ * A create refuses these whatever the time (inactive provider, room or equipment: 409
+ * `*_UNAVAILABLE`; inactive service: 400), so slots and searches offer nothing for them.
+ */
+export const isInactive = (...resources: ({ active?: boolean } | null | undefined)[]) => resources.some((resource) => resource?.active === false);
+
+type EntityRef = { type: EntityType; id: string | null | undefined };
+
+export interface EntityReads {
   entity<T>(type: EntityType, id: string | null | undefined): T | null;
+}
+
+export interface ClaimReads {
   /** The buckets read for a resource, existing or not. */
   buckets(resource: ClaimedResource, resourceId: string): ClaimBucket[];
   busy(resource: ClaimedResource, resourceId: string): Busy[];
 }
 
+/** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
+export interface BookingReads extends EntityReads, ClaimReads {
+  practice: Practice | null;
+}
+
+type Found = Map<string, Record<string, unknown>>;
+
 /** Soft-deleted setup resources (deleted_at) count as absent. */
 const live = <T>(item: Record<string, unknown> | undefined): T | null => (item && !item.deleted_at ? fromItem<T>(item) : null);
 
-export async function readForBooking(
-  medspaId: string,
-  entities: { type: EntityType; id: string | null | undefined }[],
-  ranges: ClaimRange[],
-): Promise<BookingReads> {
-  const entityRefs = entities.filter((ref): ref is { type: EntityType; id: string } => Boolean(ref.id));
-  const bucketPlan = ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) }));
-  const keys: Key[] = [
-    practiceKey(medspaId),
-    ...entityRefs.map((ref) => entityKey(medspaId, ref.type, ref.id)),
-    ...bucketPlan.flatMap((plan) => plan.hours.map((hour) => claimBucketKey(medspaId, { ...plan, hour }))),
-  ];
-  const found = await batchGetKeys(keys);
-  const bucketsOf = new Map<string, ClaimBucket[]>();
-  for (const plan of bucketPlan) {
-    const list = bucketsOf.get(`${plan.resource}#${plan.resourceId}`) ?? [];
+const entityKeys = (medspaId: string, entities: EntityRef[]): Key[] =>
+  entities.filter((ref): ref is { type: EntityType; id: string } => Boolean(ref.id)).map((ref) => entityKey(medspaId, ref.type, ref.id));
+
+const bucketKeys = (medspaId: string, plans: BucketPlan[]): Key[] =>
+  plans.flatMap((plan) => plan.hours.map((hour) => claimBucketKey(medspaId, { ...plan, hour })));
+
+const entityReads = (medspaId: string, found: Found): EntityReads => ({
+  entity: <T>(type: EntityType, id: string | null | undefined) => (id ? live<T>(found.get(itemId(entityKey(medspaId, type, id)))) : null),
+});
+
+function claimReads(medspaId: string, plans: BucketPlan[], found: Found): ClaimReads {
+  const bucketsOf = new Map<string, Map<string, ClaimBucket>>();
+  for (const plan of plans) {
+    const id = `${plan.resource}#${plan.resourceId}`;
+    const byHour = bucketsOf.get(id) ?? new Map<string, ClaimBucket>();
     for (const hour of plan.hours) {
-      if (list.some((bucket) => bucket.hour === hour)) continue;
-      list.push(toClaimBucket(plan.resource, plan.resourceId, hour, found.get(itemId(claimBucketKey(medspaId, { ...plan, hour })))));
+      if (!byHour.has(hour)) byHour.set(hour, toClaimBucket(plan.resource, plan.resourceId, hour, found.get(itemId(claimBucketKey(medspaId, { ...plan, hour })))));
     }
-    bucketsOf.set(`${plan.resource}#${plan.resourceId}`, list);
+    bucketsOf.set(id, byHour);
   }
-  const buckets = (resource: ClaimedResource, resourceId: string) => bucketsOf.get(`${resource}#${resourceId}`) ?? [];
+  const buckets = (resource: ClaimedResource, resourceId: string) => [...(bucketsOf.get(`${resource}#${resourceId}`)?.values() ?? [])];
   return {
-    practice: fromItem<Practice>(found.get(itemId(practiceKey(medspaId)))),
-    entity: <T>(type: EntityType, id: string | null | undefined) => (id ? live<T>(found.get(itemId(entityKey(medspaId, type, id)))) : null),
     buckets,
     busy: (resource, resourceId) => busyFromBuckets(buckets(resource, resourceId).map((bucket) => bucket.entries)),
   };
+}
+
+export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[]): Promise<BookingReads> {
+  const plans = ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) }));
+  const found = await batchGetKeys([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...bucketKeys(medspaId, plans)]);
+  return {
+    practice: fromItem<Practice>(found.get(itemId(practiceKey(medspaId)))),
+    ...entityReads(medspaId, found),
+    ...claimReads(medspaId, plans, found),
+  };
+}
+
+/** Setup resources only, once the practice is known (one BatchGetItem per 100 keys, in parallel). */
+export async function readEntities(medspaId: string, entities: EntityRef[]): Promise<EntityReads> {
+  return entityReads(medspaId, await batchGetKeys(entityKeys(medspaId, entities)));
+}
+
+/** Claim buckets only, hour by hour as planned (one BatchGetItem per 100 keys, in parallel). */
+export async function readClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
+  return claimReads(medspaId, plans, await batchGetKeys(bucketKeys(medspaId, plans)));
 }

@@ -110,6 +110,42 @@ const [slots, rawSlots] = await measurePair(SAMPLES, (i) => api.getAvailableSlot
   ] } } }));
 });
 
+// A 14-day availability search for a service with 3 providers (09:00-17:00 every day, some days
+// partly booked) against the 42 per-day slots calls (3 providers x 14 days) it replaces.
+const { ddbCalls } = await import('../../lib/db/client');
+const { localDateOf, localTimeToInstant } = await import('../../lib/domain/time');
+const nineToFive = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+const searchProviders: string[] = [];
+for (let i = 0; i < 3; i += 1) {
+  searchProviders.push((await api.call('createProvider', { body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive } })).data.id);
+}
+const searchService = (await api.call('createService', { body: { name: 'Peel', category: 'skin', price_cents: 12000, duration_minutes: 60, provider_ids: searchProviders } })).data.id;
+// Dates relative to now (a week ahead), so the line never measures the past.
+const searchFrom = addDays(localDateOf(new Date().toISOString(), 'America/New_York'), 7);
+const searchDates = Array.from({ length: 14 }, (_, d) => addDays(searchFrom, d));
+for (let i = 0; i < 42; i += 1) {
+  const date = searchDates[i % 14]!;
+  const hour = 9 + (i % 7);
+  await api.createAppointment({ client_id: clientId, service_id: searchService, provider_id: searchProviders[i % 3]!, scheduled_at: localTimeToInstant(date, `${String(hour).padStart(2, '0')}:00`, 'America/New_York') });
+}
+const runSearch = () => api.searchAvailability({ serviceId: searchService, from: searchFrom, to: searchDates[13]! });
+const runPerDay = async () => {
+  let slots = 0;
+  for (const provider of searchProviders) for (const date of searchDates) slots += (await api.getAvailableSlots(provider, date, 60)).data.length;
+  return slots;
+};
+await runSearch(); // warm the token and the access cache, so the count is the search's own
+ddbCalls.reset();
+const searched = await runSearch();
+const searchCalls = ddbCalls.total();
+const searchBatches = ddbCalls.counts.get('BatchGetItemCommand') ?? 0;
+ddbCalls.reset();
+const perDaySlots = await runPerDay();
+const perDayCalls = ddbCalls.total();
+const searchedSlots = searched.data.reduce((sum, entry) => sum + entry.slots.length, 0);
+const SEARCH_SAMPLES = Math.max(5, Math.min(SAMPLES, 30));
+const [search, perDay] = await measurePair(SEARCH_SAMPLES, runSearch, runPerDay);
+
 // 50 simultaneous requests for the same provider and time: exactly one may win.
 const race = await Promise.allSettled(
   Array.from({ length: 50 }, () => api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[0], scheduled_at: at(42, 600) })),
@@ -123,6 +159,9 @@ console.log(`\nmedspa-api bench (${SAMPLES} samples each, local HTTP server + Dy
 console.log(row('create', create, rawCreate));
 console.log(row('list', list, rawList));
 console.log(row('slots', slots, rawSlots));
+console.log(
+  `search   14 days x 3 providers p50 ${search.p50.toFixed(1).padStart(6)} ms, ${searchCalls} DynamoDB calls (${searchBatches} BatchGetItem) | 42 per-day slots calls p50 ${perDay.p50.toFixed(1).padStart(6)} ms, ${perDayCalls} DynamoDB calls | ratio p50 ${(search.p50 / perDay.p50).toFixed(2)}x | ${searchedSlots === perDaySlots ? `same ${searchedSlots} slots` : `SLOTS DIFFER ${searchedSlots} vs ${perDaySlots}`} (${SEARCH_SAMPLES} samples)`,
+);
 console.log(`create goal: p50 within 1.5x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.5 ? 'met' : 'NOT met'}`);
 console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}\n`);
 

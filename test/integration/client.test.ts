@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
 import { MedspaApiError, MedspaClient } from '../../lib/client';
-import { utc } from '../fixtures/dates';
+import { addDays, daysFromToday, utc } from '../fixtures/dates';
 import { BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /** Some weeks ahead (a Monday). */
@@ -41,6 +41,20 @@ describe('typed client over the real local HTTP server', () => {
     expect((await client.updateAppointmentStatus(created.data.id, 'confirmed')).data.status).toBe('confirmed');
     expect((await client.cancelAppointment(created.data.id, 'rescheduling')).data).toMatchObject({ status: 'cancelled', cancellation_reason: 'rescheduling' });
     expect((await client.getAppointment(created.data.id)).data.client?.id).toBe(scene.client.id);
+  });
+
+  it('searches availability over a range, with the envelope and typed errors', async () => {
+    const from = daysFromToday(1, 'America/New_York');
+    const found = await client.searchAvailability({ serviceId: scene.service.id, from, to: addDays(from, 2), intervalMinutes: 60 });
+    expect(found.success).toBe(true);
+    expect(found.data.map((entry) => entry.date)).toEqual([from, addDays(from, 1), addDays(from, 2)]);
+    expect(found.data[0]!.provider).toEqual({ id: scene.provider.id, full_name: scene.provider.full_name });
+    const perDay = await client.getAvailableSlots(scene.provider.id, from, 60, 60);
+    expect(found.data[0]!.slots).toEqual(perDay.data);
+    const named = await client.searchAvailability({ from, to: from, providerIds: [scene.provider.id], durationMinutes: 30, timeZone: 'Europe/Paris' });
+    expect(named.data.flatMap((entry) => entry.slots)).toHaveLength(31); // 09:00 to 16:30 every 15 minutes
+    const failure = await client.searchAvailability({ serviceId: scene.service.id, from, to: addDays(from, 31) }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: [{ path: 'to', message: expect.any(String) }] });
   });
 
   it('calls the setup resources by their operation names', async () => {

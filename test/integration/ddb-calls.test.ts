@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
+import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
 import { call } from '../fixtures/api';
+import { addDays, daysFromToday, localAt } from '../fixtures/dates';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** The day `book` uses by default, some weeks ahead. */
@@ -53,6 +55,55 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const withAll = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id }, { date: DAY, durationMinutes: 60, intervalMinutes: 15 }, new Date()));
     expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
   });
+
+  it('availability search, 3 providers x 14 days: at most 8 batched reads, the same with 0 and 50 appointments', async () => {
+    const scene = await makeScene({ providers: 3 });
+    const medspaId = scene.practice.medspaId;
+    const from = daysFromToday(1, 'America/New_York');
+    const to = addDays(from, 13);
+    const base = { serviceId: scene.service.id, from, to, intervalMinutes: 15 };
+    const providerIds = scene.providers.map((p) => p.id);
+    const variants = {
+      // Round 1: practice + service (1); round 2: the certified providers (1); round 3: 3 x 14 x 8 = 336 hour buckets (4).
+      service: base,
+      // The providers come with round 1: 1 + 4.
+      named: { ...base, providerIds },
+      // The room's buckets are the providers' hours (112 more): 1 + 1 + 5.
+      room: { ...base, roomId: scene.room.id },
+      // Room and equipment: 560 bucket keys, 6 calls in parallel: 1 + 1 + 6.
+      both: { ...base, roomId: scene.room.id, equipmentId: scene.equipment.id },
+    };
+    const expected = { service: 6, named: 5, room: 7, both: 8 };
+    const measure = async () => {
+      const out: Record<string, { calls: Record<string, number>; slots: number }> = {};
+      for (const [name, input] of Object.entries(variants)) {
+        const { result, calls } = await counted(() => searchAvailability(medspaId, input, new Date()));
+        out[name] = { calls, slots: result.flatMap((entry) => entry.slots).length };
+      }
+      return out;
+    };
+    const empty = await measure();
+    for (const [name, count] of Object.entries(expected)) {
+      expect(empty[name]!.calls, name).toEqual({ BatchGetItemCommand: count });
+      expect(count).toBeLessThanOrEqual(8);
+    }
+    await Promise.all(Array.from({ length: 50 }, async (_, i) => {
+      // (i mod 14, i mod 8) differs for every i < 56: no two bookings share a day and hour.
+      const day = addDays(from, i % 14);
+      const created = await createAppointment(medspaId, {
+        client_id: scene.client.id, service_id: scene.service.id, provider_id: providerIds[i % 3]!,
+        room_id: i % 2 ? scene.room.id : null, equipment_id: i % 5 ? null : scene.equipment.id,
+        scheduled_at: localAt(day, `${String(9 + (i % 8)).padStart(2, '0')}:00`, 'America/New_York'), source: 'manual',
+      }, new Date());
+      expect(created.status).toBe('scheduled');
+    }));
+    const booked = await measure();
+    for (const name of Object.keys(expected)) {
+      // Flat: the same calls whatever is booked, and the bookings do show.
+      expect(booked[name]!.calls, name).toEqual(empty[name]!.calls);
+      expect(booked[name]!.slots, name).toBeLessThan(empty[name]!.slots);
+    }
+   }, 90_000);
 
   it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
     const scene = await makeScene();

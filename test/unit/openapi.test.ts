@@ -84,6 +84,13 @@ describe('OpenAPI document', () => {
     const names = list.map((p: any) => p.name);
     expect(names).toEqual(expect.arrayContaining(['from', 'to', 'limit', 'cursor', 'status', 'provider_id']));
     expect(list.find((p: any) => p.name === 'limit').required).toBe(false);
+    const search = operationOf(routes.searchAvailability);
+    expect(search.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.required])).toEqual([
+      ['service_id', false], ['from', true], ['to', true], ['provider_id', false], ['duration_minutes', false],
+      ['interval_minutes', false], ['room_id', false], ['equipment_id', false], ['time_zone', false],
+    ]);
+    expect(search.responses['200'].content['application/json'].schema.properties.data.items.required).toEqual(['date', 'provider', 'slots']);
+    expect(Object.keys(search.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422']));
     const availability = operationOf(routes.checkProviderAvailability).parameters.filter((p: any) => p.in === 'query');
     expect(availability.find((p: any) => p.name === 'start')).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
   });

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { WorkingHours } from '../../lib/domain/availability';
-import { availableSlots, type SlotsInput } from '../../lib/domain/slots';
+import { bucketIdsForPeriods } from '../../lib/domain/claims';
+import { availableSlots, candidateCount, datesBetween, groupSlotsByDate, slotsInRange, type SlotsInput } from '../../lib/domain/slots';
 
 const NY = 'America/New_York';
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -144,5 +145,72 @@ describe('availableSlots agrees with the booking check', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('slotsInRange: the one rule, over any range of local dates', () => {
+  const rule = {
+    zone: NY,
+    durationMinutes: 45,
+    intervalMinutes: 30,
+    workingHours: { ...EVERY_DAY, sat: [{ start: '12:00', end: '15:00' }], sun: [{ start: '01:00', end: '04:00' }, { start: '09:00', end: '17:00' }] },
+    timeOff: [{ start: '2027-03-12T20:00:00Z', end: '2027-03-13T15:00:00Z' }],
+    providerBusy: [
+      { appointment_id: 'a', start: '2027-03-14T14:00:00Z', end: '2027-03-14T15:00:00Z' },
+      // Across a local midnight: blocks the end of one day and the start of the next.
+      { appointment_id: 'b', start: '2027-03-11T03:00:00Z', end: '2027-03-11T05:00:00Z' },
+    ],
+    roomBusy: [{ appointment_id: 'r', start: '2027-03-15T13:00:00Z', end: '2027-03-15T14:30:00Z' }],
+    now: '2027-03-10T16:10:00Z',
+  };
+
+  it('is the per-day rule day after day, across the spring-forward change (2027-03-14)', () => {
+    const from = '2027-03-09';
+    const to = '2027-03-16';
+    const perDay = datesBetween(from, to).flatMap((date) => availableSlots({ ...rule, date }));
+    const ranged = slotsInRange({ ...rule, from, to });
+    expect(ranged).toEqual(perDay);
+    expect(ranged.length).toBeGreaterThan(40);
+    // Past starts are gone: nothing before now, on 2027-03-09 or earlier on 2027-03-10.
+    expect(ranged[0]!.slot_start >= rule.now).toBe(true);
+    // 01:00-04:00 on the spring-forward Sunday is two hours long (02:00-03:00 does not exist).
+    expect(ranged.filter((s) => s.slot_start.startsWith('2027-03-14T0')).map((s) => s.slot_start)).toEqual([
+      '2027-03-14T06:00:00.000Z', '2027-03-14T06:30:00.000Z', '2027-03-14T07:00:00.000Z',
+    ]);
+  });
+
+  it('offers nothing when a resource is inactive, and validates steps as before', () => {
+    expect(slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-16', inactive: true })).toEqual([]);
+    expect(() => slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-15', intervalMinutes: 0 })).toThrow(RangeError);
+    expect(slotsInRange({ ...rule, from: '2027-03-16', to: '2027-03-15' })).toEqual([]);
+  });
+
+  it('groups by local date in the zone asked for; the instants do not change', () => {
+    const slots = slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-16' });
+    const home = groupSlotsByDate(slots, NY);
+    expect(home.map((g) => g.date)).toEqual(['2027-03-15', '2027-03-16']);
+    const tokyo = groupSlotsByDate(slots, 'Asia/Tokyo');
+    // 09:00-17:00 New York (UTC-4) is 22:00-06:00 the next day in Tokyo (UTC+9).
+    expect(tokyo.map((g) => g.date)).toEqual(['2027-03-15', '2027-03-16', '2027-03-17']);
+    expect(tokyo.flatMap((g) => g.slots)).toEqual(slots);
+    expect(groupSlotsByDate([], NY)).toEqual([]);
+  });
+
+  it('counts the candidate starts before any booking is read', () => {
+    expect(candidateCount([{ start: '2027-03-15T13:00:00Z', end: '2027-03-15T21:00:00Z' }], 60, 15)).toBe(29);
+    expect(candidateCount([{ start: '2027-03-15T13:00:00Z', end: '2027-03-15T13:30:00Z' }], 60, 15)).toBe(0);
+  });
+});
+
+describe('bucketIdsForPeriods', () => {
+  it('reads the hours the periods touch, from notBefore on, once each and sorted', () => {
+    const periods = [
+      { start: '2027-03-15T13:30:00Z', end: '2027-03-15T15:00:00Z' },
+      { start: '2027-03-15T14:15:00Z', end: '2027-03-15T16:01:00Z' },
+      { start: '2027-03-14T13:00:00Z', end: '2027-03-14T14:00:00Z' },
+    ];
+    expect(bucketIdsForPeriods(periods)).toEqual(['2027-03-14T13', '2027-03-15T13', '2027-03-15T14', '2027-03-15T15', '2027-03-15T16']);
+    expect(bucketIdsForPeriods(periods, '2027-03-15T14:59:00Z')).toEqual(['2027-03-15T14', '2027-03-15T15', '2027-03-15T16']);
+    expect(bucketIdsForPeriods(periods, '2027-03-16T00:00:00Z')).toEqual([]);
   });
 });
