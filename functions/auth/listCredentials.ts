@@ -1,8 +1,9 @@
+import { pageRequest } from '../../lib/db/cursor';
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
 import { toListResult } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler('listCredentials', async ({ query, caller }) => {
-  const page = await listCredentials(caller.medspaId, query);
+  const page = await listCredentials(caller.medspaId, pageRequest(caller.medspaId, 'credentials', query));
   return toListResult({ ...page, items: page.items.map(publicCredential) });
 });

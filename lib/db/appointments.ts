@@ -1,3 +1,4 @@
+import type { CursorScope } from './cursor';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import { AppError } from '../errors';
@@ -226,6 +227,7 @@ export interface TimeRangeQuery {
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
   limit: number;
   cursor?: string;
+  scope: CursorScope;
 }
 
 /** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */

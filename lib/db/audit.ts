@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { queryPage } from './entities';
+import type { PageRequest } from './cursor';
 import { auditKey, auditPk } from './keys';
 import type { TransactItem } from './transact';
 
@@ -54,7 +55,7 @@ export function auditPutFor(items: TransactItem[]): { item: TransactItem; commit
 }
 
 /** Newest first, within [from, to]. */
-export const listAudit = (medspaId: string, range: { from: string; to: string }, page: { limit: number; cursor?: string }) =>
+export const listAudit = (medspaId: string, range: { from: string; to: string }, page: PageRequest) =>
   queryPage<AuditEntry>({
     keyCondition: { name: 'pk', value: auditPk(medspaId), sortBetween: [range.from, `${range.to}\uffff`] },
     descending: true,

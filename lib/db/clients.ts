@@ -2,6 +2,7 @@ import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import type { ClientRecord } from '../schemas/resources';
 import { tableName } from './client';
 import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import { transactWrite, type TransactItem } from './transact';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 
@@ -102,7 +103,7 @@ export async function findClientIndexEntries(medspaId: string, prefix: string, m
 const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
-export const completedAppointmentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Appointment>> =>
+export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Appointment>> =>
   queryPage<Appointment>({
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',

@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import type { Consent } from '../schemas/clients';
 import { ddb, tableName } from './client';
 import { fromItem, queryPage, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import { consentKey, consentsPk, entityKey } from './keys';
 import { transactWrite } from './transact';
 
@@ -36,7 +37,7 @@ export async function putConsent(consent: Consent): Promise<void> {
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */
-export const listConsentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Consent>> =>
+export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Consent>> =>
   queryPage<Consent>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
 
 /** The client's latest `max` consents, newest signed first: one Query. */

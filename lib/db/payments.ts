@@ -2,6 +2,7 @@ import type { Payment } from '../schemas/payments';
 import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
 import { queryPage, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
 import { getLiveEntity } from './resources';
@@ -70,7 +71,7 @@ export async function commitPayment(payment: Payment): Promise<PaymentWriteResul
   throw new Error('payment: id collision');
 }
 
-type PageInput = { limit: number; cursor?: string };
+type PageInput = PageRequest;
 
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
 export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageInput): Promise<Page<Payment>> =>

@@ -2,6 +2,7 @@ import { isLow, type StockStep } from '../domain/stock';
 import type { Product, StockAdjustment } from '../schemas/products';
 import { tableName } from './client';
 import { listEntities, queryPage, versionedUpdate, type Page, type QueryPageInput } from './entities';
+import type { PageRequest } from './cursor';
 import {
   entityKey,
   lowStockEventKey,
@@ -214,7 +215,7 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
   return { ok: false, failed: 'product', current: oldEntity<StoredProduct>(outcome, 0) };
 }
 
-type PageInput = { limit: number; cursor?: string };
+type PageInput = PageRequest;
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
 export function listProducts(medspaId: string, page: PageInput, options: { lowOnly: boolean; filter?: QueryPageInput['filter'] }): Promise<Page<StoredProduct>> {

@@ -1,3 +1,4 @@
+import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
@@ -42,7 +43,8 @@ export async function createConsent(medspaId: string, clientId: string, input: C
 }
 
 /** A page of the client's consents, newest signed first. */
-export async function listConsents(medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+export async function listConsents(medspaId: string, clientId: string, query: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+  const page = pageRequest(medspaId, 'consents', { ...query, client_id: clientId });
   return toListResult(await ofLiveClient(medspaId, clientId, () => listConsentsOf(medspaId, clientId, page)));
 }
 
