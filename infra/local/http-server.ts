@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from '../../lib/http/body';
 import { dispatch } from './router';
@@ -26,15 +27,20 @@ async function readBody(request: IncomingMessage): Promise<string> {
  * envelope, unless a response on this connection has already started (writing then would corrupt
  * it) or the peer is gone.
  */
-function answerClientError(error: ParserError, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+function answerClientError(error: ParserError, duplex: Duplex): void {
+  // An http.Server's connections are net.Sockets; Node types the event's argument as their base.
+  const socket = duplex as Socket & { _httpMessage?: { headersSent?: boolean } };
+  const inFlight = socket._httpMessage;
   const response = parserRefusal(error, randomUUID());
   if (!response || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
   logRefusal(response, { reason: error.code });
+  // Half-close, so the answer is not lost to a reset while the client is still sending; a client
+  // that never closes its side is dropped after a while.
   socket.end(rawHttpResponse(response));
+  socket.setTimeout(5_000, () => socket.destroy());
 }
 
 /** A plain HTTP shell around the router: every route of the route table, on one port. */
