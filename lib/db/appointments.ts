@@ -1,9 +1,9 @@
-import type { CursorScope } from './cursor';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { ddb, tableName } from './client';
+import type { CursorScope } from './cursor';
 import { fromItem, versionedUpdate } from './entities';
 import { queryMonthPartitions } from './month-partitions';
 import { transactWrite, type TransactItem } from './transact';

@@ -52,7 +52,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     medspaId,
     ...range,
     filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
-    // Bound to the filters as given (aliases already resolved), not to the default dates they imply.
+    // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
     ...pageRequest(medspaId, 'appointments', { ...input }),
   });
   const related = await batchGetEntities(medspaId, page.items.flatMap((a) => [

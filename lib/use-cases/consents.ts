@@ -1,7 +1,7 @@
-import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
+import { pageRequest } from '../db/cursor';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { Consent, CreateConsentInput } from '../schemas/clients';

@@ -1,5 +1,5 @@
-import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
+import { pageRequest } from '../db/cursor';
 import { commitPayment, getPayment, listClientPayments, listPaymentsByTime } from '../db/payments';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';

@@ -1,7 +1,7 @@
-import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
+import { pageRequest } from '../db/cursor';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
