@@ -25,8 +25,10 @@ export const ERROR_STATUS = {
   VERSION_CONFLICT: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PROVIDER_NOT_CERTIFIED: 422,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
 } as const;
 
@@ -62,6 +64,8 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INSUFFICIENT_STOCK: 'Not enough stock on hand',
   VERSION_CONFLICT: 'The resource has changed since the version in If-Match',
   PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB',
+  URI_TOO_LONG: 'The request line is longer than the server accepts',
+  HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts',
   PROVIDER_NOT_CERTIFIED: 'Provider is not certified for this service',
   INTERNAL_ERROR: 'Something went wrong on our side',
 };

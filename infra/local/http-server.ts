@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { dispatch } from './router';
+import { logRefusal, MAX_HEADER_BYTES, parserRefusal, rawHttpResponse, refusal, type ParserError } from './transport';
 
 /**
  * Keeps at most one byte past the limit: enough for the handler to answer 413 without buffering
@@ -17,9 +21,31 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1).toString('utf8');
 }
 
+/**
+ * A request Node's parser refused (oversized headers or request line, a control byte in a header,
+ * a malformed request line) never becomes a request: answer it on the raw socket in the contract's
+ * envelope, unless a response on this connection has already started (writing then would corrupt
+ * it) or the peer is gone.
+ */
+function answerClientError(error: ParserError, duplex: Duplex): void {
+  // An http.Server's connections are net.Sockets; Node types the event's argument as their base.
+  const socket = duplex as Socket & { _httpMessage?: { headersSent?: boolean } };
+  const inFlight = socket._httpMessage;
+  const response = parserRefusal(error, randomUUID());
+  if (!response || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  logRefusal(response, { reason: error.code });
+  // Half-close, so the answer is not lost to a reset while the client is still sending; a client
+  // that never closes its side is dropped after a while.
+  socket.end(rawHttpResponse(response));
+  socket.setTimeout(5_000, () => socket.destroy());
+}
+
 /** A plain HTTP shell around the router: every route of the route table, on one port. */
 export function createLocalServer(): Server {
-  return createServer(async (request, response) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
     try {
       const result = await dispatch({
         method: request.method ?? 'GET',
@@ -31,11 +57,14 @@ export function createLocalServer(): Server {
       response.writeHead(result.status, result.headers);
       response.end(result.body);
     } catch (error) {
-      response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' } }));
+      const failure = refusal('INTERNAL_ERROR', randomUUID());
+      response.writeHead(failure.status, failure.headers);
+      response.end(failure.body);
       console.error('local server error', (error as Error).message);
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 }
 
 export function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { callableRoutes, handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
+import { logRefusal, MAX_REQUEST_TARGET_BYTES, refusal, type LocalResponse } from './transport';
 
 const projectRoot = join(import.meta.dirname, '..', '..');
 
@@ -16,11 +17,7 @@ export interface LocalRequest {
   sourceIp?: string;
 }
 
-export interface LocalResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { LocalResponse } from './transport';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -140,6 +137,12 @@ function toLocalResponse(response: APIGatewayProxyStructuredResultV2): LocalResp
 /** Routes one request through the route table to the same handler module a Lambda runs. */
 export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
   const requestId = randomUUID();
+  // The gateway's limit, checked before routing (Node's parser has none of its own below maxHeaderSize).
+  if (request.url.length > MAX_REQUEST_TARGET_BYTES) {
+    const tooLong = refusal('URI_TOO_LONG', requestId);
+    logRefusal(tooLong, { reason: 'request target too long', targetBytes: request.url.length });
+    return tooLong;
+  }
   const path = new URL(request.url, 'http://local').pathname;
   const method = request.method.toUpperCase();
   for (const match of compiled) {

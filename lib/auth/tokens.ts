@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
+import { clock } from '../clock';
 import { config } from '../config';
 import { AppError } from '../errors';
-import type { Role } from './roles';
+import { ROLES, type Role } from './roles';
 import { tokenSigner } from './signing';
 
 export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_AUDIENCE = 'medspa-api';
+/**
+ * Clock difference tolerated between the issuer and a verifier: a token may claim an `iat` up to
+ * this far in the future, and a lifetime (`exp - iat`) up to TOKEN_TTL_SECONDS plus this.
+ */
+export const TOKEN_CLOCK_SKEW_SECONDS = 60;
 
 export interface Caller {
   medspaId: string;
@@ -45,6 +51,28 @@ export const issueToken = (caller: Caller, now: Date): Promise<string> => signTo
 type Verifier = { verifySync(token: string): Record<string, unknown> };
 let verifier: Promise<Verifier> | undefined;
 
+const isWholeNumber = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * What a token must say beyond a valid signature, issuer, audience and expiry (which aws-jwt-verify
+ * checks). Throws on the first problem; the message is for logs only, the caller always sees 401.
+ * - no `crit` header at all: we understand no JWS extension, so RFC 7515 4.1.11 says refuse;
+ * - `iat`, `exp`, `sub`, `medspa_id` and a known `role` present;
+ * - `iat` not later than now + skew, and `exp - iat` at most the issued lifetime + skew, so a
+ *   token minted with a long lifetime (a leaked or misused signing key) cannot outlive an hour.
+ */
+export function checkTokenClaims(header: Record<string, unknown>, payload: Record<string, unknown>, nowSeconds: number): void {
+  if ('crit' in header) throw new Error('token header has crit');
+  const { iat, exp, sub, medspa_id, role } = payload;
+  if (!isWholeNumber(iat)) throw new Error('token has no iat');
+  if (!isWholeNumber(exp)) throw new Error('token has no exp');
+  if (!isText(sub) || !isText(medspa_id)) throw new Error('token has no sub or medspa_id');
+  if (!(ROLES as readonly unknown[]).includes(role)) throw new Error('token has no known role');
+  if (iat > nowSeconds + TOKEN_CLOCK_SKEW_SECONDS) throw new Error('token issued in the future');
+  if (exp - iat > TOKEN_TTL_SECONDS + TOKEN_CLOCK_SKEW_SECONDS) throw new Error('token lifetime too long');
+}
+
 /** Built once per process; the JWKS is our own public key, cached so no HTTP fetch happens. */
 function getVerifier(): Promise<Verifier> {
   verifier ??= tokenSigner().then((signer) => {
@@ -52,10 +80,10 @@ function getVerifier(): Promise<Verifier> {
       issuer: config().TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
       jwksUri: 'https://jwks.invalid/never-fetched',
-      customJwtCheck: ({ payload }) => {
-        // aws-jwt-verify accepts a token without exp; ours always carry one.
-        if (typeof payload.exp !== 'number') throw new Error('token has no exp');
-      },
+      // Runs after the signature and the standard claims verified. aws-jwt-verify itself accepts a
+      // token without exp and ignores iat and crit: checkTokenClaims refuses those.
+      customJwtCheck: ({ header, payload }) =>
+        checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(clock().now().getTime() / 1000)),
     });
     jwtVerifier.cacheJwks({ keys: [signer.publicJwk as never] });
     return jwtVerifier as unknown as Verifier;
@@ -67,7 +95,10 @@ export function resetVerifier(): void {
   verifier = undefined;
 }
 
-/** Any failure (none, alg none, other key, other issuer, expired, malformed) is 401 UNAUTHORIZED. */
+/**
+ * Any failure (none, alg none, other key, other issuer, expired, malformed, a `crit` header, a
+ * missing claim, an over-long lifetime, a future `iat`) is 401 UNAUTHORIZED.
+ */
 export async function verifyToken(token: string): Promise<Caller> {
   const jwtVerifier = await getVerifier();
   let payload: Record<string, unknown>;
@@ -76,9 +107,6 @@ export async function verifyToken(token: string): Promise<Caller> {
   } catch {
     throw new AppError('UNAUTHORIZED');
   }
-  const { sub, medspa_id, role } = payload;
-  if (typeof sub !== 'string' || typeof medspa_id !== 'string' || typeof role !== 'string') {
-    throw new AppError('UNAUTHORIZED');
-  }
-  return { clientId: sub, medspaId: medspa_id, role: role as Role };
+  // checkTokenClaims has already required these three.
+  return { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
 }

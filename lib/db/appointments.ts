@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { appointmentCodec, appointmentIndexKeys, reminderCodec, treatmentRecordCodec, type ReminderRequest } from './codecs';
+import type { CursorScope } from './cursor';
 import { versionedUpdate } from './entities';
 import { queryMonthPartitions } from './month-partitions';
 import type { RequestWrites } from './request-writes';
@@ -214,6 +215,7 @@ export interface TimeRangeQuery {
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
   limit: number;
   cursor?: string;
+  scope: CursorScope;
 }
 
 /** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */

@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { queryPage } from './entities';
+import type { PageRequest } from './cursor';
 import { auditKey, auditPk } from './keys';
 import type { TransactItem } from './transact-types';
 
@@ -33,7 +34,7 @@ export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly 
 }
 
 /** Newest first, within [from, to]. */
-export const listAudit = (medspaId: string, range: { from: string; to: string }, page: { limit: number; cursor?: string }) =>
+export const listAudit = (medspaId: string, range: { from: string; to: string }, page: PageRequest) =>
   queryPage<AuditEntry>({
     keyCondition: { name: 'pk', value: auditPk(medspaId), sortBetween: [range.from, `${range.to}\uffff`] },
     descending: true,

@@ -2,6 +2,7 @@ import type { Appointment, ClientRecord, TreatmentRecord } from '../domain/recor
 import { tableName } from './client';
 import { clientCodec } from './codecs';
 import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import type { RequestWrites } from './request-writes';
 import { transact, type TransactItem } from './transact';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
@@ -106,7 +107,7 @@ export async function findClientIndexEntries(medspaId: string, prefix: string, m
 const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
-export const completedAppointmentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Appointment>> =>
+export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Appointment>> =>
   queryPage<Appointment>({
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',

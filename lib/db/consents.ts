@@ -4,6 +4,7 @@ import type { Consent } from '../domain/records';
 import { ddb, tableName } from './client';
 import { consentCodec } from './codecs';
 import { fromItem, queryPage, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import { consentKey, consentsPk, entityKey } from './keys';
 import type { RequestWrites } from './request-writes';
 import { transact } from './transact';
@@ -38,7 +39,7 @@ export async function putConsent(consent: Consent, writes?: RequestWrites): Prom
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */
-export const listConsentsOf = (medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<Page<Consent>> =>
+export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Consent>> =>
   queryPage<Consent>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
 
 /** The client's latest `max` consents, newest signed first: one Query. */

@@ -4,6 +4,7 @@ import type { Role } from '../auth/roles';
 import { AppError } from '../errors';
 import { ddb, tableName } from './client';
 import { fromItem, getEntity, listEntities, putNewEntity } from './entities';
+import type { PageRequest } from './cursor';
 import { credentialLookupIndexKey, entityKey } from './keys';
 
 export interface CredentialRecord {
@@ -34,7 +35,7 @@ export const putNewCredential = (credential: CredentialRecord) =>
 
 export const getCredential = (medspaId: string, clientId: string) => getEntity<CredentialRecord>(medspaId, 'CRED', clientId);
 
-export const listCredentials = (medspaId: string, page: { limit: number; cursor?: string }) =>
+export const listCredentials = (medspaId: string, page: PageRequest) =>
   listEntities<CredentialRecord>(medspaId, 'CRED', page);
 
 /** For client_ids that do not name their practice (e.g. a configured demo id): the sparse gsi2 lookup. */

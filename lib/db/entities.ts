@@ -2,7 +2,7 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, U
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
-import { decodeCursor, encodeCursor, startKeyNames } from './cursor';
+import { openStartKey, sealStartKey, startKeyNames, type CursorScope, type PageRequest } from './cursor';
 import { collectionPk, entityKey, type EntityType, type Key } from './keys';
 
 /** Attributes that exist for the table's sake, never part of a resource. */
@@ -194,6 +194,8 @@ export interface QueryPageInput {
   index?: string;
   limit: number;
   cursor?: string;
+  /** What the page's cursors are bound to (the practice, the list, its filters). */
+  scope: CursorScope;
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
   /** Newest first. */
   descending?: boolean;
@@ -228,7 +230,7 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
     ExpressionAttributeValues: values,
     ScanIndexForward: !input.descending,
   };
-  const startKey = decodeCursor(input.cursor, { [keyCondition.name]: keyCondition.value }, startKeyNames(index));
+  const startKey = openStartKey(input.scope, input.cursor, { [keyCondition.name]: keyCondition.value }, startKeyNames(index));
 
   const keyOf = (item: Record<string, unknown>) => {
     return Object.fromEntries(startKeyNames(index).map((name) => [name, item[name]]));
@@ -252,7 +254,7 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
   };
 
   const [page, total] = await Promise.all([readPage(), countAll(base)]);
-  return { items: page.items.map((item) => fromItem<T>(item)!), total, nextCursor: encodeCursor(page.lastKey) };
+  return { items: page.items.map((item) => fromItem<T>(item)!), total, nextCursor: sealStartKey(input.scope, page.lastKey) };
 }
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'> & { TableName?: string };
@@ -281,5 +283,5 @@ export async function queryAll(input: QueryInput): Promise<Record<string, unknow
   return items;
 }
 
-export const listEntities = <T>(medspaId: string, type: EntityType, page: { limit: number; cursor?: string }, filter?: QueryPageInput['filter']) =>
+export const listEntities = <T>(medspaId: string, type: EntityType, page: PageRequest, filter?: QueryPageInput['filter']) =>
   queryPage<T>({ keyCondition: { name: 'pk', value: collectionPk(medspaId, type) }, ...page, filter });

@@ -1,6 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError } from '../errors';
-import { startKeyNames } from './cursor';
+import { invalidCursor, openCursor, sealCursor, startKeyNames, type CursorScope } from './cursor';
 import { ddb, tableName } from './client';
 import { countAll, fromItem, type Page, type QueryPageInput } from './entities';
 
@@ -18,6 +17,8 @@ export interface MonthPartitionQuery {
   filter?: QueryPageInput['filter'];
   limit: number;
   cursor?: string;
+  /** What the page's cursors are bound to (the practice, the list, its filters). */
+  scope: CursorScope;
   /** Newest first (months and items within them in reverse). */
   descending?: boolean;
 }
@@ -39,21 +40,18 @@ interface RangeCursor {
   key: Record<string, string>;
 }
 
-const encodeRangeCursor = (cursor: RangeCursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-
-/** Accepted only for a month of this range and a key of that month's partition (never another practice's). */
-function decodeRangeCursor(text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
-  if (!text) return undefined;
-  try {
-    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as RangeCursor;
-    const key = cursor.key ?? {};
-    const exactKey =
-      Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
-    if (months.includes(cursor.month) && key.gsi1pk === partitionOf(cursor.month) && exactKey) return cursor;
-  } catch {
-    // fall through
-  }
-  throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', { details: [{ path: 'cursor', message: 'not a cursor from this list' }] });
+/**
+ * Sealed and bound to the list's scope (lib/db/cursor.ts); once opened it must still name a month
+ * of this range and a key of that month's partition (a range relative to today moves at midnight).
+ */
+function openRangeCursor(scope: CursorScope, text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
+  const cursor = openCursor(scope, text) as RangeCursor | undefined;
+  if (cursor === undefined) return undefined;
+  const key = (typeof cursor === 'object' && cursor !== null && cursor.key) || {};
+  const exactKey =
+    Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
+  if (months.includes(cursor.month) && key.gsi1pk === partitionOf(cursor.month) && exactKey) return cursor;
+  throw invalidCursor();
 }
 
 /**
@@ -82,7 +80,7 @@ export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promi
   const count = async () => (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
   const page = async () => {
-    const cursor = decodeRangeCursor(query.cursor, months, query.partitionOf);
+    const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
     const items: Record<string, unknown>[] = [];
     let monthIndex = cursor ? months.indexOf(cursor.month) : 0;
     let startKey: Record<string, unknown> | undefined = cursor?.key;
@@ -99,7 +97,7 @@ export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promi
     const last = pageItems[pageItems.length - 1];
     const nextCursor =
       items.length > query.limit && last
-        ? encodeRangeCursor({
+        ? sealCursor(query.scope, {
             month: String(last.gsi1sk).slice(0, 7),
             key: Object.fromEntries(startKeyNames('gsi1').map((name) => [name, String(last[name])])),
           })

@@ -3,6 +3,7 @@ import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
 import { paymentCodec } from './codecs';
 import { queryPage, type Page } from './entities';
+import type { PageRequest } from './cursor';
 import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
 import { getLiveEntity } from './resources';
@@ -65,7 +66,7 @@ export async function commitPayment(payment: Payment, writes?: RequestWrites): P
   throw new Error('payment: id collision');
 }
 
-type PageInput = { limit: number; cursor?: string };
+type PageInput = PageRequest;
 
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
 export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageInput): Promise<Page<Payment>> =>

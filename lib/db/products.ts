@@ -3,6 +3,7 @@ import type { Product, StockAdjustment } from '../domain/records';
 import { tableName } from './client';
 import { lowStockCrossingCodec, productCodec, stockAdjustmentCodec, type StoredProduct } from './codecs';
 import { listEntities, queryPage, versionedUpdate, type Page, type QueryPageInput } from './entities';
+import type { PageRequest } from './cursor';
 import {
   entityKey,
   lowStockEventKey,
@@ -212,7 +213,7 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
   return { ok: false, failed: 'product', current: fromItem<StoredProduct>(outcome.failed.get('product') ?? undefined) };
 }
 
-type PageInput = { limit: number; cursor?: string };
+type PageInput = PageRequest;
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
 export function listProducts(medspaId: string, page: PageInput, options: { lowOnly: boolean; filter?: QueryPageInput['filter'] }): Promise<Page<StoredProduct>> {

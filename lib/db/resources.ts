@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode } from '../errors';
 import { isEntityId } from '../domain/ids';
 import { batchGetEntities, getEntity, listEntities, pick, updateEntity, type Page, type QueryPageInput, type UpdateOptions } from './entities';
+import type { PageRequest } from './cursor';
 import type { EntityType } from './keys';
 
 /**
@@ -52,7 +53,7 @@ export async function updateLiveEntity<T>(
 export function listLiveEntities<T>(
   medspaId: string,
   type: EntityType,
-  page: { limit: number; cursor?: string },
+  page: PageRequest,
   filter?: QueryPageInput['filter'],
 ): Promise<Page<T>> {
   const expression = filter ? `${NOT_DELETED} AND (${filter.expression})` : NOT_DELETED;

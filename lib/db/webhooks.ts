@@ -5,6 +5,7 @@ import { isEntityId } from '../domain/ids';
 import { ddb, tableName } from './client';
 import { countAll, deleteEntity, fromItem, getEntity, listEntities, putNewEntity, queryAll, queryPage, updateEntity, type Page } from './entities';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
+import type { PageRequest } from './cursor';
 import { transact } from './transact';
 
 /**
@@ -80,7 +81,7 @@ export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? g
 
 export const putNewWebhook = (webhook: StoredWebhook) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook);
 
-export const listWebhooks = (medspaId: string, page: { limit: number; cursor?: string }): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
+export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
 
 export const countWebhooks = (medspaId: string) =>
   countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
@@ -205,7 +206,7 @@ export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDe
 }
 
 /** A subscription's log, newest first. */
-export async function listDeliveries(medspaId: string, subscriptionId: string, page: { limit: number; cursor?: string }): Promise<Page<StoredDelivery>> {
+export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<StoredDelivery>> {
   const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
   return { ...result, items: result.items.map((item) => fromRecord(item)!) };
 }

@@ -10,6 +10,11 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   is one GetItem. Revocation is immediate for new tokens; existing tokens stop within 60 s (each
   container caches a credential's state for \`AUTH_CACHE_TTL_MS\`, and the revoking container at
   once).
+- **Token checks** beyond signature, \`iss\`, \`aud\`, \`exp\` and \`nbf\`: a token is refused (401
+  \`UNAUTHORIZED\`) when its header has \`crit\` (we implement no JWS extension, RFC 7515 4.1.11), when
+  it lacks \`iat\`, \`exp\`, \`sub\`, \`medspa_id\` or a known \`role\`, when its lifetime \`exp - iat\` is over
+  the issued 3600 s plus 60 s of clock skew, or when its \`iat\` is more than 60 s in the future. So a
+  token minted with a long life (a misused signing key) is refused even before it expires.
 - **Roles in detail**: providers read clients, appointments and the service catalog, move
   appointment status (including cancel and no-show) and write treatment records; they do not see
   retail inventory. The front desk reads inventory and posts sales.
@@ -23,7 +28,28 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   request id). \`GET /v1/audit-log?from=&to=\` (date-times with an offset, or practice-local dates meaning
   whole days; default the last 30 days), newest first.
 - **Lists** return at most \`limit\` items; \`next_cursor\` is null on the last page (we read one item
-  past the page). A cursor only works for the list it came from.
+  past the page). Cursors are opaque and tamper-evident: sealed with AES-256-GCM under
+  \`CURSOR_SECRET\`, bound to the practice, the list and its filters (the query without \`cursor\` and
+  \`limit\`, plus the path's id; \`limit\` may change between pages), and valid for 24 h
+  (\`CURSOR_TTL_SECONDS\`). An altered cursor, one of another practice, list or filter set, and an
+  expired one are 400 \`VALIDATION_ERROR\` with \`details\` naming \`cursor\`: start the list again.
+  \`CURSOR_SECRET\` takes comma-separated secrets, current first; cursors sealed under a listed older
+  one keep working, so a rotation breaks no cursor already handed out (drop the old secret once
+  \`CURSOR_TTL_SECONDS\` has passed).
+- **Transport refusals**: a request refused before any handler runs still gets the error envelope,
+  an \`X-Request-Id\` and a log line (request id, status, code, the parser's reason; never a header
+  value) from the local server: a request target over 8 KiB is 414 \`URI_TOO_LONG\`; a request line
+  plus headers over 10240 bytes (Node's \`maxHeaderSize\`, set to API Gateway's quota) is 431
+  \`HEADERS_TOO_LARGE\` (a target so long that it passes that limit too is 414 when the request
+  arrives in one read, as on loopback, else 431); a malformed request line or header, such as a
+  control byte in a header value, is 400 \`VALIDATION_ERROR\` with \`details\` naming \`request_line\` or
+  \`headers\`. On AWS, API Gateway (HTTP API) refuses these itself, before any Lambda runs. AWS's
+  documented quota is 10240 bytes for the request line and header values together, fixed
+  (https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html); its
+  refusals carry API Gateway's own status and body (a \`{"message": ...}\` JSON), not our envelope
+  nor our \`X-Request-Id\` (its \`apigw-requestid\` header names the request), and AWS does not
+  document the status of each case. Treat a 4xx without \`"success": false\` as the gateway's and
+  shrink the request.
 - **Appointments list** without dates covers today (practice-local) and the next 30 days; a range
   may span at most 366 days. \`status\` takes \`a,b\` or repeated parameters.
 - **Soft deletes**: deleted providers, rooms, equipment and clients keep their id (appointments

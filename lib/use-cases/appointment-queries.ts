@@ -2,6 +2,7 @@ import { checkProviderAvailability } from '../domain/availability';
 import { slotsInRange } from '../domain/slots';
 import { addMinutes } from '../domain/time';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
+import { pageRequest } from '../db/cursor';
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
@@ -52,8 +53,8 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     medspaId,
     ...range,
     filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
-    limit: input.limit,
-    cursor: input.cursor,
+    // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
+    ...pageRequest(medspaId, 'appointments', { ...input }),
   });
   const related = await batchGetEntities(medspaId, page.items.flatMap((a) => [
     { type: 'CLIENT' as const, id: a.client_id },

@@ -1,4 +1,5 @@
 import { listAudit } from '../db/audit';
+import { pageRequest } from '../db/cursor';
 import { readPractice } from './practice';
 import { localDayBounds } from '../domain/time';
 import { AppError } from '../errors';
@@ -14,5 +15,5 @@ export async function auditLog(medspaId: string, query: { from?: string; to?: st
   const to = bound(query.to, 'end') ?? now.toISOString();
   const from = bound(query.from, 'start') ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString();
   if (from > to) throw new AppError('VALIDATION_ERROR', '`from` is after `to`', { details: [{ path: 'from', message: 'must not be after to' }] });
-  return listAudit(medspaId, { from, to }, query);
+  return listAudit(medspaId, { from, to }, pageRequest(medspaId, 'audit-log', query));
 }

@@ -10,7 +10,7 @@ import {
   updateClientWithIndex,
   type ClientIndex,
 } from '../db/clients';
-import { decodeCursor, encodeCursor } from '../db/cursor';
+import { invalidCursor, openCursor, pageRequest, sealCursor } from '../db/cursor';
 import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
 import { healthScore } from '../domain/health-score';
 import type { AppointmentStatus } from '../domain/status';
@@ -196,7 +196,7 @@ export async function listClients(medspaId: string, input: ClientListInput, now:
   const prefix = input.q === undefined ? '' : searchPrefixOf(input.q);
   const result = prefix
     ? await searchClients(medspaId, prefix, input)
-    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor }, membershipFilter(input.membership_status));
+    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status }, membershipFilter(input.membership_status));
   return { data: result.data.map((client) => presentClient(client, now)), pagination: result.pagination };
 }
 
@@ -214,21 +214,26 @@ async function searchClients(medspaId: string, prefix: string, input: ClientList
   }
   // Entries come in key order, so the clients are ordered by their first matching key.
   const matches = [...firstMatch].map(([clientId, sk]) => ({ clientId, sk }));
-  const after = decodeCursor(input.cursor, { q: prefix })?.after as string | undefined;
+  // Bound to the normalised prefix, so `q=Emil` and `q= emil` share cursors; the position is the last key shown.
+  const { scope } = pageRequest(medspaId, 'client-search', { limit: input.limit, q: prefix, membership_status: input.membership_status });
+  const position = openCursor(scope, input.cursor) as { after?: unknown } | undefined;
+  if (position !== undefined && typeof position?.after !== 'string') throw invalidCursor();
+  const after = position?.after as string | undefined;
   const start = after === undefined ? 0 : matches.filter((match) => match.sk <= after).length;
   const page = matches.slice(start, start + input.limit);
   const clients = await findResources('client', medspaId, page.map((match) => match.clientId));
   const last = page[page.length - 1];
   return {
     data: page.flatMap((match) => clients.get(match.clientId) ?? []),
-    pagination: { total: matches.length, next_cursor: last && start + page.length < matches.length ? encodeCursor({ q: prefix, after: last.sk }) : null },
+    pagination: { total: matches.length, next_cursor: last && start + page.length < matches.length ? sealCursor(scope, { after: last.sk }) : null },
   };
 }
 
 type HistoryEntry = z.output<typeof ClientHistoryEntry>;
 
 /** Completed appointments, newest first, each with its treatment record (one BatchGet per page). */
-export async function clientHistory(medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<ListResult<HistoryEntry>> {
+export async function clientHistory(medspaId: string, clientId: string, query: { limit: number; cursor?: string }): Promise<ListResult<HistoryEntry>> {
+  const page = pageRequest(medspaId, 'client-history', { ...query, client_id: clientId });
   const appointments = await ofLiveClient(medspaId, clientId, () => completedAppointmentsOf(medspaId, clientId, page));
   const records = await treatmentRecordsOf(medspaId, appointments.items.map((appointment) => appointment.id));
   return toListResult({

@@ -2,6 +2,7 @@ import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
+import { pageRequest } from '../db/cursor';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { Consent, CreateConsentInput } from '../schemas/clients';
@@ -43,7 +44,8 @@ export async function createConsent(medspaId: string, clientId: string, input: C
 }
 
 /** A page of the client's consents, newest signed first. */
-export async function listConsents(medspaId: string, clientId: string, page: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+export async function listConsents(medspaId: string, clientId: string, query: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+  const page = pageRequest(medspaId, 'consents', { ...query, client_id: clientId });
   return toListResult(await ofLiveClient(medspaId, clientId, () => listConsentsOf(medspaId, clientId, page)));
 }
 

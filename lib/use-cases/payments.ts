@@ -1,5 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
+import { pageRequest } from '../db/cursor';
 import { commitPayment, getPayment, listClientPayments, listPaymentsByTime } from '../db/payments';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
@@ -47,7 +48,7 @@ export async function readPayment(medspaId: string, id: string): Promise<Payment
  * the 31 days up to today (practice-local); with `client_id` and no dates: all of that client's payments.
  */
 export async function listPayments(medspaId: string, query: ListPaymentsQuery, now: Date): Promise<ListResult<Payment>> {
-  const page = { limit: query.limit, cursor: query.cursor };
+  const page = pageRequest(medspaId, 'payments', query);
   const dated = query.from !== undefined || query.to !== undefined;
   if (query.client_id && !dated) return toListResult(await listClientPayments(medspaId, query.client_id, null, page));
 

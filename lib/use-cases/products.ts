@@ -2,6 +2,7 @@ import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
+import { pageRequest } from '../db/cursor';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
@@ -100,7 +101,7 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
     clauses.push('#headroom > :zero');
   }
   const filter = clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined;
-  const page = await queryProducts(medspaId, { limit: query.limit, cursor: query.cursor }, { lowOnly: query.low_stock === true, filter });
+  const page = await queryProducts(medspaId, pageRequest(medspaId, 'products', query), { lowOnly: query.low_stock === true, filter });
   return toListResult({ ...page, items: page.items.map(toProduct) });
 }
 
@@ -147,7 +148,8 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
 }
 
 /** The ledger, newest first; the product's 404 for unknown ids. */
-export async function listStockAdjustments(medspaId: string, productId: string, page: { limit: number; cursor?: string }): Promise<ListResult<StockAdjustment>> {
+export async function listStockAdjustments(medspaId: string, productId: string, query: { limit: number; cursor?: string }): Promise<ListResult<StockAdjustment>> {
+  const page = pageRequest(medspaId, 'stock-adjustments', { ...query, product_id: productId });
   const [, ledger] = await Promise.all([readStored(medspaId, productId), listStockLedger(medspaId, productId, page)]);
   return toListResult(ledger);
 }

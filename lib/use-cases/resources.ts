@@ -1,5 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
+import { pageRequest } from '../db/cursor';
 import { putNewEntity, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
 import { getLiveEntities, getLiveEntity, listLiveEntities, NOT_FOUND_CODE, updateLiveEntity } from '../db/resources';
@@ -144,14 +145,18 @@ export async function removeResource(
   return { id, deleted: true };
 }
 
-/** A page of live resources, in id order (stable across pages). */
+/**
+ * A page of live resources, in id order (stable across pages). `query` is the list's validated
+ * query: its `limit` and `cursor`, and the filters its cursors are bound to (`filter` is their
+ * DynamoDB form).
+ */
 export async function listResources<K extends ResourceKind>(
   kind: K,
   medspaId: string,
-  page: { limit: number; cursor?: string },
+  query: { limit: number; cursor?: string } & Record<string, unknown>,
   filter?: QueryPageInput['filter'],
 ): Promise<ListResult<ResourceRecords[K]>> {
-  return toListResult(await listLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], page, filter));
+  return toListResult(await listLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,7 +254,7 @@ export async function changeService(medspaId: string, id: string, changes: Updat
 
 export function listServices(medspaId: string, query: { limit: number; cursor?: string; category?: string }) {
   const filter = query.category === undefined ? undefined : { expression: '#category = :category', names: { '#category': 'category' }, values: { ':category': query.category } };
-  return listResources('service', medspaId, { limit: query.limit, cursor: query.cursor }, filter);
+  return listResources('service', medspaId, query, filter);
 }
 
 /** Certifies a provider for a service. Idempotent: an assigned provider leaves the service unchanged. */

@@ -1,3 +1,4 @@
+import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import { encryptSecret, newSigningSecret } from '../crypto/webhook-secrets';
@@ -73,7 +74,8 @@ async function readStored(medspaId: string, id: string): Promise<StoredWebhook> 
 
 export const readWebhook = async (medspaId: string, id: string): Promise<Webhook> => toWebhook(await readStored(medspaId, id));
 
-export async function listWebhooks(medspaId: string, page: { limit: number; cursor?: string }): Promise<ListResult<Webhook>> {
+export async function listWebhooks(medspaId: string, query: { limit: number; cursor?: string }): Promise<ListResult<Webhook>> {
+  const page = pageRequest(medspaId, 'webhooks', query);
   const result = await queryWebhooks(medspaId, page);
   return toListResult({ ...result, items: result.items.map(toWebhook) });
 }
@@ -170,7 +172,8 @@ export async function testWebhook(medspaId: string, id: string, now: Date): Prom
   return toDelivery(await deliverOnce(sub, event, 1, { now: () => now }));
 }
 
-export async function listWebhookDeliveries(medspaId: string, id: string, page: { limit: number; cursor?: string }): Promise<ListResult<WebhookDelivery>> {
+export async function listWebhookDeliveries(medspaId: string, id: string, query: { limit: number; cursor?: string }): Promise<ListResult<WebhookDelivery>> {
+  const page = pageRequest(medspaId, 'webhook-deliveries', { ...query, webhook_id: id });
   const [, log] = await Promise.all([readStored(medspaId, id), listDeliveries(medspaId, id, page)]);
   return toListResult({ ...log, items: log.items.map(toDelivery) });
 }

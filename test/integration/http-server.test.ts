@@ -1,17 +1,21 @@
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
+import { MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from '../../infra/local/transport';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
+import { logger } from '../../lib/log';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 
 /** The real local HTTP server (the one `npm start` runs), in-process on a free port. */
 describe('local HTTP server', () => {
   let server: Server;
   let baseUrl: string;
+  let port: number;
 
   beforeAll(async () => {
     server = createLocalServer();
-    const port = await listen(server, 0);
+    port = await listen(server, 0);
     baseUrl = `http://127.0.0.1:${port}`;
   });
 
@@ -140,5 +144,149 @@ describe('local HTTP server', () => {
     expect(await total()).toBe(before);
     const health = await fetch(`${baseUrl}/health`);
     expect(health.status).toBe(200);
+  });
+});
+
+interface RawAnswer {
+  statusLine: string;
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** Writes bytes as they are on a new TCP connection (no HTTP client to tidy them up) and reads the answer until the server closes. */
+function rawExchange(port: number, request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(request, 'latin1'));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      if (split === -1) return reject(new Error(`no HTTP answer: ${JSON.stringify(text.slice(0, 200))}`));
+      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      let rawBody = text.slice(split + 4);
+      if (headers['transfer-encoding'] === 'chunked') {
+        let decoded = '';
+        for (let at = 0; ; ) {
+          const lineEnd = rawBody.indexOf('\r\n', at);
+          const size = parseInt(rawBody.slice(at, lineEnd), 16);
+          if (!size) break;
+          decoded += rawBody.slice(lineEnd + 2, lineEnd + 2 + size);
+          at = lineEnd + 2 + size + 2;
+        }
+        rawBody = decoded;
+      }
+      try {
+        resolve({ statusLine, status: Number(statusLine.split(' ')[1]), headers, body: rawBody ? JSON.parse(rawBody) : undefined });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+describe('transport refusals on the local HTTP server (raw socket)', () => {
+  let server: Server;
+  let port: number;
+  const warn = vi.spyOn(logger, 'warn');
+
+  beforeAll(async () => {
+    server = createLocalServer();
+    port = await listen(server, 0);
+  });
+
+  afterEach(() => warn.mockClear());
+
+  afterAll(async () => {
+    warn.mockRestore();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** A value no log line may contain. */
+  const secret = 'do-not-log-this-value';
+
+  /** The contract's envelope, the X-Request-Id that names it, a closed connection, and one log line without header values. */
+  function expectRefusal(answer: RawAnswer, status: number, code: string) {
+    expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
+    expect(answer.statusLine).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(answer.body).toEqual({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String), ...(answer.body.error.details ? { details: expect.any(Array) } : {}) } });
+    expect(answer.headers['x-request-id']).toBe(answer.body.error.request_id);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers.connection).toBe('close');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][1]).toMatchObject({ requestId: answer.body.error.request_id, status, code });
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(secret);
+  }
+
+  const get = (target: string, headerLines: string[] = []) =>
+    `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines.map((line) => `${line}\r\n`).join('')}Connection: close\r\n\r\n`;
+
+  it('control: a well-formed request over the same raw socket is served', async () => {
+    const answer = await rawExchange(port, get('/health', [`X-Note: ${secret}`]));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'ok' });
+    expect(answer.headers['x-request-id']).toBeTruthy();
+  });
+
+  it(`one header over the limit (${MAX_HEADER_BYTES} bytes of request line and headers): 431 HEADERS_TOO_LARGE`, async () => {
+    const answer = await rawExchange(port, get('/health', [`X-Padding: ${secret}${'p'.repeat(MAX_HEADER_BYTES)}`]));
+    expectRefusal(answer, 431, 'HEADERS_TOO_LARGE');
+    expect(warn.mock.calls[0][1]).toMatchObject({ reason: 'HPE_HEADER_OVERFLOW' });
+  });
+
+  it('many small headers that together pass the limit: 431 HEADERS_TOO_LARGE', async () => {
+    const lines = Array.from({ length: 400 }, (_, index) => `X-Header-${index}: ${secret}`);
+    expectRefusal(await rawExchange(port, get('/health', lines)), 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it(`a request target over ${MAX_REQUEST_TARGET_BYTES} bytes but within the header limit: 414 URI_TOO_LONG (from the router)`, async () => {
+    const target = `/v1/providers?q=${secret}${'a'.repeat(MAX_REQUEST_TARGET_BYTES)}`;
+    expect(target.length).toBeLessThan(MAX_HEADER_BYTES - 100);
+    expectRefusal(await rawExchange(port, get(target)), 414, 'URI_TOO_LONG');
+  });
+
+  it('a request target beyond the whole header limit: 414 URI_TOO_LONG (from the parser), not 431', async () => {
+    const answer = await rawExchange(port, get(`/v1/providers?q=${secret}${'a'.repeat(2 * MAX_HEADER_BYTES)}`));
+    expectRefusal(answer, 414, 'URI_TOO_LONG');
+    expect(warn.mock.calls[0][1]).toMatchObject({ reason: 'HPE_HEADER_OVERFLOW' });
+  });
+
+  it.each([
+    ['a control byte (0x01)', '\x01'],
+    ['a NUL byte', '\x00'],
+    ['DEL (0x7f)', '\x7f'],
+  ])('a header value with %s: 400 VALIDATION_ERROR naming the headers', async (_name, byte) => {
+    const answer = await rawExchange(port, get('/health', [`X-Note: ${secret}${byte}tail`]));
+    expectRefusal(answer, 400, 'VALIDATION_ERROR');
+    expect(answer.body.error.details).toEqual([{ path: 'headers', message: expect.any(String) }]);
+    expect(warn.mock.calls[0][1]).toMatchObject({ reason: 'HPE_INVALID_HEADER_TOKEN' });
+  });
+
+  it('a space in a header name: 400 VALIDATION_ERROR naming the headers', async () => {
+    const answer = await rawExchange(port, get('/health', [`X Note: ${secret}`]));
+    expectRefusal(answer, 400, 'VALIDATION_ERROR');
+    expect(answer.body.error.details[0].path).toBe('headers');
+  });
+
+  it.each([
+    ['not HTTP at all', 'GARBAGE\r\n\r\n'],
+    ['spaces in the target', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a control byte in the target', 'GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an unknown protocol version', 'GET / HTTP/7.3\r\nHost: x\r\n\r\n'],
+  ])('a malformed request line (%s): 400 VALIDATION_ERROR naming the request line', async (_name, request) => {
+    const answer = await rawExchange(port, request);
+    expectRefusal(answer, 400, 'VALIDATION_ERROR');
+    expect(answer.body.error.details[0].path).toBe('request_line');
+  });
+
+  it('keeps serving after every refusal', async () => {
+    await rawExchange(port, get('/health', [`X-Padding: ${'p'.repeat(2 * MAX_HEADER_BYTES)}`]));
+    await rawExchange(port, 'GARBAGE\r\n\r\n');
+    const answer = await rawExchange(port, get('/health'));
+    expect(answer.status).toBe(200);
   });
 });

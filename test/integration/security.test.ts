@@ -10,6 +10,7 @@ import { tokenSigner } from '../../lib/auth/signing';
 import { recordAudit } from '../../lib/db/audit';
 import { changePractice } from '../../lib/use-cases/practice';
 import { call, makePractice, tokenFor, type CallResult, type TestPractice } from '../fixtures/api';
+import { TOKEN_CLOCK_SKEW_SECONDS, TOKEN_TTL_SECONDS } from '../../lib/auth/tokens';
 import { claimsFor, decodeToken, signWithForeignKey, signWithServerKey, tamperPayload, unsignedToken } from '../fixtures/tokens';
 
 /** Status and error code together, so a failure shows both. */
@@ -131,6 +132,50 @@ describe('bearer tokens', () => {
       const escalated = await call('POST', '/v1/credentials', { token: asAdmin, body: { name: 'escalated', role: 'admin' } });
       expectError(escalated, 401, 'UNAUTHORIZED');
       expect((await getPractice(frontDesk.token)).status).toBe(200);
+    });
+
+    describe('lifetime, issue time, required claims and crit (TOKEN_TTL_SECONDS + TOKEN_CLOCK_SKEW_SECONDS)', () => {
+      const ttl = TOKEN_TTL_SECONDS;
+      const skew = TOKEN_CLOCK_SKEW_SECONDS;
+
+      it('control: the same key and claims with an hour of life, a lifetime at the bound and an iat within the skew are accepted', async () => {
+        const accepted = [
+          claimsFor(caller()),
+          { ...claimsFor(caller()), exp: now() + ttl + skew },
+          { ...claimsFor(caller()), iat: now() + skew - 20, exp: now() + ttl },
+        ];
+        for (const claims of accepted) {
+          const response = await getPractice(await signWithServerKey(claims));
+          expect(response.status).toBe(200);
+          expect(response.body.data.id).toBe(practice.medspaId);
+        }
+      });
+
+      it.each<[string, (claims: Record<string, unknown>) => Record<string, unknown>]>([
+        ['long-lived: a day of life', (c) => ({ ...c, iat: now(), exp: now() + 86_400 })],
+        ['long-lived: one second past lifetime plus skew', (c) => ({ ...c, iat: now(), exp: now() + ttl + skew + 1 })],
+        ['long-lived: backdated iat with a still-valid exp', (c) => ({ ...c, iat: now() - 2 * ttl, exp: now() + 600 })],
+        ['iat in the future beyond the skew', (c) => ({ ...c, iat: now() + skew + 120, exp: now() + ttl })],
+        ['no iat', ({ iat: _iat, ...c }) => c],
+        ['iat not a number', (c) => ({ ...c, iat: String(c.iat) })],
+        ['no exp', ({ exp: _exp, ...c }) => c],
+        ['no sub', ({ sub: _s, ...c }) => c],
+        ['empty sub', (c) => ({ ...c, sub: '' })],
+        ['no medspa_id', ({ medspa_id: _m, ...c }) => c],
+        ['no role', ({ role: _r, ...c }) => c],
+        ['a role that does not exist', (c) => ({ ...c, role: 'superuser' })],
+      ])('%s: 401 UNAUTHORIZED', async (_name, change) => {
+        expectError(await getPractice(await signWithServerKey(change(claimsFor(caller())))), 401, 'UNAUTHORIZED');
+      });
+
+      it.each<[string, Record<string, unknown>]>([
+        ['crit naming a registered claim', { crit: ['exp'] }],
+        ['crit naming an extension that is present', { crit: ['b64'], b64: true }],
+        ['an empty crit', { crit: [] }],
+        ['crit that is not even an array', { crit: 'exp' }],
+      ])('a crit header (%s), otherwise valid: 401 UNAUTHORIZED', async (_name, header) => {
+        expectError(await getPractice(await signWithServerKey(claimsFor(caller()), header)), 401, 'UNAUTHORIZED');
+      });
     });
 
     it('the credential of practice A under the medspa_id of practice B', async () => {
