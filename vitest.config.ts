@@ -14,6 +14,8 @@ export default defineConfig({
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       SECRET_HASH_COST: '1024',
       TOKEN_ISSUER: 'medspa-api-test',
+      // Off for the suite (tests send bursts on one credential); test/integration/rate-limit.test.ts turns it on.
+      RATE_LIMIT_RPS: '0',
     },
   },
 });

@@ -34,6 +34,10 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(10_000),
   /** SQS queue of webhook delivery jobs (set by CDK for the fan-out and delivery workers). */
   DELIVERIES_QUEUE_URL: z.string().url().optional(),
+  /** Per-credential token bucket: sustained requests per second (0 turns rate limiting off). */
+  RATE_LIMIT_RPS: z.coerce.number().min(0).default(20),
+  /** Per-credential token bucket: the burst a credential may send at once. */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(40),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 });
 

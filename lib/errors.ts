@@ -23,11 +23,14 @@ export const ERROR_STATUS = {
   INVALID_STATUS_TRANSITION: 409,
   INSUFFICIENT_STOCK: 409,
   VERSION_CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PROVIDER_NOT_CERTIFIED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
 } as const;
@@ -67,6 +70,9 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   URI_TOO_LONG: 'The request line is longer than the server accepts',
   HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts',
   PROVIDER_NOT_CERTIFIED: 'Provider is not certified for this service',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with a different request',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry shortly',
+  RATE_LIMITED: 'Too many requests for this credential',
   INTERNAL_ERROR: 'Something went wrong on our side',
 };
 

@@ -186,3 +186,12 @@ export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: str
   gsi2pk: `${practicePrefix(medspaId)}#WEBHOOK_DELIVERY#${deliveryId}`,
   gsi2sk: 'DELIVERY',
 });
+
+/** A credential's rate-limit bucket (tokens, last request time; TTL): one item per credential, shared by every container. */
+export const rateLimitKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT`, sk: clientId });
+
+/** An Idempotency-Key's record (claim, commit marker, stored response; TTL 24 h): keys are per credential. */
+export const idempotencyKey = (medspaId: string, clientId: string, key: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#IDEMPOTENCY#${clientId}`,
+  sk: key,
+});

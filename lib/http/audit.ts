@@ -21,7 +21,8 @@ async function recordOutcome(request: ApiMiddyRequest) {
   const response = request.response;
   const status = response?.statusCode ?? 500;
   const denied = status === 401 || status === 403;
-  if (!state.caller || (state.route.method === 'GET' && !denied)) return;
+  // A replay changes nothing: the first request's entry stands.
+  if (!state.caller || state.replay || (state.route.method === 'GET' && !denied)) return;
   if (state.writes.isCommitted && status < 400) return;
   const outcome = status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');
   try {

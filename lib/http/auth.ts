@@ -12,7 +12,15 @@ export const auth = (): ApiMiddleware => ({
     if (!match) throw new AppError('UNAUTHORIZED');
     const caller = await verifyToken(match[1]);
     request.internal.caller = caller;
-    await assertAccess(caller, { allowWaitlisted: route.allowWaitlisted ?? false });
+    // The credential check and the work other middlewares hang on the caller (the rate-limit
+    // bucket) overlap: one round trip of latency, not two. The credential's verdict comes first.
+    const [access, ...others] = await Promise.allSettled([
+      assertAccess(caller, { allowWaitlisted: route.allowWaitlisted ?? false }),
+      ...request.internal.onAuthenticated.map((work) => work(caller)),
+    ]);
+    if (access.status === 'rejected') throw access.reason;
     if (!route.auth.includes(caller.role)) throw new AppError('FORBIDDEN');
+    const failed = others.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   },
 });

@@ -5,8 +5,10 @@ import type { Context } from 'aws-lambda';
 import { audit } from './audit';
 import { auth } from './auth';
 import { errors } from './errors';
+import { idempotency } from './idempotency';
 import { input } from './input';
 import { logging } from './logging';
+import { rateLimit } from './rate-limit';
 import { requestState } from './request-state';
 import { response } from './response';
 import type { RouteDef } from './route';
@@ -17,8 +19,9 @@ export type { ApiRequest, ApiResult } from './types';
 /**
  * The middy chain every HTTP Lambda shares, one middleware a concern, composed here once.
  * Order matters: `before` runs top-down, `after`/`onError` bottom-up, so errors become the
- * envelope before audit and logging see the final status, and the caller is known before the
- * body is read. A handler module is
+ * envelope before idempotency, rate-limit headers, audit and logging see the final answer, and
+ * the caller is known before the body is read. Rate limiting and the idempotency claim hang their
+ * work on authentication, which runs it in parallel with the credential check. A handler module is
  * `export const handler = httpHandler(appointmentRoutes.createAppointment, async (req) => ({ data }))`.
  */
 export function httpHandler<R extends RouteDef & { operation: string }>(route: R, fn: (request: ApiRequest<R>) => Promise<ApiResult>) {
@@ -29,8 +32,10 @@ export function httpHandler<R extends RouteDef & { operation: string }>(route: R
     .use(requestState(route))
     .use(logging())
     .use(audit())
-    .use(errors())
+    .use(rateLimit())
+    .use(idempotency())
     .use(auth())
+    .use(errors())
     .use(response())
     .use(input())
     .before((request) => {
@@ -38,6 +43,7 @@ export function httpHandler<R extends RouteDef & { operation: string }>(route: R
     })
     .handler(async (event, context) => {
       const state = states.get(context)!;
+      if (state.replay) return state.replay;
       const request = {
         ...state.input!,
         caller: state.caller,

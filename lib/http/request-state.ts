@@ -17,6 +17,8 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
       params,
       resourceId: params.id ?? params.client_id ?? null,
       writes: new RequestWrites(),
+      onAuthenticated: [],
+      extraHeaders: {},
     });
   },
 });

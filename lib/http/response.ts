@@ -25,6 +25,10 @@ function successResponse(route: RouteDef, raw: ApiResult): ApiResponse {
 export const response = (): ApiMiddleware => ({
   after: async (request) => {
     const state = request.internal;
+    if (state.replay) {
+      request.response = { ...state.replay, headers: { ...state.replay.headers, 'x-request-id': state.requestId } };
+      return;
+    }
     const result = request.response as unknown as ApiResult;
     state.result = result;
     // Credentials are named by client_id (they have no `id`): the audit log records that.

@@ -32,6 +32,8 @@ export interface RouteDef {
   fallback?: boolean;
   /** GET routes whose filters may also come as a JSON body (contract 4: appointments list). */
   queryFromBody?: boolean;
+  /** Takes `Idempotency-Key`. Default: every authenticated POST. */
+  idempotent?: boolean;
 }
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
@@ -43,6 +45,12 @@ export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [
   }
   return routes as { [K in keyof T]: T[K] & { operation: K & string } };
 };
+
+/** Whether a route takes `Idempotency-Key` (contract 1: POSTs; the token exchange is not a change). */
+export const isIdempotent = (route: RouteDef) => route.idempotent ?? (route.method === 'POST' && route.auth !== 'public');
+
+/** Whether a route is rate limited per credential (every authenticated route). */
+export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 

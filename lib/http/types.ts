@@ -46,6 +46,13 @@ export type RequestState = {
   input?: { body: unknown; query: unknown; params: unknown; ifMatch?: number };
   /** The handler's result before shaping, for middlewares that need it. */
   result?: ApiResult;
+  /** Work to run once the token is verified, in parallel with the credential check (rate limiting). */
+  onAuthenticated: ((caller: Caller) => Promise<void>)[];
+  /** Response headers middlewares add to whatever is answered (RateLimit-*). */
+  extraHeaders: Record<string, string>;
+  /** Set by the idempotency middleware: this request's claim on its key, or the response to replay. */
+  idempotency?: { key: string; lockId: string };
+  replay?: ApiResponse;
 };
 
 export type ApiEvent = APIGatewayProxyEventV2;

@@ -3,7 +3,7 @@ import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
-import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
+import { callableRoutes, isIdempotent, isRateLimited, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
 import { Pagination } from '../schemas/common';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
@@ -173,11 +173,27 @@ const narrowedError = (codes: readonly ErrorCode[]): Json => ({
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
+const rateLimitHeaders = (route: RouteDef) =>
+  isRateLimited(route) ? { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') } : {};
+
 const COMPONENT_HEADERS = {
   'X-Request-Id': { description: 'The request id; the same as `error.request_id`. Quote it when asking for support.', schema: { type: 'string' } },
   ETag: { description: 'The resource `version` as `"<version>"`; send it back in `If-Match`.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: "The credential's burst (RATE_LIMIT_BURST): requests it may send at once.", schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the bucket right now.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer', minimum: 0 } },
+  'Idempotent-Replayed': { description: '`true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
+};
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key (per credential, 1-255 visible ASCII characters) with the same body within 24 h replays the first answer (`Idempotent-Replayed: true`); with another body it is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs a duplicate waits up to 5 s, then 409 `IDEMPOTENCY_KEY_IN_USE`. 2xx and 4xx answers are kept; a 5xx is not, so a retry runs again.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$', examples: ['7f3c2a9e-booking-42'] },
 };
 
 const IF_MATCH_PARAMETER = {
@@ -254,6 +270,11 @@ function errorCodesOf({ operation, route, query, bodyShape }: OperationParts, if
     if (code) codes.add(code);
   }
   if (ifMatch) codes.add('VERSION_CONFLICT');
+  if (isIdempotent(route)) {
+    codes.add('IDEMPOTENCY_KEY_REUSED');
+    codes.add('IDEMPOTENCY_KEY_IN_USE');
+  }
+  if (isRateLimited(route)) codes.add('RATE_LIMITED');
   if (route.body) {
     codes.add('PAYLOAD_TOO_LARGE');
     if (!route.acceptsForm) codes.add('UNSUPPORTED_MEDIA_TYPE');
@@ -280,7 +301,12 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
   for (const name of pathParamNames(route.path)) {
     if (!path.some((p) => p.name === name)) path.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
-  return [...path, ...fromObject(query, 'query'), ...(ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : [])];
+  return [
+    ...path,
+    ...fromObject(query, 'query'),
+    ...(ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
+    ...(isIdempotent(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
 }
 
 function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
@@ -300,7 +326,7 @@ function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
   const responses: Json = {
     [status]: {
       description: SUCCESS_TITLES[status] ?? 'Success',
-      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}) },
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}), ...rateLimitHeaders(route), ...(isIdempotent(route) ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}) },
       content: { 'application/json': { schema: successSchema } },
     },
   };
@@ -312,6 +338,8 @@ function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
       headers: {
         'X-Request-Id': header('X-Request-Id'),
         ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+        ...rateLimitHeaders(route),
+        ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': header('Retry-After') } : {}),
       },
       content: { 'application/json': { schema: narrowedError(codes) } },
     };
@@ -438,7 +466,7 @@ export function buildOpenApiDocument(): Json {
         FieldProblem: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
         Error: { ...errorEnvelope(ERROR_CODES), description: 'Every error answer; each operation narrows `error.code` to the codes it can answer.' },
       },
-      parameters: { IfMatch: IF_MATCH_PARAMETER },
+      parameters: { IfMatch: IF_MATCH_PARAMETER, IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       headers: COMPONENT_HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /v1/auth/token`.' },

@@ -106,6 +106,26 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   31 days. A payment raises the client's \`total_spent_cents\` in the same transaction.
 - **Audit of changes** commits inside the change's own transaction where it has one, so a
   committed change always has its audit entry.
+- **Idempotency-Key** is taken by every authenticated POST (not the token exchange), per
+  credential, for 24 h (records expire by TTL). The key is claimed as soon as the token is
+  verified (in parallel with the credential check); a change that commits in a transaction marks
+  the key committed in that same transaction, so a committed booking or payment can never run
+  twice, even if the Lambda dies before answering. 2xx and 4xx answers are stored and replayed
+  byte for byte with \`Idempotent-Replayed: true\` (and the new request's \`X-Request-Id\`); a 5xx is
+  not stored and the key is given back. The same key with another body (or path) is 422
+  \`IDEMPOTENCY_KEY_REUSED\`; a duplicate arriving while the first still runs waits up to 5 s for
+  its answer, then gets 409 \`IDEMPOTENCY_KEY_IN_USE\`. A key is 1-255 visible ASCII characters.
+- **Rate limits**: a token bucket per credential (\`RATE_LIMIT_RPS\` per second, bursts of
+  \`RATE_LIMIT_BURST\`; defaults 20 and 40; \`RATE_LIMIT_RPS=0\` turns it off), kept in the table so
+  it holds across Lambda containers: one conditional write per request, overlapped with the
+  credential check, with each container's last seen state as the condition. Every answer of an
+  authenticated route carries \`RateLimit-Limit\` (the burst), \`RateLimit-Remaining\` and
+  \`RateLimit-Reset\` (seconds until full); a refusal is 429 \`RATE_LIMITED\` with \`Retry-After\`.
+  Public routes (health, JWKS, OpenAPI, token exchange) are not limited per credential; on AWS
+  API Gateway's stage throttling guards everything.
+- **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
+  its own path (\`{ "path": "address.zip", "message": "unknown field" }\`); a missing field says
+  \`"<field> is required"\`. The token exchange takes extra OAuth form fields (RFC 6749).
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
   JSON. Responses may gain new fields: ignore the ones you do not know.

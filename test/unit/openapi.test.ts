@@ -158,9 +158,9 @@ describe('OpenAPI document', () => {
     expect(create['404'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(
       expect.arrayContaining(['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND']),
     );
-    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '422', '500']));
-    // No 429 until rate limiting exists (it is documented where it is sent).
-    expect(Object.keys(create)).not.toContain('429');
+    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '422', '429', '500']));
+    expect(create['429'].headers).toHaveProperty('Retry-After');
+    expect(create['201'].headers).toHaveProperty('RateLimit-Remaining');
     expect(operationOf(routes.getHealth).responses['401']).toBeUndefined();
     expect(operationOf(routes.createToken).responses['401'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['INVALID_CLIENT']);
   });

@@ -1,0 +1,88 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  idempotencyCommitAction,
+  readIdempotencyRecord,
+  releaseIdempotencyKey,
+  type IdempotencyRecord,
+  type StoredResponse,
+} from '../db/idempotency';
+import { AppError } from '../errors';
+import { isIdempotent } from './route';
+import type { ApiMiddleware, ApiMiddyRequest, ApiResponse } from './types';
+
+/** A claim older than this belongs to a request that died (Lambda's limit is 29 s behind API Gateway). */
+const LOCK_MS = 60_000;
+/** How long a concurrent duplicate waits for the first request's answer before 409 IDEMPOTENCY_KEY_IN_USE. */
+const WAIT_MS = 5_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
+
+const fingerprintOf = (request: ApiMiddyRequest) => {
+  const { event } = request;
+  const body = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  return createHash('sha256').update(`${request.internal.route.method} ${event.rawPath ?? request.internal.route.path}\n${body}`).digest('base64url');
+};
+
+const replayOf = (response: StoredResponse): ApiResponse => ({ statusCode: response.status, headers: { ...response.headers, 'idempotent-replayed': 'true' }, body: response.body });
+
+/** Decides on a record held by another request: replay it, refuse it, or wait for it to finish. */
+async function settle(record: IdempotencyRecord | null, fingerprint: string, reread: () => Promise<IdempotencyRecord | null>): Promise<ApiResponse> {
+  const deadline = Date.now() + WAIT_MS;
+  for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
+    if (record && record.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    if (record?.status === 'completed' && record.response) return replayOf(record.response);
+    if (Date.now() + delay > deadline) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    record = await reread();
+  }
+}
+
+async function store(request: ApiMiddyRequest) {
+  const state = request.internal;
+  const claim = state.idempotency;
+  const response = request.response;
+  if (!claim || !state.caller || !response || state.replay) return;
+  const { medspaId, clientId } = state.caller;
+  const status = response.statusCode ?? 500;
+  // A 5xx is not an answer to keep: give the key back (unless the change committed) so a retry runs.
+  if (status >= 500) return releaseIdempotencyKey(medspaId, clientId, claim.key, claim.lockId);
+  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([name, value]) => [name, String(value)]));
+  await completeIdempotencyKey(medspaId, clientId, claim.key, claim.lockId, { status, headers, body: String(response.body ?? '') });
+}
+
+/**
+ * `Idempotency-Key` on POSTs (contract 1), keys per credential, records kept 24 h. The key is
+ * claimed once the token is verified (in parallel with the credential check); the change's own
+ * transaction marks it committed, atomically, so a committed operation never runs twice; the
+ * answer (2xx or 4xx) is stored for replay; a 5xx gives the key back. The same key with another
+ * body is 422 IDEMPOTENCY_KEY_REUSED; a duplicate arriving while the first runs waits up to 5 s
+ * for its answer, then 409 IDEMPOTENCY_KEY_IN_USE.
+ */
+export const idempotency = (): ApiMiddleware => ({
+  before: async (request) => {
+    const state = request.internal;
+    const key = request.event.headers?.['idempotency-key'];
+    if (key === undefined || !isIdempotent(state.route)) return;
+    if (!KEY.test(key)) {
+      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+        details: [{ path: 'Idempotency-Key', message: 'expected 1-255 visible ASCII characters' }],
+      });
+    }
+    const fingerprint = fingerprintOf(request);
+    state.onAuthenticated.push(async ({ medspaId, clientId }) => {
+      const lockId = randomUUID();
+      const now = Date.now();
+      const outcome = await claimIdempotencyKey({ medspaId, clientId, key, fingerprint, lockId, now, lockMs: LOCK_MS });
+      if (outcome.claimed) {
+        state.idempotency = { key, lockId };
+        state.writes.add(() => idempotencyCommitAction(medspaId, clientId, key, state.now.toISOString()));
+        return;
+      }
+      state.replay = await settle(outcome.record, fingerprint, () => readIdempotencyRecord(medspaId, clientId, key));
+    });
+  },
+  after: store,
+  onError: store,
+});

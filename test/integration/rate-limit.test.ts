@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../lib/config';
+import { forgetRateLimits } from '../../lib/db/rate-limits';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
+
+let practice: TestPractice;
+beforeAll(async () => {
+  process.env.RATE_LIMIT_RPS = '2';
+  process.env.RATE_LIMIT_BURST = '5';
+  resetConfig();
+  practice = await makePractice();
+});
+afterAll(() => {
+  process.env.RATE_LIMIT_RPS = '0';
+  resetConfig();
+});
+
+describe('per-credential rate limits (token bucket in the table)', () => {
+  it('a burst over the limit gets 429 RATE_LIMITED with Retry-After; RateLimit-* on every response', async () => {
+    const token = await practice.tokenForRole('analyst');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call('GET', '/v1/practice', { token })));
+    const ok = answers.filter((answer) => answer.status === 200);
+    const limited = answers.filter((answer) => answer.status === 429);
+    // A 5-token burst refilling at 2/s: 5 pass at once, a couple more at most while the burst is sent.
+    expect(ok.length).toBeGreaterThanOrEqual(5);
+    expect(ok.length).toBeLessThanOrEqual(8);
+    expect(limited.length).toBe(12 - ok.length);
+    for (const answer of answers) {
+      expect(answer.headers['ratelimit-limit']).toBe('5');
+      expect(Number(answer.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(0);
+      expect(Number(answer.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(0);
+    }
+    for (const answer of limited) {
+      expect(answer.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(answer.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('under the limit never; each credential has its own bucket; the state is shared through the table', async () => {
+    const a = await practice.tokenForRole('analyst');
+    const b = await practice.tokenForRole('analyst');
+    for (let i = 0; i < 5; i += 1) expect((await call('GET', '/v1/practice', { token: a })).status).toBe(200);
+    // A fresh container (no memory of the bucket) reads the table's state: still exhausted.
+    forgetRateLimits();
+    expect((await call('GET', '/v1/practice', { token: a })).status).toBe(429);
+    expect((await call('GET', '/v1/practice', { token: b })).status).toBe(200);
+  });
+
+  it('public routes are not limited per credential', async () => {
+    for (let i = 0; i < 8; i += 1) expect((await call('GET', '/health')).status).toBe(200);
+  });
+});
