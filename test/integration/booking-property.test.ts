@@ -26,7 +26,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 const hhmm = (quarter: number) => `${String(Math.floor(quarter / 4)).padStart(2, '0')}:${String((quarter % 4) * 15).padStart(2, '0')}`;
 
 describe('booking invariants (property-based, on DynamoDB Local)', () => {
-  it('random create/reschedule/cancel/no-show/delete never leave overlaps or orphan claims', async () => {
+  // Heavy (hundreds of DynamoDB Local transactions): generous time on a busy 2-core machine.
+  it('random create/reschedule/cancel/no-show/delete never leave overlaps or orphan claims', { timeout: 120_000 }, async () => {
     const scene = await makeScene({ providers: 2 });
     const rooms = [scene.room, await makeRoom(scene.practice)];
     const medspaId = scene.practice.medspaId;

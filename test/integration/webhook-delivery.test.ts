@@ -206,7 +206,8 @@ describe('local delivery (the in-process queue of the local server)', () => {
     const second = makeEvent(practice.medspaId, 'consent.signed');
     await delivery.publish([second]);
     await waitFor('the next event', () => idsAt(receiver, healthy).includes(second.id));
-    expect((await log(practice, good.id)).map((e) => e.status)).toEqual(['succeeded', 'succeeded']);
+    // The attempt is logged right after the receiver answers: wait for the log, not a sleep.
+    await waitFor('both attempts logged as succeeded', async () => (await log(practice, good.id)).map((e) => e.status).join() === 'succeeded,succeeded');
   });
 
   it('delivers a repeated event (a replayed stream record) once more at most, not once per replay', async () => {
