@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import { NestedStack, type NestedStackProps } from 'aws-cdk-lib';
+import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -84,6 +84,7 @@ export class RouteGroupStack extends NestedStack {
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,
+        ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       });
       fn.bindTable(table, access).bindSigningKey(signingKey, canSign);
       if (access === 'read') fn.allowAuditWrites(table);

@@ -34,6 +34,8 @@ export interface RouteDef {
   queryFromBody?: boolean;
   /** Takes `Idempotency-Key`. Default: every authenticated POST. */
   idempotent?: boolean;
+  /** The function's time limit when not the default 10 s (e.g. a route that makes a webhook attempt itself). */
+  timeoutSeconds?: number;
 }
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */

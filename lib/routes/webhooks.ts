@@ -35,7 +35,7 @@ export const webhookRoutes = defineRoutes({
   },
   testWebhook: {
     method: 'POST', path: '/v1/webhooks/{id}/test', group: 'webhooks', summary: 'Send a webhook.test event now and answer the attempt (not retried)',
-    auth: ALLOW.webhooks, params: w.WebhookParams, response: w.WebhookDelivery, successStatus: 200,
+    auth: ALLOW.webhooks, params: w.WebhookParams, response: w.WebhookDelivery, successStatus: 200, timeoutSeconds: 20,
   },
   listWebhookDeliveries: {
     method: 'GET', path: '/v1/webhooks/{id}/deliveries', group: 'webhooks', summary: 'The delivery log of a subscription, newest first (kept 30 days)',
@@ -43,6 +43,6 @@ export const webhookRoutes = defineRoutes({
   },
   retryWebhookDelivery: {
     method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', group: 'webhooks', summary: "Deliver a logged attempt's event again now and answer the new attempt",
-    auth: ALLOW.webhooks, params: w.WebhookDeliveryParams, response: w.WebhookDelivery, successStatus: 200,
+    auth: ALLOW.webhooks, params: w.WebhookDeliveryParams, response: w.WebhookDelivery, successStatus: 200, timeoutSeconds: 20,
   },
 });

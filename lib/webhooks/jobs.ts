@@ -88,21 +88,23 @@ export function derivedId(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-const pendingEntry = (job: DeliveryJob): StoredDelivery => ({
+type JobIdentity = Pick<DeliveryJob, 'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'>;
+
+/** A delivery log entry of this job's attempt, in the given state. */
+const entryOf = (job: JobIdentity, state: Pick<StoredDelivery, 'status' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>): StoredDelivery => ({
   id: job.delivery_id,
   medspa_id: job.medspa_id,
   subscription_id: job.subscription_id,
   event_id: job.event.id,
   event_type: job.event.type,
   attempt: job.attempt,
-  status: 'pending',
-  response_status: null,
-  duration_ms: null,
-  error: null,
-  next_attempt_at: job.due_at,
+  ...state,
   created_at: job.delivery_created_at,
   event: job.event,
 });
+
+const pendingEntry = (job: DeliveryJob): StoredDelivery =>
+  entryOf(job, { status: 'pending', response_status: null, duration_ms: null, error: null, next_attempt_at: job.due_at });
 
 /**
  * Sends an event to every enabled subscription of its practice that takes its type: ONE Query for
@@ -179,21 +181,8 @@ async function recordHealth(sub: StoredWebhook, ok: boolean, now: Date): Promise
   }
 }
 
-const finished = (job: Pick<DeliveryJob, 'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'>, outcome: AttemptOutcome): StoredDelivery => ({
-  id: job.delivery_id,
-  medspa_id: job.medspa_id,
-  subscription_id: job.subscription_id,
-  event_id: job.event.id,
-  event_type: job.event.type,
-  attempt: job.attempt,
-  status: outcome.ok ? 'succeeded' : 'failed',
-  response_status: outcome.response_status,
-  duration_ms: outcome.duration_ms,
-  error: outcome.error,
-  next_attempt_at: null,
-  created_at: job.delivery_created_at,
-  event: job.event,
-});
+const finished = (job: JobIdentity, outcome: AttemptOutcome): StoredDelivery =>
+  entryOf(job, { status: outcome.ok ? 'succeeded' : 'failed', response_status: outcome.response_status, duration_ms: outcome.duration_ms, error: outcome.error, next_attempt_at: null });
 
 const logAttempt = (entry: StoredDelivery) =>
   logger.info('webhook attempt', {

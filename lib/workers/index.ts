@@ -50,7 +50,8 @@ export const workers = defineWorkers({
   streamToBus: {
     trigger: { kind: 'stream', batchSize: 100, maxRetries: 5, maxRecordAgeSeconds: 24 * 60 * 60 },
     module: 'functions/workers/streamToBus',
-    binds: { table: 'read', bus: true },
+    // Writes too: it arms reminders (due items) from appointment changes.
+    binds: { table: 'readWrite', bus: true },
     reservedConcurrency: 5,
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
@@ -64,17 +65,18 @@ export const workers = defineWorkers({
     description: 'Bus events -> one delivery per matching webhook subscription',
   },
   /**
-   * Signs and POSTs one delivery. A failed attempt stays on the queue with its visibility set to
-   * the contract's next backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h: about 18 h in all, SQS allows
-   * at most 12 h per step); the 7th failed receive moves it to the dead-letter queue (given up).
+   * Signs and POSTs one delivery. A failed attempt sends the next one to the same queue with the
+   * contract's backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h) as DelaySeconds, hop by hop past SQS's
+   * 15-minute limit (lib/webhooks/sqs-queue.ts); a message that keeps failing to process moves to
+   * the dead-letter queue.
    */
   deliverWebhook: {
     trigger: { kind: 'queue', queue: 'deliveries', batchSize: 5, visibilityTimeoutSeconds: 180, maxReceiveCount: 7 },
     module: 'functions/workers/deliverWebhook',
-    binds: { table: 'readWrite', secrets: ['webhook'] },
+    binds: { table: 'readWrite', secrets: ['webhook'], queues: ['deliveries'] },
     reservedConcurrency: 10,
     timeoutSeconds: 30,
-    description: 'POST one webhook delivery (Standard Webhooks signature), retry by visibility timeout',
+    description: 'POST one webhook delivery (Standard Webhooks signature); the next attempt re-enqueued with its delay',
   },
   /** Emits `appointment.reminder` through the table (a reminder item the stream relays), once per appointment. */
   sweepReminders: {
