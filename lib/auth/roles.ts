@@ -20,4 +20,6 @@ export const ALLOW = {
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
+  /** Reports: not the front desk nor providers (contract 3). */
+  reports: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -60,5 +60,9 @@ export const operations = {
   listPayments: { method: 'GET', path: '/v1/payments', auth: 'token' },
   createPayment: { method: 'POST', path: '/v1/payments', auth: 'token' },
   getPayment: { method: 'GET', path: '/v1/payments/{id}', auth: 'token' },
+  getRevenueReport: { method: 'GET', path: '/v1/reports/revenue', auth: 'token' },
+  getProviderPerformance: { method: 'GET', path: '/v1/reports/provider-performance', auth: 'token' },
+  getClientRetention: { method: 'GET', path: '/v1/reports/client-retention', auth: 'token' },
+  getServicePopularity: { method: 'GET', path: '/v1/reports/service-popularity', auth: 'token' },
   getOpenApi: { method: 'GET', path: '/openapi.json', auth: 'public', bare: true },
 } as const;

@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
+import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
 
@@ -18,6 +19,7 @@ export const routes = {
   ...appointmentRoutes,
   ...productRoutes,
   ...paymentRoutes,
+  ...reportRoutes,
   ...systemRoutes,
 };
 
