@@ -392,7 +392,27 @@ export type ReportSource =
   | { kind: 'SALE'; medspaId: string; id: string; version: number; record: StockAdjustment | null }
   | { kind: 'PRACTICE'; medspaId: string; practice: Practice | null };
 
-const imageOf = (image: Record<string, unknown> | undefined) => (image ? unmarshall(image as never) : undefined);
+/** The records reports count (the codecs' entity tags). */
+const COUNTED_ENTITIES = new Set([appointmentCodec.entity, paymentCodec.entity, stockAdjustmentCodec.entity, practiceCodec.entity]);
+
+/** An image's `entity` tag, read from the wire format without decoding the rest. */
+const entityOf = (image: Record<string, unknown> | undefined) => (image?.entity as { S?: string } | undefined)?.S;
+
+/**
+ * Some stream readers hand an empty map over as `{}` instead of `{ M: {} }` (DynamoDB Local's
+ * GetRecords does): read it as the empty map it is.
+ */
+function wireValue(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const attribute = value as Record<string, unknown>;
+  if (Object.keys(attribute).length === 0) return { M: {} };
+  if (attribute.M) return { M: Object.fromEntries(Object.entries(attribute.M as object).map(([k, v]) => [k, wireValue(v)])) };
+  if (attribute.L) return { L: (attribute.L as unknown[]).map(wireValue) };
+  return value;
+}
+
+const imageOf = (image: Record<string, unknown> | undefined) =>
+  image ? unmarshall(Object.fromEntries(Object.entries(image).map(([name, value]) => [name, wireValue(value)])) as never) : undefined;
 
 /**
  * Recognises the records reports count by their `entity` (the codecs' tags) and reads the images
@@ -400,6 +420,8 @@ const imageOf = (image: Record<string, unknown> | undefined) => (image ? unmarsh
  * (claims, audit entries, the aggregates' own items, stock movements that are not sales) is null.
  */
 export function decodeReportSource(record: StreamRecord): ReportSource | null {
+  const entity = entityOf(record.dynamodb?.NewImage) ?? entityOf(record.dynamodb?.OldImage);
+  if (!entity || !COUNTED_ENTITIES.has(entity)) return null;
   const newImage = imageOf(record.dynamodb?.NewImage);
   const oldImage = imageOf(record.dynamodb?.OldImage);
   const image = newImage ?? oldImage;

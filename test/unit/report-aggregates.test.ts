@@ -140,7 +140,7 @@ describe('report maths', () => {
   });
 
   it('revenue: every period of the range, edges counting only days inside, totals = service + retail', () => {
-    const days = [
+    const days: { date: string; counters: Record<string, number> }[] = [
       { date: '2031-02-28', counters: { service_cents: 100, retail_cents: 5, completed: 1 } },
       { date: '2031-03-01', counters: { service_cents: 200, collected_cents: 50, completed: 2 } },
       { date: '2031-03-05', counters: { service_cents: 1000, completed: 9 } },
@@ -160,7 +160,7 @@ describe('report maths', () => {
   });
 
   it('retention: distinct clients over days; returning = seen - new', () => {
-    const days = [
+    const days: { date: string; counters: Record<string, number> }[] = [
       { date: '2031-03-01', counters: { 'c#a': 1, 'c#b': 2, first_visits: 1 } },
       { date: '2031-03-02', counters: { 'c#a': 1, 'c#c': 0, first_visits: 0 } },
     ];
