@@ -451,29 +451,38 @@ describe('reports from stream-kept counters', () => {
     const mid = scene.practice.medspaId;
     const free: [Kind, string, string][] = [];
     for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
+    const building = async () => (await readReportContext(mid)).pointer.building;
+    // The rebuild takes its generation, then waits before reading the sources: changes streamed
+    // meanwhile must land in both generations.
+    const rebuilding = rebuildAggregates(mid, { settleMs: 2500 });
+    while (!(await building())) await new Promise((resolve) => setTimeout(resolve, 5));
+    const early = [];
+    for (const [kind, date, time] of free.splice(0, 3)) early.push(await book(kind, date, time));
+    await changeStatus(mid, early[0].id, 'confirmed', { now: new Date() });
+    const generation = await building();
+    expect(await stream.drain()).toBeGreaterThan(0);
+    expect(await building()).toBe(generation);
+
+    // More changes keep coming while the rebuild reads the sources and counts them.
     let writing = true;
     const writes = (async () => {
-      const fresh: { id: string }[] = [];
-      for (const [kind, date, time] of free.slice(0, 24)) fresh.push(await book(kind, date, time));
+      const fresh: { id: string }[] = [...early];
+      for (const [kind, date, time] of free.slice(0, 21)) fresh.push(await book(kind, date, time));
       await inChunks(fresh, 4, (appointment) => liveThrough(appointment.id));
       await addMoney(10, 6);
       writing = false;
     })();
-    // Whether the stream wrote records while the new generation was being built (both generations at once).
-    let duringBuild = 0;
     const pumping = (async () => {
       while (writing) {
-        const building = (await readReportContext(mid)).pointer.building;
-        const drained = await stream.drain();
-        if (building && (await readReportContext(mid)).pointer.building === building) duringBuild += drained;
+        await stream.drain();
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
-    const rebuilt = await rebuildAggregates(mid, { settleMs: 20 });
+    const rebuilt = await rebuilding;
     await Promise.all([writes, pumping]);
     await stream.drain();
-    expect(duringBuild).toBeGreaterThan(0);
-    expect((await readReportContext(mid)).pointer.active).toBe(rebuilt.generation);
+    expect(rebuilt.generation).toBe(generation);
+    expect((await readReportContext(mid)).pointer).toMatchObject({ active: rebuilt.generation, building: null });
     await expectReportsToMatch(await loadTruth());
     const verify = await rebuildAggregates(mid, { settleMs: 0, verifyOnly: true });
     expect(verify.differences).toBe(0);
