@@ -341,12 +341,14 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
     ...sources.payments.map((p) => ({ kind: 'PAYMENT' as const, medspaId, id: p.id, version: p.version ?? 1, record: p })),
     ...sources.sales.map(({ medspa_id: _, ...s }) => ({ kind: 'SALE' as const, medspaId, id: s.id, version: 1, record: s })),
   ];
-  // A few units in flight; records of one day tend to share day items, so slices interleave days.
+  // A few units in flight. A client's appointments stay in one lane, so lanes never race on a
+  // client visits item (day items take unconditioned ADDs; ledger entries are per record).
   const stats: AggregationStats = { records: counted.length, ignored: 0, applied: 0, duplicates: 0 };
   const lanes = 4;
+  const laneOf = (source: CountedSource, index: number) => (source.kind === 'APPOINTMENT' ? parseInt(source.clientId.slice(0, 8), 16) || 0 : index) % lanes;
   await Promise.all(
     Array.from({ length: lanes }, (_, lane) =>
-      applySources(medspaId, counted.filter((_, index) => index % lanes === lane), { kind: 'rebuild', generation: generation! }, stats, now),
+      applySources(medspaId, counted.filter((source, index) => laneOf(source, index) === lane), { kind: 'rebuild', generation: generation! }, stats, now),
     ),
   );
 

@@ -458,7 +458,7 @@ describe('reports from stream-kept counters', () => {
     while (!(await building())) await new Promise((resolve) => setTimeout(resolve, 5));
     const early = [];
     for (const [kind, date, time] of free.splice(0, 3)) early.push(await book(kind, date, time));
-    await changeStatus(mid, early[0].id, 'confirmed', { now: new Date() });
+    await updateAppointment(mid, early[0].id, { price_cents: 31_500 }, { now: new Date() });
     const generation = await building();
     expect(await stream.drain()).toBeGreaterThan(0);
     expect(await building()).toBe(generation);
