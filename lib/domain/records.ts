@@ -169,13 +169,28 @@ export interface ReportGeneration {
   updated_at: string;
 }
 
+/** The facts of one source record that the report counters depend on (lib/domain/report-aggregates); dates are practice-local. */
+export type CountedFacts =
+  | {
+      kind: 'appointment';
+      date: string;
+      client_id: string;
+      provider_id: string;
+      service_id: string;
+      status: AppointmentStatus;
+      price_cents: number;
+      duration_minutes: number;
+    }
+  | { kind: 'payment'; date: string; amount_cents: number }
+  | { kind: 'sale'; date: string; amount_cents: number };
+
 /** A generation's ledger entry for one source record: the version and facts it has counted. */
 export interface ReportLedgerRecord {
   medspa_id: string;
   generation: string;
   record_key: string;
   version: number;
-  facts: import('./report-aggregates').CountedFacts | null;
+  facts: CountedFacts | null;
 }
 
 /** A client's completed visits per practice-local date, in one generation (for first visits). */

@@ -1,6 +1,7 @@
-import type { Appointment, Payment, StockAdjustment } from './records';
-import type { AppointmentStatus } from './status';
+import type { Appointment, CountedFacts, Payment, StockAdjustment } from './records';
 import { localDateOf } from './time';
+
+export type { CountedFacts } from './records';
 
 /**
  * Report counters, pure: what a source record (appointment, payment, retail sale) contributes to
@@ -17,21 +18,6 @@ import { localDateOf } from './time';
  * - a record is always subtracted from the day it was counted on, even after the practice's time
  *   zone changed (new facts are counted under the zone of the moment).
  */
-
-/** The facts of one record that the counters depend on; dates are practice-local. */
-export type CountedFacts =
-  | {
-      kind: 'appointment';
-      date: string;
-      client_id: string;
-      provider_id: string;
-      service_id: string;
-      status: AppointmentStatus;
-      price_cents: number;
-      duration_minutes: number;
-    }
-  | { kind: 'payment'; date: string; amount_cents: number }
-  | { kind: 'sale'; date: string; amount_cents: number };
 
 /** What a generation has counted for one record: `facts` null counts nothing (deleted, or never counted). */
 export interface LedgerEntry {
