@@ -213,7 +213,7 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
       action: {
         Put: {
           TableName: tableName(),
-          Item: { ...reportStreamMarkerCodec.toItem({ medspa_id: medspaId, event_id: eventId, applied_at: appliedAt, expires_at: expiresAt }) },
+          Item: reportStreamMarkerCodec.toItem({ medspa_id: medspaId, event_id: eventId, applied_at: appliedAt, expires_at: expiresAt }),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -1,5 +1,5 @@
 import { queryReportDays, readReportContext, readWholeCollection } from '../db/report-aggregates';
-import { TOTALS } from '../domain/report-aggregates';
+import { countersByDimension, TOTALS } from '../domain/report-aggregates';
 import { reportRange } from '../domain/report-periods';
 import { clientRetention, providerPerformance, revenueReport, servicePopularity, type ProviderRef } from '../domain/reports';
 import { localDateOf } from '../domain/time';
@@ -46,10 +46,7 @@ export async function getProviderPerformance(medspaId: string, query: ReportQuer
   // Deleted providers appear only with activity in the range: their working time is computed only then.
   const others = new Map<string, ProviderRef>();
   for (const day of days) {
-    for (const name of Object.keys(day.counters)) {
-      const id = name.startsWith('p#') ? name.split('#')[1] : undefined;
-      if (id && deleted.has(id) && !others.has(id)) others.set(id, refOf(deleted.get(id)!));
-    }
+    for (const id of countersByDimension(day.counters, 'p').keys()) if (deleted.has(id) && !others.has(id)) others.set(id, refOf(deleted.get(id)!));
   }
   return providerPerformance(days, live.map(refOf), others);
 }

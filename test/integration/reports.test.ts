@@ -535,4 +535,23 @@ describe('reports from stream-kept counters', () => {
     expect(truth.zone).toBe('America/Los_Angeles');
     await expectReportsToMatch(truth);
   }, 600_000);
+
+  it('a deleted provider keeps a row (with their name) in ranges where they have activity, and only there', async () => {
+    const mid = scene.practice.medspaId;
+    const token = scene.practice.adminToken;
+    const provider = await makeProvider(scene.practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) });
+    expect((await call('POST', `/v1/services/${scene.services[1].id}/providers`, { token, body: { provider_id: provider.id } })).status).toBe(201);
+    const appointment = await createAppointment(mid, { client_id: scene.clients[0].id, service_id: scene.services[1].id, provider_id: provider.id, scheduled_at: utc(DST, '10:00'), source: 'manual' }, new Date());
+    for (const status of PATHS.completed) await changeStatus(mid, appointment.id, status as never, { now: new Date() });
+    expect((await call('DELETE', `/v1/providers/${provider.id}`, { token })).status).toBe(200);
+    await stream.drain();
+    const rows = await report('provider-performance', { from: addDays(DST, -1), to: addDays(DST, 1) });
+    expect(rows.find((row: { provider: { id: string } }) => row.provider.id === provider.id)).toMatchObject({
+      provider: { id: provider.id, full_name: provider.full_name },
+      appointments_completed: 1,
+      revenue_cents: appointment.price_cents,
+    });
+    const elsewhere = await report('provider-performance', RANGES['after the data']);
+    expect(elsewhere.some((row: { provider: { id: string } }) => row.provider.id === provider.id)).toBe(false);
+  }, 120_000);
 });
