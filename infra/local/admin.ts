@@ -4,6 +4,7 @@
  *   create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
  *   create-credential --medspa-id ID --role ROLE [--name NAME] [--json]
  *   set-api-access --medspa-id ID --access enabled|waitlisted
+ *   rebuild-aggregates --medspa-id ID [--verify] [--settle-ms 5000] [--from-month YYYY-MM] [--through-month YYYY-MM] [--json]
  */
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from '../../lib/auth/roles';
@@ -11,11 +12,13 @@ import { isValidTimeZone } from '../../lib/domain/time';
 import { getPractice } from '../../lib/db/practices';
 import { createCredential } from '../../lib/use-cases/auth';
 import { changePractice, createPracticeWithAdmin } from '../../lib/use-cases/practice';
+import { rebuildAggregates } from '../../lib/use-cases/report-aggregation';
 import { openLocalEnvironment } from './environment';
 
 const USAGE = `usage: npm run admin -- create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
        npm run admin -- create-credential --medspa-id ID --role ${ROLES.join('|')} [--name NAME] [--json]
-       npm run admin -- set-api-access --medspa-id ID --access enabled|waitlisted`;
+       npm run admin -- set-api-access --medspa-id ID --access enabled|waitlisted
+       npm run admin -- rebuild-aggregates --medspa-id ID [--verify] [--settle-ms 5000] [--from-month YYYY-MM] [--through-month YYYY-MM] [--json]`;
 
 function fail(message: string): never {
   console.error(message);
@@ -34,6 +37,10 @@ async function main() {
       role: { type: 'string' },
       access: { type: 'string' },
       json: { type: 'boolean' },
+      verify: { type: 'boolean' },
+      'settle-ms': { type: 'string' },
+      'from-month': { type: 'string' },
+      'through-month': { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -67,6 +74,24 @@ async function main() {
       if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
       await changePractice(medspaId, { api_access: values.access }, { now });
       console.log(JSON.stringify({ medspa_id: medspaId, api_access: values.access }));
+    } else if (command === 'rebuild-aggregates') {
+      // Recomputes every report counter from the appointments, payments and sales, beside a
+      // running server and stream (lib/use-cases/report-aggregation.ts explains how).
+      const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
+      if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
+      const settleMs = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);
+      if (settleMs !== undefined && !(Number.isInteger(settleMs) && settleMs >= 0)) fail('--settle-ms must be a whole number of milliseconds');
+      for (const option of ['from-month', 'through-month'] as const) {
+        if (values[option] !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(values[option]!)) fail(`--${option} must be YYYY-MM`);
+      }
+      const result = await rebuildAggregates(medspaId, {
+        settleMs,
+        fromMonth: values['from-month'],
+        throughMonth: values['through-month'],
+        verifyOnly: values.verify ?? false,
+        log: values.json ? undefined : (line) => console.error(line),
+      });
+      console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     } else {
       fail(USAGE);
     }

@@ -5,6 +5,7 @@ import { tableName } from '../../lib/db/client';
 import { processStreamRecords } from '../../lib/events/pipeline';
 import type { Publish } from '../../lib/events/publish';
 import { logger } from '../../lib/log';
+import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
 import { latestStreamArn, startStreamPoller, streamsClient, type StreamPollerOptions } from './stream-poller';
 
@@ -41,7 +42,12 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
     client: streamsClient(),
     streamArn: await latestStreamArn(table),
     checkpointFile: join(options.dataDir ?? config().DATA_DIR, `stream-checkpoint.${table}.json`),
-    consume: (records) => processStreamRecords(records, { publish: options.publish, now }),
+    // The two stream consumers of lib/workers, in one pass: report counters (exactly once by
+    // their own markers, so a retried batch is harmless), then contract events.
+    consume: async (records) => {
+      await applyStreamRecords(records as never, { now });
+      return processStreamRecords(records, { publish: options.publish, now });
+    },
   });
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.

@@ -22,4 +22,6 @@ export const ALLOW = {
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Webhook subscriptions and their delivery logs (contract 7: admin and manager). */
   webhooks: ['admin', 'manager'],
+  /** Reports: not the front desk nor providers (contract 3). */
+  reports: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -70,5 +70,9 @@ export const operations = {
   testWebhook: { method: 'POST', path: '/v1/webhooks/{id}/test', auth: 'token' },
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'token' },
   retryWebhookDelivery: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', auth: 'token' },
+  getRevenueReport: { method: 'GET', path: '/v1/reports/revenue', auth: 'token' },
+  getProviderPerformance: { method: 'GET', path: '/v1/reports/provider-performance', auth: 'token' },
+  getClientRetention: { method: 'GET', path: '/v1/reports/client-retention', auth: 'token' },
+  getServicePopularity: { method: 'GET', path: '/v1/reports/service-popularity', auth: 'token' },
   getOpenApi: { method: 'GET', path: '/openapi.json', auth: 'public', bare: true },
 } as const;

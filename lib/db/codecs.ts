@@ -1,4 +1,16 @@
-import type { Appointment, ClientRecord, Consent, Payment, Practice, StockAdjustment, TreatmentRecord } from '../domain/records';
+import type {
+  Appointment,
+  ClientRecord,
+  Consent,
+  Payment,
+  Practice,
+  ReportClientVisits,
+  ReportGeneration,
+  ReportLedgerRecord,
+  ReportStreamMarker,
+  StockAdjustment,
+  TreatmentRecord,
+} from '../domain/records';
 import { fromItem } from './entities';
 import {
   appointmentKey,
@@ -12,6 +24,10 @@ import {
   paymentTimeIndexKeys,
   practiceKey,
   reminderKey,
+  reportClientVisitsKey,
+  reportGenerationKey,
+  reportLedgerKey,
+  reportStreamMarkerKey,
   retailSalesIndexKeys,
   stockLedgerKey,
   treatmentRecordKey,
@@ -100,3 +116,13 @@ export interface ReminderRequest {
   appointment: Appointment;
 }
 export const reminderCodec = codec<ReminderRequest>('REMINDER', (r) => reminderKey(r.medspa_id, r.appointment_id, r.requested_at, r.event_id));
+
+// ---- Report aggregates (lib/db/report-aggregates.ts) -----------------------------------------
+
+export const reportGenerationCodec = codec<ReportGeneration>('REPORT_GENERATION', (g) => reportGenerationKey(g.medspa_id));
+export const reportLedgerCodec = codec<ReportLedgerRecord>('REPORT_LEDGER', (e) => reportLedgerKey(e.medspa_id, e.generation, e.record_key));
+export const reportClientVisitsCodec = codec<ReportClientVisits>('REPORT_CLIENT_VISITS', (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id));
+/** Its `expires_at` is the table's TTL attribute. */
+export const reportStreamMarkerCodec = codec<ReportStreamMarker>('REPORT_STREAM_MARKER', (m) => reportStreamMarkerKey(m.medspa_id, m.event_id));
+/** Day items hold counters as top-level numbers (see lib/domain/report-aggregates.ts), tagged with these. */
+export const REPORT_DAY_ENTITY = { TOTALS: 'REPORT_DAY_TOTALS', CLIENTS: 'REPORT_DAY_CLIENTS' } as const;

@@ -195,3 +195,32 @@ export const idempotencyKey = (medspaId: string, clientId: string, key: string):
   pk: `${practicePrefix(medspaId)}#IDEMPOTENCY#${clientId}`,
   sk: key,
 });
+
+// ---- Report aggregates (kept by the table stream, lib/use-cases/report-aggregation.ts) ----------
+
+/** Which aggregate generation reports read and the stream writes (and the one a rebuild is filling): one GetItem per report, cached by the stream. */
+export const reportGenerationKey = (medspaId: string): Key => ({ pk: `${practicePrefix(medspaId)}#REPORTS`, sk: 'GENERATION' });
+
+/**
+ * Report day items of one generation, one partition per practice-local year: a range of days is
+ * one Query per year touched (`TOTALS#{from}`..`TOTALS#{to}`), a year's report at most 366 items.
+ */
+export const reportDaysPk = (medspaId: string, generation: string, year: string) => `${practicePrefix(medspaId)}#RPT#${generation}#DAYS#${year}`;
+export type ReportDayKind = 'TOTALS' | 'CLIENTS';
+export const reportDaySk = (kind: ReportDayKind, date: string) => `${kind}#${date}`;
+/** A practice-local day's counters: totals and per provider / per service (TOTALS), or the clients seen and first visits (CLIENTS). */
+export const reportDayKey = (medspaId: string, generation: string, kind: ReportDayKind, date: string): Key => ({
+  pk: reportDaysPk(medspaId, generation, date.slice(0, 4)),
+  sk: reportDaySk(kind, date),
+});
+
+/** What a generation has counted of each source record (version and facts): read before each change, so a change or a replay is applied once, against what was counted. */
+export const reportLedgerPk = (medspaId: string, generation: string) => `${practicePrefix(medspaId)}#RPT#${generation}#LEDGER`;
+export const reportLedgerKey = (medspaId: string, generation: string, recordKey: string): Key => ({ pk: reportLedgerPk(medspaId, generation), sk: recordKey });
+
+/** A client's completed visits per practice-local date, in one generation: their first visit, for retention. */
+export const reportClientVisitsPk = (medspaId: string, generation: string) => `${practicePrefix(medspaId)}#RPT#${generation}#CLIENT_VISITS`;
+export const reportClientVisitsKey = (medspaId: string, generation: string, clientId: string): Key => ({ pk: reportClientVisitsPk(medspaId, generation), sk: clientId });
+
+/** A stream record the aggregator has applied, by its eventID (expires after 48 h): GetItem before, attribute_not_exists in the same transaction as the counters. */
+export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RPT_EVENT#${eventId}`, sk: 'APPLIED' });

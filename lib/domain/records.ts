@@ -155,3 +155,57 @@ export interface Practice extends Versioned {
   reminder_lead_minutes: number;
   api_access: (typeof API_ACCESS)[number];
 }
+
+/**
+ * Which generation of report aggregates is live (`active`: reports read it, the stream writes it)
+ * and the one a rebuild is filling (`building`: the stream writes it too). `rev` moves on every
+ * change; every aggregate write is conditioned on the revision it saw.
+ */
+export interface ReportGeneration {
+  medspa_id: string;
+  active: string;
+  building: string | null;
+  rev: number;
+  updated_at: string;
+}
+
+/** The facts of one source record that the report counters depend on (lib/domain/report-aggregates); dates are practice-local. */
+export type CountedFacts =
+  | {
+      kind: 'appointment';
+      date: string;
+      client_id: string;
+      provider_id: string;
+      service_id: string;
+      status: AppointmentStatus;
+      price_cents: number;
+      duration_minutes: number;
+    }
+  | { kind: 'payment'; date: string; amount_cents: number }
+  | { kind: 'sale'; date: string; amount_cents: number };
+
+/** A generation's ledger entry for one source record: the version and facts it has counted. */
+export interface ReportLedgerRecord {
+  medspa_id: string;
+  generation: string;
+  record_key: string;
+  version: number;
+  facts: CountedFacts | null;
+}
+
+/** A client's completed visits per practice-local date, in one generation (for first visits). */
+export interface ReportClientVisits {
+  medspa_id: string;
+  generation: string;
+  client_id: string;
+  dates: Record<string, number>;
+  rev: number;
+}
+
+/** A stream record the report aggregator has applied (kept 48 h: `expires_at`). */
+export interface ReportStreamMarker {
+  medspa_id: string;
+  event_id: string;
+  applied_at: string;
+  expires_at: number;
+}

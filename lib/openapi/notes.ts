@@ -126,6 +126,16 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
   its own path (\`{ "path": "address.zip", "message": "unknown field" }\`); a missing field says
   \`"<field> is required"\`. The token exchange takes extra OAuth form fields (RFC 6749).
+- **Reports** (\`GET /v1/reports/...\`: admin, manager, analyst): \`from\`/\`to\` are practice-local
+  dates, inclusive; without both the last 30 days (today included), with one of them 30 days from
+  it; at most 2 years (731 days), else 400 \`VALIDATION_ERROR\` naming \`to\`. Unknown parameters are
+  400. Revenue \`series\` has every period touching the range, empty ones included (\`week\` is the ISO
+  week, \`YYYY-Www\`); edge periods count only the days in the range. Provider performance lists every
+  provider (plus deleted ones with activity), highest revenue first, with \`working_minutes\` from
+  the current working hours and time off (DST-exact) and \`utilization\` null when there is no
+  working time; service popularity lists the whole catalog, most booked first (\`bookings\` counts
+  appointments scheduled in the range whatever their status). Ratios have 4 decimals. Figures
+  come from counters the table stream keeps, so they trail writes by the stream's lag (seconds).
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
   JSON. Responses may gain new fields: ignore the ones you do not know.

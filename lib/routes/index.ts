@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
+import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
 import { webhookRoutes } from './webhooks';
@@ -20,6 +21,7 @@ export const routes = {
   ...productRoutes,
   ...paymentRoutes,
   ...webhookRoutes,
+  ...reportRoutes,
   ...systemRoutes,
 };
 

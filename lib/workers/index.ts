@@ -56,6 +56,15 @@ export const workers = defineWorkers({
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
   },
+  /** The table stream -> report counters (exactly once: stream markers and a ledger in each transaction). */
+  aggregateReports: {
+    trigger: { kind: 'stream', batchSize: 100, maxRetries: 10, maxRecordAgeSeconds: 24 * 60 * 60 },
+    module: 'functions/workers/aggregateReports',
+    binds: { table: 'readWrite' },
+    reservedConcurrency: 5,
+    timeoutSeconds: 60,
+    description: 'DynamoDB stream -> report day counters',
+  },
   /** One event -> one delivery message per matching, enabled subscription (delivery log entry `pending`). */
   fanOut: {
     trigger: { kind: 'queue', queue: 'events', batchSize: 10, visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },

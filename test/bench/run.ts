@@ -23,6 +23,7 @@ const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice')
 const { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, practiceKey } = await import('../../lib/db/keys');
 const { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
+const { benchReports } = await import('./reports');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const dynamo = await startDynamoLocal();
@@ -163,7 +164,12 @@ console.log(
   `search   14 days x 3 providers p50 ${search.p50.toFixed(1).padStart(6)} ms, ${searchCalls} DynamoDB calls (${searchBatches} BatchGetItem) | 42 per-day slots calls p50 ${perDay.p50.toFixed(1).padStart(6)} ms, ${perDayCalls} DynamoDB calls | ratio p50 ${(search.p50 / perDay.p50).toFixed(2)}x | ${searchedSlots === perDaySlots ? `same ${searchedSlots} slots` : `SLOTS DIFFER ${searchedSlots} vs ${perDaySlots}`} (${SEARCH_SAMPLES} samples)`,
 );
 console.log(`create goal: p50 within 1.5x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.5 ? 'met' : 'NOT met'}`);
-console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}\n`);
+console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}`);
+
+// Reports: 20,000 appointments across a year, counted by the stream aggregator (BENCH_REPORT_APPOINTMENTS=0 skips it).
+const reportAppointments = Number(process.env.BENCH_REPORT_APPOINTMENTS ?? 20_000);
+if (reportAppointments > 0) console.log((await benchReports({ appointments: reportAppointments })).line);
+console.log('');
 
 server.close();
 await dynamo.stop();

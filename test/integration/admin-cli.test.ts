@@ -1,9 +1,14 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { getCredential } from '../../lib/db/credentials';
-import { call, tokenFor } from '../fixtures/api';
+import { readReportContext } from '../../lib/db/report-aggregates';
+import { createPayment } from '../../lib/use-cases/payments';
+import { call, makePractice, tokenFor } from '../fixtures/api';
+import { makeClient } from '../fixtures/builders';
+import { NY } from '../fixtures/dates';
 
 const run = promisify(execFile);
 const projectRoot = join(import.meta.dirname, '..', '..');
@@ -55,4 +60,28 @@ describe('admin command', () => {
     expect(failure!.stdout).toBe('');
     expect(failure!.stderr).toContain('--name is required');
   });
+
+  it('rebuild-aggregates recounts a practice from its records, prints the differences it fixed, and switches reports to it', async () => {
+    const practice = await makePractice({ time_zone: NY });
+    const client = await makeClient(practice);
+    // Recorded while no stream consumer runs: the live counters miss it.
+    const payment = await createPayment(practice.medspaId, { client_id: client.id, amount_cents: 12_345, method: 'cash' }, new Date());
+    const today = DateTime.fromISO(payment.created_at).setZone(NY).toISODate()!;
+    const revenue = async () => (await call('GET', `/v1/reports/revenue?from=${today}&to=${today}`, { token: practice.adminToken })).body.data.collected_cents;
+    expect(await revenue()).toBe(0);
+
+    const { stdout } = await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--json']);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ medspaId: practice.medspaId, previousGeneration: '1', live: result.generation, sources: { appointments: 0, payments: 1, sales: 0 }, differences: 1 });
+    expect(result.examples).toEqual([{ kind: 'TOTALS', date: today, counter: 'collected_cents', live: 0, rebuilt: 12_345 }]);
+    expect((await readReportContext(practice.medspaId)).pointer).toMatchObject({ active: result.generation, building: null });
+    expect(await revenue()).toBe(12_345);
+
+    const again = JSON.parse((await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--verify', '--json'])).stdout);
+    expect(again).toMatchObject({ differences: 0, live: result.generation });
+
+    const failure = await admin(['rebuild-aggregates', '--json']).then(() => null, (error: { code?: number; stderr?: string }) => error);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toContain('--medspa-id is required');
+  }, 120_000);
 });

@@ -7,7 +7,8 @@ const root = join(import.meta.dirname, '../..');
 
 describe('the workers table', () => {
   it('has the event pipeline of contract section 7', () => {
-    expect(Object.keys(workers).sort()).toEqual(['deliverWebhook', 'fanOut', 'streamToBus', 'sweepReminders']);
+    expect(Object.keys(workers).sort()).toEqual(['aggregateReports', 'deliverWebhook', 'fanOut', 'streamToBus', 'sweepReminders']);
+    expect(workers.aggregateReports.trigger.kind).toBe('stream');
     expect(workers.streamToBus.trigger.kind).toBe('stream');
     expect(workers.streamToBus.binds.bus).toBe(true);
     expect(workers.fanOut.trigger).toMatchObject({ kind: 'queue', queue: 'events' });

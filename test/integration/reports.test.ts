@@ -1,0 +1,557 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../lib/auth/roles';
+import { ddb, tableName } from '../../lib/db/client';
+import { reportStreamMarkerKey } from '../../lib/db/keys';
+import { queryReportDays, readReportContext } from '../../lib/db/report-aggregates';
+import { changeStatus, deleteAppointment } from '../../lib/use-cases/appointment-status';
+import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
+import { createPayment } from '../../lib/use-cases/payments';
+import { changePractice } from '../../lib/use-cases/practice';
+import { createStockAdjustment } from '../../lib/use-cases/products';
+import { rebuildAggregates } from '../../lib/use-cases/report-aggregation';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { makeClient, makeProduct, makeProvider, makeService } from '../fixtures/builders';
+import { addDays, lastOfMonth, nextDstChange, NY, todayIn, utc } from '../fixtures/dates';
+import { tableStream } from '../fixtures/report-stream';
+
+/**
+ * Reports against a brute-force computation over the raw data (read back through the public
+ * API), on a practice with a few hundred appointments in every status around the next DST change
+ * and a month end, some rescheduled, some repriced after completion, some deleted; with payments
+ * and retail sales. The counters are driven by this table's real stream (test/fixtures/stream.ts).
+ */
+
+// ---- A deterministic pseudo-random sequence ------------------------------------------------------
+let seed = 20_260_523;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+
+// ---- The window: around the next DST change, always in the future --------------------------------
+const spring = nextDstChange('spring');
+const autumn = nextDstChange('autumn');
+const DST = spring < autumn ? spring : autumn;
+const FIRST = [addDays(todayIn(NY), 2), addDays(DST, -24)].sort()[1];
+const LAST = addDays(DST, 24);
+const DAYS: string[] = [];
+for (let d = FIRST; d <= LAST; d = addDays(d, 1)) DAYS.push(d);
+const MONTH_END = lastOfMonth(FIRST) < addDays(LAST, -3) ? lastOfMonth(FIRST) : lastOfMonth(addDays(FIRST, -10));
+
+const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const every = (periods: { start: string; end: string }[], days: readonly string[] = WEEK) => Object.fromEntries(days.map((d) => [d, periods]));
+
+/** Bookable local slots per provider kind: at least the longest service apart, inside the working periods, away from DST gaps. */
+const SLOTS = { allDay: ['00:30', '06:00', '20:00', '22:15'], weekday: ['10:00', '14:00'], split: ['08:30', '13:30', '18:15'] } as const;
+/** Reserved for moves: never booked first. */
+const MOVE_SLOT = '04:00';
+
+type Kind = keyof typeof SLOTS;
+interface Scene {
+  practice: TestPractice;
+  providers: Record<Kind, { id: string }>;
+  services: { id: string; duration_minutes: number }[];
+  clients: { id: string }[];
+  products: { id: string }[];
+  caller: { medspaId: string; clientId: string; role: Role };
+}
+let scene: Scene;
+const stream = tableStream();
+const used = new Set<string>();
+/** What the generated data went through (asserted, so the scenario cannot silently thin out). */
+const happened = { moved: 0, repricedBefore: 0, repricedAfterCompletion: 0, deleted: 0, deletedCompleted: 0 };
+
+const weekdayOf = (date: string) => WEEK[DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1];
+/** The weekday provider is off from 13:00 two days before the change to 12:00 the day before. */
+const TIME_OFF = { start: utc(addDays(DST, -2), '13:00'), end: utc(addDays(DST, -1), '12:00') };
+const slotFree = (kind: Kind, date: string, time: string) => {
+  if (kind === 'weekday' && ['sat', 'sun'].includes(weekdayOf(date))) return false;
+  const start = Date.parse(utc(date, time));
+  if (kind === 'weekday' && start < Date.parse(TIME_OFF.end) && Date.parse(TIME_OFF.start) < start + 90 * 60_000) return false;
+  return !used.has(`${kind}|${date}|${time}`);
+};
+
+async function book(kind: Kind, date: string, time: string, extra: Record<string, unknown> = {}) {
+  used.add(`${kind}|${date}|${time}`);
+  const service = pick(scene.services);
+  return createAppointment(
+    scene.practice.medspaId,
+    {
+      client_id: pick(scene.clients).id,
+      service_id: service.id,
+      provider_id: scene.providers[kind].id,
+      scheduled_at: utc(date, time),
+      source: 'manual',
+      ...(random() < 0.2 ? { price_cents: 1000 + Math.floor(random() * 900) * 100 } : {}),
+      ...extra,
+    },
+    new Date(),
+  );
+}
+
+const PATHS: Record<string, string[]> = {
+  completed: ['confirmed', 'checked_in', 'in_progress', 'completed'],
+  cancelled_early: ['cancelled'],
+  cancelled_confirmed: ['confirmed', 'cancelled'],
+  cancelled_late: ['confirmed', 'checked_in', 'in_progress', 'cancelled'],
+  no_show: ['confirmed', 'checked_in', 'no_show'],
+  confirmed: ['confirmed'],
+  checked_in: ['confirmed', 'checked_in'],
+  in_progress: ['confirmed', 'checked_in', 'in_progress'],
+  scheduled: [],
+};
+const chooseFate = () => {
+  const r = random();
+  if (r < 0.42) return 'completed';
+  if (r < 0.47) return 'cancelled_early';
+  if (r < 0.51) return 'cancelled_confirmed';
+  if (r < 0.54) return 'cancelled_late';
+  if (r < 0.62) return 'no_show';
+  if (r < 0.7) return 'confirmed';
+  if (r < 0.75) return 'checked_in';
+  if (r < 0.8) return 'in_progress';
+  return 'scheduled';
+};
+
+/** What happens to one appointment after booking: maybe a move or reprice, its status path, maybe a reprice after completion, maybe a deletion. */
+async function liveThrough(id: string) {
+  const mid = scene.practice.medspaId;
+  const now = () => new Date();
+  if (random() < 0.15) {
+    const date = pick(DAYS);
+    if (slotFree('allDay', date, MOVE_SLOT)) {
+      used.add(`allDay|${date}|${MOVE_SLOT}`);
+      await updateAppointment(mid, id, { scheduled_at: utc(date, MOVE_SLOT), provider_id: scene.providers.allDay.id, duration_minutes: pick([30, 45, 60, 90]) }, { now: now() });
+      happened.moved += 1;
+    }
+  }
+  if (random() < 0.1) {
+    await updateAppointment(mid, id, { price_cents: 5000 + Math.floor(random() * 100) * 100 }, { now: now() });
+    happened.repricedBefore += 1;
+  }
+  const fate = chooseFate();
+  for (const status of PATHS[fate]) await changeStatus(mid, id, status as never, { now: now(), reason: status === 'cancelled' ? 'test' : undefined });
+  if (fate === 'completed' && random() < 0.3) {
+    await updateAppointment(mid, id, { price_cents: 2000 + Math.floor(random() * 500) * 100 }, { now: now() });
+    happened.repricedAfterCompletion += 1;
+  }
+  if (random() < 0.05) {
+    await deleteAppointment(mid, id, {});
+    happened.deleted += 1;
+    if (fate === 'completed') happened.deletedCompleted += 1;
+  }
+}
+
+async function inChunks<T>(items: readonly T[], size: number, run: (item: T) => Promise<unknown>) {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+/** A random instant of a window day, at times that sit near local midnight too. */
+const someInstant = () => new Date(utc(pick(DAYS), pick(['00:10', '07:45', '12:00', '19:30', '23:50'])));
+
+async function addMoney(payments: number, sales: number) {
+  const mid = scene.practice.medspaId;
+  await inChunks(Array.from({ length: payments }), 8, () =>
+    createPayment(mid, { client_id: pick(scene.clients).id, amount_cents: 500 + Math.floor(random() * 4000) * 10, method: 'card' }, someInstant()),
+  );
+  await inChunks(Array.from({ length: sales }), 4, async () => {
+    const product = pick(scene.products);
+    const input = random() < 0.25 ? { delta: -1, reason: 'damaged' as const } : { delta: -(1 + Math.floor(random() * 3)), reason: 'sale' as const, ...(random() < 0.3 ? { unit_price_cents: 3900 } : {}) };
+    await createStockAdjustment(scene.caller, product.id, input, someInstant());
+  });
+}
+
+// ---- The truth, from the public API ------------------------------------------------------------------
+
+interface Truth {
+  zone: string;
+  appointments: { id: string; client_id: string; provider_id: string; service_id: string; scheduled_at: string; duration_minutes: number; status: string; price_cents: number }[];
+  payments: { amount_cents: number; created_at: string }[];
+  sales: { delta: number; unit_price_cents: number; created_at: string }[];
+  providers: { id: string; full_name: string; working_hours: Record<string, { start: string; end: string }[]>; time_off: { start: string; end: string }[] }[];
+  services: { id: string; name: string }[];
+}
+
+async function pages(path: string, token: string) {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const response: { status: number; body: any } = await call('GET', `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    items.push(...response.body.data);
+    cursor = response.body.pagination.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+async function loadTruth(from = addDays(FIRST, -1), to = addDays(LAST, 1)): Promise<Truth> {
+  const token = scene.practice.adminToken;
+  const zone = (await call('GET', '/v1/practice', { token })).body.data.time_zone;
+  const listed = await pages(`/v1/appointments?from=${from}&to=${to}`, token);
+  const appointments = [];
+  for (const chunk of Array.from({ length: Math.ceil(listed.length / 10) }, (_, i) => listed.slice(i * 10, i * 10 + 10))) {
+    appointments.push(
+      ...(await Promise.all(
+        chunk.map(async (item) => {
+          const detail = item.status === 'completed' ? (await call('GET', `/v1/appointments/${item.id}`, { token })).body.data : null;
+          return {
+            id: item.id,
+            client_id: item.client.id,
+            provider_id: item.provider.id,
+            service_id: item.service.id,
+            scheduled_at: item.scheduled_at,
+            duration_minutes: item.duration_minutes,
+            status: item.status,
+            price_cents: detail?.price_cents ?? 0,
+          };
+        }),
+      )),
+    );
+  }
+  const payments = await pages(`/v1/payments?from=${from}&to=${to}`, token);
+  const sales = (await Promise.all(scene.products.map((p) => pages(`/v1/products/${p.id}/stock-adjustments`, token)))).flat().filter((e) => e.reason === 'sale');
+  return { zone, appointments, payments, sales, providers: await pages('/v1/providers', token), services: await pages('/v1/services', token) };
+}
+
+// ---- Brute force -------------------------------------------------------------------------------------
+
+const localDate = (iso: string, zone: string) => DateTime.fromISO(iso).setZone(zone).toISODate()!;
+const within = (date: string, range: Range) => range.from <= date && date <= range.to;
+type Range = { from: string; to: string };
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'month') {
+  const periodOf = (date: string) =>
+    group === 'day' ? date : group === 'month' ? date.slice(0, 7) : DateTime.fromISO(date, { zone: 'UTC' }).toFormat("kkkk-'W'WW");
+  const series = new Map<string, { period: string; service_cents: number; retail_cents: number; collected_cents: number; appointments_completed: number }>();
+  for (let d = range.from; d <= range.to; d = addDays(d, 1)) {
+    const period = periodOf(d);
+    if (!series.has(period)) series.set(period, { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 });
+  }
+  for (const a of truth.appointments) {
+    const date = localDate(a.scheduled_at, truth.zone);
+    if (a.status !== 'completed' || !within(date, range)) continue;
+    series.get(periodOf(date))!.service_cents += a.price_cents;
+    series.get(periodOf(date))!.appointments_completed += 1;
+  }
+  for (const p of truth.payments) {
+    const date = localDate(p.created_at, truth.zone);
+    if (within(date, range)) series.get(periodOf(date))!.collected_cents += p.amount_cents;
+  }
+  for (const s of truth.sales) {
+    const date = localDate(s.created_at, truth.zone);
+    if (within(date, range)) series.get(periodOf(date))!.retail_cents += -s.delta * s.unit_price_cents;
+  }
+  const list = [...series.values()];
+  const sum = (key: 'service_cents' | 'retail_cents' | 'collected_cents') => list.reduce((t, e) => t + e[key], 0);
+  return { total_cents: sum('service_cents') + sum('retail_cents'), service_cents: sum('service_cents'), retail_cents: sum('retail_cents'), collected_cents: sum('collected_cents'), series: list };
+}
+
+/** Working minutes with luxon directly: each local period from its wall-clock start to end, less time off. */
+function expectedWorkingMinutes(provider: Truth['providers'][number], range: Range, zone: string) {
+  let minutes = 0;
+  for (let d = range.from; d <= range.to; d = addDays(d, 1)) {
+    const midnight = DateTime.fromISO(d, { zone });
+    for (const period of provider.working_hours[weekdayOf(d)] ?? []) {
+      const start = DateTime.fromISO(`${d}T${period.start}`, { zone }).toMillis();
+      const end = period.end === '24:00' ? midnight.plus({ days: 1 }).toMillis() : DateTime.fromISO(`${d}T${period.end}`, { zone }).toMillis();
+      let off = 0;
+      for (const t of provider.time_off) off += Math.max(0, Math.min(end, Date.parse(t.end)) - Math.max(start, Date.parse(t.start)));
+      minutes += (end - start - off) / 60_000;
+    }
+  }
+  return minutes;
+}
+
+function expectedProviders(truth: Truth, range: Range) {
+  return truth.providers.map((provider) => {
+    const mine = truth.appointments.filter((a) => a.provider_id === provider.id && within(localDate(a.scheduled_at, truth.zone), range));
+    const done = mine.filter((a) => a.status === 'completed');
+    const revenue = done.reduce((t, a) => t + a.price_cents, 0);
+    const booked = done.reduce((t, a) => t + a.duration_minutes, 0);
+    const working = expectedWorkingMinutes(provider, range, truth.zone);
+    return {
+      provider: { id: provider.id, full_name: provider.full_name },
+      appointments_completed: done.length,
+      revenue_cents: revenue,
+      average_ticket_cents: done.length ? Math.round(revenue / done.length) : 0,
+      cancellations: mine.filter((a) => a.status === 'cancelled').length,
+      no_shows: mine.filter((a) => a.status === 'no_show').length,
+      booked_minutes: booked,
+      working_minutes: working,
+      utilization: working > 0 ? round4(booked / working) : null,
+    };
+  });
+}
+
+function expectedRetention(truth: Truth, range: Range) {
+  const visits = new Map<string, string[]>();
+  for (const a of truth.appointments.filter((x) => x.status === 'completed')) visits.set(a.client_id, [...(visits.get(a.client_id) ?? []), localDate(a.scheduled_at, truth.zone)]);
+  let seen = 0;
+  let fresh = 0;
+  let returning = 0;
+  for (const dates of visits.values()) {
+    if (!dates.some((d) => within(d, range))) continue;
+    seen += 1;
+    if (dates.some((d) => d < range.from)) returning += 1;
+    else fresh += 1;
+  }
+  return { clients_seen: seen, new_clients: fresh, returning_clients: returning, retention_rate: seen ? round4(returning / seen) : 0 };
+}
+
+function expectedServices(truth: Truth, range: Range) {
+  return truth.services.map((service) => {
+    const mine = truth.appointments.filter((a) => a.service_id === service.id && within(localDate(a.scheduled_at, truth.zone), range));
+    const done = mine.filter((a) => a.status === 'completed');
+    return {
+      service: { id: service.id, name: service.name },
+      bookings: mine.length,
+      completed: done.length,
+      cancelled: mine.filter((a) => a.status === 'cancelled').length,
+      revenue_cents: done.reduce((t, a) => t + a.price_cents, 0),
+    };
+  });
+}
+
+const report = async (name: string, range: Range, extra = '') => {
+  const response = await call('GET', `/v1/reports/${name}?from=${range.from}&to=${range.to}${extra}`, { token: scene.practice.adminToken });
+  if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data;
+};
+const byId = <T extends { provider?: { id: string }; service?: { id: string } }>(rows: T[]) =>
+  [...rows].sort((a, b) => (a.provider?.id ?? a.service!.id).localeCompare(b.provider?.id ?? b.service!.id));
+
+const RANGES: Record<string, Range> = {
+  'the whole window (DST change and a month end inside)': { from: FIRST, to: LAST },
+  'three days either side of the DST change': { from: addDays(DST, -3), to: addDays(DST, 3) },
+  'across a month end': { from: addDays(MONTH_END, -2), to: addDays(MONTH_END, 3) },
+  'the DST change day alone': { from: DST, to: DST },
+  'the second half (returning clients)': { from: addDays(FIRST, 24), to: LAST },
+  'after the data': { from: addDays(LAST, 2), to: addDays(LAST, 12) },
+};
+
+async function expectReportsToMatch(truth: Truth) {
+  for (const [name, range] of Object.entries(RANGES)) {
+    for (const group of ['day', 'week', 'month'] as const) {
+      const revenue = await report('revenue', range, `&group_by=${group}`);
+      expect({ name, group, ...revenue }).toEqual({ name, group, from: range.from, to: range.to, currency: 'USD', group_by: group, ...expectedRevenue(truth, range, group) });
+    }
+    const providers = await report('provider-performance', range);
+    expect({ name, rows: byId(providers) }).toEqual({ name, rows: byId(expectedProviders(truth, range)) });
+    expect(providers.map((p: { revenue_cents: number }) => p.revenue_cents)).toEqual([...providers.map((p: { revenue_cents: number }) => p.revenue_cents)].sort((a, b) => b - a));
+    expect({ name, ...(await report('client-retention', range)) }).toEqual({ name, from: range.from, to: range.to, ...expectedRetention(truth, range) });
+    const services = await report('service-popularity', range);
+    expect({ name, rows: byId(services) }).toEqual({ name, rows: byId(expectedServices(truth, range)) });
+    expect(services.map((s: { bookings: number }) => s.bookings)).toEqual([...services.map((s: { bookings: number }) => s.bookings)].sort((a, b) => b - a));
+  }
+}
+
+/** Every counter of the live generation (zeros dropped, like absent ones). */
+async function liveCounters() {
+  const { pointer } = await readReportContext(scene.practice.medspaId);
+  const counters: Record<string, number> = {};
+  for (const kind of ['TOTALS', 'CLIENTS'] as const) {
+    for (const day of await queryReportDays(scene.practice.medspaId, pointer.active, kind, { from: addDays(FIRST, -3), to: addDays(LAST, 3) })) {
+      for (const [name, value] of Object.entries(day.counters)) if (value !== 0) counters[`${kind}|${day.date}|${name}`] = value;
+    }
+  }
+  return counters;
+}
+
+// ---- Setup ------------------------------------------------------------------------------------------
+
+beforeAll(async () => {
+  const practice = await makePractice({ time_zone: NY });
+  const providers = {
+    allDay: await makeProvider(practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) }),
+    weekday: await makeProvider(practice, { working_hours: every([{ start: '09:00', end: '17:00' }], WEEK.slice(0, 5)), time_off: [{ ...TIME_OFF, reason: 'training' }] }),
+    split: await makeProvider(practice, { working_hours: every([{ start: '08:00', end: '12:00' }, { start: '13:00', end: '20:00' }]) }),
+  };
+  const certified = Object.values(providers).map((p) => p.id);
+  const services = [];
+  for (const [price, duration] of [[4500, 30], [25000, 60], [12000, 45], [80000, 90]]) services.push(await makeService(practice, { price_cents: price, duration_minutes: duration, provider_ids: certified }));
+  const clients = [];
+  for (let i = 0; i < 30; i += 1) clients.push(await makeClient(practice));
+  const products = [await makeProduct(practice, { price_cents: 4800 }), await makeProduct(practice, { price_cents: 2500 })];
+  const caller = { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' as Role };
+  for (const product of products) await createStockAdjustment(caller, product.id, { delta: 1000, reason: 'received' }, new Date());
+  scene = { practice, providers, services, clients, products, caller };
+
+  const slots: [Kind, string, string][] = [];
+  for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time) && random() < 0.72) slots.push([kind, date, time]);
+  const booked: { id: string }[] = [];
+  await inChunks(slots, 6, async ([kind, date, time]) => booked.push(await book(kind, date, time)));
+  await inChunks(booked, 6, (appointment) => liveThrough(appointment.id));
+  await addMoney(70, 40);
+  await stream.drain();
+}, 900_000);
+
+afterAll(() => stream.close());
+
+describe('reports from stream-kept counters', () => {
+  it('the practice has a few hundred appointments in every status', async () => {
+    const truth = await loadTruth();
+    expect(truth.appointments.length).toBeGreaterThan(200);
+    const statuses = new Set(truth.appointments.map((a) => a.status));
+    for (const status of ['scheduled', 'confirmed', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show']) expect(statuses).toContain(status);
+    expect(truth.payments.length).toBe(70);
+    expect(truth.sales.length).toBeGreaterThan(10);
+    expect(happened.moved).toBeGreaterThan(10);
+    expect(happened.repricedBefore).toBeGreaterThan(5);
+    expect(happened.repricedAfterCompletion).toBeGreaterThan(10);
+    expect(happened.deleted).toBeGreaterThan(3);
+    // The figures are not trivially zero: every kind of money and both kinds of clients occur.
+    const whole = expectedRevenue(truth, RANGES['the whole window (DST change and a month end inside)'], 'month');
+    expect(Math.min(whole.service_cents, whole.retail_cents, whole.collected_cents)).toBeGreaterThan(0);
+    const later = expectedRetention(truth, RANGES['the second half (returning clients)']);
+    expect(Math.min(later.new_clients, later.returning_clients)).toBeGreaterThan(0);
+    expect(expectedRevenue(truth, RANGES['three days either side of the DST change'], 'day').service_cents).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('every report equals a brute-force computation over the raw appointments, payments and sales', async () => {
+    await expectReportsToMatch(await loadTruth());
+  }, 300_000);
+
+  it('replaying the stream (again, in other batch sizes, and after the markers expired) leaves every counter unchanged', async () => {
+    const before = await liveCounters();
+    expect(Object.keys(before).length).toBeGreaterThan(100);
+    const records = [...stream.seen];
+    for (let i = 0; i < records.length; i += 37) await stream.apply(records.slice(i, i + 37));
+    expect(await liveCounters()).toEqual(before);
+    // The markers expire after 48 h; the ledger still knows each version was counted.
+    for (const record of records) {
+      if (record.eventID) await ddb().send(new DeleteCommand({ TableName: tableName(), Key: reportStreamMarkerKey(scene.practice.medspaId, record.eventID) }));
+    }
+    for (let i = 0; i < records.length; i += 100) await stream.apply(records.slice(i, i + 100));
+    expect(await liveCounters()).toEqual(before);
+    await stream.drain();
+  }, 300_000);
+
+  it('a rebuild from the source records produces exactly the counters the stream produced', async () => {
+    const before = await liveCounters();
+    const { pointer } = await readReportContext(scene.practice.medspaId);
+    const result = await rebuildAggregates(scene.practice.medspaId, { settleMs: 0 });
+    expect(result.previousGeneration).toBe(pointer.active);
+    expect(result.live).toBe(result.generation);
+    expect(result.differences).toBe(0);
+    expect((await readReportContext(scene.practice.medspaId)).pointer).toMatchObject({ active: result.generation, building: null });
+    expect(await liveCounters()).toEqual(before);
+    // The old generation is gone.
+    expect(await queryReportDays(scene.practice.medspaId, pointer.active, 'TOTALS', { from: FIRST, to: LAST })).toEqual([]);
+    await stream.drain();
+  }, 300_000);
+
+  it('a rebuild while bookings, status changes and payments keep flowing through the stream still ends exact', async () => {
+    const mid = scene.practice.medspaId;
+    const free: [Kind, string, string][] = [];
+    for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
+    const building = async () => (await readReportContext(mid)).pointer.building;
+    // The rebuild takes its generation, then waits before reading the sources: changes streamed
+    // meanwhile must land in both generations.
+    const rebuilding = rebuildAggregates(mid, { settleMs: 2500 });
+    while (!(await building())) await new Promise((resolve) => setTimeout(resolve, 5));
+    const early = [];
+    for (const [kind, date, time] of free.splice(0, 3)) early.push(await book(kind, date, time));
+    await updateAppointment(mid, early[0].id, { price_cents: 31_500 }, { now: new Date() });
+    const generation = await building();
+    expect(await stream.drain()).toBeGreaterThan(0);
+    expect(await building()).toBe(generation);
+
+    // More changes keep coming while the rebuild reads the sources and counts them.
+    let writing = true;
+    const writes = (async () => {
+      const fresh: { id: string }[] = [...early];
+      for (const [kind, date, time] of free.slice(0, 21)) fresh.push(await book(kind, date, time));
+      await inChunks(fresh, 4, (appointment) => liveThrough(appointment.id));
+      await addMoney(10, 6);
+      writing = false;
+    })();
+    const pumping = (async () => {
+      while (writing) {
+        await stream.drain();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const rebuilt = await rebuilding;
+    await Promise.all([writes, pumping]);
+    await stream.drain();
+    expect(rebuilt.generation).toBe(generation);
+    expect((await readReportContext(mid)).pointer).toMatchObject({ active: rebuilt.generation, building: null });
+    await expectReportsToMatch(await loadTruth());
+    const verify = await rebuildAggregates(mid, { settleMs: 0, verifyOnly: true });
+    expect(verify.differences).toBe(0);
+    expect((await readReportContext(mid)).pointer).toMatchObject({ active: rebuilt.generation, building: null });
+  }, 600_000);
+
+  it('analysts, managers and admins read reports; the front desk and providers get 403', async () => {
+    for (const [role, status] of [['analyst', 200], ['manager', 200], ['front_desk', 403], ['provider', 403]] as const) {
+      const token = await scene.practice.tokenForRole(role);
+      for (const name of ['revenue', 'provider-performance', 'client-retention', 'service-popularity']) {
+        const response = await call('GET', `/v1/reports/${name}`, { token });
+        expect({ role, name, status: response.status }).toEqual({ role, name, status });
+        if (status === 403) expect(response.body.error.code).toBe('FORBIDDEN');
+      }
+    }
+  }, 120_000);
+
+  it('validates the range: default last 30 days, at most 2 years, `to` not before `from`, known group_by and parameters', async () => {
+    const token = scene.practice.adminToken;
+    const today = todayIn(NY);
+    const defaults = await call('GET', '/v1/reports/revenue', { token });
+    expect(defaults.body.data).toMatchObject({ from: addDays(today, -29), to: today, group_by: 'day' });
+    expect(defaults.body.data.series).toHaveLength(30);
+    expect((await call('GET', `/v1/reports/client-retention?from=${FIRST}&to=${addDays(FIRST, 730)}`, { token })).status).toBe(200);
+    for (const [query, path] of [
+      [`from=${FIRST}&to=${addDays(FIRST, 731)}`, 'to'],
+      [`from=${FIRST}&to=${addDays(FIRST, -1)}`, 'to'],
+      ['from=2031-02-30', 'from'],
+      ['group_by=year', 'group_by'],
+    ]) {
+      const response = await call('GET', `/v1/reports/revenue?${query}`, { token });
+      expect({ query, status: response.status, code: response.body.error?.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    }
+    const unknown = await call('GET', '/v1/reports/service-popularity?provider=x', { token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('provider');
+  }, 120_000);
+
+  it('after a time-zone change new records count under the new zone, and a rebuild recounts everything under it', async () => {
+    const mid = scene.practice.medspaId;
+    await changePractice(mid, { time_zone: 'America/Los_Angeles' }, { now: new Date() });
+    const free: [Kind, string, string][] = [];
+    for (const date of DAYS) if (slotFree('split', date, '18:15')) free.push(['split', date, '18:15']);
+    for (const [kind, date, time] of free.slice(0, 4)) await book(kind, date, time);
+    await addMoney(5, 0);
+    await stream.drain();
+    await rebuildAggregates(mid, { settleMs: 0 });
+    const truth = await loadTruth();
+    expect(truth.zone).toBe('America/Los_Angeles');
+    await expectReportsToMatch(truth);
+  }, 600_000);
+
+  it('a deleted provider keeps a row (with their name) in ranges where they have activity, and only there', async () => {
+    const mid = scene.practice.medspaId;
+    const token = scene.practice.adminToken;
+    const provider = await makeProvider(scene.practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) });
+    expect((await call('POST', `/v1/services/${scene.services[1].id}/providers`, { token, body: { provider_id: provider.id } })).status).toBeLessThan(300);
+    const appointment = await createAppointment(mid, { client_id: scene.clients[0].id, service_id: scene.services[1].id, provider_id: provider.id, scheduled_at: utc(DST, '10:00'), source: 'manual' }, new Date());
+    for (const status of PATHS.completed) await changeStatus(mid, appointment.id, status as never, { now: new Date() });
+    expect((await call('DELETE', `/v1/providers/${provider.id}`, { token })).status).toBe(200);
+    await stream.drain();
+    const rows = await report('provider-performance', { from: addDays(DST, -1), to: addDays(DST, 1) });
+    expect(rows.find((row: { provider: { id: string } }) => row.provider.id === provider.id)).toMatchObject({
+      provider: { id: provider.id, full_name: provider.full_name },
+      appointments_completed: 1,
+      revenue_cents: appointment.price_cents,
+    });
+    const elsewhere = await report('provider-performance', RANGES['after the data']);
+    expect(elsewhere.some((row: { provider: { id: string } }) => row.provider.id === provider.id)).toBe(false);
+  }, 120_000);
+});
