@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { checkProviderAvailability, startsInThePast, unavailableProblems } from '../../lib/domain/availability';
-
 import { futureWeekday, NY, utc } from '../fixtures/dates';
 
 const DAY = futureWeekday('mon', 2);
