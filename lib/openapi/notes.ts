@@ -45,8 +45,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   \`client_deleted\`.
 - **Products**: \`quantity_on_hand\` changes only through stock adjustments (a PATCH of it is a 400);
   sales are negative deltas, receipts and returns positive; front desk may post sales only. Under
-  concurrent adjustments \`quantity_on_hand\`, the zero floor and \`low_stock_crossed\` are exact, while
-  a ledger entry's \`quantity_after\` may repeat between adjustments committed at the same moment.
+  concurrent adjustments \`quantity_on_hand\`, the zero floor, \`low_stock_crossed\` and every ledger
+  entry's \`quantity_after\` are exact: an adjustment commits with its ledger entry only while the
+  quantity is still the one it read, and otherwise plans again from the product as it now is
+  (14 racing sales from 14 record 13, 12, ..., 0, each once).
   A duplicate SKU (case-insensitive) is 409 \`CONFLICT\`.
 - **Payments**: an unknown payment id is 404 \`PAYMENT_NOT_FOUND\`; the list defaults to the last
   31 days. A payment raises the client's \`total_spent_cents\` in the same transaction.
