@@ -46,6 +46,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createProduct: ['CONFLICT'],
   updateProduct: ['CONFLICT'],
   createStockAdjustment: ['INSUFFICIENT_STOCK'],
+  revokeCredential: ['CONFLICT'],
 };
 
 

@@ -9,7 +9,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   secrets are stored as scrypt hashes. Generated client ids name their practice, so token exchange
   is one GetItem. Revocation is immediate for new tokens; existing tokens stop within 60 s (each
   container caches a credential's state for \`AUTH_CACHE_TTL_MS\`, and the revoking container at
-  once).
+  once). The practice's last live admin credential cannot be revoked, not even by itself: 409
+  \`CONFLICT\` (create another admin first). An admin revocation commits only together with a
+  condition that another admin credential is still live, so admins revoking each other at the
+  same moment can never leave the practice without one.
 - **Roles in detail**: providers read clients, appointments and the service catalog, move
   appointment status (including cancel and no-show) and write treatment records; they do not see
   retail inventory. The front desk reads inventory and posts sales.
