@@ -47,6 +47,7 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   updateProduct: ['CONFLICT'],
   createStockAdjustment: ['INSUFFICIENT_STOCK'],
   revokeCredential: ['CONFLICT'],
+  deleteProvider: ['CONFLICT'],
 };
 
 
