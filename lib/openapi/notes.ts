@@ -37,6 +37,13 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   409 \`CONFLICT\` (one transaction holds 100 writes): unassign some first.
 - **Moves**: only \`scheduled\` and \`confirmed\` appointments move; moving another is 409
   \`INVALID_STATUS_TRANSITION\`. Completion, cancel and no-show all free the time.
+  A create or move may start at most 5 minutes before the request's time (else 400 on
+  \`scheduled_at\`, checked before the referenced ids); a move of an appointment whose start has
+  passed (even one changing only its provider or room) counts as starting then. \`ROOM_UNAVAILABLE\`
+  and \`EQUIPMENT_UNAVAILABLE\` carry the same \`details\` with \`reason\` as \`PROVIDER_UNAVAILABLE\`.
+- **No-op PATCH**: a PATCH of nothing, or of values equal to the stored ones, changes nothing:
+  200 with the same \`version\`, \`ETag\` and \`updated_at\` (If-Match still applies; the call is still
+  audited). Equality is DynamoDB's: objects regardless of key order, lists in order.
 - **Treatment records** (\`PUT .../treatment-record\`: \`summary, notes, areas_treated, products_used,
   dosage, follow_up\`) can be written from \`checked_in\` on, by providers, managers and admins (not
   the front desk: it is clinical documentation); the detail shows it once \`completed\`.

@@ -7,6 +7,7 @@ import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult } from '../db/appointments';
 import type { ClaimedResource } from '../db/keys';
 import { clientIsLive } from '../db/client-stats';
+import { changesNothing } from '../db/entities';
 import { AppError, type ErrorCode, type FieldProblem } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { untilDone } from './retry';
@@ -257,6 +258,8 @@ export async function updateAppointment(
       updated = { ...updated, ...placement, duration_minutes: next.duration_minutes };
       claimChanges = planClaimChanges(id, claimsOf(current), claimsOf(updated), reads);
     }
+    // Values equal to the stored ones: no write, no new version.
+    if (!moves && changesNothing(changes, current)) return { result: { ok: true }, done: () => current };
     const at = options.now.toISOString();
     const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
     const result = await commitAppointment(write, claimChanges, medspaId, [], options.writes);

@@ -2,6 +2,7 @@ import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
+import { changesNothing } from '../db/entities';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
@@ -76,6 +77,7 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
     const write = headroom === undefined ? changes : { ...changes, headroom };
+    if (changesNothing(write, current)) return { done: toProduct(current) };
     const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at, writes: options.writes });
     if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
     if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);

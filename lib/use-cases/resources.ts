@@ -1,6 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import { changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
 import {
   commitNewService,
@@ -116,7 +116,8 @@ export const changeResource = <K extends ResourceKind>(kind: K, medspaId: string
 
 /**
  * A change computed from the current state (merges, derived fields, set membership), written
- * only if nothing changed in between. `build` returns null when there is nothing to write.
+ * only if nothing changed in between. `build` returns null when there is nothing to write; a
+ * change to the values already stored is no write either.
  * Without If-Match a concurrent writer just means another try; with it, the caller's version rules.
  * `commit` writes the change conditioned on `current.version` (default: a versioned update).
  */
@@ -133,7 +134,8 @@ export async function changeFromCurrent<K extends ResourceKind>(
     const current = await readResource(kind, medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const changes = await build(current);
-    if (changes === null) return current;
+    // Nothing to write, or values equal to the stored ones: no change (same version, same updated_at).
+    if (changes === null || changesNothing(changes, current)) return current;
     try {
       return await commit(changes, current);
     } catch (error) {

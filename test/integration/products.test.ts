@@ -302,15 +302,14 @@ describe('stock adjustments', () => {
     const responses = await Promise.all(moves.map((delta) => adjust(practice, product.id, { delta, reason: delta < 0 ? 'sale' : 'received' })));
     const committed = responses.filter((r) => r.status === 201).map((r) => r.body.data as { delta: number; quantity_after: number });
     expect(responses.every((r) => r.status === 201 || r.body.error?.code === 'INSUFFICIENT_STOCK')).toBe(true);
-    // Replaying the entries from 10 must consume every one: each quantity_after - delta is a quantity some earlier entry left.
-    const pending = [...committed];
-    let quantity = 10;
-    while (pending.length) {
-      const index = pending.findIndex((entry) => entry.quantity_after - entry.delta === quantity);
-      expect(index, `no entry starts at ${quantity}: ${JSON.stringify(pending)}`).toBeGreaterThanOrEqual(0);
-      quantity = pending.splice(index, 1)[0].quantity_after;
-    }
-    expect((await getProduct(practice, product.id)).quantity_on_hand).toBe(quantity);
+    // Exact entries chain: the quantities they start from are the initial 10 and every quantity an
+    // entry left except the last one (each entry starts where exactly one other ended).
+    const final = (await getProduct(practice, product.id)).quantity_on_hand;
+    const starts = committed.map((entry) => entry.quantity_after - entry.delta).sort((a, b) => a - b);
+    const ends = [10, ...committed.map((entry) => entry.quantity_after)];
+    ends.splice(ends.indexOf(final), 1);
+    expect(starts).toEqual(ends.sort((a, b) => a - b));
+    expect(final).toBe(10 + committed.reduce((sum, entry) => sum + entry.delta, 0));
   });
 
   it('the ledger is newest first, paged, with a total', async () => {
