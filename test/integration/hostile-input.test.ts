@@ -406,3 +406,20 @@ describe('hostile input on every route: never a 5xx, always the error envelope, 
     await fc.assert(fc.asyncProperty(anyRequest, attack), { numRuns: Number(process.env.HOSTILE_MIXED_RUNS ?? 60), endOnFailure: true });
   }, 120_000);
 });
+
+describe('regressions this suite found (each a 500 before its fix)', () => {
+  const regression = async (req: Sent) => {
+    known ??= await snapshot();
+    await attack(req);
+  };
+
+  it('a token request whose form body has no name=value pair is 400 VALIDATION_ERROR (middy answered it as a 500)', async () => {
+    for (const body of ['x', '{"client_id":"a","client_secret":"b"}', 'client_id', '%%']) {
+      const req = { method: 'POST', path: '/v1/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(body) };
+      const res = await send(req);
+      expect(res.status, body).toBe(400);
+      expect(JSON.parse(res.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body' }] });
+      await regression(req);
+    }
+  });
+});
