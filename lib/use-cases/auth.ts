@@ -5,6 +5,7 @@ import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../
 import { issueToken, TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
 import { findCredentialPractice, findOtherLiveAdmin, getCredential, publicCredential, putNewCredential, revokeAdminCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
 import type { RequestWrites } from '../db/request-writes';
+import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
 import { untilDone } from './retry';
 
@@ -87,7 +88,12 @@ export function basicCredentials(header: string | undefined): { client_id: strin
   return { client_id: decode(decoded.slice(0, colon)), client_secret: decode(decoded.slice(colon + 1)) };
 }
 
+/** As long as a client_id may be (the token body's limit), also when it comes in a Basic header. */
+const MAX_CLIENT_ID = 200;
+
 async function findCredential(clientId: string): Promise<CredentialRecord | null> {
+  // Longer ids cannot exist: never a key lookup (a key over DynamoDB's size limit is a ValidationException).
+  if (clientId.length > MAX_CLIENT_ID || !isWellFormed(clientId)) return null;
   const medspaId = practiceOfClientId(clientId) ?? (await findCredentialPractice(clientId));
   return medspaId ? getCredential(medspaId, clientId) : null;
 }

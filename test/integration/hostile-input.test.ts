@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
 import { resetConfig } from '../../lib/config';
-import { ddb, tableName } from '../../lib/db/client';
+import { ddb, ddbCalls, tableName } from '../../lib/db/client';
 import { auditPk, collectionPk, type EntityType } from '../../lib/db/keys';
 import { ERROR_STATUS } from '../../lib/errors';
 import { callableRoutes, type RouteDef } from '../../lib/http/route';
@@ -420,6 +420,29 @@ describe('regressions this suite found (each a 500 before its fix)', () => {
       expect(res.status, body).toBe(400);
       expect(JSON.parse(res.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body' }] });
       await regression(req);
+    }
+  });
+
+  it('a forged cursor naming a key DynamoDB cannot take (over-long, or a lone surrogate) is 400 on cursor, before any Query', async () => {
+    const pk = collectionPk(world.medspaId, 'PROVIDER');
+    for (const sk of ['z'.repeat(1100), '\ud800', 'a\udfffb']) {
+      const cursor = Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
+      const req = { method: 'GET', path: `/v1/providers?cursor=${cursor}`, headers: { authorization: `Bearer ${world.tokens.admin}` } };
+      const res = await send(req);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'cursor' }] });
+      await regression(req);
+    }
+  });
+
+  it('a Basic client_id longer than any client_id is 401 INVALID_CLIENT without a key lookup (the body already caps it at 200)', async () => {
+    for (const id of ['x'.repeat(3000), 'é'.repeat(201)]) {
+      const authorization = `Basic ${Buffer.from(`${id}:secret`).toString('base64')}`;
+      ddbCalls.reset();
+      const response = await call('POST', '/v1/auth/token', { rawBody: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization } });
+      expect(response.status).toBe(401);
+      expect(response.body.error.code).toBe('INVALID_CLIENT');
+      expect(Object.fromEntries(ddbCalls.counts)).toEqual({});
     }
   });
 });
