@@ -10,7 +10,7 @@ import { auditPk, collectionPk, type EntityType } from '../../lib/db/keys';
 import { ERROR_STATUS } from '../../lib/errors';
 import { callableRoutes, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
-import { call, makePractice } from '../fixtures/api';
+import { call } from '../fixtures/api';
 import { makeClient, makeEquipment, makeProduct, makeRoom } from '../fixtures/builders';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
@@ -39,9 +39,8 @@ interface World {
   tokens: Record<string, string>;
   /** Valid ids by the path segment that names their collection (`providers`, `clients`, ...). */
   ids: Record<string, string[]>;
-  /** Ids of the other practice (must answer 404 here). */
+  /** Ids of the other practice: never found through this practice's tokens. */
   foreignIds: string[];
-  adminClientId: string;
 }
 
 let server: Server;
@@ -81,7 +80,6 @@ beforeAll(async () => {
       // first would end the admin token the rest of the run needs (the last-admin rule: last-admin.test.ts).
     },
     foreignIds: [other.provider.id, other.client.id, other.service.id, other.room.id],
-    adminClientId: practice.clientId,
   };
 }, 120_000);
 
@@ -489,6 +487,9 @@ async function attack(req: Sent): Promise<void> {
   const res = await send(req);
   const refused = expectContractAnswer(req, res);
   const key = refused ? `${res.status} ${JSON.parse(res.text).error.code}` : String(res.status);
+  // Another practice's id in the path is never found (contract 3: as if absent).
+  const pathOnly = req.path.split('?')[0];
+  if (world.foreignIds.some((id) => pathOnly.includes(id))) expect(res.status, `another practice's record reached: ${describeSent(req)}`).toBeGreaterThanOrEqual(400);
   seen.set(key, (seen.get(key) ?? 0) + 1);
   const now = await snapshot();
   if (refused) {
