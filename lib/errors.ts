@@ -1,3 +1,5 @@
+import type { UnavailableReason } from './domain/availability';
+
 /** Every error the API can answer with: the contract's code and its HTTP status, in one place. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -40,6 +42,10 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface FieldProblem {
   path: string;
   message: string;
+  /** Why a provider, room or equipment is unavailable (`*_UNAVAILABLE`). */
+  reason?: UnavailableReason;
+  /** The overlapping appointment, with `reason: 'overlap'`. */
+  appointment_id?: string;
 }
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {

@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { authRoutes } from '../../lib/routes/auth';
 import { revoke } from '../../lib/use-cases/auth';
 
-export const handler = httpHandler(authRoutes.revokeCredential, async ({ params, caller, now }) => ({
-  data: await revoke(caller.medspaId, params.client_id, now),
+export const handler = httpHandler(authRoutes.revokeCredential, async ({ params, caller, now, writes }) => ({
+  data: await revoke(caller.medspaId, params.client_id, now, writes),
 }));

@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { resourceRoutes } from '../../lib/routes/resources';
 import { removeResource } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler(resourceRoutes.deleteProvider, async ({ caller, params, ifMatch, now }) => ({
-  data: await removeResource('provider', caller.medspaId, params.id, { ifMatch, now }),
+export const handler = httpHandler(resourceRoutes.deleteProvider, async ({ caller, params, ifMatch, now, writes }) => ({
+  data: await removeResource('provider', caller.medspaId, params.id, { ifMatch, now, writes }),
 }));

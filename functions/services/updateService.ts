@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { resourceRoutes } from '../../lib/routes/resources';
 import { changeService } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler(resourceRoutes.updateService, async ({ caller, params, body, ifMatch, now }) => ({
-  data: await changeService(caller.medspaId, params.id, body, { ifMatch, now }),
+export const handler = httpHandler(resourceRoutes.updateService, async ({ caller, params, body, ifMatch, now, writes }) => ({
+  data: await changeService(caller.medspaId, params.id, body, { ifMatch, now, writes }),
 }));

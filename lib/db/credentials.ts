@@ -5,7 +5,9 @@ import { AppError } from '../errors';
 import { ddb, tableName } from './client';
 import { fromItem, getEntity, listEntities, putNewEntity } from './entities';
 import type { PageRequest } from './cursor';
-import { credentialLookupIndexKey, entityKey } from './keys';
+import { collectionPk, credentialLookupIndexKey, entityKey } from './keys';
+import type { RequestWrites } from './request-writes';
+import { transact } from './transact';
 
 export interface CredentialRecord {
   id: string;
@@ -71,6 +73,77 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
     if (error instanceof ConditionalCheckFailedException) throw new AppError('CREDENTIAL_NOT_FOUND');
     throw error;
   }
+}
+
+/**
+ * Another live admin credential of the practice than `exceptClientId`, or null: a strongly
+ * consistent Query of the practice's credential collection (a handful of items), paged until one
+ * is found.
+ */
+export async function findOtherLiveAdmin(medspaId: string, exceptClientId: string): Promise<string | null> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { Items = [], LastEvaluatedKey } = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: '#role = :admin AND attribute_not_exists(revoked_at) AND client_id <> :except',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED'), ':admin': 'admin', ':except': exceptClientId },
+        ProjectionExpression: 'client_id',
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    if (Items.length > 0) return Items[0].client_id as string;
+    startKey = LastEvaluatedKey;
+  } while (startKey);
+  return null;
+}
+
+export type AdminRevokeResult =
+  | { ok: true; credential: CredentialRecord }
+  /** The credential is gone, or was revoked meanwhile (the caller decides again from a fresh read). */
+  | { ok: false; failed: 'credential' }
+  /** The witness admin was revoked meanwhile: pick another (or refuse: it was the last). */
+  | { ok: false; failed: 'witness' };
+
+/**
+ * Revokes a live admin credential only while `witnessClientId`, another admin of the practice,
+ * is still live: the revocation and a ConditionCheck on the witness in ONE transaction. Two admins
+ * revoking each other at once each need the other as witness; transactions are serializable, so
+ * the second to commit finds its witness revoked and is refused, and a practice never loses its
+ * last admin, whatever the concurrency. (New admins only make the check easier to pass.)
+ */
+export async function revokeAdminCredential(
+  current: CredentialRecord,
+  witnessClientId: string,
+  now: string,
+  writes?: RequestWrites,
+): Promise<AdminRevokeResult> {
+  const medspaId = current.medspa_id;
+  const outcome = await transact([
+    { name: 'credential', action: {
+      Update: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'CRED', current.client_id),
+        UpdateExpression: 'SET revoked_at = :now, updated_at = :now, version = version + :one',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND version = :version',
+        ExpressionAttributeValues: { ':now': now, ':one': 1, ':version': current.version },
+      },
+    } },
+    { name: 'witness', action: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'CRED', witnessClientId),
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND #role = :admin',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':admin': 'admin' },
+      },
+    } },
+  ], writes);
+  if (outcome.ok) return { ok: true, credential: { ...current, revoked_at: now, updated_at: now, version: current.version + 1 } };
+  return { ok: false, failed: outcome.failed.has('credential') ? 'credential' : 'witness' };
 }
 
 /** Sets a new secret hash and lifts any revocation (the local demo credential, configured by env). */

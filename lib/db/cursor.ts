@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { clock } from '../clock';
 import { config } from '../config';
 import { secretKeys } from '../crypto/named-secret';
+import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
 
 /**
@@ -105,6 +106,9 @@ function tryOpen(key: Buffer, scope: CursorScope, iv: Buffer, ciphertext: Buffer
   }
 }
 
+/** DynamoDB's limit on a sort key value (partition keys may take 2048; ours never come near either). */
+const MAX_KEY_BYTES = 1024;
+
 /**
  * The position sealed in a cursor of this scope, or undefined without a cursor. Every key of
  * CURSOR_SECRET is tried (current first), so cursors handed out before a rotation keep working
@@ -149,7 +153,8 @@ export function openStartKey(scope: CursorScope, cursor: string | undefined, exp
     typeof key === 'object' &&
     key !== null &&
     Object.entries(expected).every(([name, value]) => (key as KeyMap)[name] === value) &&
-    Object.values(key).every((value) => typeof value === 'string') &&
+    // Strings DynamoDB takes as key values: well-formed Unicode within its key size limits.
+    Object.values(key).every((value) => typeof value === 'string' && isWellFormed(value) && Buffer.byteLength(value) <= MAX_KEY_BYTES) &&
     [...Object.keys(key)].sort().join() === [...keyNames].sort().join();
   if (!valid) throw invalidCursor();
   return key as KeyMap;

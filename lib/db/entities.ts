@@ -1,5 +1,6 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
 import { openStartKey, sealStartKey, startKeyNames, type CursorScope, type PageRequest } from './cursor';
@@ -98,6 +99,31 @@ export interface UpdateOptions {
   indexKeys?: Record<string, string>;
   /** Extra condition on the current item (e.g. `attribute_not_exists(deleted_at)`). */
   condition?: string;
+  /**
+   * Write only if some field would change (a PATCH of equal values is no change: same version,
+   * same updated_at). The condition then also fails on an item that already holds every value.
+   */
+  onlyIfChanged?: boolean;
+}
+
+/**
+ * Whether `changes` (undefined values ignored) leave `current` as it is, by DynamoDB's equality:
+ * maps compare without regard to key order, lists in order, and an absent attribute is not null.
+ */
+export function changesNothing(changes: Record<string, unknown>, current: object): boolean {
+  const record = current as Record<string, unknown>;
+  return Object.entries(changes).every(([name, value]) => value === undefined || (name in record && sameValue(value, record[name])));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const left = Object.entries(a).filter(([, value]) => value !== undefined);
+  const right = Object.entries(b).filter(([, value]) => value !== undefined);
+  return left.length === right.length && left.every(([name, value]) => name in b && sameValue(value, (b as Record<string, unknown>)[name]));
 }
 
 /** Builds `SET a = :a, ...` plus version and updated_at, conditioned on existence and If-Match. */
@@ -105,14 +131,17 @@ export function versionedUpdate(changes: Record<string, unknown>, options: Updat
   const names: Record<string, string> = { '#version': 'version', '#updated_at': 'updated_at' };
   const values: Record<string, unknown> = { ':one': 1, ':now': options.now };
   const sets = ['#version = #version + :one', '#updated_at = :now'];
+  const same: string[] = [];
   Object.entries({ ...changes, ...options.indexKeys }).forEach(([name, value], index) => {
     if (value === undefined) return;
     names[`#f${index}`] = name;
     values[`:f${index}`] = value;
     sets.push(`#f${index} = :f${index}`);
+    same.push(`#f${index} = :f${index}`);
   });
   const removes = (options.remove ?? []).map((name, index) => {
     names[`#r${index}`] = name;
+    same.push(`attribute_not_exists(#r${index})`);
     return `#r${index}`;
   });
   const conditions = ['attribute_exists(pk)'];
@@ -121,6 +150,7 @@ export function versionedUpdate(changes: Record<string, unknown>, options: Updat
     conditions.push('#version = :expected');
   }
   if (options.condition) conditions.push(options.condition);
+  if (options.onlyIfChanged && same.length > 0) conditions.push(`NOT (${same.join(' AND ')})`);
   return {
     UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
     ConditionExpression: conditions.join(' AND '),
@@ -135,31 +165,51 @@ export function conditionFailure(old: Record<string, unknown> | undefined, notFo
   return new AppError('VERSION_CONFLICT');
 }
 
-export async function updateEntity<T>(
-  medspaId: string,
-  type: EntityType,
-  id: string,
-  changes: Record<string, unknown>,
-  options: UpdateOptions,
-): Promise<T> {
+const isHidden = (item: Record<string, unknown>) => Boolean(item.deleted_at);
+
+/** Items inside errors come in DynamoDB's wire format (the document client leaves errors alone). */
+export function plainItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!item) return undefined;
+  const wire = typeof item.pk === 'object' && item.pk !== null;
+  return wire ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
+}
+
+/**
+ * A PATCH of one item, in one round trip: a versioned update conditioned on existence, If-Match,
+ * `condition`, and on some value actually changing. When the condition fails on an item that is
+ * there, visible and of the expected version, the values were already those: the item is
+ * answered as stored (same version, same updated_at). A PATCH of no fields is a consistent read.
+ */
+export async function updateItem<T>(key: Key, changes: Record<string, unknown>, options: UpdateOptions): Promise<T> {
+  const fields = Object.values(changes).filter((value) => value !== undefined).length + (options.remove?.length ?? 0);
+  if (fields === 0) {
+    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    if (!Item || isHidden(Item) || (options.expectedVersion !== undefined && Item.version !== options.expectedVersion)) throw conditionFailure(Item, options.notFound, isHidden);
+    return fromItem<T>(Item)!;
+  }
   try {
     const { Attributes } = await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: entityKey(medspaId, type, id),
-        ...versionedUpdate(changes, options),
+        Key: key,
+        ...versionedUpdate(changes, { ...options, onlyIfChanged: true }),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return fromItem<T>(Attributes)!;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      throw conditionFailure(error.Item as Record<string, unknown> | undefined, options.notFound, (item) => Boolean(item.deleted_at));
-    }
-    throw error;
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const old = plainItem(error.Item as Record<string, unknown> | undefined);
+    const versionHolds = options.expectedVersion === undefined || old?.version === options.expectedVersion;
+    // Only the "nothing changes" clause can have failed (the extra condition is a visibility check).
+    if (old && !isHidden(old) && versionHolds && changesNothing(changes, old)) return fromItem<T>(old)!;
+    throw conditionFailure(old, options.notFound, isHidden);
   }
 }
+
+export const updateEntity = <T>(medspaId: string, type: EntityType, id: string, changes: Record<string, unknown>, options: UpdateOptions): Promise<T> =>
+  updateItem<T>(entityKey(medspaId, type, id), changes, options);
 
 export async function deleteEntity(
   medspaId: string,

@@ -1,9 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Practice } from '../domain/records';
 import { ddb, tableName } from './client';
 import { practiceCodec } from './codecs';
-import { conditionFailure, fromItem, versionedUpdate } from './entities';
+import { fromItem, updateItem } from './entities';
 import { practiceKey } from './keys';
 
 export async function getPractice(medspaId: string): Promise<Practice | null> {
@@ -22,24 +21,6 @@ export async function putNewPractice(practice: Practice): Promise<Practice> {
   return practice;
 }
 
-export async function updatePractice(
-  medspaId: string,
-  changes: Partial<Practice>,
-  options: { now: string; expectedVersion?: number },
-): Promise<Practice> {
-  try {
-    const { Attributes } = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: practiceKey(medspaId),
-        ...versionedUpdate(changes, { ...options, notFound: 'NOT_FOUND' }),
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return fromItem<Practice>(Attributes)!;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw conditionFailure(error.Item as never, 'NOT_FOUND');
-    throw error;
-  }
-}
+/** A PATCH of the settings; equal values change nothing (lib/db/entities updateItem). */
+export const updatePractice = (medspaId: string, changes: Partial<Practice>, options: { now: string; expectedVersion?: number }): Promise<Practice> =>
+  updateItem<Practice>(practiceKey(medspaId), changes, { ...options, notFound: 'NOT_FOUND' });

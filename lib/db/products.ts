@@ -1,4 +1,4 @@
-import { isLow, type StockStep } from '../domain/stock';
+import type { StockStep } from '../domain/stock';
 import type { Product, StockAdjustment } from '../domain/records';
 import { tableName } from './client';
 import { lowStockCrossingCodec, productCodec, stockAdjustmentCodec, type StoredProduct } from './codecs';
@@ -112,29 +112,17 @@ export async function commitProductChange({ current, changes, low, now, writes }
   return productWriteResult(outcome);
 }
 
-/** Condition on the headroom range that pins the transition (constants only). */
-function headroomCondition(step: StockStep, values: Record<string, unknown>): string[] {
-  const { min, max } = step.headroom;
-  if (min !== null) values[':hmin'] = min;
-  if (max !== null) values[':hmax'] = max;
-  if (min !== null && max !== null) return ['#h BETWEEN :hmin AND :hmax'];
-  if (min !== null) return ['#h >= :hmin'];
-  return max !== null ? ['#h <= :hmax'] : [];
-}
-
 /**
- * The quantity and headroom move by `delta` (atomic counters, no read-modify-write), only if the
- * floor and the transition still hold; a crossing down also enters the low-stock index, a
- * crossing up leaves it. On a failed condition the old item comes back (ALL_OLD).
+ * The quantity and headroom move by `delta`, only if they are still exactly the values the
+ * adjustment was planned from: so the transition (and the crossing record) is the one chosen,
+ * the floor holds, and the ledger entry's `quantity_after` is the product's quantity right after
+ * this very commit. A crossing down also enters the low-stock index, a crossing up leaves it. On a
+ * failed condition the item as it was comes back (ALL_OLD), to plan the next attempt from.
  */
 function stockUpdateAction(product: StoredProduct, step: StockStep, delta: number, now: string): TransactItem {
   const names: Record<string, string> = { '#q': 'quantity_on_hand', '#h': 'headroom', '#v': 'version', '#u': 'updated_at' };
-  const values: Record<string, unknown> = { ':d': delta, ':one': 1, ':now': now };
-  const conditions = ['attribute_exists(pk)', ...headroomCondition(step, values)];
-  if (step.floor !== null) {
-    values[':floor'] = step.floor;
-    conditions.push('#q >= :floor');
-  }
+  const values: Record<string, unknown> = { ':d': delta, ':one': 1, ':now': now, ':q': product.quantity_on_hand, ':h': product.headroom };
+  const conditions = ['attribute_exists(pk)', '#q = :q', '#h = :h'];
   const sets = ['#q = #q + :d', '#h = #h + :d', '#v = #v + :one', '#u = :now'];
   let remove = '';
   if (step.transition === 'crosses_down' || step.transition === 'crosses_up') {
@@ -162,7 +150,7 @@ function stockUpdateAction(product: StoredProduct, step: StockStep, delta: numbe
 
 export type StockWriteResult =
   | { ok: true }
-  /** The floor or the transition no longer held: the product as it was then (null if absent). */
+  /** The product's stock moved since it was read: the product as it was then (null if absent). */
   | { ok: false; failed: 'product'; current: StoredProduct | null };
 
 /**

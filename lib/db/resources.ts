@@ -1,8 +1,11 @@
 import { AppError, type ErrorCode } from '../errors';
 import { isEntityId } from '../domain/ids';
-import { batchGetEntities, getEntity, listEntities, pick, updateEntity, type Page, type QueryPageInput, type UpdateOptions } from './entities';
+import { tableName } from './client';
 import type { PageRequest } from './cursor';
-import type { EntityType } from './keys';
+import { batchGetEntities, getEntity, listEntities, pick, queryAll, updateEntity, versionedUpdate, type Page, type QueryPageInput, type UpdateOptions } from './entities';
+import { collectionPk, entityKey, type EntityType } from './keys';
+import type { RequestWrites } from './request-writes';
+import { transact, type NamedAction, type TransactItem } from './transact';
 
 /**
  * Soft-deletable entities (providers, rooms, equipment, clients; services are never deleted).
@@ -72,3 +75,109 @@ export const NOT_FOUND_CODE = {
   SERVICE: 'SERVICE_NOT_FOUND',
   CLIENT: 'CLIENT_NOT_FOUND',
 } as const satisfies Partial<Record<EntityType, ErrorCode>>;
+
+// ---------------------------------------------------------------------------------------------
+// Certifications: a service's `provider_ids` never names a deleted provider
+
+/** A live provider (exists, not deleted): the condition that makes a certification and a provider deletion exclusive. */
+const liveProviderCheck = (medspaId: string, providerId: string): NamedAction => ({
+  name: `provider:${providerId}`,
+  action: { ConditionCheck: { TableName: tableName(), Key: entityKey(medspaId, 'PROVIDER', providerId), ConditionExpression: `attribute_exists(pk) AND ${NOT_DELETED}` } },
+});
+
+/** How many providers a service write can check in its one transaction (100 actions: the service, the audit entry). */
+export const MAX_PROVIDER_CHECKS = 98;
+
+export type ServiceWriteResult =
+  | { ok: true }
+  /** The service's own condition failed: the item as it was (null when absent). */
+  | { ok: false; failed: 'service'; old: Record<string, unknown> | null }
+  /** A provider it newly certifies was deleted meanwhile (or never existed). */
+  | { ok: false; failed: 'provider'; providerId: string };
+
+/**
+ * A service write that certifies `newProviderIds`, committed only while each of them is live: a
+ * ConditionCheck per provider in the same transaction, so it cannot interleave with a provider
+ * deletion (which withdraws the provider from every service in its own transaction). Beyond
+ * MAX_PROVIDER_CHECKS new providers in one write they rely on the read just before instead.
+ */
+async function commitServiceWrite(medspaId: string, service: TransactItem, newProviderIds: readonly string[], writes?: RequestWrites): Promise<ServiceWriteResult> {
+  const checks = newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => liveProviderCheck(medspaId, id)) : [];
+  const outcome = await transact([{ name: 'service', action: service }, ...checks], writes);
+  if (outcome.ok) return outcome;
+  if (outcome.failed.has('service')) return { ok: false, failed: 'service', old: outcome.failed.get('service') ?? null };
+  const failed = [...outcome.failed.keys()].find((name) => name.startsWith('provider:'))!;
+  return { ok: false, failed: 'provider', providerId: failed.slice('provider:'.length) };
+}
+
+/** A new service (every provider it lists checked live). */
+export const commitNewService = (service: { id: string; medspa_id: string; provider_ids: string[] } & Record<string, unknown>, writes?: RequestWrites) =>
+  commitServiceWrite(service.medspa_id, {
+    Put: { TableName: tableName(), Item: { ...entityKey(service.medspa_id, 'SERVICE', service.id), entity: 'SERVICE', ...service }, ConditionExpression: 'attribute_not_exists(pk)' },
+  }, service.provider_ids, writes);
+
+/** A versioned change of a service read at `expectedVersion` (the providers it newly lists checked live). */
+export const commitServiceChange = (
+  medspaId: string,
+  serviceId: string,
+  changes: Record<string, unknown>,
+  options: { expectedVersion: number; now: string; newProviderIds: readonly string[]; writes?: RequestWrites },
+) =>
+  commitServiceWrite(medspaId, {
+    Update: {
+      TableName: tableName(),
+      Key: entityKey(medspaId, 'SERVICE', serviceId),
+      ...versionedUpdate(changes, { notFound: 'SERVICE_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  }, options.newProviderIds, options.writes);
+
+/** The services of a practice that certify `providerId` (id, version, provider_ids): a strongly consistent Query of the service collection, bounded by it. */
+export async function servicesCertifying(medspaId: string, providerId: string): Promise<{ id: string; version: number; provider_ids: string[] }[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: 'contains(provider_ids, :provider)',
+    ProjectionExpression: 'id, version, provider_ids',
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE'), ':provider': providerId },
+    ConsistentRead: true,
+  });
+  return items as { id: string; version: number; provider_ids: string[] }[];
+}
+
+export type ProviderDeletionResult =
+  | { ok: true }
+  /** The provider's condition failed (absent, deleted, or a stale If-Match): the item as it was. */
+  | { ok: false; failed: 'provider'; old: Record<string, unknown> | null }
+  /** A service changed since it was read: read the services again. */
+  | { ok: false; failed: 'service' };
+
+/**
+ * Soft-deletes a provider and withdraws it from `services` (each conditioned on the version
+ * read) in ONE transaction: a deleted provider is certified for nothing, at any instant.
+ */
+export async function commitProviderDeletion(
+  medspaId: string,
+  providerId: string,
+  services: { id: string; version: number; provider_ids: string[] }[],
+  options: { expectedVersion?: number; now: string; writes?: RequestWrites },
+): Promise<ProviderDeletionResult> {
+  const provider: NamedAction = { name: 'provider', action: {
+    Update: {
+      TableName: tableName(),
+      Key: entityKey(medspaId, 'PROVIDER', providerId),
+      ...versionedUpdate({ deleted_at: options.now }, { notFound: 'PROVIDER_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  } };
+  const withdrawals: NamedAction[] = services.map((service) => ({ name: `service:${service.id}`, action: {
+    Update: {
+      TableName: tableName(),
+      Key: entityKey(medspaId, 'SERVICE', service.id),
+      ...versionedUpdate({ provider_ids: service.provider_ids.filter((id) => id !== providerId) }, { notFound: 'SERVICE_NOT_FOUND', expectedVersion: service.version, now: options.now }),
+    },
+  } }));
+  const outcome = await transact([provider, ...withdrawals], options.writes);
+  if (outcome.ok) return outcome;
+  if (outcome.failed.has('provider')) return { ok: false, failed: 'provider', old: outcome.failed.get('provider') ?? null };
+  return { ok: false, failed: 'service' };
+}

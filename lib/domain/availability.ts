@@ -19,6 +19,12 @@ export type UnavailableCode = 'PROVIDER_UNAVAILABLE' | 'ROOM_UNAVAILABLE' | 'EQU
 
 const ms = (iso: string): number => Date.parse(iso);
 
+/** A create or move may start at most this long ago (clock skew, a form filled in slowly). */
+export const PAST_START_GRACE_MINUTES = 5;
+
+/** Whether a booking starting at `start` starts too far in the past to be made at `now`. */
+export const startsInThePast = (start: string, now: Date): boolean => ms(start) < now.getTime() - PAST_START_GRACE_MINUTES * 60_000;
+
 /** Half-open: back-to-back intervals (10:00-11:00, 11:00-12:00) do not overlap. */
 export function overlaps(a: Interval, b: Interval): boolean {
   return ms(a.start) < ms(b.end) && ms(b.start) < ms(a.end);
@@ -112,4 +118,39 @@ const CODE_ORDER: readonly UnavailableCode[] = ['PROVIDER_UNAVAILABLE', 'ROOM_UN
 export function firstUnavailableCode(conflicts: readonly Conflict[]): UnavailableCode | null {
   const codes = new Set(conflicts.map((c) => CODE_OF[c.type]));
   return CODE_ORDER.find((code) => codes.has(code)) ?? null;
+}
+
+/** The contract's reasons a provider (or room, or equipment) cannot take an interval. */
+export const UNAVAILABLE_REASONS = ['outside_working_hours', 'time_off', 'inactive', 'overlap'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** One reason, with the blocking interval and the overlapping appointment where there is one. */
+export interface UnavailableProblem {
+  reason: UnavailableReason;
+  start?: string;
+  end?: string;
+  appointment_id?: string;
+}
+
+const REASON_OF: Record<ConflictType, UnavailableReason> = {
+  outside_working_hours: 'outside_working_hours',
+  time_off: 'time_off',
+  provider_booked: 'overlap',
+  room_booked: 'overlap',
+  equipment_booked: 'overlap',
+};
+
+/**
+ * Every reason the resource behind `code` is unavailable, inactivity first (it blocks any time),
+ * then the conflicts in the order checkProviderAvailability found them (working hours, time off,
+ * overlaps by appointment). Empty when the resource is free.
+ */
+export function unavailableProblems(code: UnavailableCode, conflicts: readonly Conflict[], active: boolean): UnavailableProblem[] {
+  const problems: UnavailableProblem[] = active ? [] : [{ reason: 'inactive' }];
+  for (const conflict of conflicts) {
+    if (CODE_OF[conflict.type] !== code) continue;
+    const { type, ...where } = conflict;
+    problems.push({ reason: REASON_OF[type], ...where });
+  }
+  return problems;
 }

@@ -1,9 +1,7 @@
 /**
  * Stock rules, pure. A product keeps `headroom = quantity_on_hand - low_stock_threshold`; it is
- * low while headroom <= 0. An adjustment by `delta` is one of four transitions, each valid for a
- * range of the headroom it starts from, so the write can be conditioned on that range with
- * constants (no read-modify-write of the quantity, no contention between adjustments that take
- * the same transition).
+ * low while headroom <= 0. An adjustment by `delta` makes one of four transitions, decided from
+ * the headroom it starts from (the write is conditioned on exactly that state: lib/db/products).
  */
 
 export const STOCK_REASONS = ['received', 'sale', 'damaged', 'correction', 'return'] as const;
@@ -25,30 +23,13 @@ export const isLow = (headroom: number) => headroom <= 0;
 
 export type StockTransition = 'stays_above' | 'crosses_down' | 'stays_low' | 'crosses_up';
 
-/** An inclusive headroom range; null is unbounded. */
-export interface HeadroomRange {
-  min: number | null;
-  max: number | null;
-}
-
 export interface StockStep {
   transition: StockTransition;
-  /** The write applies only while the headroom is in this range (so the transition is the one chosen). */
-  headroom: HeadroomRange;
-  /** The write applies only while quantity_on_hand >= floor (never below zero); null for increases. */
-  floor: number | null;
 }
 
-/** The transition `delta` makes from `headroom`, and the range of starting headrooms for which it is that transition. */
+/** The transition `delta` makes from `headroom` (a crossing down is what emits `product.low_stock`). */
 export function planStockStep(headroom: number, delta: number): StockStep {
-  if (delta < 0) {
-    const k = -delta;
-    const floor = k;
-    if (headroom > k) return { transition: 'stays_above', headroom: { min: k + 1, max: null }, floor };
-    if (headroom >= 1) return { transition: 'crosses_down', headroom: { min: 1, max: k }, floor };
-    return { transition: 'stays_low', headroom: { min: null, max: 0 }, floor };
-  }
-  if (headroom >= 1) return { transition: 'stays_above', headroom: { min: 1, max: null }, floor: null };
-  if (headroom >= 1 - delta) return { transition: 'crosses_up', headroom: { min: 1 - delta, max: 0 }, floor: null };
-  return { transition: 'stays_low', headroom: { min: null, max: -delta }, floor: null };
+  const after = headroom + delta;
+  if (isLow(headroom)) return { transition: isLow(after) ? 'stays_low' : 'crosses_up' };
+  return { transition: isLow(after) ? 'crosses_down' : 'stays_above' };
 }

@@ -26,7 +26,12 @@ async function parseBody(request: ApiMiddyRequest): Promise<void> {
   const contentType = event.headers?.['content-type'] ?? '';
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
     if (!route.acceptsForm) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send JSON (Content-Type: application/json)');
-    await formParser.before!(request as never);
+    try {
+      await formParser.before!(request as never);
+    } catch {
+      // middy refuses a body with no `name=value` pair (as a 415 HttpError): a malformed form is a 400.
+      throw new AppError('VALIDATION_ERROR', 'The body is not a URL-encoded form (name=value&...)', { details: [{ path: 'body', message: 'malformed form' }] });
+    }
     return;
   }
   try {

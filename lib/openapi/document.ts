@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
+import { UNAVAILABLE_REASONS } from '../domain/availability';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
 import { callableRoutes, isIdempotent, isRateLimited, successStatusOf, type RouteDef } from '../http/route';
@@ -47,6 +48,8 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   updateProduct: ['CONFLICT'],
   createStockAdjustment: ['INSUFFICIENT_STOCK'],
   createWebhook: ['CONFLICT'],
+  revokeCredential: ['CONFLICT'],
+  deleteProvider: ['CONFLICT'],
 };
 
 
@@ -159,7 +162,11 @@ const errorEnvelope = (codes: readonly ErrorCode[]): Json => ({
       properties: {
         code: { type: 'string', enum: [...codes] },
         message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
-        details: { type: 'array', items: { $ref: schemaRef('FieldProblem') }, description: 'The field problems of a `VALIDATION_ERROR`.' },
+        details: {
+          type: 'array',
+          items: { $ref: schemaRef('FieldProblem') },
+          description: 'The field problems of a `VALIDATION_ERROR`; for `PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE` and `EQUIPMENT_UNAVAILABLE`, every reason (`reason`, and `appointment_id` of an overlap).',
+        },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header.' },
       },
     },
@@ -397,7 +404,7 @@ function infoDescription(): string {
 - **Base path** \`/v1\`. JSON in and out (\`Content-Type: application/json\`), snake_case field names.
 - **Ids** are server-assigned UUIDs. An unknown or malformed id is a 404 of that resource, never a 500. A token of one practice never sees another practice's records: their ids answer 404 as if absent.
 - **Success**: \`{ "success": true, "data": ... }\`; lists add \`pagination\`. Create answers 201. \`DELETE\` answers 200 \`{ "success": true, "data": { "id", "deleted": true } }\`. The token and JWKS endpoints answer their RFC shapes, without the envelope.
-- **Errors**: \`{ "success": false, "error": { "code", "message", "details"?, "request_id" } }\`. Branch on \`code\`; \`details\` lists field problems of a \`VALIDATION_ERROR\` (\`[{ "path": "scheduled_at", "message": "..." }]\`). Every operation lists the codes it can answer.
+- **Errors**: \`{ "success": false, "error": { "code", "message", "details"?, "request_id" } }\`. Branch on \`code\`; \`details\` lists field problems of a \`VALIDATION_ERROR\` (\`[{ "path": "scheduled_at", "message": "..." }]\`); for \`PROVIDER_UNAVAILABLE\`, \`ROOM_UNAVAILABLE\` and \`EQUIPMENT_UNAVAILABLE\` it lists every reason (\`reason\`: \`outside_working_hours\`, \`time_off\`, \`inactive\` or \`overlap\`, the latter with the overlapping \`appointment_id\`). Every operation lists the codes it can answer.
 - **X-Request-Id** is on every response.
 - **Pagination**: \`?limit=\` (1..100, default 50) and \`?cursor=\` (opaque, from \`pagination.next_cursor\`); \`pagination = { total, next_cursor }\`, \`next_cursor\` is \`null\` on the last page.
 - **Date-times** are ISO 8601 with an offset on input (\`2026-11-23T15:00:00Z\`, \`...-05:00\`); one without an offset is a \`VALIDATION_ERROR\`. Output is always UTC (\`2026-11-23T15:00:00.000Z\`).
@@ -463,7 +470,16 @@ export function buildOpenApiDocument(): Json {
         ...converter.components,
         Pagination: pagination,
         ErrorCode: { type: 'string', enum: ERROR_CODES },
-        FieldProblem: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+        FieldProblem: {
+          type: 'object',
+          required: ['path', 'message'],
+          properties: {
+            path: { type: 'string', description: 'The field, parameter or header at fault, e.g. `scheduled_at`.' },
+            message: { type: 'string' },
+            reason: { type: 'string', enum: [...UNAVAILABLE_REASONS], description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).' },
+            appointment_id: { type: 'string', format: 'uuid', description: 'The overlapping active appointment (with `reason: "overlap"`).' },
+          },
+        },
         Error: { ...errorEnvelope(ERROR_CODES), description: 'Every error answer; each operation narrows `error.code` to the codes it can answer.' },
       },
       parameters: { IfMatch: IF_MATCH_PARAMETER, IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },

@@ -9,7 +9,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   secrets are stored as scrypt hashes. Generated client ids name their practice, so token exchange
   is one GetItem. Revocation is immediate for new tokens; existing tokens stop within 60 s (each
   container caches a credential's state for \`AUTH_CACHE_TTL_MS\`, and the revoking container at
-  once).
+  once). The practice's last live admin credential cannot be revoked, not even by itself: 409
+  \`CONFLICT\` (create another admin first). An admin revocation commits only together with a
+  condition that another admin credential is still live, so admins revoking each other at the
+  same moment can never leave the practice without one.
 - **Token checks** beyond signature, \`iss\`, \`aud\`, \`exp\` and \`nbf\`: a token is refused (401
   \`UNAUTHORIZED\`) when its header has \`crit\` (we implement no JWS extension, RFC 7515 4.1.11), when
   it lacks \`iat\`, \`exp\`, \`sub\`, \`medspa_id\` or a known \`role\`, when its lifetime \`exp - iat\` is over
@@ -53,9 +56,20 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Appointments list** without dates covers today (practice-local) and the next 30 days; a range
   may span at most 366 days. \`status\` takes \`a,b\` or repeated parameters.
 - **Soft deletes**: deleted providers, rooms, equipment and clients keep their id (appointments
-  and reports refer to them) but answer 404 everywhere and vanish from lists.
+  and reports refer to them) but answer 404 everywhere and vanish from lists. Deleting a provider
+  withdraws it from every service's \`provider_ids\` in the same transaction (each service written
+  on the version read; a certification commits only while its provider is live), so a deleted
+  provider is never certified for anything. A provider certified for more than 99 services is
+  409 \`CONFLICT\` (one transaction holds 100 writes): unassign some first.
 - **Moves**: only \`scheduled\` and \`confirmed\` appointments move; moving another is 409
   \`INVALID_STATUS_TRANSITION\`. Completion, cancel and no-show all free the time.
+  A create or move may start at most 5 minutes before the request's time (else 400 on
+  \`scheduled_at\`, checked before the referenced ids); a move of an appointment whose start has
+  passed (even one changing only its provider or room) counts as starting then. \`ROOM_UNAVAILABLE\`
+  and \`EQUIPMENT_UNAVAILABLE\` carry the same \`details\` with \`reason\` as \`PROVIDER_UNAVAILABLE\`.
+- **No-op PATCH**: a PATCH of nothing, or of values equal to the stored ones, changes nothing:
+  200 with the same \`version\`, \`ETag\` and \`updated_at\` (If-Match still applies; the call is still
+  audited). Equality is DynamoDB's: objects regardless of key order, lists in order.
 - **Treatment records** (\`PUT .../treatment-record\`: \`summary, notes, areas_treated, products_used,
   dosage, follow_up\`) can be written from \`checked_in\` on, by providers, managers and admins (not
   the front desk: it is clinical documentation); the detail shows it once \`completed\`.
@@ -99,8 +113,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   \`client_deleted\`.
 - **Products**: \`quantity_on_hand\` changes only through stock adjustments (a PATCH of it is a 400);
   sales are negative deltas, receipts and returns positive; front desk may post sales only. Under
-  concurrent adjustments \`quantity_on_hand\`, the zero floor and \`low_stock_crossed\` are exact, while
-  a ledger entry's \`quantity_after\` may repeat between adjustments committed at the same moment.
+  concurrent adjustments \`quantity_on_hand\`, the zero floor, \`low_stock_crossed\` and every ledger
+  entry's \`quantity_after\` are exact: an adjustment commits with its ledger entry only while the
+  quantity is still the one it read, and otherwise plans again from the product as it now is
+  (14 racing sales from 14 record 13, 12, ..., 0, each once).
   A duplicate SKU (case-insensitive) is 409 \`CONFLICT\`.
 - **Payments**: an unknown payment id is 404 \`PAYMENT_NOT_FOUND\`; the list defaults to the last
   31 days. A payment raises the client's \`total_spent_cents\` in the same transaction.

@@ -3,8 +3,11 @@ import { forgetAccess } from '../auth/access';
 import type { Role } from '../auth/roles';
 import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../auth/secrets';
 import { issueToken, TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
-import { findCredentialPractice, getCredential, publicCredential, putNewCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
+import { findCredentialPractice, findOtherLiveAdmin, getCredential, publicCredential, putNewCredential, revokeAdminCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
+import type { RequestWrites } from '../db/request-writes';
+import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
+import { untilDone } from './retry';
 
 /** Generated client ids name their practice, so token exchange is one GetItem. */
 const newClientId = (medspaId: string) => `ci_${medspaId.replace(/-/g, '')}${randomBytes(8).toString('hex')}`;
@@ -37,8 +40,27 @@ export async function createCredential(
   return { ...publicCredential(record), client_secret: clientSecret };
 }
 
-export async function revoke(medspaId: string, clientId: string, now: Date) {
-  await revokeCredential(medspaId, clientId, now.toISOString());
+const lastAdmin = () =>
+  new AppError('CONFLICT', "This is the practice's last active admin credential: revoking it would leave no one able to manage credentials and settings. Create another admin credential first.", {
+    details: [{ path: 'client_id', message: 'the last active admin credential of the practice' }],
+  });
+
+/**
+ * Revokes a credential (idempotent). A live admin credential is revoked only while another admin
+ * stays live (also when admins revoke their own): one Query finds a witness, one transaction
+ * revokes on the condition that the witness is still live; a lost race looks again.
+ */
+export async function revoke(medspaId: string, clientId: string, now: Date, writes?: RequestWrites) {
+  const at = now.toISOString();
+  await untilDone(async () => {
+    const current = await getCredential(medspaId, clientId);
+    if (!current) throw new AppError('CREDENTIAL_NOT_FOUND');
+    if (current.role !== 'admin' || current.revoked_at) return { done: await revokeCredential(medspaId, clientId, at) };
+    const witness = await findOtherLiveAdmin(medspaId, clientId);
+    if (!witness) throw lastAdmin();
+    const result = await revokeAdminCredential(current, witness, at, writes);
+    return result.ok ? { done: result.credential } : { retry: 'now' as const };
+  }, () => new AppError('CONFLICT', 'Admin credentials are changing concurrently; try again'));
   forgetAccess(medspaId);
   return { id: clientId, deleted: true as const };
 }
@@ -66,7 +88,12 @@ export function basicCredentials(header: string | undefined): { client_id: strin
   return { client_id: decode(decoded.slice(0, colon)), client_secret: decode(decoded.slice(colon + 1)) };
 }
 
+/** As long as a client_id may be (the token body's limit), also when it comes in a Basic header. */
+const MAX_CLIENT_ID = 200;
+
 async function findCredential(clientId: string): Promise<CredentialRecord | null> {
+  // Longer ids cannot exist: never a key lookup (a key over DynamoDB's size limit is a ValidationException).
+  if (clientId.length > MAX_CLIENT_ID || !isWellFormed(clientId)) return null;
   const medspaId = practiceOfClientId(clientId) ?? (await findCredentialPractice(clientId));
   return medspaId ? getCredential(medspaId, clientId) : null;
 }

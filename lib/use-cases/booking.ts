@@ -1,13 +1,14 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { checkProviderAvailability, firstUnavailableCode, type Busy } from '../domain/availability';
+import { checkProviderAvailability, PAST_START_GRACE_MINUTES, startsInThePast, unavailableProblems, type Busy, type Conflict, type UnavailableCode, type UnavailableProblem } from '../domain/availability';
 import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult } from '../db/appointments';
 import type { ClaimedResource } from '../db/keys';
 import { clientIsLive } from '../db/client-stats';
-import { AppError, type ErrorCode } from '../errors';
+import { changesNothing } from '../db/entities';
+import { AppError, type ErrorCode, type FieldProblem } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { untilDone } from './retry';
 import { readForBooking, type BookingReads, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
@@ -68,6 +69,40 @@ interface Placement {
   end_at: string;
 }
 
+const UNAVAILABLE_SUBJECT: Record<UnavailableCode, { noun: string; path: string }> = {
+  PROVIDER_UNAVAILABLE: { noun: 'provider', path: 'provider_id' },
+  ROOM_UNAVAILABLE: { noun: 'room', path: 'room_id' },
+  EQUIPMENT_UNAVAILABLE: { noun: 'equipment', path: 'equipment_id' },
+};
+
+/** One reason as a field problem: inactivity is about the resource's id, the others about the time. */
+function unavailableDetail(code: UnavailableCode, problem: UnavailableProblem): FieldProblem {
+  const { noun, path } = UNAVAILABLE_SUBJECT[code];
+  switch (problem.reason) {
+    case 'inactive':
+      return { path, message: `the ${noun} is inactive`, reason: 'inactive' };
+    case 'outside_working_hours':
+      return { path: 'scheduled_at', message: `outside the ${noun}'s working hours that day`, reason: 'outside_working_hours' };
+    case 'time_off':
+      return { path: 'scheduled_at', message: `the ${noun} is on time off from ${problem.start} to ${problem.end}`, reason: 'time_off' };
+    case 'overlap':
+      return {
+        path: 'scheduled_at',
+        message: `the ${noun} is booked from ${problem.start} to ${problem.end} by appointment ${problem.appointment_id}`,
+        reason: 'overlap',
+        appointment_id: problem.appointment_id,
+      };
+  }
+}
+
+/** `*_UNAVAILABLE` with every reason as `details` (contract 2), or null when the resource is free. */
+function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], active: boolean): AppError | null {
+  const details = unavailableProblems(code, conflicts, active).map((problem) => unavailableDetail(code, problem));
+  if (details.length === 0) return null;
+  const { noun } = UNAVAILABLE_SUBJECT[code];
+  return new AppError(code, `The ${noun} is not available at this time: ${details.map((detail) => detail.message).join('; ')}`, { details });
+}
+
 /**
  * The contract's validation order from the provider on: PROVIDER_NOT_FOUND,
  * PROVIDER_NOT_CERTIFIED, PROVIDER_UNAVAILABLE, ROOM_NOT_FOUND / ROOM_UNAVAILABLE,
@@ -78,7 +113,7 @@ function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement:
   if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
   if (!(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
   const busy = (resource: ClaimedResource, id: string | null): Busy[] => (id ? reads.busy(resource, id) : []);
-  const availability = checkProviderAvailability({
+  const { conflicts } = checkProviderAvailability({
     start: placement.scheduled_at,
     end: placement.end_at,
     zone: reads.practice!.time_zone,
@@ -89,17 +124,26 @@ function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement:
     equipmentBusy: busy('EQUIPMENT', placement.equipment_id),
     ignoreAppointmentId: movingId,
   });
-  const code = firstUnavailableCode(availability.conflicts);
-  if (provider.active === false || code === 'PROVIDER_UNAVAILABLE') throw new AppError('PROVIDER_UNAVAILABLE');
-  for (const [type, id, notFound, unavailable] of [
+  const providerError = unavailable('PROVIDER_UNAVAILABLE', conflicts, provider.active !== false);
+  if (providerError) throw providerError;
+  for (const [type, id, notFound, code] of [
     ['ROOM', placement.room_id, 'ROOM_NOT_FOUND', 'ROOM_UNAVAILABLE'],
     ['EQUIPMENT', placement.equipment_id, 'EQUIPMENT_NOT_FOUND', 'EQUIPMENT_UNAVAILABLE'],
   ] as const) {
     if (!id) continue;
     const resource = reads.entity<{ active?: boolean }>(type, id);
     if (!resource) throw new AppError(notFound);
-    if (resource.active === false || code === unavailable) throw new AppError(unavailable);
+    const error = unavailable(code, conflicts, resource.active !== false);
+    if (error) throw error;
   }
+}
+
+/** 400 for a create or move starting more than the grace period before the request's `now` (contract 4). */
+function assertNotPast(scheduledAt: string, now: Date): void {
+  if (!startsInThePast(scheduledAt, now)) return;
+  throw new AppError('VALIDATION_ERROR', `scheduled_at is in the past (${scheduledAt})`, {
+    details: [{ path: 'scheduled_at', message: `must not be more than ${PAST_START_GRACE_MINUTES} minutes in the past` }],
+  });
 }
 
 /** Reads for deciding a placement: the practice, the referenced items and the buckets the interval can touch. */
@@ -130,6 +174,7 @@ async function withRetries(attempt: () => Promise<{ result: CommitResult; done: 
 export async function createAppointment(medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> {
   const id = randomUUID();
   const scheduledAt = new Date(input.scheduled_at).toISOString();
+  assertNotPast(scheduledAt, now);
   const placementInput = { provider_id: input.provider_id, room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
   return withRetries(async () => {
     const reads = await readPlacement(medspaId, placementInput, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
@@ -202,6 +247,7 @@ export async function updateAppointment(
       if (!isMovable(current.status)) {
         throw new AppError('INVALID_STATUS_TRANSITION', `A ${current.status} appointment cannot be moved; only scheduled and confirmed ones can`);
       }
+      assertNotPast(scheduledAt, options.now);
       const endAt = addMinutes(scheduledAt, next.duration_minutes);
       const placement = { ...next, end_at: endAt };
       const reads = await readPlacement(medspaId, next, next.duration_minutes, [{ type: 'SERVICE', id: current.service_id }]);
@@ -212,6 +258,8 @@ export async function updateAppointment(
       updated = { ...updated, ...placement, duration_minutes: next.duration_minutes };
       claimChanges = planClaimChanges(id, claimsOf(current), claimsOf(updated), reads);
     }
+    // Values equal to the stored ones: no write, no new version.
+    if (!moves && changesNothing(changes, current)) return { result: { ok: true }, done: () => current };
     const at = options.now.toISOString();
     const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
     const result = await commitAppointment(write, claimChanges, medspaId, [], options.writes);

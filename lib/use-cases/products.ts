@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
 import { pageRequest } from '../db/cursor';
+import { changesNothing } from '../db/entities';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
@@ -77,6 +78,7 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
     const write = headroom === undefined ? changes : { ...changes, headroom };
+    if (changesNothing(write, current)) return { done: toProduct(current) };
     const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at, writes: options.writes });
     if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
     if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);
@@ -108,12 +110,17 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
 /** Managers record any movement; the front desk only sales (contract 3: "stock sales"). */
 const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) => reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
 
+/** Enough tries for every adjustment of a burst to take its turn (each failed try means another committed). */
+const STOCK_ATTEMPTS = 64;
+
 /**
- * Reads the product once, then writes the adjustment conditioned on the floor and on the
- * transition chosen from that read. A failed condition returns the product as it was: either
- * the stock is short (409 INSUFFICIENT_STOCK) or another adjustment moved it into another
- * transition, which is chosen afresh from that item (no re-read). So a crossing to low stock is
- * recorded by exactly one adjustment, and adjustments never wait on each other's versions.
+ * Reads the product once, then writes the adjustment conditioned on the exact quantity and
+ * headroom read, with the ledger entry (`quantity_after` = that quantity + delta) and any
+ * crossing record in the same transaction. When another adjustment got there first, the failed
+ * condition returns the product as it now is and the adjustment is planned again from it (no
+ * re-read): the stock is short (409 INSUFFICIENT_STOCK) or it retries. So `quantity_after` is
+ * exact under any concurrency (N racing sales of one unit from N record N-1, ..., 0, each once),
+ * and a crossing to low stock is recorded by exactly one adjustment.
  */
 export async function createStockAdjustment(caller: Caller, productId: string, input: CreateStockAdjustmentInput, now: Date, writes?: RequestWrites): Promise<StockAdjustment> {
   if (!mayAdjust(caller.role, input.reason)) throw new AppError('FORBIDDEN', `Your role may record only sales (reason 'sale'), not '${input.reason}'`);
@@ -122,7 +129,7 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
   let state = await readStored(caller.medspaId, productId);
   const id = randomUUID();
   const at = now.toISOString();
-  return untilDone<StockAdjustment>(async () => {
+  return untilDone<StockAdjustment>(async (attempt) => {
     if (state.quantity_on_hand + input.delta < 0) {
       throw new AppError('INSUFFICIENT_STOCK', `Only ${state.quantity_on_hand} on hand; cannot take out ${-input.delta}`);
     }
@@ -143,8 +150,9 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
     if (result.ok) return { done: entry };
     if (!result.current) throw new AppError('PRODUCT_NOT_FOUND');
     state = result.current;
-    return { retry: 'now' };
-  }, () => new AppError('VERSION_CONFLICT', "The product's stock is changing too fast; try again"));
+    // The new state is in hand; after a few lost turns, step aside a little so a burst spreads out.
+    return { retry: attempt <= 3 ? 'now' : 'later' };
+  }, () => new AppError('VERSION_CONFLICT', "The product's stock is changing too fast; try again"), STOCK_ATTEMPTS);
 }
 
 /** The ledger, newest first; the product's 404 for unknown ids. */

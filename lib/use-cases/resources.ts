@@ -1,11 +1,24 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../db/cursor';
-import { putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import { changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
-import { getLiveEntities, getLiveEntity, listLiveEntities, NOT_FOUND_CODE, updateLiveEntity } from '../db/resources';
+import {
+  commitNewService,
+  commitProviderDeletion,
+  commitServiceChange,
+  getLiveEntities,
+  getLiveEntity,
+  isEntityId,
+  listLiveEntities,
+  NOT_FOUND_CODE,
+  servicesCertifying,
+  updateLiveEntity,
+  type ServiceWriteResult,
+} from '../db/resources';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { AppError, isAppError } from '../errors';
+import { untilDone } from './retry';
 import {
   WEEKDAYS,
   type ClientRecord,
@@ -104,7 +117,8 @@ export const changeResource = <K extends ResourceKind>(kind: K, medspaId: string
 
 /**
  * A change computed from the current state (merges, derived fields, set membership), written
- * only if nothing changed in between. `build` returns null when there is nothing to write.
+ * only if nothing changed in between. `build` returns null when there is nothing to write; a
+ * change to the values already stored is no write either.
  * Without If-Match a concurrent writer just means another try; with it, the caller's version rules.
  * `commit` writes the change conditioned on `current.version` (default: a versioned update).
  */
@@ -121,7 +135,8 @@ export async function changeFromCurrent<K extends ResourceKind>(
     const current = await readResource(kind, medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const changes = await build(current);
-    if (changes === null) return current;
+    // Nothing to write, or values equal to the stored ones: no change (same version, same updated_at).
+    if (changes === null || changesNothing(changes, current)) return current;
     try {
       return await commit(changes, current);
     } catch (error) {
@@ -132,8 +147,9 @@ export async function changeFromCurrent<K extends ResourceKind>(
 }
 
 /**
- * Soft delete: `deleted_at` is set and the resource is hidden from then
- * on, while appointments keep referring to it. Answers the contract's deletion object.
+ * Soft delete: `deleted_at` is set and the resource is hidden from then on, while appointments
+ * keep referring to it. A provider is also withdrawn from every service (removeProvider).
+ * Answers the contract's deletion object.
  */
 export async function removeResource(
   kind: DeletableKind,
@@ -141,7 +157,33 @@ export async function removeResource(
   id: string,
   options: WriteOptions,
 ): Promise<{ id: string; deleted: true }> {
+  if (kind === 'provider') return removeProvider(medspaId, id, options);
   await changeResource(kind, medspaId, id, { deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>, options);
+  return { id, deleted: true };
+}
+
+/** The provider plus its services must fit one transaction (100 actions). */
+const MAX_SERVICES_PER_DELETION = 99;
+
+/**
+ * Deletes a provider and withdraws it from the `provider_ids` of every service in ONE transaction:
+ * the services that list it come from a strongly consistent Query of the service collection, and
+ * each is written on the version read; a service that changed in between means reading them again.
+ * Certifications check the provider is live in their own transaction (commitServiceChange), so
+ * none can slip in between.
+ */
+export async function removeProvider(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
+  if (!isEntityId(id)) throw new AppError('PROVIDER_NOT_FOUND');
+  await untilDone(async () => {
+    const services = await servicesCertifying(medspaId, id);
+    if (services.length > MAX_SERVICES_PER_DELETION) {
+      throw new AppError('CONFLICT', `The provider is certified for ${services.length} services; unassign it from some (at most ${MAX_SERVICES_PER_DELETION} may remain) and delete again`);
+    }
+    const result = await commitProviderDeletion(medspaId, id, services, { expectedVersion: options.ifMatch, now: options.now.toISOString(), writes: options.writes });
+    if (result.ok) return { done: true };
+    if (result.failed === 'provider') throw conditionFailure(result.old ?? undefined, 'PROVIDER_NOT_FOUND', (item) => Boolean(item.deleted_at));
+    return { retry: 'later' };
+  }, () => new AppError('CONFLICT', "The provider's services are changing concurrently; try again"));
   return { id, deleted: true };
 }
 
@@ -229,27 +271,47 @@ export async function checkProviders(medspaId: string, ids: readonly string[]): 
   return unique;
 }
 
-export const createService = async (medspaId: string, input: CreateServiceInput, now: Date) =>
-  createResource(
-    'service',
-    medspaId,
-    {
-      name: input.name,
-      description: input.description ?? null,
-      category: input.category ?? null,
-      price_cents: input.price_cents,
-      duration_minutes: input.duration_minutes,
-      active: input.active,
-      provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
-    },
-    now,
-  );
+/** A failed service write as the caller's error: the service's 404 or a stale version, or the deleted provider's 404. */
+function serviceWriteError(result: Exclude<ServiceWriteResult, { ok: true }>): AppError {
+  if (result.failed === 'provider') return new AppError('PROVIDER_NOT_FOUND', `Provider ${result.providerId} does not exist`);
+  return conditionFailure(result.old ?? undefined, 'SERVICE_NOT_FOUND');
+}
+
+/** Commits a service change on the version read; the providers it newly certifies must still be live at that moment. */
+const commitService = (medspaId: string, options: WriteOptions) => async (changes: Partial<Fields<'service'>>, current: ServiceRecord): Promise<ServiceRecord> => {
+  const at = options.now.toISOString();
+  const newProviderIds = (changes.provider_ids ?? []).filter((id) => !current.provider_ids.includes(id));
+  const result = await commitServiceChange(medspaId, current.id, changes, { expectedVersion: current.version, now: at, newProviderIds, writes: options.writes });
+  if (!result.ok) throw serviceWriteError(result);
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  return { ...current, ...given, version: current.version + 1, updated_at: at };
+};
+
+export async function createService(medspaId: string, input: CreateServiceInput, now: Date, writes?: RequestWrites): Promise<ServiceRecord> {
+  const at = now.toISOString();
+  const service: ServiceRecord = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    name: input.name,
+    description: input.description ?? null,
+    category: input.category ?? null,
+    price_cents: input.price_cents,
+    duration_minutes: input.duration_minutes,
+    active: input.active,
+    provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  const result = await commitNewService(service, writes);
+  if (!result.ok) throw result.failed === 'provider' ? serviceWriteError(result) : new Error('service id collision');
+  return service;
+}
 
 export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
-  // The service's own 404 comes before its providers' (contract 2's order).
-  if (changes.provider_ids) await readResource('service', medspaId, id);
-  const providerIds = changes.provider_ids && (await checkProviders(medspaId, changes.provider_ids));
-  return changeResource('service', medspaId, id, { ...changes, provider_ids: providerIds }, options);
+  if (!changes.provider_ids) return changeResource('service', medspaId, id, changes, options);
+  // The service's own 404 comes before its providers' (contract 2's order): read, then check them.
+  return changeFromCurrent('service', medspaId, id, options, async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }), commitService(medspaId, options));
 }
 
 export function listServices(medspaId: string, query: { limit: number; cursor?: string; category?: string }) {
@@ -258,15 +320,16 @@ export function listServices(medspaId: string, query: { limit: number; cursor?: 
 }
 
 /** Certifies a provider for a service. Idempotent: an assigned provider leaves the service unchanged. */
-export const assignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date) =>
-  changeFromCurrent('service', medspaId, serviceId, { now }, async (service) => {
+export const assignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date, writes?: RequestWrites) =>
+  changeFromCurrent('service', medspaId, serviceId, { now, writes }, async (service) => {
     await readResource('provider', medspaId, providerId);
     return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
-  });
+  }, commitService(medspaId, { now, writes }));
 
 /**
  * Withdraws a certification (a DELETE: honours If-Match on the service and answers the deletion
- * object, the provider's id). Idempotent for a live provider; a deleted provider's id can still be removed.
+ * object, the provider's id). Idempotent for a live provider. A deletion withdraws its provider
+ * everywhere itself; a deleted provider's id still listed (written before that rule) can still be removed.
  */
 export async function unassignServiceProvider(medspaId: string, serviceId: string, providerId: string, options: WriteOptions) {
   await changeFromCurrent('service', medspaId, serviceId, options, async (service) => {

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: latency of create, list and slots through the local HTTP server on DynamoDB
  * Local, against the same DynamoDB calls made raw with the SDK (the floor), measured in one run.
- * Prints p50/p99, the ratio to the floor, and the 50-way concurrency result.
+ * Prints p50/p99, the ratio to the floor, and the 50-way concurrency result. Then the load and soak
+ * phase (./load.ts: LOAD_SECONDS of a mixed workload, then the invariants read from the table).
  */
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +13,8 @@ process.env.LOG_LEVEL = 'SILENT';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-'));
 process.env.TABLE_NAME = 'bench';
+// Measuring the API, not the per-credential rate limit (contract 9: 0 turns it off).
+process.env.RATE_LIMIT_RPS ??= '0';
 
 const { startDynamoLocal } = await import('../../infra/local/dynamo');
 const { createLocalServer, listen } = await import('../../infra/local/http-server');
@@ -171,6 +174,11 @@ const reportAppointments = Number(process.env.BENCH_REPORT_APPOINTMENTS ?? 20_00
 if (reportAppointments > 0) console.log((await benchReports({ appointments: reportAppointments })).line);
 console.log('');
 
+// Load and soak: a mixed workload from several credentials, then the invariants from the table.
+const { runLoad } = await import('./load');
+const load = await runLoad(`http://127.0.0.1:${port}`, Number(process.env.LOAD_SECONDS ?? 60));
+console.log(`${load.lines.join('\n')}\n`);
+
 server.close();
 await dynamo.stop();
-process.exit(won === 1 ? 0 : 1);
+process.exit(won === 1 && load.ok ? 0 : 1);

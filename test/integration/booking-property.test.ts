@@ -1,14 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { overlaps } from '../../lib/domain/availability';
-import { bucketIdsFor } from '../../lib/domain/claims';
-import { isActive } from '../../lib/domain/status';
 import { getAppointment } from '../../lib/db/appointments';
 import type { Appointment } from '../../lib/schemas/appointments';
 import { changeStatus, deleteAppointment } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
 import { makeRoom } from '../fixtures/builders';
 import { addDays, futureWeekday } from '../fixtures/dates';
+import { bookingViolations, type ClaimBucket } from '../fixtures/invariants';
 import { claimItems, makeScene, nyTime } from '../fixtures/scheduling';
 
 type Op =
@@ -63,29 +61,13 @@ describe('booking invariants (property-based, on DynamoDB Local)', () => {
         for (let i = 0; i < ops.length; i += 3) await Promise.allSettled(ops.slice(i, i + 3).map(run));
 
         const appointments = (await Promise.all(ids.map((id) => getAppointment(medspaId, id)))).filter((a): a is Appointment => a !== null);
-        const active = appointments.filter((a) => isActive(a.status));
-        for (const [i, a] of active.entries()) {
-          for (const b of active.slice(i + 1)) {
-            if (!overlaps({ start: a.scheduled_at, end: a.end_at }, { start: b.scheduled_at, end: b.end_at })) continue;
-            expect(a.provider_id).not.toBe(b.provider_id);
-            if (a.room_id) expect(a.room_id).not.toBe(b.room_id);
-          }
-        }
-        // Claims: exactly the active appointments' buckets, with their current intervals.
-        const expected = new Set<string>();
-        for (const a of active) {
-          for (const [resource, id] of [['PROVIDER', a.provider_id], ['ROOM', a.room_id]] as const) {
-            if (id) for (const hour of bucketIdsFor(a.scheduled_at, a.end_at)) expected.add(`${resource}|${id}|${hour}|${a.id}|${a.scheduled_at}|${a.end_at}`);
-          }
-        }
-        const actual = new Set<string>();
+        const claims: ClaimBucket[] = [];
         const resources = [...scene.providers.map((p) => ['PROVIDER', p.id] as const), ...rooms.map((r) => ['ROOM', r.id] as const)];
         for (const [resource, id] of resources) {
-          for (const item of await claimItems(medspaId, resource, id)) {
-            for (const [appointmentId, interval] of Object.entries(item.entries)) actual.add(`${resource}|${id}|${item.sk}|${appointmentId}|${interval.start}|${interval.end}`);
-          }
+          for (const item of await claimItems(medspaId, resource, id)) claims.push({ resource, resourceId: id, hour: item.sk, entries: item.entries });
         }
-        expect([...actual].sort()).toEqual([...expected].sort());
+        // No overlaps; claims are exactly the active appointments' buckets, with their current intervals.
+        expect(bookingViolations(appointments, claims)).toEqual([]);
       }),
       { numRuns: 12 },
     );

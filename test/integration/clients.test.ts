@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setClock } from '../../lib/clock';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
 import { clientSearchPk, entityKey } from '../../lib/db/keys';
 import { clientHistory, listClients } from '../../lib/use-cases/clients';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
-import { addDays, daysFromNow } from '../fixtures/dates';
+import { addDays, daysFromNow, NY, todayIn } from '../fixtures/dates';
 import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 const expectError = (response: { status: number; body: any }, status: number, code: string) => {
@@ -273,7 +274,10 @@ describe('client delete', () => {
     });
     const done = await bookFor(scene, client.id, day(), '09:00');
     await walk(token, done.id, TO_COMPLETED);
-    const past = await bookFor(scene, client.id, '2026-06-08'); // in the past, and stays there
+    // Two weeks ago, and stays there: booked by a request made before it (creates may not start in the past).
+    const pastDay = addDays(todayIn(NY), -14);
+    setClock(new Date(Date.parse(nyTime(pastDay, '08:00'))));
+    const past = await bookFor(scene, client.id, pastDay).finally(() => setClock(null));
     const scheduled = await bookFor(scene, client.id, day(1));
     const confirmed = await bookFor(scene, client.id, day(2));
     const inProgress = await bookFor(scene, client.id, day(3));

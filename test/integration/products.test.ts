@@ -278,6 +278,38 @@ describe('stock adjustments', () => {
     expect(entries.data.filter((entry) => entry.low_stock_crossed)).toHaveLength(1);
     expect(await crossingRecords(practice.medspaId, product.id)).toHaveLength(1);
     await expectStoredConsistent(practice.medspaId, product.id);
+    // Each ledger entry carries the quantity right after its own commit: 24..0, each once.
+    expect(entries.data.map((entry) => entry.quantity_after).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+
+  it('14 concurrent sales from 14: quantity_after is exactly 13, 12, ..., 0, each once, in the answers and in the ledger', async () => {
+    const product = await makeProduct(practice, { quantity_on_hand: 14, low_stock_threshold: 3 });
+    const responses = await Promise.all(Array.from({ length: 14 }, () => sell(practice, product.id)));
+    expect(tally(responses)).toEqual({ '201': 14 });
+    const expected = Array.from({ length: 14 }, (_, i) => i);
+    expect(responses.map((r) => r.body.data.quantity_after).sort((a, b) => a - b)).toEqual(expected);
+    const entries = await ledger(practice, product.id);
+    expect(entries.data.map((entry) => entry.quantity_after).sort((a, b) => a - b)).toEqual(expected);
+    // The crossing (4 -> 3) is the entry whose quantity_after is the threshold, and only that one.
+    expect(entries.data.filter((entry) => entry.low_stock_crossed).map((entry) => entry.quantity_after)).toEqual([3]);
+    expect(await getProduct(practice, product.id)).toMatchObject({ quantity_on_hand: 0, version: 15 });
+    await expectStoredConsistent(practice.medspaId, product.id);
+  });
+
+  it('mixed concurrent movements chain exactly: every entry starts where another ended', async () => {
+    const product = await makeProduct(practice, { quantity_on_hand: 10, low_stock_threshold: 2 });
+    const moves = [-3, 5, -2, -1, 7, -4, 2, -1, -5, 3];
+    const responses = await Promise.all(moves.map((delta) => adjust(practice, product.id, { delta, reason: delta < 0 ? 'sale' : 'received' })));
+    const committed = responses.filter((r) => r.status === 201).map((r) => r.body.data as { delta: number; quantity_after: number });
+    expect(responses.every((r) => r.status === 201 || r.body.error?.code === 'INSUFFICIENT_STOCK')).toBe(true);
+    // Exact entries chain: the quantities they start from are the initial 10 and every quantity an
+    // entry left except the last one (each entry starts where exactly one other ended).
+    const final = (await getProduct(practice, product.id)).quantity_on_hand;
+    const starts = committed.map((entry) => entry.quantity_after - entry.delta).sort((a, b) => a - b);
+    const ends = [10, ...committed.map((entry) => entry.quantity_after)];
+    ends.splice(ends.indexOf(final), 1);
+    expect(starts).toEqual(ends.sort((a, b) => a - b));
+    expect(final).toBe(10 + committed.reduce((sum, entry) => sum + entry.delta, 0));
   });
 
   it('the ledger is newest first, paged, with a total', async () => {

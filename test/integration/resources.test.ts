@@ -333,14 +333,13 @@ describe('services', () => {
     expectError(await call('POST', `/v1/services/${service.id}/providers`, { token, body: {} }), 400, 'VALIDATION_ERROR');
   });
 
-  it('a deleted provider stays removable from a service but cannot be assigned again', async () => {
+  it('a deleted provider is withdrawn by its deletion, then is 404 to unassign and cannot be assigned again', async () => {
     const provider = await makeProvider(practice);
     const service = await makeService(practice, { provider_ids: [provider.id] });
     await call('DELETE', `/v1/providers/${provider.id}`, { token: practice.adminToken });
     const token = practice.adminToken;
-    const removed = await call('DELETE', `/v1/services/${service.id}/providers/${provider.id}`, { token });
-    expect(removed.body.data).toEqual({ id: provider.id, deleted: true });
     expect((await call('GET', `/v1/services/${service.id}`, { token })).body.data.provider_ids).toEqual([]);
+    expectError(await call('DELETE', `/v1/services/${service.id}/providers/${provider.id}`, { token }), 404, 'PROVIDER_NOT_FOUND');
     expectError(await call('POST', `/v1/services/${service.id}/providers`, { token, body: { provider_id: provider.id } }), 404, 'PROVIDER_NOT_FOUND');
   });
 

@@ -94,4 +94,15 @@ describe('an injected TransactionConflict on the first attempt of every transact
     const payment = await withConflict('POST', '/v1/payments', { client_id: scene.client.id, amount_cents: 2500, method: 'card' });
     expect(payment.amount_cents).toBe(2500);
   });
+
+  it('certifications, provider deletion and admin revocation: create, assign, re-list, delete, revoke', async () => {
+    const provider = (await call('POST', '/v1/providers', { token: scene.practice.adminToken, body: { first_name: 'Rae', last_name: 'Retry' } })).body.data;
+    const service = await withConflict('POST', '/v1/services', { name: 'Retry facial', price_cents: 100, duration_minutes: 30, provider_ids: [provider.id] });
+    const other = await withConflict('POST', '/v1/services', { name: 'Retry peel', price_cents: 100, duration_minutes: 30 });
+    expect((await withConflict('POST', `/v1/services/${other.id}/providers`, { provider_id: provider.id })).provider_ids).toEqual([provider.id]);
+    expect((await withConflict('PATCH', `/v1/services/${service.id}`, { provider_ids: [provider.id, scene.provider.id] })).version).toBe(2);
+    expect(await withConflict('DELETE', `/v1/providers/${provider.id}`)).toEqual({ id: provider.id, deleted: true });
+    const admin = (await call('POST', '/v1/credentials', { token: scene.practice.adminToken, body: { name: 'second admin', role: 'admin' } })).body.data;
+    expect(await withConflict('DELETE', `/v1/credentials/${admin.client_id}`)).toEqual({ id: admin.client_id, deleted: true });
+  });
 });
