@@ -12,4 +12,4 @@ export const AppointmentDetail = Appointment.extend({
   equipment: Facility.nullable().describe('The equipment, if booked.'),
   consent_forms: z.array(Consent).describe("The client's signed consent forms."),
   treatment_record: TreatmentRecord.nullable().describe('The treatment record once completed, else null.'),
-}).describe('An appointment with its client, service, provider, room, equipment, consent forms and treatment record.');
+}).describe('An appointment with its client, service, provider, room, equipment, consent forms and treatment record.').meta({ id: 'AppointmentDetail' });

@@ -49,7 +49,7 @@ export const Appointment = z
     cancellation_reason: doc(z.string().nullable(), 'Why it was cancelled (`client_deleted` when its client was deleted); null unless cancelled.', null),
     ...Timestamps,
   })
-  .describe('An appointment: one client, one service, one provider (and optionally a room and equipment) for a time.');
+  .describe('An appointment: one client, one service, one provider (and optionally a room and equipment) for a time.').meta({ id: 'Appointment' });
 export type Appointment = z.infer<typeof Appointment>;
 
 export const CreateAppointmentBody = z
@@ -148,7 +148,7 @@ export const AppointmentListItem = z
     duration_minutes: doc(z.number().int(), 'Length in minutes.', 30),
     status: AppointmentStatus,
   })
-  .describe('An appointment in a list, with the names of its client, service and provider.');
+  .describe('An appointment in a list, with the names of its client, service and provider.').meta({ id: 'AppointmentListItem' });
 
 export const TreatmentRecordBody = z
   .object({
@@ -184,7 +184,7 @@ export const TreatmentRecord = TreatmentRecordBody.extend({
   provider_id: OutId('provider', 'The provider who treated.'),
   recorded_by: doc(z.string(), 'The API credential (client_id) that wrote it.', 'ms_3f2b8c1e_provider_k2j4'),
   ...Timestamps,
-}).describe('The treatment record of an appointment.');
+}).describe('The treatment record of an appointment.').meta({ id: 'TreatmentRecord' });
 export type TreatmentRecord = z.infer<typeof TreatmentRecord>;
 
 
@@ -229,7 +229,7 @@ export const SlotsQuery = z.object({
 });
 export const Slot = z
   .object({ slot_start: Instant('Start (UTC).', EXAMPLE_TIME.start), slot_end: Instant('End (UTC).', EXAMPLE_TIME.end) })
-  .describe('A bookable interval.');
+  .describe('A bookable interval.').meta({ id: 'Slot' });
 
 export const ReminderResult = z
   .object({
@@ -271,4 +271,4 @@ export const AvailabilityEntry = z
       .describe('The provider.'),
     slots: doc(z.array(Slot), 'Bookable slots, in time order.'),
   })
-  .describe('The bookable slots of one provider on one date.');
+  .describe('The bookable slots of one provider on one date.').meta({ id: 'AvailabilityEntry' });

@@ -42,7 +42,7 @@ export const Credential = z
     created_at: Instant('When it was created.'),
     revoked_at: Instant('When it was revoked; null while it works.').nullable().meta({ examples: [null] }),
   })
-  .describe('An API credential (its secret is never shown again).');
+  .describe('An API credential (its secret is never shown again).').meta({ id: 'Credential' });
 
 export const CreateCredentialBody = z
   .object({ name: doc(z.string().trim().min(1).max(200), 'A label for people (1-200 characters).', 'Front desk tablet'), role: Role })
@@ -50,7 +50,7 @@ export const CreateCredentialBody = z
   .describe('The new credential.');
 export const CreatedCredential = Credential.extend({
   client_secret: doc(z.string(), 'The secret: shown only in this answer (only a hash is kept).', 'sk_live_8JcR2vX4mN7qT1wZ5yB3'),
-}).describe('The new credential with its secret, shown once.');
+}).describe('The new credential with its secret, shown once.').meta({ id: 'CreatedCredential' });
 export const CredentialParams = z.object({ client_id: doc(z.string().min(1).max(200), 'The credential id.', 'ms_3f2b8c1e_frontdesk_q8w3e5') });
 
 /** A date-time with offset, or a practice-local date (a whole day: `from` its start, `to` its end). */
@@ -71,4 +71,4 @@ export const AuditEntry = z
     outcome: doc(z.string(), '`success` or the error code.', 'success'),
     status: doc(z.number().int(), 'HTTP status answered.', 201),
   })
-  .describe('One audited call.');
+  .describe('One audited call.').meta({ id: 'AuditEntry' });

@@ -27,5 +27,5 @@ export const Consent = z
     appointment_id: OutId('appointment', 'The appointment it is for, if any.').nullable(),
     ...Timestamps,
   })
-  .describe('A consent form the client signed.');
+  .describe('A consent form the client signed.').meta({ id: 'Consent' });
 export type Consent = z.output<typeof Consent>;

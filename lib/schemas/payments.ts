@@ -33,7 +33,7 @@ export const Payment = z
     version: doc(z.number().int(), 'Always 1: payments are immutable.', 1),
     created_at: Instant('When it was recorded.'),
   })
-  .describe('A payment (immutable once recorded).');
+  .describe('A payment (immutable once recorded).').meta({ id: 'Payment' });
 export type Payment = z.output<typeof Payment>;
 
 export const ListPaymentsQuery = PageQuery.extend({

@@ -25,7 +25,7 @@ export const Practice = z
     api_access: ApiAccess,
     ...Timestamps,
   })
-  .describe('The practice (med-spa) the credential belongs to.');
+  .describe('The practice (med-spa) the credential belongs to.').meta({ id: 'Practice' });
 export type Practice = z.infer<typeof Practice>;
 
 export const UpdatePracticeBody = z

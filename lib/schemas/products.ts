@@ -68,7 +68,7 @@ export const Product = z
     active: doc(z.boolean(), 'Whether it is sold.', true),
     ...Timestamps,
   })
-  .describe('A retail product and its stock.');
+  .describe('A retail product and its stock.').meta({ id: 'Product' });
 export type Product = z.output<typeof Product>;
 
 const BooleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
@@ -119,7 +119,7 @@ export const StockAdjustment = z.object({
   low_stock_crossed: doc(z.boolean(), 'This adjustment took the product from above its threshold to at or below it.', false),
   created_at: Instant('When it was made.'),
   created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
-}).describe('A stock ledger entry.');
+}).describe('A stock ledger entry.').meta({ id: 'StockAdjustment' });
 export type StockAdjustment = z.output<typeof StockAdjustment>;
 
 export const StockLedgerQuery = PageQuery;

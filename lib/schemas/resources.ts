@@ -120,7 +120,7 @@ export const Provider = resource('provider', {
     'Time off, by start.',
   ),
   active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
-}).describe('A provider: someone who performs services.');
+}).describe('A provider: someone who performs services.').meta({ id: 'Provider' });
 
 /** A stored provider: `working_hours` and `time_off` are what lib/domain/availability expects. */
 export type ProviderRecord = Omit<z.output<typeof Provider>, 'working_hours' | 'time_off'> &
@@ -150,7 +150,7 @@ export const Facility = resource('room', {
   name: doc(z.string(), 'Name.', 'Laser Suite'),
   description: doc(z.string().nullable(), 'Description.', 'Laser and light-based treatments'),
   active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
-}).describe('A room or a piece of equipment: booked with appointments, never double-booked.');
+}).describe('A room or a piece of equipment: booked with appointments, never double-booked.').meta({ id: 'Facility' });
 
 export type FacilityRecord = z.output<typeof Facility> & SoftDeleted;
 
@@ -203,7 +203,7 @@ export const Service = resource('service', {
   duration_minutes: doc(z.number().int(), 'Usual length in minutes.', 30),
   active: doc(z.boolean(), 'Whether it can be booked.', true),
   provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [EXAMPLE_ID.provider]),
-}).describe('A service of the catalog: a treatment with its price, duration and certified providers.');
+}).describe('A service of the catalog: a treatment with its price, duration and certified providers.').meta({ id: 'Service' });
 
 /** `provider_ids` is the certification: a provider may perform the service iff its id is there. */
 export type ServiceRecord = z.output<typeof Service>;
@@ -290,7 +290,7 @@ export const Client = resource('client', {
   last_visit_at: Instant('Scheduled time of the last completed appointment (read-only).', '2026-11-02T15:00:00.000Z').nullable(),
   total_spent_cents: doc(z.number().int(), 'Sum of recorded payments, minor units (read-only).', 127500),
   visit_count: doc(z.number().int(), 'Completed appointments (read-only).', 4),
-}).describe('A client of the practice, with visit and spend statistics.');
+}).describe('A client of the practice, with visit and spend statistics.').meta({ id: 'Client' });
 
 export type ClientView = z.output<typeof Client>;
 

@@ -23,7 +23,7 @@ const Url = z
 
 /** Event names from contract 7, or `["*"]`; repeats are dropped. */
 const Events = z
-  .array(z.string().refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
+  .array(z.string().meta({ description: 'An event type, or "*".', examples: ['appointment.created'] }).refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
   .min(1)
   .max(EVENT_TYPES.length)
   .refine((events) => !events.includes(ALL_EVENTS) || events.every((event) => event === ALL_EVENTS), { error: '"*" stands alone: ["*"] takes every event type' })
@@ -63,7 +63,7 @@ export const Webhook = z
     last_success_at: Instant('The last successful attempt (to the hour).', '2026-11-23T14:00:00.000Z').nullable(),
     ...Timestamps,
   })
-  .describe('A webhook subscription.');
+  .describe('A webhook subscription.').meta({ id: 'Webhook' });
 export type Webhook = z.output<typeof Webhook>;
 
 export const WebhookWithSecret = Webhook.extend({
@@ -73,7 +73,7 @@ export const WebhookWithSecret = Webhook.extend({
       description: 'The signing secret (`whsec_` + base64), shown only here: verify deliveries with any Standard Webhooks library. After a rotation the previous secret also signs for 24 h.',
       examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
     }),
-}).describe('A subscription with its signing secret (shown only in this answer).');
+}).describe('A subscription with its signing secret (shown only in this answer).').meta({ id: 'WebhookWithSecret' });
 export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
 
 export const WebhookDelivery = z
@@ -91,7 +91,7 @@ export const WebhookDelivery = z
       .meta({ examples: [null] }),
     created_at: Instant('When the attempt was logged.'),
   })
-  .describe('One delivery attempt.');
+  .describe('One delivery attempt.').meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.output<typeof WebhookDelivery>;
 
 export const WebhookListQuery = PageQuery;
