@@ -70,5 +70,8 @@ export const operations = {
   testWebhook: { method: 'POST', path: '/v1/webhooks/{id}/test', auth: 'token' },
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'token' },
   retryWebhookDelivery: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', auth: 'token' },
-  getOpenApi: { method: 'GET', path: '/openapi.json', auth: 'public', bare: true },
+  getOpenApi: { method: 'GET', path: '/v1/openapi.json', auth: 'public', bare: true },
+  getOpenApiUnversioned: { method: 'GET', path: '/openapi.json', auth: 'public', bare: true },
+  getDocs: { method: 'GET', path: '/docs', auth: 'public', bare: true },
+  getDocsAsset: { method: 'GET', path: '/docs/{asset}', auth: 'public', bare: true },
 } as const;

@@ -46,6 +46,8 @@ function bodiesOf<S extends z.ZodRawShape, C extends Partial<Record<keyof S, z.Z
 // ---------------------------------------------------------------------------------------------
 // Providers
 
+const DAY_NAMES: Record<WeekdayKey, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+
 export const WorkingPeriod = z
   .object({ start: doc(LocalTime, 'Start, HH:MM.', '09:00'), end: doc(LocalTime, 'End, HH:MM; after start.', '17:00') })
   .strict()
@@ -53,7 +55,7 @@ export const WorkingPeriod = z
   .describe('A working period; `end` must be after `start`.');
 
 export const WorkingHoursSchema = z
-  .object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(WorkingPeriod).max(12)])) as Record<WeekdayKey, z.ZodArray<typeof WorkingPeriod>>)
+  .object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(WorkingPeriod).max(12).describe(`${DAY_NAMES[day]}'s periods (at most 12; empty: not working).`)])) as Record<WeekdayKey, z.ZodArray<typeof WorkingPeriod>>)
   .partial()
   .strict()
   .meta({
@@ -93,7 +95,6 @@ export const UpdateProviderBody = ProviderBodies.update;
 export type CreateProviderInput = z.output<typeof CreateProviderBody>;
 export type UpdateProviderInput = z.output<typeof UpdateProviderBody>;
 
-const DAY_NAMES: Record<WeekdayKey, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
 const OutPeriod = z
   .object({ start: doc(z.string(), 'Start, HH:MM.', '09:00'), end: doc(z.string(), 'End, HH:MM.', '17:00') })
   .describe('A working period, practice-local.');
