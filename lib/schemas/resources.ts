@@ -106,7 +106,12 @@ export const Provider = resource('provider', {
   email: doc(z.string().nullable(), 'Work email.', 'ava.reyes@glow.example'),
   title: doc(z.string().nullable(), 'Job title.', 'Nurse Injector, RN'),
   working_hours: z
-    .object(Object.fromEntries(WEEKDAYS.map((day) => [day, doc(z.array(OutPeriod).default([]), `${DAY_NAMES[day]}'s periods, by start (empty: not working).`)])))
+    .object(
+      Object.fromEntries(WEEKDAYS.map((day) => [day, doc(z.array(OutPeriod).default([]), `${DAY_NAMES[day]}'s periods, by start (empty: not working).`)])) as Record<
+        WeekdayKey,
+        z.ZodDefault<z.ZodArray<typeof OutPeriod>>
+      >,
+    )
     .describe('Practice-local working periods per weekday; every weekday is present.'),
   time_off: doc(
     z.array(
