@@ -4,9 +4,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DOCS_ASSETS, DOCS_INIT_SCRIPT, docsNotFound, docsResponse, type DocsAsset } from '../../lib/docs/page';
 
 /**
- * Swagger UI's files from the installed package. In the CDK bundle esbuild inlines each one as
- * text (the import attribute picks its text loader), so the Lambda reads no file; under tsx
- * (the local server), Node refuses that attribute and the file is read from node_modules.
+ * Swagger UI's files from the installed package: read from node_modules where there is one (the
+ * local server, tests). A Lambda has none; there the CDK bundle holds each file as text, inlined
+ * by esbuild from the import below (the import attribute picks esbuild's text loader).
  */
 const fromPackage = {
   'swagger-ui.css': () => import('swagger-ui-dist/swagger-ui.css', { with: { type: 'text' } }),
@@ -16,11 +16,16 @@ const fromPackage = {
 const loaded = new Map<DocsAsset, Promise<string>>();
 
 async function load(name: keyof typeof fromPackage): Promise<string> {
+  let file: string | undefined;
   try {
-    return (await fromPackage[name]()).default;
+    file = createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`);
   } catch {
-    return readFile(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8');
+    file = undefined;
   }
+  if (file) return readFile(file, 'utf8');
+  const text = (await fromPackage[name]()).default;
+  if (typeof text !== 'string') throw new Error(`swagger-ui-dist/${name} was not bundled as text`);
+  return text;
 }
 
 const assetText = (name: DocsAsset): Promise<string> => {

@@ -39,6 +39,7 @@ export function docsHtml(version: string): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>medspa-api reference</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="${asset('swagger-ui.css')}">
 </head>
 <body>
