@@ -84,7 +84,7 @@ describe('quick start with the typed client against the local server', () => {
     expect(person.data.total_spent_cents).toBeGreaterThanOrEqual(botox.price_cents);
 
     // Every answer of the flow, against the document this server serves.
-    const document = await (await fetch(`${baseUrl}/v1/openapi.json`)).json();
+    const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as Record<string, any>;
     expect(document.servers[0].url).toBe(baseUrl);
     const validator = schemaValidator(document);
     expect(exchanges.length).toBeGreaterThanOrEqual(12);
