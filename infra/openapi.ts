@@ -1,8 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildOpenApiDocument } from '../lib/openapi/document';
+import { parseArgs } from 'node:util';
+import { buildOpenApiDocument, DEFAULT_SERVER_URL } from '../lib/openapi/document';
 
-/** `npm run openapi`: writes the document `GET /openapi.json` serves to ./openapi.json. */
+/**
+ * `npm run openapi [-- --server URL]`: writes the document `GET /v1/openapi.json` serves to
+ * ./openapi.json. Its `servers` names URL (default the local server on $PORT, else 3000); the
+ * served document names the host each request came to.
+ */
+const { values } = parseArgs({ options: { server: { type: 'string' } } });
 const target = join(import.meta.dirname, '..', 'openapi.json');
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(buildOpenApiDocument({ serverUrl: values.server ?? DEFAULT_SERVER_URL }), null, 2)}\n`);
 console.log(`wrote ${target}`);

@@ -23,6 +23,7 @@ async function main() {
   console.log(`
 medspa-api is running
   Base URL:       ${baseUrl}   (health: ${baseUrl}/health)
+  Reference:      ${baseUrl}/docs   (OpenAPI: ${baseUrl}/v1/openapi.json)
   DynamoDB:       ${environment.endpoint}   (data in ${environment.dataDir})
   Events:         table stream -> webhooks (POST /v1/webhooks; http://127.0.0.1 receivers allowed locally)
   Demo practice:  ${demo.medspa_id}

@@ -1,21 +1,34 @@
 import { z } from 'zod';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
+import { DOCS_ASSET_NAMES, DOCS_ASSETS } from '../docs/page';
 import { UNAVAILABLE_REASONS } from '../domain/availability';
-import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
-import { callableRoutes, isIdempotent, isRateLimited, successStatusOf, type RouteDef } from '../http/route';
+import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
 import { Pagination } from '../schemas/common';
+import { EVENT_ENVELOPES, EVENT_SUMMARIES } from '../schemas/events';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
+import { exampleOf, type ExampleContext } from './examples';
 import { CONTRACT_SILENT_CHOICES } from './notes';
+import {
+  RATE_LIMIT_HEADERS,
+  REQUEST_HEADER_PARAMETERS,
+  RESPONSE_HEADERS,
+  TRAFFIC_ERROR_MESSAGES,
+  TRAFFIC_ERROR_STATUS,
+  trafficOf,
+  type Traffic,
+} from './traffic';
 
 /**
  * The OpenAPI 3.1 document, built from the route table and its zod schemas (zod 4's own
  * `z.toJSONSchema`, JSON Schema 2020-12 = OpenAPI 3.1's schema dialect): nothing is written twice.
  * What the route table cannot say (a handler's non-default status, its domain errors, where
- * If-Match is honoured) is in the small maps below; test/unit/openapi.test.ts checks them against
- * the handler sources.
+ * If-Match is honoured, non-JSON answers) is in the small maps below; test/unit/openapi.test.ts
+ * checks them against the handler sources. Examples come from the schemas' own `examples`
+ * metadata (./examples.ts); rate limits and idempotency keys from ./traffic.ts's hook.
  */
 
 type Json = Record<string, any>;
@@ -34,7 +47,7 @@ export const IF_MATCH_IGNORED: ReadonlySet<string> = new Set(['revokeCredential'
  * waitlist, `*_NOT_FOUND` from path segments and `*_id` fields, VERSION_CONFLICT with If-Match,
  * body size and media type, rate limit, internal error.
  */
-export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
+export const DOMAIN_ERRORS: Readonly<Record<string, readonly DocErrorCode[]>> = {
   createToken: ['INVALID_CLIENT'],
   createAppointment: ['PROVIDER_NOT_CERTIFIED', 'PROVIDER_UNAVAILABLE', 'ROOM_UNAVAILABLE', 'EQUIPMENT_UNAVAILABLE'],
   updateAppointment: ['PROVIDER_NOT_CERTIFIED', 'PROVIDER_UNAVAILABLE', 'ROOM_UNAVAILABLE', 'EQUIPMENT_UNAVAILABLE', 'INVALID_STATUS_TRANSITION'],
@@ -50,7 +63,23 @@ export const DOMAIN_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createWebhook: ['CONFLICT'],
   revokeCredential: ['CONFLICT'],
   deleteProvider: ['CONFLICT'],
+  getDocsAsset: ['NOT_FOUND'],
 };
+
+/** Answers that are not JSON: the content types of each (the JSON schema of these is a string). */
+export const RAW_RESPONSES: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
+  getDocs: { 'text/html': { schema: { type: 'string', description: 'The reference page.' }, example: '<!doctype html>...' } },
+  getDocsAsset: Object.fromEntries(
+    [...new Set(Object.values(DOCS_ASSETS).map((type) => type.split(';')[0]))].map((type) => [
+      type,
+      { schema: { type: 'string', description: `One of ${DOCS_ASSET_NAMES.join(', ')}.` }, example: type === 'text/css' ? '.swagger-ui{...}' : '/* Swagger UI */' },
+    ]),
+  ),
+};
+
+/** Every error code the document names: lib/errors.ts's, and the traffic codes of ./traffic.ts. */
+export const DOC_ERROR_STATUS = { ...TRAFFIC_ERROR_STATUS, ...ERROR_STATUS } as const;
+export type DocErrorCode = keyof typeof DOC_ERROR_STATUS;
 
 
 export const honoursIfMatch = (operation: string, route: RouteDef) =>
@@ -83,6 +112,8 @@ function visit(node: unknown, fn: (object: Json) => void) {
  */
 class SchemaConverter {
   readonly components: Record<string, Json> = {};
+  /** What each component name stands for, to tell a second conversion of it from another schema. */
+  private readonly signatures = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output', context: string): Json {
     const json = z.toJSONSchema(schema, {
@@ -103,20 +134,29 @@ class SchemaConverter {
     const defs: Record<string, Json> = json.$defs ?? {};
     delete json.$defs;
     const names = new Map<string, string>();
-    for (const key of Object.keys(defs)) {
-      const base = key.startsWith('__') ? `${context}${key.replace(/^_+/, '_')}` : io === 'input' ? `${key}Input` : key;
-      names.set(key, this.freeName(base, defs[key]));
-    }
+    const baseOf = (key: string) => (key.startsWith('__') ? `${context}${key.replace(/^_+/, '_')}` : io === 'input' ? `${key}Input` : key);
+    // Compared by what they will be once their refs point at components, named by base name.
+    const signature = (def: Json) =>
+      JSON.stringify(describe(rewriteRefs(def, (ref) => {
+        const key = /^#\/\$defs\/(.+)$/.exec(ref)?.[1];
+        return key ? schemaRef(baseOf(key)) : ref;
+      })));
+    for (const key of Object.keys(defs)) names.set(key, this.freeName(baseOf(key), signature(defs[key])));
     let root: string | undefined;
     const map = (ref: string) => {
-      if (ref === '#') return schemaRef((root ??= this.freeName(context, json)));
+      if (ref === '#') return schemaRef((root ??= this.freeName(context, JSON.stringify(json))));
       const def = /^#\/\$defs\/(.+)$/.exec(ref)?.[1];
       return def && names.has(def) ? schemaRef(names.get(def)!) : ref;
     };
-    for (const [key, def] of Object.entries(defs)) this.components[names.get(key)!] = describe(rewriteRefs(def, map));
+    for (const [key, def] of Object.entries(defs)) {
+      const name = names.get(key)!;
+      this.components[name] = describe(rewriteRefs(def, map));
+      this.signatures.set(name, signature(def));
+    }
     const converted = describe(rewriteRefs(json, map));
     if (root === undefined) return converted;
     this.components[root] = converted;
+    this.signatures.set(root, JSON.stringify(converted));
     return { $ref: schemaRef(root) };
   }
 
@@ -127,11 +167,11 @@ class SchemaConverter {
   }
 
   /** `base`, or `base2`, ... when another, different schema already took that name. */
-  private freeName(base: string, schema: Json) {
+  private freeName(base: string, signature: string) {
     for (let n = 1; ; n += 1) {
       const name = n === 1 ? base : `${base}${n}`;
-      const taken = this.components[name];
-      if (!taken || JSON.stringify(taken) === JSON.stringify(schema)) return name;
+      const taken = this.signatures.get(name);
+      if (taken === undefined || taken === signature) return name;
     }
   }
 }
@@ -148,84 +188,98 @@ function describe(json: Json): Json {
 // ---------------------------------------------------------------------------------------------
 // Shared components
 
-const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const ERROR_CODES = (Object.keys(DOC_ERROR_STATUS) as DocErrorCode[]).sort(
+  (a, b) => DOC_ERROR_STATUS[a] - DOC_ERROR_STATUS[b] || a.localeCompare(b),
+);
 
-/** The error envelope of `errorResponse` in lib/http/handler.ts, `code` limited to `codes`. */
-const errorEnvelope = (codes: readonly ErrorCode[]): Json => ({
+const EXAMPLE_REQUEST_ID = '4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+
+const messageOf = (code: DocErrorCode) =>
+  code in TRAFFIC_ERROR_MESSAGES && !(code in ERROR_STATUS)
+    ? TRAFFIC_ERROR_MESSAGES[code as keyof typeof TRAFFIC_ERROR_MESSAGES]
+    : new AppError(code as ErrorCode).message;
+
+/** An error answer as the server writes it (lib/http/handler.ts `errorResponse`). */
+export const errorExample = (code: DocErrorCode) => ({
+  success: false,
+  error: {
+    code,
+    message: messageOf(code),
+    ...(code === 'VALIDATION_ERROR' ? { details: [{ path: 'scheduled_at', message: 'Invalid ISO datetime' }] } : {}),
+    request_id: EXAMPLE_REQUEST_ID,
+  },
+});
+
+/** The error envelope, `code` limited to `codes`. */
+const errorEnvelope = (codes: readonly DocErrorCode[]): Json => ({
   type: 'object',
   required: ['success', 'error'],
   properties: {
-    success: { const: false },
+    success: { const: false, description: 'Always false for errors.' },
     error: {
       type: 'object',
+      description: 'What went wrong.',
       required: ['code', 'message', 'request_id'],
       properties: {
-        code: { type: 'string', enum: [...codes] },
+        code: { type: 'string', enum: [...codes], description: 'Branch on this.' },
         message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
-        details: {
-          type: 'array',
-          items: { $ref: schemaRef('FieldProblem') },
-          description: 'The field problems of a `VALIDATION_ERROR`; for `PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE` and `EQUIPMENT_UNAVAILABLE`, every reason (`reason`, and `appointment_id` of an overlap).',
-        },
+        details: { type: 'array', items: { $ref: schemaRef('FieldProblem') }, description: 'The field problems of a `VALIDATION_ERROR` (and the reasons of a `PROVIDER_UNAVAILABLE`).' },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header.' },
       },
     },
   },
 });
 
-/** `Error` with `error.code` narrowed to what one response can carry. */
-const narrowedError = (codes: readonly ErrorCode[]): Json => ({
-  allOf: [{ $ref: schemaRef('Error') }, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: [...codes] } } } } }],
+/** The envelope of one response: `error.code` narrowed to the codes it can carry. */
+const narrowedError = (codes: readonly DocErrorCode[]): Json => ({
+  ...errorEnvelope(codes),
+  description: `An error: ${codes.join(', ')}.`,
 });
 
-const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
-
-const rateLimitHeaders = (route: RouteDef) =>
-  isRateLimited(route) ? { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') } : {};
-
-const COMPONENT_HEADERS = {
-  'X-Request-Id': { description: 'The request id; the same as `error.request_id`. Quote it when asking for support.', schema: { type: 'string' } },
-  ETag: { description: 'The resource `version` as `"<version>"`; send it back in `If-Match`.', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
-  'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: "The credential's burst (RATE_LIMIT_BURST): requests it may send at once.", schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Remaining': { description: 'Requests left in the bucket right now.', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer', minimum: 0 } },
-  'Idempotent-Replayed': { description: '`true` when this answer is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
-};
-
-const IDEMPOTENCY_KEY_PARAMETER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'Makes a retry safe: the same key (per credential, 1-255 visible ASCII characters) with the same body within 24 h replays the first answer (`Idempotent-Replayed: true`); with another body it is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request still runs a duplicate waits up to 5 s, then 409 `IDEMPOTENCY_KEY_IN_USE`. 2xx and 4xx answers are kept; a 5xx is not, so a retry runs again.',
-  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$', examples: ['7f3c2a9e-booking-42'] },
-};
-
-const IF_MATCH_PARAMETER = {
-  name: 'If-Match',
-  in: 'header',
-  required: false,
-  description: 'Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional.',
-  schema: { type: 'string', examples: ['"3"'] },
-};
+const header = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 const ERROR_TITLES: Record<number, string> = {
   400: 'The request is not valid',
   401: 'Not authenticated',
   403: 'Not allowed',
   404: 'Not found (ids of other practices answer the same)',
-  405: 'Method not allowed',
   409: 'Conflict with the current state',
   413: `Body larger than ${MAX_BODY_BYTES / 1024} KiB`,
+  414: 'Request target too long',
   415: 'Unsupported Content-Type',
   422: 'Well-formed but not acceptable',
   429: 'Rate limited; retry after `Retry-After` seconds',
+  431: 'Request headers too large',
   500: 'Unexpected server error (never caused by bad input)',
 };
 
 const SUCCESS_TITLES: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+/**
+ * Refusals of the transport, before any route (README "Transport refusals"): every operation can
+ * get them, so each refers to these instead of repeating them.
+ */
+const TRANSPORT_RESPONSES: Record<string, { status: number; code: DocErrorCode }> = {
+  UriTooLong: { status: 414, code: 'URI_TOO_LONG' },
+  HeadersTooLarge: { status: 431, code: 'HEADERS_TOO_LARGE' },
+};
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Token exchange, signing keys, API credentials and the audit log.',
+  practice: 'The practice the credential belongs to, and its settings.',
+  providers: 'People who perform services: working hours and time off.',
+  rooms: 'Treatment rooms, booked with appointments.',
+  equipment: 'Equipment, booked with appointments.',
+  services: 'The service catalog and which providers are certified for each service.',
+  clients: 'Clients, their history and signed consent forms.',
+  appointments: 'Booking, status changes, availability, slots and the availability search.',
+  products: 'Retail products, stock and the stock ledger.',
+  payments: 'Payments received from clients.',
+  webhooks: 'Webhook subscriptions, their delivery log, tests and retries. The event payloads are in this document\'s `webhooks` section.',
+  reports: 'Read-only reports over practice-local date ranges.',
+  system: 'Health, this document and its rendered reference.',
+  events: 'What webhook subscribers receive: one POST per event, signed the Standard Webhooks way.',
+};
 
 // ---------------------------------------------------------------------------------------------
 // Per operation
@@ -241,6 +295,7 @@ function notFoundCode(noun: string): ErrorCode | undefined {
 interface OperationParts {
   operation: string;
   route: RouteDef;
+  traffic: Traffic;
   params?: Json;
   query?: Json;
   /** As sent in the document (maybe a `$ref`). */
@@ -251,8 +306,8 @@ interface OperationParts {
   responseShape?: Json;
 }
 
-function errorCodesOf({ operation, route, query, bodyShape }: OperationParts, ifMatch: boolean, isList: boolean): ErrorCode[] {
-  const codes = new Set<ErrorCode>();
+function errorCodesOf({ operation, route, traffic, query, bodyShape }: OperationParts, ifMatch: boolean, isList: boolean): DocErrorCode[] {
+  const codes = new Set<DocErrorCode>();
   const isPublic = route.auth === 'public';
   if (route.params || route.query || route.body || ifMatch) codes.add('VALIDATION_ERROR');
   if (route.body || route.queryFromBody) codes.add('INVALID_JSON');
@@ -277,22 +332,22 @@ function errorCodesOf({ operation, route, query, bodyShape }: OperationParts, if
     if (code) codes.add(code);
   }
   if (ifMatch) codes.add('VERSION_CONFLICT');
-  if (isIdempotent(route)) {
-    codes.add('IDEMPOTENCY_KEY_REUSED');
-    codes.add('IDEMPOTENCY_KEY_IN_USE');
-  }
-  if (isRateLimited(route)) codes.add('RATE_LIMITED');
   if (route.body) {
     codes.add('PAYLOAD_TOO_LARGE');
     if (!route.acceptsForm) codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
+  if (traffic.idempotent) {
+    codes.add('IDEMPOTENCY_KEY_REUSED');
+    codes.add('IDEMPOTENCY_KEY_IN_USE');
+  }
+  if (traffic.rateLimited) codes.add('RATE_LIMITED');
   for (const code of DOMAIN_ERRORS[operation] ?? []) codes.add(code);
-  codes.add('INTERNAL_ERROR');
+  if (!RAW_RESPONSES[operation] || route.params) codes.add('INTERNAL_ERROR');
   return ERROR_CODES.filter((code) => codes.has(code));
 }
 
 function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
-  const { route, params, query } = parts;
+  const { route, params, query, traffic } = parts;
   const fromObject = (json: Json | undefined, where: 'path' | 'query') => {
     const required = new Set<string>(json?.required ?? []);
     return Object.entries<Json>(json?.properties ?? {}).map(([name, schema]) => ({
@@ -306,56 +361,70 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
   const path = fromObject(params, 'path');
   // A `{param}` the params schema does not name is still a (string) path parameter.
   for (const name of pathParamNames(route.path)) {
-    if (!path.some((p) => p.name === name)) path.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    if (!path.some((p) => p.name === name)) path.push({ name, in: 'path', required: true, description: `The ${name}.`, schema: { type: 'string' } });
   }
   return [
     ...path,
     ...fromObject(query, 'query'),
     ...(ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
-    ...(isIdempotent(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(traffic.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
   ];
 }
 
-function responsesOf(parts: OperationParts, ifMatch: boolean): Json {
-  const { operation, route, query, response, responseShape } = parts;
+function responsesOf(parts: OperationParts, ifMatch: boolean, examples: ExampleContext): Json {
+  const { operation, route, query, response, responseShape, traffic } = parts;
   const status = successStatusOf(route);
   const isList = responseShape?.type === 'array' && Boolean(query?.properties?.cursor);
   const enveloped = route.envelope !== false;
   const data = response ?? {};
   const single = enveloped && !isList && Boolean(responseShape?.properties?.version);
+  const rateHeaders = traffic.rateLimited ? Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, header(name)])) : {};
   const successSchema = enveloped
     ? {
         type: 'object',
         required: ['success', 'data', ...(isList ? ['pagination'] : [])],
-        properties: { success: { const: true }, data, ...(isList ? { pagination: { $ref: schemaRef('Pagination') } } : {}) },
+        properties: {
+          success: { const: true, description: 'Always true for successes.' },
+          data: { ...data, ...(data.description || data.$ref ? {} : { description: 'The result.' }) },
+          ...(isList ? { pagination: { $ref: schemaRef('Pagination') } } : {}),
+        },
       }
     : data;
+  const raw = RAW_RESPONSES[operation];
+  const dataExample = raw ? undefined : exampleOf(data, examples, `${operation}.response`);
+  const successExample = enveloped ? { success: true, data: dataExample, ...(isList ? { pagination: { total: 1, next_cursor: null } } : {}) } : dataExample;
   const responses: Json = {
     [status]: {
       description: SUCCESS_TITLES[status] ?? 'Success',
-      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}), ...rateLimitHeaders(route), ...(isIdempotent(route) ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}) },
-      content: { 'application/json': { schema: successSchema } },
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}), ...rateHeaders },
+      content: raw ?? { 'application/json': { schema: successSchema, example: successExample } },
     },
   };
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(parts, ifMatch, isList)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const byStatus = new Map<number, DocErrorCode[]>();
+  for (const code of errorCodesOf(parts, ifMatch, isList)) byStatus.set(DOC_ERROR_STATUS[code], [...(byStatus.get(DOC_ERROR_STATUS[code]) ?? []), code]);
   for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[errorStatus] = {
       description: `${ERROR_TITLES[errorStatus] ?? 'Error'}: ${codes.join(', ')}`,
       headers: {
         'X-Request-Id': header('X-Request-Id'),
-        ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
-        ...rateLimitHeaders(route),
+        ...rateHeaders,
         ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': header('Retry-After') } : {}),
+        ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
       },
-      content: { 'application/json': { schema: narrowedError(codes) } },
+      content: {
+        'application/json': {
+          schema: narrowedError(codes),
+          examples: Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }])),
+        },
+      },
     };
   }
-  return responses;
+  for (const [name, { status: transportStatus }] of Object.entries(TRANSPORT_RESPONSES)) responses[transportStatus] = { $ref: `#/components/responses/${name}` };
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
-function operationOf(parts: OperationParts) {
-  const { operation, route, body } = parts;
+function operationOf(parts: OperationParts, examples: ExampleContext) {
+  const { operation, route, body, traffic } = parts;
   const isPublic = route.auth === 'public';
   const ifMatch = honoursIfMatch(operation, route);
   const notes = [
@@ -363,9 +432,12 @@ function operationOf(parts: OperationParts) {
     ...(route.allowWaitlisted ? ['Also answers while the practice is waitlisted.'] : []),
     ...(route.queryFromBody ? ['The query parameters may also come as a JSON body (the query string wins).'] : []),
     ...(route.acceptsForm ? ['Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.'] : []),
+    ...(traffic.idempotent ? ['Send an `Idempotency-Key` to make retries safe.'] : []),
+    ...(traffic.rateLimited ? ["Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`)."] : []),
   ];
   const isTokenEndpoint = operation === TOKEN_OPERATION;
   const bodyRequired = route.body ? !route.body.safeParse(undefined).success : false;
+  const bodyExample = body ? exampleOf(body, examples, `${operation}.body`) : undefined;
   return {
     operationId: operation,
     summary: route.summary,
@@ -374,20 +446,85 @@ function operationOf(parts: OperationParts) {
     security: isPublic ? (isTokenEndpoint ? [{}, { clientBasic: [] }] : []) : [{ bearerAuth: [] }, { oauth2: [] }],
     ...(route.auth === 'public' ? {} : { 'x-roles': [...route.auth] }),
     ...(route.allowWaitlisted ? { 'x-allow-waitlisted': true } : {}),
+    ...(traffic.rateLimited ? { 'x-rate-limited': true } : {}),
+    ...(traffic.idempotent ? { 'x-idempotent': true } : {}),
+    ...(operation === 'getOpenApiUnversioned' ? { deprecated: true } : {}),
     parameters: parametersOf(parts, ifMatch),
     ...(body
       ? {
           requestBody: {
             required: bodyRequired,
             content: {
-              'application/json': { schema: body },
-              ...(route.acceptsForm ? { 'application/x-www-form-urlencoded': { schema: body } } : {}),
+              'application/json': { schema: body, example: bodyExample },
+              ...(route.acceptsForm ? { 'application/x-www-form-urlencoded': { schema: body, example: bodyExample } } : {}),
             },
           },
         }
       : {}),
-    responses: responsesOf(parts, ifMatch),
+    responses: responsesOf(parts, ifMatch, examples),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: the `webhooks` section
+
+const eventComponentName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('')}Event`;
+
+const eventOperationId = (type: string) => `on${eventComponentName(type).replace(/Event$/, '')}`;
+
+const WEBHOOK_HEADERS: Json[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it.',
+    schema: { type: 'string', examples: ['evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b'] },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes).',
+    schema: { type: 'string', pattern: '^[0-9]+$', examples: ['1795442709'] },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription\'s `whsec_` secret.',
+    schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] },
+  },
+];
+
+function webhooksOf(converter: SchemaConverter, examples: ExampleContext): { webhooks: Json; schemas: Record<string, Json> } {
+  const webhooks: Json = {};
+  const schemas: Record<string, Json> = {};
+  for (const [type, envelope] of Object.entries(EVENT_ENVELOPES)) {
+    const name = eventComponentName(type);
+    schemas[name] = converter.convert(envelope, 'output', name);
+    const ref = { $ref: schemaRef(name) };
+    webhooks[type] = {
+      post: {
+        operationId: eventOperationId(type),
+        summary: EVENT_SUMMARIES[type as keyof typeof EVENT_SUMMARIES],
+        description: `The body is the \`${type}\` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on \`webhook-id\`.`,
+        tags: ['events'],
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: ref, example: exampleOf(schemas[name], examples, `webhooks.${type}`) } } },
+        responses: {
+          '200': { description: 'Received (any 2xx).' },
+          '400': { description: 'Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later.' },
+        },
+      },
+    };
+  }
+  return { webhooks, schemas };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,8 +532,11 @@ function operationOf(parts: OperationParts) {
 
 const TOKEN_OPERATION = 'createToken' satisfies keyof typeof routes;
 
+/** The local server's address when the document is built without a request (`npm run openapi`). */
+export const DEFAULT_SERVER_URL = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
 function infoDescription(): string {
-  const errorRows = ERROR_CODES.map((code) => `| ${ERROR_STATUS[code]} | \`${code}\` |`).join('\n');
+  const errorRows = ERROR_CODES.map((code) => `| ${DOC_ERROR_STATUS[code]} | \`${code}\` |`).join('\n');
   return `The practice-management API for med-spas: clients, appointments, the service catalog, retail products and inventory, payments and consents. Two active appointments never overlap on one provider, room or piece of equipment, whatever the concurrency.
 
 ## Conventions
@@ -404,16 +544,19 @@ function infoDescription(): string {
 - **Base path** \`/v1\`. JSON in and out (\`Content-Type: application/json\`), snake_case field names.
 - **Ids** are server-assigned UUIDs. An unknown or malformed id is a 404 of that resource, never a 500. A token of one practice never sees another practice's records: their ids answer 404 as if absent.
 - **Success**: \`{ "success": true, "data": ... }\`; lists add \`pagination\`. Create answers 201. \`DELETE\` answers 200 \`{ "success": true, "data": { "id", "deleted": true } }\`. The token and JWKS endpoints answer their RFC shapes, without the envelope.
-- **Errors**: \`{ "success": false, "error": { "code", "message", "details"?, "request_id" } }\`. Branch on \`code\`; \`details\` lists field problems of a \`VALIDATION_ERROR\` (\`[{ "path": "scheduled_at", "message": "..." }]\`); for \`PROVIDER_UNAVAILABLE\`, \`ROOM_UNAVAILABLE\` and \`EQUIPMENT_UNAVAILABLE\` it lists every reason (\`reason\`: \`outside_working_hours\`, \`time_off\`, \`inactive\` or \`overlap\`, the latter with the overlapping \`appointment_id\`). Every operation lists the codes it can answer.
+- **Errors**: \`{ "success": false, "error": { "code", "message", "details"?, "request_id" } }\`. Branch on \`code\`; \`details\` lists field problems of a \`VALIDATION_ERROR\` (\`[{ "path": "scheduled_at", "message": "..." }]\`). Every operation lists the codes it can answer.
 - **X-Request-Id** is on every response.
 - **Pagination**: \`?limit=\` (1..100, default 50) and \`?cursor=\` (opaque, from \`pagination.next_cursor\`); \`pagination = { total, next_cursor }\`, \`next_cursor\` is \`null\` on the last page.
 - **Date-times** are ISO 8601 with an offset on input (\`2026-11-23T15:00:00Z\`, \`...-05:00\`); one without an offset is a \`VALIDATION_ERROR\`. Output is always UTC (\`2026-11-23T15:00:00.000Z\`).
 - **Plain dates** (\`YYYY-MM-DD\`) and working hours (\`HH:MM\`) are in the practice's IANA time zone (\`practice.time_zone\`).
 - **Money** is integer minor units (\`*_cents\`) in the practice's \`currency\` (ISO 4217).
 - **Versioning**: resources carry \`version\` (+1 per change); single-resource responses carry \`ETag: "<version>"\`. Operations that take \`If-Match\` (\`"3"\`, \`W/"3"\` or \`3\`) answer 409 \`VERSION_CONFLICT\` when it is stale.
+- **Idempotency**: \`POST\`s take an \`Idempotency-Key\` header: the same key with the same body within 24 h replays the first answer; with a different body it is 422 \`IDEMPOTENCY_KEY_REUSED\` (409 \`IDEMPOTENCY_KEY_IN_USE\` while the first is still running). Retry a failed POST with the same key.
+- **Rate limits**: per credential. Every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit it is 429 \`RATE_LIMITED\` with \`Retry-After\` (seconds).
 - **Limits**: bodies over ${MAX_BODY_BYTES / 1024} KiB are 413 \`PAYLOAD_TOO_LARGE\`; malformed JSON is 400 \`INVALID_JSON\`.
 - **Authentication**: exchange a credential at \`POST /v1/auth/token\` (JSON \`{ client_id, client_secret }\`, or the OAuth 2.0 client-credentials form, or HTTP Basic) for a JWT valid for 1 hour, and send it as \`Authorization: Bearer <token>\`. Public keys: \`GET /.well-known/jwks.json\`.
-- **Roles**: ${ROLES.map((role) => `\`${role}\``).join(', ')}. Each operation lists the roles allowed (\`x-roles\`); any other is 403 \`FORBIDDEN\`. A practice still on the early-access waitlist gets 403 \`API_ACCESS_NOT_ENABLED\` except where an operation says otherwise (\`x-allow-waitlisted\`).
+- **Roles**: ${ROLES.map((role) => `\`${role}\``).join(', ')}. Each operation lists the roles allowed (in its description and \`x-roles\`); any other is 403 \`FORBIDDEN\`. A practice still on the early-access waitlist gets 403 \`API_ACCESS_NOT_ENABLED\` except where an operation says otherwise (\`x-allow-waitlisted\`).
+- **Events**: subscribe with \`POST /v1/webhooks\`; each event is POSTed to your URL as described in this document's \`webhooks\` section, signed the Standard Webhooks way.
 
 | HTTP | code |
 |---|---|
@@ -425,11 +568,73 @@ ${CONTRACT_SILENT_CHOICES}
 `;
 }
 
+const tokenUrl = (serverUrl: string) => `${serverUrl}${routes[TOKEN_OPERATION].path}`;
+
+/**
+ * The document for one server: `servers` and the OAuth token URL name it. The rest does not
+ * depend on it, so a cached document is re-pointed per request with this.
+ */
+export function withServer(document: Json, serverUrl: string): Json {
+  return {
+    ...document,
+    servers: [{ url: serverUrl, description: 'The server that answered this request' }],
+    components: {
+      ...document.components,
+      securitySchemes: {
+        ...document.components.securitySchemes,
+        oauth2: {
+          ...document.components.securitySchemes.oauth2,
+          flows: { clientCredentials: { tokenUrl: tokenUrl(serverUrl), scopes: {} } },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The base URL a request came to, from its own `Host` (and `X-Forwarded-Proto`, which API
+ * Gateway sets); null when the host is not a plain host[:port], so nothing odd is echoed back.
+ */
+export function serverUrlOf(headers: Record<string, string | undefined>): string | null {
+  const host = headers.host?.trim().toLowerCase();
+  if (!host || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$/.test(host)) return null;
+  const forwarded = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
+  const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : /^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https';
+  return `${protocol}://${host}`;
+}
+
+/** The JSON Schemas of each operation's input and output, as the document has them (the typed client's types come from these). */
+export interface OperationSchemas {
+  params?: Json;
+  query?: Json;
+  body?: Json;
+  bodyRequired: boolean;
+  /** `data` of the envelope (or the whole answer of a bare route). */
+  response?: Json;
+  isList: boolean;
+}
+
 /** Builds the whole document from `routes`; pure, so callers may cache it. */
-export function buildOpenApiDocument(): Json {
+export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json {
+  return buildAll(options).document;
+}
+
+/** The document plus what the tests and generators look at beside it. */
+export function buildAll(options: { serverUrl?: string } = {}) {
   const converter = new SchemaConverter();
+  const missingExamples: string[] = [];
+  const examples: ExampleContext = {
+    missing: missingExamples,
+    resolve: (ref) => {
+      const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
+      if (name === 'Pagination') return converter.components.Pagination ?? paginationSchema;
+      return name ? converter.components[name] : undefined;
+    },
+  };
+  const paginationSchema = converter.convert(Pagination, 'output', 'Pagination');
   const paths: Record<string, Json> = {};
   const tags: string[] = [];
+  const operations: Record<string, OperationSchemas> = {};
   for (const [operation, route] of callableRoutes(routes)) {
     const convert = (schema: z.ZodType | undefined, io: 'input' | 'output', where: string) =>
       schema ? converter.convert(schema, io, `${operation}_${where}`) : undefined;
@@ -439,6 +644,7 @@ export function buildOpenApiDocument(): Json {
     const parts: OperationParts = {
       operation,
       route,
+      traffic: trafficOf(operation, route),
       params: shape(convert(route.params, 'input', 'params')),
       query: shape(convert(route.query, 'input', 'query')),
       body,
@@ -447,52 +653,76 @@ export function buildOpenApiDocument(): Json {
       responseShape: shape(response),
     };
     paths[route.path] ??= {};
-    paths[route.path][route.method.toLowerCase()] = operationOf(parts);
+    paths[route.path][route.method.toLowerCase()] = operationOf(parts, examples);
     if (!tags.includes(route.group)) tags.push(route.group);
+    operations[operation] = {
+      params: parts.params,
+      query: parts.query,
+      body,
+      bodyRequired: route.body ? !route.body.safeParse(undefined).success : false,
+      response: RAW_RESPONSES[operation] ? { type: 'string' } : response,
+      isList: parts.responseShape?.type === 'array' && Boolean(parts.query?.properties?.cursor),
+    };
   }
-  const pagination = converter.convert(Pagination, 'output', 'Pagination');
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'medspa-api',
-      version: packageVersion,
-      summary: 'Practice-management API for med-spas',
-      description: infoDescription(),
-    },
-    servers: [
-      { url: '/', description: 'The host serving this document (paths include the /v1 base)' },
-      { url: 'http://127.0.0.1:3000', description: 'Local server (npm start)' },
-    ],
-    tags: tags.map((name) => ({ name })),
-    paths,
-    components: {
-      schemas: {
-        ...converter.components,
-        Pagination: pagination,
-        ErrorCode: { type: 'string', enum: ERROR_CODES },
-        FieldProblem: {
-          type: 'object',
-          required: ['path', 'message'],
-          properties: {
-            path: { type: 'string', description: 'The field, parameter or header at fault, e.g. `scheduled_at`.' },
-            message: { type: 'string' },
-            reason: { type: 'string', enum: [...UNAVAILABLE_REASONS], description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).' },
-            appointment_id: { type: 'string', format: 'uuid', description: 'The overlapping active appointment (with `reason: "overlap"`).' },
+  const events = webhooksOf(converter, examples);
+  const serverUrl = options.serverUrl ?? DEFAULT_SERVER_URL;
+  const transportResponses = Object.fromEntries(
+    Object.entries(TRANSPORT_RESPONSES).map(([name, { status, code }]) => [
+      name,
+      {
+        description: `${ERROR_TITLES[status]}: ${code} (the local server; on AWS the gateway answers these itself, with its own body)`,
+        headers: { 'X-Request-Id': header('X-Request-Id') },
+        content: { 'application/json': { schema: narrowedError([code]), examples: { [code]: { $ref: `#/components/examples/${code}` } } } },
+      },
+    ]),
+  );
+  const document = withServer(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'medspa-api',
+        version: packageVersion,
+        summary: 'Practice-management API for med-spas',
+        description: infoDescription(),
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [],
+      tags: [...tags, 'events'].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+      paths,
+      webhooks: events.webhooks,
+      components: {
+        schemas: {
+          ...converter.components,
+          ...events.schemas,
+          Pagination: paginationSchema,
+          FieldProblem: {
+            type: 'object',
+            description: 'One problem with the request.',
+            required: ['path', 'message'],
+            properties: {
+              path: { type: 'string', description: 'The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`).' },
+              message: { type: 'string', description: 'What is wrong with it.' },
+              reason: { type: 'string', enum: [...UNAVAILABLE_REASONS], description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).' },
+              appointment_id: { type: 'string', description: 'For an overlap: the appointment in the way.' },
+            },
           },
         },
-        Error: { ...errorEnvelope(ERROR_CODES), description: 'Every error answer; each operation narrows `error.code` to the codes it can answer.' },
-      },
-      parameters: { IfMatch: IF_MATCH_PARAMETER, IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
-      headers: COMPONENT_HEADERS,
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /v1/auth/token`.' },
-        oauth2: {
-          type: 'oauth2',
-          description: 'The same token, obtained with the OAuth 2.0 client-credentials grant.',
-          flows: { clientCredentials: { tokenUrl: routes[TOKEN_OPERATION].path, scopes: {} } },
+        responses: transportResponses,
+        examples: Object.fromEntries(ERROR_CODES.map((code) => [code, { summary: messageOf(code), value: errorExample(code) }])),
+        parameters: REQUEST_HEADER_PARAMETERS,
+        headers: RESPONSE_HEADERS,
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /v1/auth/token`.' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'The same token, obtained with the OAuth 2.0 client-credentials grant.',
+            flows: { clientCredentials: { tokenUrl: tokenUrl(serverUrl), scopes: {} } },
+          },
+          clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: `client_id:client_secret` (RFC 6749 2.3.1).' },
         },
-        clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: `client_id:client_secret` (RFC 6749 2.3.1).' },
       },
     },
-  };
+    serverUrl,
+  );
+  return { document, operations, missingExamples };
 }

@@ -152,6 +152,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   working time; service popularity lists the whole catalog, most booked first (\`bookings\` counts
   appointments scheduled in the range whatever their status). Ratios have 4 decimals. Figures
   come from counters the table stream keeps, so they trail writes by the stream's lag (seconds).
+- **The OpenAPI document** is \`GET /v1/openapi.json\` (\`/openapi.json\`, its first path, stays and
+  is marked deprecated); its \`servers\` names the host the request came to. Rules that JSON Schema
+  cannot compare with today are stated a little narrower than the server applies them:
+  \`date_of_birth\` takes the years 1900 to last year in the document (the server takes any past
+  date). Operations say whether they are rate limited (\`x-rate-limited\`) and take an
+  \`Idempotency-Key\` (\`x-idempotent\`). \`GET /docs\` is Swagger UI, served by the API itself.
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
   JSON. Responses may gain new fields: ignore the ones you do not know.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, list } from '../http/route';
 import * as auth from '../schemas/auth';
-import { Deleted } from '../schemas/common';
+import { Deleted, PageQuery } from '../schemas/common';
 import * as practice from '../schemas/practice';
 
 
@@ -10,7 +10,7 @@ import * as practice from '../schemas/practice';
 export const authRoutes = defineRoutes({
   getHealth: {
     method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
-    auth: 'public', envelope: false, response: z.object({ status: z.literal('ok') }),
+    auth: 'public', envelope: false, response: z.object({ status: z.literal('ok').describe('Always ok: the server can take requests.') }).describe('Liveness.'),
   },
   getJwks: {
     method: 'GET', path: '/.well-known/jwks.json', group: 'auth', summary: 'Public keys that verify access tokens',
@@ -26,7 +26,7 @@ export const authRoutes = defineRoutes({
   },
   listCredentials: {
     method: 'GET', path: '/v1/credentials', group: 'auth', summary: 'List API credentials',
-    auth: ALLOW.adminOnly, query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), cursor: z.string().optional() }),
+    auth: ALLOW.adminOnly, query: PageQuery,
     response: list(auth.Credential),
   },
   revokeCredential: {

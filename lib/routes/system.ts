@@ -1,20 +1,39 @@
 import { z } from 'zod';
+import { DOCS_ASSET_NAMES } from '../docs/page';
 import { defineRoutes } from '../http/route';
+import { doc } from '../schemas/common';
 
 /** The served OpenAPI document: its top-level shape; the rest is documented by itself. */
 const OpenApiDocument = z
   .looseObject({
-    openapi: z.string(),
-    info: z.looseObject({ title: z.string(), version: z.string() }),
-    paths: z.record(z.string(), z.unknown()),
+    openapi: doc(z.string(), 'The OpenAPI version.', '3.1.0'),
+    info: z
+      .looseObject({ title: doc(z.string(), 'The API name.', 'medspa-api'), version: doc(z.string(), 'The API version.', '0.1.0') })
+      .describe('Title, version, conventions.'),
+    paths: doc(z.record(z.string(), z.unknown()), 'Every operation, by path.', {}),
   })
-  .describe('The OpenAPI 3.1 document of this API, generated from the route table');
+  .describe('The OpenAPI 3.1 document of this API, generated from the route table; `servers` names the host that served it');
+
+const getOpenApiRow = {
+  method: 'GET', group: 'system', auth: 'public', envelope: false, response: OpenApiDocument,
+} as const;
 
 /** Self-description (the health check stays with auth's section). */
 export const systemRoutes = defineRoutes({
   getOpenApi: {
-    method: 'GET', path: '/openapi.json', group: 'system', summary: 'This API\'s OpenAPI 3.1 document',
-    auth: 'public', envelope: false, response: OpenApiDocument,
+    ...getOpenApiRow, path: '/v1/openapi.json', summary: "This API's OpenAPI 3.1 document (event payloads in its `webhooks` section)",
+  },
+  getOpenApiUnversioned: {
+    ...getOpenApiRow, path: '/openapi.json', summary: 'The same document at its first, unversioned path',
+  },
+  getDocs: {
+    method: 'GET', path: '/docs', group: 'system', summary: 'The API reference for people (Swagger UI, served by this API; "try it" calls this host)',
+    auth: 'public', envelope: false,
+  },
+  getDocsAsset: {
+    method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
+    auth: 'public', envelope: false,
+    params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
   },
   notFound: {
     method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',

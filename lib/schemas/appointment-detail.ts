@@ -5,11 +5,11 @@ import { Client, Facility, Provider, Service } from './resources';
 
 /** The detail of contract 4: the appointment with its records, each shaped by its own public schema. */
 export const AppointmentDetail = Appointment.extend({
-  client: Client.nullable(),
-  service: Service.nullable(),
-  provider: Provider.nullable(),
-  room: Facility.nullable(),
-  equipment: Facility.nullable(),
-  consent_forms: z.array(Consent),
-  treatment_record: TreatmentRecord.nullable(),
-});
+  client: Client.nullable().describe('The client (null if it can no longer be read).'),
+  service: Service.nullable().describe('The service.'),
+  provider: Provider.nullable().describe('The provider.'),
+  room: Facility.nullable().describe('The room, if one is booked.'),
+  equipment: Facility.nullable().describe('The equipment, if booked.'),
+  consent_forms: z.array(Consent).describe("The client's signed consent forms."),
+  treatment_record: TreatmentRecord.nullable().describe('The treatment record once completed, else null.'),
+}).describe('An appointment with its client, service, provider, room, equipment, consent forms and treatment record.').meta({ id: 'AppointmentDetail' });

@@ -7,14 +7,62 @@ export { isEntityId };
 export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
+ * Field documentation lives on the schemas: `describe` for the prose, `.meta({ examples })` for an
+ * example. The OpenAPI document (lib/openapi) turns both into JSON Schema `description` and
+ * `examples`, and builds every request and response example from them
+ * (test/unit/openapi-examples.test.ts parses each one with the schema it documents).
+ */
+export const doc = <T extends z.ZodType>(schema: T, description: string, ...examples: unknown[]): T =>
+  schema.meta(examples.length > 0 ? { description, examples } : { description });
+
+/** Fixed example ids, one per kind, so examples that refer to each other agree. */
+export const EXAMPLE_ID = {
+  practice: '3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01',
+  client: 'c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02',
+  service: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03',
+  provider: '9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04',
+  room: '7e6d5c4b-3a2f-4e1d-8c0b-9a8f7e6d5c05',
+  equipment: 'e1d2c3b4-a5f6-4789-9a0b-c1d2e3f4a506',
+  appointment: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07',
+  payment: 'b9a8c7d6-e5f4-4321-8fed-cba987654308',
+  product: 'd4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09',
+  consent: 'f0e1d2c3-b4a5-4697-8877-665544332210',
+  webhook: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d11',
+  delivery: '6e5d4c3b-2a19-4f8e-8d7c-6b5a49382712',
+  adjustment: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c13',
+} as const;
+export type ExampleKind = keyof typeof EXAMPLE_ID;
+
+/** Example instants, all UTC as the API writes them. */
+export const EXAMPLE_TIME = {
+  created: '2026-11-23T14:05:09.412Z',
+  updated: '2026-11-23T14:32:51.006Z',
+  start: '2026-12-01T15:00:00.000Z',
+  end: '2026-12-01T16:00:00.000Z',
+} as const;
+
+/**
  * Ids are server-made UUIDs. A malformed one (any length, any characters) becomes the nil UUID,
  * so it answers the resource's 404 exactly like an unknown id, and never reaches a key.
  */
 export const Id = z
   .string()
-  .describe('A UUID assigned by the server')
+  .describe('A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.')
+  .meta({ examples: [EXAMPLE_ID.appointment] })
   .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
+/** An id input naming a kind: its description and example say which. */
+export const IdOf = (kind: ExampleKind, description: string) =>
+  z
+    .string()
+    .meta({ description, examples: [EXAMPLE_ID[kind]] })
+    .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
 export const IdParams = z.object({ id: Id });
+
+/** An id the server wrote (output). */
+export const OutId = (kind: ExampleKind, description: string) => z.string().meta({ description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
+/** An instant the server wrote: always UTC, `Date.toISOString()` form. */
+export const Instant = (description: string, example: string = EXAMPLE_TIME.created) =>
+  z.string().meta({ description, format: 'date-time', examples: [example] });
 
 /** Years the API takes: wide enough for any booking or birth date, far from the format's edges. */
 const yearInRange = (value: string) => {
@@ -22,23 +70,85 @@ const yearInRange = (value: string) => {
   return year >= 1900 && year <= 2999;
 };
 const YEARS = 'the year must be between 1900 and 2999';
+/** The same rule for JSON Schema readers (and request generators): years 1900-2999. */
+export const YEARS_PATTERN = '^(19|2[0-9])[0-9]{2}-';
+
+/** `^(...)-`: the years `from`..`to` as a pattern on a date's first four digits. */
+export function yearsPattern(from: number, to: number): string {
+  const years: string[] = [];
+  for (let year = from; year <= to; year += 1) years.push(String(year));
+  // Collapse whole decades: 1900-2019 -> 19[0-9][0-9]|200[0-9]|201[0-9] style groups.
+  const groups: string[] = [];
+  for (let i = 0; i < years.length; ) {
+    const decade = years[i].slice(0, 3);
+    const inDecade = years.filter((y) => y.startsWith(decade));
+    if (inDecade.length === 10 && years[i].endsWith('0')) {
+      groups.push(`${decade}[0-9]`);
+      i += 10;
+    } else {
+      groups.push(years[i]);
+      i += 1;
+    }
+  }
+  return `^(${groups.join('|')})-`;
+}
 
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */
-export const DateTime = z.iso.datetime({ offset: true }).refine(yearInRange, YEARS);
+export const DateTime = z.iso
+  .datetime({ offset: true })
+  .refine(yearInRange, YEARS)
+  .meta({
+    description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
+    examples: ['2026-12-01T10:00:00-05:00'],
+    allOf: [{ pattern: YEARS_PATTERN }],
+  });
 /** A practice-local calendar date. */
-export const LocalDate = z.iso.date().refine(yearInRange, YEARS);
+export const LocalDate = z.iso
+  .date()
+  .refine(yearInRange, YEARS)
+  .meta({ description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.', examples: ['2026-12-01'], allOf: [{ pattern: YEARS_PATTERN }] });
 /** A practice-local wall-clock time. */
-export const LocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM');
+export const LocalTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')
+  .meta({ description: 'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).', examples: ['09:00'] });
 
-export const Limit = z.coerce.number().int().min(1).max(100).default(50);
-export const PageQuery = z.object({ limit: Limit, cursor: z.string().max(2048).optional() });
+export const Limit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(50)
+  .meta({ description: 'Page size, 1-100.', examples: [50] });
+const Cursor = z
+  .string()
+  .max(2048)
+  .optional()
+  .meta({
+    description: 'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
+    examples: ['AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ'],
+  });
+export const PageQuery = z.object({ limit: Limit, cursor: Cursor });
 
-export const Pagination = z.object({ total: z.number().int(), next_cursor: z.string().nullable() });
+export const Pagination = z
+  .object({
+    total: z.number().int().meta({ description: 'How many items the whole list has, over all pages.', examples: [1] }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.', examples: [null] }),
+  })
+  .describe('Where a list stands: `total` items in all, and the cursor of the next page.');
 
 export const Timestamps = {
-  version: z.number().int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  version: z.number().int().meta({ description: 'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.', examples: [1] }),
+  created_at: Instant('When it was created (UTC).'),
+  updated_at: Instant('When it last changed (UTC).', EXAMPLE_TIME.updated),
 };
 
-export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
+export const Deleted = z
+  .object({
+    id: z.string().meta({ description: 'The id (or client_id) of what was deleted.', examples: [EXAMPLE_ID.appointment] }),
+    deleted: z.literal(true).describe('Always true.'),
+  })
+  .describe('The answer of every DELETE.');

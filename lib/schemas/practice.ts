@@ -1,30 +1,41 @@
 import { z } from 'zod';
 import { API_ACCESS } from '../domain/records';
 import { isValidTimeZone } from '../domain/time';
-import { Timestamps } from './common';
+import { doc, OutId, Timestamps } from './common';
 
-export const ApiAccess = z.enum(API_ACCESS);
-export const TimeZone = z.string().refine(isValidTimeZone, 'expected an IANA time zone such as America/New_York');
-export const Currency = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD');
+export const ApiAccess = doc(z.enum(API_ACCESS), 'enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).', 'enabled');
 
-export const Practice = z.object({
-  id: z.string(),
-  name: z.string(),
-  time_zone: z.string(),
-  currency: z.string(),
-  reminder_lead_minutes: z.number().int(),
-  api_access: ApiAccess,
-  ...Timestamps,
-});
+/** The zone names the runtime knows (plus UTC), for the document: the server checks with luxon. */
+const KNOWN_ZONES = [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])].filter(isValidTimeZone).sort();
+
+/** An IANA time zone; the document lists the canonical names (one component, `TimeZone`). */
+export const TimeZone = z
+  .string()
+  .refine(isValidTimeZone, 'expected an IANA time zone such as America/New_York')
+  .meta({ id: 'TimeZone', description: 'An IANA time zone name.', examples: ['America/New_York'], enum: KNOWN_ZONES });
+export const Currency = doc(z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD'), 'ISO 4217 currency code.', 'USD');
+
+export const Practice = z
+  .object({
+    id: OutId('practice', 'The practice id (`medspa_id` elsewhere).'),
+    name: doc(z.string(), 'Name.', 'Glow Aesthetics'),
+    time_zone: doc(z.string(), 'IANA time zone: plain dates and working hours are local to it.', 'America/New_York'),
+    currency: doc(z.string(), 'ISO 4217 currency of every *_cents amount.', 'USD'),
+    reminder_lead_minutes: doc(z.number().int(), 'How long before an appointment the appointment.reminder event goes out.', 1440),
+    api_access: ApiAccess,
+    ...Timestamps,
+  })
+  .describe('The practice (med-spa) the credential belongs to.').meta({ id: 'Practice' });
 export type Practice = z.infer<typeof Practice>;
 
 export const UpdatePracticeBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: doc(z.string().trim().min(1).max(200), 'Name (1-200 characters).', 'Glow Aesthetics'),
     time_zone: TimeZone,
     currency: Currency,
-    reminder_lead_minutes: z.number().int().min(0).max(60 * 24 * 14),
+    reminder_lead_minutes: doc(z.number().int().min(0).max(60 * 24 * 14), 'Reminder lead time in minutes (0-20160); applies to appointments booked or moved afterwards.', 1440),
     api_access: ApiAccess,
   })
   .partial()
-  .strict();
+  .strict()
+  .describe('Any subset of the settings.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STOCK_REASONS } from '../domain/stock';
-import { PageQuery, Timestamps } from './common';
+import { doc, Instant, OutId, PageQuery, Timestamps } from './common';
 
 /** Retail products and their stock ledger (contract 5). */
 
@@ -14,17 +14,18 @@ export const Sku = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u, 'letters, digits, spaces and . _ - / #, starting with a letter or digit');
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u, 'letters, digits, spaces and . _ - / #, starting with a letter or digit')
+  .meta({ description: 'Stock keeping unit, unique per practice (case-insensitive): letters, digits, spaces and . _ - / #.', examples: ['GL-SER-HA30'] });
 
 const ProductShape = {
-  name: z.string().trim().min(1).max(200),
+  name: doc(z.string().trim().min(1).max(200), 'Name (1-200 characters).', 'Hydrating Hyaluronic Serum'),
   sku: Sku,
-  brand: Text(200).min(1).nullable(),
-  category: Text(100).min(1).nullable(),
-  price_cents: Cents,
-  cost_cents: Cents.nullable(),
-  low_stock_threshold: Count.describe('Low stock means quantity_on_hand <= low_stock_threshold.'),
-  active: z.boolean(),
+  brand: doc(Text(200).min(1).nullable(), 'Brand.', 'SkinCeuticals'),
+  category: doc(Text(100).min(1).nullable(), 'Category, for `?category=`.', 'skincare'),
+  price_cents: doc(Cents, "Retail price in the practice's currency, minor units.", 10200),
+  cost_cents: doc(Cents.nullable(), 'Unit cost, minor units.', 5100),
+  low_stock_threshold: doc(Count, 'Low stock means quantity_on_hand <= low_stock_threshold (0-1000000).', 6),
+  active: doc(z.boolean(), 'Whether it is sold.', true),
 };
 
 export const CreateProductBody = z
@@ -33,48 +34,52 @@ export const CreateProductBody = z
     brand: ProductShape.brand.optional(),
     category: ProductShape.category.optional(),
     cost_cents: ProductShape.cost_cents.optional(),
-    quantity_on_hand: Count.default(0).describe('The opening stock; afterwards it changes only through stock adjustments.'),
-    low_stock_threshold: ProductShape.low_stock_threshold.default(0),
-    active: ProductShape.active.default(true),
+    quantity_on_hand: doc(Count.default(0), 'The opening stock (0-1000000); afterwards it changes only through stock adjustments.', 24),
+    low_stock_threshold: doc(ProductShape.low_stock_threshold.default(0), 'Low stock means quantity_on_hand <= low_stock_threshold (default 0).', 6),
+    active: doc(ProductShape.active.default(true), 'Whether it is sold (default true).', true),
   })
-  .strict();
+  .strict()
+  .describe('A retail product.');
 export type CreateProductInput = z.output<typeof CreateProductBody>;
 
 const QUANTITY_VIA_ADJUSTMENTS = 'quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments';
 
 /** Any subset of the fields; `quantity_on_hand` is refused with a pointer to the ledger. */
 export const UpdateProductBody = z
-  .object({ ...ProductShape, quantity_on_hand: z.never({ error: QUANTITY_VIA_ADJUSTMENTS }) })
+  .object({ ...ProductShape, quantity_on_hand: z.never({ error: QUANTITY_VIA_ADJUSTMENTS }).describe(`Refused: ${QUANTITY_VIA_ADJUSTMENTS}.`) })
   .partial()
-  .strict();
+  .strict()
+  .describe('Any subset of the fields but quantity_on_hand.');
 export type UpdateProductInput = Omit<z.output<typeof UpdateProductBody>, 'quantity_on_hand'>;
 
-export const Product = z.object({
-  id: z.string(),
-  medspa_id: z.string(),
-  name: z.string(),
-  sku: z.string(),
-  brand: z.string().nullable(),
-  category: z.string().nullable(),
-  price_cents: z.number().int(),
-  cost_cents: z.number().int().nullable(),
-  quantity_on_hand: z.number().int(),
-  low_stock_threshold: z.number().int(),
-  low_stock: z.boolean().describe('quantity_on_hand <= low_stock_threshold (read-only)'),
-  active: z.boolean(),
-  ...Timestamps,
-});
+export const Product = z
+  .object({
+    id: OutId('product', 'The product id.'),
+    medspa_id: OutId('practice', 'The practice it belongs to.'),
+    name: doc(z.string(), 'Name.', 'Hydrating Hyaluronic Serum'),
+    sku: doc(z.string(), 'Stock keeping unit (unique per practice, case-insensitive).', 'GL-SER-HA30'),
+    brand: doc(z.string().nullable(), 'Brand.', 'SkinCeuticals'),
+    category: doc(z.string().nullable(), 'Category.', 'skincare'),
+    price_cents: doc(z.number().int(), 'Retail price, minor units.', 10200),
+    cost_cents: doc(z.number().int().nullable(), 'Unit cost, minor units.', 5100),
+    quantity_on_hand: doc(z.number().int(), 'Units in stock (never below 0; changed by stock adjustments only).', 24),
+    low_stock_threshold: doc(z.number().int(), 'Low stock at or below this quantity.', 6),
+    low_stock: doc(z.boolean(), 'quantity_on_hand <= low_stock_threshold (read-only).', false),
+    active: doc(z.boolean(), 'Whether it is sold.', true),
+    ...Timestamps,
+  })
+  .describe('A retail product and its stock.').meta({ id: 'Product' });
 export type Product = z.output<typeof Product>;
 
 const BooleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 export const ProductListQuery = PageQuery.extend({
-  category: z.string().max(100).optional(),
-  low_stock: BooleanQuery.optional().describe('true: only products at or below their threshold (an index); false: only those above it'),
+  category: doc(z.string().max(100).optional(), 'Only products of this category (exact).', 'skincare'),
+  low_stock: doc(BooleanQuery.optional(), 'true: only products at or below their threshold (an index); false: only those above it.', 'true'),
 });
 export type ProductListQuery = z.output<typeof ProductListQuery>;
 
-export const StockReason = z.enum(STOCK_REASONS);
+export const StockReason = doc(z.enum(STOCK_REASONS), 'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.', 'sale');
 
 export const CreateStockAdjustmentBody = z
   .object({
@@ -84,31 +89,37 @@ export const CreateStockAdjustmentBody = z
       .min(-1_000_000)
       .max(1_000_000)
       .refine((delta) => delta !== 0, 'must not be 0')
-      .describe('Units in (positive) or out (negative): sale and damaged are negative, received and return positive, correction either.'),
+      .meta({
+        description: 'Units in (positive) or out (negative), never 0: sale and damaged are negative, received and return positive, correction either. Stock never goes below 0 (409 INSUFFICIENT_STOCK).',
+        examples: [-2],
+        not: { const: 0 },
+      }),
     reason: StockReason,
-    unit_price_cents: Cents.optional().describe("Defaults to the product's price for sales (retail revenue)."),
-    note: Text(1000).optional(),
+    unit_price_cents: doc(Cents.optional(), "Unit price, minor units. Defaults to the product's price for sales (retail revenue).", 10200),
+    note: doc(Text(1000).optional(), 'A note (at most 1000 characters).', 'Sold after HydraFacial'),
   })
-  .strict();
+  .strict()
+  .describe('A stock change.');
 export type CreateStockAdjustmentInput = z.output<typeof CreateStockAdjustmentBody>;
 
 export const StockAdjustment = z.object({
-  id: z.string(),
-  product_id: z.string(),
-  delta: z.number().int(),
+  id: OutId('adjustment', 'The adjustment id.'),
+  product_id: OutId('product', 'The product.'),
+  delta: doc(z.number().int(), 'Units in (positive) or out (negative).', -2),
   reason: StockReason,
-  unit_price_cents: z.number().int().nullable(),
-  note: z.string().nullable(),
+  unit_price_cents: doc(z.number().int().nullable(), 'Unit price, minor units (sales).', 10200),
+  note: doc(z.string().nullable(), 'A note.', 'Sold after HydraFacial'),
   quantity_after: z
     .number()
     .int()
     .describe(
       "quantity_on_hand after this adjustment, from the product state its write was conditioned on. Adjustments of one product never wait on each other, so when several commit at the same moment this figure may not count the others; the product's own quantity_on_hand is always exact.",
-    ),
-  low_stock_crossed: z.boolean().describe('This adjustment took the product from above its threshold to at or below it.'),
-  created_at: z.string(),
-  created_by: z.string().describe('The API credential (client_id) that made it.'),
-});
+    )
+    .meta({ examples: [22] }),
+  low_stock_crossed: doc(z.boolean(), 'This adjustment took the product from above its threshold to at or below it.', false),
+  created_at: Instant('When it was made.'),
+  created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
+}).describe('A stock ledger entry.').meta({ id: 'StockAdjustment' });
 export type StockAdjustment = z.output<typeof StockAdjustment>;
 
 export const StockLedgerQuery = PageQuery;

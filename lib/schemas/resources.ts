@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import type { WeekdayKey } from '../domain/time';
-import { DateTime, Id, IdParams, LocalDate, LocalTime, PageQuery, Timestamps } from './common';
+import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, Timestamps, yearsPattern, type ExampleKind } from './common';
 
 /**
  * Setup resources of contract section 5 that scheduling needs: providers, rooms, equipment,
@@ -17,18 +17,20 @@ export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as con
 
 /** A path id: an unknown or malformed id is a 404 of its resource, never a 400 (see Id). */
 export const ResourceParams = IdParams;
-export const ServiceProviderParams = z.object({ id: Id, provider_id: Id });
+export const ServiceProviderParams = z.object({ id: IdOf('service', 'The service id.'), provider_id: IdOf('provider', 'The provider id.') });
 
 const Name = z.string().trim().min(1).max(200);
 const Text = (max: number) => z.string().trim().max(max);
 const Email = z.email().max(254);
 const Phone = z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100');
+const ACTIVE = 'Inactive ones stay readable but take no new bookings.';
 
 /** Set on soft delete; a record with it is hidden everywhere. Never in a response. */
 export type SoftDeleted = { deleted_at?: string };
 
 /** A response object: id and practice first, then the fields, then version and timestamps. */
-const resource = <F extends z.ZodRawShape>(fields: F) => z.object({ id: z.string(), medspa_id: z.string(), ...fields, ...Timestamps });
+const resource = <F extends z.ZodRawShape>(kind: ExampleKind, fields: F) =>
+  z.object({ id: OutId(kind, `The ${kind} id.`), medspa_id: OutId('practice', 'The practice it belongs to.'), ...fields, ...Timestamps });
 
 /**
  * The create body is the shape with `onCreate`'s optional fields and defaults; the PATCH body is
@@ -44,30 +46,41 @@ function bodiesOf<S extends z.ZodRawShape, C extends Partial<Record<keyof S, z.Z
 // ---------------------------------------------------------------------------------------------
 // Providers
 
+const DAY_NAMES: Record<WeekdayKey, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+
 export const WorkingPeriod = z
-  .object({ start: LocalTime, end: LocalTime })
+  .object({ start: doc(LocalTime, 'Start, HH:MM.', '09:00'), end: doc(LocalTime, 'End, HH:MM; after start.', '17:00') })
   .strict()
-  .refine((period) => period.start < period.end, { message: 'end must be after start', path: ['end'] });
+  .refine((period) => period.start < period.end, { message: 'end must be after start', path: ['end'] })
+  .describe('A working period; `end` must be after `start`.');
 
 export const WorkingHoursSchema = z
-  .object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(WorkingPeriod).max(12)])) as Record<WeekdayKey, z.ZodArray<typeof WorkingPeriod>>)
+  .object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(WorkingPeriod).max(12).describe(`${DAY_NAMES[day]}'s periods (at most 12; empty: not working).`)])) as Record<WeekdayKey, z.ZodArray<typeof WorkingPeriod>>)
   .partial()
   .strict()
-  .describe('Practice-local HH:MM periods per weekday (mon..sun); "24:00" is the next midnight. A PATCH replaces only the days it names.');
+  .meta({
+    description: 'Practice-local HH:MM periods per weekday (mon..sun); "24:00" is the next midnight. A PATCH replaces only the days it names.',
+    examples: [{ mon: [{ start: '09:00', end: '17:00' }], tue: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:00' }] }],
+  });
 
 export const TimeOffEntry = z
-  .object({ start: DateTime, end: DateTime, reason: Text(500).optional() })
+  .object({
+    start: doc(DateTime, 'Start, with an offset.', '2026-12-24T00:00:00-05:00'),
+    end: doc(DateTime, 'End, with an offset; after start.', '2026-12-27T00:00:00-05:00'),
+    reason: doc(Text(500).optional(), 'Why (at most 500 characters).', 'Holiday'),
+  })
   .strict()
-  .refine((entry) => Date.parse(entry.start) < Date.parse(entry.end), { message: 'end must be after start', path: ['end'] });
+  .refine((entry) => Date.parse(entry.start) < Date.parse(entry.end), { message: 'end must be after start', path: ['end'] })
+  .describe('Time off; `end` must be after `start`.');
 
 const ProviderShape = {
-  first_name: Name,
-  last_name: Name,
-  email: Email.nullable(),
-  title: Text(200).nullable(),
+  first_name: doc(Name, 'First name (1-200 characters).', 'Ava'),
+  last_name: doc(Name, 'Last name (1-200 characters).', 'Reyes'),
+  email: doc(Email.nullable(), 'Work email.', 'ava.reyes@glow.example'),
+  title: doc(Text(200).nullable(), 'Job title.', 'Nurse Injector, RN'),
   working_hours: WorkingHoursSchema,
-  time_off: z.array(TimeOffEntry).max(500).describe('Replaced as a whole on PATCH. Output in UTC.'),
-  active: z.boolean(),
+  time_off: doc(z.array(TimeOffEntry).max(500), 'Time off (at most 500 entries). Replaced as a whole on PATCH. Output in UTC.'),
+  active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
 };
 
 const ProviderBodies = bodiesOf(ProviderShape, {
@@ -82,16 +95,38 @@ export const UpdateProviderBody = ProviderBodies.update;
 export type CreateProviderInput = z.output<typeof CreateProviderBody>;
 export type UpdateProviderInput = z.output<typeof UpdateProviderBody>;
 
-export const Provider = resource({
-  first_name: z.string(),
-  last_name: z.string(),
-  full_name: z.string().describe('first_name + " " + last_name (read-only)'),
-  email: z.string().nullable(),
-  title: z.string().nullable(),
-  working_hours: z.object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(z.object({ start: z.string(), end: z.string() })).default([])]))),
-  time_off: z.array(z.object({ start: z.string(), end: z.string(), reason: z.string().nullable().default(null) })),
-  active: z.boolean(),
-});
+const OutPeriod = z
+  .object({ start: doc(z.string(), 'Start, HH:MM.', '09:00'), end: doc(z.string(), 'End, HH:MM.', '17:00') })
+  .describe('A working period, practice-local.');
+
+export const Provider = resource('provider', {
+  first_name: doc(z.string(), 'First name.', 'Ava'),
+  last_name: doc(z.string(), 'Last name.', 'Reyes'),
+  full_name: doc(z.string(), 'first_name + " " + last_name (read-only).', 'Ava Reyes'),
+  email: doc(z.string().nullable(), 'Work email.', 'ava.reyes@glow.example'),
+  title: doc(z.string().nullable(), 'Job title.', 'Nurse Injector, RN'),
+  working_hours: z
+    .object(
+      Object.fromEntries(WEEKDAYS.map((day) => [day, doc(z.array(OutPeriod).default([]), `${DAY_NAMES[day]}'s periods, by start (empty: not working).`)])) as Record<
+        WeekdayKey,
+        z.ZodDefault<z.ZodArray<typeof OutPeriod>>
+      >,
+    )
+    .describe('Practice-local working periods per weekday; every weekday is present.'),
+  time_off: doc(
+    z.array(
+      z
+        .object({
+          start: Instant('Start (UTC).', '2026-12-24T05:00:00.000Z'),
+          end: Instant('End (UTC).', '2026-12-27T05:00:00.000Z'),
+          reason: doc(z.string().nullable().default(null), 'Why, if given.', 'Holiday'),
+        })
+        .describe('Time off.'),
+    ),
+    'Time off, by start.',
+  ),
+  active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
+}).describe('A provider: someone who performs services.').meta({ id: 'Provider' });
 
 /** A stored provider: `working_hours` and `time_off` are what lib/domain/availability expects. */
 export type ProviderRecord = Omit<z.output<typeof Provider>, 'working_hours' | 'time_off'> &
@@ -106,9 +141,9 @@ export type ProviderRecord = Omit<z.output<typeof Provider>, 'working_hours' | '
 // Rooms and equipment (same shape)
 
 const FacilityShape = {
-  name: Name,
-  description: Text(2000).nullable(),
-  active: z.boolean(),
+  name: doc(Name, 'Name (1-200 characters).', 'Laser Suite'),
+  description: doc(Text(2000).nullable(), 'Description (at most 2000 characters).', 'Laser and light-based treatments'),
+  active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
 };
 
 const FacilityBodies = bodiesOf(FacilityShape, { description: FacilityShape.description.optional(), active: FacilityShape.active.default(true) });
@@ -117,7 +152,11 @@ export const UpdateFacilityBody = FacilityBodies.update;
 export type CreateFacilityInput = z.output<typeof CreateFacilityBody>;
 export type UpdateFacilityInput = z.output<typeof UpdateFacilityBody>;
 
-export const Facility = resource({ name: z.string(), description: z.string().nullable(), active: z.boolean() });
+export const Facility = resource('room', {
+  name: doc(z.string(), 'Name.', 'Laser Suite'),
+  description: doc(z.string().nullable(), 'Description.', 'Laser and light-based treatments'),
+  active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
+}).describe('A room or a piece of equipment: booked with appointments, never double-booked.').meta({ id: 'Facility' });
 
 export type FacilityRecord = z.output<typeof Facility> & SoftDeleted;
 
@@ -134,13 +173,17 @@ export type EquipmentRecord = FacilityRecord;
 // Services
 
 const ServiceShape = {
-  name: Name,
-  description: Text(2000).nullable(),
-  category: Text(100).min(1).nullable(),
-  price_cents: z.number().int().min(0).max(100_000_000),
-  duration_minutes: z.number().int().min(5).max(480),
-  active: z.boolean(),
-  provider_ids: z.array(Id).max(200).describe('Providers certified for this service; each must exist (else 404 PROVIDER_NOT_FOUND).'),
+  name: doc(Name, 'Name (1-200 characters).', 'Botox'),
+  description: doc(Text(2000).nullable(), 'Description (at most 2000 characters).', 'Neuromodulator for dynamic wrinkles, per area'),
+  category: doc(Text(100).min(1).nullable(), 'Category, for grouping and `?category=`.', 'injectables'),
+  price_cents: doc(z.number().int().min(0).max(100_000_000), "Price in the practice's currency, minor units.", 45000),
+  duration_minutes: doc(z.number().int().min(5).max(480), 'Usual length in minutes (5-480).', 30),
+  active: doc(z.boolean(), 'Whether it can be booked (booking an inactive service is 400).', true),
+  provider_ids: doc(
+    z.array(IdOf('provider', 'A provider id.')).max(200),
+    'Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND).',
+    [EXAMPLE_ID.provider],
+  ),
 };
 
 const ServiceBodies = bodiesOf(ServiceShape, {
@@ -151,24 +194,27 @@ const ServiceBodies = bodiesOf(ServiceShape, {
 });
 export const CreateServiceBody = ServiceBodies.create;
 export const UpdateServiceBody = ServiceBodies.update;
-export const AssignProviderBody = z.object({ provider_id: Id }).strict();
+export const AssignProviderBody = z
+  .object({ provider_id: IdOf('provider', 'The provider to certify (else 404 PROVIDER_NOT_FOUND).') })
+  .strict()
+  .describe('The provider to certify.');
 export type CreateServiceInput = z.output<typeof CreateServiceBody>;
 export type UpdateServiceInput = z.output<typeof UpdateServiceBody>;
 
-export const Service = resource({
-  name: z.string(),
-  description: z.string().nullable(),
-  category: z.string().nullable(),
-  price_cents: z.number().int(),
-  duration_minutes: z.number().int(),
-  active: z.boolean(),
-  provider_ids: z.array(z.string()),
-});
+export const Service = resource('service', {
+  name: doc(z.string(), 'Name.', 'Botox'),
+  description: doc(z.string().nullable(), 'Description.', 'Neuromodulator for dynamic wrinkles, per area'),
+  category: doc(z.string().nullable(), 'Category.', 'injectables'),
+  price_cents: doc(z.number().int(), "Price in the practice's currency, minor units.", 45000),
+  duration_minutes: doc(z.number().int(), 'Usual length in minutes.', 30),
+  active: doc(z.boolean(), 'Whether it can be booked.', true),
+  provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [EXAMPLE_ID.provider]),
+}).describe('A service of the catalog: a treatment with its price, duration and certified providers.').meta({ id: 'Service' });
 
 /** `provider_ids` is the certification: a provider may perform the service iff its id is there. */
 export type ServiceRecord = z.output<typeof Service>;
 
-export const ServiceListQuery = PageQuery.extend({ category: z.string().max(100).optional() });
+export const ServiceListQuery = PageQuery.extend({ category: doc(z.string().max(100).optional(), 'Only services of this category (exact).', 'injectables') });
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -176,30 +222,45 @@ export const ServiceListQuery = PageQuery.extend({ category: z.string().max(100)
 import { MEMBERSHIP_STATUSES } from '../domain/records';
 
 export { MEMBERSHIP_STATUSES };
-export const MembershipStatus = z.enum(MEMBERSHIP_STATUSES);
+export const MembershipStatus = doc(z.enum(MEMBERSHIP_STATUSES), 'Membership status.', 'active');
 
 /** The address parts, each from `part(maxLength)`: one list for input and output. */
 const addressOf = <T extends z.ZodType>(part: (max: number) => T) =>
-  z.object({ line1: part(200), line2: part(200), city: part(100), region: part(100), postal_code: part(20), country: part(100) });
+  z.object({
+    line1: doc(part(200), 'Street address.', '100 Main St'),
+    line2: doc(part(200), 'Apartment, suite, floor.', 'Suite 4'),
+    city: doc(part(100), 'City.', 'New York'),
+    region: doc(part(100), 'State, province or region.', 'NY'),
+    postal_code: doc(part(20), 'Postal code.', '10001'),
+    country: doc(part(100), 'Country.', 'US'),
+  });
 
 export const AddressInput = addressOf((max) => Text(max).nullable())
   .partial()
   .strict()
   .describe('All parts optional. A PATCH replaces the whole address; null clears it.');
 
-const DateOfBirth = LocalDate.refine((date) => date >= '1900-01-01' && Date.parse(date) <= Date.now() + 86_400_000, 'must be a past date');
+/**
+ * In the past. JSON Schema cannot compare with today, so the document states the rule as the
+ * years 1900 to last year (a little narrower than the server, never wider).
+ */
+const DateOfBirth = LocalDate.refine((date) => date >= '1900-01-01' && Date.parse(date) <= Date.now() + 86_400_000, 'must be a past date').meta({
+  description: 'Date of birth (YYYY-MM-DD), in the past.',
+  examples: ['1988-04-12'],
+  allOf: [{ pattern: yearsPattern(1900, new Date().getUTCFullYear() - 1) }],
+});
 
 const ClientShape = {
-  first_name: Name,
-  last_name: Name,
-  email: Email.nullable(),
-  phone: Phone.nullable(),
+  first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
+  last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
+  email: doc(Email.nullable(), 'Email.', 'olivia.hart@example.com'),
+  phone: doc(Phone.nullable(), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
   date_of_birth: DateOfBirth.nullable(),
   address: AddressInput.nullable(),
   membership_status: MembershipStatus,
-  membership_tier: Text(100).nullable(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(50),
-  notes: Text(5000).nullable(),
+  membership_tier: doc(Text(100).nullable(), 'Membership tier name.', 'Glow Gold'),
+  tags: doc(z.array(doc(z.string().trim().min(1).max(50), 'A tag (1-50 characters).', 'vip')).max(50), 'Free-form tags (at most 50).', ['vip']),
+  notes: doc(Text(5000).nullable(), 'Staff notes (at most 5000 characters).', 'Prefers afternoon appointments.'),
 };
 
 const ClientBodies = bodiesOf(ClientShape, {
@@ -207,7 +268,7 @@ const ClientBodies = bodiesOf(ClientShape, {
   phone: ClientShape.phone.optional(),
   date_of_birth: ClientShape.date_of_birth.optional(),
   address: ClientShape.address.optional(),
-  membership_status: ClientShape.membership_status.default('none'),
+  membership_status: doc(ClientShape.membership_status.default('none'), 'Membership status (default none).', 'active'),
   membership_tier: ClientShape.membership_tier.optional(),
   tags: ClientShape.tags.optional(),
   notes: ClientShape.notes.optional(),
@@ -217,25 +278,25 @@ export const UpdateClientBody = ClientBodies.update;
 export type CreateClientInput = z.output<typeof CreateClientBody>;
 export type UpdateClientInput = z.output<typeof UpdateClientBody>;
 
-export const Address = addressOf(() => z.string().nullable().default(null));
+export const Address = addressOf(() => z.string().nullable().default(null)).describe('Postal address; absent parts are null.');
 export type Address = z.output<typeof Address>;
 
-export const Client = resource({
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  date_of_birth: z.string().nullable(),
+export const Client = resource('client', {
+  first_name: doc(z.string(), 'First name.', 'Olivia'),
+  last_name: doc(z.string(), 'Last name.', 'Hart'),
+  email: doc(z.string().nullable(), 'Email.', 'olivia.hart@example.com'),
+  phone: doc(z.string().nullable(), 'Phone.', '+1 212 555 0142'),
+  date_of_birth: doc(z.string().nullable(), 'Date of birth (YYYY-MM-DD).', '1988-04-12'),
   address: Address.nullable(),
   membership_status: MembershipStatus,
-  membership_tier: z.string().nullable(),
-  tags: z.array(z.string()),
-  notes: z.string().nullable(),
-  health_score: z.number().int().min(0).max(100).describe(`0-100 (read-only). ${HEALTH_SCORE_FORMULA}`),
-  last_visit_at: z.string().nullable().describe('Scheduled time of the last completed appointment (read-only)'),
-  total_spent_cents: z.number().int().describe('Sum of recorded payments (read-only)'),
-  visit_count: z.number().int().describe('Completed appointments (read-only)'),
-});
+  membership_tier: doc(z.string().nullable(), 'Membership tier name.', 'Glow Gold'),
+  tags: doc(z.array(doc(z.string(), 'A tag.', 'vip')), 'Free-form tags.', ['vip']),
+  notes: doc(z.string().nullable(), 'Staff notes.', 'Prefers afternoon appointments.'),
+  health_score: doc(z.number().int().min(0).max(100), `0-100 (read-only). ${HEALTH_SCORE_FORMULA}`, 82),
+  last_visit_at: Instant('Scheduled time of the last completed appointment (read-only).', '2026-11-02T15:00:00.000Z').nullable(),
+  total_spent_cents: doc(z.number().int(), 'Sum of recorded payments, minor units (read-only).', 127500),
+  visit_count: doc(z.number().int(), 'Completed appointments (read-only).', 4),
+}).describe('A client of the practice, with visit and spend statistics.').meta({ id: 'Client' });
 
 export type ClientView = z.output<typeof Client>;
 
@@ -251,11 +312,12 @@ export const ClientListQuery = PageQuery.extend({
     .string()
     .max(500)
     .optional()
+    .meta({ examples: ['oli'] })
     .describe(
       'Prefix of first name, last name, full name ("first last"), email or phone digits; case- and accent-insensitive. ' +
         'A query of only digits, spaces and + ( ) . - with at least 3 digits matches phone digits (555-01 = 55501). ' +
         'Results are ordered by the matched term; `total` counts distinct matching clients.',
     ),
-  membership_status: MembershipStatus.optional(),
+  membership_status: doc(MembershipStatus.optional(), 'Only clients with this membership status.', 'active'),
 });
 export const ResourceListQuery = PageQuery;

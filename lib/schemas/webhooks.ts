@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ALL_EVENTS, isSubscribableEvent, MAX_URL_LENGTH } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/types';
-import { Id, PageQuery, Timestamps } from './common';
+import { doc, IdOf, Instant, OutId, PageQuery, Timestamps } from './common';
 
 /** Webhook subscriptions and their delivery log (contract 7). */
 
-export const WebhookParams = z.object({ id: Id });
-export const WebhookDeliveryParams = z.object({ id: Id, delivery_id: Id });
+const WebhookId = IdOf('webhook', 'The subscription id.');
+export const WebhookParams = z.object({ id: WebhookId });
+export const WebhookDeliveryParams = z.object({ id: WebhookId, delivery_id: IdOf('delivery', 'The delivery log entry id.') });
 
 const EVENT_NAMES = `${EVENT_TYPES.join(', ')}, or "*" for all`;
 
@@ -15,20 +16,26 @@ const Url = z
   .trim()
   .min(1)
   .max(MAX_URL_LENGTH)
-  .describe('https:// only (the local server also takes http://localhost and http://127.0.0.1). Hosts resolving to private, loopback or link-local addresses are refused.');
+  .meta({
+    description: 'https:// only (the local server also takes http://localhost and http://127.0.0.1). Hosts resolving to private, loopback or link-local addresses are refused.',
+    examples: ['https://hooks.glow-booking.example/medspa'],
+  });
 
 /** Event names from contract 7, or `["*"]`; repeats are dropped. */
 const Events = z
-  .array(z.string().refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
+  .array(z.string().meta({ description: 'An event type, or "*".', examples: ['appointment.created'] }).refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
   .min(1)
   .max(EVENT_TYPES.length)
   .refine((events) => !events.includes(ALL_EVENTS) || events.every((event) => event === ALL_EVENTS), { error: '"*" stands alone: ["*"] takes every event type' })
   .transform((events) => [...new Set(events)])
-  .describe(`Event types to receive: ${EVENT_NAMES}.`);
+  .meta({ description: `Event types to receive: ${EVENT_NAMES}.`, examples: [['appointment.created', 'appointment.cancelled']] });
 
-const Description = z.string().trim().max(500).nullable();
+const Description = doc(z.string().trim().max(500).nullable(), 'A label for people (at most 500 characters).', 'Booking site sync');
 
-export const CreateWebhookBody = z.object({ url: Url, events: Events, description: Description.optional() }).strict();
+export const CreateWebhookBody = z
+  .object({ url: Url, events: Events, description: Description.optional() })
+  .strict()
+  .describe('A new subscription.');
 export type CreateWebhookInput = z.output<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = z
@@ -36,45 +43,55 @@ export const UpdateWebhookBody = z
     url: Url,
     events: Events,
     description: Description,
-    enabled: z.boolean().describe('false stops deliveries; true re-enables (also one the service disabled), clearing disabled_reason.'),
+    enabled: doc(z.boolean(), 'false stops deliveries; true re-enables (also one the service disabled), clearing disabled_reason.', true),
   })
   .partial()
-  .strict();
+  .strict()
+  .describe('Any subset of the fields.');
 export type UpdateWebhookInput = z.output<typeof UpdateWebhookBody>;
 
-export const Webhook = z.object({
-  id: z.string(),
-  medspa_id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  disabled_reason: z.string().nullable().describe('Why the service disabled it (every delivery failed for 3 days); null otherwise.'),
-  first_failure_at: z.string().nullable().describe('The first failed attempt since the last success; null while deliveries succeed.'),
-  last_success_at: z.string().nullable().describe('The last successful attempt (to the hour).'),
-  ...Timestamps,
-});
+export const Webhook = z
+  .object({
+    id: OutId('webhook', 'The subscription id.'),
+    medspa_id: OutId('practice', 'The practice it belongs to.'),
+    url: doc(z.string(), 'Where events are POSTed.', 'https://hooks.glow-booking.example/medspa'),
+    events: doc(z.array(doc(z.string(), 'An event type, or "*".', 'appointment.created')), 'Event types it receives (["*"]: all).', ['appointment.created', 'appointment.cancelled']),
+    description: doc(z.string().nullable(), 'A label for people.', 'Booking site sync'),
+    enabled: doc(z.boolean(), 'Whether deliveries are made.', true),
+    disabled_reason: doc(z.string().nullable(), 'Why the service disabled it (every delivery failed for 3 days); null otherwise.', null),
+    first_failure_at: Instant('The first failed attempt since the last success; null while deliveries succeed.').nullable().meta({ examples: [null] }),
+    last_success_at: Instant('The last successful attempt (to the hour).', '2026-11-23T14:00:00.000Z').nullable(),
+    ...Timestamps,
+  })
+  .describe('A webhook subscription.').meta({ id: 'Webhook' });
 export type Webhook = z.output<typeof Webhook>;
 
 export const WebhookWithSecret = Webhook.extend({
   secret: z
     .string()
-    .describe('The signing secret (`whsec_` + base64), shown only here: verify deliveries with any Standard Webhooks library. After a rotation the previous secret also signs for 24 h.'),
-});
+    .meta({
+      description: 'The signing secret (`whsec_` + base64), shown only here: verify deliveries with any Standard Webhooks library. After a rotation the previous secret also signs for 24 h.',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
+}).describe('A subscription with its signing secret (shown only in this answer).').meta({ id: 'WebhookWithSecret' });
 export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
 
-export const WebhookDelivery = z.object({
-  id: z.string(),
-  event_id: z.string().describe('Also the `webhook-id` header: the same for every attempt of one event, so receivers dedupe on it.'),
-  event_type: z.string(),
-  attempt: z.number().int(),
-  status: z.enum(['pending', 'succeeded', 'failed']).describe('pending: scheduled for next_attempt_at; succeeded: 2xx within 10 s; failed: anything else'),
-  response_status: z.number().int().nullable(),
-  duration_ms: z.number().int().nullable(),
-  error: z.string().nullable(),
-  next_attempt_at: z.string().nullable().describe('pending: when it runs; failed: when the retry runs (null when given up, or for tests and manual retries)'),
-  created_at: z.string(),
-});
+export const WebhookDelivery = z
+  .object({
+    id: OutId('delivery', 'The log entry id.'),
+    event_id: doc(z.string(), 'Also the `webhook-id` header: the same for every attempt of one event, so receivers dedupe on it.', 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b'),
+    event_type: doc(z.string(), 'The event type.', 'appointment.created'),
+    attempt: doc(z.number().int(), 'Attempt number, from 1.', 1),
+    status: doc(z.enum(['pending', 'succeeded', 'failed']), 'pending: scheduled for next_attempt_at; succeeded: 2xx within 10 s; failed: anything else.', 'succeeded'),
+    response_status: doc(z.number().int().nullable(), "The receiver's HTTP status; null when none came.", 200),
+    duration_ms: doc(z.number().int().nullable(), 'How long the attempt took.', 84),
+    error: doc(z.string().nullable(), 'Why it failed; null on success.', null),
+    next_attempt_at: Instant('pending: when it runs; failed: when the retry runs (null when given up, or for tests and manual retries).')
+      .nullable()
+      .meta({ examples: [null] }),
+    created_at: Instant('When the attempt was logged.'),
+  })
+  .describe('One delivery attempt.').meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.output<typeof WebhookDelivery>;
 
 export const WebhookListQuery = PageQuery;

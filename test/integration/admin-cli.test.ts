@@ -50,6 +50,17 @@ describe('admin command', () => {
     expect((await call('GET', '/v1/credentials', { token })).status).toBe(200);
   });
 
+  it('`npm run -s admin -- ... --json` prints only that JSON on stdout (no npm banner), so it pipes into jq', async () => {
+    const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'create-practice', '--name', 'Piped Spa', '--time-zone', 'Europe/London', '--json'], {
+      cwd: projectRoot,
+      timeout: 60_000,
+      env: { ...process.env, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, TABLE_NAME: process.env.TABLE_NAME, DATA_DIR: process.env.DATA_DIR },
+    });
+    expect(stdout.endsWith('\n')).toBe(true);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(Object.keys(JSON.parse(stdout)).sort()).toEqual(['client_id', 'client_secret', 'medspa_id']);
+  });
+
   it('create-practice without --name fails with a usage message and prints nothing on stdout', async () => {
     const failure = await admin(['create-practice', '--json']).then(
       () => null,

@@ -447,9 +447,15 @@ describe('clients', () => {
 });
 
 describe('demo seed', () => {
-  it('creates providers, rooms, equipment, services with certified providers, and clients', async () => {
-    const fresh = await makePractice();
-    await seedDemoPracticeData(fresh.medspaId, new Date());
+  it('creates providers, rooms, equipment, services with certified providers, clients, and a week of appointments', async () => {
+    const fresh = await makePractice({ time_zone: 'America/New_York' });
+    const seeded = await seedDemoPracticeData(fresh.medspaId, new Date());
+    // Today and 6 more days hold at least 4 weekdays of 6 bookings each.
+    expect(seeded.appointments).toBeGreaterThanOrEqual(24);
+    const week = await call('GET', '/v1/appointments?limit=100', { token: fresh.adminToken });
+    expect(week.status).toBe(200);
+    expect(week.body.pagination.total).toBe(seeded.appointments);
+    expect(week.body.data.every((a: { status: string }) => a.status === 'scheduled')).toBe(true);
     const totals = await Promise.all(['/v1/providers', '/v1/rooms', '/v1/equipment', '/v1/services', '/v1/clients'].map((path) => listAll(fresh, path)));
     expect(totals.map((list) => list.pagination.total)).toEqual([3, 2, 2, 4, 5]);
     const [providers, , , services] = totals;

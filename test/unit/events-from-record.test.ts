@@ -27,6 +27,7 @@ import { EVENT_TYPES } from '../../lib/events/types';
 import { Appointment } from '../../lib/schemas/appointments';
 import { Consent } from '../../lib/schemas/clients';
 import { Payment } from '../../lib/schemas/payments';
+import { EVENT_ENVELOPES } from '../../lib/schemas/events';
 import { Product } from '../../lib/schemas/products';
 import { Client } from '../../lib/schemas/resources';
 
@@ -373,5 +374,29 @@ describe('wire format quirks', () => {
     const bucket = { ...claimKey(MID, 'ROOM', randomUUID(), '2030-01-01T10'), entity: 'CLAIM', entries: {} };
     const emptied = modify(bucket, bucket);
     expect(eventsFromRecord({ ...emptied, dynamodb: { ...emptied.dynamodb, NewImage: { ...emptied.dynamodb!.NewImage!, entries: {} } } }, context)).toEqual([]);
+  });
+});
+
+describe('the envelopes the OpenAPI document publishes (its webhooks section)', () => {
+  it('fit the events the stream produces: created, updated, status changes, completion, cancel, clients', () => {
+    const appointment = makeAppointment();
+    const client = clientRecord();
+    const records = [
+      insert(appointmentItem(appointment)),
+      modify(appointmentItem(appointment), changed(appointment, { notes: 'moved', scheduled_at: iso(4 * 24 * 60) })),
+      modify(appointmentItem(appointment), changed(appointment, { status: 'confirmed' })),
+      modify(appointmentItem({ ...appointment, status: 'in_progress' }), changed({ ...appointment, status: 'in_progress' }, { status: 'completed' })),
+      modify(appointmentItem(appointment), changed(appointment, { status: 'cancelled', cancelled_at: iso(1), cancellation_reason: 'ill' })),
+      insert(client),
+      modify(client, { ...client, first_name: 'Kasey', version: 2, updated_at: iso(2) }),
+    ];
+    const events = records.flatMap((source) => eventsFromRecord(source, context));
+    expect(new Set(events.map((event) => event.type))).toEqual(
+      new Set(['appointment.created', 'appointment.updated', 'appointment.status_changed', 'appointment.completed', 'appointment.cancelled', 'client.created', 'client.updated']),
+    );
+    for (const event of events) {
+      const parsed = EVENT_ENVELOPES[event.type].safeParse(event);
+      expect(parsed.success, `${event.type}: ${parsed.error?.message}`).toBe(true);
+    }
   });
 });

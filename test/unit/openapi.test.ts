@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_STATUS, type ErrorCode } from '../../lib/errors';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { callableRoutes, successStatusOf } from '../../lib/http/route';
-import { buildOpenApiDocument, honoursIfMatch } from '../../lib/openapi/document';
+import { buildOpenApiDocument, DOC_ERROR_STATUS, honoursIfMatch, serverUrlOf, type DocErrorCode } from '../../lib/openapi/document';
+import { trafficOf } from '../../lib/openapi/traffic';
 import { CONTRACT_SILENT_CHOICES } from '../../lib/openapi/notes';
 import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
 import { routes } from '../../lib/routes';
@@ -89,7 +89,8 @@ describe('OpenAPI document', () => {
       ['service_id', false], ['from', true], ['to', true], ['provider_id', false], ['duration_minutes', false],
       ['interval_minutes', false], ['room_id', false], ['equipment_id', false], ['time_zone', false],
     ]);
-    expect(search.responses['200'].content['application/json'].schema.properties.data.items.required).toEqual(['date', 'provider', 'slots']);
+    expect(search.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/AvailabilityEntry' });
+    expect(doc.components.schemas.AvailabilityEntry.required).toEqual(['date', 'provider', 'slots']);
     expect(Object.keys(search.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422']));
     const availability = operationOf(routes.checkProviderAvailability).parameters.filter((p: any) => p.in === 'query');
     expect(availability.find((p: any) => p.name === 'start')).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
@@ -117,7 +118,7 @@ describe('OpenAPI document', () => {
     expect(list.properties.data.type).toBe('array');
     expect(list.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
     const one = operationOf(routes.getAppointment).responses['200'];
-    expect(one.content['application/json'].schema.properties.success).toEqual({ const: true });
+    expect(one.content['application/json'].schema.properties.success).toMatchObject({ const: true });
     expect(one.headers.ETag).toBeDefined();
     const token = operationOf(routes.createToken).responses['200'].content['application/json'].schema;
     expect(token.properties.access_token).toBeDefined();
@@ -146,28 +147,31 @@ describe('OpenAPI document', () => {
 
   it('puts each error code under its HTTP status, X-Request-Id on every response', () => {
     for (const [operation, route] of entries) {
-      for (const [status, response] of Object.entries<any>(operationOf(route).responses)) {
+      for (const [status, ref] of Object.entries<any>(operationOf(route).responses)) {
+        const response = ref.$ref ? resolvePointer(ref.$ref) : ref;
         expect(response.headers['X-Request-Id'], `${operation} ${status}`).toEqual({ $ref: '#/components/headers/X-Request-Id' });
         if (Number(status) < 400) continue;
-        const codes: ErrorCode[] = response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+        const codes: DocErrorCode[] = response.content['application/json'].schema.properties.error.properties.code.enum;
         expect(codes.length, `${operation} ${status}`).toBeGreaterThan(0);
-        for (const code of codes) expect(ERROR_STATUS[code], `${operation} ${code}`).toBe(Number(status));
+        for (const code of codes) expect(DOC_ERROR_STATUS[code], `${operation} ${code}`).toBe(Number(status));
+        expect(Object.keys(response.content['application/json'].examples).sort(), `${operation} ${status}`).toEqual([...codes].sort());
       }
     }
-    const create = operationOf(routes.createAppointment).responses;
-    expect(create['404'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(
+    const codesAt = (route: RouteDef, status: number) => operationOf(route).responses[status].content['application/json'].schema.properties.error.properties.code.enum;
+    expect(codesAt(routes.createAppointment, 404)).toEqual(
       expect.arrayContaining(['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND']),
     );
-    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '422', '429', '500']));
-    expect(create['429'].headers).toHaveProperty('Retry-After');
-    expect(create['201'].headers).toHaveProperty('RateLimit-Remaining');
+    expect(Object.keys(operationOf(routes.createAppointment).responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '414', '415', '422', '429', '431', '500']);
+    expect(codesAt(routes.createAppointment, 422)).toEqual(['IDEMPOTENCY_KEY_REUSED', 'PROVIDER_NOT_CERTIFIED']);
+    expect(codesAt(routes.createAppointment, 429)).toEqual(['RATE_LIMITED']);
     expect(operationOf(routes.getHealth).responses['401']).toBeUndefined();
-    expect(operationOf(routes.createToken).responses['401'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['INVALID_CLIENT']);
+    expect(operationOf(routes.getHealth).responses['429']).toBeUndefined();
+    expect(codesAt(routes.createToken, 401)).toEqual(['INVALID_CLIENT']);
   });
 
   it('secures every non-public operation with the bearer JWT and lists its roles', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(routes.createToken.path);
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${doc.servers[0].url}${routes.createToken.path}`);
     for (const [operation, route] of entries) {
       const op = operationOf(route);
       for (const requirement of op.security) {
@@ -184,8 +188,8 @@ describe('OpenAPI document', () => {
   });
 
   it('describes the health score formula wherever health_score appears', () => {
-    const client = operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data;
-    expect(client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
+    expect(operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Client' });
+    expect(doc.components.schemas.Client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
     expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1);
   });
 
@@ -200,11 +204,56 @@ describe('OpenAPI document', () => {
   });
 });
 
-describe('GET /openapi.json', () => {
-  it('serves the document without a token', async () => {
-    const response = await call('GET', '/openapi.json');
-    expect(response.status).toBe(200);
-    expect(response.headers['x-request-id']).toBeTruthy();
-    expect(response.body).toEqual(JSON.parse(JSON.stringify(doc)));
+describe('rate limits and idempotency keys (the trafficOf hook)', () => {
+  const header = (name: string) => (p: any) => p.$ref === `#/components/parameters/${name}`;
+  it('every authenticated operation is rate limited: RateLimit-* on every answer, 429 with Retry-After', () => {
+    for (const [operation, route] of entries) {
+      const op = operationOf(route);
+      const limited = route.auth !== 'public';
+      expect(trafficOf(operation, route).rateLimited, operation).toBe(limited);
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (response.$ref) continue;
+        expect(Boolean(response.headers['RateLimit-Remaining']), `${operation} ${status}`).toBe(limited);
+      }
+      expect(Boolean(op.responses['429']), operation).toBe(limited);
+      if (limited) expect(op.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    }
+  });
+
+  it('every POST but the token exchange takes an Idempotency-Key; a row may say otherwise', () => {
+    for (const [operation, route] of entries) {
+      const takes = route.method === 'POST' && operation !== 'createToken';
+      expect(operationOf(route).parameters.some(header('IdempotencyKey')), operation).toBe(takes);
+      expect(operationOf(route).responses['422']?.content['application/json'].examples.IDEMPOTENCY_KEY_REUSED !== undefined, operation).toBe(takes);
+    }
+    expect(trafficOf('createAppointment', { ...routes.createAppointment, idempotent: false })).toEqual({ rateLimited: true, idempotent: false });
+    expect(trafficOf('getHealth', { ...routes.getHealth, rateLimited: true })).toEqual({ rateLimited: true, idempotent: false });
+  });
+
+  it('states the If-Match forms the server takes as a pattern', () => {
+    const pattern = new RegExp(doc.components.parameters.IfMatch.schema.pattern);
+    for (const ok of ['"3"', 'W/"3"', '3', '*', ' "12" ']) expect(pattern.test(ok), ok).toBe(true);
+    for (const bad of ['"3', 'v3', '"a"', 'W/', '']) expect(pattern.test(bad), bad).toBe(false);
+  });
+});
+
+describe('GET /v1/openapi.json (and /openapi.json)', () => {
+  it('serves the document without a token, at both paths', async () => {
+    for (const path of ['/v1/openapi.json', '/openapi.json']) {
+      const response = await call('GET', path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers['x-request-id']).toBeTruthy();
+      expect(response.body).toEqual(JSON.parse(JSON.stringify(doc)));
+    }
+  });
+
+  it("names the request's own host in servers and the token URL", async () => {
+    const local = await call('GET', '/v1/openapi.json', { headers: { host: '127.0.0.1:4321' } });
+    expect(local.body.servers).toEqual([{ url: 'http://127.0.0.1:4321', description: expect.any(String) }]);
+    expect(local.body.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://127.0.0.1:4321/v1/auth/token');
+    const aws = await call('GET', '/v1/openapi.json', { headers: { host: 'api.glow.example', 'x-forwarded-proto': 'https' } });
+    expect(aws.body.servers[0].url).toBe('https://api.glow.example');
+    expect(serverUrlOf({ host: 'evil.example/<script>' })).toBeNull();
+    expect(serverUrlOf({ host: 'localhost:3000' })).toBe('http://localhost:3000');
   });
 });

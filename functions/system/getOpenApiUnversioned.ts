@@ -1,0 +1,5 @@
+import { systemRoutes } from '../../lib/routes/system';
+import { openApiHandler } from './getOpenApi';
+
+/** `/openapi.json`, kept for existing links: the same document as `/v1/openapi.json`. */
+export const handler = openApiHandler(systemRoutes.getOpenApiUnversioned);

@@ -1,0 +1,100 @@
+import { isIdempotent, isRateLimited, type RouteDef } from '../http/route';
+
+/**
+ * Rate limits and idempotency keys (contract 1) as the OpenAPI document states them. The
+ * middlewares that enforce them live in lib/http; a route row may say `rateLimited` /
+ * `idempotent` itself, and until it does the contract's rule applies: every authenticated route is
+ * rate limited per credential, and every POST but the token exchange takes an `Idempotency-Key`.
+ * The typed client's operation map (infra/client-operations.ts) reads the same hook, so the
+ * client sends keys exactly where the document says they are honoured.
+ */
+export interface TrafficFlags {
+  /** Limited per credential: RateLimit-* on every answer, 429 RATE_LIMITED with Retry-After. */
+  rateLimited?: boolean;
+  /** Takes an Idempotency-Key (replays, 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_KEY_IN_USE). */
+  idempotent?: boolean;
+}
+
+export interface Traffic {
+  rateLimited: boolean;
+  idempotent: boolean;
+}
+
+/** THE hook: which traffic rules apply to one route row. */
+export function trafficOf(operation: string, route: RouteDef & TrafficFlags): Traffic {
+  return {
+    // The same rule the middlewares enforce (lib/http/route.ts).
+    rateLimited: route.rateLimited ?? isRateLimited(route),
+    idempotent: isIdempotent(route),
+  };
+}
+
+/**
+ * The traffic error codes and their statuses. lib/errors.ts's ERROR_STATUS wins where it lists
+ * the same code (the middlewares will add them there).
+ */
+export const TRAFFIC_ERROR_STATUS = {
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+} as const;
+
+export const TRAFFIC_ERROR_MESSAGES: Record<keyof typeof TRAFFIC_ERROR_STATUS, string> = {
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with a different request',
+  RATE_LIMITED: 'Too many requests: retry after Retry-After seconds',
+};
+
+/** `components.headers`: response headers. */
+export const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description: 'The request id; the same as `error.request_id`. Quote it when asking for support.',
+    schema: { type: 'string', examples: ['4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b'] },
+  },
+  ETag: {
+    description: 'The resource `version` as `"<version>"`; send it back in `If-Match`.',
+    schema: { type: 'string', pattern: '^"[0-9]+"$', examples: ['"3"'] },
+  },
+  'RateLimit-Limit': {
+    description: "Requests the caller's credential may make per window (its burst).",
+    schema: { type: 'integer', minimum: 0, examples: [40] },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0, examples: [39] },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets (the limit is full again).',
+    schema: { type: 'integer', minimum: 0, examples: [2] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0, examples: [1] },
+  },
+  'WWW-Authenticate': { description: '`Bearer`, with the error (RFC 6750).', schema: { type: 'string', examples: ['Bearer error="invalid_token"'] } },
+};
+
+/** What `If-Match` takes (lib/http/input.ts parseIfMatch): `"3"`, `W/"3"`, `3`, or `*` (no condition). */
+export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?("[0-9]+"|[0-9]+))\\s*$';
+
+/** `components.parameters`: request headers. */
+export const REQUEST_HEADER_PARAMETERS = {
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional.',
+    schema: { type: 'string', pattern: IF_MATCH_PATTERN, examples: ['"3"'] },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, examples: ['5f2b9a4e-8c1d-4e7f-9a3b-2c4d6e8f0a1b'] },
+  },
+};
+
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;

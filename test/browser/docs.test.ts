@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalServer, listen } from '../../infra/local/http-server';
+import { buildOpenApiDocument } from '../../lib/openapi/document';
+
+/**
+ * GET /docs in a real browser: Debian's chromium (`.ci/run` installs it), driven by
+ * playwright-core. The page must render every operation from files this server serves (nothing
+ * from elsewhere), and "try it" must call this server.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
+
+describe('the /docs page in chromium', () => {
+  let server: Server;
+  let baseUrl: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    server = createLocalServer();
+    baseUrl = `http://127.0.0.1:${await listen(server, 0)}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  it('lists every operation and event, and "try it" on GET /health answers 200 from this server', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    const elsewhere: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(baseUrl) && !request.url().startsWith('data:')) elsewhere.push(request.url());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+
+    await page.goto(`${baseUrl}/docs`, { waitUntil: 'load' });
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+
+    const document = buildOpenApiDocument();
+    const operationIds = Object.values<Record<string, { operationId: string }>>(document.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const rendered = await page.locator('.opblock .opblock-summary-operation-id').allTextContents();
+    for (const id of operationIds) expect(rendered, id).toContain(id);
+    const events = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.textContent ?? ''));
+    for (const type of Object.keys(document.webhooks)) expect(events.some((text) => text.includes(type)), type).toBe(true);
+
+    // "Try it out" is on by default: open GET /health and execute it.
+    const health = page.locator('#operations-system-getHealth');
+    await health.locator('.opblock-summary').click();
+    await health.locator('button.execute').click();
+    const status = health.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor({ timeout: 30_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    expect(await health.locator('.live-responses-table tr.response .response-col_description').first().textContent()).toContain('"status": "ok"');
+    expect(await health.locator('.request-url').first().textContent()).toContain(`${baseUrl}/health`);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
+    expect(elsewhere).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
