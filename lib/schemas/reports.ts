@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPORT_GROUPS } from '../domain/report-periods';
-import { LocalDate } from './common';
+import { doc, EXAMPLE_ID, LocalDate } from './common';
 
 /** Reports (contract 6): read only, over practice-local dates. */
 
@@ -22,62 +22,68 @@ export const RevenueReportQuery = params({
 });
 export type RevenueReportQuery = z.output<typeof RevenueReportQuery>;
 
-const Cents = z.number().int();
-const Count = z.number().int();
+const cents = (description: string, example: number) => doc(z.number().int(), description, example);
+const count = (description: string, example: number) => doc(z.number().int(), description, example);
+const day = (description: string, example: string) => doc(z.string(), description, example);
 
 export const RevenueReport = z.object({
-  from: z.string().describe('The range reported, practice-local dates (inclusive).'),
-  to: z.string(),
-  currency: z.string(),
-  group_by: z.enum(REPORT_GROUPS),
-  total_cents: Cents.describe('service_cents + retail_cents.'),
-  service_cents: Cents.describe('price_cents of the appointments completed, by the local date of scheduled_at.'),
-  retail_cents: Cents.describe('Retail sales: -delta x unit_price_cents of the sale stock adjustments, by local date.'),
-  collected_cents: Cents.describe('Payments recorded, by the local date of created_at.'),
-  series: z.array(
-    z.object({
-      period: z.string().describe('YYYY-MM-DD, YYYY-Www (ISO week) or YYYY-MM; every period touching the range, empty ones included. Edge periods count only the days in the range.'),
-      service_cents: Cents,
-      retail_cents: Cents,
-      collected_cents: Cents,
-      appointments_completed: Count,
-    }),
-  ),
+  from: day('First practice-local date of the range (inclusive).', '2026-11-01'),
+  to: day('Last practice-local date of the range (inclusive).', '2026-11-30'),
+  currency: doc(z.string(), "The practice's currency (ISO 4217).", 'USD'),
+  group_by: z.enum(REPORT_GROUPS).meta({ description: 'The periods of `series`.', examples: ['week'] }),
+  total_cents: cents('service_cents + retail_cents.', 1_287_500),
+  service_cents: cents('price_cents of the appointments completed, by the local date of scheduled_at.', 1_150_000),
+  retail_cents: cents('Retail sales: -delta x unit_price_cents of the sale stock adjustments, by local date.', 137_500),
+  collected_cents: cents('Payments recorded, by the local date of created_at.', 1_201_000),
+  series: z
+    .array(
+      z.object({
+        period: doc(z.string(), 'YYYY-MM-DD, YYYY-Www (ISO week) or YYYY-MM; every period touching the range, empty ones included. Edge periods count only the days in the range.', '2026-W45'),
+        service_cents: cents('Service revenue of the period.', 287_500),
+        retail_cents: cents('Retail revenue of the period.', 34_000),
+        collected_cents: cents('Payments collected in the period.', 300_000),
+        appointments_completed: count('Appointments completed in the period.', 11),
+      }),
+    )
+    .describe('One entry per period, oldest first.'),
 });
+
+const ProviderRef = z.object({ id: doc(z.string(), 'The provider id.', EXAMPLE_ID.provider), full_name: doc(z.string().nullable(), 'The provider as named now.', 'Maya Chen') }).describe('The provider.');
+const ServiceRef = z.object({ id: doc(z.string(), 'The service id.', EXAMPLE_ID.service), name: doc(z.string().nullable(), 'The service as named now.', 'Botox, 20 units') }).describe('The service.');
 
 export const ProviderPerformance = z
   .array(
     z.object({
-      provider: z.object({ id: z.string(), full_name: z.string().nullable() }),
-      appointments_completed: Count,
-      revenue_cents: Cents,
-      average_ticket_cents: Cents.describe('revenue_cents / appointments_completed, rounded; 0 without completions.'),
-      cancellations: Count,
-      no_shows: Count,
-      booked_minutes: Count.describe('duration_minutes of the completed appointments.'),
-      working_minutes: Count.describe("From the provider's current working hours and time off, in the practice zone (DST-exact)."),
-      utilization: z.number().nullable().describe('booked_minutes / working_minutes, 4 decimals; null when the provider had no working time in the range.'),
+      provider: ProviderRef,
+      appointments_completed: count('Appointments completed in the range.', 42),
+      revenue_cents: cents('price_cents of those appointments.', 1_050_000),
+      average_ticket_cents: cents('revenue_cents / appointments_completed, rounded; 0 without completions.', 25_000),
+      cancellations: count('Appointments of the range cancelled.', 3),
+      no_shows: count('Appointments of the range marked no-show.', 1),
+      booked_minutes: count('duration_minutes of the completed appointments.', 2_520),
+      working_minutes: count("From the provider's current working hours and time off, in the practice zone (DST-exact).", 9_600),
+      utilization: doc(z.number().nullable(), 'booked_minutes / working_minutes, 4 decimals; null when the provider had no working time in the range.', 0.2625),
     }),
   )
   .describe('Every provider of the practice, plus deleted ones with activity in the range; highest revenue first.');
 
 export const ClientRetention = z.object({
-  from: z.string(),
-  to: z.string(),
-  clients_seen: Count.describe('Distinct clients with a completed appointment in the range.'),
-  new_clients: Count.describe('Clients whose first completed appointment is in the range.'),
-  returning_clients: Count.describe('Clients seen in the range who also completed one before `from`.'),
-  retention_rate: z.number().describe('returning_clients / clients_seen, 4 decimals; 0 when nobody was seen.'),
+  from: day('First practice-local date of the range (inclusive).', '2026-11-01'),
+  to: day('Last practice-local date of the range (inclusive).', '2026-11-30'),
+  clients_seen: count('Distinct clients with a completed appointment in the range.', 120),
+  new_clients: count('Clients whose first completed appointment is in the range.', 30),
+  returning_clients: count('Clients seen in the range who also completed one before `from`.', 90),
+  retention_rate: doc(z.number(), 'returning_clients / clients_seen, 4 decimals; 0 when nobody was seen.', 0.75),
 });
 
 export const ServicePopularity = z
   .array(
     z.object({
-      service: z.object({ id: z.string(), name: z.string().nullable() }),
-      bookings: Count.describe('Appointments scheduled in the range, whatever their status.'),
-      completed: Count,
-      cancelled: Count,
-      revenue_cents: Cents,
+      service: ServiceRef,
+      bookings: count('Appointments scheduled in the range, whatever their status.', 64),
+      completed: count('Of those, completed.', 51),
+      cancelled: count('Of those, cancelled.', 6),
+      revenue_cents: cents('price_cents of the completed ones.', 1_275_000),
     }),
   )
   .describe('Every service of the catalog; most booked first, then most completed.');
