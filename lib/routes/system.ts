@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoutes } from '../http/route';
 
 /** The served OpenAPI document: its top-level shape; the rest is documented by itself. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { APPOINTMENT_SOURCES } from '../domain/records';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { DateTime, Id, LocalDate, PageQuery, Timestamps } from './common';
