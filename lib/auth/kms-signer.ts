@@ -1,12 +1,8 @@
-import { createPublicKey } from 'node:crypto';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { config } from '../config';
-import { publicJwkOf, type TokenSigner } from './token-key';
+import { KMSClient, SignCommand } from '@aws-sdk/client-kms';
 
 /**
- * The token key on AWS: a KMS key (ECC_NIST_P256) that never leaves KMS. Loaded only when
- * SIGNING_KMS_KEY_ID is set (lib/auth/signing.ts imports it dynamically), so local runs and tests
- * never evaluate the KMS client.
+ * Signing with the token key on AWS: a KMS key (ECC_NIST_P256) that never leaves KMS. Only the
+ * token function signs (lib/auth/issue.ts), so only its bundle carries the KMS client.
  */
 
 /** KMS answers ECDSA signatures in DER; JWS wants r||s, 32 bytes each. */
@@ -23,18 +19,11 @@ export function derToJose(der: Uint8Array): Buffer {
   return Buffer.concat([readInt(), readInt()]);
 }
 
-export async function kmsSigner(keyId: string): Promise<TokenSigner> {
-  const kms = new KMSClient({ region: config().AWS_REGION });
-  const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
-  const publicJwk = publicJwkOf(createPublicKey({ key: Buffer.from(PublicKey!), format: 'der', type: 'spki' }));
-  return {
-    kid: publicJwk.kid,
-    publicJwk,
-    sign: async (data) => {
-      const { Signature } = await kms.send(
-        new SignCommand({ KeyId: keyId, Message: data, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }),
-      );
-      return derToJose(Signature!);
-    },
+/** ES256 signatures (JOSE form) made by KMS with the key `keyId`. */
+export function kmsSign(keyId: string, region: string): (data: Buffer) => Promise<Buffer> {
+  const kms = new KMSClient({ region });
+  return async (data) => {
+    const { Signature } = await kms.send(new SignCommand({ KeyId: keyId, Message: data, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }));
+    return derToJose(Signature!);
   };
 }

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { clock } from '../clock';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
-import { tokenSigner } from './signing';
+import { tokenPublicJwk } from './token-key';
 
 export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_AUDIENCE = 'medspa-api';
@@ -19,34 +18,6 @@ export interface Caller {
   clientId: string;
   role: Role;
 }
-
-const b64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
-
-/** The claims of an access token for this caller. */
-export function tokenClaims(caller: Caller, now: Date): Record<string, unknown> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return {
-    iss: config().TOKEN_ISSUER,
-    aud: TOKEN_AUDIENCE,
-    sub: caller.clientId,
-    medspa_id: caller.medspaId,
-    role: caller.role,
-    iat,
-    exp: iat + TOKEN_TTL_SECONDS,
-    jti: randomUUID(),
-  };
-}
-
-/** A compact JWS (ES256) of these claims with the server's key; `header` may add fields (tests). */
-export async function signToken(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  const signer = await tokenSigner();
-  const head = b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: signer.kid, ...header }));
-  const body = b64url(JSON.stringify(claims));
-  const signature = await signer.sign(Buffer.from(`${head}.${body}`));
-  return `${head}.${body}.${b64url(signature)}`;
-}
-
-export const issueToken = (caller: Caller, now: Date): Promise<string> => signToken(tokenClaims(caller, now));
 
 type Verifier = { verifySync(token: string): Record<string, unknown> };
 let verifier: Promise<Verifier> | undefined;
@@ -75,7 +46,7 @@ export function checkTokenClaims(header: Record<string, unknown>, payload: Recor
 
 /** Built once per process; the JWKS is our own public key, cached so no HTTP fetch happens. */
 function getVerifier(): Promise<Verifier> {
-  verifier ??= tokenSigner().then((signer) => {
+  verifier ??= tokenPublicJwk().then((publicJwk) => {
     const jwtVerifier = JwtVerifier.create({
       issuer: config().TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
@@ -85,8 +56,11 @@ function getVerifier(): Promise<Verifier> {
       customJwtCheck: ({ header, payload }) =>
         checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(clock().now().getTime() / 1000)),
     });
-    jwtVerifier.cacheJwks({ keys: [signer.publicJwk as never] });
+    jwtVerifier.cacheJwks({ keys: [publicJwk as never] });
     return jwtVerifier as unknown as Verifier;
+  }).catch((error: unknown) => {
+    verifier = undefined;
+    throw error;
   });
   return verifier;
 }

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { forgetAccess } from '../auth/access';
 import type { Role } from '../auth/roles';
 import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../auth/secrets';
-import { issueToken, TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
+import { issueToken } from '../auth/issue';
+import { TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
 import { findCredentialPractice, getCredential, publicCredential, putNewCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
 import { AppError } from '../errors';
 
