@@ -67,6 +67,36 @@ function getVerifier(): Promise<Verifier> {
 
 export function resetVerifier(): void {
   verifier = undefined;
+  verified.clear();
+}
+
+interface Verified {
+  caller: Caller;
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Tokens whose signature, issuer and audience this container has verified, by their exact text:
+ * a caller sends the same token with every request for up to an hour, and the ECDSA check and
+ * JSON parsing are the costly part. Every use still checks what depends on time (exp, nbf, and
+ * checkTokenClaims with the clock), so a cached token expires exactly when it would have, and
+ * revocation is untouched: lib/auth/access.ts checks the credential on every request. Bounded:
+ * the oldest entry leaves first.
+ */
+const verified = new Map<string, Verified>();
+const MAX_VERIFIED_TOKENS = 1000;
+
+function stillValid({ header, payload }: Verified): boolean {
+  const now = Date.now() / 1000; // as aws-jwt-verify reads exp and nbf
+  if (typeof payload.exp !== 'number' || payload.exp < now) return false;
+  if (typeof payload.nbf === 'number' && payload.nbf > now) return false;
+  try {
+    checkTokenClaims(header, payload, Math.floor(clock().now().getTime() / 1000));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -74,13 +104,23 @@ export function resetVerifier(): void {
  * missing claim, an over-long lifetime, a future `iat`) is 401 UNAUTHORIZED.
  */
 export async function verifyToken(token: string): Promise<Caller> {
+  const known = verified.get(token);
+  if (known) {
+    if (stillValid(known)) return known.caller;
+    verified.delete(token);
+  }
   const jwtVerifier = await getVerifier();
+  let header: Record<string, unknown> = {};
   let payload: Record<string, unknown>;
   try {
     payload = jwtVerifier.verifySync(token);
+    header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
   } catch {
     throw new AppError('UNAUTHORIZED');
   }
   // checkTokenClaims has already required these three.
-  return { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
+  const caller: Caller = { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
+  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+  verified.set(token, { caller, header, payload });
+  return caller;
 }
