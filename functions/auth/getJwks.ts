@@ -1,8 +1,8 @@
-import { tokenSigner } from '../../lib/auth/signing';
+import { tokenPublicJwk } from '../../lib/auth/token-key';
 import { httpHandler } from '../../lib/http/handler';
 import { authRoutes } from '../../lib/routes/auth';
 
 export const handler = httpHandler(authRoutes.getJwks, async () => ({
-  data: { keys: [(await tokenSigner()).publicJwk] },
+  data: { keys: [await tokenPublicJwk()] },
   headers: { 'cache-control': 'public, max-age=300' },
 }));

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { clock } from '../clock';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
-import { tokenSigner } from './signing';
+import { tokenPublicJwk } from './token-key';
 
 export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_AUDIENCE = 'medspa-api';
@@ -19,34 +18,6 @@ export interface Caller {
   clientId: string;
   role: Role;
 }
-
-const b64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
-
-/** The claims of an access token for this caller. */
-export function tokenClaims(caller: Caller, now: Date): Record<string, unknown> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return {
-    iss: config().TOKEN_ISSUER,
-    aud: TOKEN_AUDIENCE,
-    sub: caller.clientId,
-    medspa_id: caller.medspaId,
-    role: caller.role,
-    iat,
-    exp: iat + TOKEN_TTL_SECONDS,
-    jti: randomUUID(),
-  };
-}
-
-/** A compact JWS (ES256) of these claims with the server's key; `header` may add fields (tests). */
-export async function signToken(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  const signer = await tokenSigner();
-  const head = b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: signer.kid, ...header }));
-  const body = b64url(JSON.stringify(claims));
-  const signature = await signer.sign(Buffer.from(`${head}.${body}`));
-  return `${head}.${body}.${b64url(signature)}`;
-}
-
-export const issueToken = (caller: Caller, now: Date): Promise<string> => signToken(tokenClaims(caller, now));
 
 type Verifier = { verifySync(token: string): Record<string, unknown> };
 let verifier: Promise<Verifier> | undefined;
@@ -75,7 +46,7 @@ export function checkTokenClaims(header: Record<string, unknown>, payload: Recor
 
 /** Built once per process; the JWKS is our own public key, cached so no HTTP fetch happens. */
 function getVerifier(): Promise<Verifier> {
-  verifier ??= tokenSigner().then((signer) => {
+  verifier ??= tokenPublicJwk().then((publicJwk) => {
     const jwtVerifier = JwtVerifier.create({
       issuer: config().TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
@@ -85,14 +56,47 @@ function getVerifier(): Promise<Verifier> {
       customJwtCheck: ({ header, payload }) =>
         checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(clock().now().getTime() / 1000)),
     });
-    jwtVerifier.cacheJwks({ keys: [signer.publicJwk as never] });
+    jwtVerifier.cacheJwks({ keys: [publicJwk as never] });
     return jwtVerifier as unknown as Verifier;
+  }).catch((error: unknown) => {
+    verifier = undefined;
+    throw error;
   });
   return verifier;
 }
 
 export function resetVerifier(): void {
   verifier = undefined;
+  verified.clear();
+}
+
+interface Verified {
+  caller: Caller;
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Tokens whose signature, issuer and audience this container has verified, by their exact text:
+ * a caller sends the same token with every request for up to an hour, and the ECDSA check and
+ * JSON parsing are the costly part. Every use still checks what depends on time (exp, nbf, and
+ * checkTokenClaims with the clock), so a cached token expires exactly when it would have, and
+ * revocation is untouched: lib/auth/access.ts checks the credential on every request. Bounded:
+ * the oldest entry leaves first.
+ */
+const verified = new Map<string, Verified>();
+const MAX_VERIFIED_TOKENS = 1000;
+
+function stillValid({ header, payload }: Verified): boolean {
+  const now = Date.now() / 1000; // as aws-jwt-verify reads exp and nbf
+  if (typeof payload.exp !== 'number' || payload.exp < now) return false;
+  if (typeof payload.nbf === 'number' && payload.nbf > now) return false;
+  try {
+    checkTokenClaims(header, payload, Math.floor(clock().now().getTime() / 1000));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -100,13 +104,23 @@ export function resetVerifier(): void {
  * missing claim, an over-long lifetime, a future `iat`) is 401 UNAUTHORIZED.
  */
 export async function verifyToken(token: string): Promise<Caller> {
+  const known = verified.get(token);
+  if (known) {
+    if (stillValid(known)) return known.caller;
+    verified.delete(token);
+  }
   const jwtVerifier = await getVerifier();
+  let header: Record<string, unknown> = {};
   let payload: Record<string, unknown>;
   try {
     payload = jwtVerifier.verifySync(token);
+    header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8'));
   } catch {
     throw new AppError('UNAUTHORIZED');
   }
   // checkTokenClaims has already required these three.
-  return { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
+  const caller: Caller = { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
+  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+  verified.set(token, { caller, header, payload });
+  return caller;
 }

@@ -1,44 +1,121 @@
-import { DateTime, IANAZone } from 'luxon';
-
+/**
+ * Practice-local calendar maths on the runtime's own time-zone database (`Intl`), no library:
+ * every function bundle that handles a date carries it, so it stays small (luxon was 70 KB of
+ * each bundle). test/unit/time.test.ts checks these against luxon as an independent oracle.
+ */
 export type WeekdayKey = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
-// Luxon weekday numbers are 1 (Monday) .. 7 (Sunday).
-const WEEKDAYS: readonly WeekdayKey[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+// Date#getUTCDay numbers: 0 (Sunday) .. 6 (Saturday).
+const WEEKDAYS: readonly WeekdayKey[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const HHMM = /^(?:([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** ISO 8601 date-time, seconds and fraction optional, with `Z` or `±hh:mm` (the API's inputs and our own stored values). */
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/** Y-M-D at UTC midnight in ms, or NaN unless it is a real calendar day (no 30 February). */
+function utcDay(year: number, month: number, day: number): number {
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day ? at.getTime() : Number.NaN;
+}
 
 // Callers validate input at the edge; an invalid value reaching the domain is a bug, so fail
-// loudly instead of letting luxon's "Invalid DateTime" flow into keys and responses.
-function checked(dt: DateTime, what: string): DateTime {
-  if (!dt.isValid) throw new RangeError(`invalid ${what}: ${dt.invalidExplanation ?? dt.invalidReason}`);
-  return dt;
+// loudly instead of letting NaN flow into keys and responses.
+function parseDate(date: string): number {
+  const m = DATE.exec(date);
+  const ms = m ? utcDay(Number(m[1]), Number(m[2]), Number(m[3])) : Number.NaN;
+  if (Number.isNaN(ms)) throw new RangeError(`invalid date "${date}"`);
+  return ms;
 }
 
-function toIso(dt: DateTime): string {
-  return new Date(dt.toMillis()).toISOString();
+function parseInstant(iso: string): number {
+  const m = INSTANT.exec(iso);
+  const ms = m && !Number.isNaN(utcDay(Number(m[1]), Number(m[2]), Number(m[3]))) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6] ?? 0) < 60
+    ? Date.parse(iso)
+    : Number.NaN;
+  if (Number.isNaN(ms)) throw new RangeError(`invalid instant "${iso}"`);
+  return ms;
 }
 
-function parseInstant(iso: string): DateTime {
-  return checked(DateTime.fromISO(iso, { setZone: true }), `instant "${iso}"`);
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone and process: building one costs far more than using it. */
+function formatIn(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      throw new RangeError(`invalid zone "${zone}"`);
+    }
+    formats.set(zone, format);
+  }
+  return format;
 }
 
-function localMidnight(date: string, zone: string): DateTime {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`invalid date "${date}"`);
-  return checked(DateTime.fromISO(date, { zone }), `date "${date}" in "${zone}"`).startOf('day');
+/** The wall clock of `zone` at instant `ms`, as if that wall clock were UTC (whole seconds). */
+function wallClock(ms: number, zone: string): number {
+  const fields: Record<string, number> = {};
+  for (const part of formatIn(zone).formatToParts(ms)) if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  const wall = new Date(0);
+  wall.setUTCFullYear(fields.year!, fields.month! - 1, fields.day!);
+  wall.setUTCHours(fields.hour! % 24, fields.minute!, fields.second!, 0);
+  return wall.getTime();
 }
+
+/** The zone's UTC offset in ms at an instant (may hold seconds: historical local mean times). */
+function offsetAt(ms: number, zone: string): number {
+  const whole = ms - (((ms % 1000) + 1000) % 1000);
+  return wallClock(whole, zone) - whole;
+}
+
+/**
+ * The instant of a wall-clock time (ms, as if UTC) in a zone, disambiguated like Temporal's
+ * `compatible`: a time skipped by a spring-forward gap moves forward by the gap, an ambiguous
+ * fall-back time takes the earlier instant. Offsets a day apart bracket any real transition.
+ */
+function wallToInstant(wall: number, zone: string): number {
+  const before = offsetAt(wall - DAY_MS, zone);
+  const after = offsetAt(wall + DAY_MS, zone);
+  if (before === after) return wall - before;
+  const candidates = [wall - before, wall - after].filter((at) => at + offsetAt(at, zone) === wall);
+  if (candidates.length > 0) return Math.min(...candidates);
+  // In a gap: read the wall clock with the offset in force before it, which lands after the gap.
+  return wall - before;
+}
+
+const toIso = (ms: number) => new Date(ms).toISOString();
 
 export function isValidTimeZone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  if (!zone) return false;
+  try {
+    formatIn(zone);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The practice-local calendar date (YYYY-MM-DD) of an instant. */
 export function localDateOf(instantIso: string, zone: string): string {
-  return checked(parseInstant(instantIso).setZone(zone), `zone "${zone}"`).toISODate()!;
+  return toIso(wallClock(parseInstant(instantIso), zone)).slice(0, 10);
 }
 
 /** Local midnight to the next local midnight: 23 or 25 hours long on DST change days. */
 export function localDayBounds(date: string, zone: string): { start: string; end: string } {
-  const start = localMidnight(date, zone);
-  return { start: toIso(start), end: toIso(start.plus({ days: 1 })) };
+  const midnight = parseDate(date);
+  return { start: toIso(wallToInstant(midnight, zone)), end: toIso(wallToInstant(midnight + DAY_MS, zone)) };
 }
 
 /**
@@ -49,16 +126,16 @@ export function localDayBounds(date: string, zone: string): { start: string; end
 export function localTimeToInstant(date: string, hhmm: string, zone: string): string {
   const m = HHMM.exec(hhmm);
   if (!m) throw new RangeError(`invalid time "${hhmm}"`);
-  const midnight = localMidnight(date, zone);
-  if (m[1] === undefined) return toIso(midnight.plus({ days: 1 }));
-  // Set wall-clock fields rather than adding a duration, so DST changes earlier that day do not shift it.
-  return toIso(checked(midnight.set({ hour: Number(m[1]), minute: Number(m[2]) }), `time "${hhmm}"`));
+  const midnight = parseDate(date);
+  // Wall-clock fields rather than an elapsed duration, so DST changes earlier that day do not shift it.
+  const wall = m[1] === undefined ? midnight + DAY_MS : midnight + (Number(m[1]) * 60 + Number(m[2])) * 60_000;
+  return toIso(wallToInstant(wall, zone));
 }
 
 export function weekdayKey(date: string): WeekdayKey {
-  return WEEKDAYS[localMidnight(date, 'UTC').weekday - 1]!;
+  return WEEKDAYS[new Date(parseDate(date)).getUTCDay()]!;
 }
 
 export function addMinutes(iso: string, minutes: number): string {
-  return toIso(parseInstant(iso).plus({ minutes }));
+  return toIso(parseInstant(iso) + minutes * 60_000);
 }

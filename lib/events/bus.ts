@@ -1,5 +1,5 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventBridgePublisher, type Publish } from './publish';
 
 /** The stream worker's settings, parsed once and failing fast (set by CDK). */

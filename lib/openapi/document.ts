@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { DOCS_ASSET_NAMES, DOCS_ASSETS } from '../docs/page';

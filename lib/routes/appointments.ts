@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, list } from '../http/route';
 import { AppointmentDetail } from '../schemas/appointment-detail';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DOCS_ASSET_NAMES } from '../docs/page';
 import { defineRoutes } from '../http/route';
 import { doc } from '../schemas/common';

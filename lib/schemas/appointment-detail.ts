@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Appointment, TreatmentRecord } from './appointments';
 import { Consent } from './clients';
 import { Client, Facility, Provider, Service } from './resources';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { APPOINTMENT_SOURCES } from '../domain/records';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { DateTime, doc, EXAMPLE_ID, EXAMPLE_TIME, IdOf, Instant, LocalDate, OutId, PageQuery, Timestamps } from './common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Appointment, TreatmentRecord } from './appointments';
 import { DateTime, doc, IdOf, Instant, OutId, Timestamps } from './common';
 

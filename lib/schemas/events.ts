@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES, type EventType } from '../domain/events';
 import { Appointment } from './appointments';
 import { Consent } from './clients';

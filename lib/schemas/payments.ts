@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { doc, IdOf, Instant, LocalDate, OutId, PageQuery } from './common';
 
 /** Payments collected from clients (contract 5). Immutable once recorded. */

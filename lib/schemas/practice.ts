@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_ACCESS } from '../domain/records';
 import { isValidTimeZone } from '../domain/time';
 import { doc, OutId, Timestamps } from './common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { STOCK_REASONS } from '../domain/stock';
 import { doc, Instant, OutId, PageQuery, Timestamps } from './common';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_GROUPS } from '../domain/report-periods';
 import { doc, EXAMPLE_ID, LocalDate } from './common';
 

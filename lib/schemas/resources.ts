@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import type { WeekdayKey } from '../domain/time';

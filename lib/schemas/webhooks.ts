@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ALL_EVENTS, isSubscribableEvent, MAX_URL_LENGTH } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/types';
 import { doc, IdOf, Instant, OutId, PageQuery, Timestamps } from './common';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/webhook-secrets';

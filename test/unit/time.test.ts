@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { DateTime as LuxonDateTime } from 'luxon';
 import {
   addMinutes,
   isValidTimeZone,
@@ -89,5 +90,58 @@ describe('isValidTimeZone', () => {
     expect(isValidTimeZone('UTC')).toBe(true);
     expect(isValidTimeZone('Mars/Base')).toBe(false);
     expect(isValidTimeZone('')).toBe(false);
+  });
+});
+
+describe('against luxon (an independent time-zone implementation) and the documented rules', () => {
+  const zones = ['America/New_York', 'Europe/London', 'Europe/Dublin', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kathmandu', 'Asia/Tehran', 'America/St_Johns', 'Africa/Casablanca', 'America/Sao_Paulo', 'Pacific/Apia', 'UTC'];
+  const iso = (dt: LuxonDateTime) => new Date(dt.toMillis()).toISOString();
+  // 2024-2026: every day whose local length is not 24 hours (each DST change, both directions),
+  // the days either side of it, and every 30th day.
+  const daysIn = (zone: string) => {
+    const first = LuxonDateTime.fromObject({ year: 2024, month: 1, day: 1 }, { zone });
+    const starts = Array.from({ length: 3 * 366 + 1 }, (_, i) => first.plus({ days: i }));
+    const odd = starts.slice(0, -1).map((day, i) => starts[i + 1]!.toMillis() - day.toMillis() !== 86_400_000);
+    return starts.slice(0, -1).filter((_, i) => i % 30 === 0 || odd[i - 1] || odd[i] || odd[i + 1]).map((day) => day.toISODate()!);
+  };
+
+  it('agrees on day bounds, wall-clock times (gaps and overlaps included) and local dates', () => {
+    const differences: string[] = [];
+    const compare = (what: string, ours: unknown, theirs: unknown) => {
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) differences.push(`${what}: ours ${JSON.stringify(ours)}, luxon ${JSON.stringify(theirs)}`);
+    };
+    for (const zone of zones) {
+      for (const date of daysIn(zone)) {
+        const midnight = LuxonDateTime.fromISO(date, { zone }).startOf('day');
+        compare(`${zone} ${date}`, localDayBounds(date, zone), { start: iso(midnight), end: iso(midnight.plus({ days: 1 })) });
+        for (const hhmm of ['00:30', '01:30', '02:30', '03:00', '09:15', '23:59']) {
+          const [hour, minute] = hhmm.split(':').map(Number);
+          compare(`${zone} ${date} ${hhmm}`, localTimeToInstant(date, hhmm, zone), iso(midnight.set({ hour, minute })));
+        }
+        const instant = `${date}T13:17:00Z`;
+        compare(`${zone} ${instant}`, localDateOf(instant, zone), LuxonDateTime.fromISO(instant).setZone(zone).toISODate());
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  // Where local midnight itself is skipped or repeated, luxon's answer depends on its first offset
+  // guess (and `plus({ days: 1 })` keeps the wall clock of a moved start); ours follows the rules.
+  it('a skipped midnight starts the day after the gap, and the day ends at the next local midnight', () => {
+    // Chile, 2019-09-08: 00:00 -04 became 01:00 -03.
+    expect(localDayBounds('2019-09-08', 'America/Santiago')).toEqual({ start: '2019-09-08T04:00:00.000Z', end: '2019-09-09T03:00:00.000Z' });
+  });
+
+  it('a repeated midnight takes the earlier instant', () => {
+    // Cuba, 2022-11-06: 01:00 CDT fell back to 00:00 CST, so 00:00-01:00 happened twice.
+    expect(localDayBounds('2022-11-06', 'America/Havana')).toEqual({ start: '2022-11-06T04:00:00.000Z', end: '2022-11-07T05:00:00.000Z' });
+    expect(localTimeToInstant('2022-11-06', '00:30', 'America/Havana')).toBe('2022-11-06T04:30:00.000Z');
+  });
+
+  it('refuses impossible calendar dates and instants', () => {
+    expect(() => localDayBounds('2025-02-29', NY)).toThrow(RangeError);
+    expect(() => localDateOf('2025-02-29T10:00:00Z', NY)).toThrow(RangeError);
+    expect(() => addMinutes('2025-01-01T24:00:00Z', 1)).toThrow(RangeError);
+    expect(localDayBounds('2024-02-29', 'UTC').start).toBe('2024-02-29T00:00:00.000Z');
   });
 });

@@ -1,0 +1,135 @@
+import { createHash, createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { issueToken } from '../../lib/auth/issue';
+import { kmsPublicKey } from '../../lib/auth/kms-public-key';
+import { resetTokenSigner } from '../../lib/auth/signing';
+import { publicJwkOf, resetTokenPublicJwk, tokenPublicJwk } from '../../lib/auth/token-key';
+import { resetVerifier, verifyToken } from '../../lib/auth/tokens';
+import { resetConfig } from '../../lib/config';
+
+/**
+ * The AWS side of the token key against a stand-in KMS on localhost (the SDK's
+ * AWS_ENDPOINT_URL_KMS): GetPublicKey through lib/auth/kms-public-key.ts (no KMS client, signed
+ * by hand with SignatureV4), Sign through the KMS client. Every request's SigV4 signature is
+ * checked here with an independent implementation of the algorithm.
+ */
+const KEY_ID = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', AWS_SESSION_TOKEN: 'session-token-example' };
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const spki = publicKey.export({ format: 'der', type: 'spki' });
+
+interface Seen { target: string; body: Record<string, unknown>; signatureValid: boolean; authorization: string }
+let seen: Seen[] = [];
+/** What the stand-in answers next, by target; default: success. */
+let failures: Array<{ status: number; type: string }> = [];
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+
+/** SigV4 (docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html), written out independently. */
+function signatureValid(req: IncomingMessage, body: string): boolean {
+  const authorization = String(req.headers.authorization ?? '');
+  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
+  if (!match) return false;
+  const [, accessKey, day, region, service, signedHeaders, signature] = match;
+  if (accessKey !== CREDENTIALS.AWS_ACCESS_KEY_ID || region !== 'us-east-1' || service !== 'kms') return false;
+  const names = signedHeaders!.split(';');
+  if (!['host', 'x-amz-date', 'x-amz-target', 'x-amz-security-token'].every((name) => names.includes(name))) return false;
+  const canonicalHeaders = names.map((name) => `${name}:${String(req.headers[name]).trim()}\n`).join('');
+  const canonicalRequest = [req.method, req.url!.split('?')[0], '', canonicalHeaders, signedHeaders, sha256(body)].join('\n');
+  const date = String(req.headers['x-amz-date']);
+  const scope = `${day}/${region}/${service}/aws4_request`;
+  const stringToSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonicalRequest)].join('\n');
+  let key: Buffer = hmac(`AWS4${CREDENTIALS.AWS_SECRET_ACCESS_KEY}`, day!);
+  for (const part of [region!, service!, 'aws4_request']) key = hmac(key, part);
+  return createHmac('sha256', key).update(stringToSign).digest('hex') === signature;
+}
+
+let server: Server;
+const saved: Record<string, string | undefined> = {};
+const env = () => ({ ...CREDENTIALS, AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SIGNING_KMS_KEY_ID: KEY_ID, AWS_REGION: 'us-east-1' });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target']);
+      const parsed = JSON.parse(body) as Record<string, unknown>;
+      seen.push({ target, body: parsed, signatureValid: signatureValid(req, body), authorization: String(req.headers.authorization) });
+      const reply = (status: number, value: object) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify(value));
+      };
+      const failure = failures.shift();
+      if (failure) return reply(failure.status, { __type: failure.type, message: 'stand-in failure' });
+      if (target === 'TrentService.GetPublicKey') return reply(200, { KeyId: parsed.KeyId, PublicKey: spki.toString('base64'), KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+      if (target === 'TrentService.Sign') {
+        const signature = sign('sha256', Buffer.from(String(parsed.Message), 'base64'), { key: privateKey, dsaEncoding: 'der' });
+        return reply(200, { KeyId: parsed.KeyId, Signature: signature.toString('base64'), SigningAlgorithm: 'ECDSA_SHA_256' });
+      }
+      reply(400, { __type: 'UnknownOperationException' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  for (const [name, value] of Object.entries(env())) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+  resetConfig();
+});
+
+afterAll(async () => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+  resetTokenPublicJwk();
+  resetTokenSigner();
+  resetVerifier();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  seen = [];
+  failures = [];
+  resetTokenPublicJwk();
+  resetTokenSigner();
+  resetVerifier();
+});
+
+describe('the token key on AWS (a stand-in KMS)', () => {
+  it('reads the public key with one signed GetPublicKey, session token included', async () => {
+    expect(await kmsPublicKey(KEY_ID, 'us-east-1')).toEqual(spki);
+    expect(seen).toEqual([expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true })]);
+  });
+
+  it('retries throttling and server errors, and gives up at once on anything else', async () => {
+    failures = [{ status: 400, type: 'ThrottlingException' }, { status: 500, type: 'KMSInternalException' }];
+    expect(await kmsPublicKey(KEY_ID, 'us-east-1')).toEqual(spki);
+    expect(seen).toHaveLength(3);
+    seen = [];
+    failures = [{ status: 400, type: 'com.amazonaws.kms#AccessDeniedException' }];
+    await expect(kmsPublicKey(KEY_ID, 'us-east-1')).rejects.toThrow(/400 AccessDeniedException/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('issues with kms:Sign, verifies with the public key read once, and serves the same key in the JWKS', async () => {
+    const caller = { medspaId: '6f1c1f7e-8c4b-4f7e-9a53-2f0d6a3b9c11', clientId: 'ci_test', role: 'admin' as const };
+    const token = await issueToken(caller, new Date());
+    expect(await verifyToken(token)).toEqual(caller);
+    expect(await verifyToken(await issueToken(caller, new Date()))).toEqual(caller);
+    expect(await tokenPublicJwk()).toEqual(publicJwkOf(publicKey));
+    expect(seen.map((s) => s.target)).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign', 'TrentService.Sign']);
+    expect(seen.every((s) => s.signatureValid)).toBe(true);
+  });
+
+  it('does not keep a failed public key read: the next request tries again', async () => {
+    failures = [{ status: 500, type: 'KMSInternalException' }, { status: 500, type: 'KMSInternalException' }, { status: 500, type: 'KMSInternalException' }];
+    await expect(tokenPublicJwk()).rejects.toThrow(/500/);
+    expect(await tokenPublicJwk()).toEqual(publicJwkOf(publicKey));
+  });
+});
