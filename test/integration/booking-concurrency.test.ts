@@ -21,7 +21,8 @@ async function activeCount(scene: Awaited<ReturnType<typeof makeScene>>) {
   return list.body.pagination.total as number;
 }
 
-describe('no double booking under concurrency', () => {
+// 50-way races make hundreds of DynamoDB Local transactions: generous time on a busy 2-core machine.
+describe('no double booking under concurrency', { timeout: 120_000 }, () => {
   it('50 concurrent overlapping creates for one provider: exactly one wins', async () => {
     const scene = await makeScene();
     const responses = await Promise.all(
