@@ -73,7 +73,7 @@ describe('a deleted provider is withdrawn from every service, in the deletion it
 
   it('racing certifications: a provider deleted at the same moment ends up certified for nothing', async () => {
     const practice = await makePractice();
-    for (let round = 0; round < 4; round += 1) {
+    for (let round = 0; round < 6; round += 1) {
       const provider = await makeProvider(practice);
       const services = await Promise.all(Array.from({ length: 3 }, () => makeService(practice)));
       const [deletion, ...assignments] = await Promise.all([
