@@ -20,6 +20,9 @@ describe('a deleted provider is withdrawn from every service, in the deletion it
       await makeService(practice, { provider_ids: [doomed.id, kept.id] }),
     ];
     const other = await makeService(practice, { provider_ids: [kept.id] });
+    // Certifying a provider is no change of the provider: same version, nothing internal shown.
+    const keptNow = (await call('GET', `/v1/providers/${kept.id}`, { token: practice.adminToken })).body.data;
+    expect(keptNow).toEqual(kept);
 
     const deleted = await call('DELETE', `/v1/providers/${doomed.id}`, { token: practice.adminToken });
     expect(deleted.status).toBe(200);
