@@ -2177,10 +2177,13 @@ export interface Operations {
       };
     };
     output: {
-      /** The range reported, practice-local dates (inclusive). */
+      /** First practice-local date of the range (inclusive). */
       from: string;
+      /** Last practice-local date of the range (inclusive). */
       to: string;
+      /** The practice's currency (ISO 4217). */
       currency: string;
+      /** The periods of `series`. */
       group_by: "day" | "week" | "month";
       /** service_cents + retail_cents. */
       total_cents: number;
@@ -2190,12 +2193,17 @@ export interface Operations {
       retail_cents: number;
       /** Payments recorded, by the local date of created_at. */
       collected_cents: number;
+      /** One entry per period, oldest first. */
       series: Array<{
         /** YYYY-MM-DD, YYYY-Www (ISO week) or YYYY-MM; every period touching the range, empty ones included. Edge periods count only the days in the range. */
         period: string;
+        /** Service revenue of the period. */
         service_cents: number;
+        /** Retail revenue of the period. */
         retail_cents: number;
+        /** Payments collected in the period. */
         collected_cents: number;
+        /** Appointments completed in the period. */
         appointments_completed: number;
       }>;
     };
@@ -2212,15 +2220,22 @@ export interface Operations {
       };
     };
     output: Array<{
+      /** The provider. */
       provider: {
+        /** The provider id. */
         id: string;
+        /** The provider as named now. */
         full_name: string | null;
       };
+      /** Appointments completed in the range. */
       appointments_completed: number;
+      /** price_cents of those appointments. */
       revenue_cents: number;
       /** revenue_cents / appointments_completed, rounded; 0 without completions. */
       average_ticket_cents: number;
+      /** Appointments of the range cancelled. */
       cancellations: number;
+      /** Appointments of the range marked no-show. */
       no_shows: number;
       /** duration_minutes of the completed appointments. */
       booked_minutes: number;
@@ -2242,7 +2257,9 @@ export interface Operations {
       };
     };
     output: {
+      /** First practice-local date of the range (inclusive). */
       from: string;
+      /** Last practice-local date of the range (inclusive). */
       to: string;
       /** Distinct clients with a completed appointment in the range. */
       clients_seen: number;
@@ -2266,14 +2283,20 @@ export interface Operations {
       };
     };
     output: Array<{
+      /** The service. */
       service: {
+        /** The service id. */
         id: string;
+        /** The service as named now. */
         name: string | null;
       };
       /** Appointments scheduled in the range, whatever their status. */
       bookings: number;
+      /** Of those, completed. */
       completed: number;
+      /** Of those, cancelled. */
       cancelled: number;
+      /** price_cents of the completed ones. */
       revenue_cents: number;
     }>;
     item: never;

@@ -6,8 +6,11 @@ import { ddb, tableName } from './client';
 import { openStartKey, sealStartKey, startKeyNames, type CursorScope, type PageRequest } from './cursor';
 import { collectionPk, entityKey, type EntityType, type Key } from './keys';
 
+/** A provider's count of certifications written: a deletion commits only if none came in since it looked (lib/db/resources). */
+export const CERTIFICATION_SEQ = 'certification_seq';
+
 /** Attributes that exist for the table's sake, never part of a resource. */
-const STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at', 'entity'];
+const STORAGE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'expires_at', 'entity', CERTIFICATION_SEQ];
 
 export function fromItem<T>(item: Record<string, unknown> | undefined): T | null {
   if (!item) return null;

@@ -1,8 +1,9 @@
 import { AppError, type ErrorCode } from '../errors';
 import { isEntityId } from '../domain/ids';
-import { tableName } from './client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client';
 import type { PageRequest } from './cursor';
-import { batchGetEntities, getEntity, listEntities, pick, queryAll, updateEntity, versionedUpdate, type Page, type QueryPageInput, type UpdateOptions } from './entities';
+import { batchGetEntities, CERTIFICATION_SEQ, getEntity, listEntities, pick, queryAll, updateEntity, versionedUpdate, type Page, type QueryPageInput, type UpdateOptions } from './entities';
 import { collectionPk, entityKey, type EntityType } from './keys';
 import type { RequestWrites } from './request-writes';
 import { transact, type NamedAction, type TransactItem } from './transact';
@@ -79,11 +80,32 @@ export const NOT_FOUND_CODE = {
 // ---------------------------------------------------------------------------------------------
 // Certifications: a service's `provider_ids` never names a deleted provider
 
-/** A live provider (exists, not deleted): the condition that makes a certification and a provider deletion exclusive. */
-const liveProviderCheck = (medspaId: string, providerId: string): NamedAction => ({
+/**
+ * Certifying a provider touches the provider: only while it is live, and counting the
+ * certification, so a deletion that read the count before looking for the provider's services
+ * fails if one came in since (and looks again). A ConditionCheck alone would not show up there.
+ */
+const certifyProvider = (medspaId: string, providerId: string): NamedAction => ({
   name: `provider:${providerId}`,
-  action: { ConditionCheck: { TableName: tableName(), Key: entityKey(medspaId, 'PROVIDER', providerId), ConditionExpression: `attribute_exists(pk) AND ${NOT_DELETED}` } },
+  action: {
+    Update: {
+      TableName: tableName(),
+      Key: entityKey(medspaId, 'PROVIDER', providerId),
+      UpdateExpression: 'SET #cs = if_not_exists(#cs, :zero) + :one',
+      ConditionExpression: `attribute_exists(pk) AND ${NOT_DELETED}`,
+      ExpressionAttributeNames: { '#cs': CERTIFICATION_SEQ },
+      ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+    },
+  },
 });
+
+/** A live provider's version and certification count (0 before the first), or null when absent, deleted or malformed. */
+export async function readProviderForDeletion(medspaId: string, providerId: string): Promise<{ version: number; certificationSeq: number } | null> {
+  if (!isEntityId(providerId)) return null;
+  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'PROVIDER', providerId), ConsistentRead: true }));
+  if (!isLive(Item ?? null)) return null;
+  return { version: Item!.version as number, certificationSeq: (Item![CERTIFICATION_SEQ] as number | undefined) ?? 0 };
+}
 
 /** How many providers a service write can check in its one transaction (100 actions: the service, the audit entry). */
 export const MAX_PROVIDER_CHECKS = 98;
@@ -102,7 +124,7 @@ export type ServiceWriteResult =
  * MAX_PROVIDER_CHECKS new providers in one write they rely on the read just before instead.
  */
 async function commitServiceWrite(medspaId: string, service: TransactItem, newProviderIds: readonly string[], writes?: RequestWrites): Promise<ServiceWriteResult> {
-  const checks = newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => liveProviderCheck(medspaId, id)) : [];
+  const checks = newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => certifyProvider(medspaId, id)) : [];
   const outcome = await transact([{ name: 'service', action: service }, ...checks], writes);
   if (outcome.ok) return outcome;
   if (outcome.failed.has('service')) return { ok: false, failed: 'service', old: outcome.failed.get('service') ?? null };
@@ -146,7 +168,7 @@ export async function servicesCertifying(medspaId: string, providerId: string): 
 
 export type ProviderDeletionResult =
   | { ok: true }
-  /** The provider's condition failed (absent, deleted, or a stale If-Match): the item as it was. */
+  /** The provider's condition failed (absent, deleted, a stale If-Match, or a certification came in): the item as it was. */
   | { ok: false; failed: 'provider'; old: Record<string, unknown> | null }
   /** A service changed since it was read: read the services again. */
   | { ok: false; failed: 'service' };
@@ -159,13 +181,19 @@ export async function commitProviderDeletion(
   medspaId: string,
   providerId: string,
   services: { id: string; version: number; provider_ids: string[] }[],
-  options: { expectedVersion?: number; now: string; writes?: RequestWrites },
+  options: { expectedVersion?: number; certificationSeq: number; now: string; writes?: RequestWrites },
 ): Promise<ProviderDeletionResult> {
+  const update = versionedUpdate({ deleted_at: options.now }, { notFound: 'PROVIDER_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED });
+  // No certification since the services were looked up (else one could be missing from `services`).
+  const unchanged = options.certificationSeq === 0 ? '(attribute_not_exists(#cs) OR #cs = :cs)' : '#cs = :cs';
   const provider: NamedAction = { name: 'provider', action: {
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'PROVIDER', providerId),
-      ...versionedUpdate({ deleted_at: options.now }, { notFound: 'PROVIDER_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED }),
+      ...update,
+      ConditionExpression: `${update.ConditionExpression} AND ${unchanged}`,
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#cs': CERTIFICATION_SEQ },
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':cs': options.certificationSeq },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   } };

@@ -58,8 +58,9 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Soft deletes**: deleted providers, rooms, equipment and clients keep their id (appointments
   and reports refer to them) but answer 404 everywhere and vanish from lists. Deleting a provider
   withdraws it from every service's \`provider_ids\` in the same transaction (each service written
-  on the version read; a certification commits only while its provider is live), so a deleted
-  provider is never certified for anything. A provider certified for more than 99 services is
+  on the version read; a certification commits only while its provider is live and counts itself
+  on the provider, and the deletion commits only if no certification came in since it looked), so
+  a deleted provider is never certified for anything. A provider certified for more than 99 services is
   409 \`CONFLICT\` (one transaction holds 100 writes): unassign some first.
 - **Moves**: only \`scheduled\` and \`confirmed\` appointments move; moving another is 409
   \`INVALID_STATUS_TRANSITION\`. Completion, cancel and no-show all free the time.

@@ -27,6 +27,9 @@ const skuTaken = (sku: string, takenBy: string | null) =>
     details: [{ path: 'sku', message: takenBy ? `already used by product ${takenBy}` : 'already used by another product' }],
   });
 
+/** Enough tries for every adjustment of a burst to take its turn (each failed try means another committed). */
+const STOCK_ATTEMPTS = 64;
+
 const changingTooFast = () => new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
 
 async function readStored(medspaId: string, id: string): Promise<StoredProduct> {
@@ -73,7 +76,7 @@ export async function createProduct(medspaId: string, input: CreateProductInput,
 export function changeProduct(medspaId: string, id: string, input: UpdateProductInput, options: WriteOptions): Promise<Product> {
   const at = options.now.toISOString();
   const changes: Record<string, unknown> = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  return untilDone<Product>(async () => {
+  return untilDone<Product>(async (attempt) => {
     const current = await readStored(medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
@@ -83,8 +86,10 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
     if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);
     if (result.failed === 'product' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
-    return { retry: 'now' };
-  }, changingTooFast);
+    // Sales move the version too (each conditioned on the exact quantity): after a couple of
+    // immediate tries, step aside with jitter so a burst of them lets the change through.
+    return { retry: attempt <= 2 ? 'now' : 'later' };
+  }, changingTooFast, STOCK_ATTEMPTS);
 }
 
 export async function listProducts(medspaId: string, query: ProductListQuery): Promise<ListResult<Product>> {
@@ -109,9 +114,6 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
 
 /** Managers record any movement; the front desk only sales (contract 3: "stock sales"). */
 const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) => reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
-
-/** Enough tries for every adjustment of a burst to take its turn (each failed try means another committed). */
-const STOCK_ATTEMPTS = 64;
 
 /**
  * Reads the product once, then writes the adjustment conditioned on the exact quantity and

@@ -9,8 +9,8 @@ import {
   commitServiceChange,
   getLiveEntities,
   getLiveEntity,
-  isEntityId,
   listLiveEntities,
+  readProviderForDeletion,
   NOT_FOUND_CODE,
   servicesCertifying,
   updateLiveEntity,
@@ -167,21 +167,32 @@ const MAX_SERVICES_PER_DELETION = 99;
 
 /**
  * Deletes a provider and withdraws it from the `provider_ids` of every service in ONE transaction:
- * the services that list it come from a strongly consistent Query of the service collection, and
- * each is written on the version read; a service that changed in between means reading them again.
- * Certifications check the provider is live in their own transaction (commitServiceChange), so
- * none can slip in between.
+ * the services that list it come from a strongly consistent Query of the service collection made
+ * after reading the provider's certification count, and each is written on the version read. The
+ * deletion commits only if that count is unchanged (a certification touches its provider, in its
+ * own transaction), so no service can have taken the provider in between; a lost race reads again.
  */
 export async function removeProvider(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
-  if (!isEntityId(id)) throw new AppError('PROVIDER_NOT_FOUND');
   await untilDone(async () => {
+    const provider = await readProviderForDeletion(medspaId, id);
+    if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
+    if (options.ifMatch !== undefined && options.ifMatch !== provider.version) throw new AppError('VERSION_CONFLICT');
     const services = await servicesCertifying(medspaId, id);
     if (services.length > MAX_SERVICES_PER_DELETION) {
       throw new AppError('CONFLICT', `The provider is certified for ${services.length} services; unassign it from some (at most ${MAX_SERVICES_PER_DELETION} may remain) and delete again`);
     }
-    const result = await commitProviderDeletion(medspaId, id, services, { expectedVersion: options.ifMatch, now: options.now.toISOString(), writes: options.writes });
+    const result = await commitProviderDeletion(medspaId, id, services, {
+      expectedVersion: options.ifMatch,
+      certificationSeq: provider.certificationSeq,
+      now: options.now.toISOString(),
+      writes: options.writes,
+    });
     if (result.ok) return { done: true };
-    if (result.failed === 'provider') throw conditionFailure(result.old ?? undefined, 'PROVIDER_NOT_FOUND', (item) => Boolean(item.deleted_at));
+    if (result.failed === 'service') return { retry: 'later' };
+    const old = result.old;
+    if (!old || old.deleted_at) throw new AppError('PROVIDER_NOT_FOUND');
+    if (options.ifMatch !== undefined && old.version !== options.ifMatch) throw new AppError('VERSION_CONFLICT');
+    // A certification (or a change) came in since the read: look again.
     return { retry: 'later' };
   }, () => new AppError('CONFLICT', "The provider's services are changing concurrently; try again"));
   return { id, deleted: true };

@@ -1,3 +1,4 @@
+import { changesNothing } from '../db/entities';
 import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
@@ -120,6 +121,8 @@ async function changeFromCurrent(
     const current = await readStored(medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const { changes, remove } = build(current);
+    // Nothing to change: no new version, no new ETag (contract: a PATCH that changes nothing is no change).
+    if (!remove?.length && changesNothing(changes, current)) return current;
     try {
       return await updateWebhook(medspaId, id, changes, { expectedVersion: current.version, now: options.now.toISOString(), remove });
     } catch (error) {

@@ -501,7 +501,7 @@ async function attack(req: Sent): Promise<void> {
 }
 
 /** Runs per route; tuned so the whole file stays near two minutes on a slow, shared machine. */
-const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS_PER_ROUTE ?? 10);
+const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS_PER_ROUTE ?? 14);
 
 describe('hostile input on every route: never a 5xx, always the error envelope, nothing changed by a refusal', () => {
   it('the route table is covered (each route below gets its own runs)', () => {
@@ -516,7 +516,7 @@ describe('hostile input on every route: never a 5xx, always the error envelope, 
   it('a mixed sequence across routes', async () => {
     known ??= await snapshot();
     const anyRequest = fc.constantFrom(...ROUTES).chain(([operation, route]) => anyRequestFor(operation, route));
-    await fc.assert(fc.asyncProperty(anyRequest, attack), { numRuns: Number(process.env.HOSTILE_MIXED_RUNS ?? 150), endOnFailure: true });
+    await fc.assert(fc.asyncProperty(anyRequest, attack), { numRuns: Number(process.env.HOSTILE_MIXED_RUNS ?? 200), endOnFailure: true });
     if (process.env.HOSTILE_VERBOSE) console.log([...seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`).join('\n'));
     // The fuzz reaches past the front door: some requests succeed, and refusals come from several layers.
     expect([...seen.keys()].some((k) => k.startsWith('2'))).toBe(true);

@@ -1,3 +1,4 @@
+import { resetConfig } from '../../lib/config';
 import type { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callableRoutes, type RouteDef } from '../../lib/http/route';
@@ -24,6 +25,12 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
     `/v1/clients/${(await makeClient(scene.practice, { tags: ['vip', 'laser'], notes: 'prefers mornings', date_of_birth: '1990-02-03', address: { line1: '1 Main St', city: 'Albany' }, membership_status: 'active', membership_tier: 'gold' })).id}`,
   updateProduct: async (scene) => `/v1/products/${(await makeProduct(scene.practice, { quantity_on_hand: 7, low_stock_threshold: 2 })).id}`,
   updateAppointment: async (scene) => `/v1/appointments/${(await book(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id, notes: 'n', internal_notes: 'i' })).body.data.id}`,
+  updateWebhook: async (scene) => {
+    process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
+    resetConfig();
+    const created = await call('POST', '/v1/webhooks', { token: scene.practice.adminToken, body: { url: 'http://127.0.0.1:9/hooks', events: ['client.created'], description: 'crm' } });
+    return `/v1/webhooks/${created.body.data.id}`;
+  },
   updateAppointmentStatus: async (scene) => `/v1/appointments/${(await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).body.data.id}/status`,
 };
 

@@ -20,6 +20,9 @@ describe('a deleted provider is withdrawn from every service, in the deletion it
       await makeService(practice, { provider_ids: [doomed.id, kept.id] }),
     ];
     const other = await makeService(practice, { provider_ids: [kept.id] });
+    // Certifying a provider is no change of the provider: same version, nothing internal shown.
+    const keptNow = (await call('GET', `/v1/providers/${kept.id}`, { token: practice.adminToken })).body.data;
+    expect(keptNow).toEqual(kept);
 
     const deleted = await call('DELETE', `/v1/providers/${doomed.id}`, { token: practice.adminToken });
     expect(deleted.status).toBe(200);
@@ -73,7 +76,7 @@ describe('a deleted provider is withdrawn from every service, in the deletion it
 
   it('racing certifications: a provider deleted at the same moment ends up certified for nothing', async () => {
     const practice = await makePractice();
-    for (let round = 0; round < 4; round += 1) {
+    for (let round = 0; round < 6; round += 1) {
       const provider = await makeProvider(practice);
       const services = await Promise.all(Array.from({ length: 3 }, () => makeService(practice)));
       const [deletion, ...assignments] = await Promise.all([
