@@ -95,7 +95,7 @@ describe('recording a payment', () => {
     ['a fractional amount', { amount_cents: 10.5 }, 'amount_cents'],
     ['an unknown method', { method: 'bitcoin' }, 'method'],
     ['a missing client', { client_id: undefined }, 'client_id'],
-    ['an unknown field', { tip_cents: 5 }, 'body'],
+    ['an unknown field', { tip_cents: 5 }, 'tip_cents'],
   ])('rejects %s with 400 VALIDATION_ERROR', async (_label, overrides, path) => {
     const client = await makeClient(scene.practice);
     const response = await pay(scene.practice, { client_id: client.id, amount_cents: 1000, method: 'card', ...overrides });

@@ -124,7 +124,7 @@ describe('products: create, read, change', () => {
     ['a negative quantity', { name: 'A', sku: 'X-1', price_cents: 100, quantity_on_hand: -1 }, 'quantity_on_hand'],
     ['a negative threshold', { name: 'A', sku: 'X-1', price_cents: 100, low_stock_threshold: -2 }, 'low_stock_threshold'],
     ['a sku with control characters', { name: 'A', sku: 'X\n1', price_cents: 100 }, 'sku'],
-    ['an unknown field', { name: 'A', sku: 'X-1', price_cents: 100, colour: 'red' }, 'body'],
+    ['an unknown field', { name: 'A', sku: 'X-1', price_cents: 100, colour: 'red' }, 'colour'],
   ])('rejects %s with 400 and writes nothing', async (_label, body, path) => {
     const fresh = await makePractice();
     const response = await call('POST', '/v1/products', { token: fresh.adminToken, body });

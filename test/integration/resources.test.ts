@@ -202,7 +202,7 @@ describe('providers', () => {
   it.each([
     ['an hour past 24:00', { working_hours: { mon: [{ start: '09:00', end: '25:00' }] } }, 'working_hours.mon.0.end'],
     ['a period ending before it starts', { working_hours: { tue: [{ start: '17:00', end: '09:00' }] } }, 'working_hours.tue.0.end'],
-    ['an unknown weekday', { working_hours: { monday: [] } }, 'working_hours'],
+    ['an unknown weekday', { working_hours: { monday: [] } }, 'working_hours.monday'],
     ['time off ending before it starts', { time_off: [{ start: '2026-05-02T00:00:00Z', end: '2026-05-01T00:00:00Z' }] }, 'time_off.0.end'],
     ['time off without an offset', { time_off: [{ start: '2026-05-01T00:00:00', end: '2026-05-02T00:00:00Z' }] }, 'time_off.0.start'],
     ['a bad email', { email: 'not-an-email' }, 'email'],
