@@ -571,10 +571,10 @@ const tokenUrl = (serverUrl: string) => `${serverUrl}${routes[TOKEN_OPERATION].p
  * The document for one server: `servers` and the OAuth token URL name it. The rest does not
  * depend on it, so a cached document is re-pointed per request with this.
  */
-export function withServer(document: Json, serverUrl: string): Json {
+export function withServer(document: Json, serverUrl: string, description = 'The server that answered this request'): Json {
   return {
     ...document,
-    servers: [{ url: serverUrl, description: 'The server that answered this request' }],
+    servers: [{ url: serverUrl, description }],
     components: {
       ...document.components,
       securitySchemes: {
@@ -720,6 +720,7 @@ export function buildAll(options: { serverUrl?: string } = {}) {
       },
     },
     serverUrl,
+    options.serverUrl ? 'The API' : 'The local server (npm start)',
   );
   return { document, operations, missingExamples };
 }
