@@ -6,7 +6,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
 import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
-import { Pagination } from '../schemas/common';
+import { EXAMPLE_ID, Pagination } from '../schemas/common';
 import { EVENT_ENVELOPES, EVENT_SUMMARIES } from '../schemas/events';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
 import { exampleOf, type ExampleContext } from './examples';
@@ -355,7 +355,13 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
       schema,
     }));
   };
-  const path = fromObject(params, 'path');
+  const path = fromObject(params, 'path').map((parameter) => {
+    // A generic `{id}` gets the example id of the collection it names (/v1/clients/{id}: a client's).
+    const segments = route.path.split('/');
+    const noun = segments[segments.indexOf(`{${parameter.name}}`) - 1]?.replace(/s$/, '');
+    const example = noun && parameter.name === 'id' ? EXAMPLE_ID[noun as keyof typeof EXAMPLE_ID] : undefined;
+    return example ? { ...parameter, schema: { ...parameter.schema, examples: [example] } } : parameter;
+  });
   // A `{param}` the params schema does not name is still a (string) path parameter.
   for (const name of pathParamNames(route.path)) {
     if (!path.some((p) => p.name === name)) path.push({ name, in: 'path', required: true, description: `The ${name}.`, schema: { type: 'string' } });
