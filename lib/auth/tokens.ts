@@ -1,5 +1,4 @@
 import { JwtVerifier } from 'aws-jwt-verify';
-import { clock } from '../clock';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
@@ -53,8 +52,9 @@ function getVerifier(): Promise<Verifier> {
       jwksUri: 'https://jwks.invalid/never-fetched',
       // Runs after the signature and the standard claims verified. aws-jwt-verify itself accepts a
       // token without exp and ignores iat and crit: checkTokenClaims refuses those.
+      // Against real time, as aws-jwt-verify checks exp and nbf: the injectable clock dates data, not tokens.
       customJwtCheck: ({ header, payload }) =>
-        checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(clock().now().getTime() / 1000)),
+        checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(Date.now() / 1000)),
     });
     jwtVerifier.cacheJwks({ keys: [publicJwk as never] });
     return jwtVerifier as unknown as Verifier;

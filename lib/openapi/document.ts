@@ -7,7 +7,7 @@ import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
 import { callableRoutes, successStatusOf, type RouteDef } from '../http/route';
 import { routes } from '../routes';
-import { Pagination } from '../schemas/common';
+import { EXAMPLE_ID, Pagination } from '../schemas/common';
 import { EVENT_ENVELOPES, EVENT_SUMMARIES } from '../schemas/events';
 import { HEALTH_SCORE_DESCRIPTION } from './descriptions';
 import { exampleOf, type ExampleContext } from './examples';
@@ -358,7 +358,13 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
       schema,
     }));
   };
-  const path = fromObject(params, 'path');
+  const path = fromObject(params, 'path').map((parameter) => {
+    // A generic `{id}` gets the example id of the collection it names (/v1/clients/{id}: a client's).
+    const segments = route.path.split('/');
+    const noun = segments[segments.indexOf(`{${parameter.name}}`) - 1]?.replace(/s$/, '');
+    const example = noun && parameter.name === 'id' ? EXAMPLE_ID[noun as keyof typeof EXAMPLE_ID] : undefined;
+    return example ? { ...parameter, schema: { ...parameter.schema, examples: [example] } } : parameter;
+  });
   // A `{param}` the params schema does not name is still a (string) path parameter.
   for (const name of pathParamNames(route.path)) {
     if (!path.some((p) => p.name === name)) path.push({ name, in: 'path', required: true, description: `The ${name}.`, schema: { type: 'string' } });
@@ -574,10 +580,10 @@ const tokenUrl = (serverUrl: string) => `${serverUrl}${routes[TOKEN_OPERATION].p
  * The document for one server: `servers` and the OAuth token URL name it. The rest does not
  * depend on it, so a cached document is re-pointed per request with this.
  */
-export function withServer(document: Json, serverUrl: string): Json {
+export function withServer(document: Json, serverUrl: string, description = 'The server that answered this request'): Json {
   return {
     ...document,
-    servers: [{ url: serverUrl, description: 'The server that answered this request' }],
+    servers: [{ url: serverUrl, description }],
     components: {
       ...document.components,
       securitySchemes: {
@@ -723,6 +729,7 @@ export function buildAll(options: { serverUrl?: string } = {}) {
       },
     },
     serverUrl,
+    options.serverUrl ? 'The API' : 'The local server (npm start)',
   );
   return { document, operations, missingExamples };
 }

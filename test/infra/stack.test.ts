@@ -284,6 +284,7 @@ describe('stage dev (current routes and workers)', () => {
     for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
       for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean)) expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
     }
+    // The webhooks route group keeps subscription secrets encrypted at rest; the delivery worker signs with them.
     expect(withSecret('WEBHOOK_SECRET')).toEqual([...Object.entries(ROUTES).filter(([, r]) => r.group === 'webhooks').map(([op]) => op), 'deliverWebhook'].sort());
     expect(withSecret('CURSOR_SECRET')).toEqual(Object.entries(ROUTES).filter(([, r]) => r.method === 'GET').map(([op]) => op).sort());
     statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });

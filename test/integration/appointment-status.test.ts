@@ -54,7 +54,7 @@ describe('status machine over the API: all 49 pairs', () => {
         'scheduled->cancelled', 'confirmed->cancelled', 'in_progress->cancelled', 'checked_in->no_show',
       ].map((pair) => `${pair}:200`).sort(),
     );
-  });
+  }, 120_000);
 
   it('cancel and no-show endpoints follow the same machine', async () => {
     const scene = await makeScene();

@@ -90,7 +90,12 @@ describe('the OpenAPI document validates', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const cli = join(process.cwd(), 'node_modules', '.bin', 'redocly');
-    const { stdout } = await promisify(execFile)(cli, ['lint', file, '--extends=recommended', '--format=json'], { maxBuffer: 64 * 1024 * 1024, timeout: 90_000 }).catch(
+    const { stdout } = await promisify(execFile)(cli, ['lint', file, '--extends=recommended', '--format=json'], {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 90_000,
+      // No usage telemetry, no update check: the test needs no network.
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch(
       (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
     );
     const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
