@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '../lib/config';
 import { ensureTable } from '../lib/db/bootstrap';
 import { resetDdb } from '../lib/db/client';
 
-// Each test file (its own worker) gets a fresh table and signing key on the shared DynamoDB Local.
+// Each test file (its own worker) gets a fresh table (without a stream unless the file calls
+// useTableStream from fixtures/table-stream) and signing key on the shared DynamoDB Local.
 process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
 process.env.TABLE_NAME = `t_${randomUUID().slice(0, 8)}`;
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-test-'));
@@ -15,5 +16,9 @@ resetConfig();
 resetDdb();
 
 beforeAll(async () => {
-  await ensureTable();
+  await ensureTable({ stream: false });
+});
+
+afterAll(() => {
+  rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
 });

@@ -17,9 +17,12 @@ export const TABLE_SHAPE = {
   ],
 } as const;
 
+/** The stream the events pipeline and the report aggregates read: both images of every change. */
+export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
 export type IndexName = (typeof TABLE_SHAPE.globalIndexes)[number]['name'];
 
-export function createTableInput(tableName: string): CreateTableCommandInput {
+export function createTableInput(tableName: string, options: { stream?: boolean } = {}): CreateTableCommandInput {
   const keyAttributes = [
     TABLE_SHAPE.partitionKey,
     TABLE_SHAPE.sortKey,
@@ -41,6 +44,6 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       ],
       Projection: { ProjectionType: 'ALL' },
     })),
-    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    ...(options.stream === false ? {} : { StreamSpecification: STREAM_SPECIFICATION }),
   };
 }

@@ -8,6 +8,9 @@ import { startEventSource } from '../../infra/local/event-source';
 import { call } from '../fixtures/api';
 import { makeScene } from '../fixtures/scheduling';
 import { localTimeInDays } from '../fixtures/stream';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 // The local server's event source end to end on DynamoDB Local: API calls -> table stream ->
 // poller -> pipeline -> `publish`, and the reminder sweeper on an injected clock.

@@ -9,6 +9,9 @@ import { call } from '../fixtures/api';
 import { makeProduct } from '../fixtures/builders';
 import { makeScene } from '../fixtures/scheduling';
 import { eventTap, localTimeInDays } from '../fixtures/stream';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 // Every operation through the real router and handlers on DynamoDB Local, then the table's real
 // stream through the production consumer (lib/events/pipeline) into a list.

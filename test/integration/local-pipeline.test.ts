@@ -6,6 +6,9 @@ import { call } from '../fixtures/api';
 import { startReceiver, type Receiver } from '../fixtures/receiver';
 import { book, makeScene, type Scene } from '../fixtures/scheduling';
 import { waitFor } from '../fixtures/wait';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 /** What `npm start` runs: a subscription to a local receiver and a booking make a signed `appointment.created` arrive. */
 let receiver: Receiver;

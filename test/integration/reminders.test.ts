@@ -7,6 +7,9 @@ import { scheduledReminderEventId, sweepReminders } from '../../lib/use-cases/re
 import { call } from '../fixtures/api';
 import { makeScene, type Scene } from '../fixtures/scheduling';
 import { eventTap, localTimeInDays } from '../fixtures/stream';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 // Scheduled reminders on DynamoDB Local: bookings through the real handlers, the stream through
 // the production consumer (which arms reminders), and sweeps at fake instants passed in. Each

@@ -15,6 +15,9 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeProduct, makeProvider, makeService } from '../fixtures/builders';
 import { addDays, lastOfMonth, nextDstChange, NY, todayIn, utc } from '../fixtures/dates';
 import { tableStream } from '../fixtures/report-stream';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 /**
  * Reports against a brute-force computation over the raw data (read back through the public

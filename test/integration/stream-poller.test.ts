@@ -9,6 +9,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
 import type { StreamRecord } from '../../lib/events/stream-record';
 import { latestStreamArn, readCheckpoint, readyShards, startStreamPoller, streamsClient, type Consume, type StreamPollerOptions } from '../../infra/local/stream-poller';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 // The poller against the real stream of this file's table on DynamoDB Local. Every test writes
 // its own items (pk `POLL#{run}#{n}`) and looks only at records of its own run.

@@ -8,6 +8,9 @@ import { EVENT_SOURCE, type ContractEvent } from '../../lib/events/types';
 import { makePractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { streamReader } from '../fixtures/stream';
+import { useTableStream } from '../fixtures/table-stream';
+
+useTableStream();
 
 // The stream worker's path (functions/workers/streamToBus.ts): real stream records of this
 // file's table, as Lambda delivers them, through processStreamRecords into a publisher. The
