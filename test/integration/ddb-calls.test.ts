@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ddbCalls } from '../../lib/db/client';
+import { ddb, ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
@@ -131,6 +131,14 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     // The early page and its count (old zone), then the page and its count again; no names to read on an empty page.
     expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 4 });
     expect((await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total).toBe(1);
+  });
+});
+
+describe('the DynamoDB client', () => {
+  it('has no SDK logger middleware (it copied every payload for a logger that drops it) and counts every call', () => {
+    const names = ddb().middlewareStack.identify().join(' ');
+    expect(names).not.toMatch(/loggerMiddleware/);
+    expect(names).toMatch(/countDynamoCalls/);
   });
 });
 
