@@ -16,7 +16,7 @@ export const NODE_TARGET = 'node22';
 
 /**
  * Source maps: off, decided on measurement. With a map beside each bundle and
- * `--enable-source-maps`, Node reads and parses the map (about 1 MB of JSON) while it loads the
+ * `--enable-source-maps`, Node reads and parses the map (about 650 KB of JSON) while it loads the
  * bundle: cold import + first invocation p50 was 448 ms against 385 ms without (8 functions x 8
  * interleaved samples on this project's shared 2-core machine, load ~8; `npm run bench` with
  * BENCH_SOURCE_MAPS=compare repeats it). The price: stack traces in logs name minified
