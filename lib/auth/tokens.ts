@@ -92,7 +92,7 @@ function stillValid({ header, payload }: Verified): boolean {
   if (typeof payload.exp !== 'number' || payload.exp < now) return false;
   if (typeof payload.nbf === 'number' && payload.nbf > now) return false;
   try {
-    checkTokenClaims(header, payload, Math.floor(clock().now().getTime() / 1000));
+    checkTokenClaims(header, payload, Math.floor(now));
     return true;
   } catch {
     return false;
