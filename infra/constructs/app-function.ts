@@ -6,7 +6,7 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -14,11 +14,9 @@ import type { SecretName } from '../../lib/crypto/named-secret';
 import { auditPk } from '../../lib/db/keys';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { EVENT_BUS_ENV, queueUrlEnv, type TableAccess } from '../../lib/workers';
+import { lambdaBundling, sourceMapEnvironment } from './bundling';
 import { FunctionRole } from './function-role';
 import { acknowledge, bothPacks, wildcardResourceFinding } from './nag';
-
-/** ESM bundles: CommonJS dependencies that call `require` get one. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /** Item-level actions only: no table admin, no Scan, no stream. Transactions are authorized by these. */
 export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
@@ -59,8 +57,8 @@ export interface AppFunctionProps {
 }
 
 /**
- * THE function construct: nodejs22.x on arm64, bundled with the local esbuild (ESM, minified,
- * source maps, the AWS SDK inside), X-Ray active, its own KMS-encrypted log group with a retention.
+ * THE function construct: nodejs22.x on arm64, bundled with the local esbuild (./bundling.ts: ESM,
+ * minified, the AWS SDK inside), X-Ray active, its own KMS-encrypted log group with a retention.
  * What it may touch is added with `bind*` calls, each setting the env var the code reads and the
  * IAM grant in one place, as Powertools' examples/app `bindTable` does.
  */
@@ -101,18 +99,8 @@ export class AppFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role.role,
       logGroup: this.logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        banner: ESM_REQUIRE_BANNER,
-        // Bundle everything, the AWS SDK included: the version we test is the version we run.
-        externalModules: [],
-      },
+      environment: { ...sourceMapEnvironment(), ...props.environment },
+      bundling: lambdaBundling(props.projectRoot),
     });
 
     acknowledge(this, {

@@ -67,8 +67,8 @@ const decode = (segment: string) => {
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
 
-/** Builds the API Gateway HTTP API (payload 2.0) event the deployed Lambda would receive. */
-function toEvent(request: LocalRequest, match: CompiledRoute, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
+/** Builds the API Gateway HTTP API (payload 2.0) event the deployed Lambda would receive (also the bench's cold starts). */
+export function toEvent(request: LocalRequest, match: Pick<CompiledRoute, 'route'>, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
   const url = new URL(request.url, 'http://local');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) {
@@ -109,7 +109,7 @@ function toEvent(request: LocalRequest, match: CompiledRoute, pathParameters: Re
   };
 }
 
-function lambdaContext(operation: string, requestId: string): Context {
+export function lambdaContext(operation: string, requestId: string): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: operation,

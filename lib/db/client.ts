@@ -28,6 +28,10 @@ export function ddb(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 4,
   });
+  // The SDK's logger middleware builds a redacted copy of every command's input and output for
+  // its logger even when that logger discards it (the default): a walk over every item read or
+  // written, on every call. We log requests ourselves (lib/http/logging.ts), never SDK payloads.
+  base.middlewareStack.remove('loggerMiddleware');
   documentClient = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

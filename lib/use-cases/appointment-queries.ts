@@ -24,14 +24,22 @@ export interface ListAppointmentsInput {
   cursor?: string;
 }
 
+/** Each practice's time zone as this container last read it (bounded, oldest out). */
+const lastZones = new Map<string, string>();
+const MAX_REMEMBERED_ZONES = 1000;
+
+const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
  * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
+ *
+ * The date range depends on the practice's time zone, read with every request. Rather than wait
+ * for it, the page is queried at once with the zone this container last saw, and used only if
+ * the zone just read is the same; otherwise it is queried again with the zone read. So the answer
+ * is always the one for the current zone, and the usual list costs two round trips, not three.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
-  const zone = (await readPractice(medspaId)).time_zone;
-  const range = localDateRange({ from: input.from, to: input.to }, zone, now, 'forward');
-
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const clauses: string[] = [];
@@ -49,13 +57,29 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     });
     clauses.push(`#status IN (${placeholders.join(', ')})`);
   }
-  const page = await listAppointmentsByTime({
+  const pageIn = async (zone: string) => listAppointmentsByTime({
     medspaId,
-    ...range,
+    ...localDateRange({ from: input.from, to: input.to }, zone, now, 'forward'),
     filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
     // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
     ...pageRequest(medspaId, 'appointments', { ...input }),
   });
+
+  const guess = lastZones.get(medspaId);
+  // Settled, so a failure of the guess never goes unobserved when the practice read fails first.
+  const early = guess === undefined ? undefined : settle(pageIn(guess));
+  const zone = (await readPractice(medspaId)).time_zone;
+  lastZones.delete(medspaId);
+  if (lastZones.size >= MAX_REMEMBERED_ZONES) lastZones.delete(lastZones.keys().next().value!);
+  lastZones.set(medspaId, zone);
+  let page: Awaited<ReturnType<typeof pageIn>>;
+  if (early && guess === zone) {
+    const settled = await early;
+    if (!settled.ok) throw settled.error;
+    page = settled.value;
+  } else {
+    page = await pageIn(zone);
+  }
   const related = await batchGetEntities(medspaId, page.items.flatMap((a) => [
     { type: 'CLIENT' as const, id: a.client_id },
     { type: 'SERVICE' as const, id: a.service_id },

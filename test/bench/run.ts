@@ -1,8 +1,10 @@
 /**
- * `npm run bench`: latency of create, list and slots through the local HTTP server on DynamoDB
- * Local, against the same DynamoDB calls made raw with the SDK (the floor), measured in one run.
- * Prints p50/p99, the ratio to the floor, and the 50-way concurrency result. Then the load and soak
- * phase (./load.ts: LOAD_SECONDS of a mixed workload, then the invariants read from the table).
+ * `npm run bench`: every function's bundle size (built as the CDK construct builds them) and cold
+ * start (import + first invocation in a fresh process), then latency of create, list and slots
+ * through the local HTTP server on DynamoDB Local, against the same DynamoDB calls made raw with
+ * the SDK (the floor), measured in one run. Prints p50/p99, the ratio to the floor, and the
+ * 50-way concurrency result. Then the load and soak phase (./load.ts: LOAD_SECONDS of a mixed
+ * workload, then the invariants read from the table).
  */
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync } from 'node:fs';
@@ -28,7 +30,14 @@ const { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } = awai
 const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
 const { benchReports } = await import('./reports');
 
+const { buildAll, coldLines, coldStarts, sizeLines } = await import('./functions');
+const { issueToken } = await import('../../lib/auth/issue');
+
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 3);
+// Built before anything else runs, with the construct's settings (infra/constructs/bundling.ts).
+const built = await buildAll();
+const builtWithMaps = process.env.BENCH_SOURCE_MAPS === 'compare' ? await buildAll({ sourceMaps: true }) : undefined;
 const dynamo = await startDynamoLocal();
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 resetConfig();
@@ -106,6 +115,14 @@ const [list, rawList] = await measurePair(SAMPLES, () => api.getAppointments({ s
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
 });
 
+// One practice-local day (a page of 50 of its 70), against the goal's floor: one Query and one BatchGet.
+const [listDay, rawListDay] = await measurePair(SAMPLES, () => api.getAppointments({ startDate: addDays(week, 3), endDate: addDays(week, 3), limit: 50 }), async () => {
+  const day = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(3, 0).slice(0, 7)), ':a': at(3, 0).slice(0, 19), ':b': at(4, 0).slice(0, 19) } };
+  const page = await ddb().send(new QueryCommand({ ...day, Limit: 51 }));
+  const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
+  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
+});
+
 const [slots, rawSlots] = await measurePair(SAMPLES, (i) => api.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), async (i) => {
   const provider = providers[i % 10];
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
@@ -157,16 +174,51 @@ const race = await Promise.allSettled(
 const won = race.filter((r) => r.status === 'fulfilled').length;
 const lost = race.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'PROVIDER_UNAVAILABLE').length;
 
+// Cold starts: a fresh process per sample imports each built function and invokes it once against
+// this DynamoDB Local (creates on provider 5 from week seven, so they touch nothing measured above).
+const coldIds = {
+  medspaId: mid,
+  token: await issueToken({ medspaId: mid, clientId: credential.client_id, role: 'admin' }, new Date()),
+  providerId: providers[5]!,
+  serviceId,
+  clientId,
+  date: addDays(week, 3),
+  freeSlot: (n: number) => at(49 + Math.floor(n / 40), (n % 40) * 30),
+  credential,
+};
+const coldEnv = {
+  PATH: process.env.PATH,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  DYNAMODB_ENDPOINT: dynamo.endpoint,
+  TABLE_NAME: tableName(),
+  DATA_DIR: process.env.DATA_DIR,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  // As deployed: one log line per request.
+  LOG_LEVEL: 'INFO',
+  EVENT_BUS_NAME: 'bench',
+  DELIVERIES_QUEUE_URL: 'http://127.0.0.1:9/deliveries',
+};
+const cold = await coldStarts({ ...built, ids: coldIds, samples: COLD_SAMPLES, env: coldEnv });
+const coldWithMaps = builtWithMaps ? await coldStarts({ ...builtWithMaps, ids: { ...coldIds, freeSlot: (n: number) => at(56 + Math.floor(n / 40), (n % 40) * 30) }, samples: COLD_SAMPLES, env: coldEnv, sourceMaps: true }) : undefined;
+
 const row = (name: string, ours: { p50: number; p99: number }, raw: { p50: number; p99: number }) =>
   `${name.padEnd(8)} p50 ${ours.p50.toFixed(1).padStart(6)} ms  p99 ${ours.p99.toFixed(1).padStart(6)} ms | raw floor p50 ${raw.p50.toFixed(1).padStart(6)} ms  p99 ${raw.p99.toFixed(1).padStart(6)} ms | ratio p50 ${(ours.p50 / raw.p50).toFixed(2)}x`;
 console.log(`\nmedspa-api bench (${SAMPLES} samples each, local HTTP server + DynamoDB Local)`);
+for (const line of sizeLines(built.bundles, built.buildMs)) console.log(line);
+for (const line of coldLines(cold, 'as deployed (no source maps)')) console.log(line);
+if (coldWithMaps) for (const line of coldLines(coldWithMaps, 'with source maps and --enable-source-maps')) console.log(line);
+console.log(`cold goal: import + first invocation p50 <= 60 ms -> ${percentile(cold.map((c) => c.totalMs), 50) <= 60 ? 'met' : 'NOT met'}`);
 console.log(row('create', create, rawCreate));
 console.log(row('list', list, rawList));
+console.log(row('list 1d', listDay, rawListDay));
 console.log(row('slots', slots, rawSlots));
 console.log(
   `search   14 days x 3 providers p50 ${search.p50.toFixed(1).padStart(6)} ms, ${searchCalls} DynamoDB calls (${searchBatches} BatchGetItem) | 42 per-day slots calls p50 ${perDay.p50.toFixed(1).padStart(6)} ms, ${perDayCalls} DynamoDB calls | ratio p50 ${(search.p50 / perDay.p50).toFixed(2)}x | ${searchedSlots === perDaySlots ? `same ${searchedSlots} slots` : `SLOTS DIFFER ${searchedSlots} vs ${perDaySlots}`} (${SEARCH_SAMPLES} samples)`,
 );
 console.log(`create goal: p50 within 1.5x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.5 ? 'met' : 'NOT met'}`);
+console.log(`list goal: one day's p50 within 1.5x one Query + one BatchGet -> ${listDay.p50 / rawListDay.p50 <= 1.5 ? 'met' : 'NOT met'}`);
 console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}`);
 
 // Reports: 20,000 appointments across a year, counted by the stream aggregator (BENCH_REPORT_APPOINTMENTS=0 skips it).

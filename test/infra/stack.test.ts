@@ -9,6 +9,7 @@ import { EVENT_RULES } from '../../lib/events/rules';
 import type { HttpMethod, RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers } from '../../lib/workers';
+import { sourceMapEnvironment } from '../../infra/constructs/bundling';
 import { StatefulStack } from '../../infra/stacks/stateful-stack';
 import { PROJECT_ROOT, StatelessStack, type StatelessStackProps } from '../../infra/stacks/stateless-stack';
 import { apiOptionsFromContext, DEFAULT_API_OPTIONS, stackNames } from '../../infra/stacks/stage-settings';
@@ -189,7 +190,8 @@ describe('stage dev (current routes and workers)', () => {
       expect(fn.Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
       expect(fn.Properties?.VpcConfig, name).toBeUndefined();
       for (const variable of ['TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) expect(env[variable], `${name} ${variable}`).toBeDefined();
-      expect(env.NODE_OPTIONS).toBe('--enable-source-maps');
+      // Source maps are off by measurement (infra/constructs/bundling.ts): no --enable-source-maps either.
+      expect(env.NODE_OPTIONS).toBe(sourceMapEnvironment().NODE_OPTIONS);
       const logGroup = resourcesOf(template)[logicalIdOf((fn.Properties?.LoggingConfig as Json).LogGroup)!];
       expect(logGroup?.Properties?.RetentionInDays, name).toBeGreaterThan(0);
       expect(logGroup?.Properties?.KmsKeyId, name).toBeDefined();

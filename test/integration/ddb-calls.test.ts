@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ddbCalls } from '../../lib/db/client';
+import { ddb, ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
+import { changePractice } from '../../lib/use-cases/practice';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
 import { call } from '../fixtures/api';
 import { addDays, daysFromToday, localAt } from '../fixtures/dates';
@@ -112,6 +113,32 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     expect(page.result.total).toBe(3);
     // GetCommand: the practice's time zone.
     expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    // Again, now with the zone this container saw last: queried while the practice is read, same calls.
+    const again = await counted(() => listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
+    expect(again.result).toEqual(page.result);
+    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+  });
+
+  it('a list right after the practice changes its time zone answers for the new zone (the early page is queried again)', async () => {
+    const scene = await makeScene();
+    const medspaId = scene.practice.medspaId;
+    // Noon in New York is 01:00 or 02:00 the next day in Tokyo (UTC+9, no DST).
+    expect((await book(scene, { scheduled_at: nyTime(DAY, '12:00') })).status).toBe(201);
+    expect((await listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date())).total).toBe(1);
+    await changePractice(medspaId, { time_zone: 'Asia/Tokyo' }, { now: new Date() });
+    const after = await counted(() => listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
+    expect(after.result.total).toBe(0);
+    // The early page and its count (old zone), then the page and its count again; no names to read on an empty page.
+    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 4 });
+    expect((await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total).toBe(1);
+  });
+});
+
+describe('the DynamoDB client', () => {
+  it('has no SDK logger middleware (it copied every payload for a logger that drops it) and counts every call', () => {
+    const names = ddb().middlewareStack.identify().join(' ');
+    expect(names).not.toMatch(/loggerMiddleware/);
+    expect(names).toMatch(/countDynamoCalls/);
   });
 });
 

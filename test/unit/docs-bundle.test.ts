@@ -5,23 +5,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { ESM_REQUIRE_BANNER } from '../../infra/constructs/app-function';
+import { esbuildOptions } from '../../infra/constructs/bundling';
 
 const root = join(import.meta.dirname, '..', '..');
 
 /**
- * GET /docs deploys as routes like any other: the asset function, bundled the way AppFunction
- * bundles (esbuild, ESM, minified), runs where there is no node_modules (a Lambda's /var/task)
+ * GET /docs deploys as routes like any other: the asset function, bundled with AppFunction's own
+ * esbuild settings, runs where there is no node_modules (a Lambda's /var/task)
  * and still serves Swagger UI's files, which esbuild inlined as text.
  */
 describe('the docs functions as the CDK bundles them', () => {
   it('serve Swagger UI from the bundle alone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-bundle-'));
     const outfile = join(dir, 'index.mjs');
-    await build({
-      entryPoints: [join(root, 'functions/system/getDocsAsset.ts')],
-      bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node22', outfile, banner: { js: ESM_REQUIRE_BANNER }, logLevel: 'silent',
-    });
+    await build({ ...esbuildOptions(root, { index: 'functions/system/getDocsAsset.ts' }, dir), logLevel: 'silent' });
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }> };
     const event = (asset: string) => ({ rawPath: `/docs/${asset}`, pathParameters: { asset }, requestContext: { requestId: 'r1' } });

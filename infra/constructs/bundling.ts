@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * THE esbuild settings of every function bundle. The CDK construct (./app-function.ts) bundles
+ * with them through NodejsFunction, and the bundle budget test and `npm run bench` build with the
+ * same object through esbuild's API, so what is measured is what deploys.
+ */
+
+/** ESM bundles: CommonJS dependencies that call `require` get one. */
+export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Lambda's runtime, which the bundles target. */
+export const NODE_TARGET = 'node22';
+
+/**
+ * Source maps: off, decided on measurement. With a map beside each bundle and
+ * `--enable-source-maps`, Node reads and parses the map (about 650 KB of JSON) while it loads the
+ * bundle: cold import + first invocation p50 was 448 ms against 385 ms without (8 functions x 8
+ * interleaved samples on this project's shared 2-core machine, load ~8; `npm run bench` with
+ * BENCH_SOURCE_MAPS=compare repeats it). The price: stack traces in logs name minified
+ * functions. esbuild's output is deterministic, so a map for a deployed commit can be rebuilt
+ * (`sourcemap: true` with these settings) when a trace needs reading; and every error we log
+ * carries its operation, request id and code.
+ */
+export const SOURCE_MAPS = false;
+
+/** The environment a function needs for what SOURCE_MAPS decides. */
+export const sourceMapEnvironment = (): Record<string, string> => (SOURCE_MAPS ? { NODE_OPTIONS: '--enable-source-maps' } : {});
+
+/**
+ * Build-time substitutions, package -> module (paths relative to the project root). Each one is
+ * a module that deploys instead of a dependency's own, so each has its reason and its test.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  // Lambda's credentials come from the environment: the SDK's whole default chain is not needed.
+  '@aws-sdk/credential-provider-node': 'infra/constructs/lambda-credentials.ts',
+};
+
+const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
+
+/** For NodejsFunction (the CDK construct). */
+export function lambdaBundling(projectRoot: string): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: NODE_TARGET,
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourceMap: SOURCE_MAPS,
+    ...(SOURCE_MAPS ? { sourcesContent: false } : {}),
+    banner: ESM_REQUIRE_BANNER,
+    // Bundle everything, the AWS SDK included: the version we test is the version we run.
+    externalModules: [],
+    // One `--alias:<package>=<module>` flag each (esbuild's CLI form).
+    esbuildArgs: Object.fromEntries(Object.entries(aliases(projectRoot)).map(([from, to]) => [`--alias:${from}`, to])),
+  };
+}
+
+/**
+ * For esbuild's API: the same settings as `lambdaBundling`, to build many functions in one call
+ * (entry name -> file; one `<name>.mjs` each in `outdir`). `sourceMaps` overrides SOURCE_MAPS, for
+ * the bench's comparison only.
+ */
+export function esbuildOptions(projectRoot: string, entryPoints: Record<string, string>, outdir: string, overrides: { sourceMaps?: boolean } = {}): BuildOptions & { metafile: true } {
+  const sourceMaps = overrides.sourceMaps ?? SOURCE_MAPS;
+  return {
+    entryPoints,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir: projectRoot,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: NODE_TARGET,
+    mainFields: ['module', 'main'],
+    minify: true,
+    sourcemap: sourceMaps,
+    ...(sourceMaps ? { sourcesContent: false } : {}),
+    banner: { js: ESM_REQUIRE_BANNER },
+    external: [],
+    alias: aliases(projectRoot),
+    metafile: true,
+    logLevel: 'warning',
+  };
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFunctions, bytesByPackage, functionModules, type FunctionBundle } from '../../infra/bundles';
+import { routes } from '../../lib/routes';
+import { workers } from '../../lib/workers';
+
+/**
+ * Every function, built the way the CDK construct builds it (infra/constructs/bundling.ts, one
+ * esbuild call for all of them), stays within its budget and carries only what its operation
+ * needs. A budget, not a timing: sizes are the same on any machine. `npm run bench` prints the
+ * sizes and cold starts.
+ */
+const BUDGET_BYTES = 600 * 1024;
+/**
+ * Functions whose bundle is the content they serve, not code on an API request's path: the docs
+ * page's static assets are Swagger UI's own files (about 1.9 MB), inlined so they deploy with no
+ * bucket or CDN. Their cold start costs only the first /docs visit of a container.
+ */
+const STATIC_ASSET_FUNCTIONS = ['functions/system/getDocsAsset'];
+const OPENAPI_FUNCTIONS = ['functions/system/getOpenApi', 'functions/system/getOpenApiUnversioned'];
+const root = join(import.meta.dirname, '..', '..');
+const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundle-test-'));
+let bundles: FunctionBundle[] = [];
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+/**
+ * Importing `{ z }` (or the default) from 'zod' rather than `* as z` makes esbuild keep zod's
+ * whole namespace, every locale included (+360 KB): name the modules that do.
+ */
+function namedZodImports(bundle: FunctionBundle): string {
+  const offenders = Object.keys(bundle.inputs)
+    .filter((path) => !path.includes('node_modules') && path.endsWith('.ts'))
+    .filter((path) => /import\s+(?:\w+\s*,\s*)?(?:\{[^}]*\bz\b[^}]*\}|z)\s+from\s+['"]zod['"]/.test(readFileSync(join(root, path), 'utf8')));
+  return offenders.length ? ` (every zod locale: ${offenders.join(', ')} import { z } from 'zod'; use import * as z from 'zod')` : '';
+}
+const carrying = (test: (path: string) => boolean) => bundles.filter((b) => Object.keys(b.inputs).some(test)).map((b) => b.name).sort();
+
+beforeAll(async () => {
+  ({ bundles } = await buildFunctions(root, outdir));
+}, 120_000);
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('function bundles', () => {
+  it('are built for every route table row and every worker', () => {
+    expect(bundles.map((b) => b.name)).toEqual(functionModules());
+    expect(bundles.length).toBe(Object.keys(routes).length + Object.keys(workers).length);
+  });
+
+  it(`each stay within ${kb(BUDGET_BYTES)} minified, the AWS SDK included`, () => {
+    const over = bundles.filter((b) => b.bytes > BUDGET_BYTES && !STATIC_ASSET_FUNCTIONS.includes(b.name)).map((b) => {
+      const heaviest = bytesByPackage(b).slice(0, 6).map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ');
+      return `${b.name}: ${kb(b.bytes)}, heaviest ${heaviest}${namedZodImports(b)}`;
+    });
+    expect(over).toEqual([]);
+  });
+
+  it('carry the KMS client only where tokens are signed', () => {
+    expect(carrying((path) => path.includes('node_modules/@aws-sdk/client-kms/'))).toEqual(['functions/auth/createToken']);
+  });
+
+  it('carry the OpenAPI builder only in the OpenAPI functions (/v1/openapi.json and /openapi.json)', () => {
+    expect(carrying((path) => path.startsWith('lib/openapi/'))).toEqual(OPENAPI_FUNCTIONS);
+  });
+
+  it('carry their own section of the route table, never the whole table (but the OpenAPI functions)', () => {
+    expect(carrying((path) => path === 'lib/routes/index.ts')).toEqual(OPENAPI_FUNCTIONS);
+  });
+});
