@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files mostly wait on DynamoDB Local (its own process): two at a time use a 2-core machine
+    // better than vitest's default of one worker per core less one.
+    maxWorkers: 2,
     env: {
       LOG_LEVEL: 'SILENT',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
