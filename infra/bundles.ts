@@ -1,9 +1,9 @@
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { handlerModule } from '../lib/http/route';
+import { handlerModule, type RouteDef } from '../lib/http/route';
 import { routes } from '../lib/routes';
 import { workers } from '../lib/workers';
-import { esbuildOptions } from './constructs/bundling';
+import { copyFilesBeside, esbuildOptions } from './constructs/bundling';
 
 /**
  * Every function the stacks deploy: one per route table row (functions/<group>/<operation>) and
@@ -13,6 +13,8 @@ export function functionModules(): string[] {
   const modules = [...Object.entries(routes).map(([operation, route]) => handlerModule(operation, route)), ...Object.values(workers).map((worker) => worker.module)];
   return [...new Set(modules)].sort();
 }
+
+const filesBesideOf = new Map(Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [handlerModule(operation, route), route.filesBeside]));
 
 export interface FunctionBundle {
   /** Module path, e.g. `functions/system/getHealth`. */
@@ -37,7 +39,9 @@ export async function buildFunctions(projectRoot: string, outdir: string, module
     const output = metafile.outputs[`${relative(projectRoot, outdir)}/${name}.mjs`];
     if (!output) throw new Error(`esbuild wrote no bundle for ${name}`);
     const inputs = Object.fromEntries(Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput]));
-    return { name, file: join(outdir, `${name}.mjs`), bytes: output.bytes, inputs };
+    const file = join(outdir, `${name}.mjs`);
+    copyFilesBeside(projectRoot, filesBesideOf.get(name), dirname(file));
+    return { name, file, bytes: output.bytes, inputs };
   });
   return { bundles, metafile };
 }

@@ -1,32 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { DOCS_ASSETS, DOCS_INIT_SCRIPT, docsNotFound, docsResponse, type DocsAsset } from '../../lib/docs/page';
+import { DOCS_ASSETS, DOCS_INIT_SCRIPT, DOCS_PACKAGE_FILES, docsNotFound, docsResponse, type DocsAsset } from '../../lib/docs/page';
+
+type PackageFile = keyof typeof DOCS_PACKAGE_FILES;
 
 /**
- * Swagger UI's files from the installed package: read from node_modules where there is one (the
- * local server, tests). A Lambda has none; there the CDK bundle holds each file as text, inlined
- * by esbuild from the import below (the import attribute picks esbuild's text loader).
+ * Swagger UI's files: on Lambda they deploy beside this bundle (the route row's `filesBeside`),
+ * so the cold start parses a few KB of code, not 1.9 MB of inlined text; where this module runs
+ * from source (the local server, tests) they come from the installed package.
  */
-const fromPackage = {
-  'swagger-ui.css': () => import('swagger-ui-dist/swagger-ui.css', { with: { type: 'text' } }),
-  'swagger-ui-bundle.js': () => import('swagger-ui-dist/swagger-ui-bundle.js', { with: { type: 'text' } }),
-} satisfies Record<Exclude<DocsAsset, 'init.js'>, () => Promise<{ default: string }>>;
-
-const loaded = new Map<DocsAsset, Promise<string>>();
-
-async function load(name: keyof typeof fromPackage): Promise<string> {
-  let file: string | undefined;
+async function load(name: PackageFile): Promise<string> {
   try {
-    file = createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`);
+    return await readFile(join(dirname(fileURLToPath(import.meta.url)), name), 'utf8');
   } catch {
-    file = undefined;
+    return readFile(createRequire(import.meta.url).resolve(DOCS_PACKAGE_FILES[name]), 'utf8');
   }
-  if (file) return readFile(file, 'utf8');
-  const text = (await fromPackage[name]()).default;
-  if (typeof text !== 'string') throw new Error(`swagger-ui-dist/${name} was not bundled as text`);
-  return text;
 }
+
+const loaded = new Map<PackageFile, Promise<string>>();
 
 const assetText = (name: DocsAsset): Promise<string> => {
   if (name === 'init.js') return Promise.resolve(DOCS_INIT_SCRIPT);

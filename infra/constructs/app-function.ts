@@ -54,6 +54,8 @@ export interface AppFunctionProps {
   reservedConcurrency?: number;
   /** For asynchronously invoked functions (schedules): failed invocations land here. */
   deadLetterQueue?: IQueue;
+  /** Files deployed beside the bundle (the route row's `filesBeside`). */
+  filesBeside?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -100,7 +102,7 @@ export class AppFunction extends Construct {
       role: this.role.role,
       logGroup: this.logGroup,
       environment: { ...sourceMapEnvironment(), ...props.environment },
-      bundling: lambdaBundling(props.projectRoot),
+      bundling: lambdaBundling(props.projectRoot, props.filesBeside),
     });
 
     acknowledge(this, {

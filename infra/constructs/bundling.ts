@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -40,9 +42,32 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 
 const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
 
-/** For NodejsFunction (the CDK construct). */
-export function lambdaBundling(projectRoot: string): BundlingOptions {
+/** A route row's `filesBeside` (name -> package path) as absolute source files, resolved from the project. */
+export function filesBesideSources(projectRoot: string, files: Readonly<Record<string, string>> = {}): Array<[name: string, source: string]> {
+  const resolve = createRequire(join(projectRoot, 'package.json')).resolve;
+  return Object.entries(files).map(([name, from]) => [name, resolve(from)]);
+}
+
+/** Copies a function's `filesBeside` into the directory of its bundle (esbuild API builds). */
+export function copyFilesBeside(projectRoot: string, files: Readonly<Record<string, string>> | undefined, bundleDir: string): void {
+  for (const [name, source] of filesBesideSources(projectRoot, files)) copyFileSync(source, join(bundleDir, name));
+}
+
+const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
+
+/** For NodejsFunction (the CDK construct); `filesBeside` land in the asset next to index.mjs. */
+export function lambdaBundling(projectRoot: string, filesBeside?: Readonly<Record<string, string>>): BundlingOptions {
+  const beside = filesBesideSources(projectRoot, filesBeside);
   return {
+    ...(beside.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) => beside.map(([name, source]) => `cp ${quote(source)} ${quote(join(outputDir, name))}`),
+          },
+        }
+      : {}),
     format: OutputFormat.ESM,
     target: NODE_TARGET,
     mainFields: ['module', 'main'],

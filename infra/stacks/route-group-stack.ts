@@ -85,6 +85,7 @@ export class RouteGroupStack extends NestedStack {
         logs: props.logs,
         environment: props.environment,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
+        filesBeside: route.filesBeside,
       });
       fn.bindTable(table, access).bindSigningKey(signingKey, canSign);
       if (access === 'read') fn.allowAuditWrites(table);

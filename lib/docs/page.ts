@@ -13,6 +13,12 @@ export const DOCS_ASSETS = {
   'init.js': 'text/javascript; charset=utf-8',
 } as const;
 export type DocsAsset = keyof typeof DOCS_ASSETS;
+
+/** The package's files among them: deployed beside the asset function's bundle, read from disk. */
+export const DOCS_PACKAGE_FILES = {
+  'swagger-ui.css': 'swagger-ui-dist/swagger-ui.css',
+  'swagger-ui-bundle.js': 'swagger-ui-dist/swagger-ui-bundle.js',
+} as const satisfies Partial<Record<DocsAsset, string>>;
 export const DOCS_ASSET_NAMES = Object.keys(DOCS_ASSETS) as DocsAsset[];
 
 /** The document the page renders: the versioned path of contract 1. */

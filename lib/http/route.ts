@@ -36,6 +36,11 @@ export interface RouteDef {
   idempotent?: boolean;
   /** The function's time limit when not the default 10 s (e.g. a route that makes a webhook attempt itself). */
   timeoutSeconds?: number;
+  /**
+   * Files deployed beside the function's bundle, read at run time rather than inlined into the
+   * code Node parses on every cold start: file name -> package path (e.g. a static asset).
+   */
+  filesBeside?: Readonly<Record<string, string>>;
 }
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DOCS_ASSET_NAMES } from '../docs/page';
+import { DOCS_ASSET_NAMES, DOCS_PACKAGE_FILES } from '../docs/page';
 import { defineRoutes } from '../http/route';
 import { doc } from '../schemas/common';
 
@@ -32,7 +32,7 @@ export const systemRoutes = defineRoutes({
   },
   getDocsAsset: {
     method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
-    auth: 'public', envelope: false,
+    auth: 'public', envelope: false, filesBeside: DOCS_PACKAGE_FILES,
     params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
   },
   notFound: {

@@ -13,12 +13,6 @@ import { workers } from '../../lib/workers';
  * sizes and cold starts.
  */
 const BUDGET_BYTES = 600 * 1024;
-/**
- * Functions whose bundle is the content they serve, not code on an API request's path: the docs
- * page's static assets are Swagger UI's own files (about 1.9 MB), inlined so they deploy with no
- * bucket or CDN. Their cold start costs only the first /docs visit of a container.
- */
-const STATIC_ASSET_FUNCTIONS = ['functions/system/getDocsAsset'];
 const OPENAPI_FUNCTIONS = ['functions/system/getOpenApi', 'functions/system/getOpenApiUnversioned'];
 const root = join(import.meta.dirname, '..', '..');
 const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundle-test-'));
@@ -50,7 +44,7 @@ describe('function bundles', () => {
   });
 
   it(`each stay within ${kb(BUDGET_BYTES)} minified, the AWS SDK included`, () => {
-    const over = bundles.filter((b) => b.bytes > BUDGET_BYTES && !STATIC_ASSET_FUNCTIONS.includes(b.name)).map((b) => {
+    const over = bundles.filter((b) => b.bytes > BUDGET_BYTES).map((b) => {
       const heaviest = bytesByPackage(b).slice(0, 6).map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ');
       return `${b.name}: ${kb(b.bytes)}, heaviest ${heaviest}${namedZodImports(b)}`;
     });
