@@ -1,7 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
 import { appointmentRoutes } from '../../lib/routes/appointments';
 import { listAppointments } from '../../lib/use-cases/appointment-queries';
-import { toListResult } from '../../lib/use-cases/resources';
+import { toListResult } from '../../lib/use-cases/list-result';
 
 export const handler = httpHandler(appointmentRoutes.getAppointments, async ({ query, caller, now }) => {
   const page = await listAppointments(

@@ -2,7 +2,7 @@ import { pageRequest } from '../../lib/db/cursor';
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
 import { authRoutes } from '../../lib/routes/auth';
-import { toListResult } from '../../lib/use-cases/resources';
+import { toListResult } from '../../lib/use-cases/list-result';
 
 export const handler = httpHandler(authRoutes.listCredentials, async ({ query, caller }) => {
   const page = await listCredentials(caller.medspaId, pageRequest(caller.medspaId, 'credentials', query));

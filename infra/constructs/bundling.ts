@@ -38,6 +38,8 @@ export const sourceMapEnvironment = (): Record<string, string> => (SOURCE_MAPS ?
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   // Lambda's credentials come from the environment: the SDK's whole default chain is not needed.
   '@aws-sdk/credential-provider-node': 'infra/constructs/lambda-credentials.ts',
+  // The DynamoDB client's endpoint-discovery cache needs an LRU, not mnemonist's 5 KB of one.
+  'mnemonist/lru-cache': 'infra/constructs/lru-cache.ts',
 };
 
 const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));

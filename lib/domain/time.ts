@@ -5,8 +5,10 @@
  */
 export type WeekdayKey = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
+/** The week in working-hours order, Monday first. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly WeekdayKey[];
 // Date#getUTCDay numbers: 0 (Sunday) .. 6 (Saturday).
-const WEEKDAYS: readonly WeekdayKey[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const BY_UTC_DAY: readonly WeekdayKey[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const HHMM = /^(?:([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** ISO 8601 date-time, seconds and fraction optional, with `Z` or `±hh:mm` (the API's inputs and our own stored values). */
@@ -133,7 +135,7 @@ export function localTimeToInstant(date: string, hhmm: string, zone: string): st
 }
 
 export function weekdayKey(date: string): WeekdayKey {
-  return WEEKDAYS[new Date(parseDate(date)).getUTCDay()]!;
+  return BY_UTC_DAY[new Date(parseDate(date)).getUTCDay()]!;
 }
 
 export function addMinutes(iso: string, minutes: number): string {

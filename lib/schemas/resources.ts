@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
-import type { WeekdayKey } from '../domain/time';
+import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, Timestamps, yearsPattern, type ExampleKind } from './common';
 
 /**
@@ -13,7 +13,6 @@ import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTim
  * Defaults live only in create bodies: a default inside a PATCH body would reset the field.
  */
 
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly WeekdayKey[];
 
 /** A path id: an unknown or malformed id is a 404 of its resource, never a 400 (see Id). */
 export const ResourceParams = IdParams;

@@ -18,7 +18,8 @@ import { isAppError } from '../errors';
 import type { ClientHistoryEntry } from '../schemas/clients';
 import type { Address, ClientRecord, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
-import { changeFromCurrent, changeResource, findResources, listResources, readResource, toListResult, type Fields, type ListResult, type WriteOptions } from './resources';
+import { toListResult, type ListResult } from './list-result';
+import { changeFromCurrent, changeResource, findResources, listResources, readResource, type Fields, type WriteOptions } from './resources';
 
 /**
  * Clients (contract 5): create / change / delete keep the search index in the same transaction

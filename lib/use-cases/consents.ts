@@ -7,7 +7,7 @@ import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { Consent, CreateConsentInput } from '../schemas/clients';
 import { ofLiveClient } from './clients';
-import { toListResult, type ListResult } from './resources';
+import { toListResult, type ListResult } from './list-result';
 
 /** Consent forms a client signed (contract 5: `/v1/clients/{id}/consents`). */
 

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
 import { localDateRange } from './date-range';
 import { readPractice } from './practice';
-import { toListResult, type ListResult } from './resources';
+import { toListResult, type ListResult } from './list-result';
 
 /**
  * Payments (contract 5): recorded in one transaction with the client's total spend; listed by

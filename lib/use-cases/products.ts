@@ -8,7 +8,8 @@ import { commitProductChange, commitStockAdjustment, findProduct, listProducts a
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
 import type { CreateProductInput, CreateStockAdjustmentInput, Product, ProductListQuery, StockAdjustment, UpdateProductInput } from '../schemas/products';
-import { toListResult, type ListResult, type WriteOptions } from './resources';
+import { toListResult, type ListResult } from './list-result';
+import type { WriteOptions } from './resources';
 import { untilDone } from './retry';
 
 /**

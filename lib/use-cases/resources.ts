@@ -17,20 +17,21 @@ import {
   type ServiceWriteResult,
 } from '../db/resources';
 import type { TimeOff, WorkingHours } from '../domain/availability';
+import { WEEKDAYS } from '../domain/time';
 import { AppError, isAppError } from '../errors';
+import { toListResult, type ListResult } from './list-result';
 import { untilDone } from './retry';
-import {
-  WEEKDAYS,
-  type ClientRecord,
-  type CreateFacilityInput,
-  type CreateProviderInput,
-  type CreateServiceInput,
-  type FacilityRecord,
-  type ProviderRecord,
-  type ServiceRecord,
-  type UpdateFacilityInput,
-  type UpdateProviderInput,
-  type UpdateServiceInput,
+import type {
+  ClientRecord,
+  CreateFacilityInput,
+  CreateProviderInput,
+  CreateServiceInput,
+  FacilityRecord,
+  ProviderRecord,
+  ServiceRecord,
+  UpdateFacilityInput,
+  UpdateProviderInput,
+  UpdateServiceInput,
 } from '../schemas/resources';
 
 /**
@@ -73,15 +74,6 @@ export interface WriteOptions {
   writes?: RequestWrites;
 }
 
-export interface ListResult<T> {
-  data: T[];
-  pagination: { total: number; next_cursor: string | null };
-}
-
-export const toListResult = <T>(page: Page<T>): ListResult<T> => ({
-  data: page.items,
-  pagination: { total: page.total, next_cursor: page.nextCursor },
-});
 
 // ---------------------------------------------------------------------------------------------
 // Generic operations

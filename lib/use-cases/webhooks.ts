@@ -21,7 +21,8 @@ import type { ContractEvent } from '../events/types';
 import type { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
 import { subscriptionUrlProblem } from '../webhooks/address';
 import { deliverOnce } from '../webhooks/jobs';
-import { toListResult, type ListResult, type WriteOptions } from './resources';
+import { toListResult, type ListResult } from './list-result';
+import type { WriteOptions } from './resources';
 
 /**
  * Webhook subscriptions (contract 7). Signing secrets are stored encrypted and appear in the
