@@ -11,16 +11,23 @@ import { SOURCE_MAPS } from '../../infra/constructs/bundling';
 import { lambdaContext, toEvent } from '../../infra/local/router';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
+import { practiceKey } from '../../lib/db/keys';
 import { byFunction, measureColdStarts, percentile, type ColdStart, type Invocation } from './cold-start';
 
 const projectRoot = join(import.meta.dirname, '..', '..');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
-export async function buildAll(options: { sourceMaps?: boolean } = {}) {
+/** The cold-start floor's module (./cold-floor.ts): one GetItem with the SDK, nothing else. */
+export const COLD_FLOOR = 'test/bench/cold-floor';
+
+/** The named functions (default: all) and the cold-start floor, with the construct's settings. */
+export async function buildAll(options: { sourceMaps?: boolean; modules?: string[] } = {}) {
   const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundles-'));
   const started = performance.now();
-  const { bundles } = await buildFunctions(projectRoot, outdir, undefined, options);
-  return { bundles, outdir, buildMs: performance.now() - started };
+  const { bundles } = await buildFunctions(projectRoot, outdir, options.modules, options);
+  const buildMs = performance.now() - started;
+  const [floor] = (await buildFunctions(projectRoot, outdir, [COLD_FLOOR], options)).bundles;
+  return { bundles, floor: floor!, outdir, buildMs };
 }
 
 /** min / median / max over all functions, and the three largest by name. */
@@ -60,6 +67,7 @@ export function invocationFor(ids: SeededIds, sample: number) {
   return (bundle: FunctionBundle): Invocation => {
     const requestId = randomUUID();
     const module = bundle.name;
+    if (module === COLD_FLOOR) return { event: practiceKey(ids.medspaId), context: plain(lambdaContext('floor', requestId)) };
     if (module.startsWith('functions/workers/')) {
       const worker = module.slice('functions/workers/'.length);
       const event = worker === 'sweepReminders' ? { 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString() } : { Records: [] };
@@ -98,23 +106,85 @@ export function invocationFor(ids: SeededIds, sample: number) {
 /** A Lambda context without its functions (the runner adds what a handler calls). */
 const plain = (context: object) => JSON.parse(JSON.stringify(context)) as Record<string, unknown>;
 
-export async function coldStarts(options: { bundles: FunctionBundle[]; outdir: string; ids: SeededIds; samples: number; env: NodeJS.ProcessEnv; sourceMaps?: boolean }): Promise<ColdStart[]> {
+/** Cold starts of the functions with the floor among them (its results named COLD_FLOOR). */
+export async function coldStarts(options: { bundles: FunctionBundle[]; floor: FunctionBundle; outdir: string; ids: SeededIds; samples: number; env: NodeJS.ProcessEnv; sourceMaps?: boolean; extraNodeOptions?: string[] }): Promise<ColdStart[]> {
   // The runtime flag goes with the build: maps beside the bundles are only read with it.
-  const nodeOptions = options.sourceMaps ?? SOURCE_MAPS ? ['--enable-source-maps'] : [];
+  const nodeOptions = [...(options.sourceMaps ?? SOURCE_MAPS ? ['--enable-source-maps'] : []), ...(options.extraNodeOptions ?? [])];
   const results: ColdStart[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
-    results.push(...(await measureColdStarts({ bundles: options.bundles, invocation: invocationFor(options.ids, sample), samples: 1, env: options.env, nodeOptions, workDir: options.outdir })));
+    results.push(...(await measureColdStarts({ bundles: [options.floor, ...options.bundles], invocation: invocationFor(options.ids, sample), samples: 1, env: options.env, nodeOptions, workDir: options.outdir })));
   }
   return results;
 }
 
-export function coldLines(results: ColdStart[], label: string): string[] {
+export function coldLines(all: ColdStart[], label: string): string[] {
+  const floor = all.filter((r) => r.name === COLD_FLOOR);
+  const results = all.filter((r) => r.name !== COLD_FLOOR);
   const totals = results.map((r) => r.totalMs);
+  const floorP50 = percentile(floor.map((r) => r.totalMs), 50);
   const imports = results.map((r) => r.importMs);
   const firsts = results.map((r) => r.firstMs);
   const slowest = byFunction(results).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${f.p50.toFixed(0)} ms`);
   const functions = new Set(results.map((r) => r.name)).size;
   return [
     `cold     ${label}: import + first invocation p50 ${percentile(totals, 50).toFixed(1)} ms (import ${percentile(imports, 50).toFixed(1)} ms, first invocation ${percentile(firsts, 50).toFixed(1)} ms), p99 ${percentile(totals, 99).toFixed(1)} ms over ${functions} functions x ${results.length / functions} | slowest p50: ${slowest.join(', ')}`,
+    `cold     floor (the SDK's document client alone, one GetItem): p50 ${floorP50.toFixed(1)} ms (import ${percentile(floor.map((r) => r.importMs), 50).toFixed(1)} ms) | ours p50 ${(percentile(totals, 50) / floorP50).toFixed(2)}x the floor`,
   ];
+}
+
+export const coldGoalLine = (all: ColdStart[]) =>
+  `cold goal: import + first invocation p50 <= 60 ms -> ${percentile(all.filter((r) => r.name !== COLD_FLOOR).map((r) => r.totalMs), 50) <= 60 ? 'met' : 'NOT met'}`;
+
+/** The environment of a cold-started function: as deployed, against this DynamoDB Local. */
+export function coldEnvironment(endpoint: string, table: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: table,
+    DATA_DIR: process.env.DATA_DIR,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    // As deployed: one log line per request.
+    LOG_LEVEL: 'INFO',
+    EVENT_BUS_NAME: 'bench',
+    DELIVERIES_QUEUE_URL: 'http://127.0.0.1:9/deliveries',
+  };
+}
+
+/**
+ * A practice for cold starts alone (`npm run bench:cold`): one provider working around the clock,
+ * a service, a client, and a free half hour per sample on a day weeks ahead.
+ */
+export async function seedColdStartPractice(): Promise<SeededIds> {
+  const { createLocalServer, listen } = await import('../../infra/local/http-server');
+  const { MedspaClient } = await import('../../lib/client');
+  const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
+  const { issueToken } = await import('../../lib/auth/issue');
+  const { futureWeekday, utc } = await import('../fixtures/dates');
+  const server = createLocalServer();
+  const port = await listen(server, 0);
+  try {
+    const { practice, credential } = await createPracticeWithAdmin({ name: 'Cold Spa', time_zone: 'America/New_York' }, new Date());
+    const api = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
+    const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+    const providerId = (await api.call('createProvider', { body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })).data.id;
+    const serviceId = (await api.call('createService', { body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] } })).data.id;
+    const clientId = (await api.call('createClient', { body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
+    const date = futureWeekday('wed', 3);
+    const midnight = Date.parse(utc(date, '00:00'));
+    return {
+      medspaId: practice.id,
+      token: await issueToken({ medspaId: practice.id, clientId: credential.client_id, role: 'admin' }, new Date()),
+      providerId,
+      serviceId,
+      clientId,
+      date,
+      freeSlot: (n: number) => new Date(midnight + (n % 48) * 30 * 60_000 + Math.floor(n / 48) * 86_400_000).toISOString(),
+      credential,
+    };
+  } finally {
+    server.close();
+  }
 }

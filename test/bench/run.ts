@@ -30,7 +30,7 @@ const { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComm
 const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
 const { benchReports } = await import('./reports');
 
-const { buildAll, coldLines, coldStarts, sizeLines } = await import('./functions');
+const { buildAll, coldEnvironment, coldGoalLine, coldLines, coldStarts, sizeLines } = await import('./functions');
 const { issueToken } = await import('../../lib/auth/issue');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -194,20 +194,7 @@ const coldIds = {
   freeSlot: (n: number) => at(49 + Math.floor(n / 40), (n % 40) * 30),
   credential,
 };
-const coldEnv = {
-  PATH: process.env.PATH,
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  DYNAMODB_ENDPOINT: dynamo.endpoint,
-  TABLE_NAME: tableName(),
-  DATA_DIR: process.env.DATA_DIR,
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-  // As deployed: one log line per request.
-  LOG_LEVEL: 'INFO',
-  EVENT_BUS_NAME: 'bench',
-  DELIVERIES_QUEUE_URL: 'http://127.0.0.1:9/deliveries',
-};
+const coldEnv = coldEnvironment(dynamo.endpoint, tableName());
 const cold = await coldStarts({ ...built, ids: coldIds, samples: COLD_SAMPLES, env: coldEnv });
 const coldWithMaps = builtWithMaps ? await coldStarts({ ...builtWithMaps, ids: { ...coldIds, freeSlot: (n: number) => at(56 + Math.floor(n / 40), (n % 40) * 30) }, samples: COLD_SAMPLES, env: coldEnv, sourceMaps: true }) : undefined;
 
@@ -217,7 +204,7 @@ console.log(`\nmedspa-api bench (${SAMPLES} samples each, local HTTP server + Dy
 for (const line of sizeLines(built.bundles, built.buildMs)) console.log(line);
 for (const line of coldLines(cold, 'as deployed (no source maps)')) console.log(line);
 if (coldWithMaps) for (const line of coldLines(coldWithMaps, 'with source maps and --enable-source-maps')) console.log(line);
-console.log(`cold goal: import + first invocation p50 <= 60 ms -> ${percentile(cold.map((c) => c.totalMs), 50) <= 60 ? 'met' : 'NOT met'}`);
+console.log(coldGoalLine(cold));
 console.log(row('create', create, rawCreate));
 console.log(row('create+key', keyedCreate, rawKeyedCreate));
 console.log(row('list', list, rawList));

@@ -61,6 +61,12 @@ describe('the OpenAPI document validates', () => {
     for (const [at, schema] of schemasOf()) expect(() => validator.check(schema, null), at).not.toThrow();
   });
 
+  it('lists the runtime time zones in the TimeZone component (computed when the document is built)', () => {
+    const zones: string[] = doc.components.schemas.TimeZoneInput.enum;
+    expect(zones).toEqual(expect.arrayContaining(['America/New_York', 'Europe/London', 'UTC']));
+    expect(zones).toEqual([...zones].sort());
+  });
+
   it('lists every route of the route table, and only those', () => {
     const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`)).sort();
     expect(documented).toEqual(entries.map(([, route]) => `${route.method} ${route.path}`).sort());

@@ -1,0 +1,50 @@
+/**
+ * `npm run bench:cold [module ...]`: only the cold-start lines of `npm run bench`, for iterating
+ * on start-up work. Builds the named functions (default: all), seeds a practice on a fresh
+ * DynamoDB Local, and prints the cold line plus each function's p50 (import / first invocation).
+ * BENCH_COLD_SAMPLES sets the samples per function (5).
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.LOG_LEVEL = 'SILENT';
+process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-cold-'));
+process.env.TABLE_NAME = 'bench';
+
+const { startDynamoLocal } = await import('../../infra/local/dynamo');
+const { resetConfig } = await import('../../lib/config');
+const { ensureTable } = await import('../../lib/db/bootstrap');
+const { resetDdb, tableName } = await import('../../lib/db/client');
+const { functionModules } = await import('../../infra/bundles');
+const { buildAll, COLD_FLOOR, coldGoalLine, seedColdStartPractice, coldEnvironment, coldLines, coldStarts } = await import('./functions');
+const { byFunction } = await import('./cold-start');
+const { profileBySource } = await import('./cold-profile');
+
+const requested = process.argv.slice(2);
+const modules = requested.length ? functionModules().filter((name) => requested.some((want) => name.endsWith(want))) : functionModules();
+// BENCH_COLD_PROFILE=<dir>: a CPU profile of every cold start there (node --cpu-prof), summed by
+// source through maps built beside the bundles (not read at run time: no --enable-source-maps).
+const profileDir = process.env.BENCH_COLD_PROFILE;
+const { bundles, floor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
+const dynamo = await startDynamoLocal();
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+resetConfig();
+resetDdb();
+await ensureTable();
+const ids = await seedColdStartPractice();
+const results = await coldStarts({ bundles, floor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
+for (const line of coldLines(results, 'as deployed (no source maps)')) console.log(line);
+for (const f of byFunction(results).filter((f) => f.name !== COLD_FLOOR)) console.log(`  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${f.outcomes.join(',')}`);
+console.log(coldGoalLine(results));
+if (profileDir) {
+  // Profiles are named by process, in start order: the same order as the results.
+  const profiles = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort();
+  const bundleOf = new Map([floor, ...bundles].map((bundle) => [bundle.name, bundle.file]));
+  results.forEach((result, i) => {
+    const top = profileBySource(join(profileDir, profiles[i]!), bundleOf.get(result.name)!).slice(0, 14);
+    console.log(`\n${result.name} ${result.totalMs.toFixed(1)} ms (profiled, so slower): ${top.map(([where, ms]) => `${where} ${ms.toFixed(1)}`).join(', ')}`);
+  });
+}
+await dynamo.stop();
+process.exit(0);
