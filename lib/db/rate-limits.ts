@@ -14,37 +14,45 @@ const TTL_SECONDS = 3600;
 
 /**
  * Takes a token from the credential's bucket in the table, so the limit holds across Lambda
- * containers: one UpdateItem conditioned on the state this container last saw (or on the item
- * not existing). If another container moved the bucket meanwhile, the condition fails, the item
- * comes back (ALL_OLD) and the decision is made again on it; refusals write nothing.
+ * containers: one UpdateItem conditioned on the state this container last saw, or on the bucket
+ * being full anyway (untouched for the time it takes to refill, or not there): then any stored
+ * state decides alike, so a cold container's first request is one write, not a failed one and a
+ * retry. If another container moved the bucket meanwhile, the condition fails, the item comes back
+ * (ALL_OLD) and the decision is made again on it; refusals write nothing.
  */
 export async function takeToken(medspaId: string, clientId: string, now: number, policy: BucketPolicy): Promise<Decision> {
   const key = rateLimitKey(medspaId, clientId);
   const id = `${medspaId}|${clientId}`;
   let current = known.get(id) ?? null;
+  const fullSince = now - (policy.burst / policy.rps) * 1000;
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const decision = take(current, now, policy);
     if (!decision.allowed) return decision;
+    // Without a seen state, the decision above is a full bucket's: right only if the bucket is full.
+    const fresh = current ? '#version = :seen' : 'attribute_not_exists(pk)';
     try {
-      await ddb().send(
+      const { Attributes } = await ddb().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
-          UpdateExpression: 'SET #tokens = :tokens, #at = :at, #version = :next, #entity = :entity, #expires = :expires',
-          ConditionExpression: current ? '#version = :seen' : 'attribute_not_exists(pk)',
+          UpdateExpression: 'SET #tokens = :tokens, #at = :at, #version = if_not_exists(#version, :zero) + :one, #entity = :entity, #expires = :expires',
+          ConditionExpression: `${fresh} OR #at <= :fullSince`,
           ExpressionAttributeNames: { '#tokens': 'tokens', '#at': 'at', '#version': 'version', '#entity': 'entity', '#expires': 'expires_at' },
           ExpressionAttributeValues: {
             ':tokens': decision.next.tokens,
             ':at': decision.next.at,
-            ':next': (current?.version ?? 0) + 1,
+            ':zero': 0,
+            ':one': 1,
+            ':fullSince': fullSince,
             ':entity': 'RATE_LIMIT',
             ':expires': Math.floor(now / 1000) + TTL_SECONDS,
             ...(current ? { ':seen': current.version } : {}),
           },
+          ReturnValues: 'UPDATED_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      known.set(id, { ...decision.next, version: (current?.version ?? 0) + 1 });
+      known.set(id, { ...decision.next, version: Number(Attributes?.version) });
       return decision;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

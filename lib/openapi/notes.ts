@@ -135,7 +135,8 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Rate limits**: a token bucket per credential (\`RATE_LIMIT_RPS\` per second, bursts of
   \`RATE_LIMIT_BURST\`; defaults 20 and 40; \`RATE_LIMIT_RPS=0\` turns it off), kept in the table so
   it holds across Lambda containers: one conditional write per request, overlapped with the
-  credential check, with each container's last seen state as the condition. Every answer of an
+  credential check, with each container's last seen state as the condition (or the bucket being
+  full anyway, so a cold container's first request is one write too). Every answer of an
   authenticated route carries \`RateLimit-Limit\` (the burst), \`RateLimit-Remaining\` and
   \`RateLimit-Reset\` (seconds until full); a refusal is 429 \`RATE_LIMITED\` with \`Retry-After\`.
   Public routes (health, JWKS, OpenAPI, token exchange) are not limited per credential; on AWS

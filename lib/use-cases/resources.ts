@@ -17,7 +17,7 @@ import {
   type ServiceWriteResult,
 } from '../db/resources';
 import type { TimeOff, WorkingHours } from '../domain/availability';
-import { WEEKDAYS } from '../domain/time';
+import { byStart, WEEKDAYS } from '../domain/time';
 import { AppError, isAppError } from '../errors';
 import { toListResult, type ListResult } from './list-result';
 import { untilDone } from './retry';
@@ -221,7 +221,7 @@ export const fullName = (provider: { first_name: string; last_name: string }) =>
 /** Every weekday present (missing days are not worked), periods sorted by start. */
 export function normalizeWorkingHours(hours: WorkingHours = {}, base: WorkingHours = {}): WorkingHours {
   return Object.fromEntries(
-    WEEKDAYS.map((day) => [day, [...(hours[day] ?? base[day] ?? [])].map(({ start, end }) => ({ start, end })).sort((a, b) => a.start.localeCompare(b.start))]),
+    WEEKDAYS.map((day) => [day, [...(hours[day] ?? base[day] ?? [])].map(({ start, end }) => ({ start, end })).sort(byStart)]),
   );
 }
 
@@ -233,7 +233,7 @@ export function normalizeTimeOff(entries: TimeOff[] = []): TimeOff[] {
       end: new Date(entry.end).toISOString(),
       ...(entry.reason ? { reason: entry.reason } : {}),
     }))
-    .sort((a, b) => a.start.localeCompare(b.start));
+    .sort(byStart);
 }
 
 export const createProvider = (medspaId: string, input: CreateProviderInput, now: Date) =>

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { resetConfig } from '../../lib/config';
+import { ddbCalls } from '../../lib/db/client';
 import { forgetRateLimits } from '../../lib/db/rate-limits';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 
@@ -51,6 +52,23 @@ describe('per-credential rate limits (token bucket in the table)', () => {
     // Time refills it: 2 tokens a second.
     setClock(new Date(Date.now() + 1_000));
     expect((await call('GET', '/v1/practice', { token: a })).status).toBe(200);
+  });
+
+  it('a fresh container on a bucket idle long enough to be full takes its token in one write', async () => {
+    const token = await practice.tokenForRole('analyst');
+    for (let i = 0; i < 5; i += 1) expect((await call('GET', '/v1/practice', { token })).status).toBe(200);
+    // 5 tokens at 2 a second: full again after 2.5 s, whatever state the table holds.
+    setClock(new Date(Date.now() + 2_500));
+    forgetRateLimits();
+    ddbCalls.reset();
+    const answer = await call('GET', '/v1/practice', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['ratelimit-remaining']).toBe('4');
+    expect(ddbCalls.counts.get('UpdateItemCommand')).toBe(1);
+    // And the container now knows the stored version: its next request is one write too.
+    ddbCalls.reset();
+    expect((await call('GET', '/v1/practice', { token })).headers['ratelimit-remaining']).toBe('3');
+    expect(ddbCalls.counts.get('UpdateItemCommand')).toBe(1);
   });
 
   it('public routes are not limited per credential', async () => {

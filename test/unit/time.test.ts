@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { DateTime as LuxonDateTime } from 'luxon';
 import {
   addMinutes,
+  byStart,
   isValidTimeZone,
   localDateOf,
   localDayBounds,
@@ -143,5 +144,15 @@ describe('against luxon (an independent time-zone implementation) and the docume
     expect(() => localDateOf('2025-02-29T10:00:00Z', NY)).toThrow(RangeError);
     expect(() => addMinutes('2025-01-01T24:00:00Z', 1)).toThrow(RangeError);
     expect(localDayBounds('2024-02-29', 'UTC').start).toBe('2024-02-29T00:00:00.000Z');
+  });
+});
+
+describe('byStart', () => {
+  it('orders HH:MM periods and UTC instants as times, like an ordinal string sort', () => {
+    const periods = ['17:00', '09:30', '00:00', '12:05', '09:05'].map((start) => ({ start }));
+    expect([...periods].sort(byStart).map((p) => p.start)).toEqual(['00:00', '09:05', '09:30', '12:05', '17:00']);
+    const instants = ['2031-01-07T15:00:00.000Z', '2030-12-31T23:59:59.000Z', '2031-01-07T09:00:00.000Z'].map((start) => ({ start }));
+    expect([...instants].sort(byStart).map((p) => Date.parse(p.start))).toEqual(instants.map((p) => Date.parse(p.start)).sort((a, b) => a - b));
+    expect(byStart({ start: '10:00' }, { start: '10:00' })).toBe(0);
   });
 });
