@@ -4,7 +4,7 @@
  * DynamoDB Local, and prints the cold line plus each function's p50 (import / first invocation).
  * BENCH_COLD_SAMPLES sets the samples per function (5).
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -25,7 +25,10 @@ const requested = process.argv.slice(2);
 const modules = requested.length ? functionModules().filter((name) => requested.some((want) => name.endsWith(want))) : functionModules();
 // BENCH_COLD_PROFILE=<dir>: a CPU profile of every cold start there (node --cpu-prof), summed by
 // source through maps built beside the bundles (not read at run time: no --enable-source-maps).
-const profileDir = process.env.BENCH_COLD_PROFILE;
+// A fresh directory per run, so its profiles are this run's alone.
+const profileRoot = process.env.BENCH_COLD_PROFILE;
+if (profileRoot) mkdirSync(profileRoot, { recursive: true });
+const profileDir = profileRoot ? mkdtempSync(join(profileRoot, 'run-')) : undefined;
 const { bundles, floor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
 const dynamo = await startDynamoLocal();
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -38,7 +41,8 @@ for (const line of coldLines(results, 'as deployed (no source maps)')) console.l
 for (const f of byFunction(results).filter((f) => f.name !== COLD_FLOOR)) console.log(`  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${f.outcomes.join(',')}`);
 console.log(coldGoalLine(results));
 if (profileDir) {
-  // Profiles are named by process, in start order: the same order as the results.
+  // Profiles are named by start time and process id: in start order, the order of the results.
+  console.log(`\nprofiles: ${profileDir}`);
   const profiles = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort();
   const bundleOf = new Map([floor, ...bundles].map((bundle) => [bundle.name, bundle.file]));
   results.forEach((result, i) => {
