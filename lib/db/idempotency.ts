@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ddb, tableName } from './client';
+import { ignoreFailedCondition } from './conditions';
 import { idempotencyKey } from './keys';
 import type { TransactItem } from './transact-types';
 
@@ -85,8 +86,8 @@ export const idempotencyCommitAction = (medspaId: string, clientId: string, key:
 
 /** Stores the answer for replays (only while this request still holds the claim). */
 export async function completeIdempotencyKey(medspaId: string, clientId: string, key: string, lockId: string, response: StoredResponse): Promise<void> {
-  try {
-    await ddb().send(
+  await ddb()
+    .send(
       new UpdateCommand({
         TableName: tableName(),
         Key: idempotencyKey(medspaId, clientId, key),
@@ -95,24 +96,20 @@ export async function completeIdempotencyKey(medspaId: string, clientId: string,
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
         ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':lock': lockId },
       }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+    )
+    .catch(ignoreFailedCondition);
 }
 
 /** Gives the key back after a 5xx that committed nothing, so a retry runs the operation. */
 export async function releaseIdempotencyKey(medspaId: string, clientId: string, key: string, lockId: string): Promise<void> {
-  try {
-    await ddb().send(
+  await ddb()
+    .send(
       new DeleteCommand({
         TableName: tableName(),
         Key: idempotencyKey(medspaId, clientId, key),
         ConditionExpression: 'lock_id = :lock AND attribute_not_exists(committed_at)',
         ExpressionAttributeValues: { ':lock': lockId },
       }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+    )
+    .catch(ignoreFailedCondition);
 }

@@ -1,10 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ACTIVE_STATUSES } from '../domain/status';
 import { minuteStart } from '../domain/reminders';
 import type { Appointment } from '../domain/records';
 import { reminderCodec, type ReminderRequest } from './codecs';
 import { ddb, tableName } from './client';
+import { ignoreFailedCondition } from './conditions';
 import { batchGetKeys, fromItem, itemId, queryAll } from './entities';
 import { appointmentKey, reminderDueKey, reminderSentKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
 import { transact } from './transact';
@@ -80,18 +80,16 @@ export async function readSweepCheckpoint(): Promise<string | null> {
 
 /** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
 export async function advanceSweepCheckpoint(minute: string, now: string): Promise<void> {
-  try {
-    await ddb().send(
+  await ddb()
+    .send(
       new PutCommand({
         TableName: tableName(),
         Item: { ...reminderSweepCheckpointKey(), entity: 'REMINDER_SWEEP', swept_through: minute, updated_at: now },
         ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
         ExpressionAttributeValues: { ':minute': minute },
       }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+    )
+    .catch(ignoreFailedCondition);
 }
 
 export type ScheduledReminderResult =

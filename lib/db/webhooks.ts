@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ContractEvent, EventType } from '../events/types';
 import { isEntityId } from '../domain/ids';
 import { ddb, tableName } from './client';
+import { ignoreFailedCondition } from './conditions';
 import { countAll, deleteEntity, fromItem, getEntity, listEntities, putNewEntity, queryAll, queryPage, updateEntity, type Page } from './entities';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
 import type { PageRequest } from './cursor';
@@ -69,10 +69,6 @@ function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery |
 
 export const DELIVERY_LOG_DAYS = 30;
 const NOT_FOUND = 'WEBHOOK_NOT_FOUND' as const;
-
-const ignoreFailedCondition = (error: unknown) => {
-  if (!(error instanceof ConditionalCheckFailedException)) throw error;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
