@@ -1,8 +1,8 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AppError, type ErrorCode } from '../errors';
 import { ddb, tableName } from './client';
+import { plainItem } from './conditions';
 import { openStartKey, sealStartKey, startKeyNames, type CursorScope, type PageRequest } from './cursor';
 import { collectionPk, entityKey, type EntityType, type Key } from './keys';
 
@@ -170,13 +170,6 @@ export function conditionFailure(old: Record<string, unknown> | undefined, notFo
 
 const isHidden = (item: Record<string, unknown>) => Boolean(item.deleted_at);
 
-/** Items inside errors come in DynamoDB's wire format (the document client leaves errors alone). */
-export function plainItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!item) return undefined;
-  const wire = typeof item.pk === 'object' && item.pk !== null;
-  return wire ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
-}
-
 /**
  * A PATCH of one item, in one round trip: a versioned update conditioned on existence, If-Match,
  * `condition`, and on some value actually changing. When the condition fails on an item that is
@@ -203,7 +196,7 @@ export async function updateItem<T>(key: Key, changes: Record<string, unknown>, 
     return fromItem<T>(Attributes)!;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const old = plainItem(error.Item as Record<string, unknown> | undefined);
+    const old = plainItem(error.Item);
     const versionHolds = options.expectedVersion === undefined || old?.version === options.expectedVersion;
     // Only the "nothing changes" clause can have failed (the extra condition is a visibility check).
     if (old && !isHidden(old) && versionHolds && changesNothing(changes, old)) return fromItem<T>(old)!;

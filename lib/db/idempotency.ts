@@ -1,8 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ddb, tableName } from './client';
-import { ignoreFailedCondition } from './conditions';
+import { ignoreFailedCondition, plainItem } from './conditions';
 import { idempotencyKey } from './keys';
 import type { TransactItem } from './transact-types';
 
@@ -64,8 +63,7 @@ export async function claimIdempotencyKey(claim: Claim): Promise<{ claimed: true
     return { claimed: true };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const item = error.Item ? (unmarshall(error.Item) as IdempotencyRecord) : null;
-    return { claimed: false, record: item };
+    return { claimed: false, record: (plainItem(error.Item) as IdempotencyRecord | undefined) ?? null };
   }
 }
 

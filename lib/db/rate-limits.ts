@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { take, type Bucket, type BucketPolicy, type Decision } from '../domain/rate-limit';
 import { ddb, tableName } from './client';
+import { plainItem } from './conditions';
 import { rateLimitKey } from './keys';
 
 /** A bucket as stored: `version` moves on every write, so racing containers never both win one state. */
@@ -56,12 +57,12 @@ export async function takeToken(medspaId: string, clientId: string, now: number,
       return decision;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const item = error.Item as Record<string, { N?: string }> | undefined;
-      current = item?.version?.N ? { tokens: Number(item.tokens?.N ?? 0), at: Number(item.at?.N ?? now), version: Number(item.version.N) } : null;
+      const stored = plainItem(error.Item);
+      current = typeof stored?.version === 'number' ? { tokens: Number(stored.tokens ?? 0), at: Number(stored.at ?? now), version: stored.version } : null;
     }
   }
   // Racing containers kept moving it: refuse this one, as a full bucket would not.
-  return { ...take({ tokens: 0, at: now }, now, policy) };
+  return take({ tokens: 0, at: now }, now, policy);
 }
 
 /** Tests: forget what this process has seen. */

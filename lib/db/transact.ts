@@ -1,8 +1,8 @@
-import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AppError } from '../errors';
 import { ddb } from './client';
+import { plainItem } from './conditions';
 import type { RequestWrites } from './request-writes';
 import type { TransactItem } from './transact-types';
 
@@ -24,13 +24,6 @@ export type TransactOutcome =
 
 /** How many times a transaction that DynamoDB cancelled for a conflict (nothing written) is sent again. */
 const CONFLICT_ATTEMPTS = 6;
-
-/** CancellationReasons items come in DynamoDB's wire format (the document client leaves errors alone). */
-function oldItem(item: Record<string, unknown> | undefined): Record<string, unknown> | null {
-  if (!item) return null;
-  const wire = typeof item.pk === 'object' && item.pk !== null;
-  return wire ? unmarshall(item as Record<string, AttributeValue>) : item;
-}
 
 /** Bounded retries of lost races wait a little, with jitter, so racers spread out. */
 export const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
@@ -56,7 +49,7 @@ export async function transact(actions: NamedAction[], writes?: RequestWrites): 
       const reasons = error.CancellationReasons ?? [];
       const failed = new Map<string, Record<string, unknown> | null>();
       reasons.forEach((reason, index) => {
-        if (reason.Code === 'ConditionalCheckFailed' && index < actions.length) failed.set(actions[index].name, oldItem(reason.Item as Record<string, unknown> | undefined));
+        if (reason.Code === 'ConditionalCheckFailed' && index < actions.length) failed.set(actions[index].name, plainItem(reason.Item) ?? null);
       });
       if (failed.size > 0) return { ok: false, failed };
       const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
