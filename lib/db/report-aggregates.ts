@@ -1,5 +1,4 @@
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { GenerationPlan, GenerationState, LedgerEntry } from '../domain/report-aggregates';
 import type { Appointment, Payment, Practice, ReportGeneration, StockAdjustment } from '../domain/records';
 import { ddb, tableName } from './client';
@@ -36,6 +35,7 @@ import {
   type ReportDayKind,
 } from './keys';
 import { transact, type NamedAction } from './transact';
+import { decodeImage, type StreamRecord } from '../events/stream-record';
 
 /**
  * Report aggregates in the table: the generation pointer, per-day counter items, per-record
@@ -372,19 +372,6 @@ export async function readReportSources(medspaId: string, utcMonths: readonly st
 
 // ---- Stream records ------------------------------------------------------------------------------
 
-/** A DynamoDB stream record as Lambda and GetRecords give it (images in the wire format). */
-export interface StreamRecord {
-  eventID?: string;
-  eventName?: string;
-  dynamodb?: {
-    Keys?: Record<string, unknown>;
-    NewImage?: Record<string, unknown>;
-    OldImage?: Record<string, unknown>;
-    ApproximateCreationDateTime?: number | Date;
-    SequenceNumber?: string;
-  };
-}
-
 /** What a stream record means to the reports: a source record at a version (null: removed), or a practice change. */
 export type ReportSource =
   | { kind: 'APPOINTMENT'; medspaId: string; id: string; version: number; record: Appointment | null; clientId: string }
@@ -399,22 +386,6 @@ const COUNTED_ENTITIES = new Set([appointmentCodec.entity, paymentCodec.entity, 
 const entityOf = (image: Record<string, unknown> | undefined) => (image?.entity as { S?: string } | undefined)?.S;
 
 /**
- * Some stream readers hand an empty map over as `{}` instead of `{ M: {} }` (DynamoDB Local's
- * GetRecords does): read it as the empty map it is.
- */
-function wireValue(value: unknown): unknown {
-  if (!value || typeof value !== 'object') return value;
-  const attribute = value as Record<string, unknown>;
-  if (Object.keys(attribute).length === 0) return { M: {} };
-  if (attribute.M) return { M: Object.fromEntries(Object.entries(attribute.M as object).map(([k, v]) => [k, wireValue(v)])) };
-  if (attribute.L) return { L: (attribute.L as unknown[]).map(wireValue) };
-  return value;
-}
-
-const imageOf = (image: Record<string, unknown> | undefined) =>
-  image ? unmarshall(Object.fromEntries(Object.entries(image).map(([name, value]) => [name, wireValue(value)])) as never) : undefined;
-
-/**
  * Recognises the records reports count by their `entity` (the codecs' tags) and reads the images
  * through the codecs. A removal is the record at its last version + 1, gone. Anything else
  * (claims, audit entries, the aggregates' own items, stock movements that are not sales) is null.
@@ -422,8 +393,8 @@ const imageOf = (image: Record<string, unknown> | undefined) =>
 export function decodeReportSource(record: StreamRecord): ReportSource | null {
   const entity = entityOf(record.dynamodb?.NewImage) ?? entityOf(record.dynamodb?.OldImage);
   if (!entity || !COUNTED_ENTITIES.has(entity)) return null;
-  const newImage = imageOf(record.dynamodb?.NewImage);
-  const oldImage = imageOf(record.dynamodb?.OldImage);
+  const newImage = decodeImage(record.dynamodb?.NewImage);
+  const oldImage = decodeImage(record.dynamodb?.OldImage);
   const image = newImage ?? oldImage;
   if (!image) return null;
   const removed = record.eventName === 'REMOVE' || !newImage;

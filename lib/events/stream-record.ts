@@ -48,7 +48,8 @@ function restoreEmptyMaps(value: unknown): unknown {
 
 const restoreImage = (image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restoreEmptyMaps(value)]));
 
-const decode = (image: Record<string, unknown> | undefined): Item | null =>
+/** An image (or keys) in the wire format as a plain item, empty maps restored; null when absent. */
+export const decodeImage = (image: Record<string, unknown> | undefined): Item | null =>
   image ? unmarshall(restoreImage(image) as Record<string, AttributeValue>) : null;
 
 function approximateTime(value: number | Date | string | undefined): string | null {
@@ -67,9 +68,9 @@ export function decodeRecord(record: StreamRecord): ItemChange | null {
   return {
     eventId: record.eventID,
     kind,
-    keys: decode(record.dynamodb?.Keys) ?? {},
-    oldItem: decode(record.dynamodb?.OldImage),
-    newItem: decode(record.dynamodb?.NewImage),
+    keys: decodeImage(record.dynamodb?.Keys) ?? {},
+    oldItem: decodeImage(record.dynamodb?.OldImage),
+    newItem: decodeImage(record.dynamodb?.NewImage),
     approximateAt: approximateTime(record.dynamodb?.ApproximateCreationDateTime),
   };
 }

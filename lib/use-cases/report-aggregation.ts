@@ -23,14 +23,13 @@ import {
   writeGenerationPointer,
   type GenerationPointer,
   type ReportSource,
-  type StreamRecord,
   type UnitOutcome,
 } from '../db/report-aggregates';
 import type { ReportDayKind } from '../db/keys';
 import { jitter } from '../db/transact';
 import { AppError } from '../errors';
 
-export type { StreamRecord } from '../db/report-aggregates';
+import type { StreamRecord } from '../events/stream-record';
 
 /**
  * Report aggregates kept by the table stream, and their rebuild. The counting rules are pure
