@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Role } from '../auth/roles';
 import { AppError } from '../errors';
 import { ddb, tableName } from './client';
-import { fromItem, getEntity, listEntities, putNewEntity } from './entities';
+import { afterUpdate, fromItem, getEntity, listEntities, putNewEntity } from './entities';
 import type { PageRequest } from './cursor';
 import { collectionPk, credentialLookupIndexKey, entityKey } from './keys';
 import type { RequestWrites } from './request-writes';
@@ -142,7 +142,7 @@ export async function revokeAdminCredential(
       },
     } },
   ], writes);
-  if (outcome.ok) return { ok: true, credential: { ...current, revoked_at: now, updated_at: now, version: current.version + 1 } };
+  if (outcome.ok) return { ok: true, credential: afterUpdate(current, { revoked_at: now }, now) };
   return { ok: false, failed: outcome.failed.has('credential') ? 'credential' : 'witness' };
 }
 

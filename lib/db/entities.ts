@@ -129,6 +129,12 @@ function sameValue(a: unknown, b: unknown): boolean {
   return left.length === right.length && left.every(([name, value]) => name in b && sameValue(value, (b as Record<string, unknown>)[name]));
 }
 
+/** The fields a PATCH gives (undefined ones are not written). */
+export const definedFields = (changes: object): Record<string, unknown> => Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+
+/** The item as a committed versionedUpdate of `changes` at `at` leaves it. */
+export const afterUpdate = <T extends { version: number }>(current: T, changes: object, at: string): T => ({ ...current, ...definedFields(changes), version: current.version + 1, updated_at: at });
+
 /** Builds `SET a = :a, ...` plus version and updated_at, conditioned on existence and If-Match. */
 export function versionedUpdate(changes: Record<string, unknown>, options: UpdateOptions) {
   const names: Record<string, string> = { '#version': 'version', '#updated_at': 'updated_at' };

@@ -11,6 +11,7 @@ import {
   type ClientIndex,
 } from '../db/clients';
 import { invalidCursor, openCursor, pageRequest, sealCursor } from '../db/cursor';
+import { afterUpdate } from '../db/entities';
 import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
 import { healthScore } from '../domain/health-score';
 import type { AppointmentStatus } from '../domain/status';
@@ -105,8 +106,7 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
  */
 const commitWithIndex = (medspaId: string, id: string, { now, writes }: WriteOptions) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
   const at = now.toISOString();
-  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-  const next = { ...current, ...given, version: current.version + 1, updated_at: at } as ClientRecord;
+  const next = afterUpdate(current, changes, at);
   await updateClientWithIndex(medspaId, id, changes, {
     expectedVersion: current.version,
     now: at,

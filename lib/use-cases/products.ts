@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
 import { pageRequest } from '../db/cursor';
-import { changesNothing } from '../db/entities';
+import { afterUpdate, changesNothing, definedFields } from '../db/entities';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
@@ -76,7 +76,7 @@ export async function createProduct(medspaId: string, input: CreateProductInput,
  */
 export function changeProduct(medspaId: string, id: string, input: UpdateProductInput, options: WriteOptions): Promise<Product> {
   const at = options.now.toISOString();
-  const changes: Record<string, unknown> = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const changes = definedFields(input);
   return untilDone<Product>(async (attempt) => {
     const current = await readStored(medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
@@ -84,7 +84,7 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     const write = headroom === undefined ? changes : { ...changes, headroom };
     if (changesNothing(write, current)) return { done: toProduct(current) };
     const result = await commitProductChange({ current, changes: write, low: headroom === undefined ? undefined : isLow(headroom), now: at, writes: options.writes });
-    if (result.ok) return { done: toProduct({ ...current, ...write, version: current.version + 1, updated_at: at } as StoredProduct) };
+    if (result.ok) return { done: toProduct(afterUpdate(current, write, at)) };
     if (result.failed === 'sku') throw skuTaken(input.sku!, result.takenBy);
     if (result.failed === 'product' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
     // Sales move the version too (each conditioned on the exact quantity): after a couple of

@@ -1,7 +1,7 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../db/cursor';
-import { changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import { afterUpdate, changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
 import {
   commitNewService,
@@ -286,8 +286,7 @@ const commitService = (medspaId: string, options: WriteOptions) => async (change
   const newProviderIds = (changes.provider_ids ?? []).filter((id) => !current.provider_ids.includes(id));
   const result = await commitServiceChange(medspaId, current.id, changes, { expectedVersion: current.version, now: at, newProviderIds, writes: options.writes });
   if (!result.ok) throw serviceWriteError(result);
-  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-  return { ...current, ...given, version: current.version + 1, updated_at: at };
+  return afterUpdate(current, changes, at);
 };
 
 export async function createService(medspaId: string, input: CreateServiceInput, now: Date, writes?: RequestWrites): Promise<ServiceRecord> {

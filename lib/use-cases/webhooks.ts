@@ -1,4 +1,4 @@
-import { changesNothing } from '../db/entities';
+import { changesNothing, definedFields } from '../db/entities';
 import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
@@ -137,7 +137,7 @@ async function changeFromCurrent(
 export async function changeWebhook(medspaId: string, id: string, input: UpdateWebhookInput, options: WriteOptions): Promise<Webhook> {
   if (input.url !== undefined) await assertSubscribable(input.url);
   const updated = await changeFromCurrent(medspaId, id, options, (current) => {
-    const changes: Record<string, unknown> = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    const changes = definedFields(input);
     const reEnabling = input.enabled === true && !current.enabled;
     if (!reEnabling) return { changes };
     return { changes: { ...changes, disabled_reason: null }, remove: ['first_failure_at'] };
