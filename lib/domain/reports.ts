@@ -1,5 +1,6 @@
 import { countersByDimension, FIRST_VISITS, TOTALS } from './report-aggregates';
-import { datesOf, periodOf, type ReportGroup } from './report-periods';
+import { periodOf, type ReportGroup } from './report-periods';
+import { datesBetween } from './time';
 import { utilization } from './utilization';
 
 /**
@@ -27,7 +28,7 @@ export interface RevenueSeriesEntry {
 export function revenueReport(days: readonly DayCounters[], range: { from: string; to: string }, group: ReportGroup) {
   const byDate = new Map(days.map((day) => [day.date, day.counters]));
   const series = new Map<string, RevenueSeriesEntry>();
-  for (const date of datesOf(range.from, range.to)) {
+  for (const date of datesBetween(range.from, range.to)) {
     const period = periodOf(date, group);
     const entry = series.get(period) ?? { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 };
     const counters = byDate.get(date);

@@ -1,5 +1,5 @@
 import { workingPeriods, type Busy, type Interval, type TimeOff, type WorkingHours } from './availability';
-import { localDateOf, localDayBounds } from './time';
+import { datesBetween, localDateOf, localDayBounds } from './time';
 
 export type Slot = { slot_start: string; slot_end: string };
 
@@ -25,16 +25,6 @@ export type SlotRule = {
 /** Practice-local dates `from`..`to`, both inclusive (YYYY-MM-DD). */
 export type SlotsInRangeInput = SlotRule & { from: string; to: string };
 export type SlotsInput = SlotRule & { date: string };
-
-const DAY_MS = 86_400_000;
-
-/** The calendar dates from..to, both inclusive; empty when `to` is before `from`. */
-export function datesBetween(from: string, to: string): string[] {
-  const dates: string[] = [];
-  const last = Date.parse(`${to}T00:00:00Z`);
-  for (let day = Date.parse(`${from}T00:00:00Z`); day <= last; day += DAY_MS) dates.push(new Date(day).toISOString().slice(0, 10));
-  return dates;
-}
 
 /**
  * The working periods of every local date from..to, in order. Periods of different days are never

@@ -140,6 +140,45 @@ export function localTimeToInstant(date: string, hhmm: string, zone: string): st
   return toIso(wallToInstant(wall, zone));
 }
 
+// ---- Plain dates (YYYY-MM-DD), no zone -------------------------------------------------------
+
+/** Calendar arithmetic on a plain date (negative `days` go back). */
+export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The calendar dates from..to, both inclusive; empty when `to` is before `from`. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  const last = Date.parse(`${to}T00:00:00Z`);
+  for (let day = Date.parse(`${from}T00:00:00Z`); day <= last; day += DAY_MS) dates.push(new Date(day).toISOString().slice(0, 10));
+  return dates;
+}
+
+/** How a range of dates is completed and bounded: `defaultDays` long when an end is missing, `to` at most `maxSpanDays` after `from`. */
+export interface DateRangeRule {
+  defaultDays: number;
+  maxSpanDays: number;
+  /** The message when the range is longer than that. */
+  tooLong: string;
+  /** Neither end given: `defaultDays` starting today (`forward`) or ending today (`backward`). */
+  direction: 'forward' | 'backward';
+}
+
+/**
+ * Dates [from, to] (inclusive) from optional ends: one end missing is `defaultDays` from the
+ * other, neither is `defaultDays` from `today` in the rule's direction. Answers the problem
+ * instead when `to` is before `from` or the range is longer than the rule allows.
+ */
+export function resolveDateRange(input: { from?: string; to?: string }, today: string, rule: DateRangeRule): { from: string; to: string } | { path: 'to'; message: string } {
+  const span = rule.defaultDays - 1;
+  let { from, to } = input;
+  if (from === undefined && to === undefined) [from, to] = rule.direction === 'forward' ? [today, addDays(today, span)] : [addDays(today, -span), today];
+  from ??= addDays(to!, -span);
+  to ??= addDays(from, span);
+  if (to < from) return { path: 'to', message: '`to` is before `from`' };
+  if (Date.parse(to) - Date.parse(from) > rule.maxSpanDays * DAY_MS) return { path: 'to', message: rule.tooLong };
+  return { from, to };
+}
+
 export function weekdayKey(date: string): WeekdayKey {
   return BY_UTC_DAY[new Date(parseDate(date)).getUTCDay()]!;
 }

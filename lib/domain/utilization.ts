@@ -1,5 +1,5 @@
 import { workingPeriods, type Interval, type TimeOff, type WorkingHours } from './availability';
-import { addDaysToDate } from './report-periods';
+import { addDays } from './time';
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -25,7 +25,7 @@ function subtract(period: Interval, cuts: readonly { start: string; end: string 
  */
 export function workingMinutes(input: { from: string; to: string; zone: string; workingHours: WorkingHours; timeOff: readonly TimeOff[] }): number {
   let total = 0;
-  for (let date = input.from; date <= input.to; date = addDaysToDate(date, 1)) {
+  for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
     for (const period of workingPeriods(date, input.workingHours, input.zone)) {
       for (const piece of subtract(period, input.timeOff)) total += (ms(piece.end) - ms(piece.start)) / 60_000;
     }

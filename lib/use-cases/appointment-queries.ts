@@ -1,13 +1,13 @@
 import { checkProviderAvailability } from '../domain/availability';
 import { slotsInRange } from '../domain/slots';
-import { addMinutes } from '../domain/time';
+import { addDays, addMinutes } from '../domain/time';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
 import { pageRequest } from '../db/cursor';
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { Consent } from '../domain/records';
-import { addDays, localDateRange } from './date-range';
+import { localDateRange } from './date-range';
 import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { presentClient } from './clients';
 import { readPractice } from './practice';

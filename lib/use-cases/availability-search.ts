@@ -1,5 +1,6 @@
 import { bucketIdsForPeriods } from '../domain/claims';
-import { candidateCount, datesBetween, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
+import { datesBetween } from '../domain/time';
+import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
 import type { FacilityRecord } from '../schemas/resources';
 import { isInactive, readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from './booking-reads';

@@ -1,14 +1,8 @@
-import { localDateOf, localDayBounds } from '../domain/time';
+import { localDateOf, localDayBounds, resolveDateRange, type DateRangeRule } from '../domain/time';
 import { AppError } from '../errors';
 
-const DAY_MS = 86_400_000;
 /** A list covers at most a year: bounded reads. */
-const MAX_RANGE_DAYS = 366;
-const DEFAULT_RANGE_DAYS = 31;
-
-export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-const rangeProblem = (message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ path: 'to', message }] });
+const LIST_RANGE: DateRangeRule = { defaultDays: 31, maxSpanDays: 366, tooLong: 'the range is longer than 366 days', direction: 'forward' };
 
 /**
  * A list's practice-local dates [from, to] (inclusive) as the UTC instants [start, end). One end
@@ -16,13 +10,7 @@ const rangeProblem = (message: string) => new AppError('VALIDATION_ERROR', messa
  * appointments) or ending today (`backward`, e.g. payments taken).
  */
 export function localDateRange(input: { from?: string; to?: string }, zone: string, now: Date, direction: 'forward' | 'backward'): { start: string; end: string } {
-  const today = localDateOf(now.toISOString(), zone);
-  const span = DEFAULT_RANGE_DAYS - 1;
-  let { from, to } = input;
-  if (from === undefined && to === undefined) [from, to] = direction === 'forward' ? [today, addDays(today, span)] : [addDays(today, -span), today];
-  from ??= addDays(to!, -span);
-  to ??= addDays(from, span);
-  if (to < from) throw rangeProblem('`to` is before `from`');
-  if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * DAY_MS) throw rangeProblem(`the range is longer than ${MAX_RANGE_DAYS} days`);
-  return { start: localDayBounds(from, zone).start, end: localDayBounds(to, zone).end };
+  const range = resolveDateRange(input, localDateOf(now.toISOString(), zone), { ...LIST_RANGE, direction });
+  if ('message' in range) throw new AppError('VALIDATION_ERROR', range.message, { details: [range] });
+  return { start: localDayBounds(range.from, zone).start, end: localDayBounds(range.to, zone).end };
 }

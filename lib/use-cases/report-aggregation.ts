@@ -10,7 +10,7 @@ import {
   type GenerationPlan,
   type SourceChange,
 } from '../domain/report-aggregates';
-import { addDaysToDate } from '../domain/report-periods';
+import { addDays } from '../domain/time';
 import {
   commitUnit,
   decodeReportSource,
@@ -352,7 +352,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   );
 
   // Day items can sit a day either side of the UTC months read (local dates).
-  const range = { from: addDaysToDate(`${months.from}-01`, -1), to: addDaysToDate(`${monthShift(months.through, 1)}-01`, 0) };
+  const range = { from: addDays(`${months.from}-01`, -1), to: addDays(`${monthShift(months.through, 1)}-01`, 0) };
   const differences = compareCounters(await countersOf(medspaId, previous, range), await countersOf(medspaId, generation, range));
   log(`${differences.length} counters differ between the live generation and the rebuilt one`);
 

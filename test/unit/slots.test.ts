@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import type { WorkingHours } from '../../lib/domain/availability';
 import { bucketIdsForPeriods } from '../../lib/domain/claims';
-import { availableSlots, candidateCount, datesBetween, groupSlotsByDate, slotsInRange, type SlotsInput } from '../../lib/domain/slots';
+import { availableSlots, candidateCount, groupSlotsByDate, slotsInRange, type SlotsInput } from '../../lib/domain/slots';
+import { datesBetween } from '../../lib/domain/time';
 
 const NY = 'America/New_York';
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
