@@ -1,14 +1,14 @@
-import { workingPeriods, type Interval, type TimeOff, type WorkingHours } from './availability';
+import { overlaps, workingPeriods, type Interval, type TimeOff, type WorkingHours } from './availability';
 import { addDays } from './time';
 
 const ms = (iso: string) => Date.parse(iso);
 
 /** The parts of `period` that no interval of `cuts` covers. */
-function subtract(period: Interval, cuts: readonly { start: string; end: string }[]): Interval[] {
+function subtract(period: Interval, cuts: readonly Interval[]): Interval[] {
   let pieces: Interval[] = [period];
   for (const cut of cuts) {
     pieces = pieces.flatMap((piece) => {
-      if (!(ms(cut.start) < ms(piece.end) && ms(piece.start) < ms(cut.end))) return [piece];
+      if (!overlaps(cut, piece)) return [piece];
       const kept: Interval[] = [];
       if (ms(piece.start) < ms(cut.start)) kept.push({ start: piece.start, end: cut.start });
       if (ms(cut.end) < ms(piece.end)) kept.push({ start: cut.end, end: piece.end });
