@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { monthsBetween } from '../domain/time';
 import { invalidCursor, openCursor, sealCursor, startKeyNames, type CursorScope } from './cursor';
 import { ddb, tableName } from './client';
 import { countAll, fromItem, type Page, type QueryPageInput } from './entities';
@@ -23,16 +24,11 @@ export interface MonthPartitionQuery {
   descending?: boolean;
 }
 
+/** The UTC months the instants [start, end) touch (at least start's). */
 const utcMonthsBetween = (start: string, end: string): string[] => {
-  const months: string[] = [];
-  const cursor = new Date(`${start.slice(0, 7)}-01T00:00:00.000Z`);
+  const first = start.slice(0, 7);
   const last = new Date(Date.parse(end) - 1).toISOString().slice(0, 7);
-  for (;;) {
-    const month = cursor.toISOString().slice(0, 7);
-    months.push(month);
-    if (month >= last) return months;
-    cursor.setUTCMonth(cursor.getUTCMonth() + 1);
-  }
+  return monthsBetween(first, last < first ? first : last);
 };
 
 interface RangeCursor {

@@ -153,6 +153,20 @@ export function datesBetween(from: string, to: string): string[] {
   return dates;
 }
 
+/** A UTC month (`YYYY-MM`) moved by `by` months. */
+export function addMonths(month: string, by: number): string {
+  const date = new Date(`${month}-01T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() + by);
+  return date.toISOString().slice(0, 7);
+}
+
+/** The months (`YYYY-MM`) from..through, both inclusive; empty when `through` is before `from`. */
+export function monthsBetween(from: string, through: string): string[] {
+  const months: string[] = [];
+  for (let month = from; month <= through; month = addMonths(month, 1)) months.push(month);
+  return months;
+}
+
 /** How a range of dates is completed and bounded: `defaultDays` long when an end is missing, `to` at most `maxSpanDays` after `from`. */
 export interface DateRangeRule {
   defaultDays: number;

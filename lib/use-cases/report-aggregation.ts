@@ -10,7 +10,7 @@ import {
   type GenerationPlan,
   type SourceChange,
 } from '../domain/report-aggregates';
-import { addDays } from '../domain/time';
+import { addDays, addMonths, monthsBetween } from '../domain/time';
 import {
   commitUnit,
   decodeReportSource,
@@ -28,7 +28,6 @@ import {
 import type { ReportDayKind } from '../db/keys';
 import { jitter } from '../db/transact';
 import { AppError } from '../errors';
-
 import type { StreamRecord } from '../events/stream-record';
 
 /**
@@ -137,6 +136,7 @@ async function applySources(medspaId: string, sources: readonly CountedSource[],
     // The longest prefix of the fresh records whose writes fit one transaction.
     let take = fresh.length;
     let plans: { generation: string; plan: GenerationPlan }[];
+    let chosenEvents: string[];
     for (;;) {
       const chosen = fresh.slice(0, take).map((index) => changes[index]);
       plans = generations.map((generation) => ({ generation, plan: planGeneration(state.byGeneration.get(generation)!, chosen) }));
@@ -146,12 +146,11 @@ async function applySources(medspaId: string, sources: readonly CountedSource[],
         state = await readUnitState(medspaId, { generations, recordKeys, clientIds, eventIds });
         continue;
       }
-      const chosenEvents = fresh.slice(0, take).flatMap((index) => (batch[index].eventId ? [batch[index].eventId!] : []));
-      const size = unitOverheadActions(unique(chosenEvents).length) + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
+      chosenEvents = unique(fresh.slice(0, take).flatMap((index) => (batch[index].eventId ? [batch[index].eventId!] : [])));
+      const size = unitOverheadActions(chosenEvents.length) + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
       if (size <= TRANSACTION_LIMIT || take === 1) break;
       take = Math.max(1, Math.floor(take / 2));
     }
-    const chosenEvents = unique(fresh.slice(0, take).flatMap((index) => (batch[index].eventId ? [batch[index].eventId!] : [])));
     const consumed = fresh[take - 1] + 1;
 
     const nothingToWrite = chosenEvents.length === 0 && plans.every(({ plan }) => planActions(plan) === 0);
@@ -253,18 +252,6 @@ export interface RebuildResult {
   deletedItems: number;
 }
 
-const monthShift = (month: string, by: number) => {
-  const date = new Date(`${month}-01T00:00:00Z`);
-  date.setUTCMonth(date.getUTCMonth() + by);
-  return date.toISOString().slice(0, 7);
-};
-
-function monthsBetween(from: string, through: string): string[] {
-  const months: string[] = [];
-  for (let month = from; month <= through; month = monthShift(month, 1)) months.push(month);
-  return months;
-}
-
 const newGenerationId = (now: Date) => `${now.getTime().toString(36)}${randomBytes(2).toString('hex')}`;
 
 /** Every counter of a generation in a date range, zeros dropped, by `kind|date|counter`. */
@@ -330,8 +317,8 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   ({ practice, pointer } = await readReportContext(medspaId));
 
   const months = {
-    from: options.fromMonth ?? monthShift(practice!.created_at.slice(0, 7), -1),
-    through: options.throughMonth ?? monthShift(now().toISOString().slice(0, 7), 60),
+    from: options.fromMonth ?? addMonths(practice!.created_at.slice(0, 7), -1),
+    through: options.throughMonth ?? addMonths(now().toISOString().slice(0, 7), 60),
   };
   const sources = await readReportSources(medspaId, monthsBetween(months.from, months.through));
   log(`read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales (${months.from}..${months.through})`);
@@ -352,7 +339,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   );
 
   // Day items can sit a day either side of the UTC months read (local dates).
-  const range = { from: addDays(`${months.from}-01`, -1), to: addDays(`${monthShift(months.through, 1)}-01`, 0) };
+  const range = { from: addDays(`${months.from}-01`, -1), to: addDays(`${addMonths(months.through, 1)}-01`, 0) };
   const differences = compareCounters(await countersOf(medspaId, previous, range), await countersOf(medspaId, generation, range));
   log(`${differences.length} counters differ between the live generation and the rebuilt one`);
 
