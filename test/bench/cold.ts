@@ -5,17 +5,11 @@
  * BENCH_COLD_SAMPLES sets the samples per function (5).
  */
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.LOG_LEVEL = 'SILENT';
-process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-cold-'));
-process.env.TABLE_NAME = 'bench';
+import { benchEnvironment, startBenchTable } from './bench-table';
+benchEnvironment('bench_cold');
 
-const { startDynamoLocal } = await import('../../infra/local/dynamo');
-const { resetConfig } = await import('../../lib/config');
-const { ensureTable } = await import('../../lib/db/bootstrap');
-const { resetDdb, tableName } = await import('../../lib/db/client');
+const { tableName } = await import('../../lib/db/client');
 const { functionModules } = await import('../../infra/bundles');
 const { buildAll, COLD_FLOOR, coldGoalLine, seedColdStartPractice, coldEnvironment, coldLines, coldStarts } = await import('./functions');
 const { byFunction } = await import('./cold-start');
@@ -30,11 +24,7 @@ const profileRoot = process.env.BENCH_COLD_PROFILE;
 if (profileRoot) mkdirSync(profileRoot, { recursive: true });
 const profileDir = profileRoot ? mkdtempSync(join(profileRoot, 'run-')) : undefined;
 const { bundles, floor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
-const dynamo = await startDynamoLocal();
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-resetConfig();
-resetDdb();
-await ensureTable();
+const dynamo = await startBenchTable();
 const ids = await seedColdStartPractice();
 const results = await coldStarts({ bundles, floor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
 for (const line of coldLines(results, 'as deployed (no source maps)')) console.log(line);

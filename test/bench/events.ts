@@ -3,23 +3,13 @@
  * request through the local pipeline (stream poller -> events -> rules -> fan-out -> signed
  * delivery), and delivery throughput with a healthy receiver.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.LOG_LEVEL = 'SILENT';
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-events-'));
-process.env.TABLE_NAME = 'bench_events';
+import { benchEnvironment, startBenchTable } from './bench-table';
+benchEnvironment('bench_events');
 process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
 process.env.RATE_LIMIT_RPS = '0';
 process.env.TOKEN_ISSUER = 'medspa-api-local';
 
-const { startDynamoLocal } = await import('../../infra/local/dynamo');
-const { resetConfig } = await import('../../lib/config');
-const { ensureTable } = await import('../../lib/db/bootstrap');
-const { resetDdb } = await import('../../lib/db/client');
 const { startLocalPipeline } = await import('../../infra/local/pipeline');
 const { call, makePractice } = await import('../fixtures/api');
 const { makeClient } = await import('../fixtures/builders');
@@ -28,11 +18,7 @@ const { startReceiver } = await import('../fixtures/receiver');
 const SAMPLES = Number(process.env.BENCH_EVENT_SAMPLES ?? 40);
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_THROUGHPUT_EVENTS ?? 300);
 
-const dynamo = await startDynamoLocal();
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-resetConfig();
-resetDdb();
-await ensureTable();
+const dynamo = await startBenchTable();
 const receiver = await startReceiver();
 const pipeline = await startLocalPipeline({ sweepEveryMs: 60_000 });
 const practice = await makePractice();

@@ -165,22 +165,9 @@ export async function benchReports(options: { appointments?: number; samples?: n
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  process.env.LOG_LEVEL = 'SILENT';
-  process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-reports-'));
-  process.env.TABLE_NAME = 'bench_reports';
-  const { startDynamoLocal } = await import('../../infra/local/dynamo');
-  const { resetConfig } = await import('../../lib/config');
-  const { ensureTable } = await import('../../lib/db/bootstrap');
-  const { resetDdb } = await import('../../lib/db/client');
-  const dynamo = await startDynamoLocal();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  resetConfig();
-  resetDdb();
-  await ensureTable();
+  const { benchEnvironment, startBenchTable } = await import('./bench-table');
+  benchEnvironment('bench_reports');
+  const dynamo = await startBenchTable();
   try {
     const { line, met } = await benchReports({ appointments: Number(process.env.BENCH_APPOINTMENTS ?? 20_000), log: (text) => console.log(text) });
     console.log(`\n${line}\n`);

@@ -7,22 +7,13 @@
  * workload, then the invariants read from the table).
  */
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.LOG_LEVEL = 'SILENT';
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-bench-'));
-process.env.TABLE_NAME = 'bench';
+import { benchEnvironment, startBenchTable } from './bench-table';
+benchEnvironment('bench');
 // Measuring the API, not the per-credential rate limit (contract 9: 0 turns it off).
 process.env.RATE_LIMIT_RPS ??= '0';
 
-const { startDynamoLocal } = await import('../../infra/local/dynamo');
 const { createLocalServer, listen } = await import('../../infra/local/http-server');
-const { resetConfig } = await import('../../lib/config');
-const { ensureTable } = await import('../../lib/db/bootstrap');
-const { ddb, resetDdb, tableName } = await import('../../lib/db/client');
+const { ddb, tableName } = await import('../../lib/db/client');
 const { MedspaClient } = await import('../../lib/client');
 const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
 const { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, idempotencyKey, practiceKey } = await import('../../lib/db/keys');
@@ -38,11 +29,7 @@ const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 3);
 // Built before anything else runs, with the construct's settings (infra/constructs/bundling.ts).
 const built = await buildAll();
 const builtWithMaps = process.env.BENCH_SOURCE_MAPS === 'compare' ? await buildAll({ sourceMaps: true }) : undefined;
-const dynamo = await startDynamoLocal();
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-resetConfig();
-resetDdb();
-await ensureTable();
+const dynamo = await startBenchTable();
 const server = createLocalServer();
 const port = await listen(server, 0);
 
