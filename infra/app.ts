@@ -1,8 +1,6 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
-import { StatefulStack } from './stacks/stateful-stack';
-import { StatelessStack } from './stacks/stateless-stack';
-import { apiOptionsFromContext, isProductionStage, stackNames } from './stacks/stage-settings';
+import { defineStage } from './stage';
 
 /**
  * `npx cdk synth -q` / `npx cdk deploy --all -c stage=prod`: two stacks per stage, both
@@ -16,14 +14,7 @@ import { apiOptionsFromContext, isProductionStage, stackNames } from './stacks/s
  */
 const app = new App();
 const stage = String(app.node.tryGetContext('stage') ?? 'dev');
-const names = stackNames(stage);
-
-const stateful = new StatefulStack(app, names.stateful, { stage, terminationProtection: isProductionStage(stage) });
-const stateless = new StatelessStack(app, names.stateless, {
-  stage,
-  data: stateful.data,
-  options: apiOptionsFromContext(app.node),
-}); // deployed after the stateful stack: it imports its exports
+const { stateful, stateless } = defineStage(app, stage);
 
 for (const stack of [stateful, stateless]) {
   Tags.of(stack).add('project', 'medspa-api');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { resetConfig } from '../lib/config';
 import { ensureTable } from '../lib/db/bootstrap';
 import { resetDdb } from '../lib/db/client';
+import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
 
 // Each test file (its own worker) gets a fresh table (without a stream unless the file calls
 // useTableStream from fixtures/table-stream) and signing key on the shared DynamoDB Local.
@@ -14,11 +15,14 @@ process.env.TABLE_NAME = `t_${randomUUID().slice(0, 8)}`;
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-test-'));
 resetConfig();
 resetDdb();
+// Every call a route or worker makes passes its synthesized role, as on AWS (README, "Local vs AWS").
+await installLocalAws();
 
 beforeAll(async () => {
   await ensureTable({ stream: false });
 });
 
 afterAll(() => {
+  writeUsedGrants(inject('iamUsageDir'));
   rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
 });

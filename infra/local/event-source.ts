@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { runAsFunction } from '../../lib/aws/local-runtime';
 import { clock } from '../../lib/clock';
 import { config } from '../../lib/config';
 import { tableName } from '../../lib/db/client';
@@ -37,18 +38,21 @@ export interface EventSource {
 export async function startEventSource(options: EventSourceOptions): Promise<EventSource> {
   const now = options.now ?? (() => clock().now());
   const table = tableName();
-  const poller = startStreamPoller({
+  const streamArn = await latestStreamArn(table);
+  // Each stream consumer's mapping reads the stream with its function's role: the poller reads as
+  // streamToBus (aggregateReports' role is granted the same stream actions, test/infra).
+  const poller = runAsFunction('streamToBus', () => startStreamPoller({
     ...options.poller,
     client: streamsClient(),
-    streamArn: await latestStreamArn(table),
+    streamArn,
     checkpointFile: join(options.dataDir ?? config().DATA_DIR, `stream-checkpoint.${table}.json`),
     // The two stream consumers of lib/workers, in one pass: report counters (exactly once by
     // their own markers, so a retried batch is harmless), then contract events.
     consume: async (records) => {
-      await applyStreamRecords(records as never, { now });
-      return processStreamRecords(records, { publish: options.publish, now });
+      await runAsFunction('aggregateReports', () => applyStreamRecords(records as never, { now }));
+      return runAsFunction('streamToBus', () => processStreamRecords(records, { publish: options.publish, now }));
     },
-  });
+  }));
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.
   let stopped = false;
@@ -57,7 +61,7 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      sweeping = sweepReminders(now())
+      sweeping = runAsFunction('sweepReminders', () => sweepReminders(now()))
         .then((result) => options.onSweep?.(result))
         .catch((error) => logger.error('reminder sweep failed', { error: (error as Error).name }))
         .finally(schedule);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { runAsFunction } from '../../lib/aws/local-runtime';
 import { callableRoutes, handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { logRefusal, MAX_REQUEST_TARGET_BYTES, refusal, type LocalResponse } from './transport';
@@ -150,11 +151,11 @@ export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
     if (!found || match.route.method !== method) continue;
     const pathParameters = Object.fromEntries(match.paramNames.map((name, index) => [name, decode(found[index + 1])]));
     const handler = await loadHandler(match.operation, match.route);
-    const response = await handler(toEvent(request, match, pathParameters, requestId), lambdaContext(match.operation, requestId));
+    const response = await runAsFunction(match.operation, () => handler(toEvent(request, match, pathParameters, requestId), lambdaContext(match.operation, requestId)));
     return toLocalResponse(response);
   }
   const [operation, route] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
   const fallback = { operation, route, pattern: /^/, paramNames: [] };
   const handler = await loadHandler(operation, route);
-  return toLocalResponse(await handler(toEvent(request, fallback, {}, requestId), lambdaContext(operation, requestId)));
+  return toLocalResponse(await runAsFunction(operation, () => handler(toEvent(request, fallback, {}, requestId), lambdaContext(operation, requestId))));
 }

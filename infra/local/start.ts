@@ -3,6 +3,7 @@
  * of the route table on one port (the same handlers the Lambdas run), and the event pipeline
  * (stream -> events -> webhook deliveries, reminders) in process.
  */
+import { installLocalAws } from './aws/runtime';
 import { openLocalEnvironment } from './environment';
 import { createLocalServer, listen } from './http-server';
 import { startLocalPipeline } from './pipeline';
@@ -13,6 +14,8 @@ async function main() {
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
   // Locally, failed webhook deliveries retry within minutes rather than the contract's ~22 hours.
   process.env.WEBHOOK_RETRY_SCHEDULE ??= '1s,5s,30s,2m,10m,1h';
+  // Before the first SDK client: every call a route or worker makes passes its synthesized role.
+  const iam = await installLocalAws();
   const environment = await openLocalEnvironment({ owner: true });
   const demo = await ensureDemoPractice(environment.dataDir);
   const pipeline = await startLocalPipeline();
@@ -25,6 +28,7 @@ medspa-api is running
   Base URL:       ${baseUrl}   (health: ${baseUrl}/health)
   Reference:      ${baseUrl}/docs   (OpenAPI: ${baseUrl}/v1/openapi.json)
   DynamoDB:       ${environment.endpoint}   (data in ${environment.dataDir})
+  IAM:            ${iam ? `each function's synthesized role of stage ${iam.stage} enforced (LOCAL_IAM=off to skip)` : 'not enforced (LOCAL_IAM=off)'}
   Events:         table stream -> webhooks (POST /v1/webhooks; http://127.0.0.1 receivers allowed locally)
   Demo practice:  ${demo.medspa_id}
   client_id:      ${demo.client_id}

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { instrumentClient } from '../../lib/aws/local-runtime';
 import { dirname } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -290,7 +291,10 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** A Streams client for this process's DynamoDB (Local, by DYNAMODB_ENDPOINT). */
 export function streamsClient(): DynamoDBStreamsClient {
   const { DYNAMODB_ENDPOINT, AWS_REGION } = config();
-  return new DynamoDBStreamsClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}) });
+  return instrumentClient(
+    new DynamoDBStreamsClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}) }),
+    'dynamodb-streams',
+  );
 }
 
 /** The table's current stream. */

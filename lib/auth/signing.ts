@@ -1,4 +1,5 @@
 import { sign as cryptoSign } from 'node:crypto';
+import { authorizeStandIn } from '../aws/local-runtime';
 import { config } from '../config';
 import { keyFromFile } from './key-file';
 import { kmsSign } from './kms-signer';
@@ -23,7 +24,10 @@ export function tokenSigner(): Promise<TokenSigner> {
       sign = kmsSign(SIGNING_KMS_KEY_ID, AWS_REGION);
     } else {
       const key = keyFromFile(DATA_DIR);
-      sign = async (data) => cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+      sign = async (data) => {
+        await authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' });
+        return cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+      };
     }
     return { kid: publicJwk.kid, publicJwk, sign };
   });

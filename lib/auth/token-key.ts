@@ -1,4 +1,5 @@
 import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { authorizeStandIn } from '../aws/local-runtime';
 import { config } from '../config';
 import { keyFromFile } from './key-file';
 import { kmsPublicKey } from './kms-public-key';
@@ -19,8 +20,10 @@ let publicJwk: Promise<PublicJwk> | undefined;
  * verifies with and the JWKS serves. On AWS one kms:GetPublicKey (without the KMS client, see
  * ./kms-public-key.ts); locally from the key file.
  */
-export function tokenPublicJwk(): Promise<PublicJwk> {
+export async function tokenPublicJwk(): Promise<PublicJwk> {
   const { SIGNING_KMS_KEY_ID, DATA_DIR, AWS_REGION } = config();
+  // The key file stands in for KMS locally: each function's kms:GetPublicKey is still checked.
+  if (!SIGNING_KMS_KEY_ID) await authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' });
   publicJwk ??= (SIGNING_KMS_KEY_ID
     ? kmsPublicKey(SIGNING_KMS_KEY_ID, AWS_REGION).then((spki) => publicJwkOf(createPublicKey({ key: spki, format: 'der', type: 'spki' })))
     : Promise.resolve().then(() => publicJwkOf(keyFromFile(DATA_DIR)))

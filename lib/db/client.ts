@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { instrumentClient } from '../aws/local-runtime';
 import { config } from '../config';
 
 /** Counts DynamoDB round trips per command; tests use it to hold operations to their budget. */
@@ -32,6 +33,7 @@ export function ddb(): DynamoDBDocumentClient {
   // its logger even when that logger discards it (the default): a walk over every item read or
   // written, on every call. We log requests ourselves (lib/http/logging.ts), never SDK payloads.
   base.middlewareStack.remove('loggerMiddleware');
+  instrumentClient(base, 'dynamodb');
   documentClient = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

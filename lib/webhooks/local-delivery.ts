@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { authorizeStandIn, runAsFunction } from '../aws/local-runtime';
 import { config } from '../config';
 import type { ContractEvent } from '../events/types';
 import { EVENT_SOURCE } from '../events/types';
@@ -59,6 +60,7 @@ class LocalQueue implements DeliveryQueue {
   }
 
   async send(job: DeliveryJob, delaySeconds: number): Promise<void> {
+    await authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' });
     clearTimeout(this.jobs.get(job.delivery_id)?.timer);
     this.jobs.set(job.delivery_id, { job });
     this.arm(job.delivery_id, delaySeconds * 1000);
@@ -101,7 +103,7 @@ class LocalQueue implements DeliveryQueue {
   private async run(job: DeliveryJob) {
     try {
       // A deferral re-sends the same job (same id): it stays in the journal with its new timer.
-      const result = await processDeliveryJob(job, this, this.options);
+      const result = await runAsFunction('deliverWebhook', () => processDeliveryJob(job, this, this.options));
       if (result !== 'deferred') this.jobs.delete(job.delivery_id);
       await this.persist();
     } catch (error) {
@@ -175,8 +177,10 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
 
   return {
     async publish(events) {
+      // EventBridge's PutEvents, with the publisher's role; the rules then route as the bus would.
+      await authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' });
       const routed = events.filter((event) => rulesMatching({ source: EVENT_SOURCE, 'detail-type': event.type, detail: event }).some((rule) => rule.target.queue === 'events'));
-      await fanOutAll(routed, queue, options);
+      await runAsFunction('fanOut', () => fanOutAll(routed, queue, options));
     },
     stop: () => queue.stop(),
     pending: () => queue.size,

@@ -1,0 +1,119 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { installLocalRuntime, type InstrumentableClient, type LocalRuntime, type StandInCall } from '../../../lib/aws/local-runtime';
+import { pascal } from '../../stacks/stage-settings';
+import { dynamoDbRequests, dynamoDbStreamsRequests, type IamRequest } from './dynamodb-requests';
+import { accessDeniedError, accessDeniedMessage, evaluate } from './iam';
+import { localAwsModel, type FunctionModel, type LocalAwsModel } from './model';
+
+/**
+ * The local runtime's AWS: every call a function makes, through an SDK client or a local stand-in,
+ * is checked against that function's synthesized role before it goes anywhere, and a denied call
+ * fails as AWS fails it (AccessDeniedException, AWS's message). Calls made outside any function
+ * (test set-up, the seed, the admin command) are the operator's and are not checked.
+ */
+
+const identity = new AsyncLocalStorage<string>();
+/** Per role: `<statement>|<action>` of every grant a call used. */
+const used = new Map<string, Set<string>>();
+let model: LocalAwsModel | undefined;
+
+/** `LOCAL_IAM=off` turns enforcement off (it is on by default in `npm start` and `npm test`). */
+export const localIamEnabled = () => (process.env.LOCAL_IAM ?? 'on') !== 'off';
+
+function functionNamed(name: string): FunctionModel {
+  const fn = model?.functions[name];
+  if (!fn) throw new Error(`The deployed stage has no function "${name}"`);
+  return fn;
+}
+
+/** Checks the requests for the current function; the first one its role denies comes back. */
+async function firstDenied(requests: IamRequest[]): Promise<{ fn: FunctionModel; request: IamRequest } | undefined> {
+  const name = identity.getStore();
+  if (!name || !model) return undefined;
+  const fn = functionNamed(name);
+  for (const request of requests) {
+    const verdict = await evaluate(fn, request, model.account);
+    if (!verdict.allowed) return { fn, request };
+    let grants = used.get(fn.roleName);
+    if (!grants) used.set(fn.roleName, (grants = new Set()));
+    for (const grant of verdict.grants) grants.add(`${grant}|${request.action}`);
+  }
+  return undefined;
+}
+
+/** The HTTP answer AWS's JSON protocol gives a denied call: the SDK's own deserializer turns it into its error. */
+const deniedResponse = (message: string) => ({
+  statusCode: 400,
+  reason: 'Bad Request',
+  headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID() },
+  body: Readable.from([Buffer.from(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }))]),
+});
+
+function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamodb-streams') {
+  const requestsOf = service === 'dynamodb' ? dynamoDbRequests : dynamoDbStreamsRequests;
+  client.middlewareStack.add(
+    (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: unknown }) => {
+      if (!model || !identity.getStore()) return next(args);
+      const resources = { tableArn: model.table.arn, streamArn: model.table.streamArn };
+      const requests = requestsOf(String(context.commandName), args.input, resources);
+      // DynamoDB decrypts the table key with the caller's permissions (kms:ViaService).
+      if (service === 'dynamodb' && model.table.keyArn) {
+        requests.push({ action: 'kms:Decrypt', resource: model.table.keyArn, context: { 'kms:ViaService': `dynamodb.${model.region}.amazonaws.com` } });
+      }
+      const denied = await firstDenied(requests);
+      if (denied) return { response: deniedResponse(accessDeniedMessage(denied.fn, denied.request)) };
+      return next(args);
+    },
+    // Inside the deserializer: it reads the denial as it would read AWS's.
+    { step: 'deserialize', priority: 'low', name: 'localIamEnforcement' },
+  );
+}
+
+function standInResource(call: StandInCall): string {
+  if (!model) throw new Error('local AWS model not loaded');
+  if (call.resource === 'signingKey') return model.signingKeyArn;
+  if (call.resource === 'bus') return model.busArn;
+  const queueId = `${pascal(call.resource.slice('queue:'.length))}Queue`;
+  const queue = model.queues.find((candidate) => candidate.id === queueId);
+  if (!queue) throw new Error(`The deployed stage has no queue ${queueId}`);
+  return queue.arn;
+}
+
+const runtime: LocalRuntime = {
+  instrument,
+  async authorize(call) {
+    const request = { action: call.action, resource: standInResource(call), context: {} };
+    const denied = await firstDenied([request]);
+    if (denied) throw accessDeniedError(accessDeniedMessage(denied.fn, denied.request));
+  },
+  runAs(functionName, work) {
+    if (model) functionNamed(functionName);
+    return identity.run(functionName, work);
+  },
+};
+
+/**
+ * Loads the stage's model (cached synth) and installs the checks, unless LOCAL_IAM=off. Install
+ * before the first SDK client is made: clients are instrumented when created.
+ */
+export async function installLocalAws(): Promise<LocalAwsModel | undefined> {
+  if (!localIamEnabled()) return undefined;
+  model = await localAwsModel();
+  installLocalRuntime(runtime);
+  return model;
+}
+
+/** Grants used so far, per role (for the least-privilege report). */
+export function usedGrants(): Record<string, string[]> {
+  return Object.fromEntries([...used].map(([role, grants]) => [role, [...grants].sort()]));
+}
+
+/** Writes this process's used grants to `<dir>/<pid>-<random>.json` (merged by the report). */
+export function writeUsedGrants(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${process.pid}-${randomUUID().slice(0, 8)}.json`), JSON.stringify(usedGrants()));
+}

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { statementName } from './iam';
+import { localAwsModel, type LocalAwsModel } from './model';
+
+/**
+ * Least privilege in practice: per role, the grants (statement and action) that no call of the
+ * run used. Grants that only AWS itself exercises are listed apart: the Lambda runtime's logs and
+ * X-Ray, and what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt.
+ */
+
+const RUNTIME_ACTIONS = /^(logs|xray):/;
+
+export interface RoleGrants {
+  role: string;
+  functions: string[];
+  unused: string[];
+  awsOnly: string[];
+}
+
+export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<string>>): RoleGrants[] {
+  const byRole = new Map<string, RoleGrants>();
+  for (const fn of Object.values(model.functions)) {
+    const known = byRole.get(fn.roleName);
+    if (known) {
+      known.functions.push(fn.name);
+      continue;
+    }
+    const entry: RoleGrants = { role: fn.roleName, functions: [fn.name], unused: [], awsOnly: [] };
+    byRole.set(fn.roleName, entry);
+    {
+      for (const policy of fn.policies) {
+        [policy.document.Statement].flat().forEach((statement: any, index: number) => {
+          if (statement.Effect !== 'Allow') return;
+          const name = statementName(policy.name, statement, index);
+          for (const action of [statement.Action].flat() as string[]) {
+            const grant = `${name}|${action}`;
+            if (used[fn.roleName]?.has(grant)) continue;
+            const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
+            (RUNTIME_ACTIONS.test(action) || viaService ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
+          }
+        });
+      }
+    }
+  }
+  return [...byRole.values()];
+}
+
+/** Merges the usage files of a run and prints the roles with grants no call used. */
+export async function printUnusedGrants(usageDir: string, print: (line: string) => void = console.log): Promise<RoleGrants[]> {
+  const used: Record<string, Set<string>> = {};
+  const files = readdirSync(usageDir).filter((file) => file.endsWith('.json'));
+  if (files.length === 0) return [];
+  for (const file of files) {
+    for (const [role, grants] of Object.entries(JSON.parse(readFileSync(join(usageDir, file), 'utf8')) as Record<string, string[]>)) {
+      used[role] ??= new Set();
+      for (const grant of grants) used[role].add(grant);
+    }
+  }
+  const report = unusedGrants(await localAwsModel(), used).filter((role) => role.unused.length > 0);
+  if (report.length === 0) {
+    print('IAM: every grant of every role was used by a call in this run.');
+  } else {
+    print(`IAM: grants no call used in this run (${files.length} test files), by role:`);
+    for (const role of report) print(`  ${role.functions.join(', ')}: ${role.unused.join('; ')}`);
+  }
+  return report;
+}

@@ -1,0 +1,41 @@
+/**
+ * The seam between the product and the local runtime (infra/local/aws). On AWS nothing is
+ * installed and every function here is a no-op; locally, `npm start` and the tests install the
+ * checks that make each call pass the synthesized role of the function making it, as AWS would.
+ * The checker itself (an IAM policy simulator) never ships in a Lambda bundle.
+ */
+
+/** What a local stand-in does in place of an AWS service, by the resource's role in the stage. */
+export type StandInCall =
+  | { action: 'kms:GetPublicKey' | 'kms:Sign'; resource: 'signingKey' }
+  | { action: 'events:PutEvents'; resource: 'bus' }
+  | { action: 'sqs:SendMessage'; resource: `queue:${string}` };
+
+/** An SDK client's middleware stack, as much of it as the runtime needs. */
+export interface InstrumentableClient {
+  middlewareStack: { add(middleware: any, options: any): void };
+}
+
+export interface LocalRuntime {
+  /** Adds the runtime's checks to an SDK client of the named service. */
+  instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamodb-streams'): void;
+  /** Checks a call a stand-in makes for the current function (key file for KMS, in-process queue for SQS...). */
+  authorize(call: StandInCall): Promise<void>;
+  /** Runs `work` as the named function of the stage (its role applies to every call made within). */
+  runAs<T>(functionName: string, work: () => T): T;
+}
+
+let runtime: LocalRuntime | undefined;
+
+export function installLocalRuntime(installed: LocalRuntime | undefined): void {
+  runtime = installed;
+}
+
+export function instrumentClient<T extends InstrumentableClient>(client: T, service: 'dynamodb' | 'dynamodb-streams'): T {
+  runtime?.instrument(client, service);
+  return client;
+}
+
+export const authorizeStandIn = async (call: StandInCall): Promise<void> => runtime?.authorize(call);
+
+export const runAsFunction = <T>(functionName: string, work: () => T): T => (runtime ? runtime.runAs(functionName, work) : work());
