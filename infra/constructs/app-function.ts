@@ -11,22 +11,26 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { SecretName } from '../../lib/crypto/named-secret';
-import { auditPk } from '../../lib/db/keys';
+import { PARTITIONS, type PartitionName } from '../../lib/db/keys';
 import { TABLE_SHAPE } from '../../lib/db/table';
-import { EVENT_BUS_ENV, queueUrlEnv, type TableAccess } from '../../lib/workers';
+import { DYNAMODB_WRITE_ACTION, type TableWrites, type WriteAction } from '../../lib/db/table-writes';
+import { EVENT_BUS_ENV, queueUrlEnv } from '../../lib/workers';
 import { lambdaBundling, sourceMapEnvironment } from './bundling';
 import { FunctionRole } from './function-role';
 import { acknowledge, bothPacks, wildcardResourceFinding } from './nag';
 
-/** Item-level actions only: no table admin, no Scan, no stream. Transactions are authorized by these. */
+/** Item-level reads only: no table admin, no Scan, no stream. */
 export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
-export const WRITE_ITEM_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-] as const;
+
+/** The declared writes grouped by their set of IAM actions: one statement each, listing its partitions. */
+export function writeStatements(writes: TableWrites): Array<[string[], PartitionName[]]> {
+  const groups = new Map<string, PartitionName[]>();
+  for (const [partition, actions] of Object.entries(writes) as Array<[PartitionName, readonly WriteAction[]]>) {
+    const key = [...actions].sort().map((action) => DYNAMODB_WRITE_ACTION[action]).join(',');
+    groups.set(key, [...(groups.get(key) ?? []), partition]);
+  }
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, partitions]) => [key.split(','), partitions.sort()]);
+}
 
 /** Log groups and their encryption: the same for every function of a stage. */
 export interface FunctionLogs {
@@ -123,22 +127,17 @@ export class AppFunction extends Construct {
   }
 
   /**
-   * TABLE_NAME plus item-level access to the table and its indexes. `read`: GetItem, BatchGetItem
-   * and Query only; `readWrite` adds the item writes (transactions are authorized by these). The
-   * table's customer-managed key is usable only through DynamoDB (kms:ViaService).
+   * TABLE_NAME, reads of the table and its indexes (GetItem, BatchGetItem, Query) and exactly the
+   * declared writes: one statement per set of item actions, narrowed by `dynamodb:LeadingKeys` to
+   * the declared partitions (lib/db/keys.ts PARTITIONS). Transactions are authorized item by item
+   * by these. The table's customer-managed key is usable only through DynamoDB (kms:ViaService).
    */
-  bindTable(table: ITable, access: TableAccess): this {
+  bindTable(table: ITable, writes: TableWrites): this {
     const tableKey = table.node.path;
-    this.role.claimTableAccess(tableKey, access);
+    this.role.claimTableWrites(tableKey, writes);
     this.addEnvironment('TABLE_NAME', table.tableName);
-    const actions = access === 'readWrite' ? [...READ_ITEM_ACTIONS, ...WRITE_ITEM_ACTIONS] : [...READ_ITEM_ACTIONS];
     this.role.grantOnce(`table:${tableKey}`, () =>
-      new PolicyStatement({
-        sid: access === 'readWrite' ? 'TableItemsReadWrite' : 'TableItemsRead',
-        effect: Effect.ALLOW,
-        actions,
-        resources: [table.tableArn],
-      }),
+      new PolicyStatement({ sid: 'TableItemsRead', effect: Effect.ALLOW, actions: [...READ_ITEM_ACTIONS], resources: [table.tableArn] }),
     );
     this.role.grantOnce(`indexes:${tableKey}`, () =>
       new PolicyStatement({
@@ -148,36 +147,30 @@ export class AppFunction extends Construct {
         resources: TABLE_SHAPE.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`),
       }),
     );
+    for (const [actions, partitions] of writeStatements(writes)) {
+      this.role.grantOnce(`writes:${tableKey}:${actions.join(',')}`, () =>
+        new PolicyStatement({
+          sid: `Write${actions.map((action) => action.replace('dynamodb:', '').replace('Item', '')).join('')}`,
+          effect: Effect.ALLOW,
+          actions,
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((name) => PARTITIONS[name]) } },
+        }),
+      );
+    }
     const key = table.encryptionKey;
     if (key) {
+      const writesAny = Object.keys(writes).length > 0;
       this.role.grantOnce(`tableKey:${tableKey}`, () =>
         new PolicyStatement({
           sid: 'TableKeyViaDynamoDB',
           effect: Effect.ALLOW,
-          actions: access === 'readWrite' ? ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt', 'kms:DescribeKey'],
+          actions: writesAny ? ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt', 'kms:DescribeKey'],
           resources: [key.keyArn],
           conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(this).region}.amazonaws.com` } },
         }),
       );
     }
-    return this;
-  }
-
-  /**
-   * PutItem on the audit partitions only (`P#*#AUDIT`), for read-only HTTP functions: contract
-   * section 3 records every denied call, GETs included (lib/http/handler.ts). No other write.
-   */
-  allowAuditWrites(table: ITable): this {
-    if (this.role.accessTo(table.node.path) !== 'read') throw new Error('allowAuditWrites is for functions bound with read access');
-    this.role.grantOnce(`audit:${table.node.path}`, () =>
-      new PolicyStatement({
-        sid: 'AuditEntriesOnly',
-        effect: Effect.ALLOW,
-        actions: ['dynamodb:PutItem'],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [auditPk('*')] } },
-      }),
-    );
     return this;
   }
 

@@ -6,7 +6,7 @@ import {
   Role,
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
-import type { TableAccess } from '../../lib/workers';
+import type { TableWrites } from '../../lib/db/table-writes';
 import { acknowledge } from './nag';
 
 export interface FunctionRoleProps {
@@ -35,12 +35,12 @@ class ManagedPolicyRole extends Role {
 /**
  * The role one or more functions run with. Shared roles (a route group's readers, its writers)
  * keep stacks small; `grantOnce` makes a statement idempotent across the functions sharing it, and
- * `claimTableAccess` refuses to let a reader and a writer share one role.
+ * `claimTableWrites` refuses to let functions with different declared writes share one role.
  */
 export class FunctionRole extends Construct {
   readonly role: Role;
   private readonly granted = new Set<string>();
-  private readonly tableAccess = new Map<string, TableAccess>();
+  private readonly tableWrites = new Map<string, string>();
 
   constructor(scope: Construct, id: string, props: FunctionRoleProps) {
     super(scope, id);
@@ -58,16 +58,17 @@ export class FunctionRole extends Construct {
     this.role.addToPrincipalPolicy(statement());
   }
 
-  /** Every function on a role binds a table with the same access, or the role would hold the union. */
-  claimTableAccess(tableKey: string, access: TableAccess): void {
-    const existing = this.tableAccess.get(tableKey);
-    if (existing && existing !== access) {
-      throw new Error(`${this.node.path}: functions with "${existing}" and "${access}" table access cannot share a role`);
+  /** Every function on a role declares the same writes, or the role would hold the union. */
+  claimTableWrites(tableKey: string, writes: TableWrites): void {
+    const declared = writesSignature(writes);
+    const existing = this.tableWrites.get(tableKey);
+    if (existing !== undefined && existing !== declared) {
+      throw new Error(`${this.node.path}: functions writing ${existing} and ${declared} cannot share a role`);
     }
-    this.tableAccess.set(tableKey, access);
-  }
-
-  accessTo(tableKey: string): TableAccess | undefined {
-    return this.tableAccess.get(tableKey);
+    this.tableWrites.set(tableKey, declared);
   }
 }
+
+/** A canonical text of a writes declaration: equal declarations, equal text (role sharing keys on it). */
+export const writesSignature = (writes: TableWrites) =>
+  JSON.stringify(Object.entries(writes).sort(([a], [b]) => (a < b ? -1 : 1)).map(([partition, actions]) => [partition, [...actions!].sort()]));

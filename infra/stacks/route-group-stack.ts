@@ -4,10 +4,10 @@ import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { SecretName } from '../../lib/crypto/named-secret';
-import type { RouteDef } from '../../lib/http/route';
-import type { TableAccess } from '../../lib/workers';
+import type { TableWrites } from '../../lib/db/table-writes';
+import { tableWritesOf, type RouteDef } from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
-import { FunctionRole } from '../constructs/function-role';
+import { FunctionRole, writesSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
@@ -34,16 +34,10 @@ export interface RouteGroupStackProps extends NestedStackProps {
 }
 
 /**
- * Least privilege from the route row: a GET route's function gets read access (GetItem,
- * BatchGetItem, Query) plus PutItem on the audit partitions, every other method read-write.
- */
-export const tableAccessOf = (route: RouteDef): TableAccess => (route.method === 'GET' ? 'read' : 'readWrite');
-
-/**
- * One nested stack per route group (`RouteDef.group`): up to three shared roles (readers, writers,
- * token signers; a GET function never shares a role with a writer) and, per operation, a Lambda,
- * its log group, its API integration, route and invoke permission: 5 resources per operation + 2
- * per role, so every stack stays far below 500 resources.
+ * One nested stack per route group (`RouteDef.group`): one role per distinct grant set (the
+ * route's declared writes, `tableWritesOf`, and whether it signs tokens), shared by the functions
+ * that need exactly it, and, per operation, a Lambda, its log group, its API integration, route and
+ * invoke permission: 5 resources per operation + 2 per role, far below 500 per stack.
  */
 export class RouteGroupStack extends NestedStack {
   readonly group: string;
@@ -57,13 +51,13 @@ export class RouteGroupStack extends NestedStack {
     const logGroupPrefix = `${props.logGroupPrefix}/${props.group}`;
 
     const roles = new Map<string, FunctionRole>();
-    const roleFor = (access: TableAccess, canSign: boolean): FunctionRole => {
-      const key = `${access}:${canSign}`;
+    const roleFor = (operation: string, writes: TableWrites, canSign: boolean): FunctionRole => {
+      const key = `${writesSignature(writes)}:${canSign}`;
       let role = roles.get(key);
       if (!role) {
-        const id = canSign ? (access === 'read' ? 'ReadTokenSignerRole' : 'TokenSignerRole') : access === 'read' ? 'ReadRole' : 'WriteRole';
-        role = new FunctionRole(this, id, {
-          description: `medspa-api ${props.settings.stage}: ${props.group} ${access === 'read' ? 'GET' : 'write'} handlers${canSign ? ' that sign tokens' : ''}`,
+        // Named after the first operation using it: stable while that operation's grants are.
+        role = new FunctionRole(this, `${pascal(operation)}Role`, {
+          description: `medspa-api ${props.settings.stage}: ${props.group} handlers writing ${Object.keys(writes).join(', ') || 'nothing'}${canSign ? ', signing tokens' : ''}`,
         });
         allowLogGroupsUnder(role, logGroupPrefix);
         roles.set(key, role);
@@ -74,21 +68,20 @@ export class RouteGroupStack extends NestedStack {
 
     for (const [operation, route] of props.operations) {
       const id = pascal(operation);
-      const access = tableAccessOf(route);
+      const writes = tableWritesOf(route);
       const canSign = props.signingOperations.has(operation);
       const fn = new AppFunction(this, id, {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(access, canSign),
+        role: roleFor(operation, writes, canSign),
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
         filesBeside: route.filesBeside,
       });
-      fn.bindTable(table, access).bindSigningKey(signingKey, canSign);
-      if (access === 'read') fn.allowAuditWrites(table);
+      fn.bindTable(table, writes).bindSigningKey(signingKey, canSign);
       for (const name of props.secretsFor(operation, route)) fn.bindSecret(name, secrets[name]);
       this.functions[operation] = fn.fn;
       acknowledge(fn, {

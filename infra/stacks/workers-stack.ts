@@ -125,7 +125,7 @@ export class WorkersStack extends NestedStack {
         deadLetterQueue: asyncDlq,
       });
       this.functions[name] = fn;
-      fn.bindTable(table, def.binds.table);
+      fn.bindTable(table, def.binds.writes);
       if (def.binds.bus) fn.bindBus(bus);
       for (const secret of def.binds.secrets ?? []) fn.bindSecret(secret, secrets[secret]);
       for (const queue of def.binds.queues ?? []) fn.bindQueue(queue, queueNamed(queue));

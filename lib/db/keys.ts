@@ -224,3 +224,46 @@ export const reportClientVisitsKey = (medspaId: string, generation: string, clie
 
 /** A stream record the aggregator has applied, by its eventID (expires after 48 h): GetItem before, attribute_not_exists in the same transaction as the counters. */
 export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RPT_EVENT#${eventId}`, sk: 'APPLIED' });
+
+// ---- Partition families: what a function may write (its role's dynamodb:LeadingKeys) ------------
+
+/** Any server-made id (a lowercase UUID) as an IAM StringLike pattern: exactly 36 characters. */
+const ANY_ID = '????????-????-????-????-????????????';
+
+/**
+ * Every partition a function may write, named, as the IAM pattern of its partition keys, built by
+ * the key builders above. Route rows and the workers table declare their writes with these names
+ * (lib/db/table-writes.ts); the CDK roles grant exactly that, and the local runtime enforces it.
+ */
+export const PARTITIONS = {
+  practice: practiceKey(ANY_ID).pk,
+  audit: auditPk(ANY_ID),
+  rateLimit: rateLimitKey(ANY_ID, '*').pk,
+  idempotency: idempotencyKey(ANY_ID, '*', '*').pk,
+  clients: collectionPk(ANY_ID, 'CLIENT'),
+  providers: collectionPk(ANY_ID, 'PROVIDER'),
+  rooms: collectionPk(ANY_ID, 'ROOM'),
+  equipment: collectionPk(ANY_ID, 'EQUIPMENT'),
+  services: collectionPk(ANY_ID, 'SERVICE'),
+  products: collectionPk(ANY_ID, 'PRODUCT'),
+  payments: collectionPk(ANY_ID, 'PAYMENT'),
+  webhooks: collectionPk(ANY_ID, 'WEBHOOK'),
+  credentials: collectionPk(ANY_ID, 'CRED'),
+  appointments: appointmentPk(ANY_ID, ANY_ID),
+  clientSearch: clientSearchPk(ANY_ID),
+  consents: consentsPk(ANY_ID, ANY_ID),
+  claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
+  skus: productSkuKey(ANY_ID, '*').pk,
+  lowStockEvents: lowStockEventsPk(ANY_ID),
+  stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
+  webhookDeliveries: webhookDeliveriesPk(ANY_ID, ANY_ID),
+  remindersDue: remindersDuePk('*'),
+  reminderSweep: reminderSweepCheckpointKey().pk,
+  reportGeneration: reportGenerationKey(ANY_ID).pk,
+  reportDays: reportDaysPk(ANY_ID, '*', '*'),
+  reportLedger: reportLedgerPk(ANY_ID, '*'),
+  reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
+  reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
+} as const;
+
+export type PartitionName = keyof typeof PARTITIONS;

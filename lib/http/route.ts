@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Role } from '../auth/roles';
+import { mergeWrites, type TableWrites } from '../db/table-writes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,6 +42,11 @@ export interface RouteDef {
    * code Node parses on every cold start: file name -> package path (e.g. a static asset).
    */
   filesBeside?: Readonly<Record<string, string>>;
+  /**
+   * What the operation itself writes (lib/db/table-writes.ts); the request chain's own writes are
+   * added by `tableWritesOf`. Its function's IAM role is generated from the sum.
+   */
+  writes?: TableWrites;
 }
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
@@ -58,6 +64,19 @@ export const isIdempotent = (route: RouteDef) => route.idempotent ?? (route.meth
 
 /** Whether a route is rate limited per credential (every authenticated route). */
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
+
+/**
+ * Everything a route's function writes: its row's writes plus the request chain's (lib/http): the
+ * audit entry of every authenticated call (denials included, GETs too), the rate-limit bucket of
+ * every rate-limited call, the Idempotency-Key record of keyed routes (claim, commit, release).
+ */
+export const tableWritesOf = (route: RouteDef): TableWrites =>
+  mergeWrites(
+    route.writes,
+    route.auth === 'public' ? undefined : { audit: ['put'] },
+    isRateLimited(route) ? { rateLimit: ['update'] } : undefined,
+    isIdempotent(route) ? { idempotency: ['delete', 'put', 'update'] } : undefined,
+  );
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 

@@ -14,6 +14,7 @@ export const appointmentRoutes = defineRoutes({
   createAppointment: {
     method: 'POST', path: '/v1/appointments', group: 'appointments', summary: 'Book an appointment (never double-books)',
     auth: ALLOW.frontOffice, body: appt.CreateAppointmentBody, response: appt.Appointment,
+    writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'] },
   },
   getAppointment: {
     method: 'GET', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Appointment detail with client, service, provider, room, equipment, consents, treatment record',
@@ -22,30 +23,37 @@ export const appointmentRoutes = defineRoutes({
   updateAppointment: {
     method: 'PATCH', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Change or move an appointment (re-validated, atomic)',
     auth: ALLOW.frontOffice, params: IdParams, body: appt.UpdateAppointmentBody, response: appt.Appointment,
+    writes: { appointments: ['update'], claims: ['put', 'update'] },
   },
   updateAppointmentStatus: {
     method: 'PATCH', path: '/v1/appointments/{id}/status', group: 'appointments', summary: 'Move an appointment through its status machine',
     auth: ALLOW.clinical, params: IdParams, body: appt.StatusBody, response: appt.Appointment,
+    writes: { appointments: ['update'], claims: ['update'], clients: ['update'] },
   },
   cancelAppointment: {
     method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', successStatus: 200, summary: 'Cancel an appointment and free its time',
     auth: ALLOW.clinical, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
+    writes: { appointments: ['update'], claims: ['update'] },
   },
   markNoShow: {
     method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', successStatus: 200, summary: 'Mark a checked-in appointment as no-show and free its time',
     auth: ALLOW.clinical, params: IdParams, response: appt.Appointment,
+    writes: { appointments: ['update'], claims: ['update'], clients: ['update'] },
   },
   deleteAppointment: {
     method: 'DELETE', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Delete an appointment and free its time',
     auth: ALLOW.frontOffice, params: IdParams, response: Deleted,
+    writes: { appointments: ['delete'], claims: ['update'] },
   },
   sendReminder: {
     method: 'POST', path: '/v1/appointments/{id}/reminders', group: 'appointments', successStatus: 202, summary: 'Request an appointment.reminder now',
     auth: ALLOW.frontOffice, params: IdParams, response: appt.ReminderResult,
+    writes: { appointments: ['put'] },
   },
   recordTreatment: {
     method: 'PUT', path: '/v1/appointments/{id}/treatment-record', group: 'appointments', summary: 'Write the treatment record of an appointment',
     auth: ALLOW.treatmentRecords, params: IdParams, body: appt.TreatmentRecordBody, response: appt.TreatmentRecord,
+    writes: { appointments: ['put'] },
   },
   checkProviderAvailability: {
     method: 'GET', path: '/v1/providers/{id}/availability', group: 'appointments', summary: 'Is the provider (and room/equipment) free for [start, end)?',

@@ -23,6 +23,7 @@ export const authRoutes = defineRoutes({
   createCredential: {
     method: 'POST', path: '/v1/credentials', group: 'auth', summary: 'Create an API credential (secret shown once)',
     auth: ALLOW.adminOnly, body: auth.CreateCredentialBody, response: auth.CreatedCredential,
+    writes: { credentials: ['put'] },
   },
   listCredentials: {
     method: 'GET', path: '/v1/credentials', group: 'auth', summary: 'List API credentials',
@@ -32,6 +33,7 @@ export const authRoutes = defineRoutes({
   revokeCredential: {
     method: 'DELETE', path: '/v1/credentials/{client_id}', group: 'auth', summary: 'Revoke an API credential',
     auth: ALLOW.adminOnly, params: auth.CredentialParams, response: Deleted,
+    writes: { credentials: ['check', 'update'] },
   },
   getAuditLog: {
     method: 'GET', path: '/v1/audit-log', group: 'auth', summary: 'Changes and denied calls, newest first',
@@ -44,5 +46,6 @@ export const authRoutes = defineRoutes({
   updatePractice: {
     method: 'PATCH', path: '/v1/practice', group: 'practice', summary: 'Change practice settings',
     auth: ALLOW.adminOnly, body: practice.UpdatePracticeBody, response: practice.Practice,
+    writes: { practice: ['update'] },
   },
 });

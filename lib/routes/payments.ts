@@ -12,6 +12,7 @@ export const paymentRoutes = defineRoutes({
   createPayment: {
     method: 'POST', path: '/v1/payments', group: 'payments', summary: "Record a payment (raises the client's total_spent_cents atomically)",
     auth: ALLOW.frontOffice, body: pay.CreatePaymentBody, response: pay.Payment,
+    writes: { appointments: ['check'], clients: ['update'], payments: ['put'] },
   },
   getPayment: {
     method: 'GET', path: '/v1/payments/{id}', group: 'payments', summary: 'Get a payment',

@@ -5,8 +5,8 @@
  * server runs the same modules from the same rows.
  */
 import type { SecretName } from '../crypto/named-secret';
+import type { TableWrites } from '../db/table-writes';
 
-export type TableAccess = 'read' | 'readWrite';
 
 export type WorkerTrigger =
   /**
@@ -28,8 +28,8 @@ export interface WorkerDef {
   /** Handler module (exports `handler`), relative to the project root, without extension. */
   module: `functions/workers/${string}`;
   binds: {
-    /** TABLE_NAME and item-level access: `read` = GetItem, BatchGetItem, Query. */
-    table: TableAccess;
+    /** TABLE_NAME, reads (GetItem, BatchGetItem, Query) and these writes (its role is generated from them). */
+    writes: TableWrites;
     /** EVENT_BUS_NAME and events:PutEvents on the stage's bus. */
     bus?: true;
     /** `CURSOR_SECRET` / `WEBHOOK_SECRET` (lib/crypto/named-secret.ts reads them). */
@@ -51,7 +51,7 @@ export const workers = defineWorkers({
     trigger: { kind: 'stream', batchSize: 100, maxRetries: 5, maxRecordAgeSeconds: 24 * 60 * 60 },
     module: 'functions/workers/streamToBus',
     // Writes too: it arms reminders (due items) from appointment changes.
-    binds: { table: 'readWrite', bus: true },
+    binds: { writes: { remindersDue: ['put'] }, bus: true },
     reservedConcurrency: 5,
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
@@ -60,7 +60,7 @@ export const workers = defineWorkers({
   aggregateReports: {
     trigger: { kind: 'stream', batchSize: 100, maxRetries: 10, maxRecordAgeSeconds: 24 * 60 * 60 },
     module: 'functions/workers/aggregateReports',
-    binds: { table: 'readWrite' },
+    binds: { writes: { practice: ['check'], reportDays: ['update'], reportGeneration: ['check'], reportLedger: ['put'], reportStreamMarkers: ['put'], reportClientVisits: ['put'] } },
     reservedConcurrency: 5,
     timeoutSeconds: 60,
     description: 'DynamoDB stream -> report day counters',
@@ -69,7 +69,7 @@ export const workers = defineWorkers({
   fanOut: {
     trigger: { kind: 'queue', queue: 'events', batchSize: 10, visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
     module: 'functions/workers/fanOut',
-    binds: { table: 'readWrite', queues: ['deliveries'] },
+    binds: { writes: { webhookDeliveries: ['put'] }, queues: ['deliveries'] },
     timeoutSeconds: 30,
     description: 'Bus events -> one delivery per matching webhook subscription',
   },
@@ -82,7 +82,7 @@ export const workers = defineWorkers({
   deliverWebhook: {
     trigger: { kind: 'queue', queue: 'deliveries', batchSize: 5, visibilityTimeoutSeconds: 180, maxReceiveCount: 7 },
     module: 'functions/workers/deliverWebhook',
-    binds: { table: 'readWrite', secrets: ['webhook'], queues: ['deliveries'] },
+    binds: { writes: { webhookDeliveries: ['put'], webhooks: ['update'] }, secrets: ['webhook'], queues: ['deliveries'] },
     reservedConcurrency: 10,
     timeoutSeconds: 30,
     description: 'POST one webhook delivery (Standard Webhooks signature); the next attempt re-enqueued with its delay',
@@ -91,7 +91,7 @@ export const workers = defineWorkers({
   sweepReminders: {
     trigger: { kind: 'schedule', everyMinutes: 1 },
     module: 'functions/workers/sweepReminders',
-    binds: { table: 'readWrite' },
+    binds: { writes: { appointments: ['check', 'put'], reminderSweep: ['put'], remindersDue: ['delete'] } },
     // One sweep at a time: an overrunning sweep never races the next minute's.
     reservedConcurrency: 1,
     timeoutSeconds: 50,

@@ -1,0 +1,33 @@
+import type { PartitionName } from './keys';
+
+/**
+ * What a function writes, by partition family (lib/db/keys.ts PARTITIONS) and item action: the
+ * declaration its IAM role is generated from. Reads (GetItem, BatchGetItem, Query on the table
+ * and its indexes) are every function's; a write outside the declaration is AccessDenied on AWS
+ * and, with the local runtime's enforcement, in every test and `npm start`.
+ */
+export type WriteAction = 'put' | 'update' | 'delete' | 'check';
+export type TableWrites = Partial<Record<PartitionName, readonly WriteAction[]>>;
+
+export const DYNAMODB_WRITE_ACTION: Record<WriteAction, string> = {
+  put: 'dynamodb:PutItem',
+  update: 'dynamodb:UpdateItem',
+  delete: 'dynamodb:DeleteItem',
+  check: 'dynamodb:ConditionCheckItem',
+};
+
+/** The union of declarations, actions sorted and deduplicated. */
+export function mergeWrites(...declarations: Array<TableWrites | undefined>): TableWrites {
+  const merged: Partial<Record<PartitionName, Set<WriteAction>>> = {};
+  for (const declaration of declarations) {
+    for (const [partition, actions] of Object.entries(declaration ?? {}) as Array<[PartitionName, readonly WriteAction[]]>) {
+      const set = (merged[partition] ??= new Set());
+      for (const action of actions) set.add(action);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(merged)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([partition, actions]) => [partition, [...actions!].sort()]),
+  ) as TableWrites;
+}
