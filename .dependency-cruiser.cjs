@@ -23,6 +23,13 @@ module.exports = {
       to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^functions/', 'node_modules/@middy/'] },
     },
     {
+      name: 'simulator-stays-local',
+      comment: 'The IAM simulator (AGPL) is the local runtime\'s: only infra/local/aws may import it, so no Lambda bundle carries it.',
+      severity: 'error',
+      from: { pathNot: '^infra/local/aws/' },
+      to: { path: '@cloud-copilot/' },
+    },
+    {
       name: 'client-carries-no-server',
       comment: 'lib/client runs in browsers and integrators\' code: only type-only imports may reach server modules.',
       severity: 'error',

@@ -17,8 +17,10 @@ export default defineConfig({
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       SECRET_HASH_COST: '1024',
       TOKEN_ISSUER: 'medspa-api-test',
-      // Off for the suite (tests send bursts on one credential); test/integration/rate-limit.test.ts turns it on.
-      RATE_LIMIT_RPS: '0',
+      // On, as deployed (every authenticated call takes from its bucket, so its role's grant is
+      // exercised), with a bucket no test empties; test/integration/rate-limit.test.ts sets a small one.
+      RATE_LIMIT_RPS: '1000',
+      RATE_LIMIT_BURST: '1000000',
     },
   },
 });

@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { SecretName } from '../../lib/crypto/named-secret';
 import type { TableWrites } from '../../lib/db/table-writes';
-import { tableWritesOf, type RouteDef } from '../../lib/http/route';
+import { readsTable, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
 import { FunctionRole, writesSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
@@ -51,13 +51,13 @@ export class RouteGroupStack extends NestedStack {
     const logGroupPrefix = `${props.logGroupPrefix}/${props.group}`;
 
     const roles = new Map<string, FunctionRole>();
-    const roleFor = (operation: string, writes: TableWrites, canSign: boolean): FunctionRole => {
-      const key = `${writesSignature(writes)}:${canSign}`;
+    const roleFor = (operation: string, writes: TableWrites | undefined, tokenKey: 'sign' | 'verify' | 'none'): FunctionRole => {
+      const key = `${writes ? writesSignature(writes) : 'no table'}:${tokenKey}`;
       let role = roles.get(key);
       if (!role) {
         // Named after the first operation using it: stable while that operation's grants are.
         role = new FunctionRole(this, `${pascal(operation)}Role`, {
-          description: `medspa-api ${props.settings.stage}: ${props.group} handlers writing ${Object.keys(writes).join(', ') || 'nothing'}${canSign ? ', signing tokens' : ''}`,
+          description: `medspa-api ${props.settings.stage}: ${props.group} handlers ${writes ? `writing ${Object.keys(writes).join(', ') || 'nothing'}` : 'without table access'}${tokenKey === 'sign' ? ', signing tokens' : ''}`,
         });
         allowLogGroupsUnder(role, logGroupPrefix);
         roles.set(key, role);
@@ -68,20 +68,21 @@ export class RouteGroupStack extends NestedStack {
 
     for (const [operation, route] of props.operations) {
       const id = pascal(operation);
-      const writes = tableWritesOf(route);
-      const canSign = props.signingOperations.has(operation);
+      const writes = readsTable(route) ? tableWritesOf(route) : undefined;
+      const tokenKey = props.signingOperations.has(operation) ? 'sign' : verifiesWithTokenKey(route) ? 'verify' : 'none';
       const fn = new AppFunction(this, id, {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(operation, writes, canSign),
+        role: roleFor(operation, writes, tokenKey),
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
         filesBeside: route.filesBeside,
       });
-      fn.bindTable(table, writes).bindSigningKey(signingKey, canSign);
+      if (writes) fn.bindTable(table, writes);
+      if (tokenKey !== 'none') fn.bindSigningKey(signingKey, tokenKey === 'sign');
       for (const name of props.secretsFor(operation, route)) fn.bindSecret(name, secrets[name]);
       this.functions[operation] = fn.fn;
       acknowledge(fn, {

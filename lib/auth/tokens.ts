@@ -2,6 +2,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
+import { authorizeStandIn } from '../aws/local-runtime';
 import { tokenPublicJwk } from './token-key';
 
 export const TOKEN_TTL_SECONDS = 3600;
@@ -104,6 +105,8 @@ function stillValid({ header, payload }: Verified): boolean {
  * missing claim, an over-long lifetime, a future `iat`) is 401 UNAUTHORIZED.
  */
 export async function verifyToken(token: string): Promise<Caller> {
+  // Locally every function shares this process's verifier; on AWS each reads the key itself.
+  await authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' });
   const known = verified.get(token);
   if (known) {
     if (stillValid(known)) return known.caller;

@@ -47,6 +47,13 @@ export interface RouteDef {
    * added by `tableWritesOf`. Its function's IAM role is generated from the sum.
    */
   writes?: TableWrites;
+  /**
+   * What else the function touches, when not the default. `table: false`: it never reads the table
+   * (no TABLE_NAME, no table grant). `tokenKey`: `verify` reads the token key's public half
+   * (kms:GetPublicKey; the default of authenticated routes), `none` never touches it (the default
+   * of public routes). Signing is the stack's list of signing operations.
+   */
+  touches?: { table?: false; tokenKey?: 'verify' | 'none' };
 }
 
 /** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
@@ -77,6 +84,12 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
     isRateLimited(route) ? { rateLimit: ['update'] } : undefined,
     isIdempotent(route) ? { idempotency: ['delete', 'put', 'update'] } : undefined,
   );
+
+/** Whether a route's function reads the table (its role's reads, TABLE_NAME). */
+export const readsTable = (route: RouteDef) => route.touches?.table !== false;
+
+/** Whether a route's function reads the token key's public half (kms:GetPublicKey). */
+export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (route.auth === 'public' ? 'none' : 'verify')) === 'verify';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 

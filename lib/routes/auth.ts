@@ -10,11 +10,11 @@ import * as practice from '../schemas/practice';
 export const authRoutes = defineRoutes({
   getHealth: {
     method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
-    auth: 'public', envelope: false, response: z.object({ status: z.literal('ok').describe('Always ok: the server can take requests.') }).describe('Liveness.'),
+    auth: 'public', envelope: false, touches: { table: false }, response: z.object({ status: z.literal('ok').describe('Always ok: the server can take requests.') }).describe('Liveness.'),
   },
   getJwks: {
     method: 'GET', path: '/.well-known/jwks.json', group: 'auth', summary: 'Public keys that verify access tokens',
-    auth: 'public', envelope: false, response: auth.Jwks,
+    auth: 'public', envelope: false, touches: { table: false, tokenKey: 'verify' }, response: auth.Jwks,
   },
   createToken: {
     method: 'POST', path: '/v1/auth/token', group: 'auth', successStatus: 200, summary: 'Exchange client credentials for an access token',

@@ -15,7 +15,7 @@ const OpenApiDocument = z
   .describe('The OpenAPI 3.1 document of this API, generated from the route table; `servers` names the host that served it');
 
 const getOpenApiRow = {
-  method: 'GET', group: 'system', auth: 'public', envelope: false, response: OpenApiDocument,
+  method: 'GET', group: 'system', auth: 'public', envelope: false, touches: { table: false }, response: OpenApiDocument,
 } as const;
 
 /** Self-description (the health check stays with auth's section). */
@@ -28,15 +28,15 @@ export const systemRoutes = defineRoutes({
   },
   getDocs: {
     method: 'GET', path: '/docs', group: 'system', summary: 'The API reference for people (Swagger UI, served by this API; "try it" calls this host)',
-    auth: 'public', envelope: false,
+    auth: 'public', envelope: false, touches: { table: false },
   },
   getDocsAsset: {
     method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
-    auth: 'public', envelope: false, filesBeside: DOCS_PACKAGE_FILES,
+    auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES,
     params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
   },
   notFound: {
     method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',
-    auth: 'public', fallback: true,
+    auth: 'public', fallback: true, touches: { table: false },
   },
 });

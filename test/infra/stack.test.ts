@@ -6,9 +6,11 @@ import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { EVENT_RULES } from '../../lib/events/rules';
-import type { HttpMethod, RouteDef } from '../../lib/http/route';
+import { PARTITIONS } from '../../lib/db/keys';
+import { readsTable, tableWritesOf, verifiesWithTokenKey, type HttpMethod, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
-import { workers } from '../../lib/workers';
+import { workers, type WorkerDef } from '../../lib/workers';
+import { writeStatements } from '../../infra/constructs/app-function';
 import { sourceMapEnvironment } from '../../infra/constructs/bundling';
 import { StatefulStack } from '../../infra/stacks/stateful-stack';
 import { PROJECT_ROOT, StatelessStack, type StatelessStackProps } from '../../infra/stacks/stateless-stack';
@@ -22,6 +24,8 @@ const SYNTH_TIMEOUT_MS = 240_000;
 const ROUTES: Record<string, RouteDef> = routes;
 const WORKERS = Object.keys(workers);
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+/** The stream consumers' event source mappings read the stream with their role. */
+const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
 /** Actions with no resource-level permissions: the only ones allowed on Resource "*". */
 const STAR_RESOURCE_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'dynamodb:ListStreams'];
 
@@ -189,7 +193,9 @@ describe('stage dev (current routes and workers)', () => {
     for (const { fn, env, template, name } of functions) {
       expect(fn.Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
       expect(fn.Properties?.VpcConfig, name).toBeUndefined();
-      for (const variable of ['TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) expect(env[variable], `${name} ${variable}`).toBeDefined();
+      for (const variable of ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) expect(env[variable], `${name} ${variable}`).toBeDefined();
+      // Only functions that read the table are told its name (and granted it).
+      expect(env.TABLE_NAME !== undefined, `${name} TABLE_NAME`).toBe(!(name in ROUTES) || readsTable(ROUTES[name]));
       // Source maps are off by measurement (infra/constructs/bundling.ts): no --enable-source-maps either.
       expect(env.NODE_OPTIONS).toBe(sourceMapEnvironment().NODE_OPTIONS);
       const logGroup = resourcesOf(template)[logicalIdOf((fn.Properties?.LoggingConfig as Json).LogGroup)!];
@@ -197,7 +203,8 @@ describe('stage dev (current routes and workers)', () => {
       expect(logGroup?.Properties?.KmsKeyId, name).toBeDefined();
     }
     for (const { name, env } of functions.filter((f) => f.name in ROUTES)) {
-      for (const variable of ['TOKEN_ISSUER', 'SIGNING_KMS_KEY_ID']) expect(env[variable], `${name} ${variable}`).toBeDefined();
+      expect(env.TOKEN_ISSUER, `${name} TOKEN_ISSUER`).toBeDefined();
+      expect(env.SIGNING_KMS_KEY_ID !== undefined, `${name} SIGNING_KMS_KEY_ID`).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
     }
   });
 
@@ -229,32 +236,36 @@ describe('stage dev (current routes and workers)', () => {
     });
   });
 
-  it('gives GET functions reads only (plus audit-partition PutItem), never sharing a role with a writer', () => {
-    const functions = functionsOf(s).filter((f) => f.name in ROUTES);
-    const roleMethods = new Map<string, Set<boolean>>();
-    for (const { name, role, statements, template } of functions) {
-      const isGet = ROUTES[name].method === 'GET';
-      roleMethods.set(`${template.toJSON().Description}:${role}`, new Set([...(roleMethods.get(`${template.toJSON().Description}:${role}`) ?? []), isGet]));
-      const dynamo = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')));
+  it('grants each function reads plus exactly its declared writes, every write narrowed to its partitions', () => {
+    const declared = (name: string) => (name in ROUTES ? tableWritesOf(ROUTES[name]) : (workers as Record<string, WorkerDef>)[name].binds.writes);
+    for (const { name, statements } of functionsOf(s).filter((f) => !(f.name in ROUTES) || readsTable(ROUTES[f.name]))) {
+      const dynamo = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)));
       const writes = dynamo.filter((st) => actionsOf(st).some((a) => WRITE_ACTIONS.includes(a)));
-      if (isGet) {
-        // Denied calls are audited (contract 3), GETs included: PutItem, but only where the key starts P#...#AUDIT.
-        expect(writes, name).toHaveLength(1);
-        expect(writes[0], name).toMatchObject({ Action: 'dynamodb:PutItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['P#*#AUDIT'] } } });
-        const reads = dynamo.filter((st) => st !== writes[0]).flatMap(actionsOf);
-        expect(new Set(reads), name).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
-      } else {
-        expect(dynamo.flatMap(actionsOf), name).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']));
-        expect(writes.every((st) => st.Condition === undefined), name).toBe(true);
-      }
+      expect(new Set(dynamo.filter((st) => !writes.includes(st)).flatMap(actionsOf)), name).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+      expect(
+        writes.map((st) => [actionsOf(st), st.Condition]),
+        name,
+      ).toEqual(
+        writeStatements(declared(name)).map(([actions, partitions]) => [actions, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((p) => PARTITIONS[p]) } }]),
+      );
     }
-    for (const [role, methods] of roleMethods) expect(methods.size, role).toBe(1);
+    for (const { name, statements } of functionsOf(s).filter((f) => f.name in ROUTES && !readsTable(ROUTES[f.name]))) {
+      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:') || a.startsWith('kms:Decrypt')), name).toEqual([]);
+    }
+    // Denied calls are audited (contract 3) and every authenticated call takes from its rate-limit bucket, GETs included.
+    for (const [name, route] of Object.entries(ROUTES).filter(([, r]) => r.auth !== 'public')) {
+      expect(tableWritesOf(route), name).toMatchObject({ audit: ['put'], rateLimit: ['update'] });
+    }
   });
 
-  it('shares at most a reader and a writer role per route group (plus one for token signing)', () => {
-    const groups = new Set(Object.values(ROUTES).map((route) => route.group));
-    const roles = Object.values(s.stateless.routeGroups).flatMap((group) => group.roles);
-    expect(roles.length).toBeLessThanOrEqual(2 * groups.size + 1);
+  it('shares a role only between functions of a group with the same declared writes and signing', () => {
+    const byRole = new Map<string, Set<string>>();
+    for (const { name, role, template } of functionsOf(s).filter((f) => f.name in ROUTES)) {
+      const key = `${template.toJSON().Description}:${role}`;
+      const grant = `${JSON.stringify(tableWritesOf(ROUTES[name]))}:${name === 'createToken'}`;
+      byRole.set(key, new Set([...(byRole.get(key) ?? []), grant]));
+    }
+    for (const [role, grants] of byRole) expect(grants.size, role).toBe(1);
   });
 
   it('identity policies allow no wildcard actions, and Resource "*" only for actions without resource-level permissions', () => {
@@ -270,11 +281,11 @@ describe('stage dev (current routes and workers)', () => {
     }
   });
 
-  it('lets only the token-signing role call kms:Sign; every route role may call kms:GetPublicKey', () => {
+  it('lets only the token-signing role call kms:Sign; every route that verifies tokens may call kms:GetPublicKey, no other', () => {
     const functions = functionsOf(s);
     for (const { name, statements } of functions) {
       const actions = statements.flatMap(actionsOf);
-      if (name in ROUTES) expect(actions, name).toContain('kms:GetPublicKey');
+      if (name in ROUTES) expect(actions.includes('kms:GetPublicKey'), name).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
       if (actions.includes('kms:Sign')) expect(name).toBe('createToken');
     }
     expect(functions.filter((f) => f.statements.flatMap(actionsOf).includes('kms:Sign')).map((f) => f.name)).toEqual(['createToken']);

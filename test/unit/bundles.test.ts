@@ -51,6 +51,10 @@ describe('function bundles', () => {
     expect(over).toEqual([]);
   });
 
+  it('never carry the local runtime or its IAM simulator (AGPL, a dev dependency: infra/local/aws)', () => {
+    expect(carrying((path) => path.includes('@cloud-copilot/') || path.startsWith('infra/'))).toEqual([]);
+  });
+
   it('carry the KMS client only where tokens are signed', () => {
     expect(carrying((path) => path.includes('node_modules/@aws-sdk/client-kms/'))).toEqual(['functions/auth/createToken']);
   });

@@ -5,11 +5,17 @@ import { localAwsModel, type LocalAwsModel } from './model';
 
 /**
  * Least privilege in practice: per role, the grants (statement and action) that no call of the
- * run used. Grants that only AWS itself exercises are listed apart: the Lambda runtime's logs and
- * X-Ray, and what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt.
+ * run used. Set apart, with their reason, are the grants no local call can show:
+ * - the Lambda service's own (logs, X-Ray, and the statements CDK adds without a Sid for event
+ *   source mappings and failure destinations: the service polls and forwards, not our code);
+ * - what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt;
+ * - reads: locally every function shares one process and its caches (credential and practice
+ *   checks, the token verifier), so a function's first reads in a fresh container happen under
+ *   whichever function ran first. Reads stay item-level on the table and its indexes.
  */
 
 const RUNTIME_ACTIONS = /^(logs|xray):/;
+const READ_STATEMENTS = new Set(['TableItemsRead', 'IndexQuery']);
 
 export interface RoleGrants {
   role: string;
@@ -37,7 +43,8 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
             const grant = `${name}|${action}`;
             if (used[fn.roleName]?.has(grant)) continue;
             const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
-            (RUNTIME_ACTIONS.test(action) || viaService ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
+            const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
+            (notObservable ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
           }
         });
       }

@@ -1,0 +1,83 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizeStandIn, runAsFunction } from '../../lib/aws/local-runtime';
+import { config } from '../../lib/config';
+import { ddb, tableName } from '../../lib/db/client';
+import { collectionPk, rateLimitKey } from '../../lib/db/keys';
+import { routes } from '../../lib/routes';
+import { localIamEnabled } from '../../infra/local/aws/runtime';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
+
+/** AWS's words for a call no identity policy allows (role session = the function). */
+const DENIED = (action: string) =>
+  new RegExp(`^User: arn:aws:sts::\\d{12}:assumed-role/[\\w-]+/[\\w-]+ is not authorized to perform: ${action} on resource: arn:aws:[\\w-]+:[\\w-]*:\\d{12}:\\S+ because no identity-based policy allows the ${action} action$`);
+
+const clientItem = (medspaId: string) => ({ pk: collectionPk(medspaId, 'CLIENT'), sk: crypto.randomUUID(), entity: 'PROBE' });
+
+let practice: TestPractice;
+beforeAll(async () => {
+  practice = await makePractice();
+});
+
+describe('the synthesized IAM, enforced in every test and in npm start', () => {
+  it('is on by default', () => {
+    expect(process.env.LOCAL_IAM).toBeUndefined();
+    expect(localIamEnabled()).toBe(true);
+  });
+
+  it('a call the role does not grant fails as AWS fails it, and writes nothing', async () => {
+    const item = clientItem(practice.medspaId);
+    const error = await runAsFunction('getPractice', () => ddb().send(new PutCommand({ TableName: tableName(), Item: item }))).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    expect((error as Error).message).toMatch(DENIED('dynamodb:PutItem'));
+    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+    expect(Item).toBeUndefined();
+  });
+
+  it('a write outside the route row\'s declaration fails; inside it passes', async () => {
+    expect(routes.createRoom.writes).not.toHaveProperty('clients');
+    const outside = await runAsFunction('createRoom', () => ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) }))).catch((caught: unknown) => caught);
+    expect(outside).toMatchObject({ name: 'AccessDeniedException' });
+    // The declaration names the action too: createClient puts clients, it does not update them.
+    await runAsFunction('createClient', () => ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) })));
+    const update = await runAsFunction('createClient', () =>
+      ddb().send(new UpdateCommand({ TableName: tableName(), Key: { pk: collectionPk(practice.medspaId, 'CLIENT'), sk: 'x' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } })),
+    ).catch((caught: unknown) => caught);
+    expect((update as Error).message).toMatch(DENIED('dynamodb:UpdateItem'));
+  });
+
+  it('every authenticated GET may update its own rate-limit bucket (denied on AWS before roles came from declarations)', async () => {
+    await runAsFunction('getAppointments', () =>
+      ddb().send(new UpdateCommand({ TableName: tableName(), Key: rateLimitKey(practice.medspaId, practice.clientId), UpdateExpression: 'SET probe = :p', ExpressionAttributeValues: { ':p': 1 } })),
+    );
+  });
+
+  it('calls outside any function (test set-up, the seed, the admin command) are the operator\'s and are not checked', async () => {
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...clientItem(practice.medspaId), pk: 'ANYTHING' } }));
+  });
+
+  it('stand-ins are checked too: only the token function may kms:Sign; only the stream relay may PutEvents; fan-out may send deliveries', async () => {
+    await runAsFunction('createToken', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }));
+    await runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' }));
+    await expect(runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }))).rejects.toThrow(DENIED('kms:Sign'));
+    await runAsFunction('streamToBus', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }));
+    await expect(runAsFunction('fanOut', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }))).rejects.toThrow(DENIED('events:PutEvents'));
+    await runAsFunction('fanOut', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }));
+    await expect(runAsFunction('aggregateReports', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }))).rejects.toThrow(DENIED('sqs:SendMessage'));
+  });
+
+  it('an unknown function name is a programming error, not a silent pass', () => {
+    expect(() => runAsFunction('noSuchFunction', () => undefined)).toThrow(/no function "noSuchFunction"/);
+  });
+});
+
+describe('an authenticated GET through the router with the rate limit on (as deployed, and in the whole suite)', () => {
+  it('answers 200 with its RateLimit headers (the GET role updates the bucket)', async () => {
+    expect(config().RATE_LIMIT_RPS).toBeGreaterThan(0);
+    for (const path of ['/v1/practice', '/v1/providers', '/v1/clients', '/v1/audit-log']) {
+      const answer = await call('GET', path, { token: practice.adminToken });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers['ratelimit-limit'], path).toBeDefined();
+    }
+  });
+});
