@@ -12,6 +12,8 @@ type StoredBucket = Bucket & { version: number };
 const known = new Map<string, StoredBucket>();
 
 const TTL_SECONDS = 3600;
+/** Parallel requests of one credential a take is sure to see through (each round, one of them wins). */
+const MAX_RACING_REQUESTS = 64;
 
 /**
  * Takes a token from the credential's bucket in the table, so the limit holds across Lambda
@@ -26,7 +28,10 @@ export async function takeToken(medspaId: string, clientId: string, now: number,
   const id = `${medspaId}|${clientId}`;
   let current = known.get(id) ?? null;
   const fullSince = now - (policy.burst / policy.rps) * 1000;
-  for (let attempt = 0; attempt < 5; attempt += 1) {
+  // Each failed condition means another request took a token: a burst of N parallel requests needs
+  // up to N rounds for the last one, and refusing earlier would answer 429 with tokens left.
+  const maxAttempts = Math.min(policy.burst, MAX_RACING_REQUESTS) + 1;
+  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
     const decision = take(current, now, policy);
     if (!decision.allowed) return decision;
     // Without a seen state, the decision above is a full bucket's: right only if the bucket is full.

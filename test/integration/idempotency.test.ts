@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../lib/db/client';
 import { call } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
@@ -24,6 +25,31 @@ describe('Idempotency-Key (contract 1)', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.headers.etag).toBe(first.headers.etag);
     expect(retry.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
+  it('a 5xx gives the key back (the route\'s role may delete its claim): the retry runs the operation', async () => {
+    let failNext = true;
+    const name = 'failOneTransaction';
+    ddb().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failNext && context.commandName === 'TransactWriteItemsCommand') {
+          failNext = false;
+          throw new Error('the table is unreachable');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const key = `release-${Date.now()}`;
+      const failed = await keyed(key, 'POST', '/v1/appointments', bookingBody('10:00'));
+      expect(failed.status).toBe(500);
+      const retry = await keyed(key, 'POST', '/v1/appointments', bookingBody('10:00'));
+      expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    } finally {
+      ddb().middlewareStack.remove(name);
+    }
   });
 
   it('the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, and nothing is booked', async () => {
