@@ -3,22 +3,44 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
-import { dispatch } from './router';
+import { dispatch, type LocalRequest } from './router';
 import { logRefusal, MAX_HEADER_BYTES, parserRefusal, rawHttpResponse, refusal, type ParserError } from './transport';
 
 /**
  * Keeps at most one byte past the limit: enough for the handler to answer 413 without buffering
  * more. The rest is drained, not left unread: leaving the loop early destroys the request and its
  * socket, so the client would get a reset (and the handler a null socket) instead of the 413.
+ * Bytes, not text: a binary body reaches the function base64-encoded, exactly as sent.
  */
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
   }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1);
+}
+
+/**
+ * The request as the router takes it. Headers from `rawHeaders`: Node's `headers` keeps only the
+ * first of a repeated Authorization, Content-Type, Host... and joins others with ', ', where API
+ * Gateway passes every line on (the router joins them as it does).
+ */
+export async function localRequestOf(request: IncomingMessage): Promise<LocalRequest> {
+  const sourceIp = request.socket.remoteAddress;
+  const headers = new Map<string, string[]>();
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index].toLowerCase();
+    headers.set(name, [...(headers.get(name) ?? []), request.rawHeaders[index + 1]]);
+  }
+  return {
+    method: request.method ?? 'GET',
+    url: request.url ?? '/',
+    headers: Object.fromEntries(headers),
+    body: await readBody(request),
+    sourceIp,
+  };
 }
 
 /**
@@ -47,13 +69,7 @@ function answerClientError(error: ParserError, duplex: Duplex): void {
 export function createLocalServer(): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
     try {
-      const result = await dispatch({
-        method: request.method ?? 'GET',
-        url: request.url ?? '/',
-        headers: request.headers,
-        body: await readBody(request),
-        sourceIp: request.socket.remoteAddress,
-      });
+      const result = await dispatch(await localRequestOf(request));
       response.writeHead(result.status, result.headers);
       response.end(result.body);
     } catch (error) {

@@ -11,10 +11,12 @@ const projectRoot = join(import.meta.dirname, '..', '..');
 
 export interface LocalRequest {
   method: string;
-  /** Path plus optional query string, e.g. `/v1/appointments?limit=5`. */
+  /** The request target as received: path plus optional query string, e.g. `/v1/appointments?limit=5`. */
   url: string;
+  /** Names in any case; a repeated header as the array of its values (the HTTP server passes every line). */
   headers?: Record<string, string | string[] | undefined>;
-  body?: string;
+  /** Bytes as received (the HTTP server), or text (in-process callers). */
+  body?: string | Buffer;
   sourceIp?: string;
 }
 
@@ -66,45 +68,73 @@ const decode = (segment: string) => {
   }
 };
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
+/**
+ * Content types whose bodies an HTTP API hands to Lambda as text; any other body, a missing content
+ * type and form posts included, arrives base64-encoded with `isBase64Encoded`. AWS documents the
+ * mechanism but not the list: this is the split observed on live HTTP APIs (payload 2.0).
+ */
+const isTextType = (contentType: string | undefined) => {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type.startsWith('text/') || ['application/json', 'application/xml', 'application/javascript'].includes(type);
+};
 
-/** Builds the API Gateway HTTP API (payload 2.0) event the deployed Lambda would receive (also the bench's cold starts). */
+/**
+ * Builds the API Gateway HTTP API (payload 2.0) event the deployed Lambda would receive (also the
+ * bench's cold starts): header names lower-cased, repeats joined with ',' and the Cookie header
+ * moved to `cookies`; repeated query parameters joined with ','; the path decoded (as live HTTP
+ * APIs deliver `rawPath`).
+ */
 export function toEvent(request: LocalRequest, match: Pick<CompiledRoute, 'route'>, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
   const url = new URL(request.url, 'http://local');
-  const headers: Record<string, string> = {};
+  // Maps, not objects: a header or parameter named `__proto__` or `constructor` stays an ordinary key.
+  const headers = new Map<string, string>();
+  const cookies: string[] = [];
   for (const [name, value] of Object.entries(request.headers ?? {})) {
-    const text = single(value);
-    if (text !== undefined) headers[name.toLowerCase()] = text;
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    const key = name.toLowerCase();
+    if (key === 'cookie') cookies.push(...values.flatMap((line) => line.split(';').map((cookie) => cookie.trim()).filter(Boolean)));
+    else headers.set(key, headers.has(key) ? `${headers.get(key)},${values.join(',')}` : values.join(','));
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const rawQueryString = /\?([^#]*)/.exec(request.url)?.[1] ?? '';
+  const query = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(rawQueryString)) query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
+  const bytes = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+  const text = isTextType(headers.get('content-type'));
+  const path = decode(url.pathname);
+  const routeKey = match.route.fallback ? '$default' : `${match.route.method} ${match.route.path}`;
+  const domainName = headers.get('host') ?? '127.0.0.1';
   const now = new Date();
+  const [, day, month, year, time] = now.toUTCString().split(' ');
   return {
     version: '2.0',
-    routeKey: `${match.route.method} ${match.route.path}`,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
+    routeKey,
+    rawPath: path,
+    rawQueryString,
+    ...(cookies.length ? { cookies } : {}),
+    headers: Object.fromEntries(headers),
+    queryStringParameters: query.size ? Object.fromEntries(query) : undefined,
     pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
-    body: request.body === undefined || request.body === '' ? undefined : request.body,
-    isBase64Encoded: false,
+    body: bytes?.length ? bytes.toString(text ? 'utf8' : 'base64') : undefined,
+    isBase64Encoded: Boolean(bytes?.length) && !text,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? '127.0.0.1',
-      domainPrefix: 'local',
+      domainName,
+      domainPrefix: domainName.split('.')[0],
       http: {
         method: request.method.toUpperCase(),
-        path: url.pathname,
+        path,
         protocol: 'HTTP/1.1',
-        sourceIp: request.sourceIp ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
+        // An IPv4 peer of a dual-stack socket is reported as itself, as API Gateway reports it.
+        sourceIp: request.sourceIp?.replace(/^::ffff:(?=\d+\.)/, '') ?? '127.0.0.1',
+        userAgent: headers.get('user-agent') ?? '',
       },
       requestId,
-      routeKey: `${match.route.method} ${match.route.path}`,
+      routeKey,
       stage: '$default',
-      time: now.toUTCString(),
+      // API Gateway's format: 12/Mar/2020:19:03:58 +0000.
+      time: `${day}/${month}/${year}:${time} +0000`,
       timeEpoch: now.getTime(),
     },
   };
@@ -135,6 +165,22 @@ function toLocalResponse(response: APIGatewayProxyStructuredResultV2): LocalResp
   return { status: response.statusCode ?? 200, headers, body: response.body ?? '' };
 }
 
+/** API Gateway's `$default` route: whatever no other route matches. */
+const [fallbackOperation, fallbackRoute] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
+
+/** The route a request takes through the route table, and the event API Gateway sends its function. */
+export function eventFor(request: LocalRequest, requestId: string): { operation: string; route: RouteDef; event: APIGatewayProxyEventV2 } {
+  const path = new URL(request.url, 'http://local').pathname;
+  const method = request.method.toUpperCase();
+  for (const match of compiled) {
+    const found = match.pattern.exec(path);
+    if (!found || match.route.method !== method) continue;
+    const pathParameters = Object.fromEntries(match.paramNames.map((name, index) => [name, decode(found[index + 1])]));
+    return { operation: match.operation, route: match.route, event: toEvent(request, match, pathParameters, requestId) };
+  }
+  return { operation: fallbackOperation, route: fallbackRoute, event: toEvent(request, { route: fallbackRoute }, {}, requestId) };
+}
+
 /** Routes one request through the route table to the same handler module a Lambda runs. */
 export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
   const requestId = randomUUID();
@@ -144,18 +190,7 @@ export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
     logRefusal(tooLong, { reason: 'request target too long', targetBytes: request.url.length });
     return tooLong;
   }
-  const path = new URL(request.url, 'http://local').pathname;
-  const method = request.method.toUpperCase();
-  for (const match of compiled) {
-    const found = match.pattern.exec(path);
-    if (!found || match.route.method !== method) continue;
-    const pathParameters = Object.fromEntries(match.paramNames.map((name, index) => [name, decode(found[index + 1])]));
-    const handler = await loadHandler(match.operation, match.route);
-    const response = await runAsFunction(match.operation, () => handler(toEvent(request, match, pathParameters, requestId), lambdaContext(match.operation, requestId)));
-    return toLocalResponse(response);
-  }
-  const [operation, route] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
-  const fallback = { operation, route, pattern: /^/, paramNames: [] };
+  const { operation, route, event } = eventFor(request, requestId);
   const handler = await loadHandler(operation, route);
-  return toLocalResponse(await runAsFunction(operation, () => handler(toEvent(request, fallback, {}, requestId), lambdaContext(operation, requestId))));
+  return toLocalResponse(await runAsFunction(operation, () => handler(event, lambdaContext(operation, requestId))));
 }
