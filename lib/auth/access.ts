@@ -1,7 +1,6 @@
 import { config } from '../config';
+import { batchGetKeys, itemId } from '../db/entities';
 import { entityKey, practiceKey } from '../db/keys';
-import { ddb, tableName } from '../db/client';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
 import type { Caller } from './tokens';
 
@@ -19,14 +18,12 @@ const cache = new Map<string, AccessState>();
 
 async function loadAccess(caller: Caller): Promise<AccessState> {
   const credentialKey = entityKey(caller.medspaId, 'CRED', caller.clientId);
-  const result = await ddb().send(
-    new BatchGetCommand({
-      RequestItems: { [tableName()]: { Keys: [practiceKey(caller.medspaId), credentialKey], ConsistentRead: true } },
-    }),
-  );
-  const items = result.Responses?.[tableName()] ?? [];
-  const practice = items.find((item) => item.sk === 'PRACTICE');
-  const credential = items.find((item) => item.sk === caller.clientId && item.pk === credentialKey.pk);
+  const key = practiceKey(caller.medspaId);
+  // batchGetKeys asks again for keys DynamoDB leaves unprocessed: a throttled read of a live
+  // credential must not pass for a revoked one (a 401, cached for AUTH_CACHE_TTL_MS).
+  const found = await batchGetKeys([key, credentialKey]);
+  const practice = found.get(itemId(key));
+  const credential = found.get(itemId(credentialKey));
   return {
     credentialLive: Boolean(credential && !credential.revoked_at && credential.role === caller.role),
     apiAccessEnabled: practice?.api_access === 'enabled',

@@ -23,6 +23,12 @@ export interface Page<T> {
   items: T[];
   total: number;
   nextCursor: string | null;
+  /**
+   * The cursor of this page cut after `items[index]` (`nextCursor` at the last item), for an
+   * answer that must be shorter than asked (Lambda's payload limit). Kept by a caller only while
+   * its items stay one per page item, in order.
+   */
+  cursorAfter?: (index: number) => string | null;
 }
 
 export interface Versioned {
@@ -43,8 +49,17 @@ const BATCH_GET_LIMIT = 100;
 export const itemId = (key: Key) => `${key.pk}|${key.sk}`;
 
 /**
+ * How often keys DynamoDB left unprocessed (throttling, or the 16 MB answer limit) are asked for
+ * again, with exponential backoff and full jitter as AWS advises: under 5 s of waiting in all, within
+ * a route's time limit. Still unprocessed after that, the read fails rather than answer without them.
+ */
+export const UNPROCESSED_RETRIES = 8;
+const unprocessedDelayMs = (retry: number) => Math.random() * Math.min(1000, 25 * 2 ** retry);
+
+/**
  * Reads any keys of the table, strongly consistent, as one BatchGetItem per 100 keys (in
- * parallel), following UnprocessedKeys. Returns items by `pk|sk`.
+ * parallel), asking again for UnprocessedKeys (with backoff) until none is left: a key is never
+ * reported absent because DynamoDB did not get to it. Returns items by `pk|sk`.
  */
 export async function batchGetKeys(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
@@ -54,7 +69,9 @@ export async function batchGetKeys(keys: Key[]): Promise<Map<string, Record<stri
   await Promise.all(
     chunks.map(async (chunk) => {
       let pending = chunk;
-      while (pending.length > 0) {
+      for (let retry = 0; pending.length > 0; retry += 1) {
+        if (retry > UNPROCESSED_RETRIES) throw new Error(`BatchGetItem left ${pending.length} key(s) unprocessed after ${UNPROCESSED_RETRIES} retries`);
+        if (retry > 0) await new Promise((resolve) => setTimeout(resolve, unprocessedDelayMs(retry)));
         const result = await ddb().send(
           new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
         );
@@ -306,7 +323,13 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
   };
 
   const [page, total] = await Promise.all([readPage(), countAll(base)]);
-  return { items: page.items.map((item) => fromItem<T>(item)!), total, nextCursor: sealStartKey(input.scope, page.lastKey) };
+  const nextCursor = sealStartKey(input.scope, page.lastKey);
+  return {
+    items: page.items.map((item) => fromItem<T>(item)!),
+    total,
+    nextCursor,
+    cursorAfter: (index) => (index >= page.items.length - 1 ? nextCursor : sealStartKey(input.scope, keyOf(page.items[index]))),
+  };
 }
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'> & { TableName?: string };

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
@@ -5,12 +6,52 @@ import { ignoreFailedCondition, plainItem } from './conditions';
 import { idempotencyKey } from './keys';
 import type { TransactItem } from './transact-types';
 
-/** A stored response to replay: status, the headers that matter, the body as sent. */
+/**
+ * A stored response to replay: status, the headers that matter, the body as sent; `body` is null
+ * when the answer was too large to keep (see completeIdempotencyKey).
+ */
 export interface StoredResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | null;
 }
+
+/** How a response sits in the item: the body as text, gzip-compressed (Binary), or left out. */
+type ResponseAttribute = { status: number; headers: Record<string, string>; body?: string; body_gzip?: Uint8Array; body_omitted?: true };
+
+/**
+ * DynamoDB refuses an item over 400 KB (names and values, UTF-8). The record's keys and other
+ * attributes take under 2 KB; the rest of this margin is for the headers kept.
+ */
+export const MAX_STORED_BODY_BYTES = 400 * 1024 - 16 * 1024;
+/** From this size a body is stored gzip-compressed: JSON shrinks several fold, and reads stay cheap for the usual small answer. */
+export const COMPRESS_BODY_FROM_BYTES = 32 * 1024;
+
+/**
+ * The stored form of a response. A body the item could not hold even compressed (no route
+ * answers one today: a request body is at most 256 KiB and an answer to a POST is the one
+ * resource it made) is left out, and a replay then says so (lib/http/idempotency.ts) rather than
+ * fail the request that already committed with a 500.
+ */
+export function responseAttribute(response: StoredResponse): ResponseAttribute {
+  const { status, headers, body } = response;
+  if (body === null) return { status, headers, body_omitted: true };
+  if (Buffer.byteLength(body, 'utf8') < COMPRESS_BODY_FROM_BYTES) return { status, headers, body };
+  const compressed = gzipSync(body);
+  return compressed.length <= MAX_STORED_BODY_BYTES ? { status, headers, body_gzip: compressed } : { status, headers, body_omitted: true };
+}
+
+const fromAttribute = (stored: ResponseAttribute): StoredResponse => ({
+  status: stored.status,
+  headers: stored.headers,
+  body: stored.body ?? (stored.body_gzip ? gunzipSync(stored.body_gzip).toString('utf8') : null),
+});
+
+const recordOf = (item: Record<string, unknown> | undefined): IdempotencyRecord | null => {
+  if (!item) return null;
+  const { response, ...rest } = item as Omit<IdempotencyRecord, 'response'> & { response?: ResponseAttribute };
+  return { ...rest, ...(response ? { response: fromAttribute(response) } : {}) };
+};
 
 export interface IdempotencyRecord {
   fingerprint: string;
@@ -63,13 +104,13 @@ export async function claimIdempotencyKey(claim: Claim): Promise<{ claimed: true
     return { claimed: true };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { claimed: false, record: (plainItem(error.Item) as IdempotencyRecord | undefined) ?? null };
+    return { claimed: false, record: recordOf(plainItem(error.Item)) };
   }
 }
 
 export async function readIdempotencyRecord(medspaId: string, clientId: string, key: string): Promise<IdempotencyRecord | null> {
   const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: idempotencyKey(medspaId, clientId, key), ConsistentRead: true }));
-  return (Item as IdempotencyRecord | undefined) ?? null;
+  return recordOf(Item);
 }
 
 /** For the change's own transaction: marks the key's operation as committed, atomically with it. */
@@ -82,7 +123,7 @@ export const idempotencyCommitAction = (medspaId: string, clientId: string, key:
   },
 });
 
-/** Stores the answer for replays (only while this request still holds the claim). */
+/** Stores the answer for replays (only while this request still holds the claim), in its stored form (responseAttribute). */
 export async function completeIdempotencyKey(medspaId: string, clientId: string, key: string, lockId: string, response: StoredResponse): Promise<void> {
   await ddb()
     .send(
@@ -92,7 +133,7 @@ export async function completeIdempotencyKey(medspaId: string, clientId: string,
         UpdateExpression: 'SET #status = :completed, #response = :response',
         ConditionExpression: 'lock_id = :lock',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':lock': lockId },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': responseAttribute(response), ':lock': lockId },
       }),
     )
     .catch(ignoreFailedCondition);

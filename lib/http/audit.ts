@@ -1,4 +1,5 @@
 import { auditPut, recordAudit, type AuditEntry } from '../db/audit';
+import { toWellFormed } from '../domain/text';
 import { logger } from '../log';
 import { successStatusOf } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
@@ -10,7 +11,8 @@ const entryOf = (state: RequestState, outcome: string, status: number): AuditEnt
   role: state.caller!.role,
   operation: state.route.operation,
   method: state.route.method,
-  resource_id: state.resourceId,
+  // A raw path id: a refused one (a lone surrogate) is still recorded, in a form DynamoDB takes.
+  resource_id: state.resourceId === null ? null : toWellFormed(state.resourceId),
   outcome,
   status,
 });

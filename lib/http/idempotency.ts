@@ -25,7 +25,20 @@ const fingerprintOf = (request: ApiMiddyRequest) => {
   return createHash('sha256').update(`${request.internal.route.method} ${event.rawPath ?? request.internal.route.path}\n${body}`).digest('base64url');
 };
 
-const replayOf = (response: StoredResponse): ApiResponse => ({ statusCode: response.status, headers: { ...response.headers, 'idempotent-replayed': 'true' }, body: response.body });
+/**
+ * The first answer again. One too large to have been kept (lib/db/idempotency.ts responseAttribute)
+ * cannot be: the operation ran once and stays so, and the retry learns that (409, with the
+ * resource's Location when the first answer had one), never a second run and never a 500.
+ */
+function replayOf(response: StoredResponse): ApiResponse {
+  if (response.body === null) {
+    const location = response.headers.location ?? response.headers.Location;
+    throw new AppError('CONFLICT', 'The request with this Idempotency-Key completed, but its answer was too large to keep for replay; read the resource instead', {
+      headers: { 'idempotent-replayed': 'true', ...(location ? { location } : {}) },
+    });
+  }
+  return { statusCode: response.status, headers: { ...response.headers, 'idempotent-replayed': 'true' }, body: response.body };
+}
 
 /** Decides on a record held by another request: replay it, refuse it, or wait for it to finish. */
 async function settle(record: IdempotencyRecord | null, fingerprint: string, reread: () => Promise<IdempotencyRecord | null>): Promise<ApiResponse> {

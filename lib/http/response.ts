@@ -1,5 +1,17 @@
+import { AppError } from '../errors';
+import { logger } from '../log';
 import { successStatusOf, type RouteDef } from './route';
-import { json, type ApiMiddleware, type ApiResponse, type ApiResult } from './types';
+import { json, type ApiMiddleware, type ApiMiddyRequest, type ApiResponse, type ApiResult } from './types';
+
+/**
+ * Lambda refuses a response payload over 6 MB (6,291,456 bytes): the JSON of status, headers and
+ * body, so the body's own escapes count twice. Past it API Gateway answers a bare 502. The margin
+ * is for the headers later middlewares add (request id, rate limits, CORS): well under 64 KiB.
+ */
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+
+/** What the response costs in Lambda's payload. */
+export const payloadBytes = (response: ApiResponse) => Buffer.byteLength(JSON.stringify(response), 'utf8');
 
 /** The response schema shapes what leaves: field order as documented, nothing internal. */
 function shape(route: RouteDef, data: unknown): unknown {
@@ -9,18 +21,53 @@ function shape(route: RouteDef, data: unknown): unknown {
   return parsed.data;
 }
 
-function successResponse(route: RouteDef, raw: ApiResult): ApiResponse {
-  const result = { ...raw, data: shape(route, raw.data) };
+function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiResponse {
   const status = result.status ?? successStatusOf(route);
-  if (route.envelope === false) return json(status, result.data, result.headers);
-  const data = result.data as { version?: unknown } | null;
-  const etag: Record<string, string> = !result.pagination && data && typeof data.version === 'number' ? { etag: `"${data.version}"` } : {};
-  return json(status, { success: true, data: result.data, ...(result.pagination ? { pagination: result.pagination } : {}) }, { ...etag, ...result.headers });
+  if (route.envelope === false) return json(status, data, result.headers);
+  const versioned = data as { version?: unknown } | null;
+  const etag: Record<string, string> = !result.pagination && versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
+  return json(status, { success: true, data, ...(result.pagination ? { pagination: result.pagination } : {}) }, { ...etag, ...result.headers });
+}
+
+/**
+ * A list page Lambda could not carry is cut short, with the cursor after its last item as
+ * `next_cursor` (contract 1: `limit` is at most; following the cursors still yields every item).
+ * Only lists whose page reader can make that cursor (`cursorAfter`) are cut; any other answer too
+ * large is a 400 VALIDATION_ERROR asking for less, never the gateway's bare 502.
+ */
+function withinPayloadLimit(request: ApiMiddyRequest, result: ApiResult, data: unknown, answer: ApiResponse): ApiResponse {
+  // A body char is at most 3 bytes of payload (a raw non-ASCII char; escapes are ASCII): most answers need no measuring.
+  if (String(answer.body ?? '').length * 3 <= MAX_RESPONSE_BYTES || payloadBytes(answer) <= MAX_RESPONSE_BYTES) return answer;
+  const { route } = request.internal;
+  const tooLarge = () =>
+    new AppError('VALIDATION_ERROR', 'The answer would be larger than the 6 MB a response can carry; ask for less (fewer items, a shorter range)', {
+      details: [{ path: result.pagination ? 'limit' : 'query', message: 'the answer is too large for one response' }],
+    });
+  if (route.method !== 'GET') {
+    // A change has committed by now: its answer stands (no POST answers anything near this size).
+    logger.error('response over the Lambda payload limit', { operation: route.operation, requestId: request.internal.requestId, bytes: payloadBytes(answer) });
+    return answer;
+  }
+  const { cursorAfter, pagination } = result;
+  if (!Array.isArray(data) || !pagination || !cursorAfter) throw tooLarge();
+  // Each item's share of the payload (its JSON, escaped again, plus a comma), and room for a longer cursor.
+  const fixed = payloadBytes(envelope(route, { ...result, pagination: { ...pagination, next_cursor: null } }, [])) + 1024;
+  let count = 0;
+  for (let bytes = fixed; count < data.length; count += 1) {
+    bytes += Buffer.byteLength(JSON.stringify(JSON.stringify(data[count])), 'utf8') - 1;
+    if (bytes > MAX_RESPONSE_BYTES) break;
+  }
+  for (; count > 0; count -= 1) {
+    const cut = envelope(route, { ...result, pagination: { ...pagination, next_cursor: cursorAfter(count - 1) } }, data.slice(0, count));
+    if (payloadBytes(cut) <= MAX_RESPONSE_BYTES) return cut;
+  }
+  throw tooLarge();
 }
 
 /**
  * Turns the handler's result into the envelope (or the bare RFC shape), with the ETag of a single
- * versioned resource and the request id. A create's id becomes the audited resource.
+ * versioned resource and the request id, within Lambda's payload limit. A create's id becomes the
+ * audited resource.
  */
 export const response = (): ApiMiddleware => ({
   after: async (request) => {
@@ -35,7 +82,8 @@ export const response = (): ApiMiddleware => ({
     const data = result.data as { id?: unknown; client_id?: unknown } | null;
     const created = data?.id ?? data?.client_id;
     if (!state.resourceId && typeof created === 'string') state.resourceId = created;
-    const shaped = successResponse(state.route, result);
+    const shapedData = shape(state.route, result.data);
+    const shaped = withinPayloadLimit(request, result, shapedData, envelope(state.route, result, shapedData));
     shaped.headers = { ...shaped.headers, 'x-request-id': state.requestId };
     request.response = shaped;
   },

@@ -29,6 +29,8 @@ export interface ApiResult {
   status?: number;
   data: unknown;
   pagination?: { total: number; next_cursor: string | null };
+  /** A list's cursor after `data[index]`, so an answer too large for Lambda can be cut there (lib/http/response.ts). */
+  cursorAfter?: (index: number) => string | null;
   headers?: Record<string, string>;
 }
 

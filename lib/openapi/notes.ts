@@ -132,6 +132,14 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   not stored and the key is given back. The same key with another body (or path) is 422
   \`IDEMPOTENCY_KEY_REUSED\`; a duplicate arriving while the first still runs waits up to 5 s for
   its answer, then gets 409 \`IDEMPOTENCY_KEY_IN_USE\`. A key is 1-255 visible ASCII characters.
+- **AWS's limits**: text that is not valid Unicode (a lone surrogate such as \`"\\ud800"\`, which
+  DynamoDB refuses) is 400 \`VALIDATION_ERROR\` naming each field, in a body, query or path. A list
+  page whose answer would pass Lambda's 6 MB response limit comes back shorter than \`limit\`, with
+  \`next_cursor\` after its last item (following the cursors still yields every item); any other
+  answer that large is 400 \`VALIDATION_ERROR\` asking for less. A stored \`Idempotency-Key\` answer
+  over 32 KiB is kept gzip-compressed; one too large even so (none is today) is not kept, and its
+  replay is 409 \`CONFLICT\` instead of running the operation again. Keys DynamoDB leaves
+  unprocessed in a batch read are asked for again with backoff, never taken as absent.
 - **Rate limits**: a token bucket per credential (\`RATE_LIMIT_RPS\` per second, bursts of
   \`RATE_LIMIT_BURST\`; defaults 20 and 40; \`RATE_LIMIT_RPS=0\` turns it off), kept in the table so
   it holds across Lambda containers: one conditional write per request, overlapped with the

@@ -198,7 +198,7 @@ export async function listClients(medspaId: string, input: ClientListInput, now:
   const result = prefix
     ? await searchClients(medspaId, prefix, input)
     : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status }, membershipFilter(input.membership_status));
-  return { data: result.data.map((client) => presentClient(client, now)), pagination: result.pagination };
+  return { ...result, data: result.data.map((client) => presentClient(client, now)) };
 }
 
 /**
@@ -224,9 +224,13 @@ async function searchClients(medspaId: string, prefix: string, input: ClientList
   const page = matches.slice(start, start + input.limit);
   const clients = await findResources('client', medspaId, page.map((match) => match.clientId));
   const last = page[page.length - 1];
+  const nextCursor = last && start + page.length < matches.length ? sealCursor(scope, { after: last.sk }) : null;
+  const shown = page.filter((match) => clients.has(match.clientId));
   return {
-    data: page.flatMap((match) => clients.get(match.clientId) ?? []),
-    pagination: { total: matches.length, next_cursor: last && start + page.length < matches.length ? sealCursor(scope, { after: last.sk }) : null },
+    data: shown.map((match) => clients.get(match.clientId)!),
+    pagination: { total: matches.length, next_cursor: nextCursor },
+    // A page too large for one response is cut after a client shown (lib/http/response.ts).
+    cursorAfter: (index) => (index >= shown.length - 1 ? nextCursor : sealCursor(scope, { after: shown[index].sk })),
   };
 }
 
