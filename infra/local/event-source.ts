@@ -8,14 +8,39 @@ import type { Publish } from '../../lib/events/publish';
 import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
-import { latestStreamArn, startStreamPoller, streamsClient, type StreamPollerOptions } from './stream-poller';
+import { workers } from '../../lib/workers';
+import { latestStreamArn, startStreamPoller, streamsClient, type StreamPoller, type StreamPollerOptions } from './stream-poller';
 
 /**
- * The event source of the local server, in process: what the stream worker Lambda and the
- * scheduled reminder sweeper do on AWS. The table stream is polled (infra/local/stream-poller.ts)
- * and each batch goes through the same pipeline as the Lambda (lib/events/pipeline.ts) with
- * `publish` in place of EventBridge; the reminder sweep runs every `sweepEveryMs`.
+ * The event source of the local server, in process: what the stream workers and the scheduled
+ * reminder sweeper do on AWS. Each stream worker of lib/workers has its own poller of the table
+ * stream (infra/local/stream-poller.ts) with its mapping's settings, as each has its own event
+ * source mapping on AWS; the relay's batches go through the same pipeline as its Lambda
+ * (lib/events/pipeline.ts) with `publish` in place of EventBridge. The reminder sweep runs every
+ * `sweepEveryMs`.
  */
+
+/** The stream workers the local server runs a poller for (a test checks they are the template's stream mappings). */
+export const LOCAL_STREAM_WORKERS = ['streamToBus', 'aggregateReports'] as const;
+export type LocalStreamWorker = (typeof LOCAL_STREAM_WORKERS)[number];
+
+/**
+ * A stream worker's event source mapping as the poller takes it: from its row in lib/workers, as
+ * the CDK stack (infra/stacks/workers-stack.ts) builds it, with the same defaults.
+ * test/integration/local-wiring.test.ts checks every field against the synthesized template.
+ */
+export function localStreamMapping(worker: LocalStreamWorker) {
+  const { trigger } = workers[worker];
+  return {
+    batchSize: trigger.batchSize ?? 100,
+    // MaximumRetryAttempts counts the retries; the poller counts the tries, the first included.
+    maxAttempts: (trigger.maxRetries ?? 5) + 1,
+    reportBatchItemFailures: true,
+    partialRetry: 'fromFirstFailure',
+    bisectOnError: true,
+    maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
+  } satisfies Partial<StreamPollerOptions>;
+}
 export interface EventSourceOptions {
   /** Where the contract events go (the webhook delivery side). */
   publish: Publish;
@@ -24,14 +49,14 @@ export interface EventSourceOptions {
   sweepEveryMs: number;
   /** Defaults to DATA_DIR: the stream checkpoint is kept there. */
   dataDir?: string;
-  /** Poller tuning (tests). */
+  /** Poller tuning (tests), over each mapping's settings. */
   poller?: Pick<StreamPollerOptions, 'batchSize' | 'maxAttempts' | 'retryDelayMs' | 'idleDelayMs' | 'shardRefreshMs'>;
   /** Called after each sweep (tests, diagnostics). */
   onSweep?: (result: SweepResult) => void;
 }
 
 export interface EventSource {
-  /** Stops the sweeper and the poller after the work in flight. */
+  /** Stops the sweeper and the pollers after the work in flight. */
   stop(): Promise<void>;
 }
 
@@ -39,20 +64,29 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
   const now = options.now ?? (() => clock().now());
   const table = tableName();
   const streamArn = await latestStreamArn(table);
-  // Each stream consumer's mapping reads the stream with its function's role: the poller reads as
-  // streamToBus (aggregateReports' role is granted the same stream actions, test/infra).
-  const poller = runAsFunction('streamToBus', () => startStreamPoller({
+  const dataDir = options.dataDir ?? config().DATA_DIR;
+  const pollerOptions = (worker: LocalStreamWorker, checkpoint: string) => ({
+    ...localStreamMapping(worker),
     ...options.poller,
     client: streamsClient(),
     streamArn,
-    checkpointFile: join(options.dataDir ?? config().DATA_DIR, `stream-checkpoint.${table}.json`),
-    // The two stream consumers of lib/workers, in one pass: report counters (exactly once by
-    // their own markers, so a retried batch is harmless), then contract events.
-    consume: async (records) => {
-      await runAsFunction('aggregateReports', () => applyStreamRecords(records as never, { now }));
-      return runAsFunction('streamToBus', () => processStreamRecords(records, { publish: options.publish, now }));
-    },
-  }));
+    checkpointFile: join(dataDir, checkpoint),
+  });
+  // Each mapping reads the stream with its function's role, keeps its own position (the relay's
+  // file keeps its old name) and retries on its own, as on AWS. The report counters are exactly
+  // once by their own markers, so a batch handed over again is harmless.
+  const pollers: Record<LocalStreamWorker, StreamPoller> = {
+    streamToBus: runAsFunction('streamToBus', () => startStreamPoller({
+      ...pollerOptions('streamToBus', `stream-checkpoint.${table}.json`),
+      consume: (records) => runAsFunction('streamToBus', () => processStreamRecords(records, { publish: options.publish, now })),
+    })),
+    aggregateReports: runAsFunction('aggregateReports', () => startStreamPoller({
+      ...pollerOptions('aggregateReports', `stream-checkpoint.${table}.aggregateReports.json`),
+      consume: async (records) => {
+        await runAsFunction('aggregateReports', () => applyStreamRecords(records as never, { now }));
+      },
+    })),
+  };
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.
   let stopped = false;
@@ -74,7 +108,7 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
       stopped = true;
       clearTimeout(timer);
       await sweeping;
-      await poller.stop();
+      await Promise.all(Object.values(pollers).map((poller) => poller.stop()));
     },
   };
 }

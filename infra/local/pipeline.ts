@@ -1,16 +1,29 @@
 import { startLocalDelivery } from '../../lib/webhooks/local-delivery';
+import { workers } from '../../lib/workers';
 import { startEventSource } from './event-source';
 
 /**
+ * The local reminder sweep runs this many times as often as its schedule (every 15 s for
+ * `rate(1 minute)`), so a reminder shows up soon after it falls due while trying things out. A
+ * deliberate difference from AWS, asserted in test/integration/local-wiring.test.ts; sweeps are
+ * idempotent, so more of them change nothing but latency.
+ */
+export const LOCAL_SWEEP_SPEEDUP = 4;
+
+/** The local sweep interval: sweepReminders' schedule (lib/workers) sped up by LOCAL_SWEEP_SPEEDUP. */
+export const localSweepEveryMs = () => (workers.sweepReminders.trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
+
+/**
  * The event half of `npm start`, in process, as the workers of lib/workers run on AWS: the table
- * stream (poller + the same pipeline as `streamToBus`), the bus rules of lib/events/rules.ts,
- * fan-out and signed deliveries with the retry schedule of WEBHOOK_RETRY_SCHEDULE, and the
- * reminder sweeper. Stopping waits for the work in flight; both sides keep their position under
- * DATA_DIR (stream checkpoint, delivery journal), so a restart loses nothing.
+ * stream (a poller per stream worker, with its mapping's settings), the bus rules of
+ * lib/events/rules.ts, fan-out and signed deliveries with the retry schedule of
+ * WEBHOOK_RETRY_SCHEDULE, and the reminder sweeper. Stopping waits for the work in flight; both
+ * sides keep their position under DATA_DIR (stream checkpoints, delivery journal), so a restart
+ * loses nothing.
  */
 export async function startLocalPipeline(options: { sweepEveryMs?: number } = {}) {
   const delivery = startLocalDelivery();
-  const source = await startEventSource({ publish: (events) => delivery.publish(events), sweepEveryMs: options.sweepEveryMs ?? 15_000 });
+  const source = await startEventSource({ publish: (events) => delivery.publish(events), sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs() });
   return {
     async stop() {
       await source.stop();

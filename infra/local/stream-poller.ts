@@ -23,10 +23,12 @@ import { logger } from '../../lib/log';
  * hands each GetRecords batch to `consume`, and only then records the shard's position in a
  * checkpoint file. A restart resumes after the last acknowledged record (AFTER_SEQUENCE_NUMBER),
  * or from TRIM_HORIZON for a shard never read: nothing is lost and nothing acknowledged is
- * handed over again. Records of a batch that `consume` reports failed (Lambda's partial batch
- * response) or all of them when it throws are retried on their own, a bounded number of times;
- * a record still failing then is logged by ids and skipped, so one poison record never blocks
- * its shard.
+ * handed over again. Failures are handled as Lambda's stream event source mapping does, with its
+ * settings as options (infra/local/event-source.ts passes each mapping's own): records that
+ * `consume` reports failed (partial batch response) or all of them when it throws are retried a
+ * bounded number of times, a throwing batch split in halves first when asked (bisect); a record
+ * still failing then, or older than the maximum record age, is logged by ids and skipped, so one
+ * poison record never blocks its shard.
  */
 
 /** Lambda's partial batch response: failed records by sequence number. */
@@ -46,8 +48,20 @@ export interface StreamPollerOptions {
   consume: Consume;
   /** GetRecords `Limit` (DynamoDB allows up to 1000). */
   batchSize?: number;
-  /** Tries per record, the first included, before it is skipped. */
+  /** Tries per record, the first included, before it is skipped (a mapping's MaximumRetryAttempts + 1). */
   maxAttempts?: number;
+  /** Honour `batchItemFailures` (ReportBatchItemFailures); when false a returned list is ignored, as Lambda ignores it. Default true. */
+  reportBatchItemFailures?: boolean;
+  /**
+   * After a partial batch response, retry the failed records alone (`failed`, the default) or,
+   * as Lambda does, every record from the first failed one on (`fromFirstFailure`: Lambda
+   * checkpoints at the lowest failed sequence number, so later records are handed over again).
+   */
+  partialRetry?: 'failed' | 'fromFirstFailure';
+  /** Split a throwing batch in two and hand each half over on its own (BisectBatchOnFunctionError); a split is not a retry. */
+  bisectOnError?: boolean;
+  /** Skip records older than this (MaximumRecordAgeInSeconds), by ApproximateCreationDateTime. */
+  maxRecordAgeSeconds?: number;
   /** Wait before retry `attempt` (2, 3, ...) of failed records. */
   retryDelayMs?: (attempt: number) => number;
   /** Wait between rounds that found nothing new. */
@@ -121,10 +135,14 @@ export function readyShards(shards: Pick<Shard, 'ShardId' | 'ParentShardId'>[], 
 
 const sequenceOf = (record: _Record) => record.dynamodb?.SequenceNumber ?? '';
 
+/** Where a shard never read starts (the mapping's StartingPosition): the oldest record kept. */
+export const STARTING_POSITION = 'TRIM_HORIZON' as const;
+
 export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
   const { client, streamArn, checkpointFile, consume } = options;
   const batchSize = options.batchSize ?? 100;
   const maxAttempts = options.maxAttempts ?? 5;
+  const { reportBatchItemFailures = true, partialRetry = 'failed', bisectOnError = false, maxRecordAgeSeconds } = options;
   const retryDelayMs = options.retryDelayMs ?? ((attempt) => Math.min(100 * 2 ** (attempt - 2), 5_000));
   const idleDelayMs = options.idleDelayMs ?? 500;
   const shardRefreshMs = options.shardRefreshMs ?? 10_000;
@@ -156,38 +174,61 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
   async function openIterator(shardId: string, position: ShardPosition | undefined): Promise<string | undefined> {
     const from = position?.sequenceNumber
       ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' as const, SequenceNumber: position.sequenceNumber }
-      : { ShardIteratorType: 'TRIM_HORIZON' as const };
+      : { ShardIteratorType: STARTING_POSITION };
     const { ShardIterator } = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...from }));
     return ShardIterator;
   }
 
+  const skip = (shardId: string, record: _Record, reason: string, attempts: number) =>
+    log.error(`stream record skipped ${reason}`, { shard_id: shardId, sequence_number: sequenceOf(record), event_id: record.eventID, attempts });
+
+  const expired = (record: _Record) => {
+    const createdAt = record.dynamodb?.ApproximateCreationDateTime;
+    return maxRecordAgeSeconds !== undefined && createdAt !== undefined && Date.now() - new Date(createdAt).getTime() > maxRecordAgeSeconds * 1000;
+  };
+
   /** Hands the batch over until every record is done or skipped; false when stopping left it unfinished. */
   async function deliver(shardId: string, records: _Record[]): Promise<boolean> {
-    let pending = records;
-    for (let attempt = 1; ; attempt += 1) {
-      let failedIds: Set<string>;
+    // What is left to hand over, in stream order, each part with the tries its records have had.
+    const parts = [{ records, tries: 0 }];
+    while (parts.length > 0) {
+      const part = parts.shift()!;
+      const pending: _Record[] = [];
+      for (const record of part.records) {
+        if (expired(record)) skip(shardId, record, 'older than the maximum record age', part.tries);
+        else pending.push(record);
+      }
+      if (pending.length === 0) continue;
+      const attempt = part.tries + 1;
+      let failed: _Record[];
+      let retry: _Record[];
       try {
         const result = await consume(pending as StreamRecord[]);
-        failedIds = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+        const failedIds = new Set(reportBatchItemFailures ? (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) : []);
+        failed = pending.filter((record) => failedIds.has(sequenceOf(record)));
+        retry = partialRetry === 'failed' || failed.length === 0 ? failed : pending.slice(pending.indexOf(failed[0]));
       } catch (error) {
         log.warn('stream batch failed', { shard_id: shardId, records: pending.length, attempt, error: (error as Error).name });
-        failedIds = new Set(pending.map(sequenceOf));
+        failed = retry = pending;
+        if (bisectOnError && pending.length > 1 && stopping === 'no') {
+          const half = Math.ceil(pending.length / 2);
+          parts.unshift({ records: pending.slice(0, half), tries: part.tries }, { records: pending.slice(half), tries: part.tries });
+          continue;
+        }
       }
       if (stopping === 'abandon') return false;
-      const failed = pending.filter((record) => failedIds.has(sequenceOf(record)));
-      if (failed.length === 0) return true;
+      if (failed.length === 0) continue;
       if (attempt >= maxAttempts) {
-        for (const record of failed) {
-          log.error('stream record skipped after failing every attempt', { shard_id: shardId, sequence_number: sequenceOf(record), event_id: record.eventID, attempts: attempt });
-        }
-        return true;
+        for (const record of failed) skip(shardId, record, 'after failing every attempt', attempt);
+        continue;
       }
       // Stopping between attempts: the batch is not acknowledged and comes back after a restart.
       if (stopping !== 'no') return false;
       await pause(retryDelayMs(attempt + 1));
       if (stopping !== 'no') return false;
-      pending = failed;
+      parts.unshift({ records: retry, tries: attempt });
     }
+    return true;
   }
 
   async function run(): Promise<void> {

@@ -70,7 +70,9 @@ function matchesValue(alternative: PatternValue, value: unknown): boolean {
  * EventBridge matching for the subset above: every field named by the pattern must be present in
  * the event and match one alternative (an array value in the event matches if any element does);
  * fields the pattern does not name are ignored. Anything else in a pattern throws, so the local
- * bus can never silently disagree with EventBridge.
+ * bus can never silently disagree with EventBridge. Hand-written: no maintained EventBridge
+ * pattern library is on npm; test/unit/event-pattern-semantics.test.ts checks it against the
+ * documented semantics, and test/integration/local-wiring.test.ts runs it on the synthesized patterns.
  */
 export function matches(pattern: EventPattern, event: Record<string, unknown>): boolean {
   return Object.entries(pattern).every(([field, expected]) => {

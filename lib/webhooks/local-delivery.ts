@@ -1,12 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { authorizeStandIn, runAsFunction } from '../aws/local-runtime';
 import { config } from '../config';
 import type { ContractEvent } from '../events/types';
 import { EVENT_SOURCE } from '../events/types';
-import { rulesMatching } from '../events/rules';
+import { EVENT_RULES, rulesMatching, type EventRule } from '../events/rules';
 import { logger } from '../log';
+import { workers } from '../workers';
 import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
 
 /**
@@ -18,13 +19,54 @@ import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type 
  *
  * Chosen over re-deriving from the delivery log's `pending` entries: those live in one partition
  * per subscription, and finding them all on start would take a Scan or a cross-practice index.
+ *
+ * The bus rules, fan-out's batch size and the `deliveries` queue's redrive settings come from
+ * lib/events/rules.ts and lib/workers, as the CDK stack's do; test/integration/local-wiring.test.ts
+ * checks them against the synthesized template and names the differences.
  */
+
+/**
+ * Attempts in flight at once by default: a laptop's share. On AWS up to the mapping's
+ * MaximumConcurrency invocations of BatchSize jobs each run at once (a deliberate difference).
+ */
+export const LOCAL_DELIVERY_CONCURRENCY = 8;
+
+/** Where jobs go after `maxReceiveCount` failed runs: the local `deliveries` dead-letter queue (JSON lines). */
+export const DEAD_LETTER_FILE = 'webhook-dead-letters.jsonl';
+
+/** The `deliveries` queue's settings from its trigger in lib/workers, with the CDK stack's defaults. */
+export function localDeliveriesQueue() {
+  const { trigger, timeoutSeconds } = workers.deliverWebhook;
+  return {
+    visibilityTimeoutSeconds: trigger.visibilityTimeoutSeconds ?? 6 * (timeoutSeconds ?? 30),
+    maxReceiveCount: trigger.maxReceiveCount ?? 5,
+  };
+}
+
+/** Fan-out's queue (the one the rules target) and how many of its events one run takes (its mapping's BatchSize). */
+export function localFanOut() {
+  const { trigger } = workers.fanOut;
+  return { queue: trigger.queue, batchSize: trigger.batchSize ?? 10 };
+}
+
+/** An event as the bus carries it (EventBridge's envelope), for the rules to match. */
+export const busEvent = (event: ContractEvent) => ({ version: '0', source: EVENT_SOURCE, 'detail-type': event.type, resources: [], detail: event });
+
+/** The rules that send an event to fan-out's queue: one copy each, as EventBridge sends one per matching rule. */
+export const fanOutRoutes = (event: ContractEvent, rules: readonly EventRule[] = EVENT_RULES) =>
+  rulesMatching(busEvent(event), rules).filter((rule) => rule.target.queue === localFanOut().queue);
 
 export interface LocalDeliveryOptions extends DeliveryOptions {
   /** Default: config DATA_DIR. */
   dataDir?: string;
-  /** Attempts in flight at once (default 8). */
+  /** Attempts in flight at once (default LOCAL_DELIVERY_CONCURRENCY). */
   concurrency?: number;
+  /** The bus rules (default: lib/events/rules.ts, those of the template). */
+  rules?: readonly EventRule[];
+  /** A job whose run throws comes back after this long (default: the queue's visibility timeout)... */
+  visibilityTimeoutSeconds?: number;
+  /** ...and goes to DEAD_LETTER_FILE after this many failed runs (default: the queue's redrive maxReceiveCount). */
+  maxReceiveCount?: number;
 }
 
 export interface LocalDelivery {
@@ -41,8 +83,11 @@ export const JOURNAL_FILE = 'webhook-jobs.json';
 /** Node's timers take at most 2^31-1 ms (~24.8 days); a longer wait is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+type QueueSettings = LocalDeliveryOptions & { concurrency: number; visibilityTimeoutSeconds: number; maxReceiveCount: number };
+
 class LocalQueue implements DeliveryQueue {
-  private readonly jobs = new Map<string, { job: DeliveryJob; timer?: NodeJS.Timeout }>();
+  /** `receives`: failed runs so far (SQS's receive count; not journaled, so a restart resets it). */
+  private readonly jobs = new Map<string, { job: DeliveryJob; timer?: NodeJS.Timeout; receives: number }>();
   private readonly ready: DeliveryJob[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
@@ -52,7 +97,8 @@ class LocalQueue implements DeliveryQueue {
 
   constructor(
     private readonly journal: string,
-    private readonly options: LocalDeliveryOptions & { concurrency: number },
+    private readonly deadLetters: string,
+    private readonly options: QueueSettings,
   ) {}
 
   get size() {
@@ -62,7 +108,8 @@ class LocalQueue implements DeliveryQueue {
   async send(job: DeliveryJob, delaySeconds: number): Promise<void> {
     await authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' });
     clearTimeout(this.jobs.get(job.delivery_id)?.timer);
-    this.jobs.set(job.delivery_id, { job });
+    // A new message (a deferral is one too, as on SQS): its receive count starts again.
+    this.jobs.set(job.delivery_id, { job, receives: 0 });
     this.arm(job.delivery_id, delaySeconds * 1000);
     await this.persist();
   }
@@ -71,7 +118,7 @@ class LocalQueue implements DeliveryQueue {
   restore(jobs: DeliveryJob[]) {
     const now = (this.options.now ?? (() => new Date()))().getTime();
     for (const job of jobs) {
-      this.jobs.set(job.delivery_id, { job });
+      this.jobs.set(job.delivery_id, { job, receives: 0 });
       this.arm(job.delivery_id, Date.parse(job.due_at) - now);
     }
   }
@@ -107,9 +154,26 @@ class LocalQueue implements DeliveryQueue {
       if (result !== 'deferred') this.jobs.delete(job.delivery_id);
       await this.persist();
     } catch (error) {
-      // The table (or the disk) is unreachable: keep the job and try it again shortly.
-      logger.error('webhook job failed; retrying in 5 s', { deliveryId: job.delivery_id, error: (error as Error).message });
-      this.arm(job.delivery_id, 5000);
+      // The table (or the disk) is unreachable. As SQS does with a failed message: it comes back
+      // after the visibility timeout, and after maxReceiveCount failed runs goes to the dead letters.
+      const slot = this.jobs.get(job.delivery_id);
+      const receives = (slot?.receives ?? 0) + 1;
+      if (slot) slot.receives = receives;
+      const fields = { deliveryId: job.delivery_id, medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id, receives, error: (error as Error).message };
+      if (receives < this.options.maxReceiveCount) {
+        logger.error('webhook job failed; it runs again after the visibility timeout', fields);
+        this.arm(job.delivery_id, this.options.visibilityTimeoutSeconds * 1000);
+        return;
+      }
+      try {
+        await appendFile(this.deadLetters, `${JSON.stringify(job)}\n`, { mode: 0o600 });
+        logger.error('webhook job failed too often; moved to the dead letters', { ...fields, file: this.deadLetters });
+        this.jobs.delete(job.delivery_id);
+        await this.persist();
+      } catch {
+        // The disk too: the job stays queued (unless already out) and runs again later.
+        this.arm(job.delivery_id, this.options.visibilityTimeoutSeconds * 1000);
+      }
     }
   }
 
@@ -172,15 +236,25 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
   const dataDir = options.dataDir ?? config().DATA_DIR;
   mkdirSync(dataDir, { recursive: true });
   const journal = join(dataDir, JOURNAL_FILE);
-  const queue = new LocalQueue(journal, { ...options, concurrency: options.concurrency ?? 8 });
+  const redrive = localDeliveriesQueue();
+  const queue = new LocalQueue(journal, join(dataDir, DEAD_LETTER_FILE), {
+    ...options,
+    concurrency: options.concurrency ?? LOCAL_DELIVERY_CONCURRENCY,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? redrive.visibilityTimeoutSeconds,
+    maxReceiveCount: options.maxReceiveCount ?? redrive.maxReceiveCount,
+  });
   queue.restore(readJournal(journal));
+  const { batchSize } = localFanOut();
 
   return {
     async publish(events) {
-      // EventBridge's PutEvents, with the publisher's role; the rules then route as the bus would.
+      // EventBridge's PutEvents, with the publisher's role; the rules then route as the bus would,
+      // and fan-out takes its queue's events a batch at a time, as its mapping hands them over.
       await authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' });
-      const routed = events.filter((event) => rulesMatching({ source: EVENT_SOURCE, 'detail-type': event.type, detail: event }).some((rule) => rule.target.queue === 'events'));
-      await runAsFunction('fanOut', () => fanOutAll(routed, queue, options));
+      // Batches run side by side, as concurrent invocations of fan-out would.
+      const queued = events.flatMap((event) => fanOutRoutes(event, options.rules).map(() => event));
+      const batches = Array.from({ length: Math.ceil(queued.length / batchSize) }, (_, i) => queued.slice(i * batchSize, (i + 1) * batchSize));
+      await Promise.all(batches.map((routed) => runAsFunction('fanOut', () => fanOutAll(routed, queue, options))));
     },
     stop: () => queue.stop(),
     pending: () => queue.size,
