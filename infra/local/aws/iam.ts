@@ -1,4 +1,5 @@
 import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { PARTITIONS, type PartitionName } from '../../../lib/db/keys';
 import type { IamRequest } from './dynamodb-requests';
 import type { FunctionModel } from './model';
 
@@ -73,4 +74,29 @@ export function accessDeniedError(message: string): Error {
     $fault: 'client' as const,
     $metadata: { httpStatusCode: 400, attempts: 1, totalRetryDelay: 0 },
   });
+}
+
+/** An IAM StringLike pattern as a regular expression (`*` any run, `?` one character). */
+const likePattern = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+const FAMILIES = (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).map(([name, pattern]) => [name, likePattern(pattern)] as const);
+
+/** The partition family (PARTITIONS name) a leading key belongs to. */
+export const partitionOf = (key: string): PartitionName | undefined => FAMILIES.find(([, pattern]) => pattern.test(key))?.[0];
+
+/** The family a LeadingKeys pattern of a policy names (the patterns are PARTITIONS' own). */
+export const partitionNamed = (pattern: string): PartitionName | undefined => (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).find(([, value]) => value === pattern)?.[0];
+
+/** A write to a partition family, as usage counts it: `partition:<name>|<action>`. */
+export const partitionGrant = (partition: string, action: string) => `partition:${partition}|${action}`;
+
+/**
+ * What a call used: a write by partition family and action (one statement covers several
+ * families, and each must be seen used), anything else by the statement that allowed it.
+ */
+export function usedBy(request: IamRequest, statements: string[]): string[] {
+  const keys = request.context['dynamodb:LeadingKeys'];
+  if (keys && /^dynamodb:(Put|Update|Delete|ConditionCheck)Item$/.test(request.action)) {
+    return [keys].flat().map((key) => partitionGrant(partitionOf(key) ?? key, request.action));
+  }
+  return statements.map((statement) => `${statement}|${request.action}`);
 }

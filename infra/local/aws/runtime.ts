@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { installLocalRuntime, type InstrumentableClient, type LocalRuntime, type StandInCall } from '../../../lib/aws/local-runtime';
 import { pascal } from '../../stacks/stage-settings';
 import { dynamoDbRequests, dynamoDbStreamsRequests, type IamRequest } from './dynamodb-requests';
-import { accessDeniedError, accessDeniedMessage, evaluate } from './iam';
+import { accessDeniedError, accessDeniedMessage, evaluate, usedBy } from './iam';
 import { localAwsModel, type FunctionModel, type LocalAwsModel } from './model';
 
 /**
@@ -35,18 +35,12 @@ async function firstDenied(requests: IamRequest[]): Promise<{ fn: FunctionModel;
   const name = identity.getStore();
   if (!name || !model) return undefined;
   const fn = functionNamed(name);
-  if (process.env.LOCAL_IAM_RECORD) {
-    const family = (key: string) => key.split('#').map((part) => (/^[A-Z_]+$/.test(part) ? part : '*')).join('#');
-    const lines = requests.map((request) => `${name}\t${request.action}\t${request.resource.split(':').slice(5).join(':')}\t${[request.context['dynamodb:LeadingKeys'] ?? []].flat().map(family).join(',')}\n`);
-    appendFileSync(join(process.env.LOCAL_IAM_RECORD, `${process.pid}.tsv`), lines.join(''));
-    return undefined;
-  }
   for (const request of requests) {
     const verdict = await evaluate(fn, request, model.account);
     if (!verdict.allowed) return { fn, request };
     let grants = used.get(fn.roleName);
     if (!grants) used.set(fn.roleName, (grants = new Set()));
-    for (const grant of verdict.grants) grants.add(`${grant}|${request.action}`);
+    for (const grant of usedBy(request, verdict.grants)) grants.add(grant);
   }
   return undefined;
 }

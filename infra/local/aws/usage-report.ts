@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { statementName } from './iam';
+import { partitionGrant, partitionNamed, statementName } from './iam';
 import { localAwsModel, type LocalAwsModel } from './model';
 
 /**
@@ -24,7 +24,14 @@ export interface RoleGrants {
   awsOnly: string[];
 }
 
+/**
+ * The request chain's partitions (lib/http/route.ts tableWritesOf): the same middleware code
+ * writes them for every route, so a use on any route shows the grant is needed on all.
+ */
+const CHAIN_PARTITIONS = new Set(['audit', 'rateLimit', 'idempotency']);
+
 export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<string>>): RoleGrants[] {
+  const usedAnywhere = new Set(Object.values(used).flatMap((grants) => [...grants]));
   const byRole = new Map<string, RoleGrants>();
   for (const fn of Object.values(model.functions)) {
     const known = byRole.get(fn.roleName);
@@ -34,20 +41,26 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
     }
     const entry: RoleGrants = { role: fn.roleName, functions: [fn.name], unused: [], awsOnly: [] };
     byRole.set(fn.roleName, entry);
-    {
-      for (const policy of fn.policies) {
-        [policy.document.Statement].flat().forEach((statement: any, index: number) => {
-          if (statement.Effect !== 'Allow') return;
-          const name = statementName(policy.name, statement, index);
-          for (const action of [statement.Action].flat() as string[]) {
-            const grant = `${name}|${action}`;
-            if (used[fn.roleName]?.has(grant)) continue;
-            const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
-            const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
-            (notObservable ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
+    const wasUsed = (grant: string) => used[fn.roleName]?.has(grant) ?? false;
+    for (const policy of fn.policies) {
+      [policy.document.Statement].flat().forEach((statement: any, index: number) => {
+        if (statement.Effect !== 'Allow') return;
+        const name = statementName(policy.name, statement, index);
+        const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+        for (const action of [statement.Action].flat() as string[]) {
+          if (leadingKeys) {
+            for (const partition of leadingKeys.map((pattern) => partitionNamed(pattern) ?? pattern)) {
+              const grant = partitionGrant(partition, action);
+              if (!(wasUsed(grant) || (CHAIN_PARTITIONS.has(partition) && usedAnywhere.has(grant)))) entry.unused.push(`${action.replace('dynamodb:', '')} ${partition}`);
+            }
+            continue;
           }
-        });
-      }
+          if (wasUsed(`${name}|${action}`)) continue;
+          const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
+          const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
+          (notObservable ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
+        }
+      });
     }
   }
   return [...byRole.values()];
