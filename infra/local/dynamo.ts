@@ -8,6 +8,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 export interface DynamoLocal {
   endpoint: string;
   stop(): Promise<void>;
+  /** Resolves when the Java process has exited, stopped or not. */
+  exited: Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -70,6 +72,7 @@ export async function startDynamoLocal(options: { dbPath?: string; port?: number
   );
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const endpoint = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -85,5 +88,5 @@ export async function startDynamoLocal(options: { dbPath?: string; port?: number
     await stop();
     throw new Error(`${(error as Error).message}${stderr ? `\n${stderr.slice(0, 2000)}` : ''}`);
   }
-  return { endpoint, stop };
+  return { endpoint, stop, exited };
 }

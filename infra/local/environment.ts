@@ -11,6 +11,8 @@ export interface LocalEnvironment {
   endpoint: string;
   /** Stops what this process started (nothing when it joined a running server's database). */
   stop(): Promise<void>;
+  /** Resolves if the DynamoDB Local this process started exits (never, when it started none). */
+  lost: Promise<void>;
 }
 
 const endpointFile = (dataDir: string) => join(dataDir, 'dynamodb-endpoint.json');
@@ -48,6 +50,7 @@ export async function openLocalEnvironment(options: { owner: boolean }): Promise
 
   let endpoint = process.env.DYNAMODB_ENDPOINT;
   let stop = async () => {};
+  let lost = new Promise<void>(() => {});
   if (!endpoint) {
     const running = await runningServerEndpoint(dataDir);
     if (running && options.owner) throw new Error(`Another server is already using ${dataDir} (DynamoDB Local at ${running}); stop it or set DATA_DIR.`);
@@ -58,6 +61,7 @@ export async function openLocalEnvironment(options: { owner: boolean }): Promise
       mkdirSync(dbPath, { recursive: true });
       const dynamo = await startDynamoLocal({ dbPath });
       endpoint = dynamo.endpoint;
+      lost = dynamo.exited;
       if (options.owner) writeFileSync(endpointFile(dataDir), JSON.stringify({ endpoint, pid: process.pid }));
       stop = async () => {
         if (options.owner) rmSync(endpointFile(dataDir), { force: true });
@@ -69,5 +73,5 @@ export async function openLocalEnvironment(options: { owner: boolean }): Promise
   resetConfig();
   resetDdb();
   await ensureTable();
-  return { dataDir, endpoint, stop };
+  return { dataDir, endpoint, stop, lost };
 }

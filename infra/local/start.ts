@@ -9,6 +9,9 @@ import { createLocalServer, listen } from './http-server';
 import { startLocalPipeline } from './pipeline';
 import { ensureDemoPractice } from './seed';
 
+/** How long a shutdown may wait for work in flight (a webhook attempt takes up to 10 s, and is journaled). */
+const SHUTDOWN_GRACE_MS = 8_000;
+
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
@@ -20,7 +23,11 @@ async function main() {
   const demo = await ensureDemoPractice(environment.dataDir);
   const pipeline = await startLocalPipeline();
   const server = createLocalServer();
-  const boundPort = await listen(server, port);
+  const boundPort = await listen(server, port).catch(async (error: NodeJS.ErrnoException) => {
+    await pipeline.stop();
+    await environment.stop();
+    throw error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use: set PORT to a free one (PORT=${port + 1} npm start)`) : error;
+  });
   const baseUrl = `http://127.0.0.1:${boundPort}`;
 
   console.log(`
@@ -39,17 +46,26 @@ medspa-api is running
 `);
 
   let stopping = false;
-  const shutdown = async () => {
+  const shutdown = async (reason: string, code = 0) => {
     if (stopping) return;
     stopping = true;
+    console.log(`medspa-api: ${reason}; stopping the API, the event pipeline and DynamoDB Local`);
+    // Work in flight gets a few seconds; then the process goes anyway (DynamoDB Local with it).
+    setTimeout(() => {
+      console.error('medspa-api: shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     server.close();
     server.closeAllConnections();
-    await pipeline.stop();
+    await pipeline.stop().catch(() => undefined);
     await environment.stop();
-    process.exit(0);
+    console.log('medspa-api: stopped');
+    process.exit(code);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  void environment.lost.then(() => shutdown('DynamoDB Local exited', 1));
 }
 
 main().catch((error) => {
