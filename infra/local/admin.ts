@@ -1,6 +1,6 @@
 /**
  * `npm run admin -- <command>`: practice setup beside a running server (same DATA_DIR) or
- * against DYNAMODB_ENDPOINT.
+ * against DYNAMODB_ENDPOINT; `npm run admin -- help` prints the commands with an example each.
  *   create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
  *   create-credential --medspa-id ID --role ROLE [--name NAME] [--json]
  *   set-api-access --medspa-id ID --access enabled|waitlisted
@@ -15,10 +15,32 @@ import { changePractice, createPracticeWithAdmin } from '../../lib/use-cases/pra
 import { rebuildAggregates } from '../../lib/use-cases/report-aggregation';
 import { openLocalEnvironment } from './environment';
 
-const USAGE = `usage: npm run admin -- create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
-       npm run admin -- create-credential --medspa-id ID --role ${ROLES.join('|')} [--name NAME] [--json]
-       npm run admin -- set-api-access --medspa-id ID --access enabled|waitlisted
-       npm run admin -- rebuild-aggregates --medspa-id ID [--verify] [--settle-ms 5000] [--from-month YYYY-MM] [--through-month YYYY-MM] [--json]`;
+const USAGE = `usage: npm run -s admin -- COMMAND [options]   (beside a running npm start, same DATA_DIR)
+
+  create-practice --name NAME [--time-zone ZONE] [--currency USD] [--waitlisted] [--json]
+      a practice and its first admin credential
+      e.g. npm run -s admin -- create-practice --name "Glow" --time-zone America/Chicago --json
+  create-credential --medspa-id ID --role ${ROLES.join('|')} [--name NAME] [--json]
+      another API credential of a practice (the secret is shown once)
+      e.g. npm run -s admin -- create-credential --medspa-id ID --role front_desk --json
+  set-api-access --medspa-id ID --access enabled|waitlisted
+      open or close a practice's API access
+      e.g. npm run -s admin -- set-api-access --medspa-id ID --access enabled
+  rebuild-aggregates --medspa-id ID [--verify] [--settle-ms 5000] [--from-month YYYY-MM] [--through-month YYYY-MM] [--json]
+      recount the report counters from the records (--verify: only compare)
+      e.g. npm run -s admin -- rebuild-aggregates --medspa-id ID --verify --json
+  help, --help
+      this text
+
+--json answers are one line of snake_case JSON on stdout.`;
+
+/** The API's and the other commands' key style for `--json` answers. */
+const snakeCaseKeys = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(snakeCaseKeys)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), snakeCaseKeys(inner)]))
+      : value;
 
 function fail(message: string): never {
   console.error(message);
@@ -41,9 +63,14 @@ async function main() {
       'settle-ms': { type: 'string' },
       'from-month': { type: 'string' },
       'through-month': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals[0];
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
   if (!command) fail(USAGE);
   // Logs go to stderr so `--json` leaves exactly one line on stdout.
   process.env.LOG_LEVEL ??= 'WARN';
@@ -91,7 +118,8 @@ async function main() {
         verifyOnly: values.verify ?? false,
         log: values.json ? undefined : (line) => console.error(line),
       });
-      console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+      const answer = snakeCaseKeys(result);
+      console.log(values.json ? JSON.stringify(answer) : JSON.stringify(answer, null, 2));
     } else {
       fail(USAGE);
     }

@@ -28,6 +28,13 @@ function admin(args: string[]) {
 }
 
 describe('admin command', () => {
+  it.each([['help'], ['--help'], ['-h']])('`%s` prints every command with an example, exit 0', async (flag) => {
+    const { stdout } = await admin([flag]);
+    for (const command of ['create-practice', 'create-credential', 'set-api-access', 'rebuild-aggregates']) {
+      expect(stdout).toContain(`e.g. npm run -s admin -- ${command}`);
+    }
+  });
+
   it('create-practice --json prints exactly one JSON line whose credentials work against the API', async () => {
     const { stdout } = await admin(['create-practice', '--name', 'CLI Spa', '--json']);
     const lines = stdout.split('\n').filter((line) => line !== '');
@@ -83,7 +90,7 @@ describe('admin command', () => {
 
     const { stdout } = await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--json']);
     const result = JSON.parse(stdout);
-    expect(result).toMatchObject({ medspaId: practice.medspaId, previousGeneration: '1', live: result.generation, sources: { appointments: 0, payments: 1, sales: 0 }, differences: 1 });
+    expect(result).toMatchObject({ medspa_id: practice.medspaId, previous_generation: '1', live: result.generation, sources: { appointments: 0, payments: 1, sales: 0 }, differences: 1 });
     expect(result.examples).toEqual([{ kind: 'TOTALS', date: today, counter: 'collected_cents', live: 0, rebuilt: 12_345 }]);
     expect((await readReportContext(practice.medspaId)).pointer).toMatchObject({ active: result.generation, building: null });
     expect(await revenue()).toBe(12_345);
