@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
@@ -14,6 +15,7 @@ import { exampleOf, type ExampleContext } from './examples';
 import { CONTRACT_SILENT_CHOICES } from './notes';
 import {
   RATE_LIMIT_HEADERS,
+  IDEMPOTENCY_KEY_PARAMETER,
   REQUEST_HEADER_PARAMETERS,
   RESPONSE_HEADERS,
   TRAFFIC_ERROR_MESSAGES,
@@ -373,8 +375,20 @@ function parametersOf(parts: OperationParts, ifMatch: boolean): Json[] {
     ...path,
     ...fromObject(query, 'query'),
     ...(ifMatch ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
-    ...(traffic.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(traffic.idempotent ? [idempotencyKeyParameter(parts.operation)] : []),
   ];
+}
+
+/**
+ * The Idempotency-Key header with an example of the operation's own: a document that shows one
+ * key on every POST leads example-driven tools to replay it with other bodies (422 on requests
+ * the document presents as valid).
+ */
+function idempotencyKeyParameter(operation: string): Json {
+  const hex = createHash('sha256').update(`Idempotency-Key ${operation}`).digest('hex');
+  const example = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const { schema, ...parameter } = IDEMPOTENCY_KEY_PARAMETER;
+  return { ...parameter, schema: { ...schema, examples: [example] } };
 }
 
 function responsesOf(parts: OperationParts, ifMatch: boolean, examples: ExampleContext): Json {

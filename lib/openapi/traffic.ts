@@ -87,14 +87,16 @@ export const REQUEST_HEADER_PARAMETERS = {
       'Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional.',
     schema: { type: 'string', pattern: IF_MATCH_PATTERN, examples: ['"3"'] },
   },
-  IdempotencyKey: {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    description:
-      'Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST.',
-    schema: { type: 'string', minLength: 1, maxLength: 255, examples: ['5f2b9a4e-8c1d-4e7f-9a3b-2c4d6e8f0a1b'] },
-  },
+};
+
+/** The Idempotency-Key header: inlined per operation, each with its own example key (lib/openapi/document.ts). */
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;

@@ -205,7 +205,7 @@ describe('OpenAPI document', () => {
 });
 
 describe('rate limits and idempotency keys (the trafficOf hook)', () => {
-  const header = (name: string) => (p: any) => p.$ref === `#/components/parameters/${name}`;
+  const header = (name: string) => (p: any) => p.$ref === `#/components/parameters/${name}` || (name === 'IdempotencyKey' && p.name === 'Idempotency-Key' && p.in === 'header');
   it('every authenticated operation is rate limited: RateLimit-* on every answer, 429 with Retry-After', () => {
     for (const [operation, route] of entries) {
       const op = operationOf(route);
@@ -226,6 +226,10 @@ describe('rate limits and idempotency keys (the trafficOf hook)', () => {
       expect(operationOf(route).parameters.some(header('IdempotencyKey')), operation).toBe(takes);
       expect(operationOf(route).responses['422']?.content['application/json'].examples.IDEMPOTENCY_KEY_REUSED !== undefined, operation).toBe(takes);
     }
+    // Each its own example key: example-driven tools replay a shown key with other bodies.
+    const keys = entries.flatMap(([, route]) => operationOf(route).parameters.filter(header('IdempotencyKey')).map((p: any) => p.schema.examples[0]));
+    expect(keys.length).toBeGreaterThan(10);
+    expect(new Set(keys).size).toBe(keys.length);
     expect(trafficOf('createAppointment', { ...routes.createAppointment, idempotent: false })).toEqual({ rateLimited: true, idempotent: false });
     expect(trafficOf('getHealth', { ...routes.getHealth, rateLimited: true })).toEqual({ rateLimited: true, idempotent: false });
   });
