@@ -124,8 +124,9 @@ export type UrlCheck =
 
 /**
  * The syntactic half of the URL rule (the other half resolves the host): `https://` only; with
- * `allowLocal` (the local server) also `http://localhost` and `http://127.0.0.1`, any port. No
- * credentials in the URL. In production an IP literal or a `localhost` name must already be public.
+ * `allowLocal` (the local server) also `http://localhost` and `http://127.0.0.1`, any port: those
+ * two hosts and nothing else inside (contract 7), every other target must be public there too. No
+ * credentials in the URL. An IP literal or a `localhost` name must already be public.
  */
 export function checkWebhookUrl(raw: string, options: { allowLocal: boolean }): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, problem: `must be at most ${MAX_URL_LENGTH} characters` };
@@ -136,13 +137,13 @@ export function checkWebhookUrl(raw: string, options: { allowLocal: boolean }): 
     return { ok: false, problem: 'must be an absolute URL such as https://example.com/webhooks' };
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const localHttp = options.allowLocal && url.protocol === 'http:' && LOCAL_HTTP_HOSTS.has(host);
-  if (url.protocol !== 'https:' && !localHttp) {
+  const localHost = options.allowLocal && LOCAL_HTTP_HOSTS.has(host);
+  if (url.protocol !== 'https:' && !(localHost && url.protocol === 'http:')) {
     return { ok: false, problem: options.allowLocal ? 'must use https:// (or http://localhost / http://127.0.0.1 locally)' : 'must use https://' };
   }
   if (url.username || url.password) return { ok: false, problem: 'must not contain credentials' };
   if (!host) return { ok: false, problem: 'must name a host' };
-  if (options.allowLocal) return { ok: true, url, host, publicOnly: false };
+  if (localHost) return { ok: true, url, host, publicOnly: false };
   if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, problem: 'must not point to a loopback address' };
   if (isIP(host) && isBlockedAddress(host)) return { ok: false, problem: 'must not point to a private, loopback or link-local address' };
   return { ok: true, url, host, publicOnly: true };

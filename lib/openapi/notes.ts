@@ -175,9 +175,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   section 7); other roles get 403. A practice has at most 25 subscriptions (409 \`CONFLICT\`). \`events\` takes contract event
   names or \`["*"]\` alone (\`webhook.test\` goes only to \`POST .../test\`). Secrets are \`whsec_\` + 32
   random bytes in base64 (Standard Webhooks), stored AES-256-GCM encrypted. URLs: \`https://\`
-  without credentials; in production a host resolving to any private, loopback, link-local, CGNAT,
-  multicast or reserved address (IPv4-mapped and NAT64 forms too) is refused at subscribe time and
-  at each delivery, which connects only to the addresses it checked and follows no redirect.
+  without credentials; a host resolving to any private, loopback, link-local, CGNAT, multicast or
+  reserved address (IPv4-mapped and NAT64 forms too) is refused at subscribe time and at each
+  delivery (locally too: there only \`http://localhost\` and \`http://127.0.0.1\`, or \`https://\`, are
+  exempt), which connects only to the addresses it checked and follows no redirect.
   Success means a 2xx with its body (read up to 64 KiB) within 10 s; anything else is a failed
   attempt. \`webhook-id\` is the event id, the same on every attempt of an event. Each attempt is one
   log entry (\`pending\` while scheduled), kept 30 days; the retry after attempt n is logged as attempt
