@@ -2055,7 +2055,7 @@ export interface Operations {
       body: {
         /** https:// only (the local server also takes http://localhost and http://127.0.0.1). Hosts resolving to private, loopback or link-local addresses are refused. */
         url: string;
-        /** Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+        /** Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
         events: Array<string>;
         /** A label for people (at most 500 characters). */
         description?: string | null;
@@ -2085,7 +2085,7 @@ export interface Operations {
       body: {
         /** https:// only (the local server also takes http://localhost and http://127.0.0.1). Hosts resolving to private, loopback or link-local addresses are refused. */
         url?: string;
-        /** Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+        /** Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
         events?: Array<string>;
         /** A label for people (at most 500 characters). */
         description?: string | null;

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'appointment.status_changed',
   'appointment.cancelled',
   'appointment.completed',
+  'appointment.deleted',
   'appointment.reminder',
   'client.created',
   'client.updated',

@@ -81,10 +81,12 @@ const publicAppointment = (item: Item, change: ItemChange) => publicShape(Appoin
  * created on insert; a status move is `status_changed` (+ `completed` or `cancelled` when it
  * ends there), with `previous` holding the old status and whatever else moved with it (cancel
  * fields); any other change (reschedule, resources, notes, price) is ONE `updated` with the old
- * values of the changed fields. A hard delete (DELETE /v1/appointments/{id}) has no contract event.
+ * values of the changed fields. A hard delete (DELETE /v1/appointments/{id}) is `deleted`, with
+ * the appointment as it was before it, at the stream record's time (a delete leaves no updated_at).
  */
 function appointmentEvents(change: ItemChange): Draft[] {
-  if (change.kind === 'REMOVE' || !change.newItem) return [];
+  if (change.kind === 'REMOVE') return change.oldItem ? [{ type: 'appointment.deleted', object: publicAppointment(change.oldItem, change), at: undefined }] : [];
+  if (!change.newItem) return [];
   const after = publicAppointment(change.newItem, change);
   if (change.kind === 'INSERT' || !change.oldItem) return [{ type: 'appointment.created', object: after, at: after.updated_at }];
   const before = publicAppointment(change.oldItem, change);

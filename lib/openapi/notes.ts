@@ -86,7 +86,8 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   \`product.low_stock\` carries the product as of the crossing. \`client.deleted\` carries the
   anonymised client and no \`previous\`. A client's visit and spend statistics move with
   completions, no-shows and payments, which have their own events: no \`client.updated\` for those.
-  Deleting an appointment (DELETE) emits no event.
+  Deleting an appointment (DELETE) emits \`appointment.deleted\` with the appointment as it was
+  before the delete and no \`previous\`; its \`created_at\` is when the stream saw the delete.
 - **Slots** accept \`service_id\` instead of \`duration_minutes\` (an unknown one is 404
   \`SERVICE_NOT_FOUND\`). A slot is offered only where a create with the same service, duration,
   room and equipment would be accepted, so an inactive provider, service, room or equipment has no

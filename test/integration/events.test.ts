@@ -128,6 +128,15 @@ describe('contract events from the table stream, operation by operation', () => 
       previous: { low_stock: false },
     });
 
+    // Deleting an appointment: appointment.deleted, its object as it was before, no previous (so a
+    // calendar kept from webhooks drops it); its claims and bookkeeping emit nothing.
+    const doomed = await book(localTimeInDays(9, '10:00'));
+    expect((await call('DELETE', `/v1/appointments/${doomed.id}`, { token })).status).toBe(200);
+    events = await step();
+    expect(events.map((event) => event.type)).toEqual(['appointment.created', 'appointment.deleted']);
+    expect(events[1].data).toEqual({ object: doomed });
+    expect(Date.parse(events[1].created_at)).toBeGreaterThanOrEqual(Date.parse(doomed.created_at) - 60_000);
+
     // Deleting the client: client.deleted (anonymised, no previous) and its future appointment cancelled.
     const third = await book(localTimeInDays(8, '10:00'));
     expect((await call('DELETE', `/v1/clients/${client.id}`, { token })).status).toBe(200);
@@ -141,7 +150,7 @@ describe('contract events from the table stream, operation by operation', () => 
 
     // Across all of them: public objects only, unique evt_ ids, UTC times.
     const all = ofPractice(tap.published, medspaId);
-    expect(all).toHaveLength(20);
+    expect(all).toHaveLength(22);
     expect(new Set(all.map((event) => event.id)).size).toBe(all.length);
     for (const event of all) {
       expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);

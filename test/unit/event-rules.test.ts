@@ -60,7 +60,7 @@ describe('matches (EventBridge pattern subset)', () => {
 
 describe('EVENT_RULES', () => {
   it('routes each of the contract\'s event types through exactly one rule (no duplicate deliveries)', () => {
-    expect(EVENT_TYPES).toHaveLength(12);
+    expect(EVENT_TYPES).toHaveLength(13);
     expect(rulesMatching(event('webhook.test'))).toEqual([]);
     for (const type of EVENT_TYPES) expect(rulesMatching(event(type)).map((rule) => rule.name), type).toHaveLength(1);
   });

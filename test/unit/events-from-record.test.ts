@@ -190,10 +190,11 @@ describe('appointments', () => {
     expect(events.map((event) => event.type)).toEqual(['appointment.status_changed']);
   });
 
-  it('a hard delete, and a write that changes nothing public, emit nothing', () => {
+  it('a hard delete is appointment.deleted with the appointment as it was (no previous); a write that changes nothing public emits nothing', () => {
     const appointment = makeAppointment();
     const item = appointmentItem(appointment);
-    expect(eventsFromRecord(record('REMOVE', { keys: keyOf(item), oldItem: item }), context)).toEqual([]);
+    const deleted = eventsFromRecord(record('REMOVE', { keys: keyOf(item), oldItem: item }), context);
+    expect(deleted.map((event) => [event.type, event.data])).toEqual([['appointment.deleted', { object: appointment }]]);
     expect(eventsFromRecord(modify(item, changed(appointment, {})), context)).toEqual([]);
   });
 
