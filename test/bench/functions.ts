@@ -159,7 +159,7 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
  */
 export async function seedColdStartPractice(): Promise<SeededIds> {
   const { createLocalServer, listen } = await import('../../infra/local/http-server');
-  const { MedspaClient } = await import('../../lib/client');
+  const { MedspaClient } = await import('../../lib/client/index');
   const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
   const { issueToken } = await import('../../lib/auth/issue');
   const { futureWeekday, utc } = await import('../fixtures/dates');

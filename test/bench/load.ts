@@ -10,7 +10,7 @@
  */
 import autocannon from 'autocannon';
 import type { Role } from '../../lib/auth/roles';
-import { MedspaClient } from '../../lib/client';
+import { MedspaClient } from '../../lib/client/index';
 import { createCredential } from '../../lib/use-cases/auth';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 import { addDays, futureWeekday, utc } from '../fixtures/dates';

@@ -14,7 +14,7 @@ process.env.RATE_LIMIT_RPS ??= '0';
 
 const { createLocalServer, listen } = await import('../../infra/local/http-server');
 const { ddb, tableName } = await import('../../lib/db/client');
-const { MedspaClient } = await import('../../lib/client');
+const { MedspaClient } = await import('../../lib/client/index');
 const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
 const { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, idempotencyKey, practiceKey } = await import('../../lib/db/keys');
 const { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
-import { MedspaApiError, MedspaClient } from '../../lib/client';
+import { MedspaApiError, MedspaClient } from '../../lib/client/index';
 import { addDays, daysFromToday, utc } from '../fixtures/dates';
 import { BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
