@@ -1,0 +1,81 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamo';
+import { npmStart, stopAll, untilServing, type StartedServer } from '../fixtures/npm-start';
+
+/**
+ * A newcomer's first hour, from the README itself (its blocks are read from README.md, never
+ * copied here): `npm start`, the curl walkthrough from a token to a paid appointment, and the
+ * webhook receiver verifying what that walkthrough made happen. A README edit that breaks a
+ * snippet breaks this test.
+ */
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/** The first ```lang block after a heading. */
+function block(heading: string, lang: string, nth = 0): string {
+  const section = readme.slice(readme.indexOf(heading));
+  const blocks = [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))];
+  return blocks[nth][1];
+}
+
+const walkthrough = block('### Book a first appointment with curl', 'bash');
+/** Its first lines: the token and the headers every later snippet uses. */
+const session = walkthrough.slice(0, walkthrough.indexOf('\n# 1.'));
+
+let port: number;
+let server: StartedServer;
+const bash = (script: string) => run('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: server.home, env: { ...process.env, PORT: String(port) }, timeout: 60_000 });
+
+beforeAll(async () => {
+  port = await freePort();
+  server = npmStart(port);
+  await untilServing(port, server);
+}, 90_000);
+
+afterAll(stopAll);
+
+describe("the README's snippets, as written", () => {
+  let receiver: ChildProcess | undefined;
+  afterAll(() => receiver?.kill());
+
+  it('from a token to a paid appointment with curl, and its events at a verifying webhook receiver', async () => {
+    // Subscribe, as the webhook section says (on a free port instead of 4000).
+    const receiverPort = await freePort();
+    const subscribe = block('### Receive and verify webhooks', 'bash').replace('127.0.0.1:4000', `127.0.0.1:${receiverPort}`);
+    const { stdout: subscribed } = await bash(`${session}\n${subscribe}`);
+    const { secret } = JSON.parse(subscribed) as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+
+    // The receiver, in a project of its own with standardwebhooks installed (from this checkout: no download).
+    const project = join(server.home, 'receiver');
+    mkdirSync(project);
+    await run('npm', ['init', '-y'], { cwd: project });
+    await run('npm', ['install', join(root, 'node_modules', 'standardwebhooks'), '--offline', '--no-audit', '--no-fund'], { cwd: project });
+    writeFileSync(join(project, 'receiver.mjs'), block('### Receive and verify webhooks', 'js'));
+    receiver = spawn('node', ['receiver.mjs'], { cwd: project, env: { ...process.env, MEDSPA_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let received = '';
+    receiver.stdout!.on('data', (chunk) => (received += chunk));
+    receiver.stderr!.on('data', (chunk) => (received += chunk));
+
+    // The walkthrough.
+    const { stdout } = await bash(walkthrough);
+    const lines = stdout.trim().split('\n');
+    expect(Number(lines[0])).toBeGreaterThan(0); // the demo week
+    expect(lines.slice(1, 5)).toEqual(['confirmed', 'checked_in', 'in_progress', 'completed']);
+    const payment = JSON.parse(lines.slice(5).join('\n')) as { id: string; amount_cents: number; currency: string };
+    expect(payment).toMatchObject({ amount_cents: expect.any(Number), currency: 'USD' });
+
+    // Its events arrive signed, and the receiver's verification passes.
+    const deadline = Date.now() + 30_000;
+    while (!(received.includes('appointment.created') && received.includes(`payment.received ${payment.id}`)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(received).toMatch(/^appointment\.created [0-9a-f-]{36}$/m);
+    expect(received).toContain(`payment.received ${payment.id}`);
+  }, 120_000);
+});
