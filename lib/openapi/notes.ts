@@ -172,8 +172,8 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
   JSON. Responses may gain new fields: ignore the ones you do not know.
-- **Webhooks**: subscriptions and their delivery logs are for admins and managers (contract
-  section 7); other roles get 403. A practice has at most 25 subscriptions (409 \`CONFLICT\`). \`events\` takes contract event
+- **Webhooks**: subscriptions and their delivery logs are for admins and managers; other roles
+  get 403. A practice has at most 25 subscriptions (409 \`CONFLICT\`). \`events\` takes contract event
   names or \`["*"]\` alone (\`webhook.test\` goes only to \`POST .../test\`). Secrets are \`whsec_\` + 32
   random bytes in base64 (Standard Webhooks), stored AES-256-GCM encrypted. URLs: \`https://\`
   without credentials; a host resolving to any private, loopback, link-local, CGNAT, multicast or
