@@ -129,7 +129,7 @@ export class StatelessStack extends Stack {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      // Every route's default; a per-credential limit (contract 9) is the functions' business.
+      // Every route's default; a per-credential limit (API reference, local server and admin command) is the functions' business.
       throttle: { rateLimit: options.throttle.rateLimit, burstLimit: options.throttle.burstLimit },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),

@@ -1,4 +1,4 @@
-/** The five roles of contract section 3. */
+/** The five roles of the API reference's authentication and access section. */
 export const ROLES = ['admin', 'manager', 'front_desk', 'provider', 'analyst'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -14,14 +14,14 @@ export const ALLOW = {
   clinical: ['admin', 'manager', 'front_desk', 'provider'],
   /** Treatment records are clinical documentation: written by providers (and managers), not the front desk. */
   treatmentRecords: ['admin', 'manager', 'provider'],
-  /** Inventory reads: the front desk sells, providers only see the service catalog (contract 3). */
+  /** Inventory reads: the front desk sells, providers only see the service catalog (API reference, authentication and access). */
   inventoryRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Catalog and inventory setup. */
   catalogWrite: ['admin', 'manager'],
   /** Payments: taken by the front desk, read by analysts too. */
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
-  /** Webhook subscriptions and their delivery logs (contract 7: admin and manager). */
+  /** Webhook subscriptions and their delivery logs (API reference, webhooks and events: admin and manager). */
   webhooks: ['admin', 'manager'],
-  /** Reports: not the front desk nor providers (contract 3). */
+  /** Reports: not the front desk nor providers (API reference, authentication and access). */
   reports: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

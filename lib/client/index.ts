@@ -2,7 +2,7 @@ import { operations } from './operations.js';
 import type { ErrorCode, Operations, OperationsWithRequiredInput } from './types.js';
 
 /**
- * The typed TypeScript client of medspa-api (contract section 8). Its types are generated from
+ * The typed TypeScript client of medspa-api (API reference, typed client). Its types are generated from
  * the route table's schemas (./types.ts) and its operation map is plain data (./operations.ts):
  * importing it pulls in no server code, so it runs in browsers and under any bundler, and
  * type-checks under `moduleResolution` NodeNext and Bundler alike.
@@ -249,7 +249,7 @@ export class MedspaClient {
     this.token = undefined;
   }
 
-  // ---- appointments, by the seed's operation names (contract 8) ---------------------------
+  // ---- appointments, by the seed's operation names (API reference, typed client) ---------------------------
 
   getAppointments(filters: AppointmentFilters = {}, options?: RequestOptions) {
     return this.call(

@@ -144,7 +144,7 @@ export const clientPaymentsIndexKeys = (medspaId: string, clientId: string, crea
 });
 
 /**
- * Scheduled reminders (contract 7). An appointment's reminder is armed (by the stream consumer, on
+ * Scheduled reminders (API reference, webhooks and events). An appointment's reminder is armed (by the stream consumer, on
  * create and on a move) as one item in the partition of the minute it falls due; the sweeper
  * Queries each minute partition from its checkpoint to now. These are the only partitions not led
  * by a practice id: the sweeper reads across practices by time, so time leads. A minute holds the

@@ -21,7 +21,7 @@ export const DOCS_PACKAGE_FILES = {
 } as const satisfies Partial<Record<DocsAsset, string>>;
 export const DOCS_ASSET_NAMES = Object.keys(DOCS_ASSETS) as DocsAsset[];
 
-/** The document the page renders: the versioned path of contract 1. */
+/** The document the page renders: the versioned path of the API reference's conventions. */
 export const DOCS_SPEC_PATH = '/v1/openapi.json';
 
 /** Scripts and styles from this host only; Swagger UI sets inline styles, and shows data: images. */

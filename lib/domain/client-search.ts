@@ -1,5 +1,5 @@
 /**
- * Client search terms (contract 5: `GET /v1/clients?q=` matches a prefix of first name, last
+ * Client search terms (API reference, other resources: `GET /v1/clients?q=` matches a prefix of first name, last
  * name, full name, email or phone digits, case-insensitive). Terms and queries go through the
  * same normalisation, so a prefix of a term is a prefix of the normalised text.
  */

@@ -1,4 +1,4 @@
-/** The event types of contract section 7 (`webhook.test` only ever goes to the one subscription tested). */
+/** The event types of the API reference's webhooks and events section (`webhook.test` only ever goes to the one subscription tested). */
 export const EVENT_TYPES = [
   'appointment.created',
   'appointment.updated',
@@ -17,7 +17,7 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
-/** What a subscriber receives (contract 7): the body of every delivery. */
+/** What a subscriber receives (API reference, webhooks and events): the body of every delivery. */
 export interface ContractEvent {
   /** Deterministic from its source (a replayed stream record yields the same id): `evt_...`. */
   id: string;

@@ -1,5 +1,5 @@
 /**
- * Client health score (contract 5): 0..100, from visit recency, frequency, spend and no-shows.
+ * Client health score (API reference, other resources): 0..100, from visit recency, frequency, spend and no-shows.
  *
  *   score = round(clamp(recency + frequency + spend - penalty, 0, 100))
  *   recency   = 40 for a last visit at most 30 days ago, falling linearly to 0 at 365 days;

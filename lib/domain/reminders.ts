@@ -1,7 +1,7 @@
 import { isActive, type AppointmentStatus } from './status';
 
 /**
- * Scheduled reminders, pure (contract 7: `appointment.reminder` once, `reminder_lead_minutes`
+ * Scheduled reminders, pure (API reference, webhooks and events: `appointment.reminder` once, `reminder_lead_minutes`
  * before an active appointment). Times are UTC minutes `YYYY-MM-DDTHH:MM`, the unit the sweeper
  * works in.
  */

@@ -4,7 +4,7 @@ import { datesBetween } from './time';
 import { utilization } from './utilization';
 
 /**
- * The four reports (contract 6), pure: figures from the per-day counters of a practice-local date
+ * The four reports (API reference, reports), pure: figures from the per-day counters of a practice-local date
  * range (lib/domain/report-aggregates.ts), no I/O. A missing day item is a day with nothing.
  */
 

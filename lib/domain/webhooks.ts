@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { EVENT_TYPES, type EventType } from './events';
 
 /**
- * Pure webhook rules (contract 7): which URLs may be subscribed, which resolved addresses may be
+ * Pure webhook rules (API reference, webhooks and events): which URLs may be subscribed, which resolved addresses may be
  * connected to, who wants which event, the retry schedule and the auto-disable rule.
  */
 
@@ -42,14 +42,14 @@ export const wantsEvent = (events: readonly string[], type: EventType) =>
 
 export const isSubscribableEvent = (name: string) => name === ALL_EVENTS || (EVENT_TYPES as readonly string[]).includes(name);
 
-/** A subscription whose every delivery failed for this long is disabled (contract 7). */
+/** A subscription whose every delivery failed for this long is disabled (API reference, webhooks and events). */
 export const AUTO_DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
 
 /** Failing since `failingSince` (no success since): disable at `now`? */
 export const shouldAutoDisable = (failingSince: string | null | undefined, now: Date) =>
   Boolean(failingSince) && now.getTime() - Date.parse(failingSince!) >= AUTO_DISABLE_AFTER_MS;
 
-/** After a rotation the previous secret still signs for this long (contract 7). */
+/** After a rotation the previous secret still signs for this long (API reference, webhooks and events). */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3600 * 1000;
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ export function isBlockedAddress(address: string): boolean {
 
 export const MAX_URL_LENGTH = 2048;
 
-/** Hosts the local server may call over plain http (contract 7). */
+/** Hosts the local server may call over plain http (API reference, webhooks and events). */
 const LOCAL_HTTP_HOSTS = new Set(['localhost', '127.0.0.1']);
 
 export type UrlCheck =
@@ -125,7 +125,7 @@ export type UrlCheck =
 /**
  * The syntactic half of the URL rule (the other half resolves the host): `https://` only; with
  * `allowLocal` (the local server) also `http://localhost` and `http://127.0.0.1`, any port: those
- * two hosts and nothing else inside (contract 7), every other target must be public there too. No
+ * two hosts and nothing else inside (API reference, webhooks and events), every other target must be public there too. No
  * credentials in the URL. An IP literal or a `localhost` name must already be public.
  */
 export function checkWebhookUrl(raw: string, options: { allowLocal: boolean }): UrlCheck {

@@ -16,7 +16,7 @@ import type { ContractEvent, EventType } from './types';
 
 /**
  * The table stream is the outbox: each committed change of an item that integrators care about
- * becomes contract events (section 7), and every other item (time claims, search terms, audit
+ * becomes contract events (API reference, webhooks and events), and every other item (time claims, search terms, audit
  * entries, SKU claims, ledger entries, treatment records, reminder bookkeeping, idempotency and
  * rate-limit records...) becomes nothing.
  *
@@ -218,7 +218,7 @@ export function eventsFromRecord(record: StreamRecord, context: EventContext): C
   }));
 }
 
-/** An appointment time a reminder must be armed for (contract 7). */
+/** An appointment time a reminder must be armed for (API reference, webhooks and events). */
 export interface ReminderArming {
   medspaId: string;
   appointmentId: string;

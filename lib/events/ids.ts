@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 /**
- * Event ids (contract 7's `id`, the `Webhook-Id` receivers dedupe on): `evt_` and 32 hex digits.
+ * Event ids (API reference, webhooks and events's `id`, the `Webhook-Id` receivers dedupe on): `evt_` and 32 hex digits.
  * Ids derived from their source are deterministic, so a replayed stream record or a re-run
  * sweep yields the same id; on-demand reminders get a random one, answered by the API first.
  */

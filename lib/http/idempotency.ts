@@ -66,7 +66,7 @@ async function store(request: ApiMiddyRequest) {
 }
 
 /**
- * `Idempotency-Key` on POSTs (contract 1), keys per credential, records kept 24 h. The key is
+ * `Idempotency-Key` on POSTs (API reference, conventions), keys per credential, records kept 24 h. The key is
  * claimed once the token is verified (in parallel with the credential check); the change's own
  * transaction marks it committed, atomically, so a committed operation never runs twice; the
  * answer (2xx or 4xx) is stored for replay; a 5xx gives the key back. The same key with another

@@ -31,7 +31,7 @@ function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiRespons
 
 /**
  * A list page Lambda could not carry is cut short, with the cursor after its last item as
- * `next_cursor` (contract 1: `limit` is at most; following the cursors still yields every item).
+ * `next_cursor` (API reference, conventions: `limit` is at most; following the cursors still yields every item).
  * Only lists whose page reader can make that cursor (`cursorAfter`) are cut; any other answer too
  * large is a 400 VALIDATION_ERROR asking for less, never the gateway's bare 502.
  */

@@ -31,7 +31,7 @@ export interface RouteDef {
    * router's last resort), so an unknown path gets the contract's 404 envelope, not the gateway's.
    */
   fallback?: boolean;
-  /** GET routes whose filters may also come as a JSON body (contract 4: appointments list). */
+  /** GET routes whose filters may also come as a JSON body (API reference, appointments: appointments list). */
   queryFromBody?: boolean;
   /** Takes `Idempotency-Key`. Default: every authenticated POST. */
   idempotent?: boolean;
@@ -60,13 +60,13 @@ export interface RouteDef {
 export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [K in keyof T]: T[K] & { operation: K & string } } => {
   for (const [operation, route] of Object.entries(routes)) {
     (route as RouteDef & { operation?: string }).operation = operation;
-    // Unknown query parameters are refused (contract 1), in one place: a typo never silently widens a list.
+    // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
     if (route.query instanceof z.ZodObject) route.query = route.query.strict();
   }
   return routes as { [K in keyof T]: T[K] & { operation: K & string } };
 };
 
-/** Whether a route takes `Idempotency-Key` (contract 1: POSTs; the token exchange is not a change). */
+/** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
 export const isIdempotent = (route: RouteDef) => route.idempotent ?? (route.method === 'POST' && route.auth !== 'public');
 
 /** Whether a route is rate limited per credential (every authenticated route). */

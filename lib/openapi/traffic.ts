@@ -1,7 +1,7 @@
 import { isIdempotent, isRateLimited, type RouteDef } from '../http/route';
 
 /**
- * Rate limits and idempotency keys (contract 1) as the OpenAPI document states them. The
+ * Rate limits and idempotency keys (API reference, conventions) as the OpenAPI document states them. The
  * middlewares that enforce them live in lib/http; a route row may say `rateLimited` /
  * `idempotent` itself, and until it does the contract's rule applies: every authenticated route is
  * rate limited per credential, and every POST but the token exchange takes an `Idempotency-Key`.

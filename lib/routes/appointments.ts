@@ -5,7 +5,7 @@ import { AppointmentDetail } from '../schemas/appointment-detail';
 import * as appt from '../schemas/appointments';
 import { Deleted, IdParams } from '../schemas/common';
 
-/** Appointments, availability and slots (contract 4). */
+/** Appointments, availability and slots (API reference, appointments). */
 export const appointmentRoutes = defineRoutes({
   getAppointments: {
     method: 'GET', path: '/v1/appointments', group: 'appointments', summary: 'List appointments by practice-local date range, ordered by start',

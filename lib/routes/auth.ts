@@ -6,7 +6,7 @@ import { Deleted, PageQuery } from '../schemas/common';
 import * as practice from '../schemas/practice';
 
 
-/** Health, keys, tokens, credentials, audit log and practice settings (contract 3, 9). */
+/** Health, keys, tokens, credentials, audit log and practice settings (API reference, authentication and access, 9). */
 export const authRoutes = defineRoutes({
   getHealth: {
     method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',

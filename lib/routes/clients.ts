@@ -5,7 +5,7 @@ import { Deleted, PageQuery } from '../schemas/common';
 import * as r from '../schemas/resources';
 import { editableRoutes } from './resources';
 
-/** Clients, their history and consents (contract 5). */
+/** Clients, their history and consents (API reference, other resources). */
 export const clientRoutes = defineRoutes({
   ...editableRoutes({
     single: 'Client', plural: 'Clients', group: 'clients', noun: 'client',

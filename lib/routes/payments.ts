@@ -3,7 +3,7 @@ import { defineRoutes, list } from '../http/route';
 import * as pay from '../schemas/payments';
 import { ResourceParams } from '../schemas/resources';
 
-/** Payments (contract 5): recorded with the client's total spend; immutable. */
+/** Payments (API reference, other resources): recorded with the client's total spend; immutable. */
 export const paymentRoutes = defineRoutes({
   listPayments: {
     method: 'GET', path: '/v1/payments', group: 'payments', summary: 'List payments by practice-local date range and/or client, newest first',

@@ -3,7 +3,7 @@ import { defineRoutes, list } from '../http/route';
 import * as p from '../schemas/products';
 import { ResourceParams } from '../schemas/resources';
 
-/** Retail products and stock (contract 5). Products are deactivated (`active: false`), never deleted. */
+/** Retail products and stock (API reference, other resources). Products are deactivated (`active: false`), never deleted. */
 export const productRoutes = defineRoutes({
   listProducts: {
     method: 'GET', path: '/v1/products', group: 'products', summary: 'List products (`?low_stock=true`: at or below their threshold; `?category=`)',

@@ -2,7 +2,7 @@ import { ALLOW } from '../auth/roles';
 import { defineRoutes } from '../http/route';
 import * as rpt from '../schemas/reports';
 
-/** Reports (contract 6): read only, from the counters the table stream keeps. */
+/** Reports (API reference, reports): read only, from the counters the table stream keeps. */
 export const reportRoutes = defineRoutes({
   getRevenueReport: {
     method: 'GET', path: '/v1/reports/revenue', group: 'reports', summary: 'Service, retail and collected revenue over practice-local dates, by day, ISO week or month',

@@ -59,7 +59,7 @@ const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') => ({
   delete: { [partition]: ['update'] },
 }) as const;
 
-/** Setup resources scheduling needs (contract 5): providers, rooms, equipment, services. Clients: ./clients. */
+/** Setup resources scheduling needs (API reference, other resources): providers, rooms, equipment, services. Clients: ./clients. */
 export const resourceRoutes = defineRoutes({
   ...crudRoutes({ single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', item: r.Provider, create: r.CreateProviderBody, update: r.UpdateProviderBody, write: ALLOW.catalogWrite,
     // Deleting a provider also withdraws its certifications from the services naming it.

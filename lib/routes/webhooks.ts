@@ -4,7 +4,7 @@ import { Deleted } from '../schemas/common';
 import * as w from '../schemas/webhooks';
 
 /**
- * Webhook subscriptions and their delivery log (contract 7): managed by admins and managers,
+ * Webhook subscriptions and their delivery log (API reference, webhooks and events): managed by admins and managers,
  * readable by analysts too (they read everything but credentials and the audit log), never by the
  * front desk or providers. The signing secret is returned by create and rotate-secret only.
  */

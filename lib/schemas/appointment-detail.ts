@@ -3,7 +3,7 @@ import { Appointment, TreatmentRecord } from './appointments';
 import { Consent } from './clients';
 import { Client, Facility, Provider, Service } from './resources';
 
-/** The detail of contract 4: the appointment with its records, each shaped by its own public schema. */
+/** The detail of the API reference's appointments: the appointment with its records, each shaped by its own public schema. */
 export const AppointmentDetail = Appointment.extend({
   client: Client.nullable().describe('The client (null if it can no longer be read).'),
   service: Service.nullable().describe('The service.'),

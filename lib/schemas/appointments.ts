@@ -105,7 +105,7 @@ const StatusList = z
   .pipe(z.array(AppointmentStatus))
   .meta({ description: 'One or more statuses: `a,b` or the parameter repeated.', examples: ['scheduled,confirmed'] });
 
-/** `from`/`to` are practice-local dates (inclusive); `startDate`/`endDate` are accepted too (contract 4). */
+/** `from`/`to` are practice-local dates (inclusive); `startDate`/`endDate` are accepted too (API reference, appointments). */
 const FROM = 'First practice-local date, inclusive. Without dates: today and the next 30 days; a range spans at most 366 days.';
 const TO = 'Last practice-local date, inclusive.';
 const filterId = (kind: 'provider' | 'client' | 'service', also?: string) =>
@@ -249,7 +249,7 @@ const ProviderIdList = z
     examples: [EXAMPLE_ID.provider],
   });
 
-/** GET /v1/availability (contract 4). Unknown parameters are refused, so a typo never widens a search. */
+/** GET /v1/availability (API reference, appointments). Unknown parameters are refused, so a typo never widens a search. */
 export const AvailabilitySearchQuery = z
   .object({
     service_id: IdOf('service', 'The service to book (else 404 SERVICE_NOT_FOUND). Required unless both provider_id and duration_minutes are given.').optional(),

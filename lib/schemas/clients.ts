@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { Appointment, TreatmentRecord } from './appointments';
 import { DateTime, doc, IdOf, Instant, OutId, Timestamps } from './common';
 
-/** Client history and consents (contract 5); the client itself is in ./resources. */
+/** Client history and consents (API reference, other resources); the client itself is in ./resources. */
 
 /** A completed appointment of the client with its treatment record (null when none was written). */
 export const ClientHistoryEntry = Appointment.extend({ treatment_record: TreatmentRecord.nullable() }).describe('A completed appointment with its treatment record (null when none was written).');

@@ -8,7 +8,7 @@ import { Product } from './products';
 import { Client } from './resources';
 
 /**
- * What webhook subscribers receive (contract 7): one envelope per event type, its `data.object`
+ * What webhook subscribers receive (API reference, webhooks and events): one envelope per event type, its `data.object`
  * the API's own response schema of the resource, the one lib/events/from-record.ts parses the
  * stream's items with. The OpenAPI document's `webhooks` section is built from these.
  */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { doc, IdOf, Instant, LocalDate, OutId, PageQuery } from './common';
 
-/** Payments collected from clients (contract 5). Immutable once recorded. */
+/** Payments collected from clients (API reference, other resources). Immutable once recorded. */
 
 import { PAYMENT_METHODS } from '../domain/records';
 

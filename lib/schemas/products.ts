@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { STOCK_REASONS } from '../domain/stock';
 import { doc, Instant, OutId, PageQuery, Timestamps } from './common';
 
-/** Retail products and their stock ledger (contract 5). */
+/** Retail products and their stock ledger (API reference, other resources). */
 
 const Cents = z.number().int().min(0).max(100_000_000);
 const Count = z.number().int().min(0).max(1_000_000);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { REPORT_GROUPS } from '../domain/report-periods';
 import { doc, EXAMPLE_ID, LocalDate } from './common';
 
-/** Reports (contract 6): read only, over practice-local dates. */
+/** Reports (API reference, reports): read only, over practice-local dates. */
 
 const RANGE = {
   from: LocalDate.optional().describe('Practice-local date, inclusive. Without from and to: the last 30 days (today included); with one of them: 30 days from it. At most 2 years (731 days).'),

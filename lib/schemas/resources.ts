@@ -5,7 +5,7 @@ import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, Timestamps, yearsPattern, type ExampleKind } from './common';
 
 /**
- * Setup resources of contract section 5 that scheduling needs: providers, rooms, equipment,
+ * Setup resources of the API reference's other resources section that scheduling needs: providers, rooms, equipment,
  * services (with provider assignments = certification) and clients.
  *
  * Each resource has a `Shape` (its writable fields, no defaults), a create body (shape + defaults,

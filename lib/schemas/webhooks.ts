@@ -3,7 +3,7 @@ import { ALL_EVENTS, isSubscribableEvent, MAX_URL_LENGTH } from '../domain/webho
 import { EVENT_TYPES } from '../events/types';
 import { doc, IdOf, Instant, OutId, PageQuery, Timestamps } from './common';
 
-/** Webhook subscriptions and their delivery log (contract 7). */
+/** Webhook subscriptions and their delivery log (API reference, webhooks and events). */
 
 const WebhookId = IdOf('webhook', 'The subscription id.');
 export const WebhookParams = z.object({ id: WebhookId });
@@ -21,7 +21,7 @@ const Url = z
     examples: ['https://hooks.glow-booking.example/medspa'],
   });
 
-/** Event names from contract 7, or `["*"]`; repeats are dropped. */
+/** Event names from the API reference's webhooks and events, or `["*"]`; repeats are dropped. */
 const Events = z
   .array(z.string().meta({ description: 'An event type, or "*".', examples: ['appointment.created'] }).refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
   .min(1)

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import type { FacilityRecord } from '../schemas/resources';
 import { isInactive, readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from './booking-reads';
 
-/** At most 31 practice-local days per search (contract 4). */
+/** At most 31 practice-local days per search (API reference, appointments). */
 export const MAX_SEARCH_DAYS = 31;
 /** At most 20 providers per search: with the day limit, a bounded number of bucket reads. */
 export const MAX_SEARCH_PROVIDERS = 20;

@@ -95,7 +95,7 @@ function unavailableDetail(code: UnavailableCode, problem: UnavailableProblem): 
   }
 }
 
-/** `*_UNAVAILABLE` with every reason as `details` (contract 2), or null when the resource is free. */
+/** `*_UNAVAILABLE` with every reason as `details` (API reference, errors), or null when the resource is free. */
 function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], active: boolean): AppError | null {
   const details = unavailableProblems(code, conflicts, active).map((problem) => unavailableDetail(code, problem));
   if (details.length === 0) return null;
@@ -138,7 +138,7 @@ function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement:
   }
 }
 
-/** 400 for a create or move starting more than the grace period before the request's `now` (contract 4). */
+/** 400 for a create or move starting more than the grace period before the request's `now` (API reference, appointments). */
 function assertNotPast(scheduledAt: string, now: Date): void {
   if (!startsInThePast(scheduledAt, now)) return;
   throw new AppError('VALIDATION_ERROR', `scheduled_at is in the past (${scheduledAt})`, {

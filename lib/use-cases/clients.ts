@@ -23,7 +23,7 @@ import { toListResult, type ListResult } from './list-result';
 import { changeFromCurrent, changeResource, findResources, listResources, readResource, type Fields, type WriteOptions } from './resources';
 
 /**
- * Clients (contract 5): create / change / delete keep the search index in the same transaction
+ * Clients (API reference, other resources): create / change / delete keep the search index in the same transaction
  * as the client; search, history, and the health score computed at read time.
  */
 
@@ -146,12 +146,12 @@ const ERASED = {
   tags: [],
 } satisfies ClientFields;
 
-/** Future appointments a deletion cancels (a checked-in one cannot be cancelled: contract 4). */
+/** Future appointments a deletion cancels (a checked-in one cannot be cancelled: the API reference's appointments). */
 const CANCELLED_ON_DELETE: readonly AppointmentStatus[] = ['scheduled', 'confirmed', 'in_progress'];
 export const CLIENT_DELETED_REASON = 'client_deleted';
 
 /**
- * DELETE (contract 5): erases the client's personal data and search entries and hides it (404
+ * DELETE (API reference, other resources): erases the client's personal data and search entries and hides it (404
  * from then on) in one transaction, then cancels its appointments starting from now on with
  * reason `client_deleted`. Past and finished appointments keep pointing at the anonymised client.
  */

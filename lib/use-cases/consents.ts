@@ -9,7 +9,7 @@ import type { Consent, CreateConsentInput } from '../schemas/clients';
 import { ofLiveClient } from './clients';
 import { toListResult, type ListResult } from './list-result';
 
-/** Consent forms a client signed (contract 5: `/v1/clients/{id}/consents`). */
+/** Consent forms a client signed (API reference, other resources: `/v1/clients/{id}/consents`). */
 
 /** Clock skew allowed on `signed_at`; later is a consent signed in the future. */
 const SIGNED_AT_TOLERANCE_MS = 5 * 60_000;

@@ -10,7 +10,7 @@ import { readPractice } from './practice';
 import { toListResult, type ListResult } from './list-result';
 
 /**
- * Payments (contract 5): recorded in one transaction with the client's total spend; listed by
+ * Payments (API reference, other resources): recorded in one transaction with the client's total spend; listed by
  * practice-local date range (monthly index partitions) or by client. `payment.received` comes
  * from the table stream, not from here.
  */

@@ -13,7 +13,7 @@ import type { WriteOptions } from './resources';
 import { untilDone } from './retry';
 
 /**
- * Retail products and stock (contract 5). The quantity changes only through adjustments: each is
+ * Retail products and stock (API reference, other resources). The quantity changes only through adjustments: each is
  * one transaction (counters + ledger entry + crossing record), conditioned on the stock floor and
  * on the headroom range of the low-stock transition it makes (lib/domain/stock).
  */
@@ -113,7 +113,7 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
   return toListResult({ ...page, items: page.items.map(toProduct) });
 }
 
-/** Managers record any movement; the front desk only sales (contract 3: "stock sales"). */
+/** Managers record any movement; the front desk only sales (API reference, authentication and access: "stock sales"). */
 const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) => reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
 
 /**

@@ -15,7 +15,7 @@ import type { Appointment } from '../schemas/appointments';
 import type { ReminderArming } from '../events/from-record';
 
 /**
- * Scheduled reminders (contract 7): `appointment.reminder` once, `reminder_lead_minutes` before
+ * Scheduled reminders (API reference, webhooks and events): `appointment.reminder` once, `reminder_lead_minutes` before
  * each active appointment.
  *
  * Design: the table stream's consumer arms a reminder when an appointment is created or moved,

@@ -9,7 +9,7 @@ import type { ReportQuery, RevenueReportQuery } from '../schemas/reports';
 import type { ProviderRecord, ServiceRecord } from '../schemas/resources';
 
 /**
- * The four reports (contract 6) from the counters the table stream keeps
+ * The four reports (API reference, reports) from the counters the table stream keeps
  * (lib/use-cases/report-aggregation.ts): one round trip for the practice and the live
  * generation, then one Query per calendar year of the range. A year is at most 366 day items,
  * whatever the number of appointments.

@@ -35,7 +35,7 @@ import type {
 } from '../schemas/resources';
 
 /**
- * Setup resources (contract 5): one generic create / read / change / soft delete / list serving
+ * Setup resources (API reference, other resources): one generic create / read / change / soft delete / list serving
  * every kind, plus the rules that are specific to a kind (provider names and hours, service
  * certification). Clients, with their search index and erasure, are in ./clients. Handlers in
  * functions/<group>/ are one-line adapters.
@@ -312,7 +312,7 @@ export async function createService(medspaId: string, input: CreateServiceInput,
 
 export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
   if (!changes.provider_ids) return changeResource('service', medspaId, id, changes, options);
-  // The service's own 404 comes before its providers' (contract 2's order): read, then check them.
+  // The service's own 404 comes before its providers' (API reference, errors's order): read, then check them.
   return changeFromCurrent('service', medspaId, id, options, async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }), commitService(medspaId, options));
 }
 

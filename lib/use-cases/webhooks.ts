@@ -25,7 +25,7 @@ import { toListResult, type ListResult } from './list-result';
 import type { WriteOptions } from './resources';
 
 /**
- * Webhook subscriptions (contract 7). Signing secrets are stored encrypted and appear in the
+ * Webhook subscriptions (API reference, webhooks and events). Signing secrets are stored encrypted and appear in the
  * answers of create and rotate-secret only; test and retry make one attempt in the request and
  * answer its log entry. Delivery itself (fan-out, retries, auto-disable) is lib/webhooks/jobs.
  */

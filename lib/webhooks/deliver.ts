@@ -5,7 +5,7 @@ import type { ContractEvent } from '../events/types';
 import { pinnedLookup, resolveTarget, type Lookup } from './address';
 
 /**
- * One delivery attempt (contract 7): POST the event as JSON, signed the Standard Webhooks way, to
+ * One delivery attempt (API reference, webhooks and events): POST the event as JSON, signed the Standard Webhooks way, to
  * the validated address, within a total time limit. Every way a receiver can misbehave (hang,
  * redirect, error status, closed socket, endless body) is a failed attempt, never an exception.
  */

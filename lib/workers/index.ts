@@ -1,5 +1,5 @@
 /**
- * The workers table: every background function of the event pipeline (contract section 7), its
+ * The workers table: every background function of the event pipeline (API reference, webhooks and events), its
  * trigger and what it may touch. Like the route table it is plain data with no CDK or SDK imports:
  * the CDK stack builds one Lambda (and its queue, stream mapping or schedule) per row, and the local
  * server runs the same modules from the same rows.

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchEnvironment, startBenchTable } from './bench-table';
 benchEnvironment('bench');
-// Measuring the API, not the per-credential rate limit (contract 9: 0 turns it off).
+// Measuring the API, not the per-credential rate limit (API reference, local server and admin command: 0 turns it off).
 process.env.RATE_LIMIT_RPS ??= '0';
 
 const { createLocalServer, listen } = await import('../../infra/local/http-server');

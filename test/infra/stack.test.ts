@@ -252,7 +252,7 @@ describe('stage dev (current routes and workers)', () => {
     for (const { name, statements } of functionsOf(s).filter((f) => f.name in ROUTES && !readsTable(ROUTES[f.name]))) {
       expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:') || a.startsWith('kms:Decrypt')), name).toEqual([]);
     }
-    // Denied calls are audited (contract 3) and every authenticated call takes from its rate-limit bucket, GETs included.
+    // Denied calls are audited (API reference, authentication and access) and every authenticated call takes from its rate-limit bucket, GETs included.
     for (const [name, route] of Object.entries(ROUTES).filter(([, r]) => r.auth !== 'public')) {
       expect(tableWritesOf(route), name).toMatchObject({ audit: ['put'], rateLimit: ['update'] });
     }

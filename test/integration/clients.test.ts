@@ -28,7 +28,7 @@ async function search(practice: TestPractice, q: string, extra = '') {
 
 const sorted = (ids: string[]) => [...ids].sort();
 
-/** Walks an appointment through status moves (contract 4), each answering 200. */
+/** Walks an appointment through status moves (API reference, appointments), each answering 200. */
 async function walk(token: string, appointmentId: string, steps: string[]) {
   for (const status of steps) ok(await call('PATCH', `/v1/appointments/${appointmentId}/status`, { token, body: { status } }));
 }

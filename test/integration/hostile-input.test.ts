@@ -93,7 +93,7 @@ afterAll(async () => {
 // The table, as the practice's data: every item but the request-scoped ones
 
 /**
- * Partitions a refused request may still write: its audit entry (contract 3: denied calls are
+ * Partitions a refused request may still write: its audit entry (API reference, authentication and access: denied calls are
  * recorded) and request bookkeeping (idempotency, rate limits) where stored.
  */
 const requestScoped = (pk: string) => pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk);
@@ -487,7 +487,7 @@ async function attack(req: Sent): Promise<void> {
   const res = await send(req);
   const refused = expectContractAnswer(req, res);
   const key = refused ? `${res.status} ${JSON.parse(res.text).error.code}` : String(res.status);
-  // Another practice's id in the path is never found (contract 3: as if absent).
+  // Another practice's id in the path is never found (API reference, authentication and access: as if absent).
   const pathOnly = req.path.split('?')[0];
   if (world.foreignIds.some((id) => pathOnly.includes(id))) expect(res.status, `another practice's record reached: ${describeSent(req)}`).toBeGreaterThanOrEqual(400);
   seen.set(key, (seen.get(key) ?? 0) + 1);

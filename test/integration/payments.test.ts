@@ -85,7 +85,7 @@ describe('recording a payment', () => {
       expectError(await pay(scene.practice, { client_id: clientId, amount_cents: 100, method: 'cash' }), 404, 'CLIENT_NOT_FOUND');
       expect((await listIds(scene.practice, `client_id=${clientId}`)).ids).toEqual([]);
     }
-    // The client's 404 comes first (contract 2's order).
+    // The client's 404 comes first (API reference, errors's order).
     expectError(await pay(scene.practice, { client_id: randomUUID(), appointment_id: randomUUID(), amount_cents: 100, method: 'cash' }), 404, 'CLIENT_NOT_FOUND');
   });
 

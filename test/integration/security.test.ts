@@ -554,7 +554,7 @@ describe('every route of the route table', () => {
       }
       // manager: everything but credentials and practice settings.
       expect(roles, where).toContain('manager');
-      // Webhooks (contract 7): admin and manager only.
+      // Webhooks (API reference, webhooks and events): admin and manager only.
       if (/^\/v1\/webhooks(\/|$)/.test(route.path)) {
         expect(roles, where).toEqual(['admin', 'manager']);
         continue;

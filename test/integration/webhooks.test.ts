@@ -11,7 +11,7 @@ import { deliverOnce } from '../../lib/webhooks/jobs';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { startReceiver, type Receiver } from '../fixtures/receiver';
 
-/** The webhook routes of contract 7 over the real router and handlers, against a real receiver. */
+/** The webhook routes of the API reference's webhooks and events over the real router and handlers, against a real receiver. */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { ACTIVE_STATUSES, APPOINTMENT_STATUSES, canTransition, isActive, isMovable } from '../../lib/domain/status';
 
-// The contract's section 4 table, written out independently of the implementation.
+// the API reference's appointments section table, written out independently of the implementation.
 const ALLOWED = new Set([
   'scheduled>confirmed',
   'confirmed>checked_in',

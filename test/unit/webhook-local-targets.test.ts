@@ -3,7 +3,7 @@ import { subscriptionUrlProblem, type Lookup } from '../../lib/webhooks/address'
 
 /**
  * Locally (ALLOW_LOCAL_WEBHOOKS) a receiver may be `http://localhost` or `http://127.0.0.1`
- * (contract 7) and nothing else inside: every other target must be public, as in production.
+ * (API reference, webhooks and events) and nothing else inside: every other target must be public, as in production.
  */
 const resolvesTo = (address: string): Lookup => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
 const local = (url: string, lookup: Lookup = resolvesTo('93.184.216.34')) => subscriptionUrlProblem(url, { allowLocal: true, lookup });
