@@ -23,23 +23,20 @@ export interface FunctionModel {
   /** Identity policies of the role, resolved. */
   policies: Array<{ name: string; document: Json }>;
   timeoutSeconds: number;
-  memorySize: number;
 }
 
 export interface QueueModel {
   /** Construct id, e.g. `DeliveriesQueue`, `DeliveriesDlq`. */
   id: string;
   arn: string;
-  url: string;
   properties: Json;
 }
 
 export interface LocalAwsModel {
-  sourceHash: string;
   stage: string;
   account: string;
   region: string;
-  table: { name: string; arn: string; streamArn: string; keyArn?: string };
+  table: { arn: string; streamArn: string; keyArn?: string };
   busArn: string;
   signingKeyArn: string;
   functions: Record<string, FunctionModel>;
@@ -75,7 +72,7 @@ export function sourceHash(): string {
 }
 
 /** Synthesizes the dev stage (no bundling, no nag) into a temporary directory and reads it. */
-async function synthesize(hash: string): Promise<LocalAwsModel> {
+async function synthesize(): Promise<LocalAwsModel> {
   const { App } = await import('aws-cdk-lib');
   const { defineStage } = await import('../../stage');
   const outdir = mkdtempSync(join(tmpdir(), 'medspa-synth-'));
@@ -83,7 +80,7 @@ async function synthesize(hash: string): Promise<LocalAwsModel> {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true, stage: STAGE } });
     defineStage(app, STAGE);
     app.synth();
-    return modelOf(loadAssembly(outdir).flatMap((stack) => stack.resources), hash);
+    return modelOf(loadAssembly(outdir).flatMap((stack) => stack.resources));
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -95,7 +92,7 @@ const constructId = (resource: ResolvedResource) => {
   return parts[parts.length - 1] === 'Resource' ? parts[parts.length - 2] : parts[parts.length - 1];
 };
 
-function modelOf(resources: ResolvedResource[], hash: string): LocalAwsModel {
+function modelOf(resources: ResolvedResource[]): LocalAwsModel {
   const ofType = (type: string) => resources.filter((resource) => resource.type === type);
   const one = (type: string, id: string) => {
     const found = ofType(type).filter((resource) => resource.path.includes(`/${id}/`));
@@ -103,14 +100,10 @@ function modelOf(resources: ResolvedResource[], hash: string): LocalAwsModel {
     return found[0];
   };
   const table = one('AWS::DynamoDB::Table', 'Table');
-  const policiesOfRole = (roleName: string) => [
-    ...ofType('AWS::IAM::ManagedPolicy')
-      .filter((policy) => (policy.properties.Roles ?? []).includes(roleName))
-      .map((policy) => ({ name: policy.path, document: policy.properties.PolicyDocument })),
-    ...ofType('AWS::IAM::Policy')
-      .filter((policy) => (policy.properties.Roles ?? []).includes(roleName))
-      .map((policy) => ({ name: policy.path, document: policy.properties.PolicyDocument })),
-  ];
+  const policiesOfRole = (roleName: string) =>
+    resources
+      .filter((policy) => (policy.type === 'AWS::IAM::ManagedPolicy' || policy.type === 'AWS::IAM::Policy') && (policy.properties.Roles ?? []).includes(roleName))
+      .map((policy) => ({ name: policy.path, document: policy.properties.PolicyDocument }));
 
   const functions: Record<string, FunctionModel> = {};
   const functionNameByArn = new Map<string, string>();
@@ -130,7 +123,6 @@ function modelOf(resources: ResolvedResource[], hash: string): LocalAwsModel {
       functionArn,
       policies: policiesOfRole(roleName),
       timeoutSeconds: Number(fn.properties.Timeout ?? 3),
-      memorySize: Number(fn.properties.MemorySize ?? 128),
     };
   }
 
@@ -141,25 +133,14 @@ function modelOf(resources: ResolvedResource[], hash: string): LocalAwsModel {
     return name;
   };
 
-  const keyArnFrom = (statementSid: string) => {
-    for (const fn of Object.values(functions)) {
-      for (const policy of fn.policies) {
-        for (const statement of [policy.document.Statement].flat()) {
-          if (statement.Sid === statementSid) return [statement.Resource].flat()[0] as string;
-        }
-      }
-    }
-    return undefined;
-  };
-
   return {
-    sourceHash: hash,
     stage: STAGE,
     account: LOCAL_ACCOUNT,
     region: LOCAL_REGION,
-    table: { name: table.ref, arn: table.arn, streamArn: `${table.arn}/stream/local`, keyArn: keyArnFrom('TableKeyViaDynamoDB') },
+    // The table's own key (its SSE specification names it), resolved like every other reference.
+    table: { arn: table.arn, streamArn: `${table.arn}/stream/local`, keyArn: table.properties.SSESpecification?.KMSMasterKeyId },
     busArn: one('AWS::Events::EventBus', 'Bus').arn,
-    signingKeyArn: keyArnFrom('TokenSigning') ?? keyArnFrom('TokenVerification') ?? '',
+    signingKeyArn: one('AWS::KMS::Key', 'TokenSigningKey').arn,
     functions,
     queues: ofType('AWS::SQS::Queue').map((queue) => ({ id: constructId(queue), arn: queue.arn, url: queue.ref, properties: queue.properties })),
     eventSourceMappings: ofType('AWS::Lambda::EventSourceMapping').map((mapping) => ({ function: functionFor(String(mapping.properties.FunctionName)), properties: mapping.properties })),
@@ -177,7 +158,7 @@ export function localAwsModel(): Promise<LocalAwsModel> {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as LocalAwsModel;
     } catch {
-      const model = await synthesize(hash);
+      const model = await synthesize();
       mkdirSync(CACHE_DIR, { recursive: true });
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, JSON.stringify(model));
