@@ -6,7 +6,7 @@ import {
   Role,
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
-import type { TableWrites } from '../../lib/db/table-writes';
+import { mergeWrites, type TableWrites } from '../../lib/db/table-writes';
 import { acknowledge } from './nag';
 
 export interface FunctionRoleProps {
@@ -69,6 +69,5 @@ export class FunctionRole extends Construct {
   }
 }
 
-/** A canonical text of a writes declaration: equal declarations, equal text (role sharing keys on it). */
-export const writesSignature = (writes: TableWrites) =>
-  JSON.stringify(Object.entries(writes).sort(([a], [b]) => (a < b ? -1 : 1)).map(([partition, actions]) => [partition, [...actions!].sort()]));
+/** A canonical text of a writes declaration (mergeWrites sorts and dedupes): equal declarations, equal text (role sharing keys on it). */
+export const writesSignature = (writes: TableWrites) => JSON.stringify(mergeWrites(writes));

@@ -5,7 +5,7 @@ import { localAwsModel, type LocalAwsModel } from './model';
 
 /**
  * Least privilege in practice: per role, the grants (statement and action) that no call of the
- * run used. Set apart, with their reason, are the grants no local call can show:
+ * run used. Left out, for their reason, are the grants no local call can show:
  * - the Lambda service's own (logs, X-Ray, and the statements CDK adds without a Sid for event
  *   source mappings and failure destinations: the service polls and forwards, not our code);
  * - what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt;
@@ -21,7 +21,6 @@ export interface RoleGrants {
   role: string;
   functions: string[];
   unused: string[];
-  awsOnly: string[];
 }
 
 /**
@@ -39,7 +38,7 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
       known.functions.push(fn.name);
       continue;
     }
-    const entry: RoleGrants = { role: fn.roleName, functions: [fn.name], unused: [], awsOnly: [] };
+    const entry: RoleGrants = { role: fn.roleName, functions: [fn.name], unused: [] };
     byRole.set(fn.roleName, entry);
     const wasUsed = (grant: string) => used[fn.roleName]?.has(grant) ?? false;
     for (const policy of fn.policies) {
@@ -55,10 +54,9 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
             }
             continue;
           }
-          if (wasUsed(`${name}|${action}`)) continue;
           const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
           const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
-          (notObservable ? entry.awsOnly : entry.unused).push(`${statement.Sid ?? `#${index + 1}`} ${action}`);
+          if (!notObservable && !wasUsed(`${name}|${action}`)) entry.unused.push(`${statement.Sid} ${action}`);
         }
       });
     }
