@@ -8,7 +8,7 @@ import type { Publish } from '../../lib/events/publish';
 import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
-import { workers } from '../../lib/workers';
+import { streamMappingOf, workers } from '../../lib/workers';
 import { latestStreamArn, startStreamPoller, streamsClient, type StreamPoller, type StreamPollerOptions } from './stream-poller';
 
 /**
@@ -30,15 +30,15 @@ export type LocalStreamWorker = (typeof LOCAL_STREAM_WORKERS)[number];
  * test/integration/local-wiring.test.ts checks every field against the synthesized template.
  */
 export function localStreamMapping(worker: LocalStreamWorker) {
-  const { trigger } = workers[worker];
+  const { batchSize, maxRetries, maxRecordAgeSeconds } = streamMappingOf(workers[worker].trigger);
   return {
-    batchSize: trigger.batchSize ?? 100,
+    batchSize,
     // MaximumRetryAttempts counts the retries; the poller counts the tries, the first included.
-    maxAttempts: (trigger.maxRetries ?? 5) + 1,
+    maxAttempts: maxRetries + 1,
     reportBatchItemFailures: true,
     partialRetry: 'fromFirstFailure',
     bisectOnError: true,
-    maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
+    maxRecordAgeSeconds,
   } satisfies Partial<StreamPollerOptions>;
 }
 export interface EventSourceOptions {

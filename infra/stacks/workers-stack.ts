@@ -10,7 +10,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { EventPattern, EventRule } from '../../lib/events/rules';
-import { workerQueues, type WorkerDef } from '../../lib/workers';
+import { queueSettingsOf, streamMappingOf, workerQueues, workerTimeoutSeconds, type WorkerDef } from '../../lib/workers';
 import { AppFunction, type FunctionLogs } from '../constructs/app-function';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
@@ -29,9 +29,6 @@ export interface WorkersStackProps extends NestedStackProps {
   alarmTopic: ITopic;
 }
 
-/** A Lambda SQS mapping's queue must hide a message at least as long as the function may run. */
-const DEFAULT_TIMEOUT_SECONDS = 30;
-const DEFAULT_MAX_RECEIVE_COUNT = 5;
 
 /** lib/events/rules.ts speaks EventBridge's JSON; CDK's pattern type uses camelCase top-level fields. */
 export function cdkEventPattern(pattern: EventPattern): CdkEventPattern {
@@ -85,8 +82,9 @@ export class WorkersStack extends NestedStack {
 
     // Queues first: a worker may send to a queue that triggers another.
     for (const [name, { worker, trigger }] of workerQueues(props.workers)) {
-      const timeoutSeconds = props.workers[worker].timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-      const visibility = trigger.visibilityTimeoutSeconds ?? 6 * timeoutSeconds;
+      const timeoutSeconds = workerTimeoutSeconds(props.workers[worker]);
+      const { visibilityTimeoutSeconds: visibility, maxReceiveCount } = queueSettingsOf({ ...props.workers[worker], trigger });
+      // A Lambda SQS mapping's queue must hide a message at least as long as the function may run.
       if (visibility < timeoutSeconds) {
         throw new Error(`Queue "${name}": visibility timeout ${visibility}s is shorter than ${worker}'s timeout ${timeoutSeconds}s`);
       }
@@ -97,7 +95,7 @@ export class WorkersStack extends NestedStack {
         retentionPeriod: Duration.days(4),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
-        deadLetterQueue: { queue: dlq, maxReceiveCount: trigger.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT },
+        deadLetterQueue: { queue: dlq, maxReceiveCount },
       });
     }
 
@@ -120,7 +118,7 @@ export class WorkersStack extends NestedStack {
         logGroupName: `${props.logGroupPrefix}/${name}`,
         logs: props.logs,
         environment: props.environment,
-        timeout: Duration.seconds(def.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+        timeout: Duration.seconds(workerTimeoutSeconds(def)),
         reservedConcurrency: def.reservedConcurrency,
         deadLetterQueue: asyncDlq,
       });
@@ -136,11 +134,11 @@ export class WorkersStack extends NestedStack {
           new DynamoEventSource(table, {
             // From the oldest record still in the stream: an event is never skipped, at worst sent twice.
             startingPosition: StartingPosition.TRIM_HORIZON,
-            batchSize: trigger.batchSize ?? 100,
+            batchSize: streamMappingOf(trigger).batchSize,
             reportBatchItemFailures: true,
             bisectBatchOnError: true,
-            retryAttempts: trigger.maxRetries ?? 5,
-            maxRecordAge: Duration.seconds(trigger.maxRecordAgeSeconds ?? 24 * 60 * 60),
+            retryAttempts: streamMappingOf(trigger).maxRetries,
+            maxRecordAge: Duration.seconds(streamMappingOf(trigger).maxRecordAgeSeconds),
             onFailure: new SqsDlq(failures),
           }),
         );
@@ -160,7 +158,7 @@ export class WorkersStack extends NestedStack {
       } else if (trigger.kind === 'queue') {
         fn.fn.addEventSource(
           new SqsEventSource(queueNamed(trigger.queue), {
-            batchSize: trigger.batchSize ?? 10,
+            batchSize: queueSettingsOf({ ...def, trigger }).batchSize,
             reportBatchItemFailures: true,
             // Never more pollers than reserved executions: a throttled receive would count as an attempt.
             maxConcurrency: def.reservedConcurrency ? Math.max(2, def.reservedConcurrency) : undefined,

@@ -7,7 +7,7 @@ import type { ContractEvent } from '../events/types';
 import { EVENT_SOURCE } from '../events/types';
 import { EVENT_RULES, rulesMatching, type EventRule } from '../events/rules';
 import { logger } from '../log';
-import { workers } from '../workers';
+import { queueSettingsOf, workers } from '../workers';
 import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
 
 /**
@@ -34,19 +34,15 @@ export const LOCAL_DELIVERY_CONCURRENCY = 8;
 /** Where jobs go after `maxReceiveCount` failed runs: the local `deliveries` dead-letter queue (JSON lines). */
 export const DEAD_LETTER_FILE = 'webhook-dead-letters.jsonl';
 
-/** The `deliveries` queue's settings from its trigger in lib/workers, with the CDK stack's defaults. */
+/** The `deliveries` queue's settings, as the CDK stack deploys them (lib/workers). */
 export function localDeliveriesQueue() {
-  const { trigger, timeoutSeconds } = workers.deliverWebhook;
-  return {
-    visibilityTimeoutSeconds: trigger.visibilityTimeoutSeconds ?? 6 * (timeoutSeconds ?? 30),
-    maxReceiveCount: trigger.maxReceiveCount ?? 5,
-  };
+  const { visibilityTimeoutSeconds, maxReceiveCount } = queueSettingsOf(workers.deliverWebhook);
+  return { visibilityTimeoutSeconds, maxReceiveCount };
 }
 
 /** Fan-out's queue (the one the rules target) and how many of its events one run takes (its mapping's BatchSize). */
 export function localFanOut() {
-  const { trigger } = workers.fanOut;
-  return { queue: trigger.queue, batchSize: trigger.batchSize ?? 10 };
+  return { queue: workers.fanOut.trigger.queue, batchSize: queueSettingsOf(workers.fanOut).batchSize };
 }
 
 /** An event as the bus carries it (EventBridge's envelope), for the rules to match. */

@@ -118,3 +118,27 @@ export function workerQueues(table: Readonly<Record<string, WorkerDef>> = worker
   }
   return queues;
 }
+
+/**
+ * A worker's settings with the defaults its row leaves out, in one place: the CDK stack deploys
+ * these, and the local pipeline runs with the same (test/integration/local-wiring.test.ts checks
+ * them against the synthesized template).
+ */
+export const workerTimeoutSeconds = (def: WorkerDef) => def.timeoutSeconds ?? 30;
+
+/** A stream trigger's mapping: records per batch, retries of a failing batch, the oldest record handed over. */
+export const streamMappingOf = (trigger: Extract<WorkerTrigger, { kind: 'stream' }>) => ({
+  batchSize: trigger.batchSize ?? 100,
+  maxRetries: trigger.maxRetries ?? 5,
+  maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
+});
+
+/**
+ * A queue trigger's queue and mapping. The queue hides a received message for six times the
+ * function's timeout unless the row says otherwise (a Lambda SQS mapping needs at least one).
+ */
+export const queueSettingsOf = (def: WorkerDef & { trigger: Extract<WorkerTrigger, { kind: 'queue' }> }) => ({
+  batchSize: def.trigger.batchSize ?? 10,
+  visibilityTimeoutSeconds: def.trigger.visibilityTimeoutSeconds ?? 6 * workerTimeoutSeconds(def),
+  maxReceiveCount: def.trigger.maxReceiveCount ?? 5,
+});
