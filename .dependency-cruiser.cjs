@@ -30,6 +30,13 @@ module.exports = {
       to: { path: '@cloud-copilot/' },
     },
     {
+      name: 'shipped-code-has-no-dev-dependencies',
+      comment: 'What Lambda bundles carry (lib, functions) imports runtime dependencies only; dev dependencies (luxon, the test oracle; the simulator; generators) stay in tests and tools.',
+      severity: 'error',
+      from: { path: '^(lib|functions)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'client-carries-no-server',
       comment: 'lib/client runs in browsers and integrators\' code: only type-only imports may reach server modules.',
       severity: 'error',

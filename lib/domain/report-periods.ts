@@ -1,5 +1,4 @@
-import { DateTime } from 'luxon';
-import { resolveDateRange } from './time';
+import { isoWeekOf, resolveDateRange } from './time';
 
 /** Report periods and date ranges on practice-local calendar dates (`YYYY-MM-DD`), pure. */
 
@@ -10,8 +9,7 @@ export type ReportGroup = (typeof REPORT_GROUPS)[number];
 export function periodOf(date: string, group: ReportGroup): string {
   if (group === 'day') return date;
   if (group === 'month') return date.slice(0, 7);
-  const dt = DateTime.fromISO(date, { zone: 'UTC' });
-  return `${dt.weekYear}-W${String(dt.weekNumber).padStart(2, '0')}`;
+  return isoWeekOf(date);
 }
 
 /** The longest range a report takes: two years of days (one of them may be a leap year). */

@@ -145,6 +145,19 @@ export function localTimeToInstant(date: string, hhmm: string, zone: string): st
 /** Calendar arithmetic on a plain date (negative `days` go back). */
 export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
+/**
+ * A date's ISO week, `YYYY-Www`, with its ISO week-numbering year: the week (Monday first) is
+ * numbered by its Thursday, so 2027-01-01, a Friday, is in 2026-W53.
+ */
+export function isoWeekOf(date: string): string {
+  const day = Date.parse(`${date}T00:00:00Z`);
+  const mondayBased = (new Date(day).getUTCDay() + 6) % 7;
+  const thursday = new Date(day + (3 - mondayBased) * DAY_MS);
+  const year = thursday.getUTCFullYear();
+  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / (7 * DAY_MS)) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
 /** The calendar dates from..to, both inclusive; empty when `to` is before `from`. */
 export function datesBetween(from: string, to: string): string[] {
   const dates: string[] = [];

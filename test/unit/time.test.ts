@@ -8,6 +8,7 @@ import {
   localDayBounds,
   localTimeToInstant,
   weekdayKey,
+  isoWeekOf,
 } from '../../lib/domain/time';
 
 const NY = 'America/New_York';
@@ -122,6 +123,17 @@ describe('against luxon (an independent time-zone implementation) and the docume
         const instant = `${date}T13:17:00Z`;
         compare(`${zone} ${instant}`, localDateOf(instant, zone), LuxonDateTime.fromISO(instant).setZone(zone).toISODate());
       }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('agrees on ISO weeks and their week-numbering years, every day of 2020-2032', () => {
+    const differences: string[] = [];
+    const first = LuxonDateTime.fromISO('2020-01-01', { zone: 'UTC' });
+    for (let i = 0; i < 13 * 366; i++) {
+      const day = first.plus({ days: i });
+      const theirs = `${day.weekYear}-W${String(day.weekNumber).padStart(2, '0')}`;
+      if (isoWeekOf(day.toISODate()!) !== theirs) differences.push(`${day.toISODate()}: ours ${isoWeekOf(day.toISODate()!)}, luxon ${theirs}`);
     }
     expect(differences).toEqual([]);
   });
