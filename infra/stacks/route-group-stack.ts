@@ -110,7 +110,7 @@ export class RouteGroupStack extends NestedStack {
           undefined,
           route.auth === 'public'
             ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the 404 fallback).'
-            : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/handler.ts), so denials are audited and answered in the contract\'s envelope.',
+            : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
         ),
       );
     }

@@ -3,16 +3,9 @@ import { tableName } from './client';
 import type { TransactItem } from './transact-types';
 
 /**
- * The client's visit and spend statistics change in the same transaction as the fact that
- * changes them (an appointment completed or missed, a payment recorded), so they never drift.
- * The client item must exist; a deleted client's item does (anonymised), and its statistics keep
- * moving so reports stay right. That condition is the only one: clients are never removed from
- * the table, so this action cannot fail a transaction it joins.
- *
- * `last_visit_at` is set to the visit being recorded (last writer wins). A guard keeping the later
- * of the two would have to be a condition, and a failed condition would fail the completion
- * itself; completions follow their visits, so only completing an older visit after a newer one
- * moves it back.
+ * The client's statistics, changed in the same transaction as their fact; the client item must
+ * exist (it always does), `last_visit_at` is last-writer-wins
+ * (docs/decisions/0010-client-statistics-in-the-same-transaction.md).
  */
 export function clientStatsAction(
   medspaId: string,

@@ -1,12 +1,6 @@
 import { overlaps, type Busy, type Interval } from './availability';
 
-/**
- * Time claims. Each provider, room and equipment has one item per UTC hour it is booked in
- * (bucket id 'YYYY-MM-DDTHH'), holding the full intervals of the active appointments that touch
- * that hour. A booking rewrites every bucket its interval touches in one transaction, conditioned
- * on each bucket's version; two overlapping intervals always share a bucket, so two concurrent
- * overlapping bookings write the same item and only one can commit.
- */
+/** Time claims in UTC hour buckets: why, in docs/decisions/0001-time-claims-in-hour-buckets.md. */
 export type BucketEntry = { appointment_id: string; start: string; end: string };
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,4 @@
-/**
- * Practice-local calendar maths on the runtime's own time-zone database (`Intl`), no library:
- * every function bundle that handles a date carries it, so it stays small (luxon was 70 KB of
- * each bundle). test/unit/time.test.ts checks these against luxon as an independent oracle.
- */
+/** Practice-local calendar maths on `Intl`, no library (docs/decisions/0009-dates-on-intl.md); luxon is the tests' oracle. */
 export type WeekdayKey = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
 /** The week in working-hours order, Monday first. */

@@ -12,17 +12,8 @@ import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type 
 
 /**
  * Webhook delivery inside the local server: the same fan-out and jobs as on AWS, with timers as
- * the queue. Jobs waiting (scheduled retries included) are kept in a journal file under DATA_DIR,
- * rewritten whenever the set changes and read back on start, so a restart loses nothing. A job
- * leaves the journal only after its attempt is logged and its follow-up (if any) is in; a crash
- * in between repeats an attempt at worst (at-least-once, like SQS), never drops one.
- *
- * Chosen over re-deriving from the delivery log's `pending` entries: those live in one partition
- * per subscription, and finding them all on start would take a Scan or a cross-practice index.
- *
- * The bus rules, fan-out's batch size and the `deliveries` queue's redrive settings come from
- * lib/events/rules.ts and lib/workers, as the CDK stack's do; test/integration/local-wiring.test.ts
- * checks them against the synthesized template and names the differences.
+ * the queue and waiting jobs in a journal file under DATA_DIR (docs/decisions/0006-local-webhook-journal.md).
+ * Rules, batch size and redrive come from lib/events/rules.ts and lib/workers, as the stack's do.
  */
 
 /**

@@ -8,13 +8,8 @@ export const MAX_SQS_DELAY_SECONDS = 900;
 export const sqsDelaySeconds = (seconds: number) => Math.min(MAX_SQS_DELAY_SECONDS, Math.max(0, Math.ceil(seconds)));
 
 /**
- * The `deliveries` queue on AWS. Each message is one immutable job carrying its own `due_at`.
- * Waits longer than SQS's 15-minute DelaySeconds go hop by hop: a job that arrives early is sent
- * again with the rest of its wait (processDeliveryJob does it), so a 10 h retry is 40 small
- * messages. Chosen over ChangeMessageVisibility because it keeps scheduling out of the receive
- * machinery: no dependence on receipt handles, the 12 h visibility cap, receive counts eating
- * into the DLQ's maxReceiveCount, or partial-batch failures that mean "later" rather than "broken"
- * (a batch item failure here always means an error worth a redelivery and, in the end, the DLQ).
+ * The `deliveries` queue on AWS: one immutable job per message with its own `due_at`, waits past
+ * SQS's 15 minutes hop by hop (processDeliveryJob; docs/decisions/0005-webhook-retries-hop-by-hop.md).
  */
 export class SqsDeliveryQueue implements DeliveryQueue {
   constructor(
