@@ -1,0 +1,56 @@
+/**
+ * Browser access (API reference, online booking and CORS), pure: which origins may be listed, and
+ * the headers of a preflight and of an answer to an allowed origin. Credentials are bearer tokens
+ * and publishable keys in headers, never cookies, so no `Access-Control-Allow-Credentials`.
+ */
+
+/** At most this many origins per publishable key or practice. */
+export const MAX_ALLOWED_ORIGINS = 20;
+
+/** Request headers a browser may send (lower case, as the preflight lists them). */
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match', 'x-publishable-key', 'x-booking-token'] as const;
+
+/** Answer headers a browser script may read. */
+export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'] as const;
+
+/** How long a browser may reuse a preflight's answer. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/**
+ * Why `origin` cannot be listed, or null when it can: an exact origin (scheme, host, optional
+ * port; no path, query, credentials or trailing slash), `https://` only except `http://localhost`
+ * and `http://127.0.0.1` on any port.
+ */
+export function originProblem(origin: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return 'not an origin (scheme://host[:port])';
+  }
+  if (url.origin !== origin) return `not an exact origin: write it as ${url.origin === 'null' ? 'scheme://host[:port]' : url.origin}`;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  return 'https:// only (http:// for localhost and 127.0.0.1)';
+}
+
+/** Whether a request's `Origin` is among the allowed ones (exact match; origins are compared as sent). */
+export const originAllowed = (origin: string, allowed: readonly string[]) => allowed.includes(origin);
+
+/** Headers on every answer to an allowed origin. */
+export const corsAnswerHeaders = (origin: string): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  Vary: 'Origin',
+  'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
+});
+
+/** The preflight's answer headers: the path's methods, our request headers, cached 10 minutes. */
+export const corsPreflightHeaders = (origin: string, methods: readonly string[]): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin,
+  Vary: 'Origin',
+  'Access-Control-Allow-Methods': [...new Set([...methods, 'OPTIONS'])].join(', '),
+  'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
+  'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+});
