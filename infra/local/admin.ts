@@ -12,7 +12,7 @@ import { isValidTimeZone } from '../../lib/domain/time';
 import { getPractice } from '../../lib/db/practices';
 import { createCredential } from '../../lib/use-cases/auth';
 import { changePractice, createPracticeWithAdmin } from '../../lib/use-cases/practice';
-import { rebuildAggregates } from '../../lib/use-cases/report-aggregation';
+import { rebuildAggregates } from '../../lib/use-cases/report-rebuild';
 import { openLocalEnvironment } from './environment';
 
 const USAGE = `usage: npm run -s admin -- COMMAND [options]   (beside a running npm start, same DATA_DIR)
@@ -103,7 +103,7 @@ async function main() {
       console.log(JSON.stringify({ medspa_id: medspaId, api_access: values.access }));
     } else if (command === 'rebuild-aggregates') {
       // Recomputes every report counter from the appointments, payments and sales, beside a
-      // running server and stream (lib/use-cases/report-aggregation.ts explains how).
+      // running server and stream (lib/use-cases/report-rebuild.ts explains how).
       const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
       if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
       const settleMs = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);

@@ -82,9 +82,7 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
     })),
     aggregateReports: runAsFunction('aggregateReports', () => startStreamPoller({
       ...pollerOptions('aggregateReports', `stream-checkpoint.${table}.aggregateReports.json`),
-      consume: async (records) => {
-        await runAsFunction('aggregateReports', () => applyStreamRecords(records as never, { now }));
-      },
+      consume: (records) => runAsFunction('aggregateReports', () => applyStreamRecords(records, { now })),
     })),
   };
 

@@ -17,12 +17,12 @@ export const localSweepEveryMs = () => (workers.sweepReminders.trigger.everyMinu
  * The event half of `npm start`, in process, as the workers of lib/workers run on AWS: the table
  * stream (a poller per stream worker, with its mapping's settings), the bus rules of
  * lib/events/rules.ts, fan-out and signed deliveries with the retry schedule of
- * WEBHOOK_RETRY_SCHEDULE, and the reminder sweeper. Stopping waits for the work in flight; both
- * sides keep their position under DATA_DIR (stream checkpoints, delivery journal), so a restart
- * loses nothing.
+ * WEBHOOK_RETRY_SCHEDULE (each wait ±20%, as on AWS), and the reminder sweeper. Stopping waits
+ * for the work in flight; both sides keep their position under DATA_DIR (stream checkpoints,
+ * delivery journal), so a restart loses nothing.
  */
 export async function startLocalPipeline(options: { sweepEveryMs?: number } = {}) {
-  const delivery = startLocalDelivery();
+  const delivery = startLocalDelivery({ random: Math.random });
   const source = await startEventSource({ publish: (events) => delivery.publish(events), sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs() });
   return {
     async stop() {

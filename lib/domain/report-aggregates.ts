@@ -6,7 +6,7 @@ export type { CountedFacts } from './records';
 /**
  * Report counters, pure: what a source record (appointment, payment, retail sale) contributes to
  * the per-day counters, and how a list of changes moves them. No I/O and no clock: the stream
- * consumer and the rebuild (lib/use-cases/report-aggregation.ts) read the state, call
+ * consumer and the rebuild (lib/use-cases/report-units.ts) read the state, call
  * `planGeneration`, and write its result in one transaction.
  *
  * A generation keeps, per source record, a ledger entry: the version it counted and the facts it

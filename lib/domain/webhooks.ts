@@ -28,8 +28,18 @@ export function parseRetrySchedule(text: string): number[] {
 /** The contract's "about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up". */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h';
 
-/** Seconds to wait after failed attempt `attempt` (1-based), or null when it was the last. */
-export const retryDelay = (schedule: readonly number[], attempt: number): number | null => schedule[attempt - 1] ?? null;
+/** Each wait is spread by up to this share either way (Svix: ±20%), so receivers that failed together are not retried together. */
+export const RETRY_JITTER = 0.2;
+
+/**
+ * Seconds to wait after failed attempt `attempt` (1-based), or null when it was the last. `random`
+ * (a number in [0, 1): Math.random in the workers) places the wait within ±20% of the schedule's;
+ * the default, the midpoint, is the schedule's exactly.
+ */
+export function retryDelay(schedule: readonly number[], attempt: number, random: () => number = () => 0.5): number | null {
+  const seconds = schedule[attempt - 1];
+  return seconds === undefined ? null : seconds * (1 + RETRY_JITTER * (2 * random() - 1));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions

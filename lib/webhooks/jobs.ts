@@ -62,6 +62,11 @@ export interface DeliveryOptions {
   now?: () => Date;
   /** Seconds between attempts; default from config (WEBHOOK_RETRY_SCHEDULE). */
   schedule?: readonly number[];
+  /**
+   * Spreads each wait by ±20% (lib/domain/webhooks.ts `retryDelay`): the workers pass Math.random;
+   * without it the waits are the schedule's exactly (tests).
+   */
+  random?: () => number;
   timeoutMs?: number;
   allowLocal?: boolean;
   lookup?: Lookup;
@@ -72,6 +77,7 @@ const settings = (options: DeliveryOptions) => {
   return {
     now: options.now ?? (() => clock().now()),
     schedule: options.schedule ?? WEBHOOK_RETRY_SCHEDULE,
+    random: options.random,
     timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
     allowLocal: options.allowLocal ?? ALLOW_LOCAL_WEBHOOKS,
     lookup: options.lookup,
@@ -236,7 +242,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
   const entry = finished(job, outcome);
   let result: JobResult = 'succeeded';
   if (!outcome.ok) {
-    const delay = retryDelay(opts.schedule, job.attempt);
+    const delay = retryDelay(opts.schedule, job.attempt, opts.random);
     if (delay === null) {
       result = 'gave_up';
       await saveDeliveryAttempt(entry);

@@ -75,7 +75,7 @@ export const workers = defineWorkers({
   },
   /**
    * Signs and POSTs one delivery. A failed attempt sends the next one to the same queue with the
-   * contract's backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h) as DelaySeconds, hop by hop past SQS's
+   * contract's backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, each ±20%) as DelaySeconds, hop by hop past SQS's
    * 15-minute limit (lib/webhooks/sqs-queue.ts); a message that keeps failing to process moves to
    * the dead-letter queue.
    */

@@ -10,7 +10,7 @@ import { createAppointment, updateAppointment } from '../../lib/use-cases/bookin
 import { createPayment } from '../../lib/use-cases/payments';
 import { changePractice } from '../../lib/use-cases/practice';
 import { createStockAdjustment } from '../../lib/use-cases/products';
-import { rebuildAggregates } from '../../lib/use-cases/report-aggregation';
+import { rebuildAggregates } from '../../lib/use-cases/report-rebuild';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeProduct, makeProvider, makeService } from '../fixtures/builders';
 import { addDays, lastOfMonth, nextDstChange, NY, todayIn, utc } from '../fixtures/dates';

@@ -325,6 +325,25 @@ describe('auto-disable', () => {
   });
 });
 
+describe('retry jitter', () => {
+  it("spreads the wait before the next attempt within ±20% of the schedule's, as its random source says", async () => {
+    const practice = await makePractice();
+    const path = `/jitter-${randomUUID()}`;
+    await subscribe(practice, receiver.url(path), ['client.deleted']);
+    receiver.behave((request) => (request.path === path ? { status: 500 } : 'ok'));
+    const queue = new CapturingQueue();
+    const now = new Date();
+    for (const [random, seconds] of [[0, 80], [0.5, 100], [0.75, 110]] as const) {
+      await fanOut(makeEvent(practice.medspaId, 'client.deleted'), queue, { now: () => now });
+      const [{ job }] = queue.take();
+      expect(await processDeliveryJob(job, queue, { now: () => now, schedule: [100], random: () => random })).toBe('retrying');
+      const [retry] = queue.take();
+      expect(retry.delaySeconds).toBeCloseTo(seconds, 6);
+      expect(retry.job.due_at).toBe(new Date(now.getTime() + seconds * 1000).toISOString());
+    }
+  });
+});
+
 describe('SQS workers (record handlers)', () => {
   const sqsRecord = (body: unknown, messageId: string = randomUUID()): SQSRecord =>
     ({ messageId, receiptHandle: 'r', body: typeof body === 'string' ? body : JSON.stringify(body), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q', awsRegion: 'us-east-1' }) as SQSRecord;

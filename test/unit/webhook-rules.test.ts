@@ -49,6 +49,20 @@ describe('retry schedule', () => {
   });
 });
 
+describe('retry jitter', () => {
+  it('places each wait within ±20% of the schedule (Svix), spread by the random source, the schedule itself by default', () => {
+    const schedule = [5, 300];
+    expect(retryDelay(schedule, 2, () => 0)).toBeCloseTo(240, 9);
+    expect(retryDelay(schedule, 2, () => 0.5)).toBe(300);
+    expect(retryDelay(schedule, 2, () => 0.999_999)).toBeCloseTo(360, 3);
+    expect(retryDelay(schedule, 3, () => 0)).toBeNull();
+    const waits = Array.from({ length: 200 }, () => retryDelay(schedule, 1, Math.random)!);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...waits)).toBeLessThan(6);
+    expect(new Set(waits).size).toBeGreaterThan(100);
+  });
+});
+
 describe('addresses a delivery may reach', () => {
   it.each([
     '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1', '127.0.0.1', '127.1.2.3',

@@ -1,0 +1,252 @@
+import {
+  appointmentFacts,
+  paymentFacts,
+  planActions,
+  planGeneration,
+  recordKeyOf,
+  saleFacts,
+  type GenerationPlan,
+  type SourceChange,
+} from '../domain/report-aggregates';
+import {
+  commitUnit,
+  readReportContext,
+  readUnitState,
+  unitOverheadActions,
+  type GenerationPointer,
+  type ReportSource,
+  type UnitOutcome,
+  type UnitState,
+  type UnitStateRequest,
+} from '../db/report-aggregates';
+import { jitter } from '../db/transact';
+import { AppError } from '../errors';
+
+/**
+ * Counting report sources into the counters, the one path of the stream consumer
+ * (./report-aggregation.ts) and the rebuild (./report-rebuild.ts). A practice's sources are taken
+ * in order, in rounds of three steps:
+ *
+ * 1. read the unit: up to 40 records, with their markers, ledger entries and client visit items
+ *    in one BatchGetItem (`readUnit`);
+ * 2. fit it into one transaction: the longest prefix of the records not applied yet whose writes
+ *    fit 100 actions (`fitTransaction`);
+ * 3. commit it (`commit`) or, when a race was lost (nothing written), deal with the cause and go
+ *    round again (`recover`).
+ *
+ * The transaction writes a marker per stream record and checks every ledger entry and client item
+ * it read, so a record counts once whatever the retries, replays or racing consumers.
+ */
+
+export interface AggregationStats {
+  /** Records given. */
+  records: number;
+  /** Records that are not report sources (other items, the aggregates' own, stock movements other than sales). */
+  ignored: number;
+  /** Report sources committed (their ledger decided whether they moved counters). */
+  applied: number;
+  /** Stream records already applied before (marker found). */
+  duplicates: number;
+}
+
+export const newStats = (records: number): AggregationStats => ({ records, ignored: 0, applied: 0, duplicates: 0 });
+
+/** A source to count, with its stream record's id (a rebuild's sources have none). */
+export type CountedSource = Exclude<ReportSource, { kind: 'PRACTICE' }> & { eventId?: string };
+
+/** Where the counts go: the stream writes the live generation and any being built; a rebuild only its own. */
+export type Target = { kind: 'stream' } | { kind: 'rebuild'; generation: string };
+
+/** What a practice's sources left unapplied (in their order) and why; null when every one is done. */
+export type Unapplied<S> = { sources: S[]; error: unknown } | null;
+
+// ---- The practice's zone and generation pointer, per container -------------------------------
+
+interface PracticeContext {
+  zone: string;
+  pointer: GenerationPointer;
+}
+
+/** Never trusted blindly: every write checks both in its transaction, and a failed check drops the entry. */
+const contexts = new Map<string, PracticeContext>();
+
+/** Tests and the rebuild start from a fresh read. */
+export const forgetReportContexts = () => contexts.clear();
+
+/** A practice changed (its stream record): a new zone applies from now on, so a cached other one goes. */
+export function practiceChanged(medspaId: string, zone: string | undefined) {
+  if (contexts.get(medspaId)?.zone !== zone) contexts.delete(medspaId);
+}
+
+async function contextOf(medspaId: string): Promise<PracticeContext | null> {
+  const cached = contexts.get(medspaId);
+  if (cached) return cached;
+  const { practice, pointer } = await readReportContext(medspaId);
+  if (!practice) return null;
+  const context = { zone: practice.time_zone, pointer };
+  contexts.set(medspaId, context);
+  return context;
+}
+
+// ---- The steps of a round ----------------------------------------------------------------------
+
+const unique = <T>(values: Iterable<T>) => [...new Set(values)];
+
+/** Records read per round; a round commits the longest prefix whose writes fit one transaction. */
+const UNIT_READ = 40;
+const TRANSACTION_LIMIT = 100;
+/** Lost races in a row before giving up (the records are then retried by their caller, which is safe). */
+const MAX_LOST_RACES = 12;
+
+function generationsFor(pointer: GenerationPointer, target: Target): string[] {
+  if (target.kind === 'stream') return unique([pointer.active, ...(pointer.building ? [pointer.building] : [])]);
+  if (pointer.building !== target.generation) throw new Error(`generation ${target.generation} is no longer being built (live ${pointer.active}, building ${pointer.building})`);
+  return [target.generation];
+}
+
+function changeOf(source: CountedSource, zone: string): SourceChange {
+  const recordKey = recordKeyOf(source.kind, source.id);
+  if (!source.record) return { recordKey, version: source.version, facts: null };
+  if (source.kind === 'APPOINTMENT') return { recordKey, version: source.version, facts: appointmentFacts(source.record, zone) };
+  if (source.kind === 'PAYMENT') return { recordKey, version: source.version, facts: paymentFacts(source.record, zone) };
+  return { recordKey, version: source.version, facts: saleFacts(source.record, zone) };
+}
+
+/** A round's records as read: their changes, what the table holds for them, and which are not applied yet. */
+interface Unit {
+  sources: readonly CountedSource[];
+  changes: SourceChange[];
+  request: UnitStateRequest;
+  state: UnitState;
+  /** Indexes (in `sources`) of the records whose marker was not found. */
+  fresh: number[];
+}
+
+/** Step 1: the unit's markers, ledger entries and client visit items, in one batched read. */
+async function readUnit(medspaId: string, sources: readonly CountedSource[], context: PracticeContext, target: Target): Promise<Unit> {
+  const changes = sources.map((source) => changeOf(source, context.zone));
+  const request: UnitStateRequest = {
+    generations: generationsFor(context.pointer, target),
+    recordKeys: unique(changes.map((change) => change.recordKey)),
+    clientIds: unique(sources.flatMap((source) => (source.kind === 'APPOINTMENT' ? [source.clientId] : []))),
+    eventIds: unique(sources.flatMap((source) => source.eventId ?? [])),
+  };
+  const state = await readUnitState(medspaId, request);
+  const fresh = sources.flatMap((source, index) => (source.eventId && state.appliedEvents.has(source.eventId) ? [] : [index]));
+  return { sources, changes, request, state, fresh };
+}
+
+/** What one transaction commits: the first `take` fresh records of a unit, the last of them at `consumed - 1`. */
+interface Fitted {
+  take: number;
+  consumed: number;
+  eventIds: string[];
+  plans: { generation: string; plan: GenerationPlan }[];
+}
+
+/**
+ * Step 2: the longest prefix of the unit's fresh records whose writes fit one transaction, halved
+ * until it fits (one record always does). A plan may touch clients the unit did not read (a
+ * ledger entry counted under an appointment's former client): they are read and it plans again.
+ */
+async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
+  let { request, state } = unit;
+  let take = unit.fresh.length;
+  for (;;) {
+    const chosen = unit.fresh.slice(0, take);
+    const changes = chosen.map((index) => unit.changes[index]);
+    const plans = request.generations.map((generation) => ({ generation, plan: planGeneration(state.byGeneration.get(generation)!, changes) }));
+    const unread = unique(plans.flatMap(({ plan }) => [...plan.clients.keys()])).filter((id) => !request.clientIds.includes(id));
+    if (unread.length > 0) {
+      request = { ...request, clientIds: [...request.clientIds, ...unread] };
+      state = await readUnitState(medspaId, request);
+      continue;
+    }
+    const eventIds = unique(chosen.flatMap((index) => unit.sources[index].eventId ?? []));
+    const size = unitOverheadActions(eventIds.length) + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
+    if (size <= TRANSACTION_LIMIT || take === 1) return { take, consumed: chosen[take - 1] + 1, eventIds, plans };
+    take = Math.max(1, Math.floor(take / 2));
+  }
+}
+
+/** Step 3: one TransactWriteItems, unless there is nothing to write; a lost race comes back as the outcome. */
+async function commit(medspaId: string, context: PracticeContext, fitted: Fitted, now: () => Date): Promise<UnitOutcome> {
+  if (fitted.eventIds.length === 0 && fitted.plans.every(({ plan }) => planActions(plan) === 0)) return { ok: true };
+  try {
+    return await commitUnit({ medspaId, zone: context.zone, pointerRev: context.pointer.rev, eventIds: fitted.eventIds, plans: fitted.plans, now: now() });
+  } catch (error) {
+    // TransactionConflict beyond transact's own retries: another writer is on the same items.
+    if (error instanceof AppError && error.code === 'CONFLICT') return { ok: false, failed: 'state' };
+    throw error;
+  }
+}
+
+type LostRace = Extract<UnitOutcome, { ok: false }>;
+
+/** A round: how many of the pending records it settled and how, or the race it lost (nothing written). */
+type Round = { ok: true; consumed: number; applied: number; duplicates: number } | LostRace;
+
+async function runRound(medspaId: string, pending: readonly CountedSource[], context: PracticeContext, target: Target, now: () => Date): Promise<Round> {
+  const unit = await readUnit(medspaId, pending.slice(0, UNIT_READ), context, target);
+  if (unit.fresh.length === 0) return { ok: true, consumed: unit.sources.length, applied: 0, duplicates: unit.sources.length };
+  const fitted = await fitTransaction(medspaId, unit);
+  const outcome = await commit(medspaId, context, fitted, now);
+  return outcome.ok ? { ok: true, consumed: fitted.consumed, applied: fitted.take, duplicates: fitted.consumed - fitted.take } : outcome;
+}
+
+/** After a lost race: the records still pending once its cause is dealt with. */
+async function recover<S extends CountedSource>(medspaId: string, pending: S[], lost: LostRace, stats: AggregationStats, lostRaces: number): Promise<S[]> {
+  switch (lost.failed) {
+    case 'context':
+      // The pointer or the zone moved: read them again.
+      contexts.delete(medspaId);
+      return pending;
+    case 'markers': {
+      // Applied meanwhile by another consumer of the same records.
+      const done = new Set(lost.eventIds);
+      const left = pending.filter((source) => !(source.eventId && done.has(source.eventId)));
+      stats.duplicates += pending.length - left.length;
+      return left;
+    }
+    case 'state':
+      // A ledger entry or client item changed since it was read: read again, after a pause.
+      await jitter(lostRaces);
+      return pending;
+  }
+}
+
+/**
+ * Applies one practice's sources in order, round by round. Answers what it could not apply (the
+ * rest, in order, from the first record not committed) rather than throwing, so the stream can
+ * name those records alone as failed.
+ */
+export async function applySources<S extends CountedSource>(medspaId: string, sources: readonly S[], target: Target, stats: AggregationStats, now: () => Date): Promise<Unapplied<S>> {
+  let pending = [...sources];
+  let lostRaces = 0;
+  try {
+    while (pending.length > 0) {
+      const context = await contextOf(medspaId);
+      if (!context) {
+        // No practice item: nothing to count against (it is never deleted, so this is not ours).
+        stats.ignored += pending.length;
+        return null;
+      }
+      const round = await runRound(medspaId, pending, context, target, now);
+      if (round.ok) {
+        stats.applied += round.applied;
+        stats.duplicates += round.duplicates;
+        pending = pending.slice(round.consumed);
+        lostRaces = 0;
+        continue;
+      }
+      lostRaces += 1;
+      if (lostRaces > MAX_LOST_RACES) {
+        throw Object.assign(new Error(`report aggregates of practice ${medspaId}: ${lostRaces} lost races in a row (${round.failed})`), { name: 'LostRaces' });
+      }
+      pending = await recover(medspaId, pending, round, stats, lostRaces);
+    }
+    return null;
+  } catch (error) {
+    return { sources: pending, error };
+  }
+}
