@@ -92,7 +92,7 @@ export class MedspaClient {
    * `query.limit` is the page size (default 100); `query.cursor` is where to start.
    */
   async *paginate<Op extends ListOperationName>(operation: Op, ...[input, requestOptions]: Args<Op>): AsyncGenerator<ListItem<Op>, void, undefined> {
-    const base = (input ?? {}) as CallInput & { query?: Record<string, unknown> };
+    const base = (input ?? {}) as CallInput;
     let cursor = base.query?.cursor as string | undefined;
     do {
       const query = { limit: 100, ...base.query, ...(cursor ? { cursor } : {}) };

@@ -11,14 +11,13 @@ export type * from './schema.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
-/** A part the document marks optional (`?: never` when the operation has none). */
-type Part<Name extends string, T, Optional extends boolean> = [NonNullable<T>] extends [never] ? {} : Optional extends true ? { [K in Name]?: NonNullable<T> } : { [K in Name]: T };
-type OptionalIn<T, K extends keyof T> = {} extends Pick<T, K> ? true : false;
+/** One part of an input, absent when the operation has none (`?: never`), optional when the document says so. */
+type Part<Name extends string, T, Required extends boolean> = [NonNullable<T>] extends [never] ? {} : Required extends true ? { [K in Name]: T } : { [K in Name]?: NonNullable<T> };
 
 type InputOf<Op extends { parameters: object; requestBody?: unknown }> = Simplify<
-  Part<'params', Op['parameters'] extends { path?: infer P } ? P : never, OptionalIn<Op['parameters'], 'path' & keyof Op['parameters']>> &
-    Part<'query', Op['parameters'] extends { query?: infer Q } ? Q : never, OptionalIn<Op['parameters'], 'query' & keyof Op['parameters']>> &
-    Part<'body', JsonOf<NonNullable<Op['requestBody']>>, OptionalIn<Op, 'requestBody'>>
+  Part<'params', Op['parameters'] extends { path?: infer P } ? P : never, Op['parameters'] extends { path: unknown } ? true : false> &
+    Part<'query', Op['parameters'] extends { query?: infer Q } ? Q : never, Op['parameters'] extends { query: unknown } ? true : false> &
+    Part<'body', JsonOf<NonNullable<Op['requestBody']>>, Op extends { requestBody: unknown } ? true : false>
 >;
 type AnswerOf<Op extends { responses: object }> = JsonOf<Op['responses'][keyof Op['responses']]>;
 type DataOf<Answer> = Answer extends { success: true; data: infer Data } ? Data : Answer;
