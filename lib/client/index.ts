@@ -151,7 +151,8 @@ export class MedspaClient {
     return this.api.checkProviderAvailability({ params: { id: providerId }, query: { start, end, room_id: options.roomId, equipment_id: options.equipmentId } }, options);
   }
   getAvailableSlots(providerId: string, date: string, durationMinutes: number, intervalMinutes = 15, options: { roomId?: string; equipmentId?: string } & RequestOptions = {}) {
-    return this.api.getAvailableSlots({
+    return this.api.getAvailableSlots(
+      {
         params: { id: providerId },
         query: { date, duration_minutes: durationMinutes, interval_minutes: intervalMinutes, room_id: options.roomId, equipment_id: options.equipmentId },
       },
@@ -160,7 +161,8 @@ export class MedspaClient {
   }
   /** Bookable slots per provider and practice-local day, `from`..`to` inclusive (at most 31 days). */
   searchAvailability(search: AvailabilitySearch, options?: RequestOptions) {
-    return this.api.searchAvailability({
+    return this.api.searchAvailability(
+      {
         query: {
           service_id: search.serviceId, from: search.from, to: search.to, provider_id: search.providerIds?.join(','),
           duration_minutes: search.durationMinutes, interval_minutes: search.intervalMinutes, room_id: search.roomId,

@@ -233,7 +233,7 @@ export class Transport {
       middleware: [
         retry(policy, safe),
         ...(row.auth === 'token' ? [bearer(this.tokens)] : []),
-        ...(keyed ? [idempotencyKey(requestOptions.idempotencyKey || undefined)] : []),
+        ...(keyed ? [idempotencyKey(typeof requestOptions.idempotencyKey === 'string' ? requestOptions.idempotencyKey : undefined)] : []),
       ],
     });
     if (!response.ok) throw toError(response, error);
