@@ -76,7 +76,7 @@ export function clientView(document: Json): Json {
       if (status.startsWith('2')) continue;
       const envelope = deref(document, deref(document, answer)?.content?.[JSON_TYPE]?.schema);
       const code = deref(document, deref(document, envelope?.properties?.error)?.properties?.code);
-      for (const value of code?.enum ?? []) errorCodes.add(value);
+      for (const value of code?.enum ?? ('const' in (code ?? {}) ? [code!.const] : [])) errorCodes.add(value);
     }
     const responses = Object.fromEntries(successes(document, operation).map(([status, { description, content }]) => [status, { description, content: schemasOf(content) }]));
     const body = deref(document, operation.requestBody);
