@@ -1,38 +1,108 @@
 /**
- * `npm run generate`: writes the typed client's two generated modules from the route table and
- * the OpenAPI document's JSON Schemas (themselves converted from the route table's zod schemas):
+ * `npm run generate`: writes the typed client's two generated modules from the OpenAPI document
+ * the API serves (lib/openapi's `buildAll`):
+ *   lib/client/schema.ts      its types, by openapi-typescript, from the client's view of the
+ *                             document (below)
  *   lib/client/operations.ts  how to call each operation (method, path, auth, envelope, whether it
- *                             takes an Idempotency-Key, whether it is a list): plain data
- *   lib/client/types.ts       each operation's input and output as TypeScript types
+ *                             takes an Idempotency-Key): plain data
  * So the client carries no server code at run time and its types compile under any
  * moduleResolution (NodeNext too: no extensionless server import behind them). A test fails
  * while either is stale; another checks the types against the zod schemas' own.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { callableRoutes } from '../lib/http/route';
-import { buildAll, DOC_ERROR_STATUS, RAW_RESPONSES } from '../lib/openapi/document';
-import { trafficOf } from '../lib/openapi/traffic';
-import { routes } from '../lib/routes';
+import openapiTS, { astToString, NEVER, STRING, type OpenAPI3, type SchemaObject } from 'openapi-typescript';
+import { buildAll } from '../lib/openapi/document';
 
 type Json = Record<string, any>;
 
-/** The operations the client calls: every JSON route (the docs page is for browsers). */
-const clientRoutes = () => callableRoutes(routes).filter(([operation]) => !RAW_RESPONSES[operation]);
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
+const JSON_TYPE = 'application/json';
+/** String enums longer than this are typed as strings: the IANA zone list (the zod schemas take a string and check it). */
+const MAX_ENUM = 40;
 
-export function clientOperationsSource(): string {
-  const { operations } = buildAll();
-  const rows = clientRoutes().map(([operation, route]) => {
+/** Where the document's JSON Schema says more than openapi-typescript prints. */
+function transform(schema: SchemaObject) {
+  const { not, type, enum: values } = schema as Json;
+  // `{ not: {} }` takes nothing: a field the API refuses (never, not unknown).
+  if (not && Object.keys(not).length === 0) return NEVER;
+  if (type === 'string' && (values?.length ?? 0) > MAX_ENUM) return STRING;
+  return undefined;
+}
+
+/** A local `$ref` (`#/components/...`) followed to what it names; anything else as it is. */
+function deref(document: Json, node: Json | undefined): Json | undefined {
+  if (typeof node?.$ref !== 'string') return node;
+  const target = (node.$ref as string).replace(/^#\//, '').split('/').reduce<Json | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+  return deref(document, target);
+}
+
+interface ClientOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  operation: Json;
+}
+
+/** The operations the client calls: every one answering JSON (the docs pages are for browsers), in document order. */
+function clientOperations(document: Json): ClientOperation[] {
+  return Object.entries<Json>(document.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item)
+      .filter(([method, operation]) => METHODS.has(method) && successes(document, operation).some(([, answer]) => answer.content?.[JSON_TYPE]))
+      .map(([method, operation]) => ({ operationId: operation.operationId as string, method: method.toUpperCase(), path, operation })),
+  );
+}
+
+const successes = (document: Json, operation: Json): Array<[string, Json]> =>
+  Object.entries<Json>(operation.responses ?? {})
+    .filter(([status]) => status.startsWith('2'))
+    .map(([status, answer]) => [status, deref(document, answer)!]);
+
+/** A body's schema per media type, without the whole-body examples (the fields keep theirs). */
+const schemasOf = (content: Json | undefined) => content && Object.fromEntries(Object.entries<Json>(content).map(([type, { schema }]) => [type, { schema }]));
+
+/**
+ * What the client's types need of the document: each operation's parameters, body and success
+ * answer, and the schemas they name. Error answers all share one envelope (thrown as
+ * `MedspaApiError`), so they become one `ErrorCode` schema: the union of their codes. Without
+ * them, response headers and whole-body examples, the generated module is a quarter of what the
+ * whole document gives.
+ */
+export function clientView(document: Json): Json {
+  const errorCodes = new Set<string>();
+  const paths: Json = {};
+  for (const { method, path, operation } of clientOperations(document)) {
+    for (const [status, answer] of Object.entries<Json>(operation.responses)) {
+      if (status.startsWith('2')) continue;
+      const envelope = deref(document, deref(document, answer)?.content?.[JSON_TYPE]?.schema);
+      const code = deref(document, deref(document, envelope?.properties?.error)?.properties?.code);
+      for (const value of code?.enum ?? ('const' in (code ?? {}) ? [code!.const] : [])) errorCodes.add(value);
+    }
+    const responses = Object.fromEntries(successes(document, operation).map(([status, { description, content }]) => [status, { description, content: schemasOf(content) }]));
+    const body = deref(document, operation.requestBody);
+    const requestBody = body && { ...body, content: schemasOf(body.content) };
+    paths[path] = { ...paths[path], [method.toLowerCase()]: { ...operation, requestBody, responses } };
+  }
+  const ErrorCode = { type: 'string', enum: [...errorCodes].sort(), description: 'Every error code the API answers with (`error.code`).' };
+  const { schemas, parameters } = document.components;
+  return { openapi: document.openapi, info: document.info, paths, webhooks: document.webhooks, components: { schemas: { ...schemas, ErrorCode }, parameters } };
+}
+
+export function clientOperationsSource(document: Json = buildAll().document): string {
+  const rows = clientOperations(document).map(({ operationId, method, path, operation }) => {
+    const [, answer] = successes(document, operation).find(([, a]) => a.content?.[JSON_TYPE])!;
+    const envelope = deref(document, answer.content[JSON_TYPE].schema);
+    const open = (operation.security ?? document.security ?? []) as Json[];
+    const headers = ((operation.parameters ?? []) as Json[]).map((parameter) => deref(document, parameter)!);
     const flags = [
-      `auth: '${route.auth === 'public' ? 'public' : 'token'}'`,
-      ...(route.envelope === false ? ['bare: true'] : []),
-      ...(trafficOf(operation, route).idempotent ? ['idempotent: true'] : []),
-      ...(operations[operation].isList ? ['list: true'] : []),
+      `auth: '${open.length === 0 || open.some((option) => Object.keys(option).length === 0) ? 'public' : 'token'}'`,
+      ...(envelope?.properties?.success ? [] : ['bare: true']),
+      ...(headers.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ? ['idempotent: true'] : []),
     ];
-    return `  ${operation}: { method: '${route.method}', path: '${route.path}', ${flags.join(', ')} },`;
+    return `  ${operationId}: { method: '${method}', path: '${path}', ${flags.join(', ')} },`;
   });
   return [
-    '// Generated by `npm run generate` from the route table (lib/routes): do not edit.',
+    '// Generated by `npm run generate` from the OpenAPI document: do not edit.',
     '/** How to call each operation: plain data, so the client carries no server code. */',
     'export const operations = {',
     ...rows,
@@ -41,143 +111,20 @@ export function clientOperationsSource(): string {
   ].join('\n');
 }
 
-// ---------------------------------------------------------------------------------------------
-// JSON Schema -> TypeScript (the subset the document uses)
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-/** Enums longer than this print as their base type (the IANA zone list). */
-const MAX_ENUM = 40;
-
-const comment = (text: string | undefined, indent: string) => {
-  if (!text) return '';
-  const lines = text.replace(/\*\//g, '*\\/').split('\n');
-  return lines.length === 1 ? `${indent}/** ${lines[0]} */\n` : `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
-};
-
-class TypePrinter {
-  readonly used = new Set<string>();
-
-  print(schema: Json | boolean | undefined, indent = ''): string {
-    if (schema === undefined || schema === true) return 'unknown';
-    if (schema === false) return 'never';
-    if (typeof schema.$ref === 'string') {
-      const name = schema.$ref.split('/').pop()!;
-      this.used.add(name);
-      return name;
-    }
-    if ('const' in schema) return JSON.stringify(schema.const);
-    if (Array.isArray(schema.enum)) {
-      if (schema.enum.length > MAX_ENUM) return this.print({ ...schema, enum: undefined }, indent);
-      return schema.enum.map((value: unknown) => JSON.stringify(value)).join(' | ');
-    }
-    if (schema.not && Object.keys(schema).length === 1 + (schema.description ? 1 : 0)) return 'never';
-    for (const key of ['anyOf', 'oneOf'] as const) {
-      if (Array.isArray(schema[key])) return [...new Set(schema[key].map((part: Json) => this.wrap(this.print(part, indent))))].join(' | ');
-    }
-    if (Array.isArray(schema.type)) return schema.type.map((type: string) => this.print({ ...schema, type }, indent)).join(' | ');
-    switch (schema.type) {
-      case 'string':
-        return 'string';
-      case 'integer':
-      case 'number':
-        return 'number';
-      case 'boolean':
-        return 'boolean';
-      case 'null':
-        return 'null';
-      case 'array':
-        return `Array<${this.print(schema.items, indent)}>`;
-      case 'object':
-      case undefined: {
-        const properties = Object.entries<Json>(schema.properties ?? {});
-        const extra = schema.additionalProperties;
-        if (properties.length === 0) {
-          if (schema.type === undefined && !extra) return 'unknown';
-          return `Record<string, ${extra && extra !== true ? this.print(extra, indent) : 'unknown'}>`;
-        }
-        const required = new Set<string>(schema.required ?? []);
-        const inner = `${indent}  `;
-        const body = properties
-          .map(([name, property]) => {
-            const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
-            const description = property.description ?? (property.anyOf ?? []).find((option: Json) => option.description)?.description;
-            return `${comment(description, inner)}${inner}${key}${required.has(name) ? '' : '?'}: ${this.print(property, inner)};`;
-          })
-          .join('\n');
-        const open = extra && extra !== false && schema.additionalProperties !== undefined ? ` & Record<string, ${extra === true ? 'unknown' : this.print(extra, indent)}>` : '';
-        return `{\n${body}\n${indent}}${open}`;
-      }
-      default:
-        return 'unknown';
-    }
-  }
-
-  private wrap(type: string) {
-    return type.includes('=>') ? `(${type})` : type;
-  }
-}
-
-export function clientTypesSource(): string {
-  const { document, operations } = buildAll();
-  const printer = new TypePrinter();
-  const parts: string[] = [];
-  const inputRequired: string[] = [];
-  for (const [operation, route] of clientRoutes()) {
-    const schemas = operations[operation];
-    const fields: string[] = [];
-    let required = false;
-    if (schemas.params) {
-      fields.push(`      params: ${printer.print(schemas.params, '      ')};`);
-      required = true;
-    }
-    if (schemas.query && Object.keys(schemas.query.properties ?? {}).length > 0) {
-      const needs = (schemas.query.required ?? []).length > 0;
-      fields.push(`      query${needs ? '' : '?'}: ${printer.print(schemas.query, '      ')};`);
-      required ||= needs;
-    }
-    if (schemas.body) {
-      fields.push(`      body${schemas.bodyRequired ? '' : '?'}: ${printer.print(schemas.body, '      ')};`);
-      required ||= schemas.bodyRequired;
-    }
-    if (required) inputRequired.push(operation);
-    const output = printer.print(schemas.response, '    ');
-    const item = schemas.isList ? printer.print(schemas.response?.items ?? document.components.schemas[schemas.response?.$ref?.split('/').pop()]?.items, '    ') : 'never';
-    parts.push(
-      `${comment(route.summary, '  ')}  ${operation}: {\n    input: {\n${fields.join('\n')}${fields.length ? '\n' : ''}    };\n    output: ${output};\n    item: ${item};\n  };`,
-    );
-  }
-  // Components the operations refer to, and the components those refer to.
-  const components: string[] = [];
-  const printed = new Set<string>();
-  for (let pending = [...printer.used]; pending.length > 0; pending = [...printer.used].filter((name) => !printed.has(name))) {
-    for (const name of pending.sort()) {
-      printed.add(name);
-      const schema = document.components.schemas[name];
-      components.push(`${comment(schema.description, '')}export type ${name} = ${printer.print(schema)};`);
-    }
-  }
-  const errorCodes = Object.keys(DOC_ERROR_STATUS).map((code) => `  | '${code}'`);
+export async function clientTypesSource(document: Json = buildAll().document): Promise<string> {
+  const ast = await openapiTS(clientView(document) as OpenAPI3, { rootTypes: true, rootTypesNoSchemaPrefix: true, rootTypesKeepCasing: true, silent: true, transform });
   return [
-    '// Generated by `npm run generate` from the route table\'s zod schemas (via the OpenAPI document): do not edit.',
+    '// Generated by `npm run generate` (openapi-typescript) from the OpenAPI document: do not edit.',
     '/* eslint-disable */',
     '',
-    '/** Every error code the API answers with (`error.code`). */',
-    `export type ErrorCode =\n${errorCodes.join('\n')};`,
-    '',
-    ...components.map((c) => `${c}\n`),
-    '/** Each operation: what it takes (`input`), its `data` (`output`) and, for lists, one item. */',
-    'export interface Operations {',
-    ...parts,
-    '}',
-    '',
-    '/** Operations that cannot be called without an input (a path id, a required body or query). */',
-    `export type OperationsWithRequiredInput =\n${inputRequired.map((op) => `  | '${op}'`).join('\n')};`,
-    '',
+    astToString(ast),
   ].join('\n');
 }
 
 if (process.argv[1] === import.meta.filename) {
-  writeFileSync(join(import.meta.dirname, '..', 'lib/client/operations.ts'), clientOperationsSource());
-  writeFileSync(join(import.meta.dirname, '..', 'lib/client/types.ts'), clientTypesSource());
-  console.log('lib/client/operations.ts and lib/client/types.ts now match the route table');
+  const { document } = buildAll();
+  const client = join(import.meta.dirname, '..', 'lib', 'client');
+  writeFileSync(join(client, 'operations.ts'), clientOperationsSource(document));
+  writeFileSync(join(client, 'schema.ts'), await clientTypesSource(document));
+  console.log('lib/client/operations.ts and lib/client/schema.ts now match the OpenAPI document');
 }

@@ -3,6 +3,10 @@
  * type declarations for each (tsc), its package.json and README, packed by `npm pack` into
  * `lib/client/medspa-api-client-<version>.tgz` (or the directory given): what an integrator
  * installs with `npm install <path>`, and what `npm publish` would send.
+ *
+ * openapi-fetch, its one library, is bundled into each build (its MIT license travels with it),
+ * so the package has no dependencies: it installs offline, and the declarations never name
+ * openapi-fetch's types (the client's public types are its own).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +51,7 @@ export async function packClient(destination = clientDir): Promise<string> {
   const packageDir = mkdtempSync(join(tmpdir(), 'medspa-client-package-'));
   try {
     for (const file of ['package.json', 'README.md']) copyFileSync(join(clientDir, file), join(packageDir, file));
+    copyFileSync(join(import.meta.dirname, '..', 'node_modules', 'openapi-fetch', 'LICENSE'), join(packageDir, 'LICENSE-openapi-fetch'));
     await buildFlavour(packageDir, 'esm');
     await buildFlavour(packageDir, 'cjs');
     mkdirSync(destination, { recursive: true });

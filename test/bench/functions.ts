@@ -167,11 +167,11 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
   const port = await listen(server, 0);
   try {
     const { practice, credential } = await createPracticeWithAdmin({ name: 'Cold Spa', time_zone: 'America/New_York' }, new Date());
-    const api = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
+    const medspa = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
     const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
-    const providerId = (await api.call('createProvider', { body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })).data.id;
-    const serviceId = (await api.call('createService', { body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] } })).data.id;
-    const clientId = (await api.call('createClient', { body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
+    const providerId = (await medspa.api.createProvider({ body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })).data.id;
+    const serviceId = (await medspa.api.createService({ body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] } })).data.id;
+    const clientId = (await medspa.api.createClient({ body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
     const date = futureWeekday('wed', 3);
     const midnight = Date.parse(utc(date, '00:00'));
     return {

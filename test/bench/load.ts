@@ -42,20 +42,20 @@ export interface LoadReport {
 
 export async function runLoad(baseUrl: string, seconds: number, connections = 8): Promise<LoadReport> {
   const { practice, credential } = await createPracticeWithAdmin({ name: 'Load Spa', time_zone: 'America/New_York' }, new Date());
-  const api = new MedspaClient({ baseUrl, clientId: credential.client_id, clientSecret: credential.client_secret });
+  const medspa = new MedspaClient({ baseUrl, clientId: credential.client_id, clientSecret: credential.client_secret });
   const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
   const providers: string[] = [];
-  for (let i = 0; i < 8; i += 1) providers.push((await api.call('createProvider', { body: { first_name: 'Load', last_name: `P${i}`, working_hours: allDay } })).data.id);
+  for (let i = 0; i < 8; i += 1) providers.push((await medspa.api.createProvider({ body: { first_name: 'Load', last_name: `P${i}`, working_hours: allDay } })).data.id);
   const rooms: string[] = [];
-  for (let i = 0; i < 3; i += 1) rooms.push((await api.call('createRoom', { body: { name: `Room ${i}` } })).data.id);
+  for (let i = 0; i < 3; i += 1) rooms.push((await medspa.api.createRoom({ body: { name: `Room ${i}` } })).data.id);
   const equipment: string[] = [];
-  for (let i = 0; i < 2; i += 1) equipment.push((await api.call('createEquipment', { body: { name: `Laser ${i}` } })).data.id);
-  const serviceId = (await api.call('createService', { body: { name: 'Peel', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
+  for (let i = 0; i < 2; i += 1) equipment.push((await medspa.api.createEquipment({ body: { name: `Laser ${i}` } })).data.id);
+  const serviceId = (await medspa.api.createService({ body: { name: 'Peel', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
   const clients: string[] = [];
-  for (let i = 0; i < 10; i += 1) clients.push((await api.call('createClient', { body: { first_name: 'Load', last_name: `C${i}` } })).data.id);
+  for (let i = 0; i < 10; i += 1) clients.push((await medspa.api.createClient({ body: { first_name: 'Load', last_name: `C${i}` } })).data.id);
   const products: string[] = [];
   for (let i = 0; i < 3; i += 1) {
-    products.push((await api.call('createProduct', { body: { name: `Serum ${i}`, sku: `LOAD-${i}-${Date.now()}`, price_cents: 3000, quantity_on_hand: 12, low_stock_threshold: 5 } })).data.id);
+    products.push((await medspa.api.createProduct({ body: { name: `Serum ${i}`, sku: `LOAD-${i}-${Date.now()}`, price_cents: 3000, quantity_on_hand: 12, low_stock_threshold: 5 } })).data.id);
   }
 
   // Several credentials: the admin's, plus a manager, two front desks and a provider.

@@ -34,14 +34,14 @@ const server = createLocalServer();
 const port = await listen(server, 0);
 
 const { practice, credential } = await createPracticeWithAdmin({ name: 'Bench Spa', time_zone: 'America/New_York' }, new Date());
-const api = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
+const medspa = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
 const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
 const providers: string[] = [];
 for (let i = 0; i < 20; i += 1) {
-  providers.push((await api.call('createProvider', { body: { first_name: 'Bench', last_name: `P${i}`, working_hours: hours } })).data.id);
+  providers.push((await medspa.api.createProvider({ body: { first_name: 'Bench', last_name: `P${i}`, working_hours: hours } })).data.id);
 }
-const serviceId = (await api.call('createService', { body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
-const clientId = (await api.call('createClient', { body: { first_name: 'Bench', last_name: 'Client' } })).data.id;
+const serviceId = (await medspa.api.createService({ body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
+const clientId = (await medspa.api.createClient({ body: { first_name: 'Bench', last_name: 'Client' } })).data.id;
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 /**
@@ -69,7 +69,7 @@ const week = futureWeekday('mon', weeksAhead);
 /** `minutes` after local (New York) midnight of the `day`-th day from `week`. */
 const at = (day: number, minutes: number) => new Date(Date.parse(utc(addDays(week, day), '00:00')) + minutes * 60_000).toISOString();
 for (let i = 0; i < 500; i += 1) {
-  await api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[i % 10], scheduled_at: at(i % 7, Math.floor(i / 70) * 30) });
+  await medspa.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[i % 10], scheduled_at: at(i % 7, Math.floor(i / 70) * 30) });
 }
 
 const mid = practice.id;
@@ -94,15 +94,15 @@ async function rawCreateCalls(i: number, prefix: string) {
     { Put: { TableName: tableName(), Item: { ...claimKey(mid, 'PROVIDER', `${prefix}-${provider}`, `${hour}-${i}`), entries: { [id]: { start } }, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
   ] }));
 }
-const [create, rawCreate] = await measurePair(SAMPLES, (i) => api.createAppointment(createAt(i), { idempotencyKey: false }), (i) => rawCreateCalls(i, 'raw'));
-const [keyedCreate, rawKeyedCreate] = await measurePair(SAMPLES, (i) => api.createAppointment(createAt(SAMPLES + i)), async (i) => {
+const [create, rawCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(i), { idempotencyKey: false }), (i) => rawCreateCalls(i, 'raw'));
+const [keyedCreate, rawKeyedCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(SAMPLES + i)), async (i) => {
   const key = idempotencyKey(mid, 'raw', `key-${i}`);
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key, status: 'in_progress', lock_id: 'l' }, ConditionExpression: 'attribute_not_exists(pk)' }));
   await rawCreateCalls(SAMPLES + i, 'rawkeyed');
   await ddb().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET #s = :done, #r = :r', ConditionExpression: 'lock_id = :l', ExpressionAttributeNames: { '#s': 'status', '#r': 'response' }, ExpressionAttributeValues: { ':done': 'completed', ':r': { status: 201, body: '{}' }, ':l': 'l' } }));
 });
 
-const [list, rawList] = await measurePair(SAMPLES, () => api.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }), async () => {
+const [list, rawList] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }), async () => {
   await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(mid), ConsistentRead: true }));
   const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(0, 0).slice(0, 7)), ':a': at(0, 0).slice(0, 13), ':b': at(7, 0).slice(0, 13) } };
   const [page] = await Promise.all([ddb().send(new QueryCommand({ ...range, Limit: 51 })), ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))]);
@@ -111,14 +111,14 @@ const [list, rawList] = await measurePair(SAMPLES, () => api.getAppointments({ s
 });
 
 // One practice-local day (a page of 50 of its 70), against the goal's floor: one Query and one BatchGet.
-const [listDay, rawListDay] = await measurePair(SAMPLES, () => api.getAppointments({ startDate: addDays(week, 3), endDate: addDays(week, 3), limit: 50 }), async () => {
+const [listDay, rawListDay] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: addDays(week, 3), endDate: addDays(week, 3), limit: 50 }), async () => {
   const day = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(3, 0).slice(0, 7)), ':a': at(3, 0).slice(0, 19), ':b': at(4, 0).slice(0, 19) } };
   const page = await ddb().send(new QueryCommand({ ...day, Limit: 51 }));
   const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
 });
 
-const [slots, rawSlots] = await measurePair(SAMPLES, (i) => api.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), async (i) => {
+const [slots, rawSlots] = await measurePair(SAMPLES, (i) => medspa.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), async (i) => {
   const provider = providers[i % 10];
   await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
     practiceKey(mid), entityKey(mid, 'PROVIDER', provider),
@@ -133,21 +133,21 @@ const { localDateOf, localTimeToInstant } = await import('../../lib/domain/time'
 const nineToFive = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
 const searchProviders: string[] = [];
 for (let i = 0; i < 3; i += 1) {
-  searchProviders.push((await api.call('createProvider', { body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive } })).data.id);
+  searchProviders.push((await medspa.api.createProvider({ body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive } })).data.id);
 }
-const searchService = (await api.call('createService', { body: { name: 'Peel', category: 'skin', price_cents: 12000, duration_minutes: 60, provider_ids: searchProviders } })).data.id;
+const searchService = (await medspa.api.createService({ body: { name: 'Peel', category: 'skin', price_cents: 12000, duration_minutes: 60, provider_ids: searchProviders } })).data.id;
 // Dates relative to now (a week ahead), so the line never measures the past.
 const searchFrom = addDays(localDateOf(new Date().toISOString(), 'America/New_York'), 7);
 const searchDates = Array.from({ length: 14 }, (_, d) => addDays(searchFrom, d));
 for (let i = 0; i < 42; i += 1) {
   const date = searchDates[i % 14]!;
   const hour = 9 + (i % 7);
-  await api.createAppointment({ client_id: clientId, service_id: searchService, provider_id: searchProviders[i % 3]!, scheduled_at: localTimeToInstant(date, `${String(hour).padStart(2, '0')}:00`, 'America/New_York') });
+  await medspa.createAppointment({ client_id: clientId, service_id: searchService, provider_id: searchProviders[i % 3]!, scheduled_at: localTimeToInstant(date, `${String(hour).padStart(2, '0')}:00`, 'America/New_York') });
 }
-const runSearch = () => api.searchAvailability({ serviceId: searchService, from: searchFrom, to: searchDates[13]! });
+const runSearch = () => medspa.searchAvailability({ serviceId: searchService, from: searchFrom, to: searchDates[13]! });
 const runPerDay = async () => {
   let slots = 0;
-  for (const provider of searchProviders) for (const date of searchDates) slots += (await api.getAvailableSlots(provider, date, 60)).data.length;
+  for (const provider of searchProviders) for (const date of searchDates) slots += (await medspa.getAvailableSlots(provider, date, 60)).data.length;
   return slots;
 };
 await runSearch(); // warm the token and the access cache, so the count is the search's own
@@ -164,7 +164,7 @@ const [search, perDay] = await measurePair(SEARCH_SAMPLES, runSearch, runPerDay)
 
 // 50 simultaneous requests for the same provider and time: exactly one may win.
 const race = await Promise.allSettled(
-  Array.from({ length: 50 }, () => api.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[0], scheduled_at: at(42, 600) })),
+  Array.from({ length: 50 }, () => medspa.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[0], scheduled_at: at(42, 600) })),
 );
 const won = race.filter((r) => r.status === 'fulfilled').length;
 const lost = race.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'PROVIDER_UNAVAILABLE').length;
