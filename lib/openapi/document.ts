@@ -9,7 +9,7 @@ import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportR
 import { addExamples } from './examples';
 import { CONTRACT_SILENT_CHOICES } from './notes';
 import { operationOf } from './operations';
-import { operationSchemasOf, type OperationSchemas } from './operation-schemas';
+import { operationSchemasOf } from './operation-schemas';
 import { PROSE } from './prose';
 import { definitions, fill } from './text';
 import { REQUEST_HEADER_PARAMETERS, RESPONSE_HEADERS } from './traffic';
@@ -24,10 +24,7 @@ import { eventComponents, webhooksOf } from './webhooks';
 type Json = Record<string, any>;
 
 export { DOC_ERROR_STATUS, type DocErrorCode } from './errors';
-export type { OperationSchemas } from './operation-schemas';
-
-/** Non-JSON answers by operation: their content types (the typed client does not call these). */
-export const RAW_RESPONSES = Object.fromEntries(callableRoutes(routes).flatMap(([operation, route]) => (route.produces ? [[operation, route.produces]] : [])));
+export { RAW_RESPONSES, type OperationSchemas } from './operation-schemas';
 
 /** The local server's address when the document is built without a request (`npm run openapi`). */
 export const DEFAULT_SERVER_URL = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -151,11 +148,18 @@ export function serverUrlOf(headers: Record<string, string | undefined>): string
 
 /** Builds the whole document from `routes`; pure, so callers may cache it. */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json {
-  return buildAll(options).document;
+  return render(options.serverUrl, []);
 }
 
-/** The document plus what the tests and generators look at beside it. */
+/** The document plus what the tests and generators look at beside it (not bundled where only the document is served). */
 export function buildAll(options: { serverUrl?: string } = {}) {
+  const missingExamples: string[] = [];
+  const document = render(options.serverUrl, missingExamples);
+  return { document, operations: operationSchemasOf(document), missingExamples };
+}
+
+/** The document for `serverUrl` (else the local server); where no example could be made goes to `missing`. */
+function render(requestedServer: string | undefined, missing: string[]): Json {
   const paths: ZodOpenApiPathsObject = {};
   const groups: string[] = [];
   for (const [operation, route] of callableRoutes(routes)) {
@@ -163,7 +167,7 @@ export function buildAll(options: { serverUrl?: string } = {}) {
     if (!groups.includes(route.group)) groups.push(route.group);
   }
   const tagLines = definitions(PROSE.tags);
-  const serverUrl = options.serverUrl ?? DEFAULT_SERVER_URL;
+  const serverUrl = requestedServer ?? DEFAULT_SERVER_URL;
   // OpenAPI 3.1's `info.summary`, which zod-openapi's type does not list yet.
   const info = {
     title: 'medspa-api',
@@ -201,11 +205,7 @@ export function buildAll(options: { serverUrl?: string } = {}) {
   ) as Json;
   addComponents(rendered, eventComponents(RENDERING));
   completeParameters(rendered);
-  const document = withServer(nameInputComponents(rendered), serverUrl, options.serverUrl ? 'The API' : 'The local server (npm start)');
-  const missingExamples: string[] = [];
-  addExamples(document, missingExamples);
-  const operations: Record<string, OperationSchemas> = Object.fromEntries(
-    callableRoutes(routes).map(([operation, route]) => [operation, operationSchemasOf(document, route)]),
-  );
-  return { document, operations, missingExamples };
+  const document = withServer(nameInputComponents(rendered), serverUrl, requestedServer ? 'The API' : 'The local server (npm start)');
+  addExamples(document, missing);
+  return document;
 }

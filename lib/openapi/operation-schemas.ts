@@ -1,9 +1,20 @@
-import type { RouteDef } from '../http/route';
+import { callableRoutes, type RouteDef } from '../http/route';
+import { routes } from '../routes';
 import { isList } from './operations';
+
+/**
+ * What the typed client's generator (infra/client-operations.ts) reads beside the document; the
+ * OpenAPI functions, which serve the document only, leave this module out of their bundles.
+ */
 
 type Json = Record<string, any>;
 
-/** The JSON Schemas of one operation's input and output, read back from the document (infra/client-operations.ts prints the typed client's types from them). */
+/** Non-JSON answers by operation: their content types (the typed client does not call these). */
+export const RAW_RESPONSES = /* @__PURE__ */ Object.fromEntries(
+  callableRoutes(routes).flatMap(([operation, route]) => (route.produces ? [[operation, route.produces]] : [])),
+);
+
+/** The JSON Schemas of one operation's input and output, read back from the document (the client's types are printed from them). */
 export interface OperationSchemas {
   params?: Json;
   query?: Json;
@@ -14,7 +25,10 @@ export interface OperationSchemas {
   isList: boolean;
 }
 
-export function operationSchemasOf(document: Json, route: RouteDef): OperationSchemas {
+export const operationSchemasOf = (document: Json): Record<string, OperationSchemas> =>
+  Object.fromEntries(callableRoutes(routes).map(([operation, route]) => [operation, schemasOf(document, route)]));
+
+function schemasOf(document: Json, route: RouteDef): OperationSchemas {
   const op = document.paths[route.path][route.method.toLowerCase()];
   /** The parameters of one place as the object schema they came from. */
   const objectOf = (where: 'path' | 'query') => {

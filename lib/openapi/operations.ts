@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { ZodOpenApiOperationObject, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { honoursIfMatch, successStatusOf, type RouteDef } from '../http/route';
 import { EXAMPLE_ID, Pagination } from '../schemas/common';
 import { errorResponsesOf, header, transportRefs } from './errors';
@@ -41,11 +41,11 @@ function parametersOf(operation: string, route: RouteDef, traffic: Traffic): Zod
       // A generic `{id}` gets the example id of the collection it names (/v1/clients/{id}: a client's).
       const noun = segments[segments.indexOf(`{${name}}`) - 1]?.replace(/s$/, '');
       const example = where === 'path' && name === 'id' ? EXAMPLE_ID[noun as keyof typeof EXAMPLE_ID] : undefined;
+      const override: ZodOpenApiOverrideMeta = ({ jsonSchema }) => {
+        jsonSchema.examples = [example];
+      };
       // `required` stated either way (zod-openapi sets it when the field is required).
-      return field.meta({
-        param: { in: where, name, required: where === 'path' },
-        ...(example ? { override: ({ jsonSchema }) => void (jsonSchema.examples = [example]) } : {}),
-      });
+      return field.meta({ param: { in: where, name, required: where === 'path' }, ...(example ? { override } : {}) });
     });
   return [
     ...fields(route.params, 'path'),
