@@ -2,7 +2,7 @@
  * Examples built from the schemas' own metadata: a schema's first `examples` entry wins, else
  * its `const` or first `enum` value, else one is composed from its parts (an object from its
  * properties, an array from one item). A string with nothing to go by is reported in `missing`
- * (test/unit/openapi-examples.test.ts keeps that list empty), so every example traces back to an
+ * (test/unit/openapi-document.test.ts keeps that list empty), so every example traces back to an
  * example someone wrote beside a field.
  */
 
