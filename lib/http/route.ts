@@ -1,8 +1,15 @@
 import * as z from 'zod';
 import type { Role } from '../auth/roles';
 import { mergeWrites, type TableWrites } from '../db/table-writes';
+import type { ErrorCode } from '../errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A body that is not JSON, for the document: what it is and an example. */
+export interface RawBody {
+  description: string;
+  example: string;
+}
 
 /** One row of the route table: everything the CDK stack, local server, OpenAPI and client need. */
 export interface RouteDef {
@@ -26,6 +33,20 @@ export interface RouteDef {
   allowWaitlisted?: boolean;
   /** Content types accepted besides JSON. */
   acceptsForm?: boolean;
+  /** Non-JSON answers: content type -> the body (Swagger UI's page and files). Default: JSON, from `response`. */
+  produces?: Readonly<Record<string, RawBody>>;
+  /**
+   * The codes the operation itself answers (its not-found and business-rule errors, API
+   * reference: errors). The request chain's own codes follow from the other fields: validation,
+   * authentication, roles, waitlist, If-Match, body size and type, Idempotency-Key, rate limit.
+   */
+  errors?: readonly ErrorCode[];
+  /** Reads If-Match (409 VERSION_CONFLICT when stale). Default: PATCH and DELETE. */
+  ifMatch?: boolean;
+  /** The client may authenticate with HTTP Basic instead (RFC 6749 2.3.1): the token exchange. */
+  basicAuth?: boolean;
+  /** Still answers, but integrators should call another path (the document says so). */
+  deprecated?: boolean;
   /**
    * Answers every request no other route matches (API Gateway's `$default` route, the local
    * router's last resort), so an unknown path gets the contract's 404 envelope, not the gateway's.
@@ -68,6 +89,9 @@ export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [
 
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
 export const isIdempotent = (route: RouteDef) => route.idempotent ?? (route.method === 'POST' && route.auth !== 'public');
+
+/** Whether a route reads If-Match (API reference, conventions: versioning). */
+export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.method === 'PATCH' || route.method === 'DELETE');
 
 /** Whether a route is rate limited per credential (every authenticated route). */
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';

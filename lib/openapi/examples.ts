@@ -2,7 +2,7 @@
  * Examples built from the schemas' own metadata: a schema's first `examples` entry wins, else
  * its `const` or first `enum` value, else one is composed from its parts (an object from its
  * properties, an array from one item). A string with nothing to go by is reported in `missing`
- * (test/unit/openapi-examples.test.ts keeps that list empty), so every example traces back to an
+ * (test/unit/openapi-document.test.ts keeps that list empty), so every example traces back to an
  * example someone wrote beside a field.
  */
 
@@ -79,5 +79,28 @@ export function exampleOf(schema: Json | boolean | undefined, context: ExampleCo
     default:
       context.missing.push(`${path} (no type)`);
       return {};
+  }
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
+
+/**
+ * Gives every request and response body of a rendered document that has none an `example` built
+ * from its schema; where nothing could be built is added to `missing`.
+ */
+export function addExamples(document: Json, missing: string[]): void {
+  const context: ExampleContext = { missing, resolve: (ref) => document.components?.schemas?.[SCHEMA_REF.exec(ref)?.[1] ?? ''] };
+  const operations = [
+    ...Object.entries<Json>(document.paths ?? {}).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => [`${method} ${path}`, op] as const)),
+    ...Object.entries<Json>(document.webhooks ?? {}).map(([type, item]) => [`webhook ${type}`, item.post as Json] as const),
+  ];
+  const fillIn = (content: Json | undefined, at: string) => {
+    for (const [type, media] of Object.entries<Json>(content ?? {})) {
+      if (media.example === undefined && media.examples === undefined && media.schema) media.example = exampleOf(media.schema, context, `${at} ${type}`);
+    }
+  };
+  for (const [at, op] of operations) {
+    fillIn(op.requestBody?.content, `${at} body`);
+    for (const [status, response] of Object.entries<Json>(op.responses ?? {})) fillIn(response.content, `${at} ${status}`);
   }
 }

@@ -1,3 +1,4 @@
+import type { oas31 } from 'zod-openapi';
 import { isIdempotent, isRateLimited, type RouteDef } from '../http/route';
 
 /**
@@ -30,20 +31,14 @@ export function trafficOf(operation: string, route: RouteDef & TrafficFlags): Tr
 }
 
 /**
- * The traffic error codes and their statuses. lib/errors.ts's ERROR_STATUS wins where it lists
- * the same code (the middlewares will add them there).
+ * The traffic error codes and their statuses, which lib/errors.ts's ERROR_STATUS lists too: kept
+ * apart only for their place at the head of the typed client's ErrorCode union.
  */
 export const TRAFFIC_ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
 } as const;
-
-export const TRAFFIC_ERROR_MESSAGES: Record<keyof typeof TRAFFIC_ERROR_STATUS, string> = {
-  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed',
-  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was used with a different request',
-  RATE_LIMITED: 'Too many requests: retry after Retry-After seconds',
-};
 
 /** `components.headers`: response headers. */
 export const RESPONSE_HEADERS = {
@@ -72,7 +67,7 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'integer', minimum: 0, examples: [1] },
   },
   'WWW-Authenticate': { description: '`Bearer`, with the error (RFC 6750).', schema: { type: 'string', examples: ['Bearer error="invalid_token"'] } },
-};
+} satisfies Record<string, oas31.HeaderObject>;
 
 /** What `If-Match` takes (lib/http/input.ts parseIfMatch): `"3"`, `W/"3"`, `3`, or `*` (no condition). */
 export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?("[0-9]+"|[0-9]+))\\s*$';
@@ -87,9 +82,9 @@ export const REQUEST_HEADER_PARAMETERS = {
       'Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional.',
     schema: { type: 'string', pattern: IF_MATCH_PATTERN, examples: ['"3"'] },
   },
-};
+} satisfies Record<string, oas31.ParameterObject>;
 
-/** The Idempotency-Key header: inlined per operation, each with its own example key (lib/openapi/document.ts). */
+/** The Idempotency-Key header: inlined per operation, each with its own example key (./operations.ts). */
 export const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -97,6 +92,6 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
   description:
     'Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
+} satisfies oas31.ParameterObject;
 
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;

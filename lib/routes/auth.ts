@@ -19,6 +19,7 @@ export const authRoutes = defineRoutes({
   createToken: {
     method: 'POST', path: '/v1/auth/token', group: 'auth', successStatus: 200, summary: 'Exchange client credentials for an access token',
     auth: 'public', envelope: false, acceptsForm: true, body: auth.TokenRequest, response: auth.TokenResponse,
+    basicAuth: true, errors: ['INVALID_CLIENT'],
   },
   createCredential: {
     method: 'POST', path: '/v1/credentials', group: 'auth', summary: 'Create an API credential (secret shown once)',
@@ -33,6 +34,7 @@ export const authRoutes = defineRoutes({
   revokeCredential: {
     method: 'DELETE', path: '/v1/credentials/{client_id}', group: 'auth', summary: 'Revoke an API credential',
     auth: ALLOW.adminOnly, params: auth.CredentialParams, response: Deleted,
+    ifMatch: false, errors: ['CREDENTIAL_NOT_FOUND', 'CONFLICT'],
     writes: { credentials: ['check', 'update'] },
   },
   getAuditLog: {

@@ -12,10 +12,12 @@ export const paymentRoutes = defineRoutes({
   createPayment: {
     method: 'POST', path: '/v1/payments', group: 'payments', summary: "Record a payment (raises the client's total_spent_cents atomically)",
     auth: ALLOW.frontOffice, body: pay.CreatePaymentBody, response: pay.Payment,
+    errors: ['CLIENT_NOT_FOUND', 'APPOINTMENT_NOT_FOUND'],
     writes: { appointments: ['check'], clients: ['update'], payments: ['put'] },
   },
   getPayment: {
     method: 'GET', path: '/v1/payments/{id}', group: 'payments', summary: 'Get a payment',
     auth: ALLOW.paymentRead, params: ResourceParams, response: pay.Payment,
+    errors: ['PAYMENT_NOT_FOUND'],
   },
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DOCS_ASSET_NAMES, DOCS_PACKAGE_FILES } from '../docs/page';
+import { DOCS_ASSET_NAMES, DOCS_ASSETS, DOCS_PACKAGE_FILES } from '../docs/page';
 import { defineRoutes } from '../http/route';
 import { doc } from '../schemas/common';
 
@@ -18,21 +18,29 @@ const getOpenApiRow = {
   method: 'GET', group: 'system', auth: 'public', envelope: false, touches: { table: false }, response: OpenApiDocument,
 } as const;
 
+/** The reference page's files, by content type. */
+const assetBodies = Object.fromEntries(
+  [...new Set(Object.values(DOCS_ASSETS).map((type) => type.split(';')[0]))].map((type) => [
+    type,
+    { description: `One of ${DOCS_ASSET_NAMES.join(', ')}.`, example: type === 'text/css' ? '.swagger-ui{...}' : '/* Swagger UI */' },
+  ]),
+);
+
 /** Self-description (the health check stays with auth's section). */
 export const systemRoutes = defineRoutes({
   getOpenApi: {
     ...getOpenApiRow, path: '/v1/openapi.json', summary: "This API's OpenAPI 3.1 document (event payloads in its `webhooks` section)",
   },
   getOpenApiUnversioned: {
-    ...getOpenApiRow, path: '/openapi.json', summary: 'The same document at its first, unversioned path',
+    ...getOpenApiRow, path: '/openapi.json', summary: 'The same document at its first, unversioned path', deprecated: true,
   },
   getDocs: {
     method: 'GET', path: '/docs', group: 'system', summary: 'The API reference for people (Swagger UI, served by this API; "try it" calls this host)',
-    auth: 'public', envelope: false, touches: { table: false },
+    auth: 'public', envelope: false, touches: { table: false }, produces: { 'text/html': { description: 'The reference page.', example: '<!doctype html>...' } },
   },
   getDocsAsset: {
     method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
-    auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES,
+    auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES, produces: assetBodies, errors: ['NOT_FOUND'],
     params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
   },
   notFound: {

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import { honoursIfMatch, successStatusOf, type RouteDef } from '../http/route';
+import { EXAMPLE_ID, Pagination } from '../schemas/common';
+import { errorResponsesOf, header, transportRefs } from './errors';
+import { IDEMPOTENCY_KEY_PARAMETER, RATE_LIMIT_HEADERS, trafficOf, type Traffic } from './traffic';
+
+/**
+ * One operation of the document from one complete route row: its parameters, body and answers
+ * (zod schemas, which zod-openapi renders), its error answers (./errors.ts), its traffic rules
+ * (./traffic.ts). Examples are added once the schemas are rendered (./examples.ts).
+ */
+
+/** A list's `pagination`: one component. */
+const PaginationComponent = Pagination.meta({ id: 'Pagination' });
+
+const SUCCESS_TITLES: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+const shapeOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => (schema instanceof z.ZodObject ? schema.shape : {});
+
+/** A paginated list: an array answer to a query that takes a cursor. */
+export const isList = (route: RouteDef) => route.response instanceof z.ZodArray && 'cursor' in shapeOf(route.query);
+
+/**
+ * The Idempotency-Key header with an example of the operation's own: a document that shows one
+ * key on every POST leads example-driven tools to replay it with other bodies (422 on requests
+ * the document presents as valid).
+ */
+function idempotencyKeyParameter(operation: string) {
+  const hex = createHash('sha256').update(`Idempotency-Key ${operation}`).digest('hex');
+  const example = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const { schema, ...parameter } = IDEMPOTENCY_KEY_PARAMETER;
+  return { ...parameter, schema: { ...schema, examples: [example] } };
+}
+
+function parametersOf(operation: string, route: RouteDef, traffic: Traffic): ZodOpenApiParameterObject[] {
+  const segments = route.path.split('/');
+  const fields = (schema: z.ZodType | undefined, where: 'path' | 'query') =>
+    Object.entries(shapeOf(schema)).map(([name, field]) => {
+      // A generic `{id}` gets the example id of the collection it names (/v1/clients/{id}: a client's).
+      const noun = segments[segments.indexOf(`{${name}}`) - 1]?.replace(/s$/, '');
+      const example = where === 'path' && name === 'id' ? EXAMPLE_ID[noun as keyof typeof EXAMPLE_ID] : undefined;
+      const override: ZodOpenApiOverrideMeta = ({ jsonSchema }) => {
+        jsonSchema.examples = [example];
+      };
+      // `required` stated either way (zod-openapi sets it when the field is required).
+      return field.meta({ param: { in: where, name, required: where === 'path' }, ...(example ? { override } : {}) });
+    });
+  return [
+    ...fields(route.params, 'path'),
+    ...fields(route.query, 'query'),
+    ...(honoursIfMatch(route) ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
+    ...(traffic.idempotent ? [idempotencyKeyParameter(operation)] : []),
+  ];
+}
+
+/** The success body: `{ success, data, pagination? }` around the row's `response`, or it bare. */
+function successSchema(route: RouteDef): z.ZodType {
+  const data = route.response ?? z.unknown();
+  if (route.envelope === false) return data;
+  return z.object({
+    success: z.literal(true).describe('Always true for successes.'),
+    data: data.description || data.meta()?.id ? data : data.describe('The result.'),
+    ...(isList(route) ? { pagination: PaginationComponent } : {}),
+  });
+}
+
+function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObject {
+  const status = successStatusOf(route);
+  const single = route.envelope !== false && !isList(route) && 'version' in shapeOf(route.response);
+  const rateHeaders = traffic.rateLimited ? Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, header(name)])) : {};
+  const content = route.produces
+    ? Object.fromEntries(Object.entries(route.produces).map(([type, { description, example }]) => [type, { schema: { type: 'string' as const, description }, example }]))
+    : { 'application/json': { schema: successSchema(route) } };
+  // Numeric keys: an object lists them in ascending order, success first.
+  return {
+    [status]: {
+      description: SUCCESS_TITLES[status] ?? 'Success',
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}), ...rateHeaders },
+      content,
+    },
+    ...errorResponsesOf(route, traffic, rateHeaders),
+    ...transportRefs(),
+  };
+}
+
+/** Who may call it, and how, in a sentence each. */
+function notesOf(route: RouteDef, traffic: Traffic): string {
+  return [
+    route.auth === 'public' ? 'No token needed.' : `Roles: ${route.auth.join(', ')}.`,
+    ...(route.allowWaitlisted ? ['Also answers while the practice is waitlisted.'] : []),
+    ...(route.queryFromBody ? ['The query parameters may also come as a JSON body (the query string wins).'] : []),
+    ...(route.acceptsForm ? ['Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.'] : []),
+    ...(traffic.idempotent ? ['Send an `Idempotency-Key` to make retries safe.'] : []),
+    ...(traffic.rateLimited ? ['Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).'] : []),
+  ].join(' ');
+}
+
+/** The operation object of one route row, for zod-openapi's `createDocument`. */
+export function operationOf(operation: string, route: RouteDef): ZodOpenApiOperationObject {
+  const traffic = trafficOf(operation, route);
+  const isPublic = route.auth === 'public';
+  return {
+    operationId: operation,
+    summary: route.summary,
+    description: notesOf(route, traffic),
+    tags: [route.group],
+    security: isPublic ? (route.basicAuth ? [{}, { clientBasic: [] }] : []) : [{ bearerAuth: [] }, { oauth2: [] }],
+    ...(isPublic ? {} : { 'x-roles': [...route.auth] }),
+    ...(route.allowWaitlisted ? { 'x-allow-waitlisted': true } : {}),
+    ...(traffic.rateLimited ? { 'x-rate-limited': true } : {}),
+    ...(traffic.idempotent ? { 'x-idempotent': true } : {}),
+    ...(route.deprecated ? { deprecated: true } : {}),
+    parameters: parametersOf(operation, route, traffic),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: !route.body.safeParse(undefined).success,
+            content: {
+              'application/json': { schema: route.body },
+              ...(route.acceptsForm ? { 'application/x-www-form-urlencoded': { schema: route.body } } : {}),
+            },
+          },
+        }
+      : {}),
+    responses: responsesOf(route, traffic),
+  };
+}
