@@ -1356,6 +1356,26 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description One problem with the request. */
+        FieldProblem: {
+            /** @description The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`). */
+            path: string;
+            /** @description What is wrong with it. */
+            message: string;
+            /**
+             * @description Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).
+             * @enum {string}
+             */
+            reason?: "outside_working_hours" | "time_off" | "inactive" | "overlap";
+            /** @description For an overlap: the appointment in the way. */
+            appointment_id?: string;
+        };
+        /**
+         * @description An IANA time zone name.
+         * @example America/New_York
+         * @enum {string}
+         */
+        TimeZoneInput: string;
         /** @description The new credential with its secret, shown once. */
         CreatedCredential: {
             /**
@@ -1426,6 +1446,19 @@ export interface components {
             created_at: string;
             /** @example null */
             revoked_at: string | null;
+        };
+        /** @description Where a list stands: `total` items in all, and the cursor of the next page. */
+        Pagination: {
+            /**
+             * @description How many items the whole list has, over all pages.
+             * @example 1
+             */
+            total: number;
+            /**
+             * @description Pass as `cursor` to get the next page; null on the last page.
+             * @example null
+             */
+            next_cursor: string | null;
         };
         /** @description One audited call. */
         AuditEntry: {
@@ -1528,12 +1561,6 @@ export interface components {
              */
             updated_at: string;
         };
-        /**
-         * @description An IANA time zone name.
-         * @example America/New_York
-         * @enum {string}
-         */
-        TimeZoneInput: string;
         /** @description A provider: someone who performs services. */
         Provider: {
             /**
@@ -3902,33 +3929,6 @@ export interface components {
                 };
             };
         };
-        /** @description Where a list stands: `total` items in all, and the cursor of the next page. */
-        Pagination: {
-            /**
-             * @description How many items the whole list has, over all pages.
-             * @example 1
-             */
-            total: number;
-            /**
-             * @description Pass as `cursor` to get the next page; null on the last page.
-             * @example null
-             */
-            next_cursor: string | null;
-        };
-        /** @description One problem with the request. */
-        FieldProblem: {
-            /** @description The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`). */
-            path: string;
-            /** @description What is wrong with it. */
-            message: string;
-            /**
-             * @description Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).
-             * @enum {string}
-             */
-            reason?: "outside_working_hours" | "time_off" | "inactive" | "overlap";
-            /** @description For an overlap: the appointment in the way. */
-            appointment_id?: string;
-        };
         /**
          * @description Every error code the API answers with (`error.code`).
          * @enum {string}
@@ -3944,11 +3944,13 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type FieldProblem = components['schemas']['FieldProblem'];
+export type TimeZoneInput = components['schemas']['TimeZoneInput'];
 export type CreatedCredential = components['schemas']['CreatedCredential'];
 export type Credential = components['schemas']['Credential'];
+export type Pagination = components['schemas']['Pagination'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type Practice = components['schemas']['Practice'];
-export type TimeZoneInput = components['schemas']['TimeZoneInput'];
 export type Provider = components['schemas']['Provider'];
 export type Facility = components['schemas']['Facility'];
 export type Service = components['schemas']['Service'];
@@ -3980,8 +3982,6 @@ export type PaymentReceivedEvent = components['schemas']['PaymentReceivedEvent']
 export type ConsentSignedEvent = components['schemas']['ConsentSignedEvent'];
 export type ProductLowStockEvent = components['schemas']['ProductLowStockEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
-export type Pagination = components['schemas']['Pagination'];
-export type FieldProblem = components['schemas']['FieldProblem'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type $defs = Record<string, never>;

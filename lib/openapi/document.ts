@@ -8,7 +8,6 @@ import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportR
 import { addExamples } from './examples';
 import { CONTRACT_SILENT_CHOICES } from './notes';
 import { operationOf } from './operations';
-import { operationSchemasOf } from './operation-schemas';
 import { PROSE } from './prose';
 import { addComponents, completeParameters, nameInputComponents, RENDERING } from './rendering';
 import { definitions, fill } from './text';
@@ -24,7 +23,6 @@ import { eventComponents, webhooksOf } from './webhooks';
 type Json = Record<string, any>;
 
 export { DOC_ERROR_STATUS, type DocErrorCode } from './errors';
-export { RAW_RESPONSES, type OperationSchemas } from './operation-schemas';
 
 /** The local server's address when the document is built without a request (`npm run openapi`). */
 export const DEFAULT_SERVER_URL = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -82,7 +80,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
 export function buildAll(options: { serverUrl?: string } = {}) {
   const missingExamples: string[] = [];
   const document = render(options.serverUrl, missingExamples);
-  return { document, operations: operationSchemasOf(document), missingExamples };
+  return { document, missingExamples };
 }
 
 /** The document for `serverUrl` (else the local server); where no example could be made goes to `missing`. */
