@@ -10,7 +10,7 @@ export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
  * Field documentation lives on the schemas: `describe` for the prose, `.meta({ examples })` for an
  * example. The OpenAPI document (lib/openapi) turns both into JSON Schema `description` and
  * `examples`, and builds every request and response example from them
- * (test/unit/openapi-examples.test.ts parses each one with the schema it documents).
+ * (test/unit/openapi-document.test.ts parses each one with the schema it documents).
  */
 export const doc = <T extends z.ZodType>(schema: T, description: string, ...examples: unknown[]): T =>
   schema.meta(examples.length > 0 ? { description, examples } : { description });
