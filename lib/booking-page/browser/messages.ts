@@ -38,6 +38,8 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       return 'You already have as many upcoming online bookings as the practice allows. Cancel one with the link in its confirmation, or contact the practice.';
     case 'CANCEL_WINDOW_CLOSED':
       return `It is too close to the appointment to change it online${settings ? ` (changes close ${period(settings.cancel_cutoff_minutes)} before)` : ''}. Please contact the practice.`;
+    case 'INVALID_STATUS_TRANSITION':
+      return 'This booking can no longer be changed: it may already be cancelled, or have started. Reload the page to see it as it is now.';
     case 'IDEMPOTENCY_KEY_IN_USE':
       return 'Your request is still being processed. Please wait a moment and try again.';
     case 'VALIDATION_ERROR': {
