@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, localDateOf } from '../../lib/domain/time';
+import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';
 import { FAKE_IDS, FAKE_ZONE, startPublicApiFake, type PublicApiFake } from '../fixtures/public-api-fake';
 
 /**
@@ -91,16 +91,21 @@ describe('the booking page in chromium', () => {
   /** Service, then the first free time of the day the page selected (or of the first free day from `from`). */
   async function pickFirstTime(scope: Page | FrameLocator, service = /Botox/, from?: string): Promise<string> {
     await group(scope, 'Services').getByRole('button', { name: service }).click();
-    if (from) {
-      await group(scope, 'Days').locator('button[aria-pressed="true"]').waitFor();
-      const dates = await group(scope, 'Days').locator('button:enabled').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')!));
-      await group(scope, 'Days').locator(`[data-date="${dates.find((date) => date >= from)}"]`).click();
-    }
+    if (from) await chooseDayFrom(scope, from);
     const firstTime = group(scope, 'Available times').getByRole('button').first();
     await firstTime.waitFor();
     const start = (await firstTime.getAttribute('data-start'))!;
     await firstTime.click();
     return start;
+  }
+
+  /** The first day with free times on or after `from` (practice-local). */
+  async function chooseDayFrom(scope: Page | FrameLocator, from: string): Promise<string> {
+    await group(scope, 'Days').locator('button[aria-pressed="true"]').waitFor();
+    const dates = await group(scope, 'Days').locator('button:enabled').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')!));
+    const date = dates.find((d) => d >= from)!;
+    await group(scope, 'Days').locator(`[data-date="${date}"]`).click();
+    return date;
   }
 
   async function fillDetails(scope: Page | FrameLocator, email: string): Promise<void> {
@@ -218,16 +223,17 @@ describe('the booking page in chromium', () => {
 
   it('shows a day without free times as such (disabled, "No times")', async () => {
     const closed = addDays(today(), 3);
-    for (const provider of fake.state.providers) {
-      provider.time_off.push({ start: new Date(Date.parse(`${closed}T00:00:00Z`) - 86_400_000).toISOString(), end: new Date(Date.parse(`${closed}T00:00:00Z`) + 2 * 86_400_000).toISOString() });
-    }
+    // Every provider is off that whole practice-local day.
+    for (const provider of fake.state.providers) provider.time_off.push(localDayBounds(closed, FAKE_ZONE));
     const page = await open(`/book?key=${fake.key}`);
     await group(page, 'Services').getByRole('button', { name: /HydraFacial/ }).click();
     const day = group(page, 'Days').locator(`[data-date="${closed}"]`);
     expect(await day.isDisabled()).toBe(true);
     // Its accessible name says so; days with times do not.
     const noTimes = group(page, 'Days').getByRole('button', { name: /No times$/ });
-    expect(await noTimes.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')))).toContain(closed);
+    // (Today too, when the minimum notice has run past its working hours.)
+    const marked = await noTimes.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')));
+    expect(marked.filter((date) => date !== today())).toEqual([closed]);
     expect(await noTimes.evaluateAll((buttons) => buttons.every((b) => (b as HTMLButtonElement).disabled))).toBe(true);
     expect(await group(page, 'Days').locator('button:enabled').count()).toBeGreaterThan(0);
     expect(await group(page, 'Days').getByRole('button', { name: /No times/ }).and(page.locator(':enabled')).count()).toBe(0);
@@ -313,6 +319,7 @@ describe('the booking page in chromium', () => {
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await page.getByRole('link', { name: 'Manage your booking' }).click();
     await page.getByRole('button', { name: 'Reschedule' }).click();
+    await chooseDayFrom(page, addDays(today(), 3));
     const times = group(page, 'Available times');
     const next = times.locator('button').nth(1);
     const moved = (await next.getAttribute('data-start'))!;
@@ -326,6 +333,15 @@ describe('the booking page in chromium', () => {
     const reschedule = fake.requests.find((r) => r.url.endsWith('/reschedule'))!;
     expect(reschedule.body).toEqual({ scheduled_at: moved });
     expect(reschedule.headers['idempotency-key']).toMatch(UUID);
+
+    // The practice moved its cut-off since the page loaded: 409 CANCEL_WINDOW_CLOSED, said plainly, no more buttons.
+    fake.state.practice.online_booking.cancel_cutoff_minutes = 40 * 1440;
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('button', { name: 'Confirm cancellation' }).click();
+    await focused(page.getByRole('alert').filter({ hasText: 'too close to the appointment to change it online' }));
+    await count(page.getByRole('button', { name: 'Confirm cancellation' })).toBe(0);
+    expect(appointment.status).toBe('scheduled');
+    fake.state.practice.online_booking.cancel_cutoff_minutes = 1440;
 
     // A tampered token: 404 APPOINTMENT_NOT_FOUND, said plainly.
     await page.goto(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}x`);

@@ -16,7 +16,8 @@ interface Field {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().-]{6,25}$/;
+/** As the API's client schema takes them (lib/schemas/resources.ts). */
+const PHONE = /^\+?[0-9 ().\-x]{3,40}$/;
 
 /** The booking view: service, day and time, the client's details, Book, the confirmation. */
 export async function showBooking(ctx: Context): Promise<void> {
@@ -73,15 +74,15 @@ export async function showBooking(ctx: Context): Promise<void> {
     const id = uid(name);
     const hint = hintText ? h('p', { id: `${id}-hint`, class: 'hint' }, hintText) : null;
     const input = name === 'notes'
-      ? h('textarea', { id, name, rows: '3', maxlength: '1000', 'aria-describedby': hint?.id })
+      ? h('textarea', { id, name, rows: '3', maxlength: '5000', 'aria-describedby': hint?.id })
       : h('input', { id, name, ...attrs, 'aria-describedby': hint?.id });
     return { name, label, input, hint, error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }) };
   };
   const fields: Field[] = [
-    field('first_name', 'First name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '100' }),
-    field('last_name', 'Last name', { type: 'text', autocomplete: 'family-name', required: true, maxlength: '100' }),
+    field('first_name', 'First name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '200' }),
+    field('last_name', 'Last name', { type: 'text', autocomplete: 'family-name', required: true, maxlength: '200' }),
     field('email', 'Email', { type: 'email', autocomplete: 'email', required: true, maxlength: '254', spellcheck: 'false' }),
-    field('phone', 'Phone', { type: 'tel', autocomplete: 'tel', maxlength: '30' }, 'Optional'),
+    field('phone', 'Phone', { type: 'tel', autocomplete: 'tel', maxlength: '40' }, 'Optional'),
     field('notes', 'Notes', {}, 'Optional: anything the practice should know'),
   ];
   const byName = (name: string) => fields.find((f) => f.name === name)!;
@@ -143,7 +144,7 @@ export async function showBooking(ctx: Context): Promise<void> {
       ['first_name', value('first_name') ? null : 'Enter your first name.'],
       ['last_name', value('last_name') ? null : 'Enter your last name.'],
       ['email', !value('email') ? 'Enter your email address.' : EMAIL.test(value('email')) ? null : 'Enter an email address like name@example.com.'],
-      ['phone', !value('phone') || PHONE.test(value('phone')) ? null : 'Enter a phone number (digits, spaces, + ( ) -), or leave it empty.'],
+      ['phone', !value('phone') || PHONE.test(value('phone')) ? null : 'Enter a phone number such as +1 555 010 0100, or leave it empty.'],
     ];
     let first: Field | null = null;
     for (const [name, message] of problems) {

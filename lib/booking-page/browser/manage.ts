@@ -79,7 +79,7 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
   function failed(problem: Problem, error: HTMLElement): void {
     if (problem.code === 'CANCEL_WINDOW_CLOSED' || problem.code === 'APPOINTMENT_NOT_FOUND') {
       // Nothing more can be done here: say why, without the buttons.
-      fill(content, h('p', { class: 'notice', role: 'alert', tabindex: '-1' }, describeProblem(problem, practice)), h('p', null, h('a', { href: location.href }, 'Show the booking again')), another());
+      fill(content, h('p', { class: 'notice', role: 'alert', tabindex: '-1' }, describeProblem(problem, practice)), button('secondary', 'Show the booking again', () => showManage(ctx, appointmentId)), another());
       (content.firstElementChild as HTMLElement).focus();
       return;
     }
@@ -139,6 +139,7 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
       practice,
       serviceId: booking.service.id,
       providerId: booking.provider.id,
+      heading: 'h3',
       onChoose: (next) => {
         choice = next;
         confirmButton.disabled = !next;

@@ -21,6 +21,8 @@ export interface PickerOptions {
   serviceId: string;
   /** Rescheduling: this provider's times only, and no provider choice. */
   providerId?: string;
+  /** The level of the "Days" and "Available times" headings (default h2). */
+  heading?: 'h2' | 'h3';
   /** A time was picked (by the client: move on), or the pick was dropped (null: the times changed). */
   onChoose(choice: Choice | null): void;
 }
@@ -73,8 +75,8 @@ export function createPicker(options: PickerOptions): Picker {
   const caption = h('p', { id: ids.caption, class: 'caption' });
   const times = h('ul', { class: 'times' });
   const groups = [
-    h('div', { role: 'group', 'aria-labelledby': ids.days, class: 'step' }, h('h2', { id: ids.days }, 'Days'), days),
-    h('div', { role: 'group', 'aria-labelledby': ids.times, 'aria-describedby': ids.caption, class: 'step' }, h('h2', { id: ids.times }, 'Available times'), caption, times),
+    h('div', { role: 'group', 'aria-labelledby': ids.days, class: 'step' }, h(options.heading ?? 'h2', { id: ids.days }, 'Days'), days),
+    h('div', { role: 'group', 'aria-labelledby': ids.times, 'aria-describedby': ids.caption, class: 'step' }, h(options.heading ?? 'h2', { id: ids.times }, 'Available times'), caption, times),
   ];
   const element = h('div', { class: 'picker' }, providerField, groups[0], h('div', { class: 'daynav' }, earlier, range, later), notice, retry, groups[1]);
 
