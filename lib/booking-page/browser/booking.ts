@@ -1,0 +1,244 @@
+/// <reference lib="dom" />
+import { problemOf, Submission, type Booking, type Problem, type Service } from './api';
+import { manageLink, type Context } from './context';
+import { announce, button, fill, focusTarget, h, showMessage, uid } from './dom';
+import { clock, longDate, localDate, minutes, money, when, zoneName } from './format';
+import { describeProblem } from './messages';
+import { createPicker, type Choice, type Picker } from './picker';
+import { details } from './summary';
+
+interface Field {
+  name: 'first_name' | 'last_name' | 'email' | 'phone' | 'notes';
+  label: string;
+  input: HTMLInputElement | HTMLTextAreaElement;
+  hint: HTMLElement | null;
+  error: HTMLElement;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** As the API's client schema takes them (lib/schemas/resources.ts). */
+const PHONE = /^\+?[0-9 ().\-x]{3,40}$/;
+
+/** The booking view: service, day and time, the client's details, Book, the confirmation. */
+export async function showBooking(ctx: Context): Promise<void> {
+  const { api, practice, content } = ctx;
+  const servicesBox = h('div', { class: 'step' }, h('p', { class: 'caption' }, 'Loading services…'));
+  fill(content, servicesBox);
+  let services: Service[];
+  try {
+    const answer = await api.get<Service[]>('v1/public/services');
+    services = Array.isArray(answer) ? answer : [];
+  } catch (error) {
+    const problem = problemOf(error);
+    fill(servicesBox, h('p', { class: 'notice', role: 'alert' }, describeProblem(problem, practice)), button('secondary', 'Try again', () => showBooking(ctx)));
+    return;
+  }
+  if (!services.length) {
+    fill(servicesBox, h('p', { class: 'notice' }, 'No services can be booked online right now. Please contact the practice.'));
+    return;
+  }
+
+  let service: Service | null = null;
+  let picker: Picker | null = null;
+  let choice: Choice | null = null;
+  const submission = new Submission();
+
+  // Services, grouped by category when the practice uses categories.
+  const servicesId = uid('services');
+  const serviceButtons = new Map<string, HTMLButtonElement>();
+  const serviceItem = (s: Service) => {
+    const descriptionId = s.description ? uid('desc') : null;
+    const button = h(
+      'button',
+      { type: 'button', class: 'service', 'aria-pressed': 'false', 'aria-describedby': descriptionId, onclick: () => chooseService(s) },
+      h('span', { class: 'name' }, s.name),
+      ' ',
+      h('span', { class: 'meta' }, `${minutes(s.duration_minutes)} · ${money(s.price_cents, practice.currency)}`),
+    );
+    serviceButtons.set(s.id, button);
+    return h('li', null, button, descriptionId ? h('p', { id: descriptionId, class: 'desc' }, s.description!) : null);
+  };
+  const categories = [...new Set(services.map((s) => s.category || ''))];
+  const lists = categories.length > 1
+    ? categories.map((category) => [h('h3', null, category || 'Other'), h('ul', { class: 'services' }, services.filter((s) => (s.category || '') === category).map(serviceItem))])
+    : [h('ul', { class: 'services' }, services.map(serviceItem))];
+  fill(servicesBox);
+  servicesBox.setAttribute('role', 'group');
+  servicesBox.setAttribute('aria-labelledby', servicesId);
+  servicesBox.append(h('h2', { id: servicesId }, 'Services'), ...lists.flat());
+
+  const pickerSlot = h('div');
+
+  // The client's details.
+  const field = (name: Field['name'], label: string, attrs: Record<string, string | boolean>, hintText?: string): Field => {
+    const id = uid(name);
+    const hint = hintText ? h('p', { id: `${id}-hint`, class: 'hint' }, hintText) : null;
+    const input = name === 'notes'
+      ? h('textarea', { id, name, rows: '3', maxlength: '5000', 'aria-describedby': hint?.id })
+      : h('input', { id, name, ...attrs, 'aria-describedby': hint?.id });
+    return { name, label, input, hint, error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }) };
+  };
+  const fields: Field[] = [
+    field('first_name', 'First name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '200' }),
+    field('last_name', 'Last name', { type: 'text', autocomplete: 'family-name', required: true, maxlength: '200' }),
+    field('email', 'Email', { type: 'email', autocomplete: 'email', required: true, maxlength: '254', spellcheck: 'false' }),
+    field('phone', 'Phone', { type: 'tel', autocomplete: 'tel', maxlength: '40' }, 'Optional'),
+    field('notes', 'Notes', {}, 'Optional: anything the practice should know'),
+  ];
+  const byName = (name: string) => fields.find((f) => f.name === name)!;
+  const summary = h('p', { class: 'summary' });
+  const formError = h('p', { class: 'notice', role: 'alert', tabindex: '-1', hidden: true });
+  const book = h('button', { type: 'submit', class: 'primary' }, 'Book');
+  const detailsId = uid('details');
+  const form = h(
+    'form',
+    { class: 'step', 'aria-labelledby': detailsId, novalidate: true, hidden: true, onsubmit: (event: Event) => submit(event) },
+    h('h2', { id: detailsId }, 'Your details'),
+    summary,
+    fields.map((f) => h('div', { class: 'field' }, h('label', { for: f.input.id }, f.label), f.hint, f.input, f.error)),
+    formError,
+    book,
+  );
+  content.append(pickerSlot, form);
+
+  function chooseService(next: Service): void {
+    service = next;
+    for (const [id, button] of serviceButtons) button.setAttribute('aria-pressed', String(id === next.id));
+    choice = null;
+    showMessage(formError, null);
+    picker = createPicker({ api, practice, serviceId: next.id, onChoose: chooseTime });
+    fill(pickerSlot, picker.element);
+    describeChoice();
+    announce(`${next.name} selected. Loading days and times.`);
+    void picker.begin();
+  }
+
+  function chooseTime(next: Choice | null): void {
+    choice = next;
+    describeChoice();
+    if (!next) return;
+    form.hidden = false;
+    showMessage(formError, null);
+    announce(`${clock(next.start, practice.time_zone)} on ${longDate(localDate(next.start, practice.time_zone))} selected.`);
+    (fields.find((f) => f.name !== 'notes' && f.input.required && !f.input.value.trim())?.input ?? book).focus();
+  }
+
+  function describeChoice(): void {
+    summary.textContent = service && choice
+      ? `${service.name}${choice.providerName ? ` with ${choice.providerName}` : ''}: ${when(choice.start, practice.time_zone)} (${zoneName(practice.time_zone)}), ${minutes(service.duration_minutes)}, ${money(service.price_cents, practice.currency)}`
+      : 'Choose a time above.';
+  }
+
+  function setFieldError(f: Field, message: string | null): void {
+    showMessage(f.error, message);
+    const described = [f.hint?.id, message ? f.error.id : null].filter(Boolean).join(' ');
+    if (message) f.input.setAttribute('aria-invalid', 'true');
+    else f.input.removeAttribute('aria-invalid');
+    if (described) f.input.setAttribute('aria-describedby', described);
+    else f.input.removeAttribute('aria-describedby');
+  }
+
+  function check(): Field | null {
+    const value = (name: string) => byName(name).input.value.trim();
+    const problems: [string, string | null][] = [
+      ['first_name', value('first_name') ? null : 'Enter your first name.'],
+      ['last_name', value('last_name') ? null : 'Enter your last name.'],
+      ['email', !value('email') ? 'Enter your email address.' : EMAIL.test(value('email')) ? null : 'Enter an email address like name@example.com.'],
+      ['phone', !value('phone') || PHONE.test(value('phone')) ? null : 'Enter a phone number such as +1 555 010 0100, or leave it empty.'],
+    ];
+    let first: Field | null = null;
+    for (const [name, message] of problems) {
+      setFieldError(byName(name), message);
+      if (message && !first) first = byName(name);
+    }
+    return first;
+  }
+
+  let sending = false;
+  async function submit(event: Event): Promise<void> {
+    event.preventDefault();
+    if (sending || !service) return;
+    showMessage(formError, null);
+    if (!choice) {
+      showMessage(formError, 'Choose a time first.', true);
+      return;
+    }
+    const invalid = check();
+    if (invalid) {
+      invalid.input.focus();
+      return;
+    }
+    const value = (name: string) => byName(name).input.value.trim();
+    const body = {
+      service_id: service.id,
+      scheduled_at: choice.start,
+      ...(choice.providerId ? { provider_id: choice.providerId } : {}),
+      client: { first_name: value('first_name'), last_name: value('last_name'), email: value('email'), ...(value('phone') ? { phone: value('phone') } : {}) },
+      ...(value('notes') ? { notes: value('notes') } : {}),
+    };
+    const idempotencyKey = submission.keyFor(body);
+    sending = true;
+    book.setAttribute('aria-disabled', 'true');
+    book.textContent = 'Booking…';
+    try {
+      const booking = await api.post<Booking>('v1/public/bookings', body, idempotencyKey);
+      submission.settle();
+      confirm(booking, service);
+    } catch (error) {
+      const problem = problemOf(error);
+      submission.settle(problem);
+      await fail(problem);
+    } finally {
+      sending = false;
+      book.removeAttribute('aria-disabled');
+      book.textContent = 'Book';
+    }
+  }
+
+  async function fail(problem: Problem): Promise<void> {
+    const message = describeProblem(problem, practice);
+    const fieldProblems = problem.details.filter((d) => d.path.startsWith('client.') || d.path === 'notes');
+    if (problem.code === 'SLOT_UNAVAILABLE' || problem.code === 'PROVIDER_NOT_FOUND' || problem.details.some((d) => d.path === 'scheduled_at')) {
+      showMessage(formError, 'Choose another time above, then press Book.');
+      await picker?.refresh(message);
+    } else if (problem.code === 'VALIDATION_ERROR' && fieldProblems.length) {
+      for (const detail of fieldProblems) {
+        const f = fields.find((candidate) => `client.${candidate.name}` === detail.path || candidate.name === detail.path);
+        if (f) setFieldError(f, `${f.label}: ${detail.message}`);
+      }
+      const first = fields.find((f) => f.input.getAttribute('aria-invalid') === 'true');
+      showMessage(formError, message);
+      first?.input.focus();
+    } else if (problem.code === 'SERVICE_NOT_FOUND') {
+      showMessage(formError, message, true);
+      serviceButtons.get(service!.id)?.setAttribute('disabled', '');
+    } else {
+      const again = problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'IDEMPOTENCY_KEY_IN_USE' ? ' Press Book to try again: you will not be booked twice.' : '';
+      showMessage(formError, message + again, true);
+    }
+  }
+
+  function confirm(booking: Booking, bookedService: Service): void {
+    const link = booking.manage_token ? manageLink(ctx.key, booking.appointment_id, booking.manage_token) : null;
+    const heading = focusTarget('h2', { class: 'done' }, 'Booked');
+    fill(
+      content,
+      h(
+        'section',
+        { class: 'step confirmation', 'aria-label': 'Confirmation' },
+        heading,
+        h('p', null, `You are booked for ${booking.service.name} with ${booking.provider.display_name} on ${when(booking.scheduled_at, practice.time_zone)} (${zoneName(practice.time_zone)}).`),
+        details(booking, practice, bookedService.id === booking.service.id ? bookedService.price_cents : null),
+        link
+          ? [
+              h('p', null, h('a', { href: link, class: 'manage' }, 'Manage your booking')),
+              h('p', { class: 'hint' }, 'Keep this link to reschedule or cancel. Anyone who has it can change this booking.'),
+            ]
+          : null,
+        button('secondary', 'Book another appointment', () => void showBooking(ctx).then(ctx.toTop)),
+      ),
+    );
+    ctx.toTop();
+    heading.focus();
+  }
+}

@@ -1,0 +1,389 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';
+import { FAKE_IDS, FAKE_ZONE, startPublicApiFake, type PublicApiFake } from '../fixtures/public-api-fake';
+
+/**
+ * The online booking page (GET /book, /book/app.js, /book.js; contract section 10) in Debian's
+ * chromium, against an in-memory fake of the public API (test/fixtures/public-api-fake.ts): the
+ * accessible names are the contract, so every step goes through them. UPDATE_SCREENSHOT=1 also
+ * writes docs/booking-page.png (the confirmation on a phone).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = join(import.meta.dirname, '..', '..', 'docs', 'booking-page.png');
+const PHONE = { width: 390, height: 844 };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+// playwright-core has no test matchers: these wait the way @playwright/test's would.
+const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
+const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement).catch(() => false);
+const focused = (locator: Locator) => expect.poll(() => isFocused(locator), { timeout: 15_000 }).toBe(true);
+const attribute = (locator: Locator, name: string) => expect.poll(() => locator.getAttribute(name), { timeout: 15_000 });
+const count = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 15_000 });
+const text = (locator: Locator) => expect.poll(() => locator.first().textContent(), { timeout: 15_000 });
+
+describe('the booking page in chromium', () => {
+  let browser: Browser;
+  let fake: PublicApiFake;
+  let site: Server;
+  let siteUrl: string;
+  const contexts: BrowserContext[] = [];
+  let problems: string[];
+  let elsewhere: string[];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    fake = await startPublicApiFake();
+    // An integrator's site on another port: it embeds the page with book.js.
+    site = createServer((req, res) => {
+      const key = new URL(req.url ?? '/', 'http://x').searchParams.get('key') ?? fake.key;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa site</title></head><body><h1>Our spa</h1><p>Book below.</p><script src="${fake.url}/book.js" data-key="${key}"></script><footer>Footer</footer></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.close();
+    await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+  });
+
+  beforeEach(async () => {
+    fake.reset();
+    problems = [];
+    elsewhere = [];
+    while (contexts.length) await contexts.pop()!.close();
+  });
+
+  /** A fresh browser context (a device in Los Angeles, so the page says times are the practice's). */
+  async function open(path: string, viewport = PHONE): Promise<Page> {
+    const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'America/Los_Angeles', deviceScaleFactor: 2 });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    // Failed fetches (a 409 is expected in some tests) are logged too; anything else, CSP refusals first, is a problem.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    });
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(fake.url) && !url.startsWith(siteUrl) && !url.startsWith('data:')) elsewhere.push(url);
+    });
+    await page.goto(path.startsWith('http') ? path : `${fake.url}${path}`);
+    return page;
+  }
+
+  const today = () => localDateOf(new Date().toISOString(), FAKE_ZONE);
+  const group = (scope: Page | FrameLocator, name: string) => scope.getByRole('group', { name, exact: true });
+  const bookingPosts = () => fake.requests.filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/bookings');
+
+  /** Service, then the first free time of the day the page selected (or of the first free day from `from`). */
+  async function pickFirstTime(scope: Page | FrameLocator, service = /Botox/, from?: string): Promise<string> {
+    await group(scope, 'Services').getByRole('button', { name: service }).click();
+    if (from) await chooseDayFrom(scope, from);
+    const firstTime = group(scope, 'Available times').getByRole('button').first();
+    await firstTime.waitFor();
+    const start = (await firstTime.getAttribute('data-start'))!;
+    await firstTime.click();
+    return start;
+  }
+
+  /** The first day with free times on or after `from` (practice-local). */
+  async function chooseDayFrom(scope: Page | FrameLocator, from: string): Promise<string> {
+    await group(scope, 'Days').locator('button[aria-pressed="true"]').waitFor();
+    const dates = await group(scope, 'Days').locator('button:enabled').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')!));
+    const date = dates.find((d) => d >= from)!;
+    await group(scope, 'Days').locator(`[data-date="${date}"]`).click();
+    return date;
+  }
+
+  async function fillDetails(scope: Page | FrameLocator, email: string): Promise<void> {
+    await scope.getByLabel('First name', { exact: true }).fill('Jane');
+    await scope.getByLabel('Last name', { exact: true }).fill('Doe');
+    await scope.getByLabel('Email', { exact: true }).fill(email);
+    await scope.getByLabel('Phone', { exact: true }).fill('+1 555 0100');
+  }
+
+  function expectClean(): void {
+    expect(elsewhere, 'requests to other hosts').toEqual([]);
+    expect(problems, 'page errors and CSP refusals').toEqual([]);
+  }
+
+  it('books through the accessible names, shows Booked with a manage link, and the link cancels', async () => {
+    const page = await open(`/book?key=${fake.key}`);
+    await text(page.getByRole('heading', { level: 1 })).toMatch('Lumière Med Spa');
+    // The element labelled Services holds the public services only, with price and length in the practice's currency.
+    const services = group(page, 'Services');
+    expect(await services.getByRole('button').allTextContents()).toEqual(['Botox, one area 30 min · $400.00', 'HydraFacial 60 min · $199.00']);
+    await visible(page.getByLabel('Services', { exact: true }));
+    await services.getByRole('button', { name: /Botox/ }).click();
+    await attribute(services.getByRole('button', { name: /Botox/ }), 'aria-pressed').toBe('true');
+
+    // Choosing the service selected the first day with a free time.
+    const days = group(page, 'Days');
+    await count(days.locator('button[aria-pressed="true"]')).toBe(1);
+    const firstFree = await days.getByRole('button').and(page.locator(':enabled')).first().getAttribute('data-date');
+    await attribute(days.locator('button[aria-pressed="true"]'), 'data-date').toBe(firstFree!);
+
+    // A day after the cut-off for changes (1 day), so the manage link may still cancel.
+    const later = await days.locator('button:enabled').evaluateAll((buttons, from) => buttons.map((b) => b.getAttribute('data-date')!).find((date) => date >= from)!, addDays(today(), 2));
+    await days.locator(`[data-date="${later}"]`).click();
+    await attribute(days.locator(`[data-date="${later}"]`), 'aria-pressed').toBe('true');
+    const times = group(page, 'Available times');
+    const first = times.getByRole('button').first();
+    await visible(first);
+    const start = (await first.getAttribute('data-start'))!;
+    expect(localDateOf(start, FAKE_ZONE)).toBe(later);
+    // Times are the practice's (New York), not the device's (Los Angeles).
+    expect(await first.textContent()).toBe(new Intl.DateTimeFormat('en-US', { timeZone: FAKE_ZONE, hour: 'numeric', minute: '2-digit' }).format(new Date(start)));
+    await first.click();
+    await focused(page.getByLabel('First name', { exact: true }));
+    await fillDetails(page, 'jane@example.com');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+
+    await visible(page.getByRole('heading', { name: 'Booked' }));
+    await focused(page.getByRole('heading', { name: 'Booked' }));
+    const manage = page.getByRole('link', { name: 'Manage your booking' });
+    await visible(manage);
+    const appointment = fake.state.appointments.at(-1)!;
+    expect(appointment).toMatchObject({ source: 'online', status: 'scheduled', scheduled_at: start, service_id: FAKE_IDS.botox });
+    expect(fake.state.clients).toMatchObject([{ first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '+1 555 0100' }]);
+    const href = (await manage.getAttribute('href'))!;
+    expect(href).toBe(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}`);
+    const [post] = bookingPosts();
+    expect(post.headers['idempotency-key']).toMatch(UUID);
+    expect(post.headers['x-publishable-key']).toBe(fake.key);
+    if (process.env.UPDATE_SCREENSHOT) {
+      mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    }
+
+    // The manage link: the booking as created, then cancelled with the token.
+    await manage.click();
+    await visible(page.getByRole('heading', { name: 'Your booking' }));
+    await visible(page.getByText('Ava R.'));
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByLabel('Reason (optional)').fill('Travelling');
+    await page.getByRole('button', { name: 'Confirm cancellation' }).click();
+    await focused(page.getByRole('heading', { name: 'Cancelled' }));
+    expect(appointment).toMatchObject({ status: 'cancelled', cancellation_reason: 'Travelling' });
+    const cancel = fake.requests.find((r) => r.url.endsWith('/cancel'))!;
+    expect(cancel.headers['x-booking-token']).toBe(appointment.manage_token);
+    expect(cancel.headers['idempotency-key']).toMatch(UUID);
+    // The token went in a header only: no request address or referrer carried it.
+    expect(fake.requests.filter((r) => r.url.includes(appointment.manage_token!) || r.headers.referer?.includes(appointment.manage_token!))).toEqual([]);
+    expectClean();
+  }, 120_000);
+
+  it('says when the time was just taken (409 SLOT_UNAVAILABLE) and offers fresh times; a retry after a 5xx keeps its Idempotency-Key', async () => {
+    const page = await open(`/book?key=${fake.key}`);
+    const start = await pickFirstTime(page);
+    await fillDetails(page, 'sam@example.com');
+    // Someone takes that time with every provider who could do it, after the page showed it.
+    fake.occupy(FAKE_IDS.ava, start, 30);
+    fake.occupy(FAKE_IDS.maya, start, 30);
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+
+    const notice = page.getByRole('alert').filter({ hasText: 'that time was just taken' });
+    await visible(notice);
+    await focused(notice);
+    const times = group(page, 'Available times');
+    await count(times.locator(`[data-start="${start}"]`)).toBe(0);
+    await visible(times.getByRole('button').first());
+    await visible(page.getByText('Choose another time above, then press Book.'));
+    const availabilityCalls = fake.requests.filter((r) => r.url.includes('/v1/public/availability'));
+    expect(availabilityCalls.length).toBeGreaterThanOrEqual(2);
+
+    // The next time; the first try fails with a 503, the second (same submission) books once.
+    await times.getByRole('button').first().click();
+    fake.failNextBooking();
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await visible(page.getByRole('alert').filter({ hasText: 'Something went wrong on our side' }));
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await visible(page.getByRole('heading', { name: 'Booked' }));
+
+    const keys = bookingPosts().map((r) => [r.status, r.headers['idempotency-key']]);
+    expect(keys.map(([status]) => status)).toEqual([409, 503, 201]);
+    expect(keys[1][1]).toBe(keys[2][1]);
+    expect(keys[0][1]).not.toBe(keys[1][1]);
+    expect(fake.state.appointments.filter((a) => a.source === 'online')).toHaveLength(1);
+    expectClean();
+  }, 120_000);
+
+  it('shows a day without free times as such (disabled, "No times")', async () => {
+    const closed = addDays(today(), 3);
+    // Every provider is off that whole practice-local day.
+    for (const provider of fake.state.providers) provider.time_off.push(localDayBounds(closed, FAKE_ZONE));
+    const page = await open(`/book?key=${fake.key}`);
+    await group(page, 'Services').getByRole('button', { name: /HydraFacial/ }).click();
+    const day = group(page, 'Days').locator(`[data-date="${closed}"]`);
+    expect(await day.isDisabled()).toBe(true);
+    // Its accessible name says so; days with times do not.
+    const noTimes = group(page, 'Days').getByRole('button', { name: /No times$/ });
+    // (Today too, when the minimum notice has run past its working hours.)
+    const marked = await noTimes.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')));
+    expect(marked.filter((date) => date !== today())).toEqual([closed]);
+    expect(await noTimes.evaluateAll((buttons) => buttons.every((b) => (b as HTMLButtonElement).disabled))).toBe(true);
+    expect(await group(page, 'Days').locator('button:enabled').count()).toBeGreaterThan(0);
+    expect(await group(page, 'Days').getByRole('button', { name: /No times/ }).and(page.locator(':enabled')).count()).toBe(0);
+    // 14 days at a time; later days up to the booking window (30 days).
+    await count(group(page, 'Days').getByRole('button')).toBe(14);
+    await page.getByRole('button', { name: 'Later days' }).click();
+    await visible(group(page, 'Days').locator(`[data-date="${addDays(today(), 14)}"]`));
+    expectClean();
+  }, 120_000);
+
+  it('books with the keyboard only (Tab, Enter, Space)', async () => {
+    const page = await open(`/book?key=${fake.key}`);
+    await group(page, 'Services').waitFor();
+    const current = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return `${el?.tagName.toLowerCase()}|${el?.getAttribute('data-start') ?? el?.textContent ?? ''}`;
+    });
+    async function tabUntil(test: (what: string) => boolean, limit = 80): Promise<string> {
+      for (let i = 0; i < limit; i += 1) {
+        await page.keyboard.press('Tab');
+        const what = await current();
+        if (test(what)) return what;
+      }
+      throw new Error(`never focused; last ${await current()}`);
+    }
+    await tabUntil((what) => what.startsWith('button|Botox'));
+    await page.keyboard.press('Enter');
+    await group(page, 'Available times').getByRole('button').first().waitFor();
+    const time = await tabUntil((what) => what.startsWith('button|20'));
+    await page.keyboard.press('Space');
+    await focused(page.getByLabel('First name', { exact: true }));
+    await page.keyboard.type('Kim');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Lee');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('kim@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('555 0101');
+    await tabUntil((what) => what === 'button|Book');
+    await page.keyboard.press('Enter');
+    await focused(page.getByRole('heading', { name: 'Booked' }));
+    expect(fake.state.appointments.at(-1)).toMatchObject({ scheduled_at: time.split('|')[1], source: 'online' });
+    expect(fake.state.clients.at(-1)).toMatchObject({ first_name: 'Kim', last_name: 'Lee', email: 'kim@example.com', phone: '555 0101' });
+    expectClean();
+  }, 120_000);
+
+  it('book.js mounts the page in an iframe on another site; a booking through it works and the frame takes its height', async () => {
+    fake.state.keys[0].allowed_origins = [siteUrl];
+    const page = await open(`${siteUrl}/`);
+    const frameElement = page.locator('iframe[title="Book an appointment"]');
+    await attribute(frameElement, 'src').toBe(`${fake.url}/book?key=${fake.key}`);
+    // Right after the script tag, before the footer.
+    expect(await page.evaluate(() => document.querySelector('script[data-key]')?.nextElementSibling?.tagName)).toBe('IFRAME');
+    const frame = page.frameLocator('iframe[title="Book an appointment"]');
+    await pickFirstTime(frame, /HydraFacial/);
+    await fillDetails(frame, 'ida@example.com');
+    const heightBefore = await frameElement.evaluate((el) => el.getBoundingClientRect().height);
+    await frame.getByRole('button', { name: 'Book', exact: true }).click();
+    await visible(frame.getByRole('heading', { name: 'Booked' }));
+    await visible(frame.getByRole('link', { name: 'Manage your booking' }));
+    // The page reported its (shorter) height; the frame followed, so nothing inside scrolls.
+    await expect.poll(() => frameElement.evaluate((el) => el.getBoundingClientRect().height)).not.toBe(heightBefore);
+    const inner = await frame.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
+    expect(Math.abs((await frameElement.evaluate((el) => el.getBoundingClientRect().height)) - inner)).toBeLessThanOrEqual(1);
+    expect(fake.state.appointments.at(-1)).toMatchObject({ source: 'online', service_id: FAKE_IDS.facial });
+    expectClean();
+  }, 120_000);
+
+  it('is not framed by a site outside the key\'s allowed origins (frame-ancestors)', async () => {
+    fake.state.keys[0].allowed_origins = ['https://spa.example'];
+    const page = await open(`${siteUrl}/`);
+    await page.locator('iframe').waitFor();
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await expect.poll(() => frame.url()).toMatch(/^chrome-error:/);
+    // Chromium reports the refusal on the console: that one is expected here.
+    expect(problems.filter((p) => !p.includes('frame-ancestors'))).toEqual([]);
+  }, 120_000);
+
+  it('reschedules from the manage link, and says what the API refuses', async () => {
+    const page = await open(`/book?key=${fake.key}`);
+    const start = await pickFirstTime(page, /Botox/, addDays(today(), 2));
+    await fillDetails(page, 'rae@example.com');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await page.getByRole('link', { name: 'Manage your booking' }).click();
+    await page.getByRole('button', { name: 'Reschedule' }).click();
+    await chooseDayFrom(page, addDays(today(), 3));
+    const times = group(page, 'Available times');
+    const next = times.locator('button').nth(1);
+    const moved = (await next.getAttribute('data-start'))!;
+    expect(moved).not.toBe(start);
+    await next.click();
+    await focused(page.getByRole('button', { name: 'Confirm new time' }));
+    await page.getByRole('button', { name: 'Confirm new time' }).click();
+    await focused(page.getByRole('heading', { name: 'Rescheduled' }));
+    const appointment = fake.state.appointments.at(-1)!;
+    expect(appointment.scheduled_at).toBe(moved);
+    const reschedule = fake.requests.find((r) => r.url.endsWith('/reschedule'))!;
+    expect(reschedule.body).toEqual({ scheduled_at: moved });
+    expect(reschedule.headers['idempotency-key']).toMatch(UUID);
+
+    // The practice moved its cut-off since the page loaded: 409 CANCEL_WINDOW_CLOSED, said plainly, no more buttons.
+    fake.state.practice.online_booking.cancel_cutoff_minutes = 40 * 1440;
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('button', { name: 'Confirm cancellation' }).click();
+    await focused(page.getByRole('alert').filter({ hasText: 'too close to the appointment to change it online' }));
+    await count(page.getByRole('button', { name: 'Confirm cancellation' })).toBe(0);
+    expect(appointment.status).toBe('scheduled');
+    fake.state.practice.online_booking.cancel_cutoff_minutes = 1440;
+
+    // A tampered token: 404 APPOINTMENT_NOT_FOUND, said plainly.
+    await page.goto(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}x`);
+    await page.reload();
+    await text(page.getByRole('alert')).toMatch(/could not find this booking/);
+
+    // Inside the cut-off (1 day): no buttons, and the reason.
+    appointment.scheduled_at = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    await page.goto(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}`);
+    await page.reload();
+    await visible(page.getByText('Online changes close 1 day before the appointment'));
+    await count(page.getByRole('button', { name: 'Cancel booking' })).toBe(0);
+    expectClean();
+  }, 120_000);
+
+  it('explains every refusal of the page as a whole: unknown key, online booking off, the booking limit', async () => {
+    let page = await open('/book?key=pk_unknown');
+    await text(page.getByRole('alert')).toMatch(/its key is unknown or was withdrawn/);
+
+    fake.state.practice.online_booking.enabled = false;
+    page = await open(`/book?key=${fake.key}`);
+    await text(page.getByRole('alert')).toMatch(/Online booking is not available/);
+    fake.state.practice.online_booking.enabled = true;
+
+    fake.state.practice.online_booking.max_active_bookings_per_client = 1;
+    page = await open(`/book?key=${fake.key}`);
+    await pickFirstTime(page);
+    await fillDetails(page, 'max@example.com');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await visible(page.getByRole('heading', { name: 'Booked' }));
+    await page.getByRole('button', { name: 'Book another appointment' }).click();
+    await pickFirstTime(page, /HydraFacial/);
+    await fillDetails(page, 'MAX@example.com');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await focused(page.getByRole('alert').filter({ hasText: 'as many upcoming online bookings as the practice allows' }));
+
+    // A field the API refuses is marked on the field.
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await attribute(page.getByLabel('Email', { exact: true }), 'aria-invalid').toBe('true');
+    await focused(page.getByLabel('Email', { exact: true }));
+    await visible(page.getByText('Enter an email address like name@example.com.'));
+    expectClean();
+  }, 120_000);
+});
