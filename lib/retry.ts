@@ -48,7 +48,7 @@ export async function retry<T>(attempt: (n: number) => Promise<Attempt<T>>, opti
     if (!wait) continue;
     const ms = delayMs(n);
     if (options.deadline !== undefined && Date.now() + ms > options.deadline) break;
-    await sleep(ms);
+    if (ms > 0) await sleep(ms);
   }
   return options.exhausted();
 }

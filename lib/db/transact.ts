@@ -93,11 +93,14 @@ export async function writeOne<A extends NamedAction>(named: A, writes?: Request
   }
 }
 
+/** The actions of A named one of N (each member narrowed to those names). */
+type NamedOneOf<A extends NamedAction, N extends string> = A extends NamedAction ? ([N & A['name']] extends [never] ? never : A & { name: N & A['name'] }) : never;
+
 /** The first of `names` whose condition failed, in the order given (the API reference's order of checks). */
-export function firstFailed<A extends NamedAction, N extends A['name']>(failed: readonly Failed<A>[], names: readonly N[]): Failed<Extract<A, { name: N }>> | undefined {
+export function firstFailed<A extends NamedAction, N extends A['name']>(failed: readonly Failed<A>[], names: readonly N[]): Failed<NamedOneOf<A, N>> | undefined {
   for (const name of names) {
     const found = failed.find((failure) => failure.name === name);
-    if (found) return found as Failed<Extract<A, { name: N }>>;
+    if (found) return found as Failed<NamedOneOf<A, N>>;
   }
   return undefined;
 }

@@ -26,8 +26,8 @@ import {
   type UnitOutcome,
 } from '../db/report-aggregates';
 import type { ReportDayKind } from '../db/keys';
-import { jitter } from '../db/transact';
-import { AppError } from '../errors';
+import { isDataFailure } from '../db/failure';
+import { jitter } from '../retry';
 import type { StreamRecord } from '../events/stream-record';
 
 /**
@@ -159,7 +159,7 @@ async function applySources(medspaId: string, sources: readonly CountedSource[],
       outcome = nothingToWrite ? { ok: true } : await commitUnit({ medspaId, zone, pointerRev: pointer.rev, eventIds: chosenEvents, plans, now: now() });
     } catch (error) {
       // TransactionConflict beyond transact's own retries: another writer is on the same items.
-      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      if (!isDataFailure(error, 'busy')) throw error;
       outcome = { ok: false, failed: 'state' };
     }
     if (outcome.ok) {
