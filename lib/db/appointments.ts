@@ -170,10 +170,11 @@ export type CommitResult =
   | { ok: false; failed: 'appointment' }
   /** A bucket changed since it was read; `current` is its item now (when DynamoDB returned it). */
   | { ok: false; failed: 'claim'; resource: ClaimedResource; current: ClaimBucket | null }
-  /** The condition of an `alongside` write failed. */
-  | { ok: false; failed: 'alongside' };
+  /** The condition of `alongside[index]` failed. */
+  | { ok: false; failed: 'alongside'; index: number };
 
 type ClaimAction = NamedAction<'claim'> & { change: ClaimChange };
+type AlongsideAction = NamedAction<'alongside'> & { index: number };
 
 /**
  * The appointment item and all its claim changes in ONE TransactWriteItems: either all commit or
@@ -187,14 +188,15 @@ export async function commitAppointment(
   alongside: TransactItem[] = [],
   writes?: RequestWrites,
 ): Promise<CommitResult> {
-  const outcome = await transact<NamedAction<'appointment' | 'alongside'> | ClaimAction>([
+  const outcome = await transact<NamedAction<'appointment'> | ClaimAction | AlongsideAction>([
     { name: 'appointment', action: appointmentAction(write) },
     ...claims.map((change) => ({ name: 'claim' as const, change, action: claimAction(medspaId, change) })),
-    ...alongside.map((action) => ({ name: 'alongside' as const, action })),
+    ...alongside.map((action, index) => ({ name: 'alongside' as const, index, action })),
   ], writes);
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['appointment', 'claim', 'alongside'])!;
-  if (failed.name !== 'claim') return { ok: false, failed: failed.name };
+  if (failed.name === 'appointment') return { ok: false, failed: 'appointment' };
+  if (failed.name === 'alongside') return { ok: false, failed: 'alongside', index: failed.index };
   const { bucket } = failed.change;
   return { ok: false, failed: 'claim', resource: bucket.resource, current: failed.old ? toClaimBucket(bucket.resource, bucket.resourceId, bucket.hour, failed.old) : null };
 }
