@@ -205,18 +205,17 @@ export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<v
 
 /**
  * An attempt's outcome, with the next attempt's `pending` entry when one is scheduled: in one
- * transaction, so the log never shows a failure whose announced retry is missing.
+ * transaction, so the log never shows a failure whose announced retry is missing. An attempt made
+ * by a request (test, retry by hand) carries the request's writes (its Idempotency-Key marker).
  */
-export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery): Promise<void> {
+export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery, writes?: RequestWrites): Promise<void> {
+  const attempt = { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } };
   if (next) {
-    const outcome = await transact([
-      { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } },
-      { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } },
-    ]);
+    const outcome = await transact([attempt, { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } }]);
     // Failed: the next attempt already ran and logged itself; only this outcome is left to write.
     if (outcome.ok) return;
   }
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry) }));
+  await writeOne(attempt, writes);
 }
 
 /** A subscription's log, newest first. */
