@@ -1,7 +1,8 @@
 /**
  * How the data layer fails, never as an HTTP error (lib/use-cases/failures.ts maps each to the
  * API's codes). A write's conditions that its caller decides on come back as values naming what
- * failed (`transact`, `WriteOutcome`); anything else it cannot do is a thrown DataFailure:
+ * failed (`transact`, `UpdateOutcome`, each commit's result); anything else it cannot do is a
+ * thrown DataFailure:
  * - `busy`: real DynamoDB kept cancelling the transaction for conflicts (nothing written);
  * - `unprocessed`: DynamoDB kept leaving keys of a batched read unprocessed;
  * - `collision`: an item that must be new (a fresh random id) already exists;
@@ -21,6 +22,3 @@ export class DataFailure extends Error {
 
 export const isDataFailure = (error: unknown, code?: DataFailureCode): error is DataFailure =>
   error instanceof DataFailure && (code === undefined || error.code === code);
-
-/** A write's outcome: done, or the named condition that failed (a literal union per write), with what the caller needs. */
-export type WriteOutcome<F extends { failed: string } = never, Done extends object = object> = ({ ok: true } & Done) | ({ ok: false } & F);
