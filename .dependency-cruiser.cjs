@@ -17,10 +17,10 @@ module.exports = {
     },
     {
       name: 'db-has-no-http',
-      comment: 'lib/db knows records and keys, never HTTP, routes or the public schemas.',
+      comment: 'lib/db knows records and keys, never HTTP, routes, the public schemas or the API\'s error codes (its failures are its own: lib/db/failure.ts).',
       severity: 'error',
       from: { path: '^lib/db/' },
-      to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^functions/', 'node_modules/@middy/'] },
+      to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^lib/errors\\.ts$', '^functions/', 'node_modules/@middy/'] },
     },
     {
       name: 'simulator-stays-local',

@@ -12,7 +12,7 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** How long a container trusts a credential's revocation state and the practice's access gate. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
-  /** How long a pagination cursor stays valid after it is handed out (lib/db/cursor.ts). */
+  /** How long a pagination cursor stays valid after it is handed out (lib/crypto/cursor.ts). */
   CURSOR_TTL_SECONDS: z.coerce.number().int().min(1).default(86_400),
   /** scrypt cost for client secrets (N). Lower only in tests. */
   SECRET_HASH_COST: z.coerce.number().int().min(2).default(16_384),

@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { authRoutes } from '../../lib/routes/auth';
 import { createCredential } from '../../lib/use-cases/auth';
 
-export const handler = httpHandler(authRoutes.createCredential, async ({ body, caller, now }) => ({
-  data: await createCredential(caller.medspaId, body, now),
+export const handler = httpHandler(authRoutes.createCredential, async ({ body, caller, now, writes }) => ({
+  data: await createCredential(caller.medspaId, body, now, writes),
 }));

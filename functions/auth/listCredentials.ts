@@ -1,4 +1,4 @@
-import { pageRequest } from '../../lib/db/cursor';
+import { pageRequest } from '../../lib/crypto/cursor';
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
 import { authRoutes } from '../../lib/routes/auth';

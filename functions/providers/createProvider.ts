@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { resourceRoutes } from '../../lib/routes/resources';
 import { createProvider } from '../../lib/use-cases/resources';
 
-export const handler = httpHandler(resourceRoutes.createProvider, async ({ caller, body, now }) => ({
-  data: await createProvider(caller.medspaId, body, now),
+export const handler = httpHandler(resourceRoutes.createProvider, async ({ caller, body, now, writes }) => ({
+  data: await createProvider(caller.medspaId, body, now, writes),
 }));

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler';
 import { resourceRoutes } from '../../lib/routes/resources';
-import { createService } from '../../lib/use-cases/resources';
+import { createService } from '../../lib/use-cases/services';
 
 export const handler = httpHandler(resourceRoutes.createService, async ({ caller, body, now, writes }) => ({
   data: await createService(caller.medspaId, body, now, writes),

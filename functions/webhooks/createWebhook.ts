@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { webhookRoutes } from '../../lib/routes/webhooks';
 import { createWebhook } from '../../lib/use-cases/webhooks';
 
-export const handler = httpHandler(webhookRoutes.createWebhook, async ({ caller, body, now }) => ({
-  data: await createWebhook(caller.medspaId, body, now),
+export const handler = httpHandler(webhookRoutes.createWebhook, async ({ caller, body, now, writes }) => ({
+  data: await createWebhook(caller.medspaId, body, now, writes),
 }));

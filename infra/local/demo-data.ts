@@ -2,7 +2,8 @@ import { localDateOf, localTimeToInstant, weekdayKey } from '../../lib/domain/ti
 import { createAppointment } from '../../lib/use-cases/booking';
 import { createClient } from '../../lib/use-cases/clients';
 import { createProduct } from '../../lib/use-cases/products';
-import { createFacility, createProvider, createService } from '../../lib/use-cases/resources';
+import { createFacility, createProvider } from '../../lib/use-cases/resources';
+import { createService } from '../../lib/use-cases/services';
 
 /** Calendar arithmetic on a plain date. */
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { exponentialJitter, retry } from '../retry';
 
 /**
  * kms:GetPublicKey without the KMS client. Every authenticated function reads the token key's
@@ -89,13 +90,12 @@ async function getPublicKeyOnce(keyId: string, region: string): Promise<Buffer> 
 }
 
 /** The DER (SPKI) public key of a KMS asymmetric key. */
-export async function kmsPublicKey(keyId: string, region: string, attempts = 3): Promise<Buffer> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await getPublicKeyOnce(keyId, region);
-    } catch (error) {
-      if (attempt >= attempts || !(error instanceof KmsError && error.retryable)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100 * 2 ** attempt));
-    }
-  }
-}
+export const kmsPublicKey = (keyId: string, region: string, attempts = 3): Promise<Buffer> =>
+  retry(async () => ({ done: await getPublicKeyOnce(keyId, region) }), {
+    attempts,
+    retryable: (error) => error instanceof KmsError && error.retryable,
+    delayMs: exponentialJitter(100),
+    exhausted: () => {
+      throw new KmsError(`kms:GetPublicKey: no answer after ${attempts} attempts`, false);
+    },
+  });

@@ -1,4 +1,5 @@
 import { JwtVerifier } from 'aws-jwt-verify';
+import { BoundedCache } from '../cache';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
@@ -83,10 +84,9 @@ interface Verified {
  * JSON parsing are the costly part. Every use still checks what depends on time (exp, nbf, and
  * checkTokenClaims with the clock), so a cached token expires exactly when it would have, and
  * revocation is untouched: lib/auth/access.ts checks the credential on every request. Bounded:
- * the oldest entry leaves first.
+ * the least recently used entry leaves first.
  */
-const verified = new Map<string, Verified>();
-const MAX_VERIFIED_TOKENS = 1000;
+const verified = new BoundedCache<string, Verified>({ max: 1000 });
 
 function stillValid({ header, payload }: Verified): boolean {
   const now = Date.now() / 1000; // as aws-jwt-verify reads exp and nbf
@@ -123,7 +123,6 @@ export async function verifyToken(token: string): Promise<Caller> {
   }
   // checkTokenClaims has already required these three.
   const caller: Caller = { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
-  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
   verified.set(token, { caller, header, payload });
   return caller;
 }

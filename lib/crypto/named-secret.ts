@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BoundedCache } from '../cache';
 
 /** Secrets the service keeps for itself (not client secrets): pagination cursors, webhook signing secrets at rest. */
 export type SecretName = 'cursor' | 'webhook';
@@ -23,7 +24,7 @@ function fromDataDir(name: SecretName): string {
   }
 }
 
-const cache = new Map<SecretName, Buffer[]>();
+const cache = new BoundedCache<SecretName, Buffer[]>({ max: 2 });
 
 /**
  * 32-byte keys derived (SHA-256) from a named secret, current first. `CURSOR_SECRET` /

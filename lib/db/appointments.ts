@@ -1,14 +1,15 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { CursorScope } from '../crypto/cursor';
 import type { BucketEntry } from '../domain/claims';
-import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { appointmentCodec, appointmentIndexKeys, reminderCodec, treatmentRecordCodec, type ReminderRequest } from './codecs';
-import type { CursorScope } from './cursor';
-import { versionedUpdate } from './entities';
+import { getItem } from './item';
 import { queryMonthPartitions } from './month-partitions';
+import type { Filter } from './query';
 import type { RequestWrites } from './request-writes';
-import { transact, type TransactItem } from './transact';
+import { firstFailed, transact, writeOne, type NamedAction, type TransactItem } from './transact';
+import { versionedUpdate } from './update';
 import {
   appointmentKey,
   appointmentPk,
@@ -42,8 +43,7 @@ export async function getAppointmentWithRecord(medspaId: string, id: string) {
 }
 
 export async function getAppointment(medspaId: string, id: string): Promise<Appointment | null> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: appointmentKey(medspaId, id), ConsistentRead: true }));
-  return appointmentCodec.fromItem(Item);
+  return appointmentCodec.fromItem(await getItem(appointmentKey(medspaId, id)));
 }
 
 export async function putTreatmentRecord(medspaId: string, record: TreatmentRecord): Promise<void> {
@@ -52,8 +52,9 @@ export async function putTreatmentRecord(medspaId: string, record: TreatmentReco
   );
 }
 
-export async function putReminderRequest(reminder: ReminderRequest) {
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: reminderCodec.toItem(reminder) }));
+/** A reminder request (the stream makes it `appointment.reminder`), with the request's writes when it has any to commit. */
+export async function putReminderRequest(reminder: ReminderRequest, writes?: RequestWrites): Promise<void> {
+  await writeOne({ name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder) } } }, writes);
 }
 
 // ---- Time claims -------------------------------------------------------------------------
@@ -154,7 +155,6 @@ function appointmentAction(write: AppointmentWrite): TransactItem {
       TableName: tableName(),
       Key,
       ...versionedUpdate(write.changes, {
-        notFound: 'APPOINTMENT_NOT_FOUND',
         expectedVersion: write.expectedVersion,
         now: write.now,
         remove: write.remove,
@@ -173,6 +173,9 @@ export type CommitResult =
   /** The condition of `alongside[index]` failed. */
   | { ok: false; failed: 'alongside'; index: number };
 
+type ClaimAction = NamedAction<'claim'> & { change: ClaimChange };
+type AlongsideAction = NamedAction<'alongside'> & { index: number };
+
 /**
  * The appointment item and all its claim changes in ONE TransactWriteItems: either all commit or
  * none does. A failed condition comes back as a value naming what failed; anything else throws.
@@ -185,25 +188,17 @@ export async function commitAppointment(
   alongside: TransactItem[] = [],
   writes?: RequestWrites,
 ): Promise<CommitResult> {
-  const actions = [
+  const outcome = await transact<NamedAction<'appointment'> | ClaimAction | AlongsideAction>([
     { name: 'appointment', action: appointmentAction(write) },
-    ...claims.map((change, index) => ({ name: `claim:${index}`, action: claimAction(medspaId, change) })),
-    ...alongside.map((action, index) => ({ name: `alongside:${index}`, action })),
-  ];
-  if (actions.length > 100) throw new AppError('VALIDATION_ERROR', 'The appointment touches too many time buckets');
-  const outcome = await transact(actions, writes);
+    ...claims.map((change) => ({ name: 'claim' as const, change, action: claimAction(medspaId, change) })),
+    ...alongside.map((action, index) => ({ name: 'alongside' as const, index, action })),
+  ], writes);
   if (outcome.ok) return outcome;
-  if (outcome.failed.has('appointment')) return { ok: false, failed: 'appointment' };
-  const claimIndex = claims.findIndex((_, index) => outcome.failed.has(`claim:${index}`));
-  if (claimIndex < 0) return { ok: false, failed: 'alongside', index: alongside.findIndex((_, index) => outcome.failed.has(`alongside:${index}`)) };
-  const change = claims[claimIndex];
-  const old = outcome.failed.get(`claim:${claimIndex}`);
-  return {
-    ok: false,
-    failed: 'claim',
-    resource: change.bucket.resource,
-    current: old ? toClaimBucket(change.bucket.resource, change.bucket.resourceId, change.bucket.hour, old) : null,
-  };
+  const failed = firstFailed(outcome.failed, ['appointment', 'claim', 'alongside'])!;
+  if (failed.name === 'appointment') return { ok: false, failed: 'appointment' };
+  if (failed.name === 'alongside') return { ok: false, failed: 'alongside', index: failed.index };
+  const { bucket } = failed.change;
+  return { ok: false, failed: 'claim', resource: bucket.resource, current: failed.old ? toClaimBucket(bucket.resource, bucket.resourceId, bucket.hour, failed.old) : null };
 }
 
 // ---- Listing by time ---------------------------------------------------------------------
@@ -212,7 +207,7 @@ export interface TimeRangeQuery {
   medspaId: string;
   start: string;
   end: string;
-  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  filter?: Filter;
   limit: number;
   cursor?: string;
   scope: CursorScope;

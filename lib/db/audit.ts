@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../crypto/cursor';
 import { ddb, tableName } from './client';
-import { queryPage } from './entities';
-import type { PageRequest } from './cursor';
 import { auditKey, auditPk } from './keys';
+import { queryPage } from './query';
 import type { TransactItem } from './transact-types';
 
 export interface AuditEntry {

@@ -1,11 +1,15 @@
+import type { PageRequest } from '../crypto/cursor';
 import type { Appointment, ClientRecord, TreatmentRecord } from '../domain/records';
+import { batchGetKeys } from './batch';
 import { tableName } from './client';
 import { clientCodec } from './codecs';
-import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
-import type { PageRequest } from './cursor';
-import type { RequestWrites } from './request-writes';
-import { transact, type TransactItem } from './transact';
+import { DataFailure } from './failure';
+import { fromItem } from './item';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
+import { oneOf, queryAll, queryPage, where, withFilter, type Page } from './query';
+import type { RequestWrites } from './request-writes';
+import { transact, type NamedAction, type TransactItem } from './transact';
+import { isHidden, versionedFailure, versionedUpdate, type VersionedFailure } from './update';
 
 /**
  * Clients with their search index (keys.ts `clientSearchKey`): every write of a client item that
@@ -31,24 +35,26 @@ const indexDelete = (medspaId: string, clientId: string, term: string): Transact
   Delete: { TableName: tableName(), Key: clientSearchKey(medspaId, term, clientId) },
 });
 
+export type ClientWriteResult = { ok: true } | { ok: false; failed: VersionedFailure };
+
 /**
  * Runs the client's action with its index actions in one transaction; the client's is the only
- * condition: failing, it is a missing or deleted client (`CLIENT_NOT_FOUND`) or a stale version
- * (`VERSION_CONFLICT`).
+ * condition: failing, the client is missing or deleted (`absent`) or of another `version`.
  */
-async function transactClient(client: TransactItem, index: TransactItem[], writes?: RequestWrites): Promise<void> {
-  const outcome = await transact([{ name: 'client', action: client }, ...index.map((action, i) => ({ name: `index:${i}`, action }))], writes);
-  if (outcome.ok) return;
-  throw conditionFailure(outcome.failed.get('client') ?? undefined, 'CLIENT_NOT_FOUND', (item) => Boolean(item.deleted_at));
+async function transactClient(client: TransactItem, index: TransactItem[], writes?: RequestWrites): Promise<ClientWriteResult> {
+  const outcome = await transact<NamedAction<'client' | 'index'>>([{ name: 'client', action: client }, ...index.map((action) => ({ name: 'index' as const, action }))], writes);
+  return outcome.ok ? outcome : { ok: false, failed: versionedFailure(outcome.failed[0].old, isHidden) };
 }
 
+/** A new client with its search index; its id is new (else a DataFailure `collision`). */
 export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
   const { medspa_id: medspaId, id } = client;
-  await transactClient(
+  const result = await transactClient(
     { Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' } },
     index.terms.map((term) => indexPut(medspaId, id, index, term)),
     writes,
   );
+  if (!result.ok) throw new DataFailure('collision', `client ${id} already exists`);
 }
 
 /**
@@ -61,14 +67,14 @@ export async function updateClientWithIndex(
   id: string,
   changes: Record<string, unknown>,
   options: { expectedVersion: number; now: string; before: string[]; after: ClientIndex; writes?: RequestWrites },
-): Promise<void> {
+): Promise<ClientWriteResult> {
   const kept = new Set(options.after.terms);
-  await transactClient(
+  return transactClient(
     {
       Update: {
         TableName: tableName(),
         Key: entityKey(medspaId, 'CLIENT', id),
-        ...versionedUpdate(changes, { notFound: 'CLIENT_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: 'attribute_not_exists(deleted_at)' }),
+        ...versionedUpdate(changes, { expectedVersion: options.expectedVersion, now: options.now, condition: 'attribute_not_exists(deleted_at)' }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
@@ -86,19 +92,12 @@ export async function updateClientWithIndex(
  * prefix: at most (terms per client, <= 6) x (matching clients) small items.
  */
 export async function findClientIndexEntries(medspaId: string, prefix: string, membershipStatus?: string): Promise<{ sk: string; clientId: string }[]> {
-  const values = { ':pk': clientSearchPk(medspaId), ':prefix': prefix };
-  const items = await queryAll({
+  const items = await queryAll(withFilter({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ProjectionExpression: 'sk, client_id',
+    ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId), ':prefix': prefix },
     ConsistentRead: true,
-    ...(membershipStatus === undefined
-      ? { ExpressionAttributeValues: values }
-      : {
-          FilterExpression: '#membership = :membership',
-          ExpressionAttributeNames: { '#membership': 'membership_status' },
-          ExpressionAttributeValues: { ...values, ':membership': membershipStatus },
-        }),
-  });
+  }, where<{ membership_status: string }>({ membership_status: membershipStatus })));
   return items.map((item) => ({ sk: String(item.sk), clientId: String(item.client_id) }));
 }
 
@@ -113,7 +112,7 @@ export const completedAppointmentsOf = (medspaId: string, clientId: string, page
     index: 'gsi2',
     ...page,
     descending: true,
-    filter: { expression: '#status = :completed', names: { '#status': 'status' }, values: { ':completed': 'completed' } },
+    filter: where<Appointment>({ status: 'completed' }),
   });
 
 /** Treatment records of these appointments, by appointment id: one batched read. */
@@ -132,14 +131,12 @@ export async function treatmentRecordsOf(medspaId: string, appointmentIds: strin
  * `statuses`. gsi2 is eventually consistent: an appointment booked a moment ago may be missing.
  */
 export async function appointmentIdsFrom(medspaId: string, clientId: string, from: string, statuses: readonly string[]): Promise<string[]> {
-  const statusValues = Object.fromEntries(statuses.map((status, index) => [`:s${index}`, status]));
-  const items = await queryAll({
+  const items = await queryAll(withFilter({
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :from',
-    FilterExpression: `#status IN (${Object.keys(statusValues).join(', ')})`,
     ProjectionExpression: '#id',
-    ExpressionAttributeNames: { '#status': 'status', '#id': 'id' },
-    ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from, ...statusValues },
-  });
+    ExpressionAttributeNames: { '#id': 'id' },
+    ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from },
+  }, where<{ status: string }>({ status: oneOf(statuses) })));
   return items.map((item) => String(item.id));
 }

@@ -1,23 +1,24 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError } from '../errors';
+import type { PageRequest } from '../crypto/cursor';
 import type { Consent } from '../domain/records';
 import { ddb, tableName } from './client';
 import { consentCodec } from './codecs';
-import { fromItem, queryPage, type Page } from './entities';
-import type { PageRequest } from './cursor';
-import { consentKey, consentsPk, entityKey } from './keys';
+import { DataFailure } from './failure';
+import { fromItem } from './item';
+import { consentsPk, entityKey } from './keys';
+import { queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
-import { transact } from './transact';
+import { firstFailed, transact, type NamedAction } from './transact';
 
 /**
  * Signed consent forms: one partition per client (keys.ts `consentKey`), sorted by signing time.
  * `entity: 'CONSENT'` tells the table stream a consent from other items (contract event `consent.signed`).
  */
 
-/** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: CLIENT_NOT_FOUND). */
-export async function putConsent(consent: Consent, writes?: RequestWrites): Promise<void> {
+/** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: `client` failed). */
+export async function putConsent(consent: Consent, writes?: RequestWrites): Promise<{ ok: true } | { ok: false; failed: 'client' }> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
-  const outcome = await transact([
+  const outcome = await transact<NamedAction<'consent' | 'client'>>([
     { name: 'consent', action: {
       Put: {
         TableName: tableName(),
@@ -33,9 +34,9 @@ export async function putConsent(consent: Consent, writes?: RequestWrites): Prom
       },
     } },
   ], writes);
-  if (outcome.ok) return;
-  if (outcome.failed.has('client')) throw new AppError('CLIENT_NOT_FOUND');
-  throw new Error('consent write: consent id collision');
+  if (outcome.ok) return outcome;
+  if (firstFailed(outcome.failed, ['client'])) return { ok: false, failed: 'client' };
+  throw new DataFailure('collision', `consent ${consent.id} already exists`);
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */

@@ -1,13 +1,15 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Role } from '../auth/roles';
-import { AppError } from '../errors';
+import type { PageRequest } from '../crypto/cursor';
+import { batchGetKeys, itemId } from './batch';
 import { ddb, tableName } from './client';
-import { afterUpdate, fromItem, getEntity, listEntities, putNewEntity } from './entities';
-import type { PageRequest } from './cursor';
-import { collectionPk, credentialLookupIndexKey, entityKey } from './keys';
+import { fromItem, getEntity, putNewEntity } from './item';
+import { collectionPk, credentialLookupIndexKey, entityKey, practiceKey } from './keys';
+import { absent, listEntities, not, where, withFilter } from './query';
 import type { RequestWrites } from './request-writes';
-import { transact } from './transact';
+import { firstFailed, transact, type NamedAction } from './transact';
+import { afterUpdate } from './update';
 
 export interface CredentialRecord {
   id: string;
@@ -32,8 +34,8 @@ export const publicCredential = (credential: CredentialRecord) => ({
   revoked_at: credential.revoked_at ?? null,
 });
 
-export const putNewCredential = (credential: CredentialRecord) =>
-  putNewEntity(credential.medspa_id, 'CRED', credential, credentialLookupIndexKey(credential.client_id));
+export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) =>
+  putNewEntity(credential.medspa_id, 'CRED', credential, { indexKeys: credentialLookupIndexKey(credential.client_id), writes });
 
 export const getCredential = (medspaId: string, clientId: string) => getEntity<CredentialRecord>(medspaId, 'CRED', clientId);
 
@@ -55,7 +57,30 @@ export async function findCredentialPractice(clientId: string): Promise<string |
   return (Items?.[0]?.medspa_id as string | undefined) ?? null;
 }
 
-export async function revokeCredential(medspaId: string, clientId: string, now: string): Promise<CredentialRecord> {
+/** What authorises a caller on every request: whether its credential is live with this role, and the practice's access gate. */
+export interface CallerAccess {
+  credentialLive: boolean;
+  apiAccessEnabled: boolean;
+}
+
+/**
+ * The credential and the practice in one strongly consistent read. batchGetKeys asks again for keys
+ * DynamoDB leaves unprocessed: a throttled read of a live credential must not pass for a revoked one.
+ */
+export async function readCallerAccess(medspaId: string, clientId: string, role: Role): Promise<CallerAccess> {
+  const credentialKey = entityKey(medspaId, 'CRED', clientId);
+  const key = practiceKey(medspaId);
+  const found = await batchGetKeys([key, credentialKey]);
+  const practice = found.get(itemId(key));
+  const credential = found.get(itemId(credentialKey));
+  return {
+    credentialLive: Boolean(credential && !credential.revoked_at && credential.role === role),
+    apiAccessEnabled: practice?.api_access === 'enabled',
+  };
+}
+
+/** Revokes a credential (again: no change); null when there is no such credential. */
+export async function revokeCredential(medspaId: string, clientId: string, now: string): Promise<CredentialRecord | null> {
   try {
     const { Attributes } = await ddb().send(
       new UpdateCommand({
@@ -70,7 +95,7 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
     return fromItem<CredentialRecord>(Attributes)!;
   } catch (error) {
     // Revoking twice is harmless (idempotent); only an unknown id fails.
-    if (error instanceof ConditionalCheckFailedException) throw new AppError('CREDENTIAL_NOT_FOUND');
+    if (error instanceof ConditionalCheckFailedException) return null;
     throw error;
   }
 }
@@ -81,20 +106,16 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
  * is found.
  */
 export async function findOtherLiveAdmin(medspaId: string, exceptClientId: string): Promise<string | null> {
+  const input = withFilter({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED') },
+    ProjectionExpression: 'client_id',
+    ConsistentRead: true,
+  }, where<CredentialRecord>({ role: 'admin', revoked_at: absent(), client_id: not(exceptClientId) }));
   let startKey: Record<string, unknown> | undefined;
   do {
-    const { Items = [], LastEvaluatedKey } = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression: '#role = :admin AND attribute_not_exists(revoked_at) AND client_id <> :except',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED'), ':admin': 'admin', ':except': exceptClientId },
-        ProjectionExpression: 'client_id',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const { Items = [], LastEvaluatedKey } = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
     if (Items.length > 0) return Items[0].client_id as string;
     startKey = LastEvaluatedKey;
   } while (startKey);
@@ -122,7 +143,7 @@ export async function revokeAdminCredential(
   writes?: RequestWrites,
 ): Promise<AdminRevokeResult> {
   const medspaId = current.medspa_id;
-  const outcome = await transact([
+  const outcome = await transact<NamedAction<'credential' | 'witness'>>([
     { name: 'credential', action: {
       Update: {
         TableName: tableName(),
@@ -143,7 +164,7 @@ export async function revokeAdminCredential(
     } },
   ], writes);
   if (outcome.ok) return { ok: true, credential: afterUpdate(current, { revoked_at: now }, now) };
-  return { ok: false, failed: outcome.failed.has('credential') ? 'credential' : 'witness' };
+  return { ok: false, failed: firstFailed(outcome.failed, ['credential', 'witness'])!.name };
 }
 
 /** Sets a new secret hash and lifts any revocation (the local demo credential, configured by env). */

@@ -1,8 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { openCursor, sealCursor, type CursorScope } from '../crypto/cursor';
 import { monthsBetween } from '../domain/time';
-import { invalidCursor, openCursor, sealCursor, startKeyNames, type CursorScope } from './cursor';
 import { ddb, tableName } from './client';
-import { countAll, fromItem, type Page, type QueryPageInput } from './entities';
+import { fromItem } from './item';
+import { countAll, startKeyNames, withFilter, type Filter, type Page } from './query';
 
 /**
  * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
@@ -15,7 +16,7 @@ export interface MonthPartitionQuery {
   /** Items whose instant is in [start, end). */
   start: string;
   end: string;
-  filter?: QueryPageInput['filter'];
+  filter?: Filter;
   limit: number;
   cursor?: string;
   /** What the page's cursors are bound to (the practice, the list, its filters). */
@@ -37,17 +38,16 @@ interface RangeCursor {
 }
 
 /**
- * Sealed and bound to the list's scope (lib/db/cursor.ts); once opened it must still name a month
- * of this range and a key of that month's partition (a range relative to today moves at midnight).
+ * Sealed and bound to the list's scope (lib/crypto/cursor.ts); once opened it must still name a
+ * month of this range and a key of that month's partition (a range relative to today moves at midnight).
  */
 function openRangeCursor(scope: CursorScope, text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
-  const cursor = openCursor(scope, text) as RangeCursor | undefined;
-  if (cursor === undefined) return undefined;
-  const key = (typeof cursor === 'object' && cursor !== null && cursor.key) || {};
-  const exactKey =
-    Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
-  if (months.includes(cursor.month) && key.gsi1pk === partitionOf(cursor.month) && exactKey) return cursor;
-  throw invalidCursor();
+  return openCursor(scope, text, (position) => {
+    const cursor = position as Partial<RangeCursor> | null;
+    const key = (typeof cursor === 'object' && cursor !== null && cursor.key) || {};
+    const exactKey = Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
+    return months.includes(cursor?.month as string) && key.gsi1pk === partitionOf(cursor!.month!) && exactKey;
+  }) as RangeCursor | undefined;
 }
 
 /**
@@ -57,21 +57,18 @@ function openRangeCursor(scope: CursorScope, text: string | undefined, months: s
 export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
   const months = query.descending ? [...ascending].reverse() : ascending;
-  const rangeOf = (month: string) => ({
+  const rangeOf = (month: string) => withFilter({
     TableName: tableName(),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    FilterExpression: query.filter?.expression,
-    ExpressionAttributeNames: query.filter?.names,
     ExpressionAttributeValues: {
       ':pk': query.partitionOf(month),
       ':from': query.start,
       // Keys are `${instant}#${id}`: everything before `end`.
       ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
-      ...query.filter?.values,
     },
     ScanIndexForward: !query.descending,
-  });
+  }, query.filter);
 
   const count = async () => (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
 

@@ -1,14 +1,15 @@
+import type { PageRequest } from '../crypto/cursor';
 import type { Payment } from '../domain/records';
 import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
 import { paymentCodec } from './codecs';
-import { queryPage, type Page } from './entities';
-import type { PageRequest } from './cursor';
-import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
+import { DataFailure } from './failure';
+import { appointmentKey, clientPaymentsIndexPk, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
+import { queryPage, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
-import { transact, type NamedAction, type TransactItem } from './transact';
+import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
 
 /** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
 
@@ -38,7 +39,7 @@ function liveClientOnly(action: TransactItem): TransactItem {
  */
 export async function commitPayment(payment: Payment, writes?: RequestWrites): Promise<PaymentWriteResult> {
   const { medspa_id: medspaId } = payment;
-  const actions: NamedAction[] = [
+  const actions: NamedAction<'client' | 'payment' | 'appointment'>[] = [
     { name: 'client', action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })) },
     { name: 'payment', action: {
       Put: {
@@ -60,20 +61,18 @@ export async function commitPayment(payment: Payment, writes?: RequestWrites): P
   }
   const outcome = await transact(actions, writes);
   if (outcome.ok) return outcome;
-  // Contract 2's order: the client's 404 before the appointment's.
-  if (outcome.failed.has('client')) return { ok: false, failed: 'client' };
-  if (outcome.failed.has('appointment')) return { ok: false, failed: 'appointment' };
-  throw new Error('payment: id collision');
+  // The API reference's order: the client's 404 before the appointment's.
+  const failed = firstFailed(outcome.failed, ['client', 'appointment']);
+  if (failed) return { ok: false, failed: failed.name };
+  throw new DataFailure('collision', `payment ${payment.id} already exists`);
 }
 
-type PageInput = PageRequest;
-
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
-export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageInput): Promise<Page<Payment>> =>
+export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageRequest): Promise<Page<Payment>> =>
   queryMonthPartitions<Payment>({ ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
 
 /** One client's payments created in [start, end) (or all when no range), newest first. */
-export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageInput): Promise<Page<Payment>> =>
+export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageRequest): Promise<Page<Payment>> =>
   queryPage<Payment>({
     index: 'gsi2',
     keyCondition: {

@@ -1,14 +1,12 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Practice } from '../domain/records';
 import { ddb, tableName } from './client';
 import { practiceCodec } from './codecs';
-import { fromItem, updateItem } from './entities';
+import { fromItem, getItem } from './item';
 import { practiceKey } from './keys';
+import { updateItem, type UpdateOutcome } from './update';
 
-export async function getPractice(medspaId: string): Promise<Practice | null> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(medspaId), ConsistentRead: true }));
-  return fromItem<Practice>(Item);
-}
+export const getPractice = async (medspaId: string): Promise<Practice | null> => fromItem<Practice>(await getItem(practiceKey(medspaId)));
 
 export async function putNewPractice(practice: Practice): Promise<Practice> {
   await ddb().send(
@@ -21,6 +19,6 @@ export async function putNewPractice(practice: Practice): Promise<Practice> {
   return practice;
 }
 
-/** A PATCH of the settings; equal values change nothing (lib/db/entities updateItem). */
-export const updatePractice = (medspaId: string, changes: Partial<Practice>, options: { now: string; expectedVersion?: number }): Promise<Practice> =>
-  updateItem<Practice>(practiceKey(medspaId), changes, { ...options, notFound: 'NOT_FOUND' });
+/** A PATCH of the settings; equal values change nothing (lib/db/update.ts updateItem). */
+export const updatePractice = (medspaId: string, changes: Partial<Practice>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<Practice>> =>
+  updateItem<Practice>(practiceKey(medspaId), changes, options);

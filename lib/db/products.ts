@@ -1,9 +1,10 @@
+import type { PageRequest } from '../crypto/cursor';
 import type { StockStep } from '../domain/stock';
-import type { Product, StockAdjustment } from '../domain/records';
+import type { StockAdjustment } from '../domain/records';
 import { tableName } from './client';
 import { lowStockCrossingCodec, productCodec, stockAdjustmentCodec, type StoredProduct } from './codecs';
-import { listEntities, queryPage, versionedUpdate, type Page, type QueryPageInput } from './entities';
-import type { PageRequest } from './cursor';
+import { DataFailure } from './failure';
+import { fromItem } from './item';
 import {
   entityKey,
   lowStockEventKey,
@@ -14,10 +15,11 @@ import {
   stockLedgerKey,
   stockLedgerPk,
 } from './keys';
+import { listEntities, queryPage, type Filter, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
-import { transact, type NamedAction, type TransactItem, type TransactOutcome } from './transact';
-import { fromItem } from './entities';
+import { firstFailed, transact, type NamedAction, type TransactItem, type TransactOutcome } from './transact';
+import { versionedUpdate } from './update';
 
 /**
  * Products, their SKU uniqueness items, the sparse low-stock index and the stock ledger. Every
@@ -61,19 +63,25 @@ export type ProductWriteResult =
   /** The SKU belongs to another product of the practice. */
   | { ok: false; failed: 'sku'; takenBy: string | null };
 
-function productWriteResult(outcome: TransactOutcome): ProductWriteResult {
+type ProductAction = NamedAction<'product' | 'old-sku' | 'sku'>;
+
+/** A SKU taken first: the product that holds it answers the conflict. */
+function productWriteResult(outcome: TransactOutcome<ProductAction>): ProductWriteResult {
   if (outcome.ok) return outcome;
-  if (outcome.failed.has('sku')) return { ok: false, failed: 'sku', takenBy: fromItem<{ product_id: string }>(outcome.failed.get('sku') ?? undefined)?.product_id ?? null };
+  const failed = firstFailed(outcome.failed, ['sku', 'product', 'old-sku'])!;
+  if (failed.name === 'sku') return { ok: false, failed: 'sku', takenBy: fromItem<{ product_id: string }>(failed.old ?? undefined)?.product_id ?? null };
   return { ok: false, failed: 'product' };
 }
 
-/** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction. */
-export async function putNewProduct(product: StoredProduct, writes?: RequestWrites): Promise<ProductWriteResult> {
-  const outcome = await transact([
+/** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction; its id is new. */
+export async function putNewProduct(product: StoredProduct, writes?: RequestWrites): Promise<Exclude<ProductWriteResult, { failed: 'product' }>> {
+  const outcome = await transact<ProductAction>([
     { name: 'product', action: { Put: { TableName: tableName(), Item: productCodec.toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } } },
     { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
   ], writes);
-  return productWriteResult(outcome);
+  const result = productWriteResult(outcome);
+  if (!result.ok && result.failed === 'product') throw new DataFailure('collision', `product ${product.id} already exists`);
+  return result as Exclude<ProductWriteResult, { failed: 'product' }>;
 }
 
 export interface ProductChange {
@@ -89,12 +97,11 @@ export interface ProductChange {
 /** A PATCH: fields, headroom and low-stock index keys, plus a SKU swap when the SKU changes, all or nothing. */
 export async function commitProductChange({ current, changes, low, now, writes }: ProductChange): Promise<ProductWriteResult> {
   const lowKeys = lowStockIndexKeys(current.medspa_id, current.id);
-  const update: NamedAction = { name: 'product', action: {
+  const update: ProductAction = { name: 'product', action: {
     Update: {
       TableName: tableName(),
       Key: productKey(current),
       ...versionedUpdate(changes, {
-        notFound: 'PRODUCT_NOT_FOUND',
         expectedVersion: current.version,
         now,
         indexKeys: low === true ? lowKeys : undefined,
@@ -104,7 +111,7 @@ export async function commitProductChange({ current, changes, low, now, writes }
   } };
   const newSku = changes.sku as string | undefined;
   if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku)) return productWriteResult(await transact([update], writes));
-  const outcome = await transact([
+  const outcome = await transact<ProductAction>([
     update,
     { name: 'old-sku', action: deleteSkuAction(current.medspa_id, current.id, current.sku) },
     { name: 'sku', action: putSkuAction(current.medspa_id, current.id, newSku) },
@@ -160,7 +167,7 @@ export type StockWriteResult =
 export async function commitStockAdjustment(product: StoredProduct, step: StockStep, entry: StockAdjustment, writes?: RequestWrites): Promise<StockWriteResult> {
   const medspaId = product.medspa_id;
   const at = entry.created_at;
-  const actions: NamedAction[] = [
+  const actions: NamedAction<'product' | 'ledger' | 'crossing'>[] = [
     { name: 'product', action: stockUpdateAction(product, step, entry.delta, at) },
     { name: 'ledger', action: {
       Put: {
@@ -197,18 +204,17 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
   }
   const outcome = await transact(actions, writes);
   if (outcome.ok) return outcome;
-  if (!outcome.failed.has('product')) throw new Error('stock adjustment: a ledger or crossing key already exists');
-  return { ok: false, failed: 'product', current: fromItem<StoredProduct>(outcome.failed.get('product') ?? undefined) };
+  const moved = firstFailed(outcome.failed, ['product']);
+  if (!moved) throw new DataFailure('collision', `stock adjustment ${entry.id}: its ledger or crossing item already exists`);
+  return { ok: false, failed: 'product', current: fromItem<StoredProduct>(moved.old ?? undefined) };
 }
 
-type PageInput = PageRequest;
-
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
-export function listProducts(medspaId: string, page: PageInput, options: { lowOnly: boolean; filter?: QueryPageInput['filter'] }): Promise<Page<StoredProduct>> {
+export function listProducts(medspaId: string, page: PageRequest, options: { lowOnly: boolean; filter?: Filter }): Promise<Page<StoredProduct>> {
   if (!options.lowOnly) return listEntities<StoredProduct>(medspaId, 'PRODUCT', page, options.filter);
   return queryPage<StoredProduct>({ index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
 }
 
 /** A product's ledger, newest first. */
-export const listStockLedger = (medspaId: string, productId: string, page: PageInput) =>
+export const listStockLedger = (medspaId: string, productId: string, page: PageRequest) =>
   queryPage<StockAdjustment>({ keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });

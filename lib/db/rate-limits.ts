@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BoundedCache } from '../cache';
 import { take, type Bucket, type BucketPolicy, type Decision } from '../domain/rate-limit';
+import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
 import { rateLimitKey } from './keys';
@@ -8,8 +10,11 @@ import { rateLimitKey } from './keys';
 /** A bucket as stored: `version` moves on every write, so racing containers never both win one state. */
 type StoredBucket = Bucket & { version: number };
 
-/** Each container's last known state of each bucket: usually fresh, so a request costs one conditional write. */
-const known = new Map<string, StoredBucket>();
+/**
+ * Each container's last known state of each bucket: usually fresh, so a request costs one
+ * conditional write. Bounded: a forgotten bucket costs one failed condition, never a wrong answer.
+ */
+const known = new BoundedCache<string, StoredBucket>({ max: 10_000 });
 
 const TTL_SECONDS = 3600;
 /** Parallel requests of one credential a take is sure to see through (each round, one of them wins). */
@@ -28,46 +33,52 @@ export async function takeToken(medspaId: string, clientId: string, now: number,
   const id = `${medspaId}|${clientId}`;
   let current = known.get(id) ?? null;
   const fullSince = now - (policy.burst / policy.rps) * 1000;
-  // Each failed condition means another request took a token: a burst of N parallel requests needs
-  // up to N rounds for the last one, and refusing earlier would answer 429 with tokens left.
-  const maxAttempts = Math.min(policy.burst, MAX_RACING_REQUESTS) + 1;
-  for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
-    const decision = take(current, now, policy);
-    if (!decision.allowed) return decision;
-    // Without a seen state, the decision above is a full bucket's: right only if the bucket is full.
-    const fresh = current ? '#version = :seen' : 'attribute_not_exists(pk)';
-    try {
-      const { Attributes } = await ddb().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'SET #tokens = :tokens, #at = :at, #version = if_not_exists(#version, :zero) + :one, #entity = :entity, #expires = :expires',
-          ConditionExpression: `${fresh} OR #at <= :fullSince`,
-          ExpressionAttributeNames: { '#tokens': 'tokens', '#at': 'at', '#version': 'version', '#entity': 'entity', '#expires': 'expires_at' },
-          ExpressionAttributeValues: {
-            ':tokens': decision.next.tokens,
-            ':at': decision.next.at,
-            ':zero': 0,
-            ':one': 1,
-            ':fullSince': fullSince,
-            ':entity': 'RATE_LIMIT',
-            ':expires': Math.floor(now / 1000) + TTL_SECONDS,
-            ...(current ? { ':seen': current.version } : {}),
-          },
-          ReturnValues: 'UPDATED_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      known.set(id, { ...decision.next, version: Number(Attributes?.version) });
-      return decision;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const stored = plainItem(error.Item);
-      current = typeof stored?.version === 'number' ? { tokens: Number(stored.tokens ?? 0), at: Number(stored.at ?? now), version: stored.version } : null;
-    }
-  }
-  // Racing containers kept moving it: refuse this one, as a full bucket would not.
-  return take({ tokens: 0, at: now }, now, policy);
+  return retry<Decision>(
+    async () => {
+      const decision = take(current, now, policy);
+      if (!decision.allowed) return { done: decision };
+      // Without a seen state, the decision above is a full bucket's: right only if the bucket is full.
+      const fresh = current ? '#version = :seen' : 'attribute_not_exists(pk)';
+      try {
+        const { Attributes } = await ddb().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET #tokens = :tokens, #at = :at, #version = if_not_exists(#version, :zero) + :one, #entity = :entity, #expires = :expires',
+            ConditionExpression: `${fresh} OR #at <= :fullSince`,
+            ExpressionAttributeNames: { '#tokens': 'tokens', '#at': 'at', '#version': 'version', '#entity': 'entity', '#expires': 'expires_at' },
+            ExpressionAttributeValues: {
+              ':tokens': decision.next.tokens,
+              ':at': decision.next.at,
+              ':zero': 0,
+              ':one': 1,
+              ':fullSince': fullSince,
+              ':entity': 'RATE_LIMIT',
+              ':expires': Math.floor(now / 1000) + TTL_SECONDS,
+              ...(current ? { ':seen': current.version } : {}),
+            },
+            ReturnValues: 'UPDATED_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        known.set(id, { ...decision.next, version: Number(Attributes?.version) });
+        return { done: decision };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        const stored = plainItem(error.Item);
+        current = typeof stored?.version === 'number' ? { tokens: Number(stored.tokens ?? 0), at: Number(stored.at ?? now), version: stored.version } : null;
+        // The state that won is in hand: decide again at once.
+        return { retry: 'now' };
+      }
+    },
+    {
+      // Each failed condition means another request took a token: a burst of N parallel requests needs
+      // up to N rounds for the last one, and refusing earlier would answer 429 with tokens left.
+      attempts: Math.min(policy.burst, MAX_RACING_REQUESTS) + 1,
+      // Racing containers kept moving it: refuse this one, as a full bucket would not.
+      exhausted: () => take({ tokens: 0, at: now }, now, policy),
+    },
+  );
 }
 
 /** Tests: forget what this process has seen. */

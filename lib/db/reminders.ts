@@ -1,13 +1,15 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ACTIVE_STATUSES } from '../domain/status';
 import { minuteStart } from '../domain/reminders';
 import type { Appointment } from '../domain/records';
 import { reminderCodec, type ReminderRequest } from './codecs';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { batchGetKeys, fromItem, itemId, queryAll } from './entities';
+import { batchGetKeys, itemId } from './batch';
+import { fromItem, getItem } from './item';
 import { appointmentKey, reminderDueKey, reminderSentKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
-import { transact } from './transact';
+import { queryAll } from './query';
+import { transact, type NamedAction } from './transact';
 
 /**
  * Scheduled reminders (keys.ts `reminderDueKey`, `reminderSentKey`, `reminderSweepCheckpointKey`):
@@ -74,8 +76,8 @@ export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, A
 }
 
 export async function readSweepCheckpoint(): Promise<string | null> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: reminderSweepCheckpointKey(), ConsistentRead: true }));
-  return typeof Item?.swept_through === 'string' ? Item.swept_through : null;
+  const item = await getItem(reminderSweepCheckpointKey());
+  return typeof item?.swept_through === 'string' ? item.swept_through : null;
 }
 
 /** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
@@ -106,7 +108,7 @@ export type ScheduledReminderResult =
 export async function commitScheduledReminder(reminder: ReminderRequest): Promise<ScheduledReminderResult> {
   const { medspa_id: medspaId, appointment } = reminder;
   const statuses = Object.fromEntries(ACTIVE_STATUSES.map((status, index) => [`:s${index}`, status]));
-  const outcome = await transact([
+  const outcome = await transact<NamedAction<'reminder' | 'sent' | 'still-due'>>([
     { name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder), ConditionExpression: 'attribute_not_exists(pk)' } } },
     { name: 'sent', action: {
       Put: {

@@ -250,7 +250,7 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   if (actions.length > 100) throw new Error(`report unit of ${actions.length} actions is over the transaction limit`);
   const outcome = await transact(actions);
   if (outcome.ok) return outcome;
-  const failed = [...outcome.failed.keys()];
+  const failed = outcome.failed.map((failure) => failure.name);
   if (failed.includes('pointer') || failed.includes('zone')) return { ok: false, failed: 'context' };
   const markers = failed.filter((name) => name.startsWith('marker:')).map((name) => name.slice('marker:'.length));
   if (markers.length) return { ok: false, failed: 'markers', eventIds: markers };

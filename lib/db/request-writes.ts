@@ -1,10 +1,10 @@
 import type { TransactItem } from './transact-types';
 
 /**
- * Writes that belong to the request rather than to one operation (its audit entry now, its
- * idempotency record next). The HTTP layer creates them and passes them down explicitly; the
- * request's first transaction commits them with the change (atomic, no extra round trip), and
- * the HTTP layer writes whatever was not committed afterwards.
+ * Writes that belong to the request rather than to one operation (its audit entry, its
+ * Idempotency-Key marker). The HTTP layer creates them and passes them down explicitly; the
+ * request's first write given them commits them with the change (`transact`, or `writeOne` as a
+ * transaction: atomic, no extra round trip), and the HTTP layer writes whatever was not committed afterwards.
  */
 export class RequestWrites {
   private committed = false;

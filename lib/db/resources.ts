@@ -1,17 +1,19 @@
-import { AppError, type ErrorCode } from '../errors';
+import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './client';
-import type { PageRequest } from './cursor';
-import { batchGetEntities, CERTIFICATION_SEQ, getEntity, listEntities, pick, queryAll, updateEntity, versionedUpdate, type Page, type QueryPageInput, type UpdateOptions } from './entities';
+import { batchGetEntities, pick } from './batch';
+import { tableName } from './client';
+import { DataFailure } from './failure';
+import { CERTIFICATION_SEQ, getEntity, getItem } from './item';
 import { collectionPk, entityKey, type EntityType } from './keys';
+import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
-import { transact, type NamedAction, type TransactItem } from './transact';
+import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
+import { updateEntity, versionedFailure, versionedUpdate, type UpdateOptions, type UpdateOutcome, type VersionedFailure } from './update';
 
 /**
  * Soft-deletable entities (providers, rooms, equipment, clients; services are never deleted).
  * A deleted item keeps its key (appointments still refer to it) with `deleted_at` set, and is
- * hidden everywhere: reads answer null, updates the resource's 404 code, lists skip it.
+ * hidden everywhere: reads answer null, updates fail as `absent`, lists skip it.
  */
 
 /** Ids that cannot exist are not looked up. */
@@ -41,52 +43,36 @@ export async function getLiveEntities<T>(medspaId: string, type: EntityType, ids
   return live;
 }
 
-/** A versioned update of a live entity: absent or deleted is the resource's 404, a stale If-Match a VERSION_CONFLICT. */
+/** A versioned update of a live entity: absent, deleted or malformed is `absent`, a stale If-Match `version`. */
 export async function updateLiveEntity<T>(
   medspaId: string,
   type: EntityType,
   id: string,
   changes: Record<string, unknown>,
   options: Omit<UpdateOptions, 'condition'>,
-): Promise<T> {
-  if (!isEntityId(id)) throw new AppError(options.notFound);
+): Promise<UpdateOutcome<T>> {
+  if (!isEntityId(id)) return { ok: false, failed: 'absent' };
   return updateEntity<T>(medspaId, type, id, changes, { ...options, condition: NOT_DELETED });
 }
 
 /** A page of live entities (Query on the collection, never a Scan); `filter` narrows further. */
-export function listLiveEntities<T>(
-  medspaId: string,
-  type: EntityType,
-  page: PageRequest,
-  filter?: QueryPageInput['filter'],
-): Promise<Page<T>> {
-  const expression = filter ? `${NOT_DELETED} AND (${filter.expression})` : NOT_DELETED;
-  return listEntities<T>(medspaId, type, page, {
-    expression,
-    names: filter?.names ?? {},
-    values: filter?.values ?? {},
-  });
-}
-
-/** The 404 code for an entity type's ids. */
-export const NOT_FOUND_CODE = {
-  PROVIDER: 'PROVIDER_NOT_FOUND',
-  ROOM: 'ROOM_NOT_FOUND',
-  EQUIPMENT: 'EQUIPMENT_NOT_FOUND',
-  SERVICE: 'SERVICE_NOT_FOUND',
-  CLIENT: 'CLIENT_NOT_FOUND',
-} as const satisfies Partial<Record<EntityType, ErrorCode>>;
+export const listLiveEntities = <T>(medspaId: string, type: EntityType, page: PageRequest, filter?: Filter): Promise<Page<T>> =>
+  listEntities<T>(medspaId, type, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
 
 // ---------------------------------------------------------------------------------------------
 // Certifications: a service's `provider_ids` never names a deleted provider
+
+/** A provider a service write newly certifies, by id. */
+type CertifyAction = NamedAction<'provider'> & { providerId: string };
 
 /**
  * Certifying a provider touches the provider: only while it is live, and counting the
  * certification, so a deletion that read the count before looking for the provider's services
  * fails if one came in since (and looks again). A ConditionCheck alone would not show up there.
  */
-const certifyProvider = (medspaId: string, providerId: string): NamedAction => ({
-  name: `provider:${providerId}`,
+const certifyProvider = (medspaId: string, providerId: string): CertifyAction => ({
+  name: 'provider',
+  providerId,
   action: {
     Update: {
       TableName: tableName(),
@@ -102,9 +88,9 @@ const certifyProvider = (medspaId: string, providerId: string): NamedAction => (
 /** A live provider's version and certification count (0 before the first), or null when absent, deleted or malformed. */
 export async function readProviderForDeletion(medspaId: string, providerId: string): Promise<{ version: number; certificationSeq: number } | null> {
   if (!isEntityId(providerId)) return null;
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'PROVIDER', providerId), ConsistentRead: true }));
-  if (!isLive(Item ?? null)) return null;
-  return { version: Item!.version as number, certificationSeq: (Item![CERTIFICATION_SEQ] as number | undefined) ?? 0 };
+  const item = await getItem(entityKey(medspaId, 'PROVIDER', providerId));
+  if (!isLive(item ?? null)) return null;
+  return { version: item!.version as number, certificationSeq: (item![CERTIFICATION_SEQ] as number | undefined) ?? 0 };
 }
 
 /** How many providers a service write can check in its one transaction (100 actions: the service, the audit entry). */
@@ -112,8 +98,8 @@ export const MAX_PROVIDER_CHECKS = 98;
 
 export type ServiceWriteResult =
   | { ok: true }
-  /** The service's own condition failed: the item as it was (null when absent). */
-  | { ok: false; failed: 'service'; old: Record<string, unknown> | null }
+  /** The service is gone, or not of the version read. */
+  | { ok: false; failed: VersionedFailure }
   /** A provider it newly certifies was deleted meanwhile (or never existed). */
   | { ok: false; failed: 'provider'; providerId: string };
 
@@ -125,18 +111,20 @@ export type ServiceWriteResult =
  */
 async function commitServiceWrite(medspaId: string, service: TransactItem, newProviderIds: readonly string[], writes?: RequestWrites): Promise<ServiceWriteResult> {
   const checks = newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => certifyProvider(medspaId, id)) : [];
-  const outcome = await transact([{ name: 'service', action: service }, ...checks], writes);
+  const outcome = await transact<NamedAction<'service'> | CertifyAction>([{ name: 'service', action: service }, ...checks], writes);
   if (outcome.ok) return outcome;
-  if (outcome.failed.has('service')) return { ok: false, failed: 'service', old: outcome.failed.get('service') ?? null };
-  const failed = [...outcome.failed.keys()].find((name) => name.startsWith('provider:'))!;
-  return { ok: false, failed: 'provider', providerId: failed.slice('provider:'.length) };
+  const failed = firstFailed(outcome.failed, ['service', 'provider'])!;
+  return failed.name === 'service' ? { ok: false, failed: versionedFailure(failed.old) } : { ok: false, failed: 'provider', providerId: failed.providerId };
 }
 
-/** A new service (every provider it lists checked live). */
-export const commitNewService = (service: { id: string; medspa_id: string; provider_ids: string[] } & Record<string, unknown>, writes?: RequestWrites) =>
-  commitServiceWrite(service.medspa_id, {
+/** A new service (every provider it lists checked live); its id is new (else a DataFailure `collision`). */
+export async function commitNewService(service: { id: string; medspa_id: string; provider_ids: string[] } & Record<string, unknown>, writes?: RequestWrites) {
+  const result = await commitServiceWrite(service.medspa_id, {
     Put: { TableName: tableName(), Item: { ...entityKey(service.medspa_id, 'SERVICE', service.id), entity: 'SERVICE', ...service }, ConditionExpression: 'attribute_not_exists(pk)' },
   }, service.provider_ids, writes);
+  if (!result.ok && result.failed !== 'provider') throw new DataFailure('collision', `service ${service.id} already exists`);
+  return result as Exclude<ServiceWriteResult, { failed: VersionedFailure }>;
+}
 
 /** A versioned change of a service read at `expectedVersion` (the providers it newly lists checked live). */
 export const commitServiceChange = (
@@ -149,29 +137,30 @@ export const commitServiceChange = (
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'SERVICE', serviceId),
-      ...versionedUpdate(changes, { notFound: 'SERVICE_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now }),
+      ...versionedUpdate(changes, { expectedVersion: options.expectedVersion, now: options.now }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   }, options.newProviderIds, options.writes);
 
 /** The services of a practice that certify `providerId` (id, version, provider_ids): a strongly consistent Query of the service collection, bounded by it. */
 export async function servicesCertifying(medspaId: string, providerId: string): Promise<{ id: string; version: number; provider_ids: string[] }[]> {
-  const items = await queryAll({
+  const items = await queryAll(withFilter({
     KeyConditionExpression: 'pk = :pk',
-    FilterExpression: 'contains(provider_ids, :provider)',
     ProjectionExpression: 'id, version, provider_ids',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE'), ':provider': providerId },
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
     ConsistentRead: true,
-  });
+  }, where<{ provider_ids: string[] }>({ provider_ids: contains(providerId) })));
   return items as { id: string; version: number; provider_ids: string[] }[];
 }
 
 export type ProviderDeletionResult =
   | { ok: true }
-  /** The provider's condition failed (absent, deleted, a stale If-Match, or a certification came in): the item as it was. */
-  | { ok: false; failed: 'provider'; old: Record<string, unknown> | null }
-  /** A service changed since it was read: read the services again. */
-  | { ok: false; failed: 'service' };
+  /**
+   * The provider is gone or deleted (`absent`), not of the If-Match version (`version`), or a
+   * certification came in since it was read (`certified`); or a service changed since it was
+   * read (`service`): read them again.
+   */
+  | { ok: false; failed: VersionedFailure | 'certified' | 'service' };
 
 /**
  * Soft-deletes a provider and withdraws it from `services` (each conditioned on the version
@@ -183,10 +172,10 @@ export async function commitProviderDeletion(
   services: { id: string; version: number; provider_ids: string[] }[],
   options: { expectedVersion?: number; certificationSeq: number; now: string; writes?: RequestWrites },
 ): Promise<ProviderDeletionResult> {
-  const update = versionedUpdate({ deleted_at: options.now }, { notFound: 'PROVIDER_NOT_FOUND', expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED });
+  const update = versionedUpdate({ deleted_at: options.now }, { expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED });
   // No certification since the services were looked up (else one could be missing from `services`).
   const unchanged = options.certificationSeq === 0 ? '(attribute_not_exists(#cs) OR #cs = :cs)' : '#cs = :cs';
-  const provider: NamedAction = { name: 'provider', action: {
+  const provider: NamedAction<'provider'> = { name: 'provider', action: {
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'PROVIDER', providerId),
@@ -197,15 +186,19 @@ export async function commitProviderDeletion(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   } };
-  const withdrawals: NamedAction[] = services.map((service) => ({ name: `service:${service.id}`, action: {
+  const withdrawals = services.map((service): NamedAction<'service'> => ({ name: 'service', action: {
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'SERVICE', service.id),
-      ...versionedUpdate({ provider_ids: service.provider_ids.filter((id) => id !== providerId) }, { notFound: 'SERVICE_NOT_FOUND', expectedVersion: service.version, now: options.now }),
+      ...versionedUpdate({ provider_ids: service.provider_ids.filter((id) => id !== providerId) }, { expectedVersion: service.version, now: options.now }),
     },
   } }));
   const outcome = await transact([provider, ...withdrawals], options.writes);
   if (outcome.ok) return outcome;
-  if (outcome.failed.has('provider')) return { ok: false, failed: 'provider', old: outcome.failed.get('provider') ?? null };
-  return { ok: false, failed: 'service' };
+  const failed = firstFailed(outcome.failed, ['provider', 'service'])!;
+  if (failed.name === 'service') return { ok: false, failed: 'service' };
+  const old = failed.old;
+  if (!old || old.deleted_at) return { ok: false, failed: 'absent' };
+  if (options.expectedVersion !== undefined && old.version !== options.expectedVersion) return { ok: false, failed: 'version' };
+  return { ok: false, failed: 'certified' };
 }

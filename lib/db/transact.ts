@@ -1,32 +1,43 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError } from '../errors';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { retry } from '../retry';
 import { ddb } from './client';
 import { plainItem } from './conditions';
+import { DataFailure } from './failure';
 import type { RequestWrites } from './request-writes';
 import type { TransactItem } from './transact-types';
 
 export type { TransactItem } from './transact-types';
 
-/** A transaction action with a name, so a failed condition maps to a domain result by name, never by position. */
-export interface NamedAction {
-  name: string;
+/**
+ * A transaction action with a name from its commit's literal union, so a failed condition maps to
+ * a result by name, never by position or by a name parsed back from a string. An action may carry
+ * more (e.g. the claim change it writes): the failure hands it back as given.
+ */
+export interface NamedAction<N extends string = string> {
+  name: N;
   action: TransactItem;
 }
 
-export type TransactOutcome =
-  | { ok: true }
-  /**
-   * The conditions that failed, by action name, each with the item as it was when the condition
-   * was evaluated (null when absent, or when the action did not ask for ALL_OLD).
-   */
-  | { ok: false; failed: Map<string, Record<string, unknown> | null> };
+/** A named action whose condition failed, with the item as it was then (null when absent, or when the action did not ask for ALL_OLD). */
+export type Failed<A extends NamedAction> = A & { old: Record<string, unknown> | null };
 
-/** How many times a transaction that DynamoDB cancelled for a conflict (nothing written) is sent again. */
+export type TransactOutcome<A extends NamedAction = NamedAction> =
+  | { ok: true }
+  /** Every action whose condition failed, in the order given. */
+  | { ok: false; failed: Failed<A>[] };
+
+/** DynamoDB's limit on the actions of one TransactWriteItems. */
+export const MAX_TRANSACTION_ACTIONS = 100;
+
+/** How many times a transaction that DynamoDB cancelled for a conflict (nothing written) is sent. */
 const CONFLICT_ATTEMPTS = 6;
 
-/** Bounded retries of lost races wait a little, with jitter, so racers spread out. */
-export const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * attempt));
+function failedOf<A extends NamedAction>(actions: readonly A[], error: TransactionCanceledException): Failed<A>[] {
+  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' && index < actions.length ? [{ ...actions[index], old: plainItem(reason.Item) ?? null }] : [],
+  );
+}
 
 /**
  * One TransactWriteItems: all actions commit or none does, with the request's own writes (audit,
@@ -35,30 +46,61 @@ export const jitter = (attempt: number) => new Promise((resolve) => setTimeout(r
  * nothing was written, and DynamoDB Local never does it) is sent again with jitter, bounded:
  * conditions are evaluated afresh each time, so a resend is always safe.
  */
-export async function transact(actions: NamedAction[], writes?: RequestWrites): Promise<TransactOutcome> {
+export async function transact<A extends NamedAction>(actions: readonly A[], writes?: RequestWrites): Promise<TransactOutcome<A>> {
   const own = actions.map((named) => named.action);
+  if (own.length > MAX_TRANSACTION_ACTIONS) throw new DataFailure('too_large', `${own.length} actions in one transaction (at most ${MAX_TRANSACTION_ACTIONS})`);
   const extra = writes?.itemsFor(own) ?? [];
-  const items = own.length + extra.length <= 100 ? [...own, ...extra] : own;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await ddb().send(new TransactWriteCommand({ TransactItems: items }));
-      if (items.length > own.length) writes?.markCommitted();
-      return { ok: true };
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      const failed = new Map<string, Record<string, unknown> | null>();
-      reasons.forEach((reason, index) => {
-        if (reason.Code === 'ConditionalCheckFailed' && index < actions.length) failed.set(actions[index].name, plainItem(reason.Item) ?? null);
-      });
-      if (failed.size > 0) return { ok: false, failed };
-      const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflict) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) throw new AppError('CONFLICT', 'The resource is busy with concurrent changes; try again');
-      await jitter(attempt);
-    }
+  const items = own.length + extra.length <= MAX_TRANSACTION_ACTIONS ? [...own, ...extra] : own;
+  return retry<TransactOutcome<A>>(
+    async () => {
+      try {
+        await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+        if (items.length > own.length) writes?.markCommitted();
+        return { done: { ok: true } };
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const failed = failedOf(actions, error);
+        if (failed.length > 0) return { done: { ok: false, failed } };
+        if (!(error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict')) throw error;
+        return { retry: 'later' };
+      }
+    },
+    {
+      attempts: CONFLICT_ATTEMPTS,
+      exhausted: () => {
+        throw new DataFailure('busy', 'The resource is busy with concurrent changes; try again');
+      },
+    },
+  );
+}
+
+/**
+ * One action alone, or with the request's own writes when it has any left to commit (a keyed
+ * POST's Idempotency-Key marker and its audit entry): then one TransactWriteItems, else the plain
+ * command. Either way one round trip and one outcome; a failed condition is the action's by name.
+ */
+export async function writeOne<A extends NamedAction>(named: A, writes?: RequestWrites): Promise<TransactOutcome<A>> {
+  const { Put, Update, Delete } = named.action;
+  if ((writes?.itemsFor([named.action]).length ?? 0) > 0 || !(Put || Update || Delete)) return transact([named], writes);
+  try {
+    if (Put) await ddb().send(new PutCommand(Put));
+    else if (Update) await ddb().send(new UpdateCommand(Update));
+    else await ddb().send(new DeleteCommand(Delete!));
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return { ok: false, failed: [{ ...named, old: plainItem(error.Item) ?? null }] };
   }
 }
 
-/** The first of `names` whose condition failed, in the order given (the contract's order of checks). */
-export const firstFailed = (outcome: { failed: Map<string, unknown> }, names: readonly string[]) => names.find((name) => outcome.failed.has(name));
+/** The actions of A named one of N (each member narrowed to those names). */
+type NamedOneOf<A extends NamedAction, N extends string> = A extends NamedAction ? ([N & A['name']] extends [never] ? never : A & { name: N & A['name'] }) : never;
+
+/** The first of `names` whose condition failed, in the order given (the API reference's order of checks). */
+export function firstFailed<A extends NamedAction, N extends A['name']>(failed: readonly Failed<A>[], names: readonly N[]): Failed<NamedOneOf<A, N>> | undefined {
+  for (const name of names) {
+    const found = failed.find((failure) => failure.name === name);
+    if (found) return found as Failed<NamedOneOf<A, N>>;
+  }
+  return undefined;
+}

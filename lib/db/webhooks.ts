@@ -1,12 +1,15 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../crypto/cursor';
 import type { ContractEvent, EventType } from '../events/types';
 import { isEntityId } from '../domain/ids';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { countAll, deleteEntity, fromItem, getEntity, listEntities, putNewEntity, queryAll, queryPage, updateEntity, type Page } from './entities';
+import { fromItem, getEntity, putNewEntity } from './item';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
-import type { PageRequest } from './cursor';
-import { transact } from './transact';
+import { countAll, listEntities, queryAll, queryPage, type Page } from './query';
+import type { RequestWrites } from './request-writes';
+import { transact, writeOne } from './transact';
+import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type UpdateOutcome } from './update';
 
 /**
  * Webhook subscriptions (the practice's `WEBHOOK` collection) and their delivery logs (a partition
@@ -68,14 +71,13 @@ function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery |
 }
 
 export const DELIVERY_LOG_DAYS = 30;
-const NOT_FOUND = 'WEBHOOK_NOT_FOUND' as const;
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
 export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<StoredWebhook>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
 
-export const putNewWebhook = (webhook: StoredWebhook) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook);
+export const putNewWebhook = (webhook: StoredWebhook, writes?: RequestWrites) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook, { writes });
 
 export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
 
@@ -91,11 +93,27 @@ export async function practiceWebhooks(medspaId: string): Promise<StoredWebhook[
   return items.map((item) => fromItem<StoredWebhook>(item)!);
 }
 
-/** A versioned change (If-Match when given); `remove` clears attributes. */
-export const updateWebhook = (medspaId: string, id: string, changes: Record<string, unknown>, options: { expectedVersion?: number; now: string; remove?: string[] }) =>
-  updateEntity<StoredWebhook>(medspaId, 'WEBHOOK', id, changes, { notFound: NOT_FOUND, ...options });
+/**
+ * A change of the subscription as read (`current`), on its version; `remove` clears attributes.
+ * With the request's writes (a keyed POST's Idempotency-Key marker) in the same round trip.
+ */
+export async function commitWebhookChange(
+  current: StoredWebhook,
+  changes: Record<string, unknown>,
+  options: { now: string; remove?: string[]; writes?: RequestWrites },
+): Promise<UpdateOutcome<StoredWebhook>> {
+  const outcome = await writeOne({ name: 'webhook', action: {
+    Update: {
+      TableName: tableName(),
+      Key: entityKey(current.medspa_id, 'WEBHOOK', current.id),
+      ...versionedUpdate(changes, { expectedVersion: current.version, now: options.now, remove: options.remove }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  } }, options.writes);
+  return outcome.ok ? { ok: true, item: afterUpdate(current, changes, options.now, options.remove) } : { ok: false, failed: versionedFailure(outcome.failed[0].old) };
+}
 
-export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) => deleteEntity(medspaId, 'WEBHOOK', id, { notFound: NOT_FOUND, expectedVersion });
+export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) => deleteEntity(medspaId, 'WEBHOOK', id, expectedVersion);
 
 /*
  * Delivery health. These writes leave `version` alone: they are the service's bookkeeping, and a
@@ -187,18 +205,17 @@ export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<v
 
 /**
  * An attempt's outcome, with the next attempt's `pending` entry when one is scheduled: in one
- * transaction, so the log never shows a failure whose announced retry is missing.
+ * transaction, so the log never shows a failure whose announced retry is missing. An attempt made
+ * by a request (test, retry by hand) carries the request's writes (its Idempotency-Key marker).
  */
-export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery): Promise<void> {
+export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery, writes?: RequestWrites): Promise<void> {
+  const attempt = { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } };
   if (next) {
-    const outcome = await transact([
-      { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } },
-      { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } },
-    ]);
+    const outcome = await transact([attempt, { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } }]);
     // Failed: the next attempt already ran and logged itself; only this outcome is left to write.
     if (outcome.ok) return;
   }
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry) }));
+  await writeOne(attempt, writes);
 }
 
 /** A subscription's log, newest first. */

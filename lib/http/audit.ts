@@ -35,10 +35,10 @@ async function recordOutcome(request: ApiMiddyRequest) {
 }
 
 /**
- * The audit entry of a change rides in the request writes, so the change's own transaction
- * commits it (a committed change always has its entry, at no extra round trip); changes that
- * are not transactions, and failures, are recorded after the response is known. The entry's
- * `at` is the request's `now`, which is also the change's `updated_at`.
+ * The audit entry of a change rides in the request writes, so the change's own write commits it
+ * (a committed change always has its entry, at no extra round trip); changes written without the
+ * request writes, and failures, are recorded after the response is known. The entry's `at` is the
+ * request's `now`, which is also the change's `updated_at`.
  */
 export const audit = (): ApiMiddleware => ({
   before: async (request) => {

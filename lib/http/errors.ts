@@ -1,5 +1,7 @@
+import { isDataFailure } from '../db/failure';
 import { AppError, isAppError } from '../errors';
 import { logger } from '../log';
+import { dataFailureError } from '../use-cases/failures';
 import { json, type ApiMiddleware, type ApiResponse } from './types';
 
 /** The one mapper from errors to HTTP: AppErrors answer their code; anything else is a logged 500 with no details. */
@@ -16,6 +18,8 @@ export function errorResponse(error: unknown, requestId: string, operation: stri
 
 export const errors = (): ApiMiddleware => ({
   onError: async (request) => {
+    // A data-layer failure with an answer is that AppError from here on (the audit entry records its code).
+    if (isDataFailure(request.error)) request.error = dataFailureError(request.error) ?? request.error;
     request.response = errorResponse(request.error, request.internal.requestId, request.internal.route.operation);
   },
 });

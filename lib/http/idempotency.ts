@@ -9,6 +9,7 @@ import {
   type StoredResponse,
 } from '../db/idempotency';
 import { AppError } from '../errors';
+import { retry } from '../retry';
 import { isIdempotent } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, ApiResponse } from './types';
 
@@ -40,17 +41,24 @@ function replayOf(response: StoredResponse): ApiResponse {
   return { statusCode: response.status, headers: { ...response.headers, 'idempotent-replayed': 'true' }, body: response.body };
 }
 
-/** Decides on a record held by another request: replay it, refuse it, or wait for it to finish. */
-async function settle(record: IdempotencyRecord | null, fingerprint: string, reread: () => Promise<IdempotencyRecord | null>): Promise<ApiResponse> {
-  const deadline = Date.now() + WAIT_MS;
-  for (let delay = 25; ; delay = Math.min(delay * 2, 400)) {
-    if (record && record.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-    if (record?.status === 'completed' && record.response) return replayOf(record.response);
-    if (Date.now() + delay > deadline) throw new AppError('IDEMPOTENCY_KEY_IN_USE');
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    record = await reread();
-  }
-}
+/** Decides on a record held by another request: replay it, refuse it, or wait for it to finish (polling, 25 ms doubling to 400 ms). */
+const settle = (record: IdempotencyRecord | null, fingerprint: string, reread: () => Promise<IdempotencyRecord | null>): Promise<ApiResponse> =>
+  retry<ApiResponse>(
+    async (attempt) => {
+      const current = attempt === 1 ? record : await reread();
+      if (current && current.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (current?.status === 'completed' && current.response) return { done: replayOf(current.response) };
+      return { retry: 'later' };
+    },
+    {
+      attempts: Number.POSITIVE_INFINITY,
+      delayMs: (attempt) => Math.min(25 * 2 ** (attempt - 1), 400),
+      deadline: Date.now() + WAIT_MS,
+      exhausted: () => {
+        throw new AppError('IDEMPOTENCY_KEY_IN_USE');
+      },
+    },
+  );
 
 async function store(request: ApiMiddyRequest) {
   const state = request.internal;
@@ -68,7 +76,7 @@ async function store(request: ApiMiddyRequest) {
 /**
  * `Idempotency-Key` on POSTs (API reference, conventions), keys per credential, records kept 24 h. The key is
  * claimed once the token is verified (in parallel with the credential check); the change's own
- * transaction marks it committed, atomically, so a committed operation never runs twice; the
+ * write marks it committed, atomically, so a committed operation never runs twice; the
  * answer (2xx or 4xx) is stored for replay; a 5xx gives the key back. The same key with another
  * body is 422 IDEMPOTENCY_KEY_REUSED; a duplicate arriving while the first runs waits up to 5 s
  * for its answer, then 409 IDEMPOTENCY_KEY_IN_USE.

@@ -1,12 +1,14 @@
 import { checkProviderAvailability } from '../domain/availability';
 import { slotsInRange } from '../domain/slots';
 import { addDays, addMinutes } from '../domain/time';
+import { BoundedCache } from '../cache';
+import { pageRequest } from '../crypto/cursor';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
-import { pageRequest } from '../db/cursor';
-import { batchGetEntities, pick } from '../db/entities';
+import { batchGetEntities, pick } from '../db/batch';
+import { oneOf, where } from '../db/query';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
-import type { Consent } from '../domain/records';
+import type { Appointment, Consent } from '../domain/records';
 import { localDateRange } from './date-range';
 import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { presentClient } from './clients';
@@ -24,9 +26,8 @@ export interface ListAppointmentsInput {
   cursor?: string;
 }
 
-/** Each practice's time zone as this container last read it (bounded, oldest out). */
-const lastZones = new Map<string, string>();
-const MAX_REMEMBERED_ZONES = 1000;
+/** Each practice's time zone as this container last read it (bounded). */
+const lastZones = new BoundedCache<string, string>({ max: 1000 });
 
 const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
 
@@ -40,27 +41,16 @@ const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true a
  * is always the one for the current zone, and the usual list costs two round trips, not three.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const clauses: string[] = [];
-  for (const [field, value] of [['provider_id', input.providerId], ['client_id', input.clientId], ['service_id', input.serviceId]] as const) {
-    if (!value) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    clauses.push(`#${field} = :${field}`);
-  }
-  if (input.statuses?.length) {
-    names['#status'] = 'status';
-    const placeholders = input.statuses.map((status, index) => {
-      values[`:s${index}`] = status;
-      return `:s${index}`;
-    });
-    clauses.push(`#status IN (${placeholders.join(', ')})`);
-  }
+  const filter = where<Appointment>({
+    provider_id: input.providerId || undefined,
+    client_id: input.clientId || undefined,
+    service_id: input.serviceId || undefined,
+    status: input.statuses?.length ? oneOf(input.statuses) : undefined,
+  });
   const pageIn = async (zone: string) => listAppointmentsByTime({
     medspaId,
     ...localDateRange({ from: input.from, to: input.to }, zone, now, 'forward'),
-    filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
+    filter,
     // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
     ...pageRequest(medspaId, 'appointments', { ...input }),
   });
@@ -69,8 +59,6 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   // Settled, so a failure of the guess never goes unobserved when the practice read fails first.
   const early = guess === undefined ? undefined : settle(pageIn(guess));
   const zone = (await readPractice(medspaId)).time_zone;
-  lastZones.delete(medspaId);
-  if (lastZones.size >= MAX_REMEMBERED_ZONES) lastZones.delete(lastZones.keys().next().value!);
   lastZones.set(medspaId, zone);
   let page: Awaited<ReturnType<typeof pageIn>>;
   if (early && guess === zone) {

@@ -6,7 +6,7 @@ import { clientStatsAction } from '../db/client-stats';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
-import { untilDone } from './retry';
+import { retry } from '../retry';
 
 const MAX_ATTEMPTS = 5;
 
@@ -21,7 +21,7 @@ async function changeAppointment(
   options: { ifMatch?: number; writes?: RequestWrites },
   decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment; alongside?: TransactItem[] },
 ): Promise<Appointment> {
-  return untilDone<Appointment>(
+  return retry<Appointment>(
     async () => {
       const current = await getAppointment(medspaId, id);
       if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
@@ -32,8 +32,12 @@ async function changeAppointment(
       // A lost race: the next try reads the new state at once.
       return outcome.ok ? { done: result(current) } : { retry: 'now' };
     },
-    () => new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again'),
-    MAX_ATTEMPTS,
+    {
+      attempts: MAX_ATTEMPTS,
+      exhausted: () => {
+        throw new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; read it again');
+      },
+    },
   );
 }
 
@@ -105,7 +109,7 @@ export async function recordTreatment(
 }
 
 /** Records the request; delivery as `appointment.reminder` comes from the event pipeline. */
-export async function requestReminder(medspaId: string, id: string, options: { now: Date; requestedBy: string }) {
+export async function requestReminder(medspaId: string, id: string, options: { now: Date; requestedBy: string; writes?: RequestWrites }) {
   const appointment = await getAppointment(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   if (!isActive(appointment.status)) {
@@ -113,6 +117,6 @@ export async function requestReminder(medspaId: string, id: string, options: { n
   }
   // The id of the `appointment.reminder` event the stream delivers for this request (lib/events).
   const reminder = { event_id: newEventId(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
-  await putReminderRequest({ medspa_id: medspaId, ...reminder, appointment });
+  await putReminderRequest({ medspa_id: medspaId, ...reminder, appointment }, options.writes);
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
 }

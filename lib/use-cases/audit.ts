@@ -1,5 +1,5 @@
 import { listAudit } from '../db/audit';
-import { pageRequest } from '../db/cursor';
+import { pageRequest } from '../crypto/cursor';
 import { readPractice } from './practice';
 import { localDayBounds } from '../domain/time';
 import { AppError } from '../errors';

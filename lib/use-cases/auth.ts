@@ -8,7 +8,7 @@ import { findCredentialPractice, findOtherLiveAdmin, getCredential, publicCreden
 import type { RequestWrites } from '../db/request-writes';
 import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
-import { untilDone } from './retry';
+import { retry } from '../retry';
 
 /** Generated client ids name their practice, so token exchange is one GetItem. */
 const newClientId = (medspaId: string) => `ci_${medspaId.replace(/-/g, '')}${randomBytes(8).toString('hex')}`;
@@ -22,6 +22,7 @@ export async function createCredential(
   medspaId: string,
   input: { name: string; role: Role; clientId?: string; clientSecret?: string },
   now: Date,
+  writes?: RequestWrites,
 ) {
   const clientId = input.clientId ?? newClientId(medspaId);
   const clientSecret = input.clientSecret ?? newClientSecret();
@@ -37,7 +38,7 @@ export async function createCredential(
     created_at: at,
     updated_at: at,
   };
-  await putNewCredential(record);
+  await putNewCredential(record, writes);
   return { ...publicCredential(record), client_secret: clientSecret };
 }
 
@@ -53,15 +54,25 @@ const lastAdmin = () =>
  */
 export async function revoke(medspaId: string, clientId: string, now: Date, writes?: RequestWrites) {
   const at = now.toISOString();
-  await untilDone(async () => {
+  await retry(async () => {
     const current = await getCredential(medspaId, clientId);
     if (!current) throw new AppError('CREDENTIAL_NOT_FOUND');
-    if (current.role !== 'admin' || current.revoked_at) return { done: await revokeCredential(medspaId, clientId, at) };
+    if (current.role !== 'admin' || current.revoked_at) {
+      const revoked = await revokeCredential(medspaId, clientId, at);
+      if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND');
+      return { done: revoked };
+    }
     const witness = await findOtherLiveAdmin(medspaId, clientId);
     if (!witness) throw lastAdmin();
+    // The credential or the witness changed meanwhile: decide again on a fresh read.
     const result = await revokeAdminCredential(current, witness, at, writes);
-    return result.ok ? { done: result.credential } : { retry: 'now' as const };
-  }, () => new AppError('CONFLICT', 'Admin credentials are changing concurrently; try again'));
+    return result.ok ? { done: result.credential } : { retry: 'now' };
+  }, {
+    attempts: 10,
+    exhausted: () => {
+      throw new AppError('CONFLICT', 'Admin credentials are changing concurrently; try again');
+    },
+  });
   forgetAccess(medspaId);
   return { id: clientId, deleted: true as const };
 }

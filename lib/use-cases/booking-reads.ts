@@ -1,7 +1,8 @@
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import type { Busy } from '../domain/availability';
 import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointments';
-import { batchGetKeys, fromItem, itemId } from '../db/entities';
+import { batchGetKeys, itemId } from '../db/batch';
+import { fromItem } from '../db/item';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
 import type { Practice } from '../schemas/practice';
 import type { ProviderRecord, ServiceRecord } from '../schemas/resources';

@@ -7,10 +7,10 @@ import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult } from '../db/appointments';
 import type { ClaimedResource } from '../db/keys';
 import { clientIsLive } from '../db/client-stats';
-import { changesNothing } from '../db/entities';
+import { changesNothing } from '../db/update';
 import { AppError, type ErrorCode, type FieldProblem } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
-import { untilDone } from './retry';
+import { retry } from '../retry';
 import { readForBooking, type BookingReads, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
@@ -159,15 +159,19 @@ function readPlacement(medspaId: string, placement: Omit<Placement, 'end_at'>, l
 /** Runs attempts until one commits; a lost bucket race is retried, a real overlap is answered at once. */
 async function withRetries(attempt: () => Promise<{ result: CommitResult; done: () => Appointment }>): Promise<Appointment> {
   let lastResource: ClaimedResource = 'PROVIDER';
-  return untilDone<Appointment>(
+  return retry<Appointment>(
     async () => {
       const { result, done } = await attempt();
       if (result.ok) return { done: done() };
       if (result.failed === 'claim') lastResource = result.resource;
       return { retry: 'later' };
     },
-    () => new AppError(UNAVAILABLE[lastResource], 'The time is in high demand; try again'),
-    MAX_ATTEMPTS,
+    {
+      attempts: MAX_ATTEMPTS,
+      exhausted: () => {
+        throw new AppError(UNAVAILABLE[lastResource], 'The time is in high demand; try again');
+      },
+    },
   );
 }
 

@@ -10,8 +10,10 @@ import {
   updateClientWithIndex,
   type ClientIndex,
 } from '../db/clients';
-import { invalidCursor, openCursor, pageRequest, sealCursor } from '../db/cursor';
-import { afterUpdate } from '../db/entities';
+import { openCursor, pageRequest, sealCursor } from '../crypto/cursor';
+import { isDataFailure } from '../db/failure';
+import { where } from '../db/query';
+import { afterUpdate } from '../db/update';
 import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
 import { healthScore } from '../domain/health-score';
 import type { AppointmentStatus } from '../domain/status';
@@ -20,7 +22,8 @@ import type { ClientHistoryEntry } from '../schemas/clients';
 import type { Address, ClientRecord, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
 import { toListResult, type ListResult } from './list-result';
-import { changeFromCurrent, changeResource, findResources, listResources, readResource, type Fields, type WriteOptions } from './resources';
+import { failureOf } from './failures';
+import { changeFromCurrent, changeResource, findResources, listResources, readResource, versionedFailures, type Fields, type WriteOptions } from './resources';
 
 /**
  * Clients (API reference, other resources): create / change / delete keep the search index in the same transaction
@@ -107,13 +110,14 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
 const commitWithIndex = (medspaId: string, id: string, { now, writes }: WriteOptions) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
   const at = now.toISOString();
   const next = afterUpdate(current, changes, at);
-  await updateClientWithIndex(medspaId, id, changes, {
+  const result = await updateClientWithIndex(medspaId, id, changes, {
     expectedVersion: current.version,
     now: at,
     before: indexOf(current).terms,
     after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : indexOf(next),
     writes,
   });
+  if (!result.ok) throw failureOf(versionedFailures('client'), result);
   return next;
 };
 
@@ -172,8 +176,8 @@ async function cancelFutureAppointments(medspaId: string, clientId: string, now:
     try {
       await changeStatus(medspaId, appointmentId, 'cancelled', { now, reason: CLIENT_DELETED_REASON });
     } catch (error) {
-      // Checked in, cancelled or deleted meanwhile: nothing left to cancel.
-      if (!isAppError(error)) throw error;
+      // Checked in, cancelled or deleted meanwhile (or busy): nothing this deletion can cancel now.
+      if (!isAppError(error) && !isDataFailure(error, 'busy')) throw error;
     }
   }
 }
@@ -188,16 +192,13 @@ export interface ClientListInput {
   membership_status?: ClientRecord['membership_status'];
 }
 
-/** `membership_status` narrows the collection Query (a FilterExpression; `total` counts with the same filter). */
-const membershipFilter = (status: string | undefined) =>
-  status === undefined ? undefined : { expression: '#membership = :membership', names: { '#membership': 'membership_status' }, values: { ':membership': status } };
-
 /** The list (in id order) or, with a `q` that is not blank, the search; both take `membership_status`. */
 export async function listClients(medspaId: string, input: ClientListInput, now: Date): Promise<ListResult<ClientView>> {
   const prefix = input.q === undefined ? '' : searchPrefixOf(input.q);
+  // On the list, `membership_status` filters the collection Query (and `total` counts with the same filter).
   const result = prefix
     ? await searchClients(medspaId, prefix, input)
-    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status }, membershipFilter(input.membership_status));
+    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status }, where<ClientRecord>({ membership_status: input.membership_status }));
   return { ...result, data: result.data.map((client) => presentClient(client, now)) };
 }
 
@@ -217,9 +218,8 @@ async function searchClients(medspaId: string, prefix: string, input: ClientList
   const matches = [...firstMatch].map(([clientId, sk]) => ({ clientId, sk }));
   // Bound to the normalised prefix, so `q=Emil` and `q= emil` share cursors; the position is the last key shown.
   const { scope } = pageRequest(medspaId, 'client-search', { limit: input.limit, q: prefix, membership_status: input.membership_status });
-  const position = openCursor(scope, input.cursor) as { after?: unknown } | undefined;
-  if (position !== undefined && typeof position?.after !== 'string') throw invalidCursor();
-  const after = position?.after as string | undefined;
+  const position = openCursor(scope, input.cursor, (at) => typeof (at as { after?: unknown } | null)?.after === 'string') as { after: string } | undefined;
+  const after = position?.after;
   const start = after === undefined ? 0 : matches.filter((match) => match.sk <= after).length;
   const page = matches.slice(start, start + input.limit);
   const clients = await findResources('client', medspaId, page.map((match) => match.clientId));

@@ -2,11 +2,12 @@ import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
-import { pageRequest } from '../db/cursor';
+import { pageRequest } from '../crypto/cursor';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { Consent, CreateConsentInput } from '../schemas/clients';
 import { ofLiveClient } from './clients';
+import { failureOf } from './failures';
 import { toListResult, type ListResult } from './list-result';
 
 /** Consent forms a client signed (API reference, other resources: `/v1/clients/{id}/consents`). */
@@ -39,7 +40,9 @@ export async function createConsent(medspaId: string, clientId: string, input: C
     created_at: at,
     updated_at: at,
   };
-  await putConsent(consent, writes);
+  // A client deleted since the check above fails the write (its deletion committed first).
+  const result = await putConsent(consent, writes);
+  if (!result.ok) throw failureOf({ client: 'CLIENT_NOT_FOUND' }, result);
   return consent;
 }
 

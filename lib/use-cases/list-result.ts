@@ -1,4 +1,4 @@
-import type { Page } from '../db/entities';
+import type { Page } from '../db/query';
 
 /** A list page in the contract's envelope (its own module: every list imports it, and nothing else). */
 export interface ListResult<T> {

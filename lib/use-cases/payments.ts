@@ -1,11 +1,12 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { pageRequest } from '../db/cursor';
-import { commitPayment, getPayment, listClientPayments, listPaymentsByTime } from '../db/payments';
+import { pageRequest } from '../crypto/cursor';
+import { commitPayment, getPayment, listClientPayments, listPaymentsByTime, type PaymentWriteResult } from '../db/payments';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
 import { localDateRange } from './date-range';
+import { failureOf, type FailureTable } from './failures';
 import { readPractice } from './practice';
 import { toListResult, type ListResult } from './list-result';
 
@@ -14,6 +15,11 @@ import { toListResult, type ListResult } from './list-result';
  * practice-local date range (monthly index partitions) or by client. `payment.received` comes
  * from the table stream, not from here.
  */
+
+const PAYMENT_FAILURES: FailureTable<Exclude<PaymentWriteResult, { ok: true }>> = {
+  client: 'CLIENT_NOT_FOUND',
+  appointment: () => new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client'),
+};
 
 export async function createPayment(medspaId: string, input: CreatePaymentInput, now: Date, writes?: RequestWrites): Promise<Payment> {
   if (!isEntityId(input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
@@ -32,10 +38,10 @@ export async function createPayment(medspaId: string, input: CreatePaymentInput,
     created_at: now.toISOString(),
   };
   const result = await commitPayment(payment, writes);
-  if (result.ok) return payment;
-  if (result.failed === 'client') throw new AppError('CLIENT_NOT_FOUND');
-  throw new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client');
+  if (!result.ok) throw failureOf(PAYMENT_FAILURES, result);
+  return payment;
 }
+
 
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {
   const payment = await getPayment(medspaId, id);

@@ -4,6 +4,7 @@ import { getPractice, putNewPractice, updatePractice } from '../db/practices';
 import { AppError } from '../errors';
 import type { Practice } from '../schemas/practice';
 import { createCredential } from './auth';
+import { failureOf } from './failures';
 
 export async function readPractice(medspaId: string): Promise<Practice> {
   const practice = await getPractice(medspaId);
@@ -17,9 +18,10 @@ export async function changePractice(
   changes: Partial<Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access'>>,
   options: { ifMatch?: number; now: Date },
 ): Promise<Practice> {
-  const practice = await updatePractice(medspaId, changes, { now: options.now.toISOString(), expectedVersion: options.ifMatch });
+  const result = await updatePractice(medspaId, changes, { now: options.now.toISOString(), expectedVersion: options.ifMatch });
+  if (!result.ok) throw failureOf({ absent: 'NOT_FOUND', version: 'VERSION_CONFLICT' }, result);
   forgetAccess(medspaId);
-  return practice;
+  return result.item;
 }
 
 export interface NewPractice {

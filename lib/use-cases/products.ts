@@ -1,16 +1,17 @@
-import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
-import { pageRequest } from '../db/cursor';
-import { afterUpdate, changesNothing, definedFields } from '../db/entities';
+import { pageRequest } from '../crypto/cursor';
 import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
+import { above, where } from '../db/query';
+import type { RequestWrites } from '../db/request-writes';
+import { afterUpdate, changesNothing, definedFields } from '../db/update';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
+import { retry } from '../retry';
 import type { CreateProductInput, CreateStockAdjustmentInput, Product, ProductListQuery, StockAdjustment, UpdateProductInput } from '../schemas/products';
 import { toListResult, type ListResult } from './list-result';
 import type { WriteOptions } from './resources';
-import { untilDone } from './retry';
 
 /**
  * Retail products and stock (API reference, other resources). The quantity changes only through adjustments: each is
@@ -31,7 +32,9 @@ const skuTaken = (sku: string, takenBy: string | null) =>
 /** Enough tries for every adjustment of a burst to take its turn (each failed try means another committed). */
 const STOCK_ATTEMPTS = 64;
 
-const changingTooFast = () => new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
+const changingTooFast = (): never => {
+  throw new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
+};
 
 async function readStored(medspaId: string, id: string): Promise<StoredProduct> {
   const found = await findProduct(medspaId, id);
@@ -60,13 +63,9 @@ export async function createProduct(medspaId: string, input: CreateProductInput,
     updated_at: at,
     headroom: input.quantity_on_hand - input.low_stock_threshold,
   };
-  return untilDone<Product>(async () => {
-    const result = await putNewProduct(product, writes);
-    if (result.ok) return { done: toProduct(product) };
-    if (result.failed === 'sku') throw skuTaken(input.sku, result.takenBy);
-    if (result.failed === 'product') throw new Error('product id collision');
-    return { retry: 'later' };
-  }, changingTooFast);
+  const result = await putNewProduct(product, writes);
+  if (!result.ok) throw skuTaken(input.sku, result.takenBy);
+  return toProduct(product);
 }
 
 /**
@@ -77,7 +76,7 @@ export async function createProduct(medspaId: string, input: CreateProductInput,
 export function changeProduct(medspaId: string, id: string, input: UpdateProductInput, options: WriteOptions): Promise<Product> {
   const at = options.now.toISOString();
   const changes = definedFields(input);
-  return untilDone<Product>(async (attempt) => {
+  return retry<Product>(async (attempt) => {
     const current = await readStored(medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
     const headroom = input.low_stock_threshold === undefined ? undefined : current.quantity_on_hand - input.low_stock_threshold;
@@ -90,25 +89,12 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
     // Sales move the version too (each conditioned on the exact quantity): after a couple of
     // immediate tries, step aside with jitter so a burst of them lets the change through.
     return { retry: attempt <= 2 ? 'now' : 'later' };
-  }, changingTooFast, STOCK_ATTEMPTS);
+  }, { attempts: STOCK_ATTEMPTS, exhausted: changingTooFast });
 }
 
 export async function listProducts(medspaId: string, query: ProductListQuery): Promise<ListResult<Product>> {
-  const clauses: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (query.category !== undefined) {
-    names['#category'] = 'category';
-    values[':category'] = query.category;
-    clauses.push('#category = :category');
-  }
   // low_stock=true reads the sparse index; "not low" has no index of its own and is a filter.
-  if (query.low_stock === false) {
-    names['#headroom'] = 'headroom';
-    values[':zero'] = 0;
-    clauses.push('#headroom > :zero');
-  }
-  const filter = clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined;
+  const filter = where<StoredProduct>({ category: query.category, headroom: query.low_stock === false ? above(0) : undefined });
   const page = await queryProducts(medspaId, pageRequest(medspaId, 'products', query), { lowOnly: query.low_stock === true, filter });
   return toListResult({ ...page, items: page.items.map(toProduct) });
 }
@@ -132,7 +118,7 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
   let state = await readStored(caller.medspaId, productId);
   const id = randomUUID();
   const at = now.toISOString();
-  return untilDone<StockAdjustment>(async (attempt) => {
+  return retry<StockAdjustment>(async (attempt) => {
     if (state.quantity_on_hand + input.delta < 0) {
       throw new AppError('INSUFFICIENT_STOCK', `Only ${state.quantity_on_hand} on hand; cannot take out ${-input.delta}`);
     }
@@ -155,7 +141,12 @@ export async function createStockAdjustment(caller: Caller, productId: string, i
     state = result.current;
     // The new state is in hand; after a few lost turns, step aside a little so a burst spreads out.
     return { retry: attempt <= 3 ? 'now' : 'later' };
-  }, () => new AppError('VERSION_CONFLICT', "The product's stock is changing too fast; try again"), STOCK_ATTEMPTS);
+  }, {
+    attempts: STOCK_ATTEMPTS,
+    exhausted: () => {
+      throw new AppError('VERSION_CONFLICT', "The product's stock is changing too fast; try again");
+    },
+  });
 }
 
 /** The ledger, newest first; the product's 404 for unknown ids. */

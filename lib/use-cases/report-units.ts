@@ -19,8 +19,8 @@ import {
   type UnitState,
   type UnitStateRequest,
 } from '../db/report-aggregates';
-import { jitter } from '../db/transact';
-import { AppError } from '../errors';
+import { isDataFailure } from '../db/failure';
+import { jitter } from '../retry';
 
 /**
  * Counting report sources into the counters, the one path of the stream consumer
@@ -176,7 +176,7 @@ async function commit(medspaId: string, context: PracticeContext, fitted: Fitted
     return await commitUnit({ medspaId, zone: context.zone, pointerRev: context.pointer.rev, eventIds: fitted.eventIds, plans: fitted.plans, now: now() });
   } catch (error) {
     // TransactionConflict beyond transact's own retries: another writer is on the same items.
-    if (error instanceof AppError && error.code === 'CONFLICT') return { ok: false, failed: 'state' };
+    if (isDataFailure(error, 'busy')) return { ok: false, failed: 'state' };
     throw error;
   }
 }

@@ -1,44 +1,42 @@
-import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { pageRequest } from '../db/cursor';
-import { afterUpdate, changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import { pageRequest } from '../crypto/cursor';
+import { putNewEntity } from '../db/item';
 import type { EntityType } from '../db/keys';
+import type { Filter } from '../db/query';
+import type { RequestWrites } from '../db/request-writes';
 import {
-  commitNewService,
   commitProviderDeletion,
-  commitServiceChange,
   getLiveEntities,
   getLiveEntity,
   listLiveEntities,
   readProviderForDeletion,
-  NOT_FOUND_CODE,
   servicesCertifying,
   updateLiveEntity,
-  type ServiceWriteResult,
 } from '../db/resources';
+import { changesNothing, type VersionedFailure } from '../db/update';
 import type { TimeOff, WorkingHours } from '../domain/availability';
 import { byStart, WEEKDAYS } from '../domain/time';
-import { AppError, isAppError } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
+import { retry } from '../retry';
+import { changeFromCurrent as changeFromFresh } from './change-from-current';
+import { failureOf, type FailureTable } from './failures';
 import { toListResult, type ListResult } from './list-result';
-import { untilDone } from './retry';
 import type {
   ClientRecord,
   CreateFacilityInput,
   CreateProviderInput,
-  CreateServiceInput,
   FacilityRecord,
   ProviderRecord,
   ServiceRecord,
   UpdateFacilityInput,
   UpdateProviderInput,
-  UpdateServiceInput,
 } from '../schemas/resources';
 
 /**
  * Setup resources (API reference, other resources): one generic create / read / change / soft delete / list serving
- * every kind, plus the rules that are specific to a kind (provider names and hours, service
- * certification). Clients, with their search index and erasure, are in ./clients. Handlers in
- * functions/<group>/ are one-line adapters.
+ * every kind, plus the rules that are specific to a kind (provider names and hours, a provider's
+ * deletion). Services and their certifications are in ./services; clients, with their search
+ * index and erasure, in ./clients. Handlers in functions/<group>/ are one-line adapters.
  */
 
 export interface ResourceRecords {
@@ -61,7 +59,16 @@ const TYPE = {
   client: 'CLIENT',
 } as const satisfies Record<ResourceKind, EntityType>;
 
-const notFoundOf = (kind: ResourceKind) => NOT_FOUND_CODE[TYPE[kind]];
+const NOT_FOUND = {
+  provider: 'PROVIDER_NOT_FOUND',
+  room: 'ROOM_NOT_FOUND',
+  equipment: 'EQUIPMENT_NOT_FOUND',
+  service: 'SERVICE_NOT_FOUND',
+  client: 'CLIENT_NOT_FOUND',
+} as const satisfies Record<ResourceKind, ErrorCode>;
+
+/** A failed versioned write of a resource of this kind: absent (or deleted) is its 404, another version VERSION_CONFLICT. */
+export const versionedFailures = (kind: ResourceKind): FailureTable<{ failed: VersionedFailure }> => ({ absent: NOT_FOUND[kind], version: 'VERSION_CONFLICT' });
 
 type Meta = 'id' | 'medspa_id' | 'version' | 'created_at' | 'updated_at' | 'deleted_at';
 export type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
@@ -70,7 +77,7 @@ export interface WriteOptions {
   /** The `If-Match` version, if the caller sent one. */
   ifMatch?: number;
   now: Date;
-  /** The request's own writes (its audit entry), committed with the change's transaction. */
+  /** The request's own writes (its audit entry, its Idempotency-Key marker), committed with the change. */
   writes?: RequestWrites;
 }
 
@@ -89,32 +96,26 @@ export const findResources = <K extends ResourceKind>(kind: K, medspaId: string,
 /** The live resource, or the kind's 404 (PROVIDER_NOT_FOUND, ROOM_NOT_FOUND, ...). */
 export async function readResource<K extends ResourceKind>(kind: K, medspaId: string, id: string): Promise<ResourceRecords[K]> {
   const found = await findResource(kind, medspaId, id);
-  if (!found) throw new AppError(notFoundOf(kind));
+  if (!found) throw new AppError(NOT_FOUND[kind]);
   return found;
 }
 
-export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date): Promise<ResourceRecords[K]> {
+/** A new resource, with the request's writes when given (one round trip either way). */
+export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date, writes?: RequestWrites): Promise<ResourceRecords[K]> {
   const at = now.toISOString();
   const record = { id: randomUUID(), medspa_id: medspaId, ...fields, version: 1, created_at: at, updated_at: at } as ResourceRecords[K];
-  return putNewEntity(medspaId, TYPE[kind], record);
+  return putNewEntity(medspaId, TYPE[kind], record, { writes });
 }
 
 /** A PATCH: only the fields given change (null clears a nullable one); version +1. */
-export const changeResource = <K extends ResourceKind>(kind: K, medspaId: string, id: string, changes: Partial<Fields<K>>, options: WriteOptions) =>
-  updateLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id, changes, {
-    notFound: notFoundOf(kind),
-    expectedVersion: options.ifMatch,
-    now: options.now.toISOString(),
-  });
+export async function changeResource<K extends ResourceKind>(kind: K, medspaId: string, id: string, changes: Partial<Fields<K>>, options: WriteOptions): Promise<ResourceRecords[K]> {
+  const result = await updateLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id, changes, { expectedVersion: options.ifMatch, now: options.now.toISOString() });
+  if (!result.ok) throw failureOf(versionedFailures(kind), result);
+  return result.item;
+}
 
-/**
- * A change computed from the current state (merges, derived fields, set membership), written
- * only if nothing changed in between. `build` returns null when there is nothing to write; a
- * change to the values already stored is no write either.
- * Without If-Match a concurrent writer just means another try; with it, the caller's version rules.
- * `commit` writes the change conditioned on `current.version` (default: a versioned update).
- */
-export async function changeFromCurrent<K extends ResourceKind>(
+/** A change computed from the current state (./change-from-current.ts), of a live resource; `commit` defaults to a versioned update. */
+export const changeFromCurrent = <K extends ResourceKind>(
   kind: K,
   medspaId: string,
   id: string,
@@ -122,21 +123,8 @@ export async function changeFromCurrent<K extends ResourceKind>(
   build: (current: ResourceRecords[K]) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
   commit: (changes: Partial<Fields<K>>, current: ResourceRecords[K]) => Promise<ResourceRecords[K]> = (changes, current) =>
     changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version }),
-): Promise<ResourceRecords[K]> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await readResource(kind, medspaId, id);
-    if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
-    const changes = await build(current);
-    // Nothing to write, or values equal to the stored ones: no change (same version, same updated_at).
-    if (changes === null || changesNothing(changes, current)) return current;
-    try {
-      return await commit(changes, current);
-    } catch (error) {
-      const retry = options.ifMatch === undefined && isAppError(error) && error.code === 'VERSION_CONFLICT' && attempt < 5;
-      if (!retry) throw error;
-    }
-  }
-}
+): Promise<ResourceRecords[K]> =>
+  changeFromFresh({ read: () => readResource(kind, medspaId, id), build, unchanged: changesNothing, commit, ifMatch: options.ifMatch });
 
 /**
  * Soft delete: `deleted_at` is set and the resource is hidden from then on, while appointments
@@ -165,7 +153,7 @@ const MAX_SERVICES_PER_DELETION = 99;
  * own transaction), so no service can have taken the provider in between; a lost race reads again.
  */
 export async function removeProvider(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
-  await untilDone(async () => {
+  await retry(async () => {
     const provider = await readProviderForDeletion(medspaId, id);
     if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
     if (options.ifMatch !== undefined && options.ifMatch !== provider.version) throw new AppError('VERSION_CONFLICT');
@@ -180,26 +168,28 @@ export async function removeProvider(medspaId: string, id: string, options: Writ
       writes: options.writes,
     });
     if (result.ok) return { done: true };
-    if (result.failed === 'service') return { retry: 'later' };
-    const old = result.old;
-    if (!old || old.deleted_at) throw new AppError('PROVIDER_NOT_FOUND');
-    if (options.ifMatch !== undefined && old.version !== options.ifMatch) throw new AppError('VERSION_CONFLICT');
-    // A certification (or a change) came in since the read: look again.
-    return { retry: 'later' };
-  }, () => new AppError('CONFLICT', "The provider's services are changing concurrently; try again"));
+    // A service changed, or a certification came in, since the read: look again.
+    if (result.failed === 'service' || result.failed === 'certified') return { retry: 'later' };
+    throw failureOf(versionedFailures('provider'), { failed: result.failed });
+  }, {
+    attempts: 10,
+    exhausted: () => {
+      throw new AppError('CONFLICT', "The provider's services are changing concurrently; try again");
+    },
+  });
   return { id, deleted: true };
 }
 
 /**
  * A page of live resources, in id order (stable across pages). `query` is the list's validated
- * query: its `limit` and `cursor`, and the filters its cursors are bound to (`filter` is their
- * DynamoDB form).
+ * query: its `limit` and `cursor`, and the filters its cursors are bound to (`filter` tests them
+ * on the items).
  */
 export async function listResources<K extends ResourceKind>(
   kind: K,
   medspaId: string,
   query: { limit: number; cursor?: string } & Record<string, unknown>,
-  filter?: QueryPageInput['filter'],
+  filter?: Filter,
 ): Promise<ListResult<ResourceRecords[K]>> {
   return toListResult(await listLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter));
 }
@@ -207,8 +197,8 @@ export async function listResources<K extends ResourceKind>(
 // ---------------------------------------------------------------------------------------------
 // Rooms and equipment
 
-export const createFacility = (kind: FacilityKind, medspaId: string, input: CreateFacilityInput, now: Date) =>
-  createResource(kind, medspaId, { name: input.name, description: input.description ?? null, active: input.active }, now);
+export const createFacility = (kind: FacilityKind, medspaId: string, input: CreateFacilityInput, now: Date, writes?: RequestWrites) =>
+  createResource(kind, medspaId, { name: input.name, description: input.description ?? null, active: input.active }, now, writes);
 
 export const changeFacility = (kind: FacilityKind, medspaId: string, id: string, changes: UpdateFacilityInput, options: WriteOptions) =>
   changeResource(kind, medspaId, id, changes, options);
@@ -236,7 +226,7 @@ export function normalizeTimeOff(entries: TimeOff[] = []): TimeOff[] {
     .sort(byStart);
 }
 
-export const createProvider = (medspaId: string, input: CreateProviderInput, now: Date) =>
+export const createProvider = (medspaId: string, input: CreateProviderInput, now: Date, writes?: RequestWrites) =>
   createResource(
     'provider',
     medspaId,
@@ -251,6 +241,7 @@ export const createProvider = (medspaId: string, input: CreateProviderInput, now
       active: input.active,
     },
     now,
+    writes,
   );
 
 /** `full_name` follows the names; `working_hours` days given replace those days only; `time_off` is replaced. */
@@ -261,86 +252,3 @@ export const changeProvider = (medspaId: string, id: string, changes: UpdateProv
     working_hours: changes.working_hours && normalizeWorkingHours(changes.working_hours, current.working_hours),
     time_off: changes.time_off && normalizeTimeOff(changes.time_off),
   }));
-
-// ---------------------------------------------------------------------------------------------
-// Services
-
-/** Unique provider ids, in order, each a live provider of the practice (else 404 PROVIDER_NOT_FOUND). */
-export async function checkProviders(medspaId: string, ids: readonly string[]): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  const found = await findResources('provider', medspaId, unique);
-  const missing = unique.find((id) => !found.has(id));
-  if (missing !== undefined) throw new AppError('PROVIDER_NOT_FOUND', `Provider ${missing} does not exist`);
-  return unique;
-}
-
-/** A failed service write as the caller's error: the service's 404 or a stale version, or the deleted provider's 404. */
-function serviceWriteError(result: Exclude<ServiceWriteResult, { ok: true }>): AppError {
-  if (result.failed === 'provider') return new AppError('PROVIDER_NOT_FOUND', `Provider ${result.providerId} does not exist`);
-  return conditionFailure(result.old ?? undefined, 'SERVICE_NOT_FOUND');
-}
-
-/** Commits a service change on the version read; the providers it newly certifies must still be live at that moment. */
-const commitService = (medspaId: string, options: WriteOptions) => async (changes: Partial<Fields<'service'>>, current: ServiceRecord): Promise<ServiceRecord> => {
-  const at = options.now.toISOString();
-  const newProviderIds = (changes.provider_ids ?? []).filter((id) => !current.provider_ids.includes(id));
-  const result = await commitServiceChange(medspaId, current.id, changes, { expectedVersion: current.version, now: at, newProviderIds, writes: options.writes });
-  if (!result.ok) throw serviceWriteError(result);
-  return afterUpdate(current, changes, at);
-};
-
-export async function createService(medspaId: string, input: CreateServiceInput, now: Date, writes?: RequestWrites): Promise<ServiceRecord> {
-  const at = now.toISOString();
-  const service: ServiceRecord = {
-    id: randomUUID(),
-    medspa_id: medspaId,
-    name: input.name,
-    description: input.description ?? null,
-    category: input.category ?? null,
-    price_cents: input.price_cents,
-    duration_minutes: input.duration_minutes,
-    active: input.active,
-    provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
-    version: 1,
-    created_at: at,
-    updated_at: at,
-  };
-  const result = await commitNewService(service, writes);
-  if (!result.ok) throw result.failed === 'provider' ? serviceWriteError(result) : new Error('service id collision');
-  return service;
-}
-
-export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
-  if (!changes.provider_ids) return changeResource('service', medspaId, id, changes, options);
-  // The service's own 404 comes before its providers' (API reference, errors's order): read, then check them.
-  return changeFromCurrent('service', medspaId, id, options, async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }), commitService(medspaId, options));
-}
-
-export function listServices(medspaId: string, query: { limit: number; cursor?: string; category?: string }) {
-  const filter = query.category === undefined ? undefined : { expression: '#category = :category', names: { '#category': 'category' }, values: { ':category': query.category } };
-  return listResources('service', medspaId, query, filter);
-}
-
-/** Certifies a provider for a service. Idempotent: an assigned provider leaves the service unchanged. */
-export const assignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date, writes?: RequestWrites) =>
-  changeFromCurrent('service', medspaId, serviceId, { now, writes }, async (service) => {
-    await readResource('provider', medspaId, providerId);
-    return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
-  }, commitService(medspaId, { now, writes }));
-
-/**
- * Withdraws a certification (a DELETE: honours If-Match on the service and answers the deletion
- * object, the provider's id). Idempotent for a live provider. A deletion withdraws its provider
- * everywhere itself; a deleted provider's id still listed (written before that rule) can still be removed.
- */
-export async function unassignServiceProvider(medspaId: string, serviceId: string, providerId: string, options: WriteOptions) {
-  await changeFromCurrent('service', medspaId, serviceId, options, async (service) => {
-    if (service.provider_ids.includes(providerId)) return { provider_ids: service.provider_ids.filter((id) => id !== providerId) };
-    await readResource('provider', medspaId, providerId);
-    return null;
-  });
-  return { id: providerId, deleted: true as const };
-}
-
-/** Whether the provider may perform the service (contract: assignment is certification). */
-export const isCertified = (service: Pick<ServiceRecord, 'provider_ids'>, providerId: string) => service.provider_ids.includes(providerId);

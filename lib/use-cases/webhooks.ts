@@ -1,9 +1,11 @@
-import { changesNothing, definedFields } from '../db/entities';
-import { pageRequest } from '../db/cursor';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
+import { pageRequest } from '../crypto/cursor';
 import { encryptSecret, newSigningSecret } from '../crypto/webhook-secrets';
+import type { RequestWrites } from '../db/request-writes';
+import { changesNothing, definedFields, type VersionedFailure } from '../db/update';
 import {
+  commitWebhookChange,
   countWebhooks,
   deleteWebhook,
   findDelivery,
@@ -11,16 +13,17 @@ import {
   listDeliveries,
   listWebhooks as queryWebhooks,
   putNewWebhook,
-  updateWebhook,
   type StoredDelivery,
   type StoredWebhook,
 } from '../db/webhooks';
 import { PREVIOUS_SECRET_VALID_MS } from '../domain/webhooks';
-import { AppError, isAppError } from '../errors';
+import { AppError } from '../errors';
 import type { ContractEvent } from '../events/types';
 import type { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
 import { subscriptionUrlProblem } from '../webhooks/address';
 import { deliverOnce } from '../webhooks/jobs';
+import { changeFromCurrent as changeFromFresh } from './change-from-current';
+import { failureOf, type FailureTable } from './failures';
 import { toListResult, type ListResult } from './list-result';
 import type { WriteOptions } from './resources';
 
@@ -82,7 +85,7 @@ export async function listWebhooks(medspaId: string, query: { limit: number; cur
   return toListResult({ ...result, items: result.items.map(toWebhook) });
 }
 
-export async function createWebhook(medspaId: string, input: CreateWebhookInput, now: Date): Promise<WebhookWithSecret> {
+export async function createWebhook(medspaId: string, input: CreateWebhookInput, now: Date, writes?: RequestWrites): Promise<WebhookWithSecret> {
   await assertSubscribable(input.url);
   // Counted, not reserved: two creates racing at the bound may both pass (a soft limit).
   if ((await countWebhooks(medspaId)) >= MAX_WEBHOOKS_PER_PRACTICE) {
@@ -104,34 +107,34 @@ export async function createWebhook(medspaId: string, input: CreateWebhookInput,
     created_at: at,
     updated_at: at,
   };
-  await putNewWebhook(stored);
+  await putNewWebhook(stored, writes);
   return { ...toWebhook(stored), secret };
 }
 
+const WEBHOOK_WRITE_FAILURES: FailureTable<{ failed: VersionedFailure }> = { absent: 'WEBHOOK_NOT_FOUND', version: 'VERSION_CONFLICT' };
+
 /**
- * A change computed from the current subscription and written on its version (If-Match when
- * given; otherwise a concurrent change just means another try on fresh state).
+ * A change computed from the current subscription and written on its version (./change-from-current.ts:
+ * If-Match when given; otherwise a concurrent change just means another try on fresh state).
  */
-async function changeFromCurrent(
+const changeFromCurrent = (
   medspaId: string,
   id: string,
   options: WriteOptions,
   build: (current: StoredWebhook) => { changes: Record<string, unknown>; remove?: string[] },
-): Promise<StoredWebhook> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await readStored(medspaId, id);
-    if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
-    const { changes, remove } = build(current);
-    // Nothing to change: no new version, no new ETag (contract: a PATCH that changes nothing is no change).
-    if (!remove?.length && changesNothing(changes, current)) return current;
-    try {
-      return await updateWebhook(medspaId, id, changes, { expectedVersion: current.version, now: options.now.toISOString(), remove });
-    } catch (error) {
-      const retry = options.ifMatch === undefined && isAppError(error) && error.code === 'VERSION_CONFLICT' && attempt < 5;
-      if (!retry) throw error;
-    }
-  }
-}
+): Promise<StoredWebhook> =>
+  changeFromFresh({
+    read: () => readStored(medspaId, id),
+    build,
+    // Nothing to change: no new version, no new ETag (API reference: a PATCH that changes nothing is no change).
+    unchanged: ({ changes, remove }, current) => !remove?.length && changesNothing(changes, current),
+    commit: async ({ changes, remove }, current) => {
+      const result = await commitWebhookChange(current, changes, { now: options.now.toISOString(), remove, writes: options.writes });
+      if (!result.ok) throw failureOf(WEBHOOK_WRITE_FAILURES, result);
+      return result.item;
+    },
+    ifMatch: options.ifMatch,
+  });
 
 /** Re-enabling a disabled subscription clears its reason and its failing streak, so it gets a fresh 3 days. */
 export async function changeWebhook(medspaId: string, id: string, input: UpdateWebhookInput, options: WriteOptions): Promise<Webhook> {
@@ -146,14 +149,15 @@ export async function changeWebhook(medspaId: string, id: string, input: UpdateW
 }
 
 export async function removeWebhook(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
-  await deleteWebhook(medspaId, id, options.ifMatch);
+  const result = await deleteWebhook(medspaId, id, options.ifMatch);
+  if (!result.ok) throw failureOf(WEBHOOK_WRITE_FAILURES, result);
   return { id, deleted: true };
 }
 
 /** The new secret signs from now on; the one it replaces signs too for 24 h (an older one stops at once). */
-export async function rotateWebhookSecret(medspaId: string, id: string, now: Date): Promise<WebhookWithSecret> {
+export async function rotateWebhookSecret(medspaId: string, id: string, now: Date, writes?: RequestWrites): Promise<WebhookWithSecret> {
   const secret = newSigningSecret();
-  const updated = await changeFromCurrent(medspaId, id, { now }, (current) => ({
+  const updated = await changeFromCurrent(medspaId, id, { now, writes }, (current) => ({
     changes: {
       secret_enc: encryptSecret(secret, secretContext(medspaId, id)),
       previous_secret_enc: current.secret_enc,

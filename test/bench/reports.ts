@@ -16,7 +16,8 @@ import { readReportSources } from '../../lib/db/report-aggregates';
 import type { Appointment, Payment, StockAdjustment } from '../../lib/domain/records';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 import { getRevenueReport } from '../../lib/use-cases/reports';
-import { createProvider, createService } from '../../lib/use-cases/resources';
+import { createProvider } from '../../lib/use-cases/resources';
+import { createService } from '../../lib/use-cases/services';
 import { addDays, todayIn } from '../fixtures/dates';
 import { tableStream } from '../fixtures/report-stream';
 

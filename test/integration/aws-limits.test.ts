@@ -8,7 +8,7 @@ import { eventFor, lambdaContext, type LocalRequest } from '../../infra/local/ro
 import { forgetAccess } from '../../lib/auth/access';
 import { runAsFunction } from '../../lib/aws/local-runtime';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
-import { batchGetKeys, itemId } from '../../lib/db/entities';
+import { batchGetKeys, itemId } from '../../lib/db/batch';
 import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyRecord } from '../../lib/db/idempotency';
 import { auditPk, entityKey, idempotencyKey, type Key } from '../../lib/db/keys';
 import { MAX_RESPONSE_BYTES } from '../../lib/http/response';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEntity } from '../../lib/db/entities';
+import { getEntity } from '../../lib/db/item';
 import { seedDemoPracticeData } from '../../infra/local/demo-data';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { EVERY_DAY_9_TO_5, makeClient, makeEquipment, makeProvider, makeRoom, makeService } from '../fixtures/builders';

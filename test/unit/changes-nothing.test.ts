@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesNothing } from '../../lib/db/entities';
+import { changesNothing } from '../../lib/db/update';
 
 describe('changesNothing: DynamoDB equality of a PATCH against the stored record', () => {
   const stored = { name: 'Room', description: null, tags: ['a', 'b'], hours: { mon: [{ start: '09:00', end: '17:00' }], tue: [] } };

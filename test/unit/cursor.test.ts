@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { config } from '../../lib/config';
 import { resetSecretKeys } from '../../lib/crypto/named-secret';
-import { cursorScope, openCursor, pageRequest, sealCursor, type CursorScope } from '../../lib/db/cursor';
+import { cursorScope, openCursor, pageRequest, sealCursor, type CursorScope } from '../../lib/crypto/cursor';
 import { AppError } from '../../lib/errors';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { clock } from '../clock';
 import { config } from '../config';
-import { secretKeys } from '../crypto/named-secret';
-import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
+import { secretKeys } from './named-secret';
 
 /**
  * Pagination cursors are sealed (AES-256-GCM, key from `secretKeys('cursor')`): opaque to callers,
@@ -14,6 +13,9 @@ import { AppError } from '../errors';
  * Layout (base64url): version (1 byte) | IV (12) | ciphertext | tag (16). IVs are random: with
  * 96-bit random IVs a key should seal fewer than 2^32 cursors (NIST SP 800-38D), far above our
  * volume; rotating CURSOR_SECRET resets the count.
+ *
+ * A cursor is the API's token, so one that does not open is the request's fault (400), whichever
+ * layer opens it: the data layer opens its start keys here, with its own check of their shape.
  */
 
 /** What a cursor is bound to: the list of one practice, with one set of filters. */
@@ -67,7 +69,7 @@ const boundTo = (scope: CursorScope) => Buffer.from(JSON.stringify(['medspa-curs
 const nowSeconds = () => Math.floor(clock().now().getTime() / 1000);
 
 /** 400 VALIDATION_ERROR naming `cursor`: altered, foreign, from another list or filter set, or malformed. */
-export const invalidCursor = () =>
+const invalidCursor = () =>
   new AppError('VALIDATION_ERROR', 'The cursor is not valid', {
     details: [{ path: 'cursor', message: 'not a cursor from this list with these filters' }],
   });
@@ -106,15 +108,12 @@ function tryOpen(key: Buffer, scope: CursorScope, iv: Buffer, ciphertext: Buffer
   }
 }
 
-/** DynamoDB's limit on a sort key value (partition keys may take 2048; ours never come near either). */
-const MAX_KEY_BYTES = 1024;
-
 /**
  * The position sealed in a cursor of this scope, or undefined without a cursor. Every key of
  * CURSOR_SECRET is tried (current first), so cursors handed out before a rotation keep working
- * while the previous secret is still listed.
+ * while the previous secret is still listed. A position `isValid` refuses is an invalid cursor too.
  */
-export function openCursor(scope: CursorScope, text: string | undefined): unknown {
+export function openCursor(scope: CursorScope, text: string | undefined, isValid: (position: unknown) => boolean = () => true): unknown {
   if (!text) return undefined;
   const bytes = decodeExact(text);
   if (!bytes || bytes.length <= 1 + IV_BYTES + TAG_BYTES || bytes[0] !== FORMAT_VERSION) throw invalidCursor();
@@ -135,30 +134,6 @@ export function openCursor(scope: CursorScope, text: string | undefined): unknow
   }
   const { exp, at } = sealed;
   if (typeof exp !== 'number' || nowSeconds() >= exp) throw expiredCursor();
+  if (!isValid(at)) throw invalidCursor();
   return at;
 }
-
-/** A Query's LastEvaluatedKey as a cursor of this scope (null on the last page). */
-export const sealStartKey = (scope: CursorScope, key: KeyMap | undefined): string | null => (key ? sealCursor(scope, key) : null);
-
-/**
- * The start key in a cursor of this scope. It must also name the partition being read and exactly
- * the table's (and index's) key attributes: sealed cursors are ours, so this only guards against a
- * list whose key shape changed between pages (DynamoDB would reject the key with a 500).
- */
-export function openStartKey(scope: CursorScope, cursor: string | undefined, expected: KeyMap, keyNames: readonly string[]): KeyMap | undefined {
-  const key = openCursor(scope, cursor);
-  if (key === undefined) return undefined;
-  const valid =
-    typeof key === 'object' &&
-    key !== null &&
-    Object.entries(expected).every(([name, value]) => (key as KeyMap)[name] === value) &&
-    // Strings DynamoDB takes as key values: well-formed Unicode within its key size limits.
-    Object.values(key).every((value) => typeof value === 'string' && isWellFormed(value) && Buffer.byteLength(value) <= MAX_KEY_BYTES) &&
-    [...Object.keys(key)].sort().join() === [...keyNames].sort().join();
-  if (!valid) throw invalidCursor();
-  return key as KeyMap;
-}
-
-/** The attributes of a start key: the table's keys, plus the index's when reading one. */
-export const startKeyNames = (index?: string) => (index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk']);
