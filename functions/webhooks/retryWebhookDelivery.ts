@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import { webhookRoutes } from '../../lib/routes/webhooks';
 import { retryWebhookDelivery } from '../../lib/use-cases/webhooks';
 
-export const handler = httpHandler(webhookRoutes.retryWebhookDelivery, async ({ caller, params, now }) => ({
-  data: await retryWebhookDelivery(caller.medspaId, params.id, params.delivery_id, now),
+export const handler = httpHandler(webhookRoutes.retryWebhookDelivery, async ({ caller, params, now, writes }) => ({
+  data: await retryWebhookDelivery(caller.medspaId, params.id, params.delivery_id, now, writes),
 }));

@@ -168,7 +168,7 @@ export async function rotateWebhookSecret(medspaId: string, id: string, now: Dat
 }
 
 /** `webhook.test`: sent to this subscription only, now, once. */
-export async function testWebhook(medspaId: string, id: string, now: Date): Promise<WebhookDelivery> {
+export async function testWebhook(medspaId: string, id: string, now: Date, writes?: RequestWrites): Promise<WebhookDelivery> {
   const sub = await readStored(medspaId, id);
   const event: ContractEvent = {
     id: `evt_test_${randomUUID().replace(/-/g, '')}`,
@@ -177,7 +177,7 @@ export async function testWebhook(medspaId: string, id: string, now: Date): Prom
     medspa_id: medspaId,
     data: { object: { webhook_id: sub.id, message: 'A test event from medspa-api: your endpoint is reachable and can verify signatures.' } },
   };
-  return toDelivery(await deliverOnce(sub, event, 1, { now: () => now }));
+  return toDelivery(await deliverOnce(sub, event, 1, { now: () => now }, writes));
 }
 
 export async function listWebhookDeliveries(medspaId: string, id: string, query: { limit: number; cursor?: string }): Promise<ListResult<WebhookDelivery>> {
@@ -187,8 +187,8 @@ export async function listWebhookDeliveries(medspaId: string, id: string, query:
 }
 
 /** The logged attempt's event, sent again now (same `webhook-id`, so receivers dedupe); a new entry with the next attempt number. */
-export async function retryWebhookDelivery(medspaId: string, id: string, deliveryId: string, now: Date): Promise<WebhookDelivery> {
+export async function retryWebhookDelivery(medspaId: string, id: string, deliveryId: string, now: Date, writes?: RequestWrites): Promise<WebhookDelivery> {
   const [sub, delivery] = await Promise.all([readStored(medspaId, id), findDelivery(medspaId, deliveryId)]);
   if (!delivery || delivery.subscription_id !== sub.id) throw new AppError('WEBHOOK_NOT_FOUND', 'No such delivery for this webhook');
-  return toDelivery(await deliverOnce(sub, delivery.event, delivery.attempt + 1, { now: () => now }));
+  return toDelivery(await deliverOnce(sub, delivery.event, delivery.attempt + 1, { now: () => now }, writes));
 }

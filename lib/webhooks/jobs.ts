@@ -1,3 +1,4 @@
+import type { RequestWrites } from '../db/request-writes';
 import { createHash, randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { clock } from '../clock';
@@ -273,7 +274,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
  * for the subscription's health, never retried automatically. Sent even while the subscription is
  * disabled, so its owner can check the receiver before re-enabling it.
  */
-export async function deliverOnce(sub: StoredWebhook, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}): Promise<StoredDelivery> {
+export async function deliverOnce(sub: StoredWebhook, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}, writes?: RequestWrites): Promise<StoredDelivery> {
   const opts = settings(options);
   const now = opts.now();
   const outcome = await attempt(sub, event, now, opts);
@@ -281,7 +282,8 @@ export async function deliverOnce(sub: StoredWebhook, event: ContractEvent, atte
     { delivery_id: randomUUID(), delivery_created_at: now.toISOString(), attempt: attemptNumber, medspa_id: sub.medspa_id, subscription_id: sub.id, event },
     outcome,
   );
-  await saveDeliveryAttempt(entry);
+  // The request's own writes (Idempotency-Key marker, audit entry) commit with the logged attempt.
+  await saveDeliveryAttempt(entry, undefined, writes);
   logAttempt(entry);
   await recordHealth(sub, outcome.ok, now);
   return entry;

@@ -58,6 +58,21 @@ describe('the Idempotency-Key marker of POSTs that write one item', () => {
     }
   });
 
+  it('is committed with the logged attempt of a webhook test and of a retried delivery', async () => {
+    const webhook = (await keyed(`hook-test-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] })).body.data;
+    const testKey = `marked-test-${Date.now()}`;
+    const tested = await keyed(testKey, `/v1/webhooks/${webhook.id}/test`);
+    expect(tested.status, JSON.stringify(tested.body)).toBeLessThan(300);
+    const retryKey = `marked-retry-${Date.now()}`;
+    const retried = await keyed(retryKey, `/v1/webhooks/${webhook.id}/deliveries/${tested.body.data.id}/retry`);
+    expect(retried.status, JSON.stringify(retried.body)).toBeLessThan(300);
+    for (const key of [testKey, retryKey]) {
+      const record = await recordOf(key);
+      expect(record?.committed_at, key).toEqual(expect.any(String));
+      expect(record?.status, key).toBe('completed');
+    }
+  });
+
   it('keeps a retry of a create that died after committing from running again', async () => {
     const key = `died-${Date.now()}`;
     const name = `Once ${Date.now()}`;
