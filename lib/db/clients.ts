@@ -1,7 +1,8 @@
-import type { Appointment, ClientRecord, TreatmentRecord } from '../domain/records';
+import type { AppointmentRecord, ClientRecord } from '../domain/records';
+import { withoutPractice, type PublicTreatmentRecord } from './appointments';
 import { tableName } from './client';
-import { clientCodec } from './codecs';
-import { batchGetKeys, conditionFailure, fromItem, queryAll, queryPage, versionedUpdate, type Page } from './entities';
+import { clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
+import { batchGetKeys, conditionFailure, queryAll, queryPage, versionedUpdate, type Page } from './entities';
 import type { PageRequest } from './cursor';
 import type { RequestWrites } from './request-writes';
 import { transact, type TransactItem } from './transact';
@@ -23,7 +24,7 @@ export interface ClientIndex {
 const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
   Put: {
     TableName: tableName(),
-    Item: { ...clientSearchKey(medspaId, term, clientId), entity: 'CLIENT_SEARCH', client_id: clientId, membership_status: index.membershipStatus },
+    Item: clientSearchCodec.toItem({ medspa_id: medspaId, term, client_id: clientId, membership_status: index.membershipStatus }),
   },
 });
 
@@ -107,8 +108,8 @@ export async function findClientIndexEntries(medspaId: string, prefix: string, m
 const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
-export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Appointment>> =>
-  queryPage<Appointment>({
+export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<AppointmentRecord>> =>
+  queryPage<AppointmentRecord>({
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',
     ...page,
@@ -117,11 +118,11 @@ export const completedAppointmentsOf = (medspaId: string, clientId: string, page
   });
 
 /** Treatment records of these appointments, by appointment id: one batched read. */
-export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, TreatmentRecord>> {
+export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, PublicTreatmentRecord>> {
   const found = await batchGetKeys(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
-  const records = new Map<string, TreatmentRecord>();
+  const records = new Map<string, PublicTreatmentRecord>();
   for (const item of found.values()) {
-    const record = fromItem<TreatmentRecord>(item)!;
+    const record = withoutPractice(treatmentRecordCodec.fromItem(item))!;
     records.set(record.appointment_id, record);
   }
   return records;

@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../errors';
-import type { Consent } from '../domain/records';
+import type { ConsentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { consentCodec } from './codecs';
-import { fromItem, queryPage, type Page } from './entities';
+import { queryPage, type Page } from './entities';
 import type { PageRequest } from './cursor';
 import { consentKey, consentsPk, entityKey } from './keys';
 import type { RequestWrites } from './request-writes';
@@ -15,7 +15,7 @@ import { transact } from './transact';
  */
 
 /** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: CLIENT_NOT_FOUND). */
-export async function putConsent(consent: Consent, writes?: RequestWrites): Promise<void> {
+export async function putConsent(consent: ConsentRecord, writes?: RequestWrites): Promise<void> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
   const outcome = await transact([
     { name: 'consent', action: {
@@ -39,11 +39,11 @@ export async function putConsent(consent: Consent, writes?: RequestWrites): Prom
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */
-export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Consent>> =>
-  queryPage<Consent>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
+export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<ConsentRecord>> =>
+  queryPage<ConsentRecord>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
 
 /** The client's latest `max` consents, newest signed first: one Query. */
-export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<Consent[]> {
+export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<ConsentRecord[]> {
   const { Items = [] } = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
@@ -54,5 +54,5 @@ export async function latestConsentsOf(medspaId: string, clientId: string, max: 
       ConsistentRead: true,
     }),
   );
-  return Items.map((item) => fromItem<Consent>(item)!);
+  return Items.map((item) => consentCodec.fromItem(item)!);
 }

@@ -1,26 +1,15 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Role } from '../auth/roles';
+import type { CredentialRecord } from '../domain/records';
 import { AppError } from '../errors';
 import { ddb, tableName } from './client';
-import { afterUpdate, fromItem, getEntity, listEntities, putNewEntity } from './entities';
+import { credentialCodec } from './codecs';
+import { afterUpdate, getEntity, listEntities } from './entities';
 import type { PageRequest } from './cursor';
 import { collectionPk, credentialLookupIndexKey, entityKey } from './keys';
+import { putNew } from './put-new';
 import type { RequestWrites } from './request-writes';
 import { transact } from './transact';
-
-export interface CredentialRecord {
-  id: string;
-  client_id: string;
-  medspa_id: string;
-  name: string;
-  role: Role;
-  secret_hash: string;
-  revoked_at?: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
 
 /** The public view: never the hash. */
 export const publicCredential = (credential: CredentialRecord) => ({
@@ -32,8 +21,9 @@ export const publicCredential = (credential: CredentialRecord) => ({
   revoked_at: credential.revoked_at ?? null,
 });
 
-export const putNewCredential = (credential: CredentialRecord) =>
-  putNewEntity(credential.medspa_id, 'CRED', credential, credentialLookupIndexKey(credential.client_id));
+export type { CredentialRecord };
+
+export const putNewCredential = (credential: CredentialRecord) => putNew(credentialCodec, credential);
 
 export const getCredential = (medspaId: string, clientId: string) => getEntity<CredentialRecord>(medspaId, 'CRED', clientId);
 
@@ -67,7 +57,7 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem<CredentialRecord>(Attributes)!;
+    return credentialCodec.fromItem(Attributes)!;
   } catch (error) {
     // Revoking twice is harmless (idempotent); only an unknown id fails.
     if (error instanceof ConditionalCheckFailedException) throw new AppError('CREDENTIAL_NOT_FOUND');

@@ -1,26 +1,18 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Practice } from '../domain/records';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { PracticeRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { practiceCodec } from './codecs';
-import { fromItem, updateItem } from './entities';
+import { updateItem } from './entities';
 import { practiceKey } from './keys';
+import { putNew } from './put-new';
 
-export async function getPractice(medspaId: string): Promise<Practice | null> {
+export async function getPractice(medspaId: string): Promise<PracticeRecord | null> {
   const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(medspaId), ConsistentRead: true }));
-  return fromItem<Practice>(Item);
+  return practiceCodec.fromItem(Item);
 }
 
-export async function putNewPractice(practice: Practice): Promise<Practice> {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: practiceCodec.toItem(practice),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return practice;
-}
+export const putNewPractice = (practice: PracticeRecord) => putNew(practiceCodec, practice);
 
 /** A PATCH of the settings; equal values change nothing (lib/db/entities updateItem). */
-export const updatePractice = (medspaId: string, changes: Partial<Practice>, options: { now: string; expectedVersion?: number }): Promise<Practice> =>
-  updateItem<Practice>(practiceKey(medspaId), changes, { ...options, notFound: 'NOT_FOUND' });
+export const updatePractice = (medspaId: string, changes: Partial<PracticeRecord>, options: { now: string; expectedVersion?: number }): Promise<PracticeRecord> =>
+  updateItem<PracticeRecord>(practiceKey(medspaId), changes, { ...options, notFound: 'NOT_FOUND' });

@@ -1,12 +1,12 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ACTIVE_STATUSES } from '../domain/status';
 import { minuteStart } from '../domain/reminders';
-import type { Appointment } from '../domain/records';
-import { reminderCodec, type ReminderRequest } from './codecs';
+import type { AppointmentRecord, ReminderRecord } from '../domain/records';
+import { appointmentCodec, reminderCodec, reminderDueCodec, reminderSentCodec, reminderSweepCodec } from './codecs';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { batchGetKeys, fromItem, itemId, queryAll } from './entities';
-import { appointmentKey, reminderDueKey, reminderSentKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
+import { batchGetKeys, itemId, queryAll } from './entities';
+import { appointmentKey, reminderDueKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
 import { transact } from './transact';
 
 /**
@@ -30,15 +30,13 @@ export async function putReminderDue(due: ReminderDue): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
-        ...reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt),
-        entity: 'REMINDER_DUE',
+      Item: reminderDueCodec.toItem({
         medspa_id: due.medspaId,
         appointment_id: due.appointmentId,
         scheduled_at: due.scheduledAt,
         due_minute: due.minute,
         expires_at: Math.floor(minuteStart(due.minute) / 1000) + DUE_ITEM_TTL_SECONDS,
-      },
+      }),
     }),
   );
 }
@@ -63,19 +61,20 @@ export async function deleteReminderDue(due: ReminderDue): Promise<void> {
 }
 
 /** The appointments of these due items, by `medspaId|appointmentId`: one BatchGetItem per 100. */
-export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, Appointment>> {
+export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, AppointmentRecord>> {
   const found = await batchGetKeys(dues.map((due) => appointmentKey(due.medspaId, due.appointmentId)));
-  const appointments = new Map<string, Appointment>();
+  const appointments = new Map<string, AppointmentRecord>();
   for (const due of dues) {
     const item = found.get(itemId(appointmentKey(due.medspaId, due.appointmentId)));
-    if (item) appointments.set(`${due.medspaId}|${due.appointmentId}`, fromItem<Appointment>(item)!);
+    if (item) appointments.set(`${due.medspaId}|${due.appointmentId}`, appointmentCodec.fromItem(item)!);
   }
   return appointments;
 }
 
 export async function readSweepCheckpoint(): Promise<string | null> {
   const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: reminderSweepCheckpointKey(), ConsistentRead: true }));
-  return typeof Item?.swept_through === 'string' ? Item.swept_through : null;
+  const checkpoint = reminderSweepCodec.fromItem(Item);
+  return typeof checkpoint?.swept_through === 'string' ? checkpoint.swept_through : null;
 }
 
 /** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
@@ -84,7 +83,7 @@ export async function advanceSweepCheckpoint(minute: string, now: string): Promi
     .send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...reminderSweepCheckpointKey(), entity: 'REMINDER_SWEEP', swept_through: minute, updated_at: now },
+        Item: reminderSweepCodec.toItem({ swept_through: minute, updated_at: now }),
         ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
         ExpressionAttributeValues: { ':minute': minute },
       }),
@@ -103,7 +102,7 @@ export type ScheduledReminderResult =
  * second sweep, concurrent or later, cannot write it again), and a check that the appointment is
  * still active at that time (closing the race with a cancel or move after it was read).
  */
-export async function commitScheduledReminder(reminder: ReminderRequest): Promise<ScheduledReminderResult> {
+export async function commitScheduledReminder(reminder: ReminderRecord): Promise<ScheduledReminderResult> {
   const { medspa_id: medspaId, appointment } = reminder;
   const statuses = Object.fromEntries(ACTIVE_STATUSES.map((status, index) => [`:s${index}`, status]));
   const outcome = await transact([
@@ -111,15 +110,13 @@ export async function commitScheduledReminder(reminder: ReminderRequest): Promis
     { name: 'sent', action: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...reminderSentKey(medspaId, appointment.id, appointment.scheduled_at),
-          entity: 'REMINDER_SENT',
+        Item: reminderSentCodec.toItem({
           medspa_id: medspaId,
           appointment_id: appointment.id,
           scheduled_at: appointment.scheduled_at,
           event_id: reminder.event_id,
           sent_at: reminder.requested_at,
-        },
+        }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } },

@@ -1,10 +1,13 @@
 import { AppError, type ErrorCode } from '../errors';
 import { isEntityId } from '../domain/ids';
+import type { ServiceRecord } from '../domain/records';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
+import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec } from './codecs';
 import type { PageRequest } from './cursor';
 import { batchGetEntities, CERTIFICATION_SEQ, getEntity, listEntities, pick, queryAll, updateEntity, versionedUpdate, type Page, type QueryPageInput, type UpdateOptions } from './entities';
 import { collectionPk, entityKey, type EntityType } from './keys';
+import { putNew } from './put-new';
 import type { RequestWrites } from './request-writes';
 import { transact, type NamedAction, type TransactItem } from './transact';
 
@@ -67,6 +70,14 @@ export function listLiveEntities<T>(
     values: filter?.values ?? {},
   });
 }
+
+/** The codec of each soft-deletable (or, for services, deactivatable) resource type. */
+const RESOURCE_CODECS = { PROVIDER: providerCodec, ROOM: roomCodec, EQUIPMENT: equipmentCodec, SERVICE: serviceCodec, CLIENT: clientCodec } as const;
+export type ResourceType = keyof typeof RESOURCE_CODECS;
+
+/** A new resource (a taken id fails). */
+export const putNewResource = <T extends { id: string; medspa_id: string }>(type: ResourceType, record: T): Promise<T> =>
+  putNew(RESOURCE_CODECS[type] as unknown as Codec<T>, record);
 
 /** The 404 code for an entity type's ids. */
 export const NOT_FOUND_CODE = {
@@ -133,9 +144,9 @@ async function commitServiceWrite(medspaId: string, service: TransactItem, newPr
 }
 
 /** A new service (every provider it lists checked live). */
-export const commitNewService = (service: { id: string; medspa_id: string; provider_ids: string[] } & Record<string, unknown>, writes?: RequestWrites) =>
+export const commitNewService = (service: ServiceRecord, writes?: RequestWrites) =>
   commitServiceWrite(service.medspa_id, {
-    Put: { TableName: tableName(), Item: { ...entityKey(service.medspa_id, 'SERVICE', service.id), entity: 'SERVICE', ...service }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: { TableName: tableName(), Item: serviceCodec.toItem(service), ConditionExpression: 'attribute_not_exists(pk)' },
   }, service.provider_ids, writes);
 
 /** A versioned change of a service read at `expectedVersion` (the providers it newly lists checked live). */

@@ -1,11 +1,13 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ContractEvent, EventType } from '../events/types';
 import { isEntityId } from '../domain/ids';
+import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { countAll, deleteEntity, fromItem, getEntity, listEntities, putNewEntity, queryAll, queryPage, updateEntity, type Page } from './entities';
+import { deliveryCodec, webhookCodec } from './codecs';
+import { countAll, deleteEntity, getEntity, listEntities, queryAll, queryPage, updateEntity, type Page } from './entities';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
 import type { PageRequest } from './cursor';
+import { putNew } from './put-new';
 import { transact } from './transact';
 
 /**
@@ -13,71 +15,16 @@ import { transact } from './transact';
  * per subscription, one item per attempt, expiring after 30 days).
  */
 
-export interface StoredWebhook {
-  id: string;
-  medspa_id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  /** The first failed attempt since the last success (absent while deliveries succeed). */
-  first_failure_at?: string | null;
-  /** Kept to the hour: not every success is written back. */
-  last_success_at?: string | null;
-  /** AES-256-GCM ciphertext of the signing secret (lib/crypto/webhook-secrets); never the secret. */
-  secret_enc: string;
-  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
-  previous_secret_enc?: string | null;
-  previous_secret_expires_at?: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
-/** One attempt (or one scheduled attempt, while `pending`) of one event to one subscription. */
-export interface StoredDelivery {
-  id: string;
-  medspa_id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: EventType;
-  attempt: number;
-  status: DeliveryStatus;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-  /** What was (or will be) sent, so the attempt can be retried by hand; internal, never returned. */
-  event: ContractEvent;
-}
-
-/** As stored: the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept). */
-type DeliveryRecord = Omit<StoredDelivery, 'event'> & { event_json: string };
-
-const toRecord = ({ event, ...entry }: StoredDelivery): DeliveryRecord => ({ ...entry, event_json: JSON.stringify(event) });
-
-function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery | null {
-  const record = fromItem<DeliveryRecord>(item);
-  if (!record) return null;
-  const { event_json, ...entry } = record;
-  return { ...entry, event: JSON.parse(event_json) as ContractEvent };
-}
-
-export const DELIVERY_LOG_DAYS = 30;
 const NOT_FOUND = 'WEBHOOK_NOT_FOUND' as const;
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<StoredWebhook>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
+export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<WebhookRecord>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
 
-export const putNewWebhook = (webhook: StoredWebhook) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook);
+export const putNewWebhook = (webhook: WebhookRecord) => putNew(webhookCodec, webhook);
 
-export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
+export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> => listEntities<WebhookRecord>(medspaId, 'WEBHOOK', page);
 
 export const countWebhooks = (medspaId: string) =>
   countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
@@ -86,14 +33,14 @@ export const countWebhooks = (medspaId: string) =>
  * Every subscription of a practice: ONE Query on its collection (a practice has at most a few
  * dozen, far under a page), strongly consistent so a subscription takes events from its creation.
  */
-export async function practiceWebhooks(medspaId: string): Promise<StoredWebhook[]> {
+export async function practiceWebhooks(medspaId: string): Promise<WebhookRecord[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') }, ConsistentRead: true });
-  return items.map((item) => fromItem<StoredWebhook>(item)!);
+  return items.map((item) => webhookCodec.fromItem(item)!);
 }
 
 /** A versioned change (If-Match when given); `remove` clears attributes. */
 export const updateWebhook = (medspaId: string, id: string, changes: Record<string, unknown>, options: { expectedVersion?: number; now: string; remove?: string[] }) =>
-  updateEntity<StoredWebhook>(medspaId, 'WEBHOOK', id, changes, { notFound: NOT_FOUND, ...options });
+  updateEntity<WebhookRecord>(medspaId, 'WEBHOOK', id, changes, { notFound: NOT_FOUND, ...options });
 
 export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) => deleteEntity(medspaId, 'WEBHOOK', id, { notFound: NOT_FOUND, expectedVersion });
 
@@ -163,19 +110,13 @@ export async function autoDisableWebhook(medspaId: string, id: string, failingSi
 // ---------------------------------------------------------------------------------------------
 // Delivery log
 
-export const deliveryKey = (entry: Pick<StoredDelivery, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Key =>
+export const deliveryKey = (entry: Pick<DeliveryRecord, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Key =>
   webhookDeliveryKey(entry.medspa_id, entry.subscription_id, entry.created_at, entry.id);
 
-const deliveryItem = (entry: StoredDelivery) => ({
-  ...deliveryKey(entry),
-  ...webhookDeliveryLookupIndexKeys(entry.medspa_id, entry.id),
-  entity: 'WEBHOOK_DELIVERY',
-  expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400,
-  ...toRecord(entry),
-});
+const deliveryItem = deliveryCodec.toItem;
 
 /** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
-export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<void> {
+export async function putPendingDeliveries(entries: DeliveryRecord[]): Promise<void> {
   await Promise.all(
     entries.map((entry) =>
       ddb()
@@ -189,7 +130,7 @@ export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<v
  * An attempt's outcome, with the next attempt's `pending` entry when one is scheduled: in one
  * transaction, so the log never shows a failure whose announced retry is missing.
  */
-export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery): Promise<void> {
+export async function saveDeliveryAttempt(entry: DeliveryRecord, next?: DeliveryRecord): Promise<void> {
   if (next) {
     const outcome = await transact([
       { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } },
@@ -202,17 +143,17 @@ export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDe
 }
 
 /** A subscription's log, newest first. */
-export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<StoredDelivery>> {
+export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
   const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
-  return { ...result, items: result.items.map((item) => fromRecord(item)!) };
+  return { ...result, items: result.items.map((item) => deliveryCodec.fromItem(item)!) };
 }
 
 /** A delivery by id (its lookup index entry), or null. */
-export async function findDelivery(medspaId: string, deliveryId: string): Promise<StoredDelivery | null> {
+export async function findDelivery(medspaId: string, deliveryId: string): Promise<DeliveryRecord | null> {
   if (!isEntityId(deliveryId)) return null;
   const { gsi2pk } = webhookDeliveryLookupIndexKeys(medspaId, deliveryId);
   const { Items = [] } = await ddb().send(
     new QueryCommand({ TableName: tableName(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': gsi2pk }, Limit: 1 }),
   );
-  return fromRecord(Items[0]);
+  return deliveryCodec.fromItem(Items[0]);
 }

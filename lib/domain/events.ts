@@ -1,21 +1,7 @@
-/** The event types of the API reference's webhooks and events section (`webhook.test` only ever goes to the one subscription tested). */
-export const EVENT_TYPES = [
-  'appointment.created',
-  'appointment.updated',
-  'appointment.status_changed',
-  'appointment.cancelled',
-  'appointment.completed',
-  'appointment.deleted',
-  'appointment.reminder',
-  'client.created',
-  'client.updated',
-  'client.deleted',
-  'payment.received',
-  'consent.signed',
-  'product.low_stock',
-] as const;
+import type { EventType } from '../schemas/events';
 
-export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+/** The event types derive from THE event table (lib/schemas/events.ts), re-exported for the domain's rules. */
+export { EVENT_TYPES, type EventType, type StreamEventType } from '../schemas/events';
 
 /** What a subscriber receives (API reference, webhooks and events): the body of every delivery. */
 export interface ContractEvent {

@@ -5,7 +5,7 @@ import { logger } from '../log';
 import { armReminder } from '../use-cases/reminders';
 import { eventsFromRecord, reminderToArm } from './from-record';
 import type { Publish } from './publish';
-import { recordIds, type StreamRecord } from './stream-record';
+import { recordIds, type StreamRecord } from '../db/stream';
 import type { ContractEvent } from './types';
 
 /**

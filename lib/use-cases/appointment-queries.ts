@@ -6,12 +6,11 @@ import { pageRequest } from '../db/cursor';
 import { batchGetEntities, pick } from '../db/entities';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
-import type { Consent } from '../domain/records';
+import type { ClientRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
 import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
-import { presentClient } from './clients';
+import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
-import type { ClientRecord } from '../schemas/resources';
 
 export interface ListAppointmentsInput {
   from?: string;
@@ -103,7 +102,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
 }
 
 /** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
-export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Consent[]>, now: Date) {
+export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<ConsentRecord[]>, now: Date) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   const [related, consents] = await Promise.all([

@@ -4,7 +4,7 @@ import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointme
 import { batchGetKeys, fromItem, itemId } from '../db/entities';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
 import type { Practice } from '../schemas/practice';
-import type { ProviderRecord, ServiceRecord } from '../schemas/resources';
+import type { ProviderRecord, ServiceRecord } from '../domain/records';
 
 /** The stored setup resources booking reads (the resources module writes them). */
 export type { ProviderRecord, ServiceRecord };

@@ -4,7 +4,9 @@ import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
 import { pageRequest } from '../db/cursor';
 import { afterUpdate, changesNothing, definedFields } from '../db/entities';
-import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
+import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct } from '../db/products';
+import { toProduct } from '../domain/presenters';
+import type { ProductRecord } from '../domain/records';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
 import type { CreateProductInput, CreateStockAdjustmentInput, Product, ProductListQuery, StockAdjustment, UpdateProductInput } from '../schemas/products';
@@ -18,11 +20,6 @@ import { untilDone } from './retry';
  * on the headroom range of the low-stock transition it makes (lib/domain/stock).
  */
 
-export function toProduct(stored: StoredProduct): Product {
-  const { headroom: _headroom, ...fields } = stored;
-  return { ...fields, low_stock: isLow(fields.quantity_on_hand - fields.low_stock_threshold) };
-}
-
 const skuTaken = (sku: string, takenBy: string | null) =>
   new AppError('CONFLICT', `A product with SKU "${sku}" already exists in this practice (SKUs are compared case-insensitively)`, {
     details: [{ path: 'sku', message: takenBy ? `already used by product ${takenBy}` : 'already used by another product' }],
@@ -33,7 +30,7 @@ const STOCK_ATTEMPTS = 64;
 
 const changingTooFast = () => new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
 
-async function readStored(medspaId: string, id: string): Promise<StoredProduct> {
+async function readStored(medspaId: string, id: string): Promise<ProductRecord> {
   const found = await findProduct(medspaId, id);
   if (!found) throw new AppError('PRODUCT_NOT_FOUND');
   return found;
@@ -43,7 +40,7 @@ export const readProduct = async (medspaId: string, id: string): Promise<Product
 
 export async function createProduct(medspaId: string, input: CreateProductInput, now: Date, writes?: RequestWrites): Promise<Product> {
   const at = now.toISOString();
-  const product: StoredProduct = {
+  const product: ProductRecord = {
     id: randomUUID(),
     medspa_id: medspaId,
     name: input.name,

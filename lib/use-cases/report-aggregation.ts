@@ -13,22 +13,20 @@ import {
 import { addDays, addMonths, monthsBetween } from '../domain/time';
 import {
   commitUnit,
-  decodeReportSource,
   deleteGeneration,
-  queryReportDays,
   readReportContext,
-  readReportSources,
   readUnitState,
   unitOverheadActions,
   writeGenerationPointer,
   type GenerationPointer,
-  type ReportSource,
   type UnitOutcome,
 } from '../db/report-aggregates';
+import { queryReportDays } from '../db/report-days';
+import { decodeReportSource, readReportSources, type ReportSource } from '../db/report-sources';
 import type { ReportDayKind } from '../db/keys';
 import { jitter } from '../db/transact';
 import { AppError } from '../errors';
-import type { StreamRecord } from '../events/stream-record';
+import type { StreamRecord } from '../db/stream';
 
 /**
  * Report aggregates kept by the table stream, and their rebuild. The counting rules are pure

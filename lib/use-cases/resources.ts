@@ -1,7 +1,7 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../db/cursor';
-import { afterUpdate, changesNothing, conditionFailure, putNewEntity, type Page, type QueryPageInput } from '../db/entities';
+import { afterUpdate, changesNothing, conditionFailure, type Page, type QueryPageInput } from '../db/entities';
 import type { EntityType } from '../db/keys';
 import {
   commitNewService,
@@ -12,6 +12,7 @@ import {
   listLiveEntities,
   readProviderForDeletion,
   NOT_FOUND_CODE,
+  putNewResource,
   servicesCertifying,
   updateLiveEntity,
   type ServiceWriteResult,
@@ -21,18 +22,8 @@ import { byStart, WEEKDAYS } from '../domain/time';
 import { AppError, isAppError } from '../errors';
 import { toListResult, type ListResult } from './list-result';
 import { untilDone } from './retry';
-import type {
-  ClientRecord,
-  CreateFacilityInput,
-  CreateProviderInput,
-  CreateServiceInput,
-  FacilityRecord,
-  ProviderRecord,
-  ServiceRecord,
-  UpdateFacilityInput,
-  UpdateProviderInput,
-  UpdateServiceInput,
-} from '../schemas/resources';
+import type { ClientRecord, FacilityRecord, ProviderRecord, ServiceRecord } from '../domain/records';
+import type { CreateFacilityInput, CreateProviderInput, CreateServiceInput, UpdateFacilityInput, UpdateProviderInput, UpdateServiceInput } from '../schemas/resources';
 
 /**
  * Setup resources (API reference, other resources): one generic create / read / change / soft delete / list serving
@@ -96,7 +87,7 @@ export async function readResource<K extends ResourceKind>(kind: K, medspaId: st
 export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date): Promise<ResourceRecords[K]> {
   const at = now.toISOString();
   const record = { id: randomUUID(), medspa_id: medspaId, ...fields, version: 1, created_at: at, updated_at: at } as ResourceRecords[K];
-  return putNewEntity(medspaId, TYPE[kind], record);
+  return putNewResource(TYPE[kind], record);
 }
 
 /** A PATCH: only the fields given change (null clears a nullable one); version +1. */

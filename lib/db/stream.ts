@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { KINDS, type Kind, type RecordOf } from './codecs';
 
 /**
  * One DynamoDB stream record, as both sources deliver it: Lambda's event (`aws-lambda`
@@ -16,19 +17,6 @@ export interface StreamRecord {
     SequenceNumber?: string;
     ApproximateCreationDateTime?: number | Date | string;
   };
-}
-
-export type Item = Record<string, unknown>;
-
-/** A stream record decoded: which change, the item before and after (null when absent), and when. */
-export interface ItemChange {
-  eventId: string;
-  kind: 'INSERT' | 'MODIFY' | 'REMOVE';
-  keys: Item;
-  oldItem: Item | null;
-  newItem: Item | null;
-  /** The stream's approximate change time (ISO), when the record has one. */
-  approximateAt: string | null;
 }
 
 /**
@@ -49,7 +37,7 @@ function restoreEmptyMaps(value: unknown): unknown {
 const restoreImage = (image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restoreEmptyMaps(value)]));
 
 /** An image (or keys) in the wire format as a plain item, empty maps restored; null when absent. */
-export const decodeImage = (image: Record<string, unknown> | undefined): Item | null =>
+const decodeImage = (image: Record<string, unknown> | undefined): Record<string, unknown> | null =>
   image ? unmarshall(restoreImage(image) as Record<string, AttributeValue>) : null;
 
 function approximateTime(value: number | Date | string | undefined): string | null {
@@ -61,18 +49,50 @@ function approximateTime(value: number | Date | string | undefined): string | nu
 
 const CHANGE_KINDS = ['INSERT', 'MODIFY', 'REMOVE'] as const;
 
-/** Decodes a record; null for a record that is not a change of an item (no id or unknown kind). */
-export function decodeRecord(record: StreamRecord): ItemChange | null {
-  const kind = CHANGE_KINDS.find((name) => name === record.eventName);
-  if (!record.eventID || !kind) return null;
-  return {
-    eventId: record.eventID,
-    kind,
-    keys: decodeImage(record.dynamodb?.Keys) ?? {},
-    oldItem: decodeImage(record.dynamodb?.OldImage),
-    newItem: decodeImage(record.dynamodb?.NewImage),
-    approximateAt: approximateTime(record.dynamodb?.ApproximateCreationDateTime),
+/** A stored record's change, decoded: its kind, the record before and after (null when absent), and when. */
+export type StoredChange<K extends Kind = Kind> = {
+  [P in K]: {
+    kind: P;
+    /** The stream record's eventID. */
+    eventId: string;
+    change: (typeof CHANGE_KINDS)[number];
+    before: RecordOf<P> | null;
+    after: RecordOf<P> | null;
+    /** The stream's approximate change time (ISO), when the record has one. */
+    approximateAt: string | null;
   };
+}[K];
+
+/** An image's `entity` tag, read from the wire format without decoding the rest. */
+const entityOf = (image: Record<string, unknown> | undefined) => (image?.entity as { S?: string } | undefined)?.S;
+
+/**
+ * THE stream decoder, for every stream consumer (events, report aggregates): the change of a
+ * record of one of `kinds`, through that kind's codec (lib/db/codecs.ts). An item is taken for a
+ * kind by its `entity` tag AND by its key being the one the codec builds from the item's own
+ * fields, so nothing else can pass for it. Null for every other record: another kind (decoded no
+ * further), an item whose key disagrees, or a record that is no item change (no id, another eventName).
+ */
+export function decodeStreamRecord<K extends Kind>(record: StreamRecord, kinds: readonly K[]): StoredChange<K> | null {
+  const change = CHANGE_KINDS.find((name) => name === record.eventName);
+  if (!record.eventID || !change) return null;
+  const entity = entityOf(record.dynamodb?.NewImage ?? record.dynamodb?.OldImage);
+  if (!entity || !(kinds as readonly string[]).includes(entity)) return null;
+  const kind = entity as K;
+  const codec = KINDS[kind];
+  const before = decodeImage(record.dynamodb?.OldImage);
+  const after = decodeImage(record.dynamodb?.NewImage);
+  const keys = decodeImage(record.dynamodb?.Keys);
+  const key = codec.keyOf((after ?? before)!);
+  if (!key || keys?.pk !== key.pk || keys?.sk !== key.sk) return null;
+  return {
+    kind,
+    eventId: record.eventID,
+    change,
+    before: codec.fromItem(before ?? undefined),
+    after: codec.fromItem(after ?? undefined),
+    approximateAt: approximateTime(record.dynamodb?.ApproximateCreationDateTime),
+  } as StoredChange<K>;
 }
 
 /** Ids only, for logs: never images. */
