@@ -5,7 +5,7 @@ import { ddb, tableName } from './client';
 import { consentCodec } from './codecs';
 import { queryPage, type Page } from './entities';
 import type { PageRequest } from './cursor';
-import { consentKey, consentsPk, entityKey } from './keys';
+import { consentsPk, entityKey } from './keys';
 import type { RequestWrites } from './request-writes';
 import { transact } from './transact';
 

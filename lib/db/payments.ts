@@ -4,7 +4,7 @@ import { tableName } from './client';
 import { paymentCodec } from './codecs';
 import { queryPage, type Page } from './entities';
 import type { PageRequest } from './cursor';
-import { appointmentKey, clientPaymentsIndexKeys, clientPaymentsIndexPk, entityKey, paymentTimeIndexKeys, paymentTimeIndexPk } from './keys';
+import { appointmentKey, clientPaymentsIndexPk, paymentTimeIndexPk } from './keys';
 import { queryMonthPartitions } from './month-partitions';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';

@@ -1,7 +1,7 @@
 import type { PutEventsCommand, PutEventsCommandOutput } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processStreamRecords } from '../../lib/events/pipeline';
+import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import { eventBridgePublisher, type Publish } from '../../lib/events/publish';
 import type { StreamRecord } from '../../lib/db/stream';
 import { EVENT_SOURCE, type ContractEvent } from '../../lib/events/types';
