@@ -40,9 +40,11 @@ import {
  * THE catalog of stored kinds: one codec per kind, how its record (lib/domain/records) becomes a
  * table item and back. `toItem` adds the keys, index keys and `entity` tag; `fromItem` drops them
  * (and any storage attribute); `keyOf` rebuilds an item's key from its own fields, so a stream
- * consumer (lib/db/stream.ts) takes an item for what its tag says only when its key agrees.
- * Every repository writes through its kind's codec. A new stored kind is one record type and one
- * row here (and in KINDS below when the stream should see it).
+ * consumer (lib/db/stream.ts, which knows every codec exported here by its tag) takes an item
+ * for what its tag says only when its key agrees. Every repository writes through its kind's
+ * codec. A new stored kind is one record type (lib/domain/records) and one codec here. The
+ * idempotency and rate-limit records (lib/db/idempotency.ts, lib/db/rate-limits.ts) are request
+ * bookkeeping without one: their keys name the credential, which their items do not hold.
  */
 export interface Codec<T, E extends string = string> {
   entity: E;
@@ -63,24 +65,28 @@ interface Shape<T> {
 
 const isText = (value: unknown) => typeof value === 'string' && value.length > 0;
 
-const codec = <T, E extends string>(entity: E, shape: Shape<T>): Codec<T, E> => ({
-  entity,
-  keyOf: (item) => {
-    if (!shape.keyFields.every((field) => isText(item[field]))) return null;
-    const { pk, sk } = shape.keys(item as T);
-    return { pk, sk };
-  },
-  toItem: (record) => ({ ...shape.keys(record), entity, ...(shape.encode ? shape.encode(record) : record) }),
-  fromItem: (item) => {
-    const attributes = fromItem<Record<string, unknown>>(item);
-    if (!attributes) return null;
-    return shape.decode ? shape.decode(attributes) : (attributes as T);
-  },
-});
+/** Annotated pure so a bundle keeps only the codecs it uses (esbuild drops the others). */
+/* @__NO_SIDE_EFFECTS__ */ function codec<T, E extends string>(entity: E, shape: Shape<T>): Codec<T, E> {
+  return {
+    entity,
+    keyOf: (item) => {
+      if (!shape.keyFields.every((field) => isText(item[field]))) return null;
+      const { pk, sk } = shape.keys(item as T);
+      return { pk, sk };
+    },
+    toItem: (record) => ({ ...shape.keys(record), entity, ...(shape.encode ? shape.encode(record) : record) }),
+    fromItem: (item) => {
+      const attributes = fromItem<Record<string, unknown>>(item);
+      if (!attributes) return null;
+      return shape.decode ? shape.decode(attributes) : (attributes as T);
+    },
+  };
+}
 
 /** A record of a practice's `{TYPE}` collection, keyed by its id. */
-const collectionCodec = <T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, indexKeys: (record: T) => object = () => ({})) =>
-  codec<T, E>(type, { keyFields: ['medspa_id', 'id'], keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) });
+/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, indexKeys: (record: T) => object = () => ({})) {
+  return codec<T, E>(type, { keyFields: ['medspa_id', 'id'], keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) });
+}
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
@@ -194,59 +200,12 @@ export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT
   keyFields: ['medspa_id', 'event_id'],
   keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
 });
-/** Day items are only ever moved by counter ADDs (lib/db/report-aggregates.ts), which set these tags. */
-export const reportDayCodecs = {
-  TOTALS: codec<R.ReportDayRecord, 'REPORT_DAY_TOTALS'>('REPORT_DAY_TOTALS', {
-    keyFields: ['medspa_id', 'generation', 'date'],
-    keys: (d) => reportDayKey(d.medspa_id, d.generation, 'TOTALS', d.date),
-  }),
-  CLIENTS: codec<R.ReportDayRecord, 'REPORT_DAY_CLIENTS'>('REPORT_DAY_CLIENTS', {
-    keyFields: ['medspa_id', 'generation', 'date'],
-    keys: (d) => reportDayKey(d.medspa_id, d.generation, 'CLIENTS', d.date),
-  }),
-};
-
-/** Each kind under its own `entity` tag (any record type: the check is on the tags). */
-const catalog = <T extends { [E in keyof T]: Codec<any, E & string> }>(kinds: T) => kinds;
-
-/**
- * The kinds a stream consumer can ask for, by `entity` (lib/db/stream.ts). The idempotency and
- * rate-limit records (lib/db/idempotency.ts, lib/db/rate-limits.ts) are request bookkeeping
- * with no codec: their keys name the credential, which their items do not hold.
- */
-export const KINDS = catalog({
-  PRACTICE: practiceCodec,
-  PROVIDER: providerCodec,
-  ROOM: roomCodec,
-  EQUIPMENT: equipmentCodec,
-  SERVICE: serviceCodec,
-  CLIENT: clientCodec,
-  CLIENT_SEARCH: clientSearchCodec,
-  CONSENT: consentCodec,
-  CRED: credentialCodec,
-  APPOINTMENT: appointmentCodec,
-  TREATMENT: treatmentRecordCodec,
-  CLAIM: claimBucketCodec,
-  REMINDER: reminderCodec,
-  REMINDER_DUE: reminderDueCodec,
-  REMINDER_SENT: reminderSentCodec,
-  REMINDER_SWEEP: reminderSweepCodec,
-  PAYMENT: paymentCodec,
-  PRODUCT: productCodec,
-  PRODUCT_SKU: productSkuCodec,
-  STOCK_ADJUSTMENT: stockAdjustmentCodec,
-  LOW_STOCK_EVENT: lowStockCrossingCodec,
-  WEBHOOK: webhookCodec,
-  WEBHOOK_DELIVERY: deliveryCodec,
-  AUDIT: auditCodec,
-  REPORT_GENERATION: reportGenerationCodec,
-  REPORT_LEDGER: reportLedgerCodec,
-  REPORT_CLIENT_VISITS: reportClientVisitsCodec,
-  REPORT_STREAM_MARKER: reportStreamMarkerCodec,
-  REPORT_DAY_TOTALS: reportDayCodecs.TOTALS,
-  REPORT_DAY_CLIENTS: reportDayCodecs.CLIENTS,
+/** Day items are only ever moved by counter ADDs (lib/db/report-days.ts), which set these tags. */
+export const reportTotalsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_TOTALS'>('REPORT_DAY_TOTALS', {
+  keyFields: ['medspa_id', 'generation', 'date'],
+  keys: (d) => reportDayKey(d.medspa_id, d.generation, 'TOTALS', d.date),
 });
-
-export type Kind = keyof typeof KINDS;
-/** The record type of a kind. */
-export type RecordOf<K extends Kind> = (typeof KINDS)[K] extends Codec<infer T> ? T : never;
+export const reportClientsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_CLIENTS'>('REPORT_DAY_CLIENTS', {
+  keyFields: ['medspa_id', 'generation', 'date'],
+  keys: (d) => reportDayKey(d.medspa_id, d.generation, 'CLIENTS', d.date),
+});

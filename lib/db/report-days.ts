@@ -1,4 +1,4 @@
-import { reportDayCodecs } from './codecs';
+import { reportClientsCodec, reportTotalsCodec } from './codecs';
 import { tableName } from './client';
 import { queryAll } from './entities';
 import { reportDayKey, reportDaySk, reportDaysPk, type ReportDayKind } from './keys';
@@ -12,7 +12,7 @@ import { reportDayKey, reportDaySk, reportDaysPk, type ReportDayKind } from './k
 /** The ADD of `counters` to a day item, for the unit's transaction (the item is created by the first one). */
 export function dayUpdate(medspaId: string, generation: string, kind: ReportDayKind, date: string, counters: Record<string, number>) {
   const names: Record<string, string> = { '#entity': 'entity', '#medspa': 'medspa_id', '#generation': 'generation', '#date': 'date' };
-  const values: Record<string, unknown> = { ':entity': reportDayCodecs[kind].entity, ':medspa': medspaId, ':generation': generation, ':date': date };
+  const values: Record<string, unknown> = { ':entity': (kind === 'TOTALS' ? reportTotalsCodec : reportClientsCodec).entity, ':medspa': medspaId, ':generation': generation, ':date': date };
   const adds = Object.entries(counters).map(([name, delta], index) => {
     names[`#c${index}`] = name;
     values[`:c${index}`] = delta;

@@ -1,7 +1,7 @@
 import { decodeStreamRecord, type StoredChange, type StreamRecord } from '../db/stream';
 import { isActive } from '../domain/status';
 import type { Appointment } from '../schemas/appointments';
-import { EVENT_CATALOG, type EventSource } from '../schemas/events';
+import { EVENT_CATALOG, type EventSource } from '../domain/events';
 import { eventIdFrom } from './ids';
 import { EVENT_SOURCES, MAPPINGS, objectOf, type Draft } from './mappings';
 import type { ContractEvent } from './types';
@@ -9,7 +9,7 @@ import type { ContractEvent } from './types';
 /**
  * The table stream is the outbox: each committed change of a record that integrators care about
  * becomes contract events (API reference, webhooks and events), by the event table
- * (lib/schemas/events.ts) and its mappings (./mappings.ts); every other record (time claims,
+ * (lib/domain/events.ts) and its mappings (./mappings.ts); every other record (time claims,
  * search terms, audit entries, SKU claims, ledger entries, treatment records, reminder
  * bookkeeping, idempotency and rate-limit records...) becomes nothing. Records are recognised by
  * the one stream decoder (lib/db/stream.ts): by `entity` and by key.

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Kind } from '../db/codecs';
-import type { StoredChange } from '../db/stream';
+import type { Kind, StoredChange } from '../db/stream';
 import { presentClient, toProduct } from '../domain/presenters';
 import type { ClientRecord } from '../domain/records';
-import { EVENT_CATALOG, type EventSource, type StreamEventType } from '../schemas/events';
+import type { EventSource, StreamEventType } from '../domain/events';
+import { objectSchemaOf } from '../schemas/events';
 
 /**
- * The mappings of the event table (lib/schemas/events.ts): for each source kind, when a change of
+ * The mappings of the event table (lib/domain/events.ts): for each source kind, when a change of
  * one of its records is which events. Pure: no I/O, no clock.
  */
 
@@ -28,7 +28,7 @@ export interface Draft {
  * ids and paths only (never values).
  */
 export function objectOf(type: StreamEventType, value: unknown, change: { eventId: string }): Record<string, unknown> {
-  const parsed = EVENT_CATALOG[type].object.safeParse(value);
+  const parsed = objectSchemaOf(type).safeParse(value);
   if (parsed.success) return parsed.data;
   const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
   throw new Error(`stream record ${change.eventId}: the ${type} object does not fit its public schema at ${paths}`);

@@ -1,11 +1,10 @@
 /**
- * The event routing rules, as plain data derived from the event table (lib/schemas/events.ts):
+ * The event routing rules, as plain data derived from the event table (lib/domain/events.ts):
  * the CDK stack turns each into an EventBridge rule on the stage's bus, and the local in-process
  * bus applies the same list with `matches`. No CDK or SDK imports here, so both sides can load it.
  */
 
-import { EVENT_CATALOG, type EventRuleName } from '../schemas/events';
-import { EVENT_SOURCE, EVENT_TYPES } from './types';
+import { EVENT_CATALOG, EVENT_SOURCE, EVENT_TYPES, type EventRuleName } from './types';
 
 export { EVENT_SOURCE, EVENT_TYPES };
 
