@@ -1,7 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as C from './codecs';
-import type { Codec } from './codecs';
 
 /**
  * One DynamoDB stream record, as both sources deliver it: Lambda's event (`aws-lambda`
@@ -21,13 +20,13 @@ export interface StreamRecord {
 }
 
 /** Every codec of ./codecs.ts by its `entity` tag: the kinds a stream consumer can ask for. */
-type Kinds = { [N in keyof typeof C as (typeof C)[N] extends Codec<any, infer E> ? E : never]: (typeof C)[N] };
-const isCodec = (value: unknown): value is Codec<unknown> => typeof value === 'object' && value !== null && 'entity' in value && 'keyOf' in value;
+type Kinds = { [N in keyof typeof C as (typeof C)[N] extends C.Codec<any, infer E> ? E : never]: (typeof C)[N] };
+const isCodec = (value: unknown): value is C.Codec<unknown> => typeof value === 'object' && value !== null && 'entity' in value && 'keyOf' in value;
 const KINDS = Object.fromEntries((Object.values(C) as unknown[]).filter(isCodec).map((codec) => [codec.entity, codec])) as unknown as Kinds;
 
 export type Kind = keyof Kinds;
 /** The record type of a kind. */
-export type RecordOf<K extends Kind> = Kinds[K] extends Codec<infer T> ? T : never;
+export type RecordOf<K extends Kind> = Kinds[K] extends C.Codec<infer T> ? T : never;
 
 /**
  * The Streams API client (GetRecords) deserialises an empty map `{ M: {} }` as `{}` (an emptied
