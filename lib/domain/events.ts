@@ -13,7 +13,10 @@
  * lib/events/rules.ts's). The mapping, in lib/events/mappings.ts, says which change of the source
  * kind is this event. `appointment.deleted` is such a row: source APPOINTMENT, object the
  * appointment as it was before the delete, no previous, routed by AppointmentEvents; its mapping
- * is the REMOVE branch of the appointment mapping.
+ * is the REMOVE branch of the appointment mapping. A new resource as object also takes its entry
+ * in EVENT_OBJECTS, a new rule its description in lib/events/rules.ts, a new source kind its
+ * record type (lib/domain/records) and codec; `npm run generate` then refreshes the typed
+ * client's lists of event types.
  */
 
 interface EventRow {
