@@ -1,6 +1,6 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { busPublisherFromEnv } from '../../lib/events/bus';
-import { processStreamRecords } from '../../lib/events/pipeline';
+import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 
 /** The table stream -> contract events on the EventBridge bus (partial batch failures reported). */
 const publish = busPublisherFromEnv();

@@ -3,7 +3,7 @@ import { runAsFunction } from '../../lib/aws/local-runtime';
 import { clock } from '../../lib/clock';
 import { config } from '../../lib/config';
 import { tableName } from '../../lib/db/client';
-import { processStreamRecords } from '../../lib/events/pipeline';
+import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import type { Publish } from '../../lib/events/publish';
 import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
@@ -16,7 +16,7 @@ import { latestStreamArn, startStreamPoller, streamsClient, type StreamPoller, t
  * reminder sweeper do on AWS. Each stream worker of lib/workers has its own poller of the table
  * stream (infra/local/stream-poller.ts) with its mapping's settings, as each has its own event
  * source mapping on AWS; the relay's batches go through the same pipeline as its Lambda
- * (lib/events/pipeline.ts) with `publish` in place of EventBridge. The reminder sweep runs every
+ * (lib/use-cases/stream-to-bus.ts) with `publish` in place of EventBridge. The reminder sweep runs every
  * `sweepEveryMs`.
  */
 

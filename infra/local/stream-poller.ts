@@ -14,7 +14,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { config } from '../../lib/config';
-import type { StreamRecord } from '../../lib/events/stream-record';
+import type { StreamRecord } from '../../lib/db/stream';
 import { logger } from '../../lib/log';
 
 /**

@@ -7,11 +7,7 @@ import { ApiMapping, DomainName, HttpApi, HttpStage, LogGroupLogDestination, Sec
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { SecretName } from '../../lib/crypto/named-secret';

@@ -1,9 +1,9 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CursorScope } from '../crypto/cursor';
 import type { BucketEntry } from '../domain/claims';
-import type { Appointment, TreatmentRecord } from '../domain/records';
+import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
-import { appointmentCodec, appointmentIndexKeys, reminderCodec, treatmentRecordCodec, type ReminderRequest } from './codecs';
+import { appointmentCodec, appointmentIndexKeys, claimBucketCodec, reminderCodec, treatmentRecordCodec } from './codecs';
 import { getItem } from './item';
 import { queryMonthPartitions } from './month-partitions';
 import type { Filter } from './query';
@@ -13,18 +13,22 @@ import { versionedUpdate } from './update';
 import {
   appointmentKey,
   appointmentPk,
-  appointmentTimeIndexKeys,
   appointmentTimeIndexPk,
-  clientAppointmentsIndexKeys,
   claimKey,
-  reminderKey,
-  treatmentRecordKey,
   type ClaimedResource,
   type Key,
 } from './keys';
 
 export type { TransactItem } from './transact';
 
+/** A treatment record as answered: its practice is the caller's. */
+export type PublicTreatmentRecord = Omit<TreatmentRecord, 'medspa_id'>;
+
+export const withoutPractice = (record: TreatmentRecord | null): PublicTreatmentRecord | null => {
+  if (!record) return null;
+  const { medspa_id: _medspaId, ...fields } = record;
+  return fields;
+};
 
 /** The appointment with its treatment record: one Query on the appointment's partition. */
 export async function getAppointmentWithRecord(medspaId: string, id: string) {
@@ -38,22 +42,20 @@ export async function getAppointmentWithRecord(medspaId: string, id: string) {
   );
   return {
     appointment: appointmentCodec.fromItem(Items.find((item) => item.sk === 'APPOINTMENT')),
-    treatmentRecord: treatmentRecordCodec(medspaId).fromItem(Items.find((item) => item.sk === 'TREATMENT')),
+    treatmentRecord: withoutPractice(treatmentRecordCodec.fromItem(Items.find((item) => item.sk === 'TREATMENT'))),
   };
 }
 
-export async function getAppointment(medspaId: string, id: string): Promise<Appointment | null> {
+export async function getAppointment(medspaId: string, id: string): Promise<AppointmentRecord | null> {
   return appointmentCodec.fromItem(await getItem(appointmentKey(medspaId, id)));
 }
 
-export async function putTreatmentRecord(medspaId: string, record: TreatmentRecord): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec(medspaId).toItem(record) }),
-  );
+export async function putTreatmentRecord(medspaId: string, record: PublicTreatmentRecord): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec.toItem({ medspa_id: medspaId, ...record }) }));
 }
 
 /** A reminder request (the stream makes it `appointment.reminder`), with the request's writes when it has any to commit. */
-export async function putReminderRequest(reminder: ReminderRequest, writes?: RequestWrites): Promise<void> {
+export async function putReminderRequest(reminder: ReminderRecord, writes?: RequestWrites): Promise<void> {
   await writeOne({ name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder) } } }, writes);
 }
 
@@ -107,7 +109,14 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
     return {
       Put: {
         TableName: tableName(),
-        Item: { ...Key, entity: 'CLAIM', medspa_id: medspaId, resource: change.bucket.resource, resource_id: change.bucket.resourceId, entries: { [change.appointmentId]: entry }, version: 1 },
+        Item: claimBucketCodec.toItem({
+          medspa_id: medspaId,
+          resource: change.bucket.resource,
+          resource_id: change.bucket.resourceId,
+          hour: change.bucket.hour,
+          entries: { [change.appointmentId]: entry },
+          version: 1,
+        }),
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -129,7 +138,7 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
 // ---- Appointment writes, always in one transaction with their claims ----------------------
 
 export type AppointmentWrite =
-  | { kind: 'create'; appointment: Appointment }
+  | { kind: 'create'; appointment: AppointmentRecord }
   | { kind: 'update'; medspaId: string; id: string; clientId: string; expectedVersion: number; changes: Record<string, unknown>; remove?: string[]; now: string }
   | { kind: 'delete'; medspaId: string; id: string; expectedVersion: number };
 
@@ -215,4 +224,4 @@ export interface TimeRangeQuery {
 
 /** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */
 export const listAppointmentsByTime = ({ medspaId, ...range }: TimeRangeQuery) =>
-  queryMonthPartitions<Appointment>({ ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });
+  queryMonthPartitions<AppointmentRecord>({ ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });

@@ -1,24 +1,16 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
 import { ddb, tableName } from './client';
-import { auditKey, auditPk } from './keys';
+import type { AuditRecord } from '../domain/records';
+import { auditCodec } from './codecs';
+import { auditPk } from './keys';
 import { queryPage } from './query';
 import type { TransactItem } from './transact-types';
 
-export interface AuditEntry {
-  at: string;
-  request_id: string;
-  client_id: string | null;
-  role: string | null;
-  operation: string;
-  method: string;
-  resource_id: string | null;
-  outcome: string;
-  status: number;
-}
+/** What a request audits; its practice comes from the token. */
+export type AuditEntry = Omit<AuditRecord, 'medspa_id'>;
 
-/** The stored audit item (keys + entity tag + entry). */
-const auditItem = (medspaId: string, entry: AuditEntry) => ({ ...auditKey(medspaId, entry.at, entry.request_id), entity: 'AUDIT', ...entry });
+const auditItem = (medspaId: string, entry: AuditEntry) => auditCodec.toItem({ medspa_id: medspaId, ...entry });
 
 export async function recordAudit(medspaId: string, entry: AuditEntry): Promise<void> {
   await ddb().send(new PutCommand({ TableName: tableName(), Item: auditItem(medspaId, entry) }));
@@ -35,7 +27,7 @@ export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly 
 
 /** Newest first, within [from, to]. */
 export const listAudit = (medspaId: string, range: { from: string; to: string }, page: PageRequest) =>
-  queryPage<AuditEntry>({
+  queryPage<AuditRecord>({
     keyCondition: { name: 'pk', value: auditPk(medspaId), sortBetween: [range.from, `${range.to}\uffff`] },
     descending: true,
     ...page,

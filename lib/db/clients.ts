@@ -1,10 +1,10 @@
 import type { PageRequest } from '../crypto/cursor';
-import type { Appointment, ClientRecord, TreatmentRecord } from '../domain/records';
+import type { AppointmentRecord, ClientRecord } from '../domain/records';
+import { withoutPractice, type PublicTreatmentRecord } from './appointments';
 import { batchGetKeys } from './batch';
 import { tableName } from './client';
-import { clientCodec } from './codecs';
+import { clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
 import { DataFailure } from './failure';
-import { fromItem } from './item';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 import { oneOf, queryAll, queryPage, where, withFilter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
@@ -27,7 +27,7 @@ export interface ClientIndex {
 const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
   Put: {
     TableName: tableName(),
-    Item: { ...clientSearchKey(medspaId, term, clientId), entity: 'CLIENT_SEARCH', client_id: clientId, membership_status: index.membershipStatus },
+    Item: clientSearchCodec.toItem({ medspa_id: medspaId, term, client_id: clientId, membership_status: index.membershipStatus }),
   },
 });
 
@@ -106,21 +106,21 @@ export async function findClientIndexEntries(medspaId: string, prefix: string, m
 const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
-export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Appointment>> =>
-  queryPage<Appointment>({
+export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<AppointmentRecord>> =>
+  queryPage<AppointmentRecord>({
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',
     ...page,
     descending: true,
-    filter: where<Appointment>({ status: 'completed' }),
+    filter: where<AppointmentRecord>({ status: 'completed' }),
   });
 
 /** Treatment records of these appointments, by appointment id: one batched read. */
-export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, TreatmentRecord>> {
+export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, PublicTreatmentRecord>> {
   const found = await batchGetKeys(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
-  const records = new Map<string, TreatmentRecord>();
+  const records = new Map<string, PublicTreatmentRecord>();
   for (const item of found.values()) {
-    const record = fromItem<TreatmentRecord>(item)!;
+    const record = withoutPractice(treatmentRecordCodec.fromItem(item))!;
     records.set(record.appointment_id, record);
   }
   return records;

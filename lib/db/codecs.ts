@@ -1,54 +1,112 @@
-import type {
-  Appointment,
-  ClientRecord,
-  Consent,
-  Payment,
-  Practice,
-  ReportClientVisits,
-  ReportGeneration,
-  ReportLedgerRecord,
-  ReportStreamMarker,
-  StockAdjustment,
-  TreatmentRecord,
-} from '../domain/records';
-import { fromItem } from './entities';
+import type { ContractEvent } from '../domain/events';
+import type * as R from '../domain/records';
+import { fromItem } from './item';
 import {
   appointmentKey,
   appointmentTimeIndexKeys,
+  auditKey,
+  claimKey,
   clientAppointmentsIndexKeys,
   clientPaymentsIndexKeys,
+  clientSearchKey,
   consentKey,
+  credentialLookupIndexKey,
   entityKey,
   lowStockEventKey,
   lowStockIndexKeys,
   paymentTimeIndexKeys,
   practiceKey,
+  productSkuKey,
+  reminderDueKey,
   reminderKey,
+  reminderSentKey,
+  reminderSweepCheckpointKey,
   reportClientVisitsKey,
+  reportDayKey,
   reportGenerationKey,
   reportLedgerKey,
   reportStreamMarkerKey,
   retailSalesIndexKeys,
   stockLedgerKey,
   treatmentRecordKey,
+  webhookDeliveryKey,
+  webhookDeliveryLookupIndexKeys,
+  type ClaimedResource,
+  type EntityType,
+  type Key,
 } from './keys';
 
 /**
- * How each stored record becomes a table item and back: its keys, index keys and `entity` tag
- * on the way in, the bare record on the way out. Repositories write through `toItem`; the stream
- * consumers read images through `fromItem` and tell records apart by `entity`.
+ * THE catalog of stored kinds: one codec per kind, how its record (lib/domain/records) becomes a
+ * table item and back. `toItem` adds the keys, index keys and `entity` tag; `fromItem` drops them
+ * (and any storage attribute); `keyOf` rebuilds an item's key from its own fields, so a stream
+ * consumer (lib/db/stream.ts, which knows every codec exported here by its tag) takes an item
+ * for what its tag says only when its key agrees. Every repository writes through its kind's
+ * codec. A new stored kind is one record type (lib/domain/records) and one codec here. The
+ * idempotency and rate-limit records (lib/db/idempotency.ts, lib/db/rate-limits.ts) are request
+ * bookkeeping without one: their keys name the credential, which their items do not hold.
  */
-export interface Codec<T> {
-  entity: string;
+export interface Codec<T, E extends string = string> {
+  entity: E;
+  keyOf(item: Record<string, unknown>): Key | null;
   toItem(record: T): Record<string, unknown>;
   fromItem(item: Record<string, unknown> | undefined): T | null;
 }
 
-const codec = <T>(entity: string, keysOf: (record: T) => object): Codec<T> => ({
-  entity,
-  toItem: (record) => ({ ...keysOf(record), entity, ...record }),
-  fromItem: (item) => fromItem<T>(item),
+interface Shape<T> {
+  /** The fields the key is built from: an item missing one is no item of this kind. */
+  keyFields: readonly (keyof T & string)[];
+  /** Its key, plus the index keys it is on. */
+  keys(record: T): Key & object;
+  /** The stored attributes, when they differ from the record's fields. */
+  encode?(record: T): Record<string, unknown>;
+  decode?(attributes: Record<string, unknown>): T;
+}
+
+const isText = (value: unknown) => typeof value === 'string' && value.length > 0;
+
+/** Annotated pure so a bundle keeps only the codecs it uses (esbuild drops the others). */
+/* @__NO_SIDE_EFFECTS__ */ function codec<T, E extends string>(entity: E, shape: Shape<T>): Codec<T, E> {
+  return {
+    entity,
+    keyOf: (item) => {
+      if (!shape.keyFields.every((field) => isText(item[field]))) return null;
+      const { pk, sk } = shape.keys(item as T);
+      return { pk, sk };
+    },
+    toItem: (record) => ({ ...shape.keys(record), entity, ...(shape.encode ? shape.encode(record) : record) }),
+    fromItem: (item) => {
+      const attributes = fromItem<Record<string, unknown>>(item);
+      if (!attributes) return null;
+      return shape.decode ? shape.decode(attributes) : (attributes as T);
+    },
+  };
+}
+
+/** A record of a practice's `{TYPE}` collection, keyed by its id. */
+/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, indexKeys: (record: T) => object = () => ({})) {
+  return codec<T, E>(type, { keyFields: ['medspa_id', 'id'], keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) });
+}
+
+// ---- Practice, setup resources, clients ------------------------------------------------------
+
+export const practiceCodec = codec<R.PracticeRecord, 'PRACTICE'>('PRACTICE', { keyFields: ['id'], keys: (p) => practiceKey(p.id) });
+export const providerCodec = collectionCodec<R.ProviderRecord, 'PROVIDER'>('PROVIDER');
+export const roomCodec = collectionCodec<R.FacilityRecord, 'ROOM'>('ROOM');
+export const equipmentCodec = collectionCodec<R.FacilityRecord, 'EQUIPMENT'>('EQUIPMENT');
+export const serviceCodec = collectionCodec<R.ServiceRecord, 'SERVICE'>('SERVICE');
+export const clientCodec = collectionCodec<R.ClientRecord, 'CLIENT'>('CLIENT');
+export const clientSearchCodec = codec<R.ClientSearchRecord, 'CLIENT_SEARCH'>('CLIENT_SEARCH', {
+  keyFields: ['medspa_id', 'term', 'client_id'],
+  keys: (e) => clientSearchKey(e.medspa_id, e.term, e.client_id),
 });
+export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
+  keyFields: ['medspa_id', 'client_id', 'signed_at', 'id'],
+  keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
+});
+export const credentialCodec = collectionCodec<R.CredentialRecord, 'CRED'>('CRED', (c) => credentialLookupIndexKey(c.client_id));
+
+// ---- Appointments and what hangs off them ----------------------------------------------------
 
 /** An appointment on both time orderings: the practice's (gsi1, by UTC month) and its client's (gsi2). */
 export const appointmentIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, id: string) => ({
@@ -56,73 +114,98 @@ export const appointmentIndexKeys = (medspaId: string, clientId: string, schedul
   ...clientAppointmentsIndexKeys(medspaId, clientId, scheduledAt, id),
 });
 
-export const appointmentCodec = codec<Appointment>('APPOINTMENT', (a) => ({
-  ...appointmentKey(a.medspa_id, a.id),
-  ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id),
-}));
+export const appointmentCodec = codec<R.AppointmentRecord, 'APPOINTMENT'>('APPOINTMENT', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (a) => ({ ...appointmentKey(a.medspa_id, a.id), ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id) }),
+});
+export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT'>('TREATMENT', {
+  keyFields: ['medspa_id', 'appointment_id'],
+  keys: (r) => treatmentRecordKey(r.medspa_id, r.appointment_id),
+});
+export const claimBucketCodec = codec<R.ClaimBucketRecord, 'CLAIM'>('CLAIM', {
+  keyFields: ['medspa_id', 'resource', 'resource_id', 'hour'],
+  keys: (b) => claimKey(b.medspa_id, b.resource as ClaimedResource, b.resource_id, b.hour),
+});
+export const reminderCodec = codec<R.ReminderRecord, 'REMINDER'>('REMINDER', {
+  keyFields: ['medspa_id', 'appointment_id', 'requested_at', 'event_id'],
+  keys: (r) => reminderKey(r.medspa_id, r.appointment_id, r.requested_at, r.event_id),
+});
+export const reminderDueCodec = codec<R.ReminderDueRecord, 'REMINDER_DUE'>('REMINDER_DUE', {
+  keyFields: ['due_minute', 'medspa_id', 'appointment_id', 'scheduled_at'],
+  keys: (d) => reminderDueKey(d.due_minute, d.medspa_id, d.appointment_id, d.scheduled_at),
+});
+export const reminderSentCodec = codec<R.ReminderSentRecord, 'REMINDER_SENT'>('REMINDER_SENT', {
+  keyFields: ['medspa_id', 'appointment_id', 'scheduled_at'],
+  keys: (s) => reminderSentKey(s.medspa_id, s.appointment_id, s.scheduled_at),
+});
+export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', { keyFields: [], keys: () => reminderSweepCheckpointKey() });
 
-export const clientCodec = codec<ClientRecord>('CLIENT', (c) => entityKey(c.medspa_id, 'CLIENT', c.id));
+// ---- Payments, products, stock -----------------------------------------------------------------
 
-export const consentCodec = codec<Consent>('CONSENT', (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id));
-
-export const paymentCodec = codec<Payment>('PAYMENT', (p) => ({
-  ...entityKey(p.medspa_id, 'PAYMENT', p.id),
+export const paymentCodec = collectionCodec<R.PaymentRecord, 'PAYMENT'>('PAYMENT', (p) => ({
   ...paymentTimeIndexKeys(p.medspa_id, p.created_at, p.id),
   ...clientPaymentsIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
 }));
-
-export const practiceCodec = codec<Practice>('PRACTICE', (p) => practiceKey(p.id));
-
-/** A product as stored: its fields plus `headroom` = quantity_on_hand - low_stock_threshold (low while <= 0). */
-export type StoredProduct = Omit<import('../domain/records').Product, 'low_stock'> & { headroom: number };
-
 /** A product is on the sparse low-stock index (gsi2) only while low. */
-export const productCodec = codec<StoredProduct>('PRODUCT', (p) => ({
-  ...entityKey(p.medspa_id, 'PRODUCT', p.id),
-  ...(p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {}),
-}));
+export const productCodec = collectionCodec<R.ProductRecord, 'PRODUCT'>('PRODUCT', (p) => (p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {}));
+export const productSkuCodec = codec<R.ProductSkuRecord, 'PRODUCT_SKU'>('PRODUCT_SKU', {
+  keyFields: ['medspa_id', 'normalized_sku'],
+  keys: (s) => productSkuKey(s.medspa_id, s.normalized_sku),
+});
+/** A ledger entry, on the retail-sales index when a sale. */
+export const stockAdjustmentCodec = codec<R.StockAdjustmentRecord, 'STOCK_ADJUSTMENT'>('STOCK_ADJUSTMENT', {
+  keyFields: ['medspa_id', 'product_id', 'created_at', 'id'],
+  keys: (e) => ({ ...stockLedgerKey(e.medspa_id, e.product_id, e.created_at, e.id), ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}) }),
+});
+export const lowStockCrossingCodec = codec<R.LowStockCrossingRecord, 'LOW_STOCK_EVENT'>('LOW_STOCK_EVENT', {
+  keyFields: ['medspa_id', 'occurred_at', 'product_id', 'adjustment_id'],
+  keys: (c) => lowStockEventKey(c.medspa_id, c.occurred_at, c.product_id, c.adjustment_id),
+});
 
-/** A ledger entry (with its practice), on the retail-sales index when a sale. */
-export type StoredStockAdjustment = StockAdjustment & { medspa_id: string };
-export const stockAdjustmentCodec = codec<StoredStockAdjustment>('STOCK_ADJUSTMENT', (e) => ({
-  ...stockLedgerKey(e.medspa_id, e.product_id, e.created_at, e.id),
-  ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}),
-}));
+// ---- Webhooks, audit ---------------------------------------------------------------------------
 
-/** A product crossing to or below its threshold: the stream turns it into `product.low_stock`. */
-export interface LowStockCrossing {
-  medspa_id: string;
-  product_id: string;
-  adjustment_id: string;
-  quantity_on_hand: number;
-  low_stock_threshold: number;
-  occurred_at: string;
-  /** The product as of the crossing, so the event needs no second read. */
-  product: StoredProduct;
-}
-export const lowStockCrossingCodec = codec<LowStockCrossing>('LOW_STOCK_EVENT', (c) => lowStockEventKey(c.medspa_id, c.occurred_at, c.product_id, c.adjustment_id));
+export const webhookCodec = collectionCodec<R.WebhookRecord, 'WEBHOOK'>('WEBHOOK');
 
-export type StoredTreatmentRecord = TreatmentRecord & { medspa_id?: string };
-export const treatmentRecordCodec = (medspaId: string) => codec<TreatmentRecord>('TREATMENT', (r) => treatmentRecordKey(medspaId, r.appointment_id));
+export const DELIVERY_LOG_DAYS = 30;
 
-/** A reminder request: the stream turns it into `appointment.reminder` with this `event_id`. */
-export interface ReminderRequest {
-  medspa_id: string;
-  event_id: string;
-  appointment_id: string;
-  requested_at: string;
-  requested_by: string;
-  /** The appointment as read when the reminder was made, so the event needs no second read. */
-  appointment: Appointment;
-}
-export const reminderCodec = codec<ReminderRequest>('REMINDER', (r) => reminderKey(r.medspa_id, r.appointment_id, r.requested_at, r.event_id));
+/** Stored with the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept); expires after 30 days. */
+export const deliveryCodec = codec<R.DeliveryRecord, 'WEBHOOK_DELIVERY'>('WEBHOOK_DELIVERY', {
+  keyFields: ['medspa_id', 'subscription_id', 'created_at', 'id'],
+  keys: (d) => ({ ...webhookDeliveryKey(d.medspa_id, d.subscription_id, d.created_at, d.id), ...webhookDeliveryLookupIndexKeys(d.medspa_id, d.id) }),
+  encode: ({ event, ...entry }) => ({ expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400, ...entry, event_json: JSON.stringify(event) }),
+  decode: ({ event_json, ...entry }) => ({ ...entry, event: JSON.parse(event_json as string) as ContractEvent }) as R.DeliveryRecord,
+});
+
+export const auditCodec = codec<R.AuditRecord, 'AUDIT'>('AUDIT', {
+  keyFields: ['medspa_id', 'at', 'request_id'],
+  keys: (e) => auditKey(e.medspa_id, e.at, e.request_id),
+});
 
 // ---- Report aggregates (lib/db/report-aggregates.ts) -----------------------------------------
 
-export const reportGenerationCodec = codec<ReportGeneration>('REPORT_GENERATION', (g) => reportGenerationKey(g.medspa_id));
-export const reportLedgerCodec = codec<ReportLedgerRecord>('REPORT_LEDGER', (e) => reportLedgerKey(e.medspa_id, e.generation, e.record_key));
-export const reportClientVisitsCodec = codec<ReportClientVisits>('REPORT_CLIENT_VISITS', (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id));
+export const reportGenerationCodec = codec<R.ReportGenerationRecord, 'REPORT_GENERATION'>('REPORT_GENERATION', {
+  keyFields: ['medspa_id'],
+  keys: (g) => reportGenerationKey(g.medspa_id),
+});
+export const reportLedgerCodec = codec<R.ReportLedgerRecord, 'REPORT_LEDGER'>('REPORT_LEDGER', {
+  keyFields: ['medspa_id', 'generation', 'record_key'],
+  keys: (e) => reportLedgerKey(e.medspa_id, e.generation, e.record_key),
+});
+export const reportClientVisitsCodec = codec<R.ReportClientVisitsRecord, 'REPORT_CLIENT_VISITS'>('REPORT_CLIENT_VISITS', {
+  keyFields: ['medspa_id', 'generation', 'client_id'],
+  keys: (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id),
+});
 /** Its `expires_at` is the table's TTL attribute. */
-export const reportStreamMarkerCodec = codec<ReportStreamMarker>('REPORT_STREAM_MARKER', (m) => reportStreamMarkerKey(m.medspa_id, m.event_id));
-/** Day items hold counters as top-level numbers (see lib/domain/report-aggregates.ts), tagged with these. */
-export const REPORT_DAY_ENTITY = { TOTALS: 'REPORT_DAY_TOTALS', CLIENTS: 'REPORT_DAY_CLIENTS' } as const;
+export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT_STREAM_MARKER'>('REPORT_STREAM_MARKER', {
+  keyFields: ['medspa_id', 'event_id'],
+  keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
+});
+/** Day items are only ever moved by counter ADDs (lib/db/report-days.ts), which set these tags. */
+export const reportTotalsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_TOTALS'>('REPORT_DAY_TOTALS', {
+  keyFields: ['medspa_id', 'generation', 'date'],
+  keys: (d) => reportDayKey(d.medspa_id, d.generation, 'TOTALS', d.date),
+});
+export const reportClientsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_CLIENTS'>('REPORT_DAY_CLIENTS', {
+  keyFields: ['medspa_id', 'generation', 'date'],
+  keys: (d) => reportDayKey(d.medspa_id, d.generation, 'CLIENTS', d.date),
+});

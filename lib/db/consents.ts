@@ -1,10 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
-import type { Consent } from '../domain/records';
+import type { ConsentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { consentCodec } from './codecs';
 import { DataFailure } from './failure';
-import { fromItem } from './item';
 import { consentsPk, entityKey } from './keys';
 import { queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
@@ -16,7 +15,7 @@ import { firstFailed, transact, type NamedAction } from './transact';
  */
 
 /** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: `client` failed). */
-export async function putConsent(consent: Consent, writes?: RequestWrites): Promise<{ ok: true } | { ok: false; failed: 'client' }> {
+export async function putConsent(consent: ConsentRecord, writes?: RequestWrites): Promise<{ ok: true } | { ok: false; failed: 'client' }> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
   const outcome = await transact<NamedAction<'consent' | 'client'>>([
     { name: 'consent', action: {
@@ -40,11 +39,11 @@ export async function putConsent(consent: Consent, writes?: RequestWrites): Prom
 }
 
 /** A page of the client's consents, newest signed first, with `total`. */
-export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<Consent>> =>
-  queryPage<Consent>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
+export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<ConsentRecord>> =>
+  queryPage<ConsentRecord>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
 
 /** The client's latest `max` consents, newest signed first: one Query. */
-export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<Consent[]> {
+export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<ConsentRecord[]> {
   const { Items = [] } = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
@@ -55,5 +54,5 @@ export async function latestConsentsOf(medspaId: string, clientId: string, max: 
       ConsistentRead: true,
     }),
   );
-  return Items.map((item) => fromItem<Consent>(item)!);
+  return Items.map((item) => consentCodec.fromItem(item)!);
 }

@@ -2,27 +2,17 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Role } from '../auth/roles';
 import type { PageRequest } from '../crypto/cursor';
+import type { CredentialRecord } from '../domain/records';
 import { batchGetKeys, itemId } from './batch';
 import { ddb, tableName } from './client';
-import { fromItem, getEntity, putNewEntity } from './item';
+import { credentialCodec } from './codecs';
+import { getEntity } from './item';
 import { collectionPk, credentialLookupIndexKey, entityKey, practiceKey } from './keys';
+import { putNew } from './put-new';
 import { absent, listEntities, not, where, withFilter } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction } from './transact';
 import { afterUpdate } from './update';
-
-export interface CredentialRecord {
-  id: string;
-  client_id: string;
-  medspa_id: string;
-  name: string;
-  role: Role;
-  secret_hash: string;
-  revoked_at?: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
 
 /** The public view: never the hash. */
 export const publicCredential = (credential: CredentialRecord) => ({
@@ -34,8 +24,9 @@ export const publicCredential = (credential: CredentialRecord) => ({
   revoked_at: credential.revoked_at ?? null,
 });
 
-export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) =>
-  putNewEntity(credential.medspa_id, 'CRED', credential, { indexKeys: credentialLookupIndexKey(credential.client_id), writes });
+export type { CredentialRecord };
+
+export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) => putNew(credentialCodec, credential, writes);
 
 export const getCredential = (medspaId: string, clientId: string) => getEntity<CredentialRecord>(medspaId, 'CRED', clientId);
 
@@ -92,7 +83,7 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem<CredentialRecord>(Attributes)!;
+    return credentialCodec.fromItem(Attributes)!;
   } catch (error) {
     // Revoking twice is harmless (idempotent); only an unknown id fails.
     if (error instanceof ConditionalCheckFailedException) return null;

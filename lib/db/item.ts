@@ -1,9 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
-import { DataFailure } from './failure';
 import { entityKey, type EntityType, type Key } from './keys';
-import type { RequestWrites } from './request-writes';
-import { writeOne } from './transact';
 
 /** A provider's count of certifications written: a deletion commits only if none came in since it looked (lib/db/resources). */
 export const CERTIFICATION_SEQ = 'certification_seq';
@@ -34,26 +31,3 @@ export async function getItem(key: Key): Promise<Record<string, unknown> | undef
 
 export const getEntity = async <T>(medspaId: string, type: EntityType, id: string): Promise<T | null> => fromItem<T>(await getItem(entityKey(medspaId, type, id)));
 
-/**
- * A new entity (its id must be new), in one round trip: with the request's writes (a keyed POST's
- * Idempotency-Key marker, the audit entry) when it has any left to commit.
- */
-export async function putNewEntity<T extends Versioned>(
-  medspaId: string,
-  type: EntityType,
-  entity: T,
-  options: { indexKeys?: Record<string, string>; writes?: RequestWrites } = {},
-): Promise<T> {
-  const outcome = await writeOne({
-    name: 'entity',
-    action: {
-      Put: {
-        TableName: tableName(),
-        Item: { ...entityKey(medspaId, type, entity.id), entity: type, ...options.indexKeys, ...entity },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  }, options.writes);
-  if (!outcome.ok) throw new DataFailure('collision', `${type} ${entity.id} already exists`);
-  return entity;
-}

@@ -1,5 +1,5 @@
 import type { PageRequest } from '../crypto/cursor';
-import type { Payment } from '../domain/records';
+import type { PaymentRecord } from '../domain/records';
 import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
 import { paymentCodec } from './codecs';
@@ -14,7 +14,7 @@ import { firstFailed, transact, type NamedAction, type TransactItem } from './tr
 /** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
 
 /** Payments are never deleted: live means present (and a well-formed id). */
-export const getPayment = (medspaId: string, id: string) => getLiveEntity<Payment>(medspaId, 'PAYMENT', id);
+export const getPayment = (medspaId: string, id: string) => getLiveEntity<PaymentRecord>(medspaId, 'PAYMENT', id);
 
 export type PaymentWriteResult =
   | { ok: true }
@@ -37,7 +37,7 @@ function liveClientOnly(action: TransactItem): TransactItem {
  * The payment, the client's total spend and (when given) the appointment's existence, in ONE
  * transaction: a payment never exists without its client's total including it.
  */
-export async function commitPayment(payment: Payment, writes?: RequestWrites): Promise<PaymentWriteResult> {
+export async function commitPayment(payment: PaymentRecord, writes?: RequestWrites): Promise<PaymentWriteResult> {
   const { medspa_id: medspaId } = payment;
   const actions: NamedAction<'client' | 'payment' | 'appointment'>[] = [
     { name: 'client', action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })) },
@@ -68,12 +68,12 @@ export async function commitPayment(payment: Payment, writes?: RequestWrites): P
 }
 
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
-export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageRequest): Promise<Page<Payment>> =>
-  queryMonthPartitions<Payment>({ ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
+export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageRequest): Promise<Page<PaymentRecord>> =>
+  queryMonthPartitions<PaymentRecord>({ ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
 
 /** One client's payments created in [start, end) (or all when no range), newest first. */
-export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageRequest): Promise<Page<Payment>> =>
-  queryPage<Payment>({
+export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageRequest): Promise<Page<PaymentRecord>> =>
+  queryPage<PaymentRecord>({
     index: 'gsi2',
     keyCondition: {
       name: 'gsi2pk',

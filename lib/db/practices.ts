@@ -1,24 +1,14 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Practice } from '../domain/records';
-import { ddb, tableName } from './client';
+import type { PracticeRecord } from '../domain/records';
 import { practiceCodec } from './codecs';
-import { fromItem, getItem } from './item';
+import { getItem } from './item';
 import { practiceKey } from './keys';
+import { putNew } from './put-new';
 import { updateItem, type UpdateOutcome } from './update';
 
-export const getPractice = async (medspaId: string): Promise<Practice | null> => fromItem<Practice>(await getItem(practiceKey(medspaId)));
+export const getPractice = async (medspaId: string): Promise<PracticeRecord | null> => practiceCodec.fromItem(await getItem(practiceKey(medspaId)));
 
-export async function putNewPractice(practice: Practice): Promise<Practice> {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: practiceCodec.toItem(practice),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return practice;
-}
+export const putNewPractice = (practice: PracticeRecord) => putNew(practiceCodec, practice);
 
 /** A PATCH of the settings; equal values change nothing (lib/db/update.ts updateItem). */
-export const updatePractice = (medspaId: string, changes: Partial<Practice>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<Practice>> =>
-  updateItem<Practice>(practiceKey(medspaId), changes, options);
+export const updatePractice = (medspaId: string, changes: Partial<PracticeRecord>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<PracticeRecord>> =>
+  updateItem<PracticeRecord>(practiceKey(medspaId), changes, options);

@@ -1,20 +1,10 @@
-import type { PageRequest } from '../crypto/cursor';
 import type { StockStep } from '../domain/stock';
-import type { StockAdjustment } from '../domain/records';
+import type { PageRequest } from '../crypto/cursor';
+import type { ProductRecord, StockAdjustmentRecord } from '../domain/records';
 import { tableName } from './client';
-import { lowStockCrossingCodec, productCodec, stockAdjustmentCodec, type StoredProduct } from './codecs';
+import { lowStockCrossingCodec, productCodec, productSkuCodec, stockAdjustmentCodec } from './codecs';
 import { DataFailure } from './failure';
-import { fromItem } from './item';
-import {
-  entityKey,
-  lowStockEventKey,
-  lowStockIndexKeys,
-  lowStockIndexPk,
-  productSkuKey,
-  retailSalesIndexKeys,
-  stockLedgerKey,
-  stockLedgerPk,
-} from './keys';
+import { entityKey, lowStockIndexKeys, lowStockIndexPk, productSkuKey, stockLedgerPk } from './keys';
 import { listEntities, queryPage, type Filter, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
@@ -26,20 +16,18 @@ import { versionedUpdate } from './update';
  * write is one TransactWriteItems whose failed conditions come back as values.
  */
 
-export type { StoredProduct } from './codecs';
-
 /** SKUs are unique per practice whatever their case (and Unicode form). */
 export const normalizeSku = (sku: string) => sku.trim().normalize('NFKC').toLowerCase();
 
-export const findProduct = (medspaId: string, id: string) => getLiveEntity<StoredProduct>(medspaId, 'PRODUCT', id);
+export const findProduct = (medspaId: string, id: string) => getLiveEntity<ProductRecord>(medspaId, 'PRODUCT', id);
 
-const productKey = (product: Pick<StoredProduct, 'medspa_id' | 'id'>) => entityKey(product.medspa_id, 'PRODUCT', product.id);
+const productKey = (product: Pick<ProductRecord, 'medspa_id' | 'id'>) => entityKey(product.medspa_id, 'PRODUCT', product.id);
 
 function putSkuAction(medspaId: string, productId: string, sku: string): TransactItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...productSkuKey(medspaId, normalizeSku(sku)), entity: 'PRODUCT_SKU', medspa_id: medspaId, product_id: productId, sku },
+      Item: productSkuCodec.toItem({ medspa_id: medspaId, normalized_sku: normalizeSku(sku), product_id: productId, sku }),
       ConditionExpression: 'attribute_not_exists(pk)',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
@@ -69,12 +57,12 @@ type ProductAction = NamedAction<'product' | 'old-sku' | 'sku'>;
 function productWriteResult(outcome: TransactOutcome<ProductAction>): ProductWriteResult {
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['sku', 'product', 'old-sku'])!;
-  if (failed.name === 'sku') return { ok: false, failed: 'sku', takenBy: fromItem<{ product_id: string }>(failed.old ?? undefined)?.product_id ?? null };
+  if (failed.name === 'sku') return { ok: false, failed: 'sku', takenBy: productSkuCodec.fromItem(failed.old ?? undefined)?.product_id ?? null };
   return { ok: false, failed: 'product' };
 }
 
 /** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction; its id is new. */
-export async function putNewProduct(product: StoredProduct, writes?: RequestWrites): Promise<Exclude<ProductWriteResult, { failed: 'product' }>> {
+export async function putNewProduct(product: ProductRecord, writes?: RequestWrites): Promise<Exclude<ProductWriteResult, { failed: 'product' }>> {
   const outcome = await transact<ProductAction>([
     { name: 'product', action: { Put: { TableName: tableName(), Item: productCodec.toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } } },
     { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
@@ -86,7 +74,7 @@ export async function putNewProduct(product: StoredProduct, writes?: RequestWrit
 
 export interface ProductChange {
   /** The product as read; the write applies only if its version is still this one. */
-  current: StoredProduct;
+  current: ProductRecord;
   changes: Record<string, unknown>;
   /** Set when the threshold (hence headroom) changes: whether the product is low afterwards. */
   low?: boolean;
@@ -126,7 +114,7 @@ export async function commitProductChange({ current, changes, low, now, writes }
  * this very commit. A crossing down also enters the low-stock index, a crossing up leaves it. On a
  * failed condition the item as it was comes back (ALL_OLD), to plan the next attempt from.
  */
-function stockUpdateAction(product: StoredProduct, step: StockStep, delta: number, now: string): TransactItem {
+function stockUpdateAction(product: ProductRecord, step: StockStep, delta: number, now: string): TransactItem {
   const names: Record<string, string> = { '#q': 'quantity_on_hand', '#h': 'headroom', '#v': 'version', '#u': 'updated_at' };
   const values: Record<string, unknown> = { ':d': delta, ':one': 1, ':now': now, ':q': product.quantity_on_hand, ':h': product.headroom };
   const conditions = ['attribute_exists(pk)', '#q = :q', '#h = :h'];
@@ -158,13 +146,13 @@ function stockUpdateAction(product: StoredProduct, step: StockStep, delta: numbe
 export type StockWriteResult =
   | { ok: true }
   /** The product's stock moved since it was read: the product as it was then (null if absent). */
-  | { ok: false; failed: 'product'; current: StoredProduct | null };
+  | { ok: false; failed: 'product'; current: ProductRecord | null };
 
 /**
  * One stock adjustment in ONE transaction: the product's counters, the ledger entry (on the
  * retail-sales index when a sale) and, on a crossing down, the low-stock crossing record.
  */
-export async function commitStockAdjustment(product: StoredProduct, step: StockStep, entry: StockAdjustment, writes?: RequestWrites): Promise<StockWriteResult> {
+export async function commitStockAdjustment(product: ProductRecord, step: StockStep, entry: Omit<StockAdjustmentRecord, 'medspa_id'>, writes?: RequestWrites): Promise<StockWriteResult> {
   const medspaId = product.medspa_id;
   const at = entry.created_at;
   const actions: NamedAction<'product' | 'ledger' | 'crossing'>[] = [
@@ -206,15 +194,15 @@ export async function commitStockAdjustment(product: StoredProduct, step: StockS
   if (outcome.ok) return outcome;
   const moved = firstFailed(outcome.failed, ['product']);
   if (!moved) throw new DataFailure('collision', `stock adjustment ${entry.id}: its ledger or crossing item already exists`);
-  return { ok: false, failed: 'product', current: fromItem<StoredProduct>(moved.old ?? undefined) };
+  return { ok: false, failed: 'product', current: productCodec.fromItem(moved.old ?? undefined) };
 }
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
-export function listProducts(medspaId: string, page: PageRequest, options: { lowOnly: boolean; filter?: Filter }): Promise<Page<StoredProduct>> {
-  if (!options.lowOnly) return listEntities<StoredProduct>(medspaId, 'PRODUCT', page, options.filter);
-  return queryPage<StoredProduct>({ index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
+export function listProducts(medspaId: string, page: PageRequest, options: { lowOnly: boolean; filter?: Filter }): Promise<Page<ProductRecord>> {
+  if (!options.lowOnly) return listEntities<ProductRecord>(medspaId, 'PRODUCT', page, options.filter);
+  return queryPage<ProductRecord>({ index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
 }
 
 /** A product's ledger, newest first. */
 export const listStockLedger = (medspaId: string, productId: string, page: PageRequest) =>
-  queryPage<StockAdjustment>({ keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });
+  queryPage<StockAdjustmentRecord>({ keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });

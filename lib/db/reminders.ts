@@ -1,13 +1,13 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ACTIVE_STATUSES } from '../domain/status';
 import { minuteStart } from '../domain/reminders';
-import type { Appointment } from '../domain/records';
-import { reminderCodec, type ReminderRequest } from './codecs';
+import type { AppointmentRecord, ReminderRecord } from '../domain/records';
+import { appointmentCodec, reminderCodec, reminderDueCodec, reminderSentCodec, reminderSweepCodec } from './codecs';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
 import { batchGetKeys, itemId } from './batch';
-import { fromItem, getItem } from './item';
-import { appointmentKey, reminderDueKey, reminderSentKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
+import { getItem } from './item';
+import { appointmentKey, reminderDueKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
 import { queryAll } from './query';
 import { transact, type NamedAction } from './transact';
 
@@ -32,15 +32,13 @@ export async function putReminderDue(due: ReminderDue): Promise<void> {
   await ddb().send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
-        ...reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt),
-        entity: 'REMINDER_DUE',
+      Item: reminderDueCodec.toItem({
         medspa_id: due.medspaId,
         appointment_id: due.appointmentId,
         scheduled_at: due.scheduledAt,
         due_minute: due.minute,
         expires_at: Math.floor(minuteStart(due.minute) / 1000) + DUE_ITEM_TTL_SECONDS,
-      },
+      }),
     }),
   );
 }
@@ -65,19 +63,19 @@ export async function deleteReminderDue(due: ReminderDue): Promise<void> {
 }
 
 /** The appointments of these due items, by `medspaId|appointmentId`: one BatchGetItem per 100. */
-export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, Appointment>> {
+export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, AppointmentRecord>> {
   const found = await batchGetKeys(dues.map((due) => appointmentKey(due.medspaId, due.appointmentId)));
-  const appointments = new Map<string, Appointment>();
+  const appointments = new Map<string, AppointmentRecord>();
   for (const due of dues) {
     const item = found.get(itemId(appointmentKey(due.medspaId, due.appointmentId)));
-    if (item) appointments.set(`${due.medspaId}|${due.appointmentId}`, fromItem<Appointment>(item)!);
+    if (item) appointments.set(`${due.medspaId}|${due.appointmentId}`, appointmentCodec.fromItem(item)!);
   }
   return appointments;
 }
 
 export async function readSweepCheckpoint(): Promise<string | null> {
-  const item = await getItem(reminderSweepCheckpointKey());
-  return typeof item?.swept_through === 'string' ? item.swept_through : null;
+  const checkpoint = reminderSweepCodec.fromItem(await getItem(reminderSweepCheckpointKey()));
+  return typeof checkpoint?.swept_through === 'string' ? checkpoint.swept_through : null;
 }
 
 /** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
@@ -86,7 +84,7 @@ export async function advanceSweepCheckpoint(minute: string, now: string): Promi
     .send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...reminderSweepCheckpointKey(), entity: 'REMINDER_SWEEP', swept_through: minute, updated_at: now },
+        Item: reminderSweepCodec.toItem({ swept_through: minute, updated_at: now }),
         ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
         ExpressionAttributeValues: { ':minute': minute },
       }),
@@ -105,7 +103,7 @@ export type ScheduledReminderResult =
  * second sweep, concurrent or later, cannot write it again), and a check that the appointment is
  * still active at that time (closing the race with a cancel or move after it was read).
  */
-export async function commitScheduledReminder(reminder: ReminderRequest): Promise<ScheduledReminderResult> {
+export async function commitScheduledReminder(reminder: ReminderRecord): Promise<ScheduledReminderResult> {
   const { medspa_id: medspaId, appointment } = reminder;
   const statuses = Object.fromEntries(ACTIVE_STATUSES.map((status, index) => [`:s${index}`, status]));
   const outcome = await transact<NamedAction<'reminder' | 'sent' | 'still-due'>>([
@@ -113,15 +111,13 @@ export async function commitScheduledReminder(reminder: ReminderRequest): Promis
     { name: 'sent', action: {
       Put: {
         TableName: tableName(),
-        Item: {
-          ...reminderSentKey(medspaId, appointment.id, appointment.scheduled_at),
-          entity: 'REMINDER_SENT',
+        Item: reminderSentCodec.toItem({
           medspa_id: medspaId,
           appointment_id: appointment.id,
           scheduled_at: appointment.scheduled_at,
           event_id: reminder.event_id,
           sent_at: reminder.requested_at,
-        },
+        }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     } },

@@ -1,10 +1,13 @@
 import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
+import type { ServiceRecord } from '../domain/records';
 import { batchGetEntities, pick } from './batch';
 import { tableName } from './client';
+import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec } from './codecs';
 import { DataFailure } from './failure';
 import { CERTIFICATION_SEQ, getEntity, getItem } from './item';
 import { collectionPk, entityKey, type EntityType } from './keys';
+import { putNew } from './put-new';
 import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
@@ -58,6 +61,14 @@ export async function updateLiveEntity<T>(
 /** A page of live entities (Query on the collection, never a Scan); `filter` narrows further. */
 export const listLiveEntities = <T>(medspaId: string, type: EntityType, page: PageRequest, filter?: Filter): Promise<Page<T>> =>
   listEntities<T>(medspaId, type, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
+
+/** The codec of each soft-deletable (or, for services, deactivatable) resource type. */
+const RESOURCE_CODECS = { PROVIDER: providerCodec, ROOM: roomCodec, EQUIPMENT: equipmentCodec, SERVICE: serviceCodec, CLIENT: clientCodec } as const;
+export type ResourceType = keyof typeof RESOURCE_CODECS;
+
+/** A new resource (its id must be new, else a DataFailure `collision`), with the request's writes. */
+export const putNewResource = <T extends { id: string; medspa_id: string }>(type: ResourceType, record: T, writes?: RequestWrites): Promise<T> =>
+  putNew(RESOURCE_CODECS[type] as unknown as Codec<T>, record, writes);
 
 // ---------------------------------------------------------------------------------------------
 // Certifications: a service's `provider_ids` never names a deleted provider
@@ -118,9 +129,9 @@ async function commitServiceWrite(medspaId: string, service: TransactItem, newPr
 }
 
 /** A new service (every provider it lists checked live); its id is new (else a DataFailure `collision`). */
-export async function commitNewService(service: { id: string; medspa_id: string; provider_ids: string[] } & Record<string, unknown>, writes?: RequestWrites) {
+export async function commitNewService(service: ServiceRecord, writes?: RequestWrites) {
   const result = await commitServiceWrite(service.medspa_id, {
-    Put: { TableName: tableName(), Item: { ...entityKey(service.medspa_id, 'SERVICE', service.id), entity: 'SERVICE', ...service }, ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: { TableName: tableName(), Item: serviceCodec.toItem(service), ConditionExpression: 'attribute_not_exists(pk)' },
   }, service.provider_ids, writes);
   if (!result.ok && result.failed !== 'provider') throw new DataFailure('collision', `service ${service.id} already exists`);
   return result as Exclude<ServiceWriteResult, { failed: VersionedFailure }>;

@@ -1,11 +1,13 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
-import type { ContractEvent, EventType } from '../events/types';
 import { isEntityId } from '../domain/ids';
+import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { fromItem, getEntity, putNewEntity } from './item';
+import { deliveryCodec, webhookCodec } from './codecs';
+import { getEntity } from './item';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
+import { putNew } from './put-new';
 import { countAll, listEntities, queryAll, queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { transact, writeOne } from './transact';
@@ -16,70 +18,15 @@ import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type Upda
  * per subscription, one item per attempt, expiring after 30 days).
  */
 
-export interface StoredWebhook {
-  id: string;
-  medspa_id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  /** The first failed attempt since the last success (absent while deliveries succeed). */
-  first_failure_at?: string | null;
-  /** Kept to the hour: not every success is written back. */
-  last_success_at?: string | null;
-  /** AES-256-GCM ciphertext of the signing secret (lib/crypto/webhook-secrets); never the secret. */
-  secret_enc: string;
-  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
-  previous_secret_enc?: string | null;
-  previous_secret_expires_at?: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
-/** One attempt (or one scheduled attempt, while `pending`) of one event to one subscription. */
-export interface StoredDelivery {
-  id: string;
-  medspa_id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: EventType;
-  attempt: number;
-  status: DeliveryStatus;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-  /** What was (or will be) sent, so the attempt can be retried by hand; internal, never returned. */
-  event: ContractEvent;
-}
-
-/** As stored: the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept). */
-type DeliveryRecord = Omit<StoredDelivery, 'event'> & { event_json: string };
-
-const toRecord = ({ event, ...entry }: StoredDelivery): DeliveryRecord => ({ ...entry, event_json: JSON.stringify(event) });
-
-function fromRecord(item: Record<string, unknown> | undefined): StoredDelivery | null {
-  const record = fromItem<DeliveryRecord>(item);
-  if (!record) return null;
-  const { event_json, ...entry } = record;
-  return { ...entry, event: JSON.parse(event_json) as ContractEvent };
-}
-
-export const DELIVERY_LOG_DAYS = 30;
 
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<StoredWebhook>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
+export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<WebhookRecord>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
 
-export const putNewWebhook = (webhook: StoredWebhook, writes?: RequestWrites) => putNewEntity(webhook.medspa_id, 'WEBHOOK', webhook, { writes });
+export const putNewWebhook = (webhook: WebhookRecord, writes?: RequestWrites) => putNew(webhookCodec, webhook, writes);
 
-export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<StoredWebhook>> => listEntities<StoredWebhook>(medspaId, 'WEBHOOK', page);
+export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> => listEntities<WebhookRecord>(medspaId, 'WEBHOOK', page);
 
 export const countWebhooks = (medspaId: string) =>
   countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
@@ -88,9 +35,9 @@ export const countWebhooks = (medspaId: string) =>
  * Every subscription of a practice: ONE Query on its collection (a practice has at most a few
  * dozen, far under a page), strongly consistent so a subscription takes events from its creation.
  */
-export async function practiceWebhooks(medspaId: string): Promise<StoredWebhook[]> {
+export async function practiceWebhooks(medspaId: string): Promise<WebhookRecord[]> {
   const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') }, ConsistentRead: true });
-  return items.map((item) => fromItem<StoredWebhook>(item)!);
+  return items.map((item) => webhookCodec.fromItem(item)!);
 }
 
 /**
@@ -98,10 +45,10 @@ export async function practiceWebhooks(medspaId: string): Promise<StoredWebhook[
  * With the request's writes (a keyed POST's Idempotency-Key marker) in the same round trip.
  */
 export async function commitWebhookChange(
-  current: StoredWebhook,
+  current: WebhookRecord,
   changes: Record<string, unknown>,
   options: { now: string; remove?: string[]; writes?: RequestWrites },
-): Promise<UpdateOutcome<StoredWebhook>> {
+): Promise<UpdateOutcome<WebhookRecord>> {
   const outcome = await writeOne({ name: 'webhook', action: {
     Update: {
       TableName: tableName(),
@@ -181,19 +128,13 @@ export async function autoDisableWebhook(medspaId: string, id: string, failingSi
 // ---------------------------------------------------------------------------------------------
 // Delivery log
 
-export const deliveryKey = (entry: Pick<StoredDelivery, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Key =>
+export const deliveryKey = (entry: Pick<DeliveryRecord, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Key =>
   webhookDeliveryKey(entry.medspa_id, entry.subscription_id, entry.created_at, entry.id);
 
-const deliveryItem = (entry: StoredDelivery) => ({
-  ...deliveryKey(entry),
-  ...webhookDeliveryLookupIndexKeys(entry.medspa_id, entry.id),
-  entity: 'WEBHOOK_DELIVERY',
-  expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400,
-  ...toRecord(entry),
-});
+const deliveryItem = deliveryCodec.toItem;
 
 /** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
-export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<void> {
+export async function putPendingDeliveries(entries: DeliveryRecord[]): Promise<void> {
   await Promise.all(
     entries.map((entry) =>
       ddb()
@@ -208,7 +149,7 @@ export async function putPendingDeliveries(entries: StoredDelivery[]): Promise<v
  * transaction, so the log never shows a failure whose announced retry is missing. An attempt made
  * by a request (test, retry by hand) carries the request's writes (its Idempotency-Key marker).
  */
-export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDelivery, writes?: RequestWrites): Promise<void> {
+export async function saveDeliveryAttempt(entry: DeliveryRecord, next?: DeliveryRecord, writes?: RequestWrites): Promise<void> {
   const attempt = { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } };
   if (next) {
     const outcome = await transact([attempt, { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } }]);
@@ -219,17 +160,17 @@ export async function saveDeliveryAttempt(entry: StoredDelivery, next?: StoredDe
 }
 
 /** A subscription's log, newest first. */
-export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<StoredDelivery>> {
+export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
   const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
-  return { ...result, items: result.items.map((item) => fromRecord(item)!) };
+  return { ...result, items: result.items.map((item) => deliveryCodec.fromItem(item)!) };
 }
 
 /** A delivery by id (its lookup index entry), or null. */
-export async function findDelivery(medspaId: string, deliveryId: string): Promise<StoredDelivery | null> {
+export async function findDelivery(medspaId: string, deliveryId: string): Promise<DeliveryRecord | null> {
   if (!isEntityId(deliveryId)) return null;
   const { gsi2pk } = webhookDeliveryLookupIndexKeys(medspaId, deliveryId);
   const { Items = [] } = await ddb().send(
     new QueryCommand({ TableName: tableName(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': gsi2pk }, Limit: 1 }),
   );
-  return fromRecord(Items[0]);
+  return deliveryCodec.fromItem(Items[0]);
 }

@@ -1,21 +1,112 @@
-/** The event types of the API reference's webhooks and events section (`webhook.test` only ever goes to the one subscription tested). */
-export const EVENT_TYPES = [
-  'appointment.created',
-  'appointment.updated',
-  'appointment.status_changed',
-  'appointment.cancelled',
-  'appointment.completed',
-  'appointment.deleted',
-  'appointment.reminder',
-  'client.created',
-  'client.updated',
-  'client.deleted',
-  'payment.received',
-  'consent.signed',
-  'product.low_stock',
-] as const;
+/**
+ * THE event table (API reference, webhooks and events): one row per event type. Everything else
+ * derives from it: the type list (EVENT_TYPES, the webhook subscription enum), the envelope
+ * schemas and the OpenAPI document's `webhooks` section (lib/schemas/events.ts), the bus rules
+ * (lib/events/rules.ts) and which stream records the event pipeline decodes (lib/events/mappings.ts).
+ * Plain data, no zod: every function that checks a subscription's event names loads it.
+ *
+ * Adding an event type takes one row here and one mapping. The row names the stored kind whose
+ * changes emit it (`source`, a codec's `entity` in lib/db/codecs.ts), the resource it carries as
+ * `data.object` (`object`: its response schema in lib/schemas/events.ts EVENT_OBJECTS, which the
+ * stream's records are parsed with), whether `data` carries `previous`, when it is sent
+ * (`summary`, for the document) and the bus rule that routes it (`rule`, one of
+ * lib/events/rules.ts's). The mapping, in lib/events/mappings.ts, says which change of the source
+ * kind is this event. `appointment.deleted` is such a row: source APPOINTMENT, object the
+ * appointment as it was before the delete, no previous, routed by AppointmentEvents; its mapping
+ * is the REMOVE branch of the appointment mapping. A new resource as object also takes its entry
+ * in EVENT_OBJECTS, a new rule its description in lib/events/rules.ts, a new source kind its
+ * record type (lib/domain/records) and codec; `npm run generate` then refreshes the typed
+ * client's lists of event types.
+ */
 
-export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+interface EventRow {
+  /** The stored kind whose changes emit it (a codec's `entity`); null: never from the stream. */
+  source: string | null;
+  /** The resource it carries as `data.object`, as GET shows it (a key of lib/schemas/events.ts EVENT_OBJECTS). */
+  object: string;
+  /** Whether `data` carries `previous`: the old values of the fields that changed. */
+  previous: boolean;
+  /** When it is sent, for the document. */
+  summary: string;
+  /** The bus rule that routes it (lib/events/rules.ts); null: never on the bus. */
+  rule: string | null;
+}
+
+export const EVENT_CATALOG = {
+  'appointment.created': {
+    source: 'APPOINTMENT', object: 'appointment', previous: false, rule: 'AppointmentEvents',
+    summary: 'An appointment was booked',
+  },
+  'appointment.updated': {
+    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    summary: 'An appointment changed (time, resources, notes, price), not its status',
+  },
+  'appointment.status_changed': {
+    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    summary: 'An appointment moved to another status (cancel and completion included)',
+  },
+  'appointment.cancelled': {
+    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    summary: 'An appointment was cancelled (sent with appointment.status_changed)',
+  },
+  'appointment.completed': {
+    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    summary: 'An appointment was completed (sent with appointment.status_changed)',
+  },
+  'appointment.deleted': {
+    source: 'APPOINTMENT', object: 'appointment', previous: false, rule: 'AppointmentEvents',
+    summary: 'An appointment was deleted (DELETE /v1/appointments/{id}): the object is the appointment as it was before the delete, with no previous',
+  },
+  'appointment.reminder': {
+    source: 'REMINDER', object: 'appointment', previous: false, rule: 'AppointmentEvents',
+    summary: 'reminder_lead_minutes before an active appointment, or on demand (POST .../reminders)',
+  },
+  'client.created': {
+    source: 'CLIENT', object: 'client', previous: false, rule: 'ClientEvents',
+    summary: 'A client was created',
+  },
+  'client.updated': {
+    source: 'CLIENT', object: 'client', previous: true, rule: 'ClientEvents',
+    summary: 'A client changed (not its visit and spend statistics)',
+  },
+  'client.deleted': {
+    source: 'CLIENT', object: 'client', previous: false, rule: 'ClientEvents',
+    summary: 'A client was deleted: the object is the anonymised client, with no previous',
+  },
+  'payment.received': {
+    source: 'PAYMENT', object: 'payment', previous: false, rule: 'CommerceEvents',
+    summary: 'A payment was recorded',
+  },
+  'consent.signed': {
+    source: 'CONSENT', object: 'consent', previous: false, rule: 'ClientEvents',
+    summary: 'A consent form was recorded',
+  },
+  'product.low_stock': {
+    source: 'LOW_STOCK_EVENT', object: 'product', previous: true, rule: 'CommerceEvents',
+    summary: 'A stock adjustment took a product to or below its threshold (once per crossing)',
+  },
+  'webhook.test': {
+    source: null, object: 'webhook_test', previous: false, rule: null,
+    summary: 'POST /v1/webhooks/{id}/test: sent to that subscription only',
+  },
+} as const satisfies Record<string, EventRow>;
+
+type Catalog = typeof EVENT_CATALOG;
+export type EventType = keyof Catalog;
+/** The event types the table stream emits (all but `webhook.test`, which only ever goes to the one subscription tested). */
+export type StreamEventType = { [T in EventType]: Catalog[T]['source'] extends null ? never : T }[EventType];
+/** The stored kinds that emit events. */
+export type EventSource = NonNullable<Catalog[EventType]['source']>;
+/** The resources events carry. */
+export type EventObject = Catalog[EventType]['object'];
+/** The bus rules events name. */
+export type EventRuleName = NonNullable<Catalog[EventType]['rule']>;
+
+// Annotated pure (and the table has no spreads) so a bundle that never reads the lists drops them and the table.
+/** Every event type, in table order. */
+export const ALL_EVENT_TYPES = /* @__PURE__ */ Object.keys(EVENT_CATALOG) as EventType[];
+/** The event types of the API reference's webhooks and events section that subscriptions name. */
+export const EVENT_TYPES = /* @__PURE__ */ ALL_EVENT_TYPES.filter((type): type is StreamEventType => EVENT_CATALOG[type].source !== null);
 
 /** What a subscriber receives (API reference, webhooks and events): the body of every delivery. */
 export interface ContractEvent {

@@ -1,5 +1,7 @@
-import type { Appointment, CountedFacts, Payment, StockAdjustment } from './records';
+import type { AppointmentRecord as Appointment, CountedFacts, PaymentRecord as Payment, StockAdjustmentRecord } from './records';
 import { localDateOf } from './time';
+
+type StockAdjustment = Omit<StockAdjustmentRecord, 'medspa_id'>;
 
 export type { CountedFacts } from './records';
 

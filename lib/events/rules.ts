@@ -1,10 +1,10 @@
 /**
- * The event routing rules, as plain data: the CDK stack turns each into an EventBridge rule on the
- * stage's bus, and the local in-process bus applies the same list with `matches`. No CDK or SDK
- * imports here, so both sides can load it.
+ * The event routing rules, as plain data derived from the event table (lib/domain/events.ts):
+ * the CDK stack turns each into an EventBridge rule on the stage's bus, and the local in-process
+ * bus applies the same list with `matches`. No CDK or SDK imports here, so both sides can load it.
  */
 
-import { EVENT_SOURCE, EVENT_TYPES, type EventType } from './types';
+import { EVENT_CATALOG, EVENT_SOURCE, EVENT_TYPES, type EventRuleName } from './types';
 
 export { EVENT_SOURCE, EVENT_TYPES };
 
@@ -26,33 +26,25 @@ export interface EventRule {
   target: { queue: string };
 }
 
-// `webhook.test` never goes on the bus: it is sent to the one subscription tested, at once.
-const byType = (types: readonly Exclude<EventType, 'webhook.test'>[]): EventPattern => ({ source: [EVENT_SOURCE], 'detail-type': [...types] });
+/** What each rule the event table names is for (a row naming a rule not described here does not compile). */
+const RULE_DESCRIPTIONS: Record<EventRuleName, string> = {
+  AppointmentEvents: 'Appointment lifecycle and reminders to webhook fan-out',
+  ClientEvents: 'Client and consent changes to webhook fan-out',
+  CommerceEvents: 'Payments and low stock to webhook fan-out',
+};
 
 /**
- * Every event type is routed by exactly one rule (a test checks it): two rules matching one event
- * would put it twice on the `events` queue and deliver every webhook twice.
+ * A rule per name the event table uses, matching the event types whose row names it (in table
+ * order), to the `events` queue. Every event type is routed by exactly one rule (a test checks
+ * it): two rules matching one event would put it twice on the `events` queue and deliver every
+ * webhook twice. `webhook.test` never goes on the bus: it is sent to the one subscription tested.
  */
-export const EVENT_RULES: readonly EventRule[] = [
-  {
-    name: 'AppointmentEvents',
-    description: 'Appointment lifecycle and reminders to webhook fan-out',
-    pattern: byType(EVENT_TYPES.filter((type) => type.startsWith('appointment.'))),
-    target: { queue: 'events' },
-  },
-  {
-    name: 'ClientEvents',
-    description: 'Client and consent changes to webhook fan-out',
-    pattern: byType(['client.created', 'client.updated', 'client.deleted', 'consent.signed']),
-    target: { queue: 'events' },
-  },
-  {
-    name: 'CommerceEvents',
-    description: 'Payments and low stock to webhook fan-out',
-    pattern: byType(['payment.received', 'product.low_stock']),
-    target: { queue: 'events' },
-  },
-];
+export const EVENT_RULES: readonly EventRule[] = (Object.keys(RULE_DESCRIPTIONS) as EventRuleName[]).map((name) => ({
+  name,
+  description: RULE_DESCRIPTIONS[name],
+  pattern: { source: [EVENT_SOURCE], 'detail-type': EVENT_TYPES.filter((type) => EVENT_CATALOG[type].rule === name) },
+  target: { queue: 'events' },
+}));
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,2 +1,2 @@
-/** The event envelope and types live with the domain (pure data); re-exported for the pipeline. */
+/** The event envelope and types live with the domain (the event table is pure data); re-exported for the pipeline. */
 export * from '../domain/events';

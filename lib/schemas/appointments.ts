@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { APPOINTMENT_SOURCES } from '../domain/records';
+import { APPOINTMENT_SOURCES } from '../domain/records/common';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { DateTime, doc, EXAMPLE_ID, EXAMPLE_TIME, IdOf, Instant, LocalDate, OutId, PageQuery, Timestamps } from './common';
 import { TimeZone } from './practice';

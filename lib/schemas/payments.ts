@@ -3,7 +3,7 @@ import { doc, IdOf, Instant, LocalDate, OutId, PageQuery } from './common';
 
 /** Payments collected from clients (API reference, other resources). Immutable once recorded. */
 
-import { PAYMENT_METHODS } from '../domain/records';
+import { PAYMENT_METHODS } from '../domain/records/common';
 
 export { PAYMENT_METHODS };
 export const PaymentMethod = doc(z.enum(PAYMENT_METHODS), 'How it was paid.', 'card');

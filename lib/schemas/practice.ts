@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { API_ACCESS } from '../domain/records';
+import { API_ACCESS } from '../domain/records/common';
 import { isValidTimeZone } from '../domain/time';
 import { doc, OutId, Timestamps } from './common';
 

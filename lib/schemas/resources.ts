@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { TimeOff, WorkingHours } from '../domain/availability';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, Timestamps, yearsPattern, type ExampleKind } from './common';
@@ -23,9 +22,6 @@ const Text = (max: number) => z.string().trim().max(max);
 const Email = z.email().max(254);
 const Phone = z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100');
 const ACTIVE = 'Inactive ones stay readable but take no new bookings.';
-
-/** Set on soft delete; a record with it is hidden everywhere. Never in a response. */
-export type SoftDeleted = { deleted_at?: string };
 
 /** A response object: id and practice first, then the fields, then version and timestamps. */
 const resource = <F extends z.ZodRawShape>(kind: ExampleKind, fields: F) =>
@@ -127,15 +123,6 @@ export const Provider = resource('provider', {
   active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
 }).describe('A provider: someone who performs services.').meta({ id: 'Provider' });
 
-/** A stored provider: `working_hours` and `time_off` are what lib/domain/availability expects. */
-export type ProviderRecord = Omit<z.output<typeof Provider>, 'working_hours' | 'time_off'> &
-  SoftDeleted & {
-    /** Every weekday key present, periods sorted by start. */
-    working_hours: WorkingHours;
-    /** UTC ISO instants, sorted by start; `reason` only when given. */
-    time_off: TimeOff[];
-  };
-
 // ---------------------------------------------------------------------------------------------
 // Rooms and equipment (same shape)
 
@@ -157,16 +144,12 @@ export const Facility = resource('room', {
   active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
 }).describe('A room or a piece of equipment: booked with appointments, never double-booked.').meta({ id: 'Facility' });
 
-export type FacilityRecord = z.output<typeof Facility> & SoftDeleted;
-
 export const CreateRoomBody = CreateFacilityBody;
 export const UpdateRoomBody = UpdateFacilityBody;
 export const Room = Facility;
-export type RoomRecord = FacilityRecord;
 export const CreateEquipmentBody = CreateFacilityBody;
 export const UpdateEquipmentBody = UpdateFacilityBody;
 export const Equipment = Facility;
-export type EquipmentRecord = FacilityRecord;
 
 // ---------------------------------------------------------------------------------------------
 // Services
@@ -210,15 +193,12 @@ export const Service = resource('service', {
   provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [EXAMPLE_ID.provider]),
 }).describe('A service of the catalog: a treatment with its price, duration and certified providers.').meta({ id: 'Service' });
 
-/** `provider_ids` is the certification: a provider may perform the service iff its id is there. */
-export type ServiceRecord = z.output<typeof Service>;
-
 export const ServiceListQuery = PageQuery.extend({ category: doc(z.string().max(100).optional(), 'Only services of this category (exact).', 'injectables') });
 
 // ---------------------------------------------------------------------------------------------
 // Clients
 
-import { MEMBERSHIP_STATUSES } from '../domain/records';
+import { MEMBERSHIP_STATUSES } from '../domain/records/common';
 
 export { MEMBERSHIP_STATUSES };
 export const MembershipStatus = doc(z.enum(MEMBERSHIP_STATUSES), 'Membership status.', 'active');
@@ -298,13 +278,6 @@ export const Client = resource('client', {
 }).describe('A client of the practice, with visit and spend statistics.').meta({ id: 'Client' });
 
 export type ClientView = z.output<typeof Client>;
-
-/**
- * A stored client: no `health_score` (it depends on the time, so it is computed at read time)
- * but the no-show count it needs. Visit statistics move with appointments and payments
- * (lib/db/client-stats.ts), also after a deletion, so reports stay right.
- */
-export type ClientRecord = Omit<ClientView, 'health_score'> & SoftDeleted & { no_show_count?: number };
 
 export const ClientListQuery = PageQuery.extend({
   q: z

@@ -1,6 +1,6 @@
 import { checkProviderAvailability } from '../domain/availability';
 import { slotsInRange } from '../domain/slots';
-import { addDays, addMinutes } from '../domain/time';
+import { addDays } from '../domain/time';
 import { BoundedCache } from '../cache';
 import { pageRequest } from '../crypto/cursor';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
@@ -8,12 +8,11 @@ import { batchGetEntities, pick } from '../db/batch';
 import { oneOf, where } from '../db/query';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
-import type { Appointment, Consent } from '../domain/records';
+import type { AppointmentRecord, ClientRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
 import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
-import { presentClient } from './clients';
+import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
-import type { ClientRecord } from '../schemas/resources';
 
 export interface ListAppointmentsInput {
   from?: string;
@@ -41,7 +40,7 @@ const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true a
  * is always the one for the current zone, and the usual list costs two round trips, not three.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
-  const filter = where<Appointment>({
+  const filter = where<AppointmentRecord>({
     provider_id: input.providerId || undefined,
     client_id: input.clientId || undefined,
     service_id: input.serviceId || undefined,
@@ -91,7 +90,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
 }
 
 /** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
-export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<Consent[]>, now: Date) {
+export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<ConsentRecord[]>, now: Date) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   const [related, consents] = await Promise.all([

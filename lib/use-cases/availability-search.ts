@@ -2,7 +2,7 @@ import { bucketIdsForPeriods } from '../domain/claims';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
-import type { FacilityRecord } from '../schemas/resources';
+import type { FacilityRecord } from '../domain/records';
 import { isInactive, readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from './booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */

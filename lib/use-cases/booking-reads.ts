@@ -5,7 +5,7 @@ import { batchGetKeys, itemId } from '../db/batch';
 import { fromItem } from '../db/item';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
 import type { Practice } from '../schemas/practice';
-import type { ProviderRecord, ServiceRecord } from '../schemas/resources';
+import type { ProviderRecord, ServiceRecord } from '../domain/records';
 
 /** The stored setup resources booking reads (the resources module writes them). */
 export type { ProviderRecord, ServiceRecord };

@@ -15,11 +15,12 @@ import { isDataFailure } from '../db/failure';
 import { where } from '../db/query';
 import { afterUpdate } from '../db/update';
 import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
-import { healthScore } from '../domain/health-score';
+import { presentClient } from '../domain/presenters';
 import type { AppointmentStatus } from '../domain/status';
 import { isAppError } from '../errors';
 import type { ClientHistoryEntry } from '../schemas/clients';
-import type { Address, ClientRecord, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
+import type { ClientRecord } from '../domain/records';
+import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
 import { toListResult, type ListResult } from './list-result';
 import { failureOf } from './failures';
@@ -31,15 +32,6 @@ import { changeFromCurrent, changeResource, findResources, listResources, readRe
  */
 
 type ClientFields = Partial<Fields<'client'>>;
-
-/** The response: the stored client (less its no-show count and deletion mark) plus its health score as of `now`. */
-export function presentClient(client: ClientRecord, now: Date): ClientView {
-  const { no_show_count: noShowCount, deleted_at: _deletedAt, ...fields } = client;
-  return {
-    ...fields,
-    health_score: healthScore({ lastVisitAt: client.last_visit_at, visitCount: client.visit_count, totalSpentCents: client.total_spent_cents, noShowCount, now }),
-  };
-}
 
 /**
  * Runs `read` beside the check that the client is live; an unknown, malformed or deleted client

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ALLOW, type Role } from '../auth/roles';
 import type { Caller } from '../auth/tokens';
 import { pageRequest } from '../crypto/cursor';
-import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct, type StoredProduct } from '../db/products';
+import { commitProductChange, commitStockAdjustment, findProduct, listProducts as queryProducts, listStockLedger, putNewProduct } from '../db/products';
 import { above, where } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
 import { afterUpdate, changesNothing, definedFields } from '../db/update';
+import { toProduct } from '../domain/presenters';
+import type { ProductRecord } from '../domain/records';
 import { deltaProblem, isLow, planStockStep } from '../domain/stock';
 import { AppError } from '../errors';
 import { retry } from '../retry';
@@ -19,11 +21,6 @@ import type { WriteOptions } from './resources';
  * on the headroom range of the low-stock transition it makes (lib/domain/stock).
  */
 
-export function toProduct(stored: StoredProduct): Product {
-  const { headroom: _headroom, ...fields } = stored;
-  return { ...fields, low_stock: isLow(fields.quantity_on_hand - fields.low_stock_threshold) };
-}
-
 const skuTaken = (sku: string, takenBy: string | null) =>
   new AppError('CONFLICT', `A product with SKU "${sku}" already exists in this practice (SKUs are compared case-insensitively)`, {
     details: [{ path: 'sku', message: takenBy ? `already used by product ${takenBy}` : 'already used by another product' }],
@@ -36,7 +33,7 @@ const changingTooFast = (): never => {
   throw new AppError('VERSION_CONFLICT', 'The product is changing too fast; read it again and retry');
 };
 
-async function readStored(medspaId: string, id: string): Promise<StoredProduct> {
+async function readStored(medspaId: string, id: string): Promise<ProductRecord> {
   const found = await findProduct(medspaId, id);
   if (!found) throw new AppError('PRODUCT_NOT_FOUND');
   return found;
@@ -46,7 +43,7 @@ export const readProduct = async (medspaId: string, id: string): Promise<Product
 
 export async function createProduct(medspaId: string, input: CreateProductInput, now: Date, writes?: RequestWrites): Promise<Product> {
   const at = now.toISOString();
-  const product: StoredProduct = {
+  const product: ProductRecord = {
     id: randomUUID(),
     medspa_id: medspaId,
     name: input.name,
@@ -94,7 +91,7 @@ export function changeProduct(medspaId: string, id: string, input: UpdateProduct
 
 export async function listProducts(medspaId: string, query: ProductListQuery): Promise<ListResult<Product>> {
   // low_stock=true reads the sparse index; "not low" has no index of its own and is a filter.
-  const filter = where<StoredProduct>({ category: query.category, headroom: query.low_stock === false ? above(0) : undefined });
+  const filter = where<ProductRecord>({ category: query.category, headroom: query.low_stock === false ? above(0) : undefined });
   const page = await queryProducts(medspaId, pageRequest(medspaId, 'products', query), { lowOnly: query.low_stock === true, filter });
   return toListResult({ ...page, items: page.items.map(toProduct) });
 }

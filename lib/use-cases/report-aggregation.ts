@@ -1,7 +1,7 @@
 import type { DynamoDBBatchResponse } from 'aws-lambda';
 import { clock } from '../clock';
-import { decodeReportSource } from '../db/report-aggregates';
-import { recordIds, type StreamRecord } from '../events/stream-record';
+import { decodeReportSource } from '../db/report-sources';
+import { recordIds, type StreamRecord } from '../db/stream';
 import { logger } from '../log';
 import { applySources, newStats, practiceChanged, type AggregationStats, type CountedSource } from './report-units';
 

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../clock';
 import { addDays, addMonths, monthsBetween } from '../domain/time';
-import { deleteGeneration, queryReportDays, readReportContext, readReportSources, writeGenerationPointer } from '../db/report-aggregates';
+import { deleteGeneration, readReportContext, writeGenerationPointer } from '../db/report-aggregates';
+import { queryReportDays } from '../db/report-days';
+import { readReportSources } from '../db/report-sources';
 import type { ReportDayKind } from '../db/keys';
 import { applySources, forgetReportContexts, newStats, type CountedSource } from './report-units';
 

@@ -14,11 +14,11 @@ import {
   readUnitState,
   unitOverheadActions,
   type GenerationPointer,
-  type ReportSource,
   type UnitOutcome,
   type UnitState,
   type UnitStateRequest,
 } from '../db/report-aggregates';
+import type { ReportSource } from '../db/report-sources';
 import { isDataFailure } from '../db/failure';
 import { jitter } from '../retry';
 

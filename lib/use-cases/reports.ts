@@ -1,4 +1,5 @@
-import { queryReportDays, readReportContext, readWholeCollection } from '../db/report-aggregates';
+import { readReportContext, readWholeCollection } from '../db/report-aggregates';
+import { queryReportDays } from '../db/report-days';
 import { countersByDimension, TOTALS } from '../domain/report-aggregates';
 import { reportRange } from '../domain/report-periods';
 import { clientRetention, providerPerformance, revenueReport, servicePopularity, type ProviderRef } from '../domain/reports';
@@ -6,7 +7,7 @@ import { localDateOf } from '../domain/time';
 import { workingMinutes } from '../domain/utilization';
 import { AppError } from '../errors';
 import type { ReportQuery, RevenueReportQuery } from '../schemas/reports';
-import type { ProviderRecord, ServiceRecord } from '../schemas/resources';
+import type { ProviderRecord, ServiceRecord } from '../domain/records';
 
 /**
  * The four reports (API reference, reports) from the counters the table stream keeps

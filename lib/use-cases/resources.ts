@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
-import { putNewEntity } from '../db/item';
 import type { EntityType } from '../db/keys';
 import type { Filter } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
@@ -10,6 +9,7 @@ import {
   getLiveEntity,
   listLiveEntities,
   readProviderForDeletion,
+  putNewResource,
   servicesCertifying,
   updateLiveEntity,
 } from '../db/resources';
@@ -21,16 +21,8 @@ import { retry } from '../retry';
 import { changeFromCurrent as changeFromFresh } from './change-from-current';
 import { failureOf, type FailureTable } from './failures';
 import { toListResult, type ListResult } from './list-result';
-import type {
-  ClientRecord,
-  CreateFacilityInput,
-  CreateProviderInput,
-  FacilityRecord,
-  ProviderRecord,
-  ServiceRecord,
-  UpdateFacilityInput,
-  UpdateProviderInput,
-} from '../schemas/resources';
+import type { ClientRecord, FacilityRecord, ProviderRecord, ServiceRecord } from '../domain/records';
+import type { CreateFacilityInput, CreateProviderInput, UpdateFacilityInput, UpdateProviderInput } from '../schemas/resources';
 
 /**
  * Setup resources (API reference, other resources): one generic create / read / change / soft delete / list serving
@@ -104,7 +96,7 @@ export async function readResource<K extends ResourceKind>(kind: K, medspaId: st
 export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date, writes?: RequestWrites): Promise<ResourceRecords[K]> {
   const at = now.toISOString();
   const record = { id: randomUUID(), medspa_id: medspaId, ...fields, version: 1, created_at: at, updated_at: at } as ResourceRecords[K];
-  return putNewEntity(medspaId, TYPE[kind], record, { writes });
+  return putNewResource(TYPE[kind], record, writes);
 }
 
 /** A PATCH: only the fields given change (null clears a nullable one); version +1. */

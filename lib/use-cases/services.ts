@@ -5,7 +5,8 @@ import { commitNewService, commitServiceChange, type ServiceWriteResult } from '
 import { afterUpdate } from '../db/update';
 import { AppError } from '../errors';
 import { failureOf, type FailureTable } from './failures';
-import type { CreateServiceInput, ServiceRecord, UpdateServiceInput } from '../schemas/resources';
+import type { ServiceRecord } from '../domain/records';
+import type { CreateServiceInput, UpdateServiceInput } from '../schemas/resources';
 import { changeFromCurrent, changeResource, findResources, listResources, readResource, versionedFailures, type Fields, type WriteOptions } from './resources';
 
 /**

@@ -13,9 +13,8 @@ import {
   listDeliveries,
   listWebhooks as queryWebhooks,
   putNewWebhook,
-  type StoredDelivery,
-  type StoredWebhook,
 } from '../db/webhooks';
+import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { PREVIOUS_SECRET_VALID_MS } from '../domain/webhooks';
 import { AppError } from '../errors';
 import type { ContractEvent } from '../events/types';
@@ -36,7 +35,7 @@ import type { WriteOptions } from './resources';
 /** Fan-out reads a practice's subscriptions in one Query: a bound keeps that one small page. */
 export const MAX_WEBHOOKS_PER_PRACTICE = 25;
 
-export const toWebhook = (stored: StoredWebhook): Webhook => ({
+export const toWebhook = (stored: WebhookRecord): Webhook => ({
   id: stored.id,
   medspa_id: stored.medspa_id,
   url: stored.url,
@@ -51,7 +50,7 @@ export const toWebhook = (stored: StoredWebhook): Webhook => ({
   updated_at: stored.updated_at,
 });
 
-export const toDelivery = (entry: StoredDelivery): WebhookDelivery => ({
+export const toDelivery = (entry: DeliveryRecord): WebhookDelivery => ({
   id: entry.id,
   event_id: entry.event_id,
   event_type: entry.event_type,
@@ -71,7 +70,7 @@ async function assertSubscribable(url: string): Promise<void> {
   if (problem) throw new AppError('VALIDATION_ERROR', `url ${problem}`, { details: [{ path: 'url', message: problem }] });
 }
 
-async function readStored(medspaId: string, id: string): Promise<StoredWebhook> {
+async function readStored(medspaId: string, id: string): Promise<WebhookRecord> {
   const found = await findWebhook(medspaId, id);
   if (!found) throw new AppError('WEBHOOK_NOT_FOUND');
   return found;
@@ -94,7 +93,7 @@ export async function createWebhook(medspaId: string, input: CreateWebhookInput,
   const id = randomUUID();
   const secret = newSigningSecret();
   const at = now.toISOString();
-  const stored: StoredWebhook = {
+  const stored: WebhookRecord = {
     id,
     medspa_id: medspaId,
     url: input.url,
@@ -121,8 +120,8 @@ const changeFromCurrent = (
   medspaId: string,
   id: string,
   options: WriteOptions,
-  build: (current: StoredWebhook) => { changes: Record<string, unknown>; remove?: string[] },
-): Promise<StoredWebhook> =>
+  build: (current: WebhookRecord) => { changes: Record<string, unknown>; remove?: string[] },
+): Promise<WebhookRecord> =>
   changeFromFresh({
     read: () => readStored(medspaId, id),
     build,

@@ -4,7 +4,8 @@ import * as z from 'zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/webhook-secrets';
-import { batchGetKeys, fromItem, itemId } from '../db/entities';
+import { batchGetKeys, itemId } from '../db/batch';
+import { fromItem } from '../db/item';
 import { entityKey } from '../db/keys';
 import {
   autoDisableWebhook,
@@ -14,9 +15,8 @@ import {
   recordDeliveryFailure,
   recordDeliverySuccess,
   saveDeliveryAttempt,
-  type StoredDelivery,
-  type StoredWebhook,
 } from '../db/webhooks';
+import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { AUTO_DISABLE_AFTER_MS, retryDelay, shouldAutoDisable, wantsEvent } from '../domain/webhooks';
 import { EVENT_TYPES, type ContractEvent } from '../events/types';
 import { logger } from '../log';
@@ -98,7 +98,7 @@ export function derivedId(...parts: string[]): string {
 type JobIdentity = Pick<DeliveryJob, 'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'>;
 
 /** A delivery log entry of this job's attempt, in the given state. */
-const entryOf = (job: JobIdentity, state: Pick<StoredDelivery, 'status' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>): StoredDelivery => ({
+const entryOf = (job: JobIdentity, state: Pick<DeliveryRecord, 'status' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>): DeliveryRecord => ({
   id: job.delivery_id,
   medspa_id: job.medspa_id,
   subscription_id: job.subscription_id,
@@ -110,7 +110,7 @@ const entryOf = (job: JobIdentity, state: Pick<StoredDelivery, 'status' | 'respo
   event: job.event,
 });
 
-const pendingEntry = (job: DeliveryJob): StoredDelivery =>
+const pendingEntry = (job: DeliveryJob): DeliveryRecord =>
   entryOf(job, { status: 'pending', response_status: null, duration_ms: null, error: null, next_attempt_at: job.due_at });
 
 /**
@@ -138,7 +138,7 @@ export async function fanOutAll(events: readonly ContractEvent[], queue: Deliver
   return jobs;
 }
 
-async function fanOutTo(event: ContractEvent, all: readonly StoredWebhook[], queue: DeliveryQueue, options: DeliveryOptions): Promise<number> {
+async function fanOutTo(event: ContractEvent, all: readonly WebhookRecord[], queue: DeliveryQueue, options: DeliveryOptions): Promise<number> {
   const { now } = settings(options);
   const subscriptions = all.filter((sub) => sub.enabled && wantsEvent(sub.events, event.type));
   if (subscriptions.length === 0) return 0;
@@ -159,7 +159,7 @@ async function fanOutTo(event: ContractEvent, all: readonly StoredWebhook[], que
 }
 
 /** The secrets that sign now: the current one, and the previous one within 24 h of a rotation. */
-function signingSecrets(sub: StoredWebhook, now: Date): string[] {
+function signingSecrets(sub: WebhookRecord, now: Date): string[] {
   const context = `${sub.medspa_id}:${sub.id}`;
   const secrets = [decryptSecret(sub.secret_enc, context)];
   if (sub.previous_secret_enc && sub.previous_secret_expires_at && Date.parse(sub.previous_secret_expires_at) > now.getTime()) {
@@ -168,11 +168,11 @@ function signingSecrets(sub: StoredWebhook, now: Date): string[] {
   return secrets;
 }
 
-const attempt = (sub: StoredWebhook, event: ContractEvent, now: Date, options: ReturnType<typeof settings>): Promise<AttemptOutcome> =>
+const attempt = (sub: WebhookRecord, event: ContractEvent, now: Date, options: ReturnType<typeof settings>): Promise<AttemptOutcome> =>
   sendWebhook({ url: sub.url, event, secrets: signingSecrets(sub, now), now, timeoutMs: options.timeoutMs, allowLocal: options.allowLocal, lookup: options.lookup });
 
 /** Successes heal; failures start (or continue) a streak, and a 3-day streak disables. */
-async function recordHealth(sub: StoredWebhook, ok: boolean, now: Date): Promise<void> {
+async function recordHealth(sub: WebhookRecord, ok: boolean, now: Date): Promise<void> {
   const at = now.toISOString();
   if (ok) {
     // Written when it matters (a streak to end) or hourly, not on every success: the item stays cold.
@@ -188,10 +188,10 @@ async function recordHealth(sub: StoredWebhook, ok: boolean, now: Date): Promise
   }
 }
 
-const finished = (job: JobIdentity, outcome: AttemptOutcome): StoredDelivery =>
+const finished = (job: JobIdentity, outcome: AttemptOutcome): DeliveryRecord =>
   entryOf(job, { status: outcome.ok ? 'succeeded' : 'failed', response_status: outcome.response_status, duration_ms: outcome.duration_ms, error: outcome.error, next_attempt_at: null });
 
-const logAttempt = (entry: StoredDelivery) =>
+const logAttempt = (entry: DeliveryRecord) =>
   logger.info('webhook attempt', {
     medspaId: entry.medspa_id,
     subscriptionId: entry.subscription_id,
@@ -225,8 +225,8 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
   const subKey = entityKey(job.medspa_id, 'WEBHOOK', job.subscription_id);
   const entryKey = deliveryKey({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
   const found = await batchGetKeys([subKey, entryKey]);
-  const sub = fromItem<StoredWebhook>(found.get(itemId(subKey)));
-  const logged = found.get(itemId(entryKey)) as Pick<StoredDelivery, 'status'> | undefined;
+  const sub = fromItem<WebhookRecord>(found.get(itemId(subKey)));
+  const logged = found.get(itemId(entryKey)) as Pick<DeliveryRecord, 'status'> | undefined;
   if (!sub) {
     logger.info('webhook job dropped: subscription deleted', { medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id });
     return 'dropped';
@@ -274,7 +274,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
  * for the subscription's health, never retried automatically. Sent even while the subscription is
  * disabled, so its owner can check the receiver before re-enabling it.
  */
-export async function deliverOnce(sub: StoredWebhook, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}, writes?: RequestWrites): Promise<StoredDelivery> {
+export async function deliverOnce(sub: WebhookRecord, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}, writes?: RequestWrites): Promise<DeliveryRecord> {
   const opts = settings(options);
   const now = opts.now();
   const outcome = await attempt(sub, event, now, opts);

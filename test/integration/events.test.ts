@@ -14,7 +14,7 @@ import { useTableStream } from '../fixtures/table-stream';
 useTableStream();
 
 // Every operation through the real router and handlers on DynamoDB Local, then the table's real
-// stream through the production consumer (lib/events/pipeline) into a list.
+// stream through the production consumer (lib/use-cases/stream-to-bus) into a list.
 
 const STORAGE = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'deleted_at', 'headroom', 'no_show_count', 'expires_at'];
 const schemaFor: Record<string, { shape: Record<string, unknown> }> = {

@@ -7,7 +7,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
-import type { StreamRecord } from '../../lib/events/stream-record';
+import type { StreamRecord } from '../../lib/db/stream';
 import { latestStreamArn, readCheckpoint, readyShards, startStreamPoller, streamsClient, type Consume, type StreamPollerOptions } from '../../infra/local/stream-poller';
 import { useTableStream } from '../fixtures/table-stream';
 

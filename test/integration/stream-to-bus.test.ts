@@ -1,9 +1,9 @@
 import type { PutEventsCommand, PutEventsCommandOutput } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processStreamRecords } from '../../lib/events/pipeline';
+import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import { eventBridgePublisher, type Publish } from '../../lib/events/publish';
-import type { StreamRecord } from '../../lib/events/stream-record';
+import type { StreamRecord } from '../../lib/db/stream';
 import { EVENT_SOURCE, type ContractEvent } from '../../lib/events/types';
 import { makePractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';

@@ -22,7 +22,7 @@ import {
   type Key,
 } from '../../lib/db/keys';
 import { eventsFromRecord, reminderToArm } from '../../lib/events/from-record';
-import type { StreamRecord } from '../../lib/events/stream-record';
+import type { StreamRecord } from '../../lib/db/stream';
 import { EVENT_TYPES } from '../../lib/events/types';
 import { Appointment } from '../../lib/schemas/appointments';
 import { Consent } from '../../lib/schemas/clients';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Appointment } from '../../lib/domain/records';
+import type { AppointmentRecord as Appointment } from '../../lib/domain/records';
 import { bookingViolations, stockViolations, type ClaimBucket } from '../fixtures/invariants';
 import { futureWeekday, utc } from '../fixtures/dates';
 

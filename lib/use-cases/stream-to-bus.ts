@@ -2,11 +2,11 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { clock } from '../clock';
 import { logger } from '../log';
-import { armReminder } from '../use-cases/reminders';
-import { eventsFromRecord, reminderToArm } from './from-record';
-import type { Publish } from './publish';
-import { recordIds, type StreamRecord } from './stream-record';
-import type { ContractEvent } from './types';
+import { recordIds, type StreamRecord } from '../db/stream';
+import { eventsFromRecord, reminderToArm } from '../events/from-record';
+import type { Publish } from '../events/publish';
+import type { ContractEvent } from '../events/types';
+import { armReminder } from './reminders';
 
 /**
  * The stream consumer's work, shared by the Lambda worker (functions/workers/streamToBus.ts,

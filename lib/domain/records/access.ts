@@ -1,0 +1,30 @@
+import type { Role } from '../../auth/roles';
+
+/** API credentials and the audit log. */
+
+export interface CredentialRecord {
+  id: string;
+  client_id: string;
+  medspa_id: string;
+  name: string;
+  role: Role;
+  secret_hash: string;
+  revoked_at?: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One audited call. */
+export interface AuditRecord {
+  medspa_id: string;
+  at: string;
+  request_id: string;
+  client_id: string | null;
+  role: string | null;
+  operation: string;
+  method: string;
+  resource_id: string | null;
+  outcome: string;
+  status: number;
+}

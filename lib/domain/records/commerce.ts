@@ -1,0 +1,70 @@
+import type { StockReason } from '../stock';
+import type { PaymentMethod, Versioned } from './common';
+
+/** Payments, products and their stock ledger. */
+
+/** Immutable once recorded (no updated_at). */
+export interface PaymentRecord {
+  id: string;
+  medspa_id: string;
+  client_id: string;
+  appointment_id: string | null;
+  amount_cents: number;
+  currency: string;
+  method: PaymentMethod;
+  note: string | null;
+  version: number;
+  created_at: string;
+}
+
+/** A product: its public fields but `low_stock`, which is `headroom` (quantity_on_hand - low_stock_threshold) <= 0. */
+export interface ProductRecord extends Versioned {
+  id: string;
+  medspa_id: string;
+  name: string;
+  sku: string;
+  brand: string | null;
+  category: string | null;
+  price_cents: number;
+  cost_cents: number | null;
+  quantity_on_hand: number;
+  low_stock_threshold: number;
+  headroom: number;
+  active: boolean;
+}
+
+/** A stock ledger entry (never changed once written). */
+export interface StockAdjustmentRecord {
+  id: string;
+  medspa_id: string;
+  product_id: string;
+  delta: number;
+  reason: StockReason;
+  unit_price_cents: number | null;
+  note: string | null;
+  quantity_after: number;
+  low_stock_crossed: boolean;
+  created_at: string;
+  created_by: string;
+}
+
+/** A product crossing to or below its threshold: the stream turns it into `product.low_stock`. */
+export interface LowStockCrossingRecord {
+  medspa_id: string;
+  product_id: string;
+  adjustment_id: string;
+  quantity_on_hand: number;
+  low_stock_threshold: number;
+  occurred_at: string;
+  /** The product as of the crossing, so the event needs no second read. */
+  product: ProductRecord;
+}
+
+/** A SKU taken in a practice (case-folded in the key): written in its product's own transaction. */
+export interface ProductSkuRecord {
+  medspa_id: string;
+  /** Case-folded (lib/db/products normalizeSku): what makes it unique. */
+  normalized_sku: string;
+  product_id: string;
+  sku: string;
+}

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import type { Facility, Provider, Service } from '../../schemas/resources';
+import type { TimeOff, WorkingHours } from '../availability';
+import type { AppointmentStatus } from '../status';
+import type { API_ACCESS, AppointmentSource, SoftDeleted, Versioned } from './common';
+
+/** The practice, its setup resources, appointments and what hangs off an appointment. */
+
+export interface PracticeRecord extends Versioned {
+  id: string;
+  name: string;
+  time_zone: string;
+  currency: string;
+  reminder_lead_minutes: number;
+  api_access: (typeof API_ACCESS)[number];
+}
+
+/** A provider: `working_hours` and `time_off` as lib/domain/availability expects them. */
+export type ProviderRecord = Omit<z.output<typeof Provider>, 'working_hours' | 'time_off'> &
+  SoftDeleted & {
+    /** Every weekday key present, periods sorted by start. */
+    working_hours: WorkingHours;
+    /** UTC ISO instants, sorted by start; `reason` only when given. */
+    time_off: TimeOff[];
+  };
+
+/** A room or a piece of equipment (same fields). */
+export type FacilityRecord = z.output<typeof Facility> & SoftDeleted;
+
+/** `provider_ids` is the certification: a provider may perform the service iff its id is there. */
+export type ServiceRecord = z.output<typeof Service>;
+
+export interface AppointmentRecord extends Versioned {
+  id: string;
+  medspa_id: string;
+  client_id: string;
+  service_id: string;
+  provider_id: string;
+  room_id: string | null;
+  equipment_id: string | null;
+  scheduled_at: string;
+  end_at: string;
+  duration_minutes: number;
+  status: AppointmentStatus;
+  notes: string | null;
+  internal_notes: string | null;
+  source: AppointmentSource;
+  price_cents: number;
+  cancelled_at: string | null;
+  cancellation_reason: string | null;
+}
+
+/** An appointment's clinical documentation; `medspa_id` is absent from items written before it was stored. */
+export interface TreatmentRecord extends Versioned {
+  medspa_id: string;
+  appointment_id: string;
+  client_id: string;
+  provider_id: string;
+  recorded_by: string;
+  summary?: string;
+  notes?: string;
+  areas_treated?: string[];
+  products_used?: { name: string; quantity?: number; unit?: string; lot_number?: string }[];
+  dosage?: string;
+  follow_up?: string;
+}
+
+/** One resource's time claims in one UTC hour: the intervals of the active appointments touching it. */
+export interface ClaimBucketRecord {
+  medspa_id: string;
+  resource: 'PROVIDER' | 'ROOM' | 'EQUIPMENT';
+  resource_id: string;
+  /** `YYYY-MM-DDTHH` (UTC). */
+  hour: string;
+  entries: Record<string, { start: string; end: string }>;
+  version: number;
+}
+
+/** A reminder request: the stream turns it into `appointment.reminder` with this `event_id`. */
+export interface ReminderRecord {
+  medspa_id: string;
+  event_id: string;
+  appointment_id: string;
+  requested_at: string;
+  requested_by: string;
+  /** The appointment as read when the reminder was made, so the event needs no second read. */
+  appointment: AppointmentRecord;
+}
+
+/** An armed reminder, in the partition of the UTC minute it falls due (across practices). */
+export interface ReminderDueRecord {
+  medspa_id: string;
+  appointment_id: string;
+  /** The appointment time it was armed for. */
+  scheduled_at: string;
+  due_minute: string;
+  /** TTL: due items nobody swept expire on their own. */
+  expires_at: number;
+}
+
+/** "The reminder for this appointment time went out": written once per appointment and time. */
+export interface ReminderSentRecord {
+  medspa_id: string;
+  appointment_id: string;
+  scheduled_at: string;
+  event_id: string;
+  sent_at: string;
+}
+
+/** The sweeper's checkpoint: the last minute partition it swept (one item for the deployment). */
+export interface ReminderSweepRecord {
+  swept_through: string;
+  updated_at: string;
+}

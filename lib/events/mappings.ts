@@ -1,0 +1,127 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Kind, StoredChange } from '../db/stream';
+import { presentClient, toProduct } from '../domain/presenters';
+import type { ClientRecord } from '../domain/records';
+import type { EventSource, StreamEventType } from '../domain/events';
+import { objectSchemaOf } from '../schemas/events';
+
+/**
+ * The mappings of the event table (lib/domain/events.ts): for each source kind, when a change of
+ * one of its records is which events. Pure: no I/O, no clock.
+ */
+
+/** An event before its envelope (lib/events/from-record.ts adds id, time and practice). */
+export interface Draft {
+  type: StreamEventType;
+  /** Parsed with the row's object schema: what GET would show. */
+  object: Record<string, unknown>;
+  previous?: Record<string, unknown>;
+  /** The change time: the record's own `updated_at` (or its kind's equivalent). */
+  at: unknown;
+  /** Set when the record names its event id (reminders: the id the API answered). */
+  id?: string;
+}
+
+/**
+ * The row's object: parsed with the API's own response schema, which drops storage-only fields
+ * (deletion marks, search and stock bookkeeping). A mismatch is a malformed record, reported by
+ * ids and paths only (never values).
+ */
+export function objectOf(type: StreamEventType, value: unknown, change: { eventId: string }): Record<string, unknown> {
+  const parsed = objectSchemaOf(type).safeParse(value);
+  if (parsed.success) return parsed.data;
+  const paths = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
+  throw new Error(`stream record ${change.eventId}: the ${type} object does not fit its public schema at ${paths}`);
+}
+
+/** Old values of the fields that changed (null when none did), ignoring `ignored`. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, ignored: readonly string[]): Record<string, unknown> | null {
+  const previous: Record<string, unknown> = {};
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (ignored.includes(name)) continue;
+    if (!isDeepStrictEqual(before[name], after[name])) previous[name] = before[name] ?? null;
+  }
+  return Object.keys(previous).length > 0 ? previous : null;
+}
+
+/** Every write bumps these; they are not "what changed". */
+const BOOKKEEPING = ['version', 'updated_at'] as const;
+
+/**
+ * created on insert; a status move is `status_changed` (+ `completed` or `cancelled` when it
+ * ends there), with `previous` holding the old status and whatever else moved with it (cancel
+ * fields); any other change (reschedule, resources, notes, price) is ONE `updated` with the old
+ * values of the changed fields. A hard delete (DELETE /v1/appointments/{id}) is `deleted`, with
+ * the appointment as it was before it, at the stream record's time (a delete leaves no updated_at).
+ */
+function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
+  if (change.change === 'REMOVE') return change.before ? [{ type: 'appointment.deleted', object: objectOf('appointment.deleted', change.before, change), at: undefined }] : [];
+  if (!change.after) return [];
+  const after = objectOf('appointment.updated', change.after, change);
+  if (change.change === 'INSERT' || !change.before) return [{ type: 'appointment.created', object: after, at: after.updated_at }];
+  const previous = changedFields(objectOf('appointment.updated', change.before, change), after, BOOKKEEPING);
+  if (!previous) return [];
+  const at = after.updated_at;
+  if (change.before.status === change.after.status) return [{ type: 'appointment.updated', object: after, previous, at }];
+  const drafts: Draft[] = [{ type: 'appointment.status_changed', object: after, previous, at }];
+  if (change.after.status === 'completed') drafts.push({ type: 'appointment.completed', object: after, previous, at });
+  if (change.after.status === 'cancelled') drafts.push({ type: 'appointment.cancelled', object: after, previous, at });
+  return drafts;
+}
+
+/** Reminder records (on demand or scheduled): `appointment.reminder` under the id stored with them. */
+function reminderEvents(change: StoredChange<'REMINDER'>): Draft[] {
+  if (change.change !== 'INSERT' || !change.after) return [];
+  const reminder = change.after;
+  return [{ type: 'appointment.reminder', id: reminder.event_id, object: objectOf('appointment.reminder', reminder.appointment, change), at: reminder.requested_at }];
+}
+
+/**
+ * created on insert; `deleted` when the soft delete lands (the object is the anonymised client
+ * and there is no `previous`: it would hand out the erased details); `updated` for any other
+ * change of the client itself. Visit and spend statistics move without a version bump, inside
+ * the transaction of a completion, no-show or payment, which have their own events: no
+ * `client.updated` for those, nor for anything that happens to a deleted client. The object is
+ * the client as GET shows it, its health score as of the change.
+ */
+function clientEvents(change: StoredChange<'CLIENT'>): Draft[] {
+  const after = change.after;
+  if (change.change === 'REMOVE' || !after || typeof after.updated_at !== 'string' || !after.updated_at) return [];
+  const at = after.updated_at;
+  const shown = (type: StreamEventType, client: ClientRecord) => objectOf(type, presentClient(client, new Date(at)), change);
+  if (change.change === 'INSERT' || !change.before) return after.deleted_at ? [] : [{ type: 'client.created', object: shown('client.created', after), at }];
+  const before = change.before;
+  if (before.deleted_at) return [];
+  if (after.deleted_at) return [{ type: 'client.deleted', object: shown('client.deleted', after), at }];
+  if (before.version === after.version) return [];
+  const object = shown('client.updated', after);
+  const previous = changedFields(shown('client.updated', before), object, [...BOOKKEEPING, 'health_score']);
+  return previous ? [{ type: 'client.updated', object, previous, at }] : [];
+}
+
+/** An event for each new record of the kind, at its `at` field. */
+const onInsert =
+  <K extends Kind>(type: StreamEventType, at: (record: NonNullable<StoredChange<K>['after']>) => unknown) =>
+  (change: StoredChange<K>): Draft[] =>
+    change.change === 'INSERT' && change.after ? [{ type, object: objectOf(type, change.after, change), at: at(change.after!) }] : [];
+
+/** One crossing record per crossing: the product as of the crossing (stored with it), which was not low before. */
+function lowStockEvents(change: StoredChange<'LOW_STOCK_EVENT'>): Draft[] {
+  if (change.change !== 'INSERT' || !change.after) return [];
+  const crossing = change.after;
+  if (!crossing.product || typeof crossing.product !== 'object') throw new Error(`stream record ${change.eventId}: low-stock crossing without its product`);
+  return [{ type: 'product.low_stock', object: objectOf('product.low_stock', toProduct(crossing.product), change), previous: { low_stock: false }, at: crossing.occurred_at }];
+}
+
+/** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */
+export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[] } = {
+  APPOINTMENT: appointmentEvents,
+  REMINDER: reminderEvents,
+  CLIENT: clientEvents,
+  PAYMENT: onInsert<'PAYMENT'>('payment.received', (payment) => payment.created_at),
+  CONSENT: onInsert<'CONSENT'>('consent.signed', (consent) => consent.created_at),
+  LOW_STOCK_EVENT: lowStockEvents,
+};
+
+/** The kinds the event pipeline decodes: the table's sources. */
+export const EVENT_SOURCES = Object.keys(MAPPINGS) as EventSource[];
