@@ -1,24 +1,14 @@
-import type { AppointmentRecord as Appointment, CountedFacts, PaymentRecord as Payment, StockAdjustmentRecord } from './records';
+import type { AppointmentRecord, CountedFacts, PaymentRecord, StockAdjustmentRecord } from './records';
 import { localDateOf } from './time';
-
-type StockAdjustment = Omit<StockAdjustmentRecord, 'medspa_id'>;
 
 export type { CountedFacts } from './records';
 
 /**
  * Report counters, pure: what a source record (appointment, payment, retail sale) contributes to
- * the per-day counters, and how a list of changes moves them. No I/O and no clock: the stream
- * consumer and the rebuild (lib/use-cases/report-units.ts) read the state, call
- * `planGeneration`, and write its result in one transaction.
- *
- * A generation keeps, per source record, a ledger entry: the version it counted and the facts it
- * counted. A change is applied against the ledger (subtract what was counted, add the new facts),
- * never against the stream's old image, so that:
- * - a retry, a replay or a stale copy (version <= counted) changes nothing;
- * - a rebuild and the stream can fill the same generation at once: whoever comes first counts,
- *   the other finds the version already counted;
- * - a record is always subtracted from the day it was counted on, even after the practice's time
- *   zone changed (new facts are counted under the zone of the moment).
+ * the per-day counters, and how a change moves them against the generation's ledger, never
+ * against the stream's old image (docs/decisions/0004-report-counters-exactly-once.md). No I/O
+ * and no clock: the stream consumer and the rebuild (lib/use-cases/report-units.ts) read the
+ * state, call `planGeneration`, and write its result in one transaction.
  */
 
 /** What a generation has counted for one record: `facts` null counts nothing (deleted, or never counted). */
@@ -38,7 +28,7 @@ export interface SourceChange {
 
 export const recordKeyOf = (kind: 'APPOINTMENT' | 'PAYMENT' | 'SALE', id: string) => `${kind}#${id}`;
 
-export const appointmentFacts = (a: Appointment, zone: string): CountedFacts => ({
+export const appointmentFacts = (a: AppointmentRecord, zone: string): CountedFacts => ({
   kind: 'appointment',
   date: localDateOf(a.scheduled_at, zone),
   client_id: a.client_id,
@@ -49,10 +39,10 @@ export const appointmentFacts = (a: Appointment, zone: string): CountedFacts => 
   duration_minutes: a.duration_minutes,
 });
 
-export const paymentFacts = (p: Payment, zone: string): CountedFacts => ({ kind: 'payment', date: localDateOf(p.created_at, zone), amount_cents: p.amount_cents });
+export const paymentFacts = (p: PaymentRecord, zone: string): CountedFacts => ({ kind: 'payment', date: localDateOf(p.created_at, zone), amount_cents: p.amount_cents });
 
 /** A sale's retail revenue is -delta x unit price (sales have negative deltas); other movements are not revenue. */
-export const saleFacts = (e: StockAdjustment, zone: string): CountedFacts | null =>
+export const saleFacts = (e: Omit<StockAdjustmentRecord, 'medspa_id'>, zone: string): CountedFacts | null =>
   e.reason === 'sale' ? { kind: 'sale', date: localDateOf(e.created_at, zone), amount_cents: -e.delta * (e.unit_price_cents ?? 0) } : null;
 
 // ---- Counter names -------------------------------------------------------------------------

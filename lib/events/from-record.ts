@@ -7,15 +7,10 @@ import { EVENT_SOURCES, MAPPINGS, objectOf, type Draft } from './mappings';
 import type { ContractEvent } from './types';
 
 /**
- * The table stream is the outbox: each committed change of a record that integrators care about
- * becomes contract events (API reference, webhooks and events), by the event table
- * (lib/domain/events.ts) and its mappings (./mappings.ts); every other record (time claims,
- * search terms, audit entries, SKU claims, ledger entries, treatment records, reminder
- * bookkeeping, idempotency and rate-limit records...) becomes nothing. Records are recognised by
- * the one stream decoder (lib/db/stream.ts): by `entity` and by key.
- *
- * Pure: no I/O, no clock. Ids are derived from the stream record's eventID and the event type,
- * so a replayed record yields the same events with the same ids.
+ * The table stream is the outbox (docs/decisions/0002-table-stream-is-the-outbox.md): a committed
+ * change becomes contract events by the event table (lib/domain/events.ts) and its mappings
+ * (./mappings.ts). Pure: no I/O, no clock; ids derive from the stream record's eventID and the
+ * event type, so a replayed record yields the same events with the same ids.
  */
 
 export interface EventContext {

@@ -1,5 +1,6 @@
 import { PutEventsCommand, type PutEventsCommandOutput, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { EVENT_SOURCE, type ContractEvent } from './types';
+import { retry } from '../retry';
 
 /**
  * Where contract events go. On AWS: EventBridge (`eventBridgePublisher`); locally: the webhook
@@ -64,8 +65,6 @@ export function chunkEntries<T>(items: T[], sizeOf: (item: T) => number): T[][] 
   return chunks;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Publishes to an EventBridge bus: source `medspa-api`, detail type = the event type, detail =
  * the envelope. Chunks of 10 (and 256 KB), sent in order; entries EventBridge reports as failed
@@ -80,20 +79,20 @@ export function eventBridgePublisher(options: EventBridgePublisherOptions): Publ
     const failures: { eventId: string; code: string }[] = [];
     for (const chunk of chunkEntries(pending, (item) => entrySize(item.entry))) {
       let batch = chunk;
-      for (let attempt = 1; batch.length > 0; attempt += 1) {
-        if (attempt > 1) await pause(retryDelayMs(attempt));
+      await retry(async (attempt) => {
         const output = await options.client.send(new PutEventsCommand({ Entries: batch.map((item) => item.entry) }));
         // Result entries line up with request entries; an ErrorCode marks one not accepted.
         const failed = batch
           .map((item, index) => ({ item, code: output.Entries?.[index]?.ErrorCode ?? (output.Entries?.[index] ? null : 'NoResult') }))
           .filter((result): result is { item: (typeof batch)[number]; code: string } => result.code !== null);
-        if (failed.length === 0) break;
+        if (failed.length === 0) return { done: undefined };
         if (attempt >= maxAttempts) {
           failures.push(...failed.map(({ item, code }) => ({ eventId: item.event.id, code })));
-          break;
+          return { done: undefined };
         }
         batch = failed.map(({ item }) => item);
-      }
+        return { retry: 'later' };
+      }, { attempts: maxAttempts, delayMs: (attempt) => retryDelayMs(attempt + 1), exhausted: () => undefined });
     }
     if (failures.length > 0) throw new PublishError(failures);
   };

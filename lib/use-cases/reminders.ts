@@ -15,27 +15,9 @@ import type { Appointment } from '../schemas/appointments';
 import type { ReminderArming } from '../events/from-record';
 
 /**
- * Scheduled reminders (API reference, webhooks and events): `appointment.reminder` once, `reminder_lead_minutes` before
- * each active appointment.
- *
- * Design: the table stream's consumer arms a reminder when an appointment is created or moved,
- * as a "due" item in the partition of the minute it falls due (keys.ts `reminderDueKey`). A
- * sweeper, every minute, Queries the minute partitions from its checkpoint to now, re-reads the
- * appointments, and for each one still active at the armed time writes a reminder item (the same
- * kind POST /reminders writes, so the stream turns it into the event) together with a sent marker
- * for that appointment time, conditioned on the marker not existing and on the appointment still
- * being active at that time, all in one transaction. So:
- * - never early: an item is only read once its minute has begun;
- * - never twice for one appointment time: the marker's condition, whatever runs twice, races or
- *   replays (a replayed stream record only re-arms an item whose marker already exists);
- * - a reschedule re-arms (new time, new item) and the old time lapses (the time no longer matches);
- * - never for cancelled, no-show, completed or deleted appointments: the status check, re-done
- *   inside the transaction;
- * - no Scan and no practice-wide read: one small Query per minute.
- * Why not an EventBridge Scheduler schedule per appointment: every move or cancel would have to
- * find and update a schedule outside the table's transaction, and the local server would need a
- * second mechanism; minute partitions keep it one table, testable on DynamoDB Local.
- * The lead time is the practice's setting when the appointment was booked or last moved.
+ * Scheduled reminders (API reference, webhooks and events): `appointment.reminder` once,
+ * `reminder_lead_minutes` before each active appointment, armed in minute partitions and swept
+ * every minute (docs/decisions/0003-reminders-in-minute-partitions.md).
  */
 
 /** Arms the reminder of an appointment time (idempotent: the same time arms the same item). Null when none is due (started already). */

@@ -19,6 +19,7 @@ import {
   type UnitStateRequest,
 } from '../db/report-aggregates';
 import type { ReportSource } from '../db/report-sources';
+import { BoundedCache } from '../cache';
 import { isDataFailure } from '../db/failure';
 import { jitter } from '../retry';
 
@@ -67,8 +68,11 @@ interface PracticeContext {
   pointer: GenerationPointer;
 }
 
-/** Never trusted blindly: every write checks both in its transaction, and a failed check drops the entry. */
-const contexts = new Map<string, PracticeContext>();
+/**
+ * Never trusted blindly: every write checks both in its transaction, and a failed check drops the
+ * entry. Bounded: one worker container sees many practices.
+ */
+const contexts = new BoundedCache<string, PracticeContext>({ max: 1000 });
 
 /** Tests and the rebuild start from a fresh read. */
 export const forgetReportContexts = () => contexts.clear();
