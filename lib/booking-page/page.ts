@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BOOKING_APP_JS, BOOKING_EMBED_JS, BOOKING_PAGE_CSS } from './app.generated';
 
 /**
- * The online booking page (section 10): pure functions the API's handlers call for
+ * The online booking page (API reference, online booking): pure functions the API's handlers call for
  *   GET /book?key=pk_...  bookingPageResponse: the page, framed only by the key's allowed origins
  *   GET /book/app.js      bookingAppScriptResponse: its script (the browser code, bundled)
  *   GET /book.js          bookJsResponse: the embed script sites put where the page should appear

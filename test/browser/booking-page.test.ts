@@ -1,19 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/chromium';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';
 import { FAKE_IDS, FAKE_ZONE, startPublicApiFake, type PublicApiFake } from '../fixtures/public-api-fake';
 
 /**
- * The online booking page (GET /book, /book/app.js, /book.js; contract section 10) in Debian's
+ * The online booking page (GET /book, /book/app.js, /book.js; API reference, online booking) in Debian's
  * chromium, against an in-memory fake of the public API (test/fixtures/public-api-fake.ts): the
  * accessible names are the contract, so every step goes through them. UPDATE_SCREENSHOT=1 also
  * writes docs/booking-page.png (the confirmation on a phone).
  */
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join(import.meta.dirname, '..', '..', 'docs', 'booking-page.png');
 const PHONE = { width: 390, height: 844 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -36,7 +36,6 @@ describe('the booking page in chromium', () => {
   let elsewhere: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
     fake = await startPublicApiFake();
     // An integrator's site on another port: it embeds the page with book.js.
     site = createServer((req, res) => {
@@ -46,11 +45,7 @@ describe('the booking page in chromium', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

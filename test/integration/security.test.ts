@@ -541,7 +541,7 @@ describe('every route of the route table', () => {
   const urlOf = (route: RouteDef) => route.path.replace(/\{\w+\}/g, () => randomUUID());
   const bodyOf = (route: RouteDef) => (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
 
-  it('declares the roles of contract section 3', () => {
+  it('declares the roles of the API reference (authentication and access)', () => {
     const adminOnly = (path: string, method: string) =>
       path.startsWith('/v1/credentials') || path.startsWith('/v1/audit-log') || (path === '/v1/practice' && method !== 'GET');
     const catalog = /^\/v1\/(services|providers|rooms|equipment)(\/|$)/;

@@ -6,7 +6,7 @@ import { queueUrlEnv, workerQueues, workers, type WorkerDef } from '../../lib/wo
 const root = join(import.meta.dirname, '../..');
 
 describe('the workers table', () => {
-  it('has the event pipeline of contract section 7', () => {
+  it('has the event pipeline of the API reference (webhooks and events)', () => {
     expect(Object.keys(workers).sort()).toEqual(['aggregateReports', 'deliverWebhook', 'fanOut', 'streamToBus', 'sweepReminders']);
     expect(workers.aggregateReports.trigger.kind).toBe('stream');
     expect(workers.streamToBus.trigger.kind).toBe('stream');

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The public API (section 10), called with the page's publishable key and, for a booking's own
+ * The public API (API reference, online booking), called with the page's publishable key and, for a booking's own
  * routes, its manage token. Answers come in the API's `{ success, data }` envelope (a bare body is
  * taken as is); errors in `{ error: { code, message, details?, request_id } }`.
  */
