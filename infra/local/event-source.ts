@@ -9,7 +9,7 @@ import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
 import { streamMappingOf, workers } from '../../lib/workers';
-import { latestStreamArn, startStreamPoller, streamsClient, type StreamPoller, type StreamPollerOptions } from './stream-poller';
+import { latestStreamArn, startStreamPoller, streamsClient, type Consume, type StreamPoller, type StreamPollerOptions } from './stream-poller';
 
 /**
  * The event source of the local server, in process: what the stream workers and the scheduled
@@ -20,9 +20,27 @@ import { latestStreamArn, startStreamPoller, streamsClient, type StreamPoller, t
  * `sweepEveryMs`.
  */
 
-/** The stream workers the local server runs a poller for (a test checks they are the template's stream mappings). */
-export const LOCAL_STREAM_WORKERS = ['streamToBus', 'aggregateReports'] as const;
-export type LocalStreamWorker = (typeof LOCAL_STREAM_WORKERS)[number];
+type Workers = typeof workers;
+/** The workers table's rows triggered by the table stream. */
+export type LocalStreamWorker = { [K in keyof Workers]: Workers[K]['trigger']['kind'] extends 'stream' ? K : never }[keyof Workers];
+
+/** The stream workers the local server runs a poller for: every stream row of lib/workers (a test checks they are the template's stream mappings). */
+export const LOCAL_STREAM_WORKERS = (Object.keys(workers) as (keyof Workers)[]).filter(
+  (worker): worker is LocalStreamWorker => workers[worker].trigger.kind === 'stream',
+);
+
+/**
+ * What each stream worker does with a batch in process: the use case its Lambda module calls.
+ * Typed by the table, so a new stream row does not compile until it has one here.
+ */
+const localConsumers = (options: EventSourceOptions, now: () => Date): Record<LocalStreamWorker, Consume> => ({
+  streamToBus: (records) => processStreamRecords(records, { publish: options.publish, now }),
+  aggregateReports: (records) => applyStreamRecords(records, { now }),
+});
+
+/** Each mapping keeps its own position; the relay's file keeps its first name. */
+const checkpointName = (table: string, worker: LocalStreamWorker) =>
+  worker === 'streamToBus' ? `stream-checkpoint.${table}.json` : `stream-checkpoint.${table}.${worker}.json`;
 
 /**
  * A stream worker's event source mapping as the poller takes it: from its row in lib/workers, as
@@ -65,26 +83,20 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
   const table = tableName();
   const streamArn = await latestStreamArn(table);
   const dataDir = options.dataDir ?? config().DATA_DIR;
-  const pollerOptions = (worker: LocalStreamWorker, checkpoint: string) => ({
-    ...localStreamMapping(worker),
-    ...options.poller,
-    client: streamsClient(),
-    streamArn,
-    checkpointFile: join(dataDir, checkpoint),
-  });
-  // Each mapping reads the stream with its function's role, keeps its own position (the relay's
-  // file keeps its old name) and retries on its own, as on AWS. The report counters are exactly
-  // once by their own markers, so a batch handed over again is harmless.
-  const pollers: Record<LocalStreamWorker, StreamPoller> = {
-    streamToBus: runAsFunction('streamToBus', () => startStreamPoller({
-      ...pollerOptions('streamToBus', `stream-checkpoint.${table}.json`),
-      consume: (records) => runAsFunction('streamToBus', () => processStreamRecords(records, { publish: options.publish, now })),
+  const consumers = localConsumers(options, now);
+  // Each mapping reads the stream with its function's role, keeps its own position and retries
+  // on its own, as on AWS. The report counters are exactly once by their own markers, so a batch
+  // handed over again is harmless.
+  const pollers: StreamPoller[] = LOCAL_STREAM_WORKERS.map((worker) =>
+    runAsFunction(worker, () => startStreamPoller({
+      ...localStreamMapping(worker),
+      ...options.poller,
+      client: streamsClient(),
+      streamArn,
+      checkpointFile: join(dataDir, checkpointName(table, worker)),
+      consume: (records) => runAsFunction(worker, () => consumers[worker](records)),
     })),
-    aggregateReports: runAsFunction('aggregateReports', () => startStreamPoller({
-      ...pollerOptions('aggregateReports', `stream-checkpoint.${table}.aggregateReports.json`),
-      consume: (records) => runAsFunction('aggregateReports', () => applyStreamRecords(records, { now })),
-    })),
-  };
+  );
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.
   let stopped = false;
@@ -106,7 +118,7 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
       stopped = true;
       clearTimeout(timer);
       await sweeping;
-      await Promise.all(Object.values(pollers).map((poller) => poller.stop()));
+      await Promise.all(pollers.map((poller) => poller.stop()));
     },
   };
 }
