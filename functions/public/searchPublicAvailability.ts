@@ -1,8 +1,8 @@
-import type { Caller } from '../../lib/auth/tokens';
 import { httpHandler } from '../../lib/http/handler';
+import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { publicAvailability } from '../../lib/use-cases/public-catalog';
 
 export const handler = httpHandler(publicBookingRoutes.searchPublicAvailability, async ({ query, caller, now }) => ({
-  data: await publicAvailability((caller as Caller | null)!.medspaId, query, now),
+  data: await publicAvailability(practiceOfCaller(caller), query, now),
 }));

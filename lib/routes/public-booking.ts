@@ -10,7 +10,7 @@ const MANAGE_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'CA
 /**
  * Online booking from a browser (API reference, online booking): services, free times, bookings
  * and their manage links (`X-Booking-Token`), on the staff booking's use cases.
- * TODO(merge): with auth 'publishable' the handlers read `caller.medspaId` without their cast.
+ * TODO(merge): with auth 'publishable' the handlers read `caller.medspaId` (no practiceOfCaller).
  */
 export const publicBookingRoutes = defineRoutes({
   listPublicServices: {
