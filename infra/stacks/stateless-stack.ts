@@ -30,10 +30,11 @@ export const TOKEN_SIGNING_OPERATIONS: readonly string[] = ['createToken'];
 
 /**
  * Which service secrets a route's function receives: list cursors are issued and read by GET
- * routes; the webhooks group keeps subscription secrets (at rest) under WEBHOOK_SECRET.
+ * routes, and the public group seals and opens manage tokens under the same secret; the webhooks
+ * group keeps subscription secrets (at rest) under WEBHOOK_SECRET.
  */
 export function routeSecrets(_operation: string, route: RouteDef): SecretName[] {
-  return [...(route.method === 'GET' ? (['cursor'] as const) : []), ...(route.group === 'webhooks' ? (['webhook'] as const) : [])];
+  return [...(route.method === 'GET' || route.group === 'public' ? (['cursor'] as const) : []), ...(route.group === 'webhooks' ? (['webhook'] as const) : [])];
 }
 
 /** What the stateless stack takes from the stateful one, by reference. */

@@ -950,6 +950,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Services clients may book online
+         * @description No token needed.
+         */
+        get: operations["listPublicServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free times of a service inside the booking window
+         * @description No token needed.
+         */
+        get: operations["searchPublicAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a time as a client (never double-books)
+         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         */
+        post: operations["createPublicBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/bookings/{appointment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A booking, by its manage token
+         * @description No token needed.
+         */
+        get: operations["getPublicBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/bookings/{appointment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking, by its manage token
+         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         */
+        post: operations["cancelPublicBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/bookings/{appointment_id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a booking (same provider), by its manage token
+         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         */
+        post: operations["reschedulePublicBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/revenue": {
         parameters: {
             query?: never;
@@ -2868,6 +2988,112 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description A service clients may book online: active, with at least one active certified provider. */
+        PublicService: {
+            /**
+             * Format: uuid
+             * @description The service id.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            id: string;
+            /**
+             * @description Name.
+             * @example Botox
+             */
+            name: string;
+            /**
+             * @description Category.
+             * @example injectables
+             */
+            category: string | null;
+            /**
+             * @description Description.
+             * @example Neuromodulator for dynamic wrinkles, per area
+             */
+            description: string | null;
+            /**
+             * @description Length in minutes.
+             * @example 30
+             */
+            duration_minutes: number;
+            /**
+             * @description Price in the practice's currency, minor units.
+             * @example 45000
+             */
+            price_cents: number;
+        };
+        /** @description The bookable slots of one provider on one practice-local date. */
+        PublicAvailabilityEntry: {
+            /**
+             * Format: date
+             * @description Practice-local date of the slots.
+             * @example 2026-12-01
+             */
+            date: string;
+            provider: components["schemas"]["PublicProvider"];
+            /** @description Bookable slots, in time order, inside the booking window. */
+            slots: components["schemas"]["Slot"][];
+        };
+        /** @description A provider as clients see them. */
+        PublicProvider: {
+            /**
+             * Format: uuid
+             * @description The provider id.
+             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+             */
+            id: string;
+            /**
+             * @description First name and last initial.
+             * @example Ava R.
+             */
+            display_name: string;
+        };
+        /** @description An online booking as its client sees it. */
+        PublicBooking: {
+            /**
+             * Format: uuid
+             * @description The appointment id.
+             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+             */
+            appointment_id: string;
+            /**
+             * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
+             * @example scheduled
+             * @enum {string}
+             */
+            status: "scheduled" | "confirmed" | "checked_in" | "in_progress" | "completed" | "cancelled" | "no_show";
+            /**
+             * Format: date-time
+             * @description Start (UTC).
+             * @example 2026-12-01T15:00:00.000Z
+             */
+            scheduled_at: string;
+            /**
+             * @description Length in minutes.
+             * @example 30
+             */
+            duration_minutes: number;
+            /** @description The service. */
+            service: {
+                /**
+                 * Format: uuid
+                 * @description The service id.
+                 * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                 */
+                id: string;
+                /**
+                 * @description Name.
+                 * @example Botox
+                 */
+                name: string;
+            };
+            provider: components["schemas"]["PublicProvider"];
+            /**
+             * @description Opaque; sent as `X-Booking-Token` to see, cancel or reschedule this booking until it ends. A reschedule answers a new one.
+             * @example mt_example
+             */
+            manage_token: string;
+        };
         /** @description An appointment was booked. */
         AppointmentCreatedEvent: {
             /**
@@ -2896,6 +3122,11 @@ export interface components {
             /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
             data: {
                 object: components["schemas"]["Appointment"];
+                /**
+                 * @description Online bookings only (`source: online`): the manage token, for a link the client can use to see, cancel or reschedule it (`X-Booking-Token`); valid until the appointment ends.
+                 * @example mt_example
+                 */
+                manage_token?: string;
             };
         };
         /** @description An appointment changed (time, resources, notes, price), not its status. */
@@ -3933,7 +4164,7 @@ export interface components {
          * @description Every error code the API answers with (`error.code`).
          * @enum {string}
          */
-        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
+        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
     };
     responses: never;
     parameters: {
@@ -3968,6 +4199,10 @@ export type Payment = components['schemas']['Payment'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type PublicService = components['schemas']['PublicService'];
+export type PublicAvailabilityEntry = components['schemas']['PublicAvailabilityEntry'];
+export type PublicProvider = components['schemas']['PublicProvider'];
+export type PublicBooking = components['schemas']['PublicBooking'];
 export type AppointmentCreatedEvent = components['schemas']['AppointmentCreatedEvent'];
 export type AppointmentUpdatedEvent = components['schemas']['AppointmentUpdatedEvent'];
 export type AppointmentStatusChangedEvent = components['schemas']['AppointmentStatusChangedEvent'];
@@ -7674,6 +7909,268 @@ export interface operations {
             };
         };
     };
+    listPublicServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["PublicService"][];
+                    };
+                };
+            };
+        };
+    };
+    searchPublicAvailability: {
+        parameters: {
+            query: {
+                /** @description The service to book (else 404 SERVICE_NOT_FOUND). */
+                service_id: string;
+                /** @description First practice-local date, inclusive. */
+                from: string & unknown;
+                /** @description Last practice-local date, inclusive; at most 31 days from `from` counting both. */
+                to: string & unknown;
+                /** @description Only this provider (else 404 PROVIDER_NOT_FOUND). Default: every provider who may perform the service. */
+                provider_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["PublicAvailabilityEntry"][];
+                    };
+                };
+            };
+        };
+    };
+    createPublicBooking: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The service to book (else 404 SERVICE_NOT_FOUND).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, with an offset: a slot of the public availability (else 400 at `scheduled_at` outside the booking window, 409 SLOT_UNAVAILABLE when taken).
+                     * @example 2026-12-01T10:00:00-05:00
+                     */
+                    scheduled_at: string & unknown;
+                    /**
+                     * @description The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.
+                     * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+                     */
+                    provider_id?: string;
+                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    client: {
+                        /**
+                         * @description First name (1-200 characters).
+                         * @example Olivia
+                         */
+                        first_name: string;
+                        /**
+                         * @description Last name (1-200 characters).
+                         * @example Hart
+                         */
+                        last_name: string;
+                        /**
+                         * Format: email
+                         * @description Email: the practice finds its client by it (case-insensitive).
+                         * @example olivia.hart@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Phone: digits, spaces and + ( ) . - x.
+                         * @example +1 212 555 0142
+                         */
+                        phone?: string;
+                    };
+                    /**
+                     * @description A note for the practice (at most 5000 characters).
+                     * @example First visit.
+                     */
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicBooking"];
+                    };
+                };
+            };
+        };
+    };
+    getPublicBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking (else 404 APPOINTMENT_NOT_FOUND). */
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicBooking"];
+                    };
+                };
+            };
+        };
+    };
+    cancelPublicBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking (else 404 APPOINTMENT_NOT_FOUND). */
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why (at most 1000 characters).
+                     * @example Travelling
+                     */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicBooking"];
+                    };
+                };
+            };
+        };
+    };
+    reschedulePublicBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking (else 404 APPOINTMENT_NOT_FOUND). */
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The new start, with an offset: same provider, same rules as a booking.
+                     * @example 2026-12-02T10:00:00-05:00
+                     */
+                    scheduled_at: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicBooking"];
+                    };
+                };
+            };
+        };
+    };
     getRevenueReport: {
         parameters: {
             query?: {
@@ -8141,7 +8638,8 @@ export interface operations {
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
-                 *         }
+                 *         },
+                 *         "manage_token": "mt_example"
                  *       }
                  *     }
                  */

@@ -46,15 +46,17 @@ async function transactClient(client: TransactItem, index: TransactItem[], write
   return outcome.ok ? outcome : { ok: false, failed: versionedFailure(outcome.failed[0].old, isHidden) };
 }
 
+/** The writes of a new client with its search index: the client's Put is conditioned on its id being new. */
+export const newClientActions = (client: ClientRecord, index: ClientIndex): TransactItem[] => [
+  { Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ...index.terms.map((term) => indexPut(client.medspa_id, client.id, index, term)),
+];
+
 /** A new client with its search index; its id is new (else a DataFailure `collision`). */
 export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
-  const { medspa_id: medspaId, id } = client;
-  const result = await transactClient(
-    { Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' } },
-    index.terms.map((term) => indexPut(medspaId, id, index, term)),
-    writes,
-  );
-  if (!result.ok) throw new DataFailure('collision', `client ${id} already exists`);
+  const [put, ...indexPuts] = newClientActions(client, index);
+  const result = await transactClient(put, indexPuts, writes);
+  if (!result.ok) throw new DataFailure('collision', `client ${client.id} already exists`);
 }
 
 /**

@@ -40,7 +40,7 @@ export function eventsFromRecord(record: StreamRecord, context: EventContext): C
       type: draft.type,
       created_at: isoOrNull(draft.at) ?? change.approximateAt ?? context.now.toISOString(),
       medspa_id: medspaId,
-      data: draft.previous ? { object: draft.object, previous: draft.previous } : { object: draft.object },
+      data: { ...(draft.previous ? { object: draft.object, previous: draft.previous } : { object: draft.object }), ...draft.extra },
     };
   });
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { issueManageToken } from '../crypto/manage-token';
 import type { Kind, StoredChange } from '../db/stream';
 import { presentClient, toProduct } from '../domain/presenters';
 import type { ClientRecord } from '../domain/records';
@@ -20,6 +21,8 @@ export interface Draft {
   at: unknown;
   /** Set when the record names its event id (reminders: the id the API answered). */
   id?: string;
+  /** More of `data` beside `object` (an online booking's `manage_token`). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -48,6 +51,14 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 const BOOKKEEPING = ['version', 'updated_at'] as const;
 
 /**
+ * An online booking's `appointment.created` carries its manage token (API reference, online
+ * booking), so the practice's messaging tool can send the client the link. Any token sealed for
+ * this appointment works, so the one exception to "pure" here is the seal's random bytes.
+ */
+const manageLinkOf = (appointment: { source: string; medspa_id: string; id: string; end_at: string }) =>
+  appointment.source === 'online' ? { extra: { manage_token: issueManageToken(appointment.medspa_id, appointment.id, appointment.end_at) } } : {};
+
+/**
  * created on insert; a status move is `status_changed` (+ `completed` or `cancelled` when it
  * ends there), with `previous` holding the old status and whatever else moved with it (cancel
  * fields); any other change (reschedule, resources, notes, price) is ONE `updated` with the old
@@ -58,7 +69,7 @@ function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
   if (change.change === 'REMOVE') return change.before ? [{ type: 'appointment.deleted', object: objectOf('appointment.deleted', change.before, change), at: undefined }] : [];
   if (!change.after) return [];
   const after = objectOf('appointment.updated', change.after, change);
-  if (change.change === 'INSERT' || !change.before) return [{ type: 'appointment.created', object: after, at: after.updated_at }];
+  if (change.change === 'INSERT' || !change.before) return [{ type: 'appointment.created', object: after, at: after.updated_at, ...manageLinkOf(change.after) }];
   const previous = changedFields(objectOf('appointment.updated', change.before, change), after, BOOKKEEPING);
   if (!previous) return [];
   const at = after.updated_at;

@@ -85,6 +85,9 @@ export const idempotency = (): ApiMiddleware => ({
   before: async (request) => {
     const state = request.internal;
     const key = request.event.headers?.['idempotency-key'];
+    if (key === undefined && state.route.idempotent === 'required') {
+      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key is required', { details: [{ path: 'Idempotency-Key', message: 'required' }] });
+    }
     if (key === undefined || !isIdempotent(state.route)) return;
     if (!KEY.test(key)) {
       throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1-255 visible ASCII characters', {

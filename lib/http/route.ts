@@ -54,8 +54,8 @@ export interface RouteDef {
   fallback?: boolean;
   /** GET routes whose filters may also come as a JSON body (API reference, appointments: appointments list). */
   queryFromBody?: boolean;
-  /** Takes `Idempotency-Key`. Default: every authenticated POST. */
-  idempotent?: boolean;
+  /** Takes `Idempotency-Key` (`required`: 400 without one). Default: every authenticated POST. */
+  idempotent?: boolean | 'required';
   /** The function's time limit when not the default 10 s (e.g. a route that makes a webhook attempt itself). */
   timeoutSeconds?: number;
   /**
@@ -88,7 +88,7 @@ export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [
 };
 
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
-export const isIdempotent = (route: RouteDef) => route.idempotent ?? (route.method === 'POST' && route.auth !== 'public');
+export const isIdempotent = (route: RouteDef) => (route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false);
 
 /** Whether a route reads If-Match (API reference, conventions: versioning). */
 export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.method === 'PATCH' || route.method === 'DELETE');

@@ -27,11 +27,11 @@ export const isList = (route: RouteDef) => route.response instanceof z.ZodArray 
  * key on every POST leads example-driven tools to replay it with other bodies (422 on requests
  * the document presents as valid).
  */
-function idempotencyKeyParameter(operation: string) {
+function idempotencyKeyParameter(operation: string, required: boolean) {
   const hex = createHash('sha256').update(`Idempotency-Key ${operation}`).digest('hex');
   const example = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   const { schema, ...parameter } = IDEMPOTENCY_KEY_PARAMETER;
-  return { ...parameter, schema: { ...schema, examples: [example] } };
+  return { ...parameter, ...(required ? { required } : {}), schema: { ...schema, examples: [example] } };
 }
 
 function parametersOf(operation: string, route: RouteDef, traffic: Traffic): ZodOpenApiParameterObject[] {
@@ -51,7 +51,7 @@ function parametersOf(operation: string, route: RouteDef, traffic: Traffic): Zod
     ...fields(route.params, 'path'),
     ...fields(route.query, 'query'),
     ...(honoursIfMatch(route) ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
-    ...(traffic.idempotent ? [idempotencyKeyParameter(operation)] : []),
+    ...(traffic.idempotent ? [idempotencyKeyParameter(operation, route.idempotent === 'required')] : []),
   ];
 }
 

@@ -12,8 +12,8 @@ import { isIdempotent, isRateLimited, type RouteDef } from '../http/route';
 export interface TrafficFlags {
   /** Limited per credential: RateLimit-* on every answer, 429 RATE_LIMITED with Retry-After. */
   rateLimited?: boolean;
-  /** Takes an Idempotency-Key (replays, 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_KEY_IN_USE). */
-  idempotent?: boolean;
+  /** Takes an Idempotency-Key (replays, 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_KEY_IN_USE); `required`: 400 without. */
+  idempotent?: boolean | 'required';
 }
 
 export interface Traffic {

@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
+import { publicBookingRoutes } from './public-booking';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
@@ -21,6 +22,7 @@ export const routes = {
   ...productRoutes,
   ...paymentRoutes,
   ...webhookRoutes,
+  ...publicBookingRoutes,
   ...reportRoutes,
   ...systemRoutes,
 };

@@ -41,6 +41,17 @@ export const EVENT_SUMMARIES = Object.fromEntries(ALL_EVENT_TYPES.map((type) => 
 
 const EXAMPLE_EVENT_ID = 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b';
 
+/** What some events' `data` carries beside `object`. */
+const DATA_EXTRAS: Partial<Record<EventType, z.ZodRawShape>> = {
+  'appointment.created': {
+    manage_token: doc(
+      z.string().optional(),
+      'Online bookings only (`source: online`): the manage token, for a link the client can use to see, cancel or reschedule it (`X-Booking-Token`); valid until the appointment ends.',
+      'mt_example',
+    ),
+  },
+};
+
 const eventEnvelope = <T extends EventType>(type: T) => {
   const object = objectSchemaOf(type);
   const data = EVENT_CATALOG[type].previous
@@ -48,7 +59,7 @@ const eventEnvelope = <T extends EventType>(type: T) => {
         object,
         previous: object.partial().describe('The old values of the fields that changed (null for a field that had none).'),
       })
-    : z.object({ object });
+    : z.object({ object, ...DATA_EXTRAS[type] });
   return z
     .object({
       id: doc(z.string().regex(/^evt_/), 'The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.', EXAMPLE_EVENT_ID),

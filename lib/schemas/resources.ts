@@ -17,10 +17,10 @@ import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTim
 export const ResourceParams = IdParams;
 export const ServiceProviderParams = z.object({ id: IdOf('service', 'The service id.'), provider_id: IdOf('provider', 'The provider id.') });
 
-const Name = z.string().trim().min(1).max(200);
+export const Name = z.string().trim().min(1).max(200);
 const Text = (max: number) => z.string().trim().max(max);
-const Email = z.email().max(254);
-const Phone = z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100');
+export const Email = z.email().max(254);
+export const Phone = z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100');
 const ACTIVE = 'Inactive ones stay readable but take no new bookings.';
 
 /** A response object: id and practice first, then the fields, then version and timestamps. */

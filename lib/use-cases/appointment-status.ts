@@ -52,10 +52,12 @@ export function changeStatus(
   medspaId: string,
   id: string,
   to: AppointmentStatus,
-  options: { now: Date; ifMatch?: number; reason?: string; writes?: RequestWrites },
+  /** `guard`: the caller's own rule on the appointment as read (online booking: the cutoff). */
+  options: { now: Date; ifMatch?: number; reason?: string; writes?: RequestWrites; guard?: (current: Appointment) => void },
 ): Promise<Appointment> {
   const at = options.now.toISOString();
   return changeAppointment(medspaId, id, options, (current) => {
+    options.guard?.(current);
     if (!canTransition(current.status, to)) {
       throw new AppError('INVALID_STATUS_TRANSITION', `Cannot change status from ${current.status} to ${to}`);
     }

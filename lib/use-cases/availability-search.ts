@@ -29,15 +29,15 @@ export interface SearchAvailabilityInput {
   timeZone?: string;
 }
 
-export interface AvailabilityEntry {
+export interface AvailabilityEntry<P = { id: string; full_name: string }> {
   date: string;
-  provider: { id: string; full_name: string };
+  provider: P;
   slots: Slot[];
 }
 
 const invalid = (path: string, message: string) => new AppError('VALIDATION_ERROR', `${path}: ${message}`, { details: [{ path, message }] });
 
-function checkInput(input: SearchAvailabilityInput) {
+export function checkInput(input: SearchAvailabilityInput) {
   if (input.to < input.from) throw invalid('to', 'must not be before from');
   if (datesBetween(input.from, input.to).length > MAX_SEARCH_DAYS) throw invalid('to', `the range is longer than ${MAX_SEARCH_DAYS} days`);
   if (!input.serviceId && !(input.providerIds?.length && input.durationMinutes !== undefined)) {
@@ -55,7 +55,7 @@ const byName = (a: ProviderRecord, b: ProviderRecord) =>
  * EQUIPMENT_NOT_FOUND): one BatchGetItem, and one more for the service's certified providers when
  * none are named.
  */
-async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
+export async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
   const named = input.providerIds?.length ? [...new Set(input.providerIds)] : undefined;
   const first = await readForBooking(
     medspaId,
@@ -93,7 +93,7 @@ async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
       throw invalid('provider_id', `the service has ${providers.length} active certified providers; name at most ${MAX_SEARCH_PROVIDERS}`);
     }
   }
-  return { zone: first.practice.time_zone, service, providers: providers.sort(byName), room, equipment };
+  return { practice: first.practice, zone: first.practice.time_zone, service, providers: providers.sort(byName), room, equipment };
 }
 
 /**
@@ -105,7 +105,19 @@ async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
  */
 export async function searchAvailability(medspaId: string, input: SearchAvailabilityInput, now: Date): Promise<AvailabilityEntry[]> {
   checkInput(input);
-  const { zone, service, providers, room, equipment } = await readSetup(medspaId, input);
+  return availabilityOf(medspaId, await readSetup(medspaId, input), input, now, (provider) => ({ id: provider.id, full_name: provider.full_name }));
+}
+
+export type SearchSetup = Awaited<ReturnType<typeof readSetup>>;
+
+/** The search after its setup reads, each provider shown as `present` makes it (staff: full name; online booking: less). */
+export async function availabilityOf<P>(
+  medspaId: string,
+  { zone, service, providers, room, equipment }: SearchSetup,
+  input: SearchAvailabilityInput,
+  now: Date,
+  present: (provider: ProviderRecord) => P,
+): Promise<AvailabilityEntry<P>[]> {
   const duration = input.durationMinutes ?? service!.duration_minutes;
   // What a create refuses whatever the time: such a provider has no slots and needs no bucket reads.
   const inactive = (provider: ProviderRecord) => isInactive(provider, service, room, equipment);
@@ -132,7 +144,7 @@ export async function searchAvailability(medspaId: string, input: SearchAvailabi
   const claims = await readClaims(medspaId, plans);
 
   const viewerZone = input.timeZone ?? zone;
-  const byDate = new Map<string, AvailabilityEntry[]>();
+  const byDate = new Map<string, AvailabilityEntry<P>[]>();
   for (const provider of providers) {
     const slots = slotsInRange({
       from: input.from,
@@ -150,7 +162,7 @@ export async function searchAvailability(medspaId: string, input: SearchAvailabi
     });
     for (const group of groupSlotsByDate(slots, viewerZone)) {
       const entries = byDate.get(group.date) ?? [];
-      entries.push({ date: group.date, provider: { id: provider.id, full_name: provider.full_name }, slots: group.slots });
+      entries.push({ date: group.date, provider: present(provider), slots: group.slots });
       byDate.set(group.date, entries);
     }
   }

@@ -1,17 +1,17 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { checkProviderAvailability, PAST_START_GRACE_MINUTES, startsInThePast, unavailableProblems, type Busy, type Conflict, type UnavailableCode, type UnavailableProblem } from '../domain/availability';
 import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
-import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult } from '../db/appointments';
+import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult, type TransactItem } from '../db/appointments';
 import type { ClaimedResource } from '../db/keys';
 import { clientIsLive } from '../db/client-stats';
 import { changesNothing } from '../db/update';
-import { AppError, type ErrorCode, type FieldProblem } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { retry } from '../retry';
-import { readForBooking, type BookingReads, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
+import { readForBooking, type BookingReads, type ClaimRange, type ServiceRecord } from './booking-reads';
+import { assertNotPast, assertPlaceable, firstPlaceable } from './placement';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
 const MAX_ATTEMPTS = 12;
@@ -61,98 +61,29 @@ export function planClaimChanges(appointmentId: string, before: ClaimRange[], af
   return [...changes.values()];
 }
 
-interface Placement {
-  provider_id: string;
-  room_id: string | null;
-  equipment_id: string | null;
-  scheduled_at: string;
-  end_at: string;
-}
-
-const UNAVAILABLE_SUBJECT: Record<UnavailableCode, { noun: string; path: string }> = {
-  PROVIDER_UNAVAILABLE: { noun: 'provider', path: 'provider_id' },
-  ROOM_UNAVAILABLE: { noun: 'room', path: 'room_id' },
-  EQUIPMENT_UNAVAILABLE: { noun: 'equipment', path: 'equipment_id' },
-};
-
-/** One reason as a field problem: inactivity is about the resource's id, the others about the time. */
-function unavailableDetail(code: UnavailableCode, problem: UnavailableProblem): FieldProblem {
-  const { noun, path } = UNAVAILABLE_SUBJECT[code];
-  switch (problem.reason) {
-    case 'inactive':
-      return { path, message: `the ${noun} is inactive`, reason: 'inactive' };
-    case 'outside_working_hours':
-      return { path: 'scheduled_at', message: `outside the ${noun}'s working hours that day`, reason: 'outside_working_hours' };
-    case 'time_off':
-      return { path: 'scheduled_at', message: `the ${noun} is on time off from ${problem.start} to ${problem.end}`, reason: 'time_off' };
-    case 'overlap':
-      return {
-        path: 'scheduled_at',
-        message: `the ${noun} is booked from ${problem.start} to ${problem.end} by appointment ${problem.appointment_id}`,
-        reason: 'overlap',
-        appointment_id: problem.appointment_id,
-      };
-  }
-}
-
-/** `*_UNAVAILABLE` with every reason as `details` (API reference, errors), or null when the resource is free. */
-function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], active: boolean): AppError | null {
-  const details = unavailableProblems(code, conflicts, active).map((problem) => unavailableDetail(code, problem));
-  if (details.length === 0) return null;
-  const { noun } = UNAVAILABLE_SUBJECT[code];
-  return new AppError(code, `The ${noun} is not available at this time: ${details.map((detail) => detail.message).join('; ')}`, { details });
-}
-
 /**
- * The contract's validation order from the provider on: PROVIDER_NOT_FOUND,
- * PROVIDER_NOT_CERTIFIED, PROVIDER_UNAVAILABLE, ROOM_NOT_FOUND / ROOM_UNAVAILABLE,
- * EQUIPMENT_NOT_FOUND / EQUIPMENT_UNAVAILABLE.
+ * Reads for deciding a placement: the practice, the referenced items and the buckets the interval
+ * can touch, for every candidate provider.
  */
-function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement: Placement, movingId?: string): void {
-  const provider = reads.entity<ProviderRecord>('PROVIDER', placement.provider_id);
-  if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
-  if (!(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
-  const busy = (resource: ClaimedResource, id: string | null): Busy[] => (id ? reads.busy(resource, id) : []);
-  const { conflicts } = checkProviderAvailability({
-    start: placement.scheduled_at,
-    end: placement.end_at,
-    zone: reads.practice!.time_zone,
-    workingHours: provider.working_hours ?? {},
-    timeOff: provider.time_off ?? [],
-    providerBusy: busy('PROVIDER', provider.id),
-    roomBusy: busy('ROOM', placement.room_id),
-    equipmentBusy: busy('EQUIPMENT', placement.equipment_id),
-    ignoreAppointmentId: movingId,
-  });
-  const providerError = unavailable('PROVIDER_UNAVAILABLE', conflicts, provider.active !== false);
-  if (providerError) throw providerError;
-  for (const [type, id, notFound, code] of [
-    ['ROOM', placement.room_id, 'ROOM_NOT_FOUND', 'ROOM_UNAVAILABLE'],
-    ['EQUIPMENT', placement.equipment_id, 'EQUIPMENT_NOT_FOUND', 'EQUIPMENT_UNAVAILABLE'],
-  ] as const) {
-    if (!id) continue;
-    const resource = reads.entity<{ active?: boolean }>(type, id);
-    if (!resource) throw new AppError(notFound);
-    const error = unavailable(code, conflicts, resource.active !== false);
-    if (error) throw error;
-  }
-}
-
-/** 400 for a create or move starting more than the grace period before the request's `now` (API reference, appointments). */
-function assertNotPast(scheduledAt: string, now: Date): void {
-  if (!startsInThePast(scheduledAt, now)) return;
-  throw new AppError('VALIDATION_ERROR', `scheduled_at is in the past (${scheduledAt})`, {
-    details: [{ path: 'scheduled_at', message: `must not be more than ${PAST_START_GRACE_MINUTES} minutes in the past` }],
-  });
-}
-
-/** Reads for deciding a placement: the practice, the referenced items and the buckets the interval can touch. */
-function readPlacement(medspaId: string, placement: Omit<Placement, 'end_at'>, longest: number, extra: { type: 'CLIENT' | 'SERVICE'; id: string }[]) {
+function readPlacement(
+  medspaId: string,
+  placement: { providerIds: readonly string[]; room_id: string | null; equipment_id: string | null; scheduled_at: string },
+  longest: number,
+  extra: { type: 'CLIENT' | 'SERVICE'; id: string }[],
+) {
   const range = { start: placement.scheduled_at, end: addMinutes(placement.scheduled_at, longest) };
+  const claims = placement.providerIds.flatMap((providerId, index) =>
+    claimsOf({ ...placement, provider_id: providerId, ...(index > 0 ? { room_id: null, equipment_id: null } : {}), end_at: range.end }),
+  );
   return readForBooking(
     medspaId,
-    [...extra, { type: 'PROVIDER', id: placement.provider_id }, { type: 'ROOM', id: placement.room_id }, { type: 'EQUIPMENT', id: placement.equipment_id }],
-    claimsOf({ ...placement, end_at: range.end }).map((claim) => ({ ...claim, ...range })),
+    [
+      ...extra,
+      ...placement.providerIds.map((id) => ({ type: 'PROVIDER' as const, id })),
+      { type: 'ROOM', id: placement.room_id },
+      { type: 'EQUIPMENT', id: placement.equipment_id },
+    ],
+    claims.map((claim) => ({ ...claim, ...range })),
   );
 }
 
@@ -175,25 +106,41 @@ async function withRetries(attempt: () => Promise<{ result: CommitResult; done: 
   );
 }
 
-export async function createAppointment(medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> {
+/**
+ * A booking to place: a staff create names one provider; an online booking may offer several
+ * candidates (the first free one takes it) and may create its client in the same transaction.
+ */
+export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 'scheduled_at'> {
+  scheduledAt: string;
+  providerIds: readonly string[];
+  /** The client's item and search index, written with the appointment; else the client must be live. */
+  newClient?: TransactItem[];
+  /** The caller's own rule on the fresh reads, before placing (online booking: the booking window). */
+  check?: (reads: BookingReads, service: ServiceRecord) => void;
+}
+
+export const createAppointment = (medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> =>
+  placeAppointment(medspaId, { ...input, scheduledAt: input.scheduled_at, providerIds: [input.provider_id] }, now, writes);
+
+export async function placeAppointment(medspaId: string, input: Booking, now: Date, writes?: RequestWrites): Promise<Appointment> {
   const id = randomUUID();
-  const scheduledAt = new Date(input.scheduled_at).toISOString();
+  const scheduledAt = new Date(input.scheduledAt).toISOString();
   assertNotPast(scheduledAt, now);
-  const placementInput = { provider_id: input.provider_id, room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
+  const placementInput = { room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
   return withRetries(async () => {
-    const reads = await readPlacement(medspaId, placementInput, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
-      { type: 'CLIENT', id: input.client_id },
+    const reads = await readPlacement(medspaId, { ...placementInput, providerIds: input.providerIds }, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
+      ...(input.newClient ? [] : [{ type: 'CLIENT' as const, id: input.client_id }]),
       { type: 'SERVICE', id: input.service_id },
     ]);
-    if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+    if (!input.newClient && !reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
     const service = reads.entity<ServiceRecord>('SERVICE', input.service_id);
     if (!service) throw new AppError('SERVICE_NOT_FOUND');
     if (service.active === false) {
       throw new AppError('VALIDATION_ERROR', 'The service is not active', { details: [{ path: 'service_id', message: 'service is not active' }] });
     }
+    input.check?.(reads, service);
     const duration = input.duration_minutes ?? service.duration_minutes;
-    const placement = { ...placementInput, end_at: addMinutes(scheduledAt, duration) };
-    assertPlaceable(reads, service, placement);
+    const placement = firstPlaceable(reads, service, input.providerIds, { ...placementInput, end_at: addMinutes(scheduledAt, duration) });
     const at = now.toISOString();
     const appointment: Appointment = {
       id,
@@ -213,10 +160,10 @@ export async function createAppointment(medspaId: string, input: CreateAppointme
       created_at: at,
       updated_at: at,
     };
-    // The client check closes the race with a client deletion committed after our read.
-    const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId, [
-      clientIsLive(medspaId, input.client_id),
-    ], writes);
+    // The client check closes the race with a client deletion committed after our read; a new
+    // client's item is conditioned on its (fresh) id not existing.
+    const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId,
+      input.newClient ?? [clientIsLive(medspaId, input.client_id)], writes);
     if (!result.ok && result.failed === 'alongside') throw new AppError('CLIENT_NOT_FOUND');
     return { result, done: () => appointment };
   });
@@ -228,12 +175,14 @@ export async function updateAppointment(
   medspaId: string,
   id: string,
   input: UpdateAppointmentInput,
-  options: { ifMatch?: number; now: Date; writes?: RequestWrites },
+  /** `guard`: the caller's own rule on the appointment as read (online booking: the cutoff). */
+  options: { ifMatch?: number; now: Date; writes?: RequestWrites; guard?: (current: Appointment) => void },
 ): Promise<Appointment> {
   return withRetries(async () => {
     const current = await getAppointment(medspaId, id);
     if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+    options.guard?.(current);
     const scheduledAt = input.scheduled_at ? new Date(input.scheduled_at).toISOString() : current.scheduled_at;
     const next = {
       provider_id: input.provider_id ?? current.provider_id,
@@ -254,7 +203,7 @@ export async function updateAppointment(
       assertNotPast(scheduledAt, options.now);
       const endAt = addMinutes(scheduledAt, next.duration_minutes);
       const placement = { ...next, end_at: endAt };
-      const reads = await readPlacement(medspaId, next, next.duration_minutes, [{ type: 'SERVICE', id: current.service_id }]);
+      const reads = await readPlacement(medspaId, { ...next, providerIds: [next.provider_id] }, next.duration_minutes, [{ type: 'SERVICE', id: current.service_id }]);
       const service = reads.entity<ServiceRecord>('SERVICE', current.service_id);
       if (!service) throw new AppError('SERVICE_NOT_FOUND');
       assertPlaceable(reads, service, placement, id);

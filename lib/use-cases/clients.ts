@@ -59,7 +59,7 @@ function normalizeAddress(address: Partial<Address> | null | undefined): Address
 const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
 
 /** What the client is found by. */
-const indexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email' | 'phone' | 'membership_status'>): ClientIndex => ({
+export const clientIndexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email' | 'phone' | 'membership_status'>): ClientIndex => ({
   terms: clientSearchTerms(client),
   membershipStatus: client.membership_status,
 });
@@ -67,9 +67,10 @@ const indexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email'
 /** Fields the search index holds (terms, and membership as a filter): a change to one rewrites the index. */
 const INDEXED_FIELDS = ['first_name', 'last_name', 'email', 'phone', 'membership_status'] as const;
 
-export async function createClient(medspaId: string, input: CreateClientInput, now: Date, writes?: RequestWrites): Promise<ClientView> {
+/** A new client's record as stored, before its first write. */
+export function newClientRecord(medspaId: string, input: CreateClientInput, now: Date): ClientRecord {
   const at = now.toISOString();
-  const client: ClientRecord = {
+  return {
     id: randomUUID(),
     medspa_id: medspaId,
     first_name: input.first_name,
@@ -91,7 +92,11 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
     created_at: at,
     updated_at: at,
   };
-  await putNewClient(client, indexOf(client), writes);
+}
+
+export async function createClient(medspaId: string, input: CreateClientInput, now: Date, writes?: RequestWrites): Promise<ClientView> {
+  const client = newClientRecord(medspaId, input, now);
+  await putNewClient(client, clientIndexOf(client), writes);
   return presentClient(client, now);
 }
 
@@ -105,8 +110,8 @@ const commitWithIndex = (medspaId: string, id: string, { now, writes }: WriteOpt
   const result = await updateClientWithIndex(medspaId, id, changes, {
     expectedVersion: current.version,
     now: at,
-    before: indexOf(current).terms,
-    after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : indexOf(next),
+    before: clientIndexOf(current).terms,
+    after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : clientIndexOf(next),
     writes,
   });
   if (!result.ok) throw failureOf(versionedFailures('client'), result);

@@ -51,7 +51,8 @@ export const workers = defineWorkers({
     trigger: { kind: 'stream', batchSize: 100, maxRetries: 5, maxRecordAgeSeconds: 24 * 60 * 60 },
     module: 'functions/workers/streamToBus',
     // Writes too: it arms reminders (due items) from appointment changes.
-    binds: { writes: { remindersDue: ['put'] }, bus: true },
+    // The cursor secret seals an online booking's manage token into its appointment.created.
+    binds: { writes: { remindersDue: ['put'] }, bus: true, secrets: ['cursor'] },
     reservedConcurrency: 5,
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',

@@ -299,7 +299,8 @@ describe('stage dev (current routes and workers)', () => {
     }
     // The webhooks route group keeps subscription secrets encrypted at rest; the delivery worker signs with them.
     expect(withSecret('WEBHOOK_SECRET')).toEqual([...Object.entries(ROUTES).filter(([, r]) => r.group === 'webhooks').map(([op]) => op), 'deliverWebhook'].sort());
-    expect(withSecret('CURSOR_SECRET')).toEqual(Object.entries(ROUTES).filter(([, r]) => r.method === 'GET').map(([op]) => op).sort());
+    // Cursors (GET routes) and manage tokens (the public group, and the stream worker that puts them in appointment.created).
+    expect(withSecret('CURSOR_SECRET')).toEqual([...Object.entries(ROUTES).filter(([, r]) => r.method === 'GET' || r.group === 'public').map(([op]) => op), 'streamToBus'].sort());
     statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
+import { manageTokenValid } from '../../lib/crypto/manage-token';
 
 const appointmentItem = appointmentCodec.toItem;
 const reminderItem = (medspaId: string, reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string }, appointment: any) =>
@@ -76,7 +77,7 @@ function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
     status: 'scheduled',
     notes: 'first visit',
     internal_notes: 'prefers mornings',
-    source: 'online',
+    source: 'manual',
     price_cents: 25000,
     cancelled_at: null,
     cancellation_reason: null,
@@ -140,6 +141,19 @@ describe('appointments', () => {
     // A replayed record yields the same id; another record another id.
     expect(eventsFromRecord(source, context)[0].id).toBe(event.id);
     expect(eventsFromRecord(insert(appointmentItem(appointment), 'evt-source-2'), context)[0].id).not.toBe(event.id);
+  });
+
+  it("an online booking's appointment.created carries a manage token for it, valid until it ends", () => {
+    const appointment = makeAppointment({ source: 'online' });
+    const [event] = eventsFromRecord(insert(appointmentItem(appointment)), context);
+    const token = (event.data as { manage_token?: string }).manage_token!;
+    expect(manageTokenValid(MID, appointment.id, token, NOW)).toBe(true);
+    expect(manageTokenValid(MID, appointment.id, token, new Date(Date.parse(appointment.end_at) + 1000))).toBe(false);
+    expect(manageTokenValid(MID, randomUUID(), token, NOW)).toBe(false);
+    expect(EVENT_ENVELOPES['appointment.created'].parse(event)).toEqual(event);
+    // Other sources carry none.
+    const [manual] = eventsFromRecord(insert(appointmentItem(makeAppointment({ source: 'manual' }))), context);
+    expect(manual.data).not.toHaveProperty('manage_token');
   });
 
   it('a reschedule is ONE appointment.updated whose previous holds the old values of the changed fields', () => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ddbCalls } from '../../lib/db/client';
+import { bookOnline, cancelOnlineBooking, getOnlineBooking, rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
+import { publicServices } from '../../lib/use-cases/public-catalog';
+import { makeClient } from '../fixtures/builders';
+import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
+import { BOOKING_DAY, nyTime } from '../fixtures/scheduling';
+
+/** DynamoDB round trips of the public booking operations, counted at the SDK client (as test/integration/ddb-calls.test.ts does for staff ones). */
+async function counted<T>(work: () => Promise<T>) {
+  ddbCalls.reset();
+  const result = await work();
+  return { result, calls: Object.fromEntries(ddbCalls.counts) };
+}
+
+describe('DynamoDB calls of online booking (no Scan)', () => {
+  it('a booking: the email Query, the setup BatchGetItem, the booking BatchGetItem and TransactWriteItems; an existing client adds one Query (its bookings)', async () => {
+    const scene = await makeOnlineScene();
+    const medspaId = scene.practice.medspaId;
+    const fresh = await counted(() => bookOnline(medspaId, onlineBooking(scene), new Date()));
+    expect(fresh.calls).toEqual({ QueryCommand: 1, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 });
+    const existing = await makeClient(scene.practice);
+    const known = await counted(() => bookOnline(medspaId, onlineBooking(scene, { scheduled_at: nyTime(BOOKING_DAY, '12:00'), client: { first_name: 'A', last_name: 'B', email: existing.email } }), new Date()));
+    expect(known.calls).toEqual({ QueryCommand: 2, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 });
+  });
+
+  it('manage links: GET = GetItem + BatchGetItem; cancel adds GetItem + TransactWriteItems; reschedule adds GetItem + BatchGetItem + TransactWriteItems', async () => {
+    const scene = await makeOnlineScene();
+    const medspaId = scene.practice.medspaId;
+    const booking = await bookOnline(medspaId, onlineBooking(scene), new Date());
+    const now = new Date();
+    expect((await counted(() => getOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, now))).calls).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1 });
+    const moved = await counted(() => rescheduleOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, { now, scheduledAt: nyTime(BOOKING_DAY, '14:00') }));
+    expect(moved.calls).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 });
+    const cancelled = await counted(() => cancelOnlineBooking(medspaId, booking.appointment_id, moved.result.manage_token, { now }));
+    expect(cancelled.calls).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    // A token that does not open the booking costs nothing.
+    expect((await counted(() => getOnlineBooking(medspaId, booking.appointment_id, 'nope', now).catch(() => null))).calls).toEqual({});
+  });
+
+  it('services: the practice GetItem and the services Query in parallel, then one BatchGetItem of providers', async () => {
+    const scene = await makeOnlineScene();
+    expect((await counted(() => publicServices(scene.practice.medspaId))).calls).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
+  });
+});
