@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
+import { publicRoutes } from './public';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
@@ -15,6 +16,7 @@ import { webhookRoutes } from './webhooks';
  */
 export const routes = {
   ...authRoutes,
+  ...publicRoutes,
   ...resourceRoutes,
   ...clientRoutes,
   ...appointmentRoutes,
