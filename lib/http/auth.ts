@@ -49,10 +49,11 @@ async function publicCaller(request: ApiMiddyRequest) {
   const [access, ...others] = await Promise.allSettled([publicAccessOf(named.medspaId, named.keyId), ...state.beforeIdentified.map((work) => work())]);
   if (access.status === 'rejected') throw access.reason;
   const { keyLive, practice, allowedOrigins } = access.value;
-  if (!keyLive || !practice) unidentified(request);
+  // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
+  const limited = rejectedReason(others);
+  if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED'));
   admitOrigin(request, allowedOrigins);
-  const failed = rejectedReason(others);
-  if (failed) throw failed;
+  if (limited) throw limited;
   const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
   state.caller = caller;
   state.practice = practice;

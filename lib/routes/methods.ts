@@ -1,6 +1,8 @@
 import { callableRoutes } from '../http/route';
 import { routes } from './index';
 
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** Each path template as a pattern, with the methods its routes take. */
 const byPath = new Map<string, { pattern: RegExp; methods: string[] }>();
 for (const [, route] of callableRoutes(routes)) {
@@ -16,5 +18,5 @@ for (const [, route] of callableRoutes(routes)) {
 export function methodsOfPath(path: string): string[] {
   const methods = new Set<string>();
   for (const { pattern, methods: of } of byPath.values()) if (pattern.test(path)) for (const method of of) methods.add(method);
-  return [...methods];
+  return METHOD_ORDER.filter((method) => methods.has(method));
 }
