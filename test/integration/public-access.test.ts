@@ -87,7 +87,7 @@ describe('publishable keys (admin)', () => {
 describe('the role and key matrix', () => {
   it.each(STAFF_ROUTES)('a publishable key on staff route %s is 401 (as the header, as a bearer, and beside a valid token)', async (_operation, route) => {
     const url = urlOf(route);
-    for (const headers of [{ 'x-publishable-key': key }, { authorization: `Bearer ${key}` }, { 'x-publishable-key': key, authorization: `Bearer ${practice.adminToken}` }]) {
+    for (const headers of [{ 'x-publishable-key': key }, { authorization: `Bearer ${key}` }, { 'x-publishable-key': key, authorization: `Bearer ${practice.adminToken}` }] as Record<string, string>[]) {
       const answer = await call(route.method, url, { headers });
       expect(answer.status, JSON.stringify(headers)).toBe(401);
       expect(answer.body.error.code).toBe('UNAUTHORIZED');
@@ -97,7 +97,7 @@ describe('the role and key matrix', () => {
   it.each(PUBLIC_ROUTES)('public route %s takes X-Publishable-Key only: a staff bearer token alone is 401, missing/unknown/malformed keys too', async (_operation, route) => {
     const url = urlOf(route);
     const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${ANY_ID.replace(/-/g, '')}`;
-    for (const headers of [{ authorization: `Bearer ${practice.adminToken}` }, {}, { 'x-publishable-key': unknown }, { 'x-publishable-key': 'pk_nonsense' }]) {
+    for (const headers of [{ authorization: `Bearer ${practice.adminToken}` }, {}, { 'x-publishable-key': unknown }, { 'x-publishable-key': 'pk_nonsense' }] as Record<string, string>[]) {
       const answer = await call(route.method, url, { headers });
       expect(answer.status, JSON.stringify(headers)).toBe(401);
       expect(answer.body.error.code).toBe('UNAUTHORIZED');
