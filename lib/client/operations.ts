@@ -13,7 +13,7 @@ export const operations = {
   getAuditLog: { method: 'GET', path: '/v1/audit-log', auth: 'token' },
   getPractice: { method: 'GET', path: '/v1/practice', auth: 'token' },
   updatePractice: { method: 'PATCH', path: '/v1/practice', auth: 'token' },
-  getPublicPractice: { method: 'GET', path: '/v1/public/practice', auth: 'token' },
+  getPublicPractice: { method: 'GET', path: '/v1/public/practice', auth: 'publishable' },
   listProviders: { method: 'GET', path: '/v1/providers', auth: 'token' },
   createProvider: { method: 'POST', path: '/v1/providers', auth: 'token', idempotent: true },
   getProvider: { method: 'GET', path: '/v1/providers/{id}', auth: 'token' },
