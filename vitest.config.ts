@@ -21,6 +21,8 @@ export default defineConfig({
       // exercised), with a bucket no test empties; test/integration/rate-limit.test.ts sets a small one.
       RATE_LIMIT_RPS: '1000',
       RATE_LIMIT_BURST: '1000000',
+      RATE_LIMIT_IP_RPS: '1000',
+      RATE_LIMIT_IP_BURST: '1000000',
     },
   },
 });

@@ -95,7 +95,7 @@ export function clientOperationsSource(document: Json = buildAll().document): st
     const open = (operation.security ?? document.security ?? []) as Json[];
     const headers = ((operation.parameters ?? []) as Json[]).map((parameter) => deref(document, parameter)!);
     const flags = [
-      `auth: '${open.length === 0 || open.some((option) => Object.keys(option).length === 0) ? 'public' : 'token'}'`,
+      `auth: '${open.length === 0 || open.some((option) => Object.keys(option).length === 0) ? 'public' : open.some((option) => 'publishableKey' in option) ? 'publishable' : 'token'}'`,
       ...(envelope?.properties?.success ? [] : ['bare: true']),
       ...(headers.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ? ['idempotent: true'] : []),
     ];

@@ -38,6 +38,10 @@ const ConfigSchema = z.object({
   RATE_LIMIT_RPS: z.coerce.number().min(0).default(20),
   /** Per-credential token bucket: the burst a credential may send at once. */
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(40),
+  /** Per client IP (public-booking calls, the token exchange): sustained requests per second (0 turns it off). */
+  RATE_LIMIT_IP_RPS: z.coerce.number().min(0).default(10),
+  /** Per client IP: the burst one address may send at once. */
+  RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).default(50),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 });
 

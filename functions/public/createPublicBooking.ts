@@ -1,8 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
-import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { bookOnline } from '../../lib/use-cases/public-booking';
 
 export const handler = httpHandler(publicBookingRoutes.createPublicBooking, async ({ body, caller, now, writes }) => ({
-  data: await bookOnline(practiceOfCaller(caller), body, now, writes),
+  data: await bookOnline(caller.medspaId, body, now, writes),
 }));

@@ -1,8 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
-import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { getOnlineBooking } from '../../lib/use-cases/public-booking';
 
 export const handler = httpHandler(publicBookingRoutes.getPublicBooking, async ({ params, headers, caller, now }) => ({
-  data: await getOnlineBooking(practiceOfCaller(caller), params.appointment_id, headers['x-booking-token'], now),
+  data: await getOnlineBooking(caller.medspaId, params.appointment_id, headers['x-booking-token'], now),
 }));

@@ -1,6 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { publicServices } from '../../lib/use-cases/public-catalog';
 
-export const handler = httpHandler(publicBookingRoutes.listPublicServices, async ({ caller }) => ({ data: await publicServices(practiceOfCaller(caller)) }));
+export const handler = httpHandler(publicBookingRoutes.listPublicServices, async ({ caller }) => ({ data: await publicServices(caller.medspaId) }));

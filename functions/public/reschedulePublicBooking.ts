@@ -1,8 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
-import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
 
 export const handler = httpHandler(publicBookingRoutes.reschedulePublicBooking, async ({ params, body, headers, caller, now, writes }) => ({
-  data: await rescheduleOnlineBooking(practiceOfCaller(caller), params.appointment_id, headers['x-booking-token'], { now, writes, scheduledAt: body.scheduled_at }),
+  data: await rescheduleOnlineBooking(caller.medspaId, params.appointment_id, headers['x-booking-token'], { now, writes, scheduledAt: body.scheduled_at }),
 }));

@@ -1,8 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
-import { practiceOfCaller } from '../../lib/use-cases/online-booking';
 import { publicBookingRoutes } from '../../lib/routes/public-booking';
 import { publicAvailability } from '../../lib/use-cases/public-catalog';
 
 export const handler = httpHandler(publicBookingRoutes.searchPublicAvailability, async ({ query, caller, now }) => ({
-  data: await publicAvailability(practiceOfCaller(caller), query, now),
+  data: await publicAvailability(caller.medspaId, query, now),
 }));

@@ -167,11 +167,18 @@ function toLocalResponse(response: APIGatewayProxyStructuredResultV2): LocalResp
 
 /** API Gateway's `$default` route: whatever no other route matches. */
 const [fallbackOperation, fallbackRoute] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
+/** The `OPTIONS /v1/{proxy+}` route: every CORS preflight of the API's paths. */
+const [preflightOperation, preflightRoute] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.preflight)!;
+const PREFLIGHT_PREFIX = preflightRoute.path.replace('{proxy+}', '');
 
 /** The route a request takes through the route table, and the event API Gateway sends its function. */
 export function eventFor(request: LocalRequest, requestId: string): { operation: string; route: RouteDef; event: APIGatewayProxyEventV2 } {
   const path = new URL(request.url, 'http://local').pathname;
   const method = request.method.toUpperCase();
+  if (method === 'OPTIONS' && path.startsWith(PREFLIGHT_PREFIX) && path.length > PREFLIGHT_PREFIX.length) {
+    const proxy = decode(path.slice(PREFLIGHT_PREFIX.length));
+    return { operation: preflightOperation, route: preflightRoute, event: toEvent(request, { route: preflightRoute }, { proxy }, requestId) };
+  }
   for (const match of compiled) {
     const found = match.pattern.exec(path);
     if (!found || match.route.method !== method) continue;

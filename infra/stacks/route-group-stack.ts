@@ -109,8 +109,10 @@ export class RouteGroupStack extends NestedStack {
           'APIG4',
           undefined,
           route.auth === 'public'
-            ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the 404 fallback).'
-            : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
+            ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the CORS preflight, the 404 fallback).'
+            : route.auth === 'publishable'
+              ? 'Online booking from browsers: the shared middy chain checks the publishable key, its allowed origins and the practice\'s online booking (lib/http/auth.ts).'
+              : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
         ),
       );
     }

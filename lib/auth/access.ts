@@ -1,6 +1,8 @@
 import { BoundedCache } from '../cache';
 import { config } from '../config';
 import { readCallerAccess, type CallerAccess } from '../db/credentials';
+import { readPublicAccess } from '../db/publishable-keys';
+import type { PracticeRecord } from '../domain/records';
 import { AppError } from '../errors';
 import type { Caller } from './tokens';
 
@@ -10,7 +12,8 @@ import type { Caller } from './tokens';
  */
 const cache = new BoundedCache<string, CallerAccess>({ max: 10_000 });
 
-export async function assertAccess(caller: Caller, options: { allowWaitlisted: boolean }): Promise<void> {
+/** The caller's standing (cached): the verdict is `assertAccess`'s, the allowed origins CORS's. */
+export async function accessOf(caller: Caller): Promise<CallerAccess> {
   // The role is part of the key: the state says whether this credential has THIS role.
   const key = `${caller.medspaId}|${caller.clientId}|${caller.role}`;
   let state = cache.get(key);
@@ -18,11 +21,37 @@ export async function assertAccess(caller: Caller, options: { allowWaitlisted: b
     state = await readCallerAccess(caller.medspaId, caller.clientId, caller.role);
     cache.set(key, state, config().AUTH_CACHE_TTL_MS);
   }
+  return state;
+}
+
+export function assertAccess(state: CallerAccess, options: { allowWaitlisted: boolean }): void {
   if (!state.credentialLive) throw new AppError('UNAUTHORIZED');
   if (!state.apiAccessEnabled && !options.allowWaitlisted) throw new AppError('API_ACCESS_NOT_ENABLED');
 }
 
-/** Called by revocation and practice changes so this container sees them at once. */
+/** A publishable key's standing: its allowed origins and its practice (null when either is gone). */
+export interface PublicAccess {
+  allowedOrigins: readonly string[];
+  practice: PracticeRecord | null;
+  keyLive: boolean;
+}
+
+/** Keys and practices as this container last read them, for at most AUTH_CACHE_TTL_MS: a deleted key stops within 60 s. */
+const publicCache = new BoundedCache<string, PublicAccess>({ max: 10_000 });
+
+export async function publicAccessOf(medspaId: string, keyId: string): Promise<PublicAccess> {
+  const key = `${medspaId}|${keyId}|public`;
+  let state = publicCache.get(key);
+  if (!state) {
+    const found = await readPublicAccess(medspaId, keyId);
+    state = { keyLive: found.key !== null, allowedOrigins: found.key?.allowed_origins ?? [], practice: found.practice };
+    publicCache.set(key, state, config().AUTH_CACHE_TTL_MS);
+  }
+  return state;
+}
+
+/** Called by revocation, key deletion and practice changes so this container sees them at once. */
 export function forgetAccess(medspaId: string): void {
   cache.deleteWhere((key) => key.startsWith(`${medspaId}|`));
+  publicCache.deleteWhere((key) => key.startsWith(`${medspaId}|`));
 }

@@ -20,6 +20,18 @@ export interface Caller {
   role: Role;
 }
 
+/**
+ * A browser calling `/v1/public/*` with a publishable key: `clientId` is the key's id, the
+ * credential named in audit entries, rate limits and Idempotency-Key records.
+ */
+export interface PublicCaller {
+  medspaId: string;
+  clientId: string;
+  role: 'public';
+}
+
+export type AnyCaller = Caller | PublicCaller;
+
 type Verifier = { verifySync(token: string): Record<string, unknown> };
 let verifier: Promise<Verifier> | undefined;
 

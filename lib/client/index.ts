@@ -80,7 +80,11 @@ export class MedspaClient {
   constructor(options: ClientOptions) {
     // Exchanging twice is harmless (a token is not a resource), so the exchange is always retried.
     const credential = { client_id: options.clientId, client_secret: options.clientSecret };
-    this.tokens = new Tokens(async () => ((await this.transport.send(operations.createToken, { body: credential }, {}, true)) as OperationResult<'createToken'>).data);
+    this.tokens = new Tokens(async () => {
+      // A publishable-key client (a browser) calls the public operations only.
+      if (!credential.client_id || !credential.client_secret) throw new Error('This operation needs the client\'s clientId and clientSecret');
+      return ((await this.transport.send(operations.createToken, { body: credential }, {}, true)) as OperationResult<'createToken'>).data;
+    });
     this.transport = new Transport(options, this.tokens);
     this.api = Object.fromEntries(
       Object.entries(operations).map(([operation, row]) => [operation, (input?: CallInput, requestOptions?: RequestOptions) => this.transport.send(row, input, requestOptions)]),

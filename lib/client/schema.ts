@@ -53,7 +53,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange client credentials for an access token
-         * @description No token needed. Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.
+         * @description No token needed. Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic. Rate limited per client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["createToken"];
         delete?: never;
@@ -106,6 +106,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/publishable-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publishable keys
+         * @description Roles: admin. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listPublishableKeys"];
+        put?: never;
+        /**
+         * Create a publishable key for online booking from browsers
+         * @description Roles: admin. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createPublishableKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publishable-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a publishable key (refused everywhere within 60 s)
+         * @description Roles: admin. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        delete: operations["deletePublishableKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-log": {
         parameters: {
             query?: never;
@@ -148,6 +192,26 @@ export interface paths {
          * @description Roles: admin. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         patch: operations["updatePractice"];
+        trace?: never;
+    };
+    "/v1/public/practice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The practice as its booking page shows it
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getPublicPractice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/providers": {
@@ -959,7 +1023,7 @@ export interface paths {
         };
         /**
          * Services clients may book online
-         * @description No token needed.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["listPublicServices"];
         put?: never;
@@ -979,7 +1043,7 @@ export interface paths {
         };
         /**
          * Free times of a service inside the booking window
-         * @description No token needed.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["searchPublicAvailability"];
         put?: never;
@@ -1001,7 +1065,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time as a client (never double-books)
-         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["createPublicBooking"];
         delete?: never;
@@ -1019,7 +1083,7 @@ export interface paths {
         };
         /**
          * A booking, by its manage token
-         * @description No token needed.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["getPublicBooking"];
         put?: never;
@@ -1041,7 +1105,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking, by its manage token
-         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["cancelPublicBooking"];
         delete?: never;
@@ -1061,7 +1125,7 @@ export interface paths {
         put?: never;
         /**
          * Move a booking (same provider), by its manage token
-         * @description No token needed. Send an `Idempotency-Key` to make retries safe.
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["reschedulePublicBooking"];
         delete?: never;
@@ -1580,6 +1644,38 @@ export interface components {
              */
             next_cursor: string | null;
         };
+        /** @description A publishable key: the credential of browsers booking online. */
+        PublishableKey: {
+            /**
+             * Format: uuid
+             * @description The key id (what DELETE takes).
+             * @example 4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14
+             */
+            id: string;
+            /**
+             * @description The key: send it as `X-Publishable-Key` on /v1/public/* calls. Not a secret: it ships in web pages.
+             * @example pk_3f2b8c1e7d4a4e599b102c6d8e4f1a014d5e6f7a8b9c4d0e9f1a2b3c4d5e6f14
+             */
+            key: string;
+            /**
+             * @description A label for people.
+             * @example Website booking
+             */
+            name: string;
+            /**
+             * @description The sites whose pages may call the public API with this key, and embed the booking page.
+             * @example [
+             *       "https://glowaesthetics.com"
+             *     ]
+             */
+            allowed_origins: string[];
+            /**
+             * Format: date-time
+             * @description When it was created.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+        };
         /** @description One audited call. */
         AuditEntry: {
             /**
@@ -1663,6 +1759,14 @@ export interface components {
              * @enum {string}
              */
             api_access: "waitlisted" | "enabled";
+            online_booking: components["schemas"]["OnlineBooking"];
+            /**
+             * @description Web apps (origins) that may call the staff API with a bearer token; default none.
+             * @example [
+             *       "https://app.glowaesthetics.com"
+             *     ]
+             */
+            allowed_origins: string[];
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -1680,6 +1784,70 @@ export interface components {
              * @example 2026-11-23T14:32:51.006Z
              */
             updated_at: string;
+        };
+        /** @description Online booking settings (defaults: disabled, 60, 120, 1440, 3). */
+        OnlineBooking: {
+            /**
+             * @description Whether clients may book online; while false every /v1/public/* call is 403 ONLINE_BOOKING_DISABLED.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Last bookable date: today + this many days, practice-local (1-365).
+             * @example 60
+             */
+            horizon_days: number;
+            /**
+             * @description No online booking starts sooner than this many minutes from now (0-10080).
+             * @example 120
+             */
+            min_notice_minutes: number;
+            /**
+             * @description Clients cancel or move a booking until this many minutes before it starts (0-10080).
+             * @example 1440
+             */
+            cancel_cutoff_minutes: number;
+            /**
+             * @description Upcoming online bookings one client (by email) may hold (1-100).
+             * @example 3
+             */
+            max_active_bookings_per_client: number;
+        };
+        /** @description The practice, as its booking page shows it. */
+        PublicPractice: {
+            /**
+             * @description Name.
+             * @example Glow Aesthetics
+             */
+            name: string;
+            /**
+             * @description IANA time zone: the dates and times of the public operations are local to it.
+             * @example America/New_York
+             */
+            time_zone: string;
+            /**
+             * @description ISO 4217 currency of every *_cents amount.
+             * @example USD
+             */
+            currency: string;
+            /** @description The booking window and the manage cutoff. */
+            online_booking: {
+                /**
+                 * @description Last bookable date: today + this many days, practice-local (1-365).
+                 * @example 60
+                 */
+                horizon_days: number;
+                /**
+                 * @description No online booking starts sooner than this many minutes from now (0-10080).
+                 * @example 120
+                 */
+                min_notice_minutes: number;
+                /**
+                 * @description Clients cancel or move a booking until this many minutes before it starts (0-10080).
+                 * @example 1440
+                 */
+                cancel_cutoff_minutes: number;
+            };
         };
         /** @description A provider: someone who performs services. */
         Provider: {
@@ -4164,7 +4332,7 @@ export interface components {
          * @description Every error code the API answers with (`error.code`).
          * @enum {string}
          */
-        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
+        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "PUBLISHABLE_KEY_NOT_FOUND" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
     };
     responses: never;
     parameters: {
@@ -4180,8 +4348,11 @@ export type TimeZoneInput = components['schemas']['TimeZoneInput'];
 export type CreatedCredential = components['schemas']['CreatedCredential'];
 export type Credential = components['schemas']['Credential'];
 export type Pagination = components['schemas']['Pagination'];
+export type PublishableKey = components['schemas']['PublishableKey'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type Practice = components['schemas']['Practice'];
+export type OnlineBooking = components['schemas']['OnlineBooking'];
+export type PublicPractice = components['schemas']['PublicPractice'];
 export type Provider = components['schemas']['Provider'];
 export type Facility = components['schemas']['Facility'];
 export type Service = components['schemas']['Service'];
@@ -4498,6 +4669,124 @@ export interface operations {
             };
         };
     };
+    listPublishableKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["PublishableKey"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createPublishableKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A label for people (1-200 characters).
+                     * @example Website booking
+                     */
+                    name: string;
+                    /** @description The sites whose pages may use this key: 1-20 exact origins (scheme, host, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
+                    allowed_origins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublishableKey"];
+                    };
+                };
+            };
+        };
+    };
+    deletePublishableKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer of every DELETE. */
+                        data: {
+                            /**
+                             * @description The id (or client_id) of what was deleted.
+                             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                             */
+                            id: string;
+                            /**
+                             * @description Always true.
+                             * @constant
+                             */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAuditLog: {
         parameters: {
             query?: {
@@ -4598,6 +4887,36 @@ export interface operations {
                      * @enum {string}
                      */
                     api_access?: "waitlisted" | "enabled";
+                    /** @description Any subset of the online booking settings; the others stay. */
+                    online_booking?: {
+                        /**
+                         * @description Whether clients may book online; while false every /v1/public/* call is 403 ONLINE_BOOKING_DISABLED.
+                         * @example true
+                         */
+                        enabled?: boolean;
+                        /**
+                         * @description Last bookable date: today + this many days, practice-local (1-365).
+                         * @example 60
+                         */
+                        horizon_days?: number;
+                        /**
+                         * @description No online booking starts sooner than this many minutes from now (0-10080).
+                         * @example 120
+                         */
+                        min_notice_minutes?: number;
+                        /**
+                         * @description Clients cancel or move a booking until this many minutes before it starts (0-10080).
+                         * @example 1440
+                         */
+                        cancel_cutoff_minutes?: number;
+                        /**
+                         * @description Upcoming online bookings one client (by email) may hold (1-100).
+                         * @example 3
+                         */
+                        max_active_bookings_per_client?: number;
+                    };
+                    /** @description Web apps that may call the staff API with a bearer token (replaces the list): 0-20 exact origins (scheme, host, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
+                    allowed_origins?: string[];
                 };
             };
         };
@@ -4615,6 +4934,33 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["Practice"];
+                    };
+                };
+            };
+        };
+    };
+    getPublicPractice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicPractice"];
                     };
                 };
             };

@@ -6,7 +6,8 @@ import { MedspaApiError, parseSuccess, retryAfterSeconds, toError } from './erro
  * the operation's path, params and body, and three middlewares add what every call needs:
  * - `retry`: 429 after `Retry-After` (nothing ran, so any call), 5xx and no answer when repeating
  *   is safe (reads and keyed POSTs), with exponential backoff and jitter;
- * - `bearer`: the access token on authenticated calls, and after a 401 a new one, once;
+ * - `bearer`: the access token on authenticated calls, and after a 401 a new one, once (the public
+ *   booking operations send the publishable key instead);
  * - `idempotencyKey`: one key per call, the same for its retries (they send this request again).
  * Each attempt reaches the integrator's `fetch` as `(url, init)` with a timeout of its own.
  */
@@ -14,8 +15,11 @@ import { MedspaApiError, parseSuccess, retryAfterSeconds, toError } from './erro
 export interface ClientOptions {
   /** e.g. `http://127.0.0.1:3000` (no trailing `/v1`). */
   baseUrl: string;
-  clientId: string;
-  clientSecret: string;
+  /** The credential of the staff operations (server side only: the secret is confidential). */
+  clientId?: string;
+  clientSecret?: string;
+  /** The publishable key (`pk_...`) of the public booking operations (`/v1/public/*`): browsers may hold it. */
+  publishableKey?: string;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Per attempt, in ms (default 30 000). */
@@ -45,7 +49,7 @@ export interface RequestOptions {
 export interface OperationRow {
   method: string;
   path: string;
-  auth: 'public' | 'token';
+  auth: 'public' | 'token' | 'publishable';
   /** Answers without the `{ success, data }` envelope (it is added). */
   bare?: boolean;
   /** Takes an Idempotency-Key. */
@@ -187,6 +191,15 @@ function bearer(tokens: Tokens): Middleware {
   };
 }
 
+/** The public booking operations: the publishable key, never a token. */
+const publishable = (key: string | undefined): Middleware => ({
+  onRequest({ request }) {
+    if (!key) throw new Error('This operation needs the client\'s publishableKey (a pk_... key from POST /v1/publishable-keys)');
+    request.headers.set('x-publishable-key', key);
+    return undefined;
+  },
+});
+
 const idempotencyKey = (key?: string): Middleware => ({
   onRequest({ request }) {
     request.headers.set('idempotency-key', key ?? request.headers.get('idempotency-key') ?? globalThis.crypto.randomUUID());
@@ -233,6 +246,7 @@ export class Transport {
       middleware: [
         retry(policy, safe),
         ...(row.auth === 'token' ? [bearer(this.tokens)] : []),
+        ...(row.auth === 'publishable' ? [publishable(this.options.publishableKey)] : []),
         ...(keyed ? [idempotencyKey(typeof requestOptions.idempotencyKey === 'string' ? requestOptions.idempotencyKey : undefined)] : []),
       ],
     });

@@ -1,4 +1,5 @@
 import type { ContractEvent } from '../domain/events';
+import { onlineBookingOf, type OnlineBookingSettings } from '../domain/online-booking';
 import type * as R from '../domain/records';
 import { fromItem } from './item';
 import {
@@ -90,7 +91,16 @@ const isText = (value: unknown) => typeof value === 'string' && value.length > 0
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
-export const practiceCodec = codec<R.PracticeRecord, 'PRACTICE'>('PRACTICE', { keyFields: ['id'], keys: (p) => practiceKey(p.id) });
+/** Practices stored before online booking and CORS existed read with those settings' defaults. */
+export const practiceCodec = codec<R.PracticeRecord, 'PRACTICE'>('PRACTICE', {
+  keyFields: ['id'],
+  keys: (p) => practiceKey(p.id),
+  decode: (stored) => ({
+    ...(stored as unknown as R.PracticeRecord),
+    online_booking: onlineBookingOf(stored.online_booking as Partial<OnlineBookingSettings> | undefined),
+    allowed_origins: (stored.allowed_origins as string[] | undefined) ?? [],
+  }),
+});
 export const providerCodec = collectionCodec<R.ProviderRecord, 'PROVIDER'>('PROVIDER');
 export const roomCodec = collectionCodec<R.FacilityRecord, 'ROOM'>('ROOM');
 export const equipmentCodec = collectionCodec<R.FacilityRecord, 'EQUIPMENT'>('EQUIPMENT');
@@ -105,6 +115,7 @@ export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
 });
 export const credentialCodec = collectionCodec<R.CredentialRecord, 'CRED'>('CRED', (c) => credentialLookupIndexKey(c.client_id));
+export const publishableKeyCodec = collectionCodec<R.PublishableKeyRecord, 'PKEY'>('PKEY');
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 

@@ -52,6 +52,8 @@ export async function findCredentialPractice(clientId: string): Promise<string |
 export interface CallerAccess {
   credentialLive: boolean;
   apiAccessEnabled: boolean;
+  /** Web apps that may call the staff API (the practice's `allowed_origins`). */
+  allowedOrigins: readonly string[];
 }
 
 /**
@@ -67,6 +69,7 @@ export async function readCallerAccess(medspaId: string, clientId: string, role:
   return {
     credentialLive: Boolean(credential && !credential.revoked_at && credential.role === role),
     apiAccessEnabled: practice?.api_access === 'enabled',
+    allowedOrigins: (practice?.allowed_origins as string[] | undefined) ?? [],
   };
 }
 

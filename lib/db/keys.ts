@@ -27,7 +27,8 @@ export type EntityType =
   | 'PRODUCT'
   | 'PAYMENT'
   | 'WEBHOOK'
-  | 'CRED';
+  | 'CRED'
+  | 'PKEY';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -190,6 +191,12 @@ export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: str
 /** A credential's rate-limit bucket (tokens, last request time; TTL): one item per credential, shared by every container. */
 export const rateLimitKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT`, sk: clientId });
 
+/**
+ * A client IP's rate-limit bucket (unauthenticated and public calls): one partition per address,
+ * so no practice-less partition grows hot. Not led by a practice id: the caller is not known yet.
+ */
+export const ipRateLimitKey = (sourceIp: string): Key => ({ pk: `RATE_LIMIT_IP#${sourceIp}`, sk: 'BUCKET' });
+
 /** An Idempotency-Key's record (claim, commit marker, stored response; TTL 24 h): keys are per credential. */
 export const idempotencyKey = (medspaId: string, clientId: string, key: string): Key => ({
   pk: `${practicePrefix(medspaId)}#IDEMPOTENCY#${clientId}`,
@@ -239,6 +246,7 @@ export const PARTITIONS = {
   practice: practiceKey(ANY_ID).pk,
   audit: auditPk(ANY_ID),
   rateLimit: rateLimitKey(ANY_ID, '*').pk,
+  ipRateLimit: ipRateLimitKey('*').pk,
   idempotency: idempotencyKey(ANY_ID, '*', '*').pk,
   clients: collectionPk(ANY_ID, 'CLIENT'),
   providers: collectionPk(ANY_ID, 'PROVIDER'),
@@ -249,6 +257,7 @@ export const PARTITIONS = {
   payments: collectionPk(ANY_ID, 'PAYMENT'),
   webhooks: collectionPk(ANY_ID, 'WEBHOOK'),
   credentials: collectionPk(ANY_ID, 'CRED'),
+  publishableKeys: collectionPk(ANY_ID, 'PKEY'),
   appointments: appointmentPk(ANY_ID, ANY_ID),
   clientSearch: clientSearchPk(ANY_ID),
   consents: consentsPk(ANY_ID, ANY_ID),

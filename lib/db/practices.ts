@@ -10,5 +10,8 @@ export const getPractice = async (medspaId: string): Promise<PracticeRecord | nu
 export const putNewPractice = (practice: PracticeRecord) => putNew(practiceCodec, practice);
 
 /** A PATCH of the settings; equal values change nothing (lib/db/update.ts updateItem). */
-export const updatePractice = (medspaId: string, changes: Partial<PracticeRecord>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<PracticeRecord>> =>
-  updateItem<PracticeRecord>(practiceKey(medspaId), changes, options);
+export async function updatePractice(medspaId: string, changes: Partial<PracticeRecord>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<PracticeRecord>> {
+  const outcome = await updateItem<PracticeRecord>(practiceKey(medspaId), changes, options);
+  // Through the codec: settings never set read as their defaults.
+  return outcome.ok ? { ok: true, item: practiceCodec.fromItem(outcome.item as unknown as Record<string, unknown>)! } : outcome;
+}

@@ -5,7 +5,7 @@ import { take, type Bucket, type BucketPolicy, type Decision } from '../domain/r
 import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
-import { rateLimitKey } from './keys';
+import type { Key } from './keys';
 
 /** A bucket as stored: `version` moves on every write, so racing containers never both win one state. */
 type StoredBucket = Bucket & { version: number };
@@ -21,16 +21,15 @@ const TTL_SECONDS = 3600;
 const MAX_RACING_REQUESTS = 64;
 
 /**
- * Takes a token from the credential's bucket in the table, so the limit holds across Lambda
+ * Takes a token from a bucket (a credential's or a client IP's, lib/db/keys.ts) in the table, so the limit holds across Lambda
  * containers: one UpdateItem conditioned on the state this container last saw, or on the bucket
  * being full anyway (untouched for the time it takes to refill, or not there): then any stored
  * state decides alike, so a cold container's first request is one write, not a failed one and a
  * retry. If another container moved the bucket meanwhile, the condition fails, the item comes back
  * (ALL_OLD) and the decision is made again on it; refusals write nothing.
  */
-export async function takeToken(medspaId: string, clientId: string, now: number, policy: BucketPolicy): Promise<Decision> {
-  const key = rateLimitKey(medspaId, clientId);
-  const id = `${medspaId}|${clientId}`;
+export async function takeToken(key: Key, now: number, policy: BucketPolicy): Promise<Decision> {
+  const id = `${key.pk}|${key.sk}`;
   let current = known.get(id) ?? null;
   const fullSince = now - (policy.burst / policy.rps) * 1000;
   return retry<Decision>(

@@ -1,26 +1,74 @@
-import { assertAccess } from '../auth/access';
-import { verifyToken } from '../auth/tokens';
+import { accessOf, assertAccess, publicAccessOf } from '../auth/access';
+import { verifyToken, type PublicCaller } from '../auth/tokens';
 import { AppError } from '../errors';
-import type { ApiMiddleware } from './types';
+import { parsePublishableKey } from '../auth/publishable-keys';
+import { admitOrigin, admitUnidentified } from './cors';
+import type { ApiMiddleware, ApiMiddyRequest } from './types';
 
-/** Bearer token, practice access gate, then the route's roles. Runs before the body is read: an unauthenticated caller learns nothing from it. */
+const rejectedReason = (outcomes: PromiseSettledResult<unknown>[]) => (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
+
+/** 401, readable from any origin (lib/http/cors.ts: an unidentified caller has no list to judge by). */
+function unidentified(request: ApiMiddyRequest, error: unknown = new AppError('UNAUTHORIZED')): never {
+  admitUnidentified(request);
+  throw error;
+}
+
+/**
+ * A staff route: bearer token, the practice's allowed origins, the access gate, the route's roles.
+ * A publishable key is no staff credential (API reference, online booking): 401 wherever it goes.
+ */
+async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
+  const state = request.internal;
+  const headers = request.event.headers ?? {};
+  const match = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
+  if (!match || headers['x-publishable-key'] !== undefined) unidentified(request);
+  const caller = await verifyToken(match[1]).catch((error: unknown) => unidentified(request, error));
+  state.caller = caller;
+  // The credential check and the work other middlewares hang on the caller (the rate-limit
+  // bucket) overlap: one round trip of latency, not two. The credential's verdict comes first.
+  const [access, ...others] = await Promise.allSettled([accessOf(caller), ...state.onAuthenticated.map((work) => work(caller))]);
+  if (access.status === 'rejected') throw access.reason;
+  admitOrigin(request, access.value.allowedOrigins);
+  assertAccess(access.value, { allowWaitlisted: state.route.allowWaitlisted ?? false });
+  if (!roles.includes(caller.role)) throw new AppError('FORBIDDEN');
+  const failed = rejectedReason(others);
+  if (failed) throw failed;
+}
+
+/**
+ * A public route: `X-Publishable-Key` (a bearer token alone is 401), read with its practice in one
+ * cached lookup, in parallel with the client IP's bucket. The caller is known only once the key
+ * is: a made-up key writes nothing in any practice. Then the key's origins, the practice's access
+ * gate and online booking (403 ONLINE_BOOKING_DISABLED for every public call while it is off), and
+ * only then the key's bucket and Idempotency-Key claim.
+ */
+async function publicCaller(request: ApiMiddyRequest) {
+  const state = request.internal;
+  const named = parsePublishableKey(request.event.headers?.['x-publishable-key']?.trim() ?? '');
+  if (!named) unidentified(request);
+  const [access, ...others] = await Promise.allSettled([publicAccessOf(named.medspaId, named.keyId), ...state.beforeIdentified.map((work) => work())]);
+  if (access.status === 'rejected') throw access.reason;
+  const { keyLive, practice, allowedOrigins } = access.value;
+  // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
+  const limited = rejectedReason(others);
+  if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED'));
+  admitOrigin(request, allowedOrigins);
+  if (limited) throw limited;
+  const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
+  state.caller = caller;
+  state.practice = practice;
+  if (practice.api_access !== 'enabled') throw new AppError('API_ACCESS_NOT_ENABLED');
+  if (!practice.online_booking.enabled) throw new AppError('ONLINE_BOOKING_DISABLED');
+  const chained = rejectedReason(await Promise.allSettled(state.onAuthenticated.map((work) => work(caller))));
+  if (chained) throw chained;
+}
+
+/** Identifies the caller before the body is read: an unauthenticated caller learns nothing from it. */
 export const auth = (): ApiMiddleware => ({
   before: async (request) => {
     const { route } = request.internal;
     if (route.auth === 'public') return;
-    const match = /^Bearer\s+(\S+)$/i.exec(request.event.headers?.authorization ?? '');
-    if (!match) throw new AppError('UNAUTHORIZED');
-    const caller = await verifyToken(match[1]);
-    request.internal.caller = caller;
-    // The credential check and the work other middlewares hang on the caller (the rate-limit
-    // bucket) overlap: one round trip of latency, not two. The credential's verdict comes first.
-    const [access, ...others] = await Promise.allSettled([
-      assertAccess(caller, { allowWaitlisted: route.allowWaitlisted ?? false }),
-      ...request.internal.onAuthenticated.map((work) => work(caller)),
-    ]);
-    if (access.status === 'rejected') throw access.reason;
-    if (!route.auth.includes(caller.role)) throw new AppError('FORBIDDEN');
-    const failed = others.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (route.auth === 'publishable') return publicCaller(request);
+    return staffCaller(request, route.auth);
   },
 });

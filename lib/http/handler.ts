@@ -4,6 +4,7 @@ import httpSecurityHeaders from '@middy/http-security-headers';
 import type { Context } from 'aws-lambda';
 import { audit } from './audit';
 import { auth } from './auth';
+import { cors } from './cors';
 import { errors } from './errors';
 import { idempotency } from './idempotency';
 import { input } from './input';
@@ -20,7 +21,8 @@ export type { ApiRequest, ApiResult } from './types';
  * The middy chain every HTTP Lambda shares, one middleware a concern, composed here once.
  * Order matters: `before` runs top-down, `after`/`onError` bottom-up, so errors become the
  * envelope before idempotency, rate-limit headers, audit and logging see the final answer, and
- * the caller is known before the body is read. Rate limiting and the idempotency claim hang their
+ * the caller is known before the body is read. CORS judges the origin before any work and marks
+ * every answer after the envelope is made. Rate limiting and the idempotency claim hang their
  * work on authentication, which runs it in parallel with the credential check. A handler module is
  * `export const handler = httpHandler(appointmentRoutes.createAppointment, async (req) => ({ data }))`.
  */
@@ -31,6 +33,7 @@ export function httpHandler<R extends RouteDef & { operation: string }>(route: R
     .use(httpSecurityHeaders({ poweredBy: { server: '' } }) as unknown as ApiMiddleware)
     .use(requestState(route))
     .use(logging())
+    .use(cors())
     .use(audit())
     .use(rateLimit())
     .use(idempotency())
@@ -47,6 +50,7 @@ export function httpHandler<R extends RouteDef & { operation: string }>(route: R
       const request = {
         ...state.input!,
         caller: state.caller,
+        practice: state.practice,
         headers: event.headers ?? {},
         method: event.requestContext?.http?.method ?? route.method,
         path: event.rawPath ?? route.path,

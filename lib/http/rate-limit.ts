@@ -1,35 +1,50 @@
 import { config } from '../config';
 import { takeToken } from '../db/rate-limits';
+import { ipRateLimitKey, rateLimitKey } from '../db/keys';
+import type { Key } from '../db/keys';
 import { AppError } from '../errors';
-import { isRateLimited } from './route';
-import type { ApiMiddleware, ApiMiddyRequest } from './types';
+import { isLimitedPerIp, isRateLimited } from './route';
+import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
 const addHeaders = async (request: ApiMiddyRequest) => {
   if (request.response) request.response.headers = { ...request.response.headers, ...request.internal.extraHeaders };
 };
 
+/** Takes a token from one bucket; the answer's RateLimit-* headers are the last bucket's taken. */
+async function takeFrom(state: RequestState, bucket: Key, rps: number, burst: number, what: string) {
+  const decision = await takeToken(bucket, state.now.getTime(), { rps, burst });
+  state.extraHeaders['ratelimit-limit'] = String(burst);
+  state.extraHeaders['ratelimit-remaining'] = String(decision.remaining);
+  state.extraHeaders['ratelimit-reset'] = String(decision.resetSeconds);
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many requests for this ${what}; retry after ${decision.retryAfterSeconds} s`, {
+      headers: { 'retry-after': String(decision.retryAfterSeconds) },
+    });
+  }
+}
+
 /**
- * Per-credential token bucket (RATE_LIMIT_RPS, RATE_LIMIT_BURST; 0 rps = off), state in the table
- * so it holds across Lambda containers. The bucket is taken once the token is verified, in
- * parallel with the credential check (lib/http/auth.ts). Every answer to a limited route carries
+ * Token buckets in the table, so limits hold across Lambda containers (0 rps = off): per credential
+ * (RATE_LIMIT_RPS, RATE_LIMIT_BURST; a publishable key is one), taken once the caller is known, in
+ * parallel with the credential check (lib/http/auth.ts); and per client IP
+ * (RATE_LIMIT_IP_RPS, RATE_LIMIT_IP_BURST) for public-booking calls, in parallel with the key's
+ * lookup, and the token exchange, first. Every answer to a limited route carries
  * RateLimit-Limit/-Remaining/-Reset; a refusal is 429 RATE_LIMITED with Retry-After.
  */
 export const rateLimit = (): ApiMiddleware => ({
   before: async (request) => {
-    const { RATE_LIMIT_RPS: rps, RATE_LIMIT_BURST: burst } = config();
+    const settings = config();
     const state = request.internal;
-    if (rps <= 0 || !isRateLimited(state.route)) return;
-    state.onAuthenticated.push(async (caller) => {
-      const decision = await takeToken(caller.medspaId, caller.clientId, state.now.getTime(), { rps, burst });
-      state.extraHeaders['ratelimit-limit'] = String(burst);
-      state.extraHeaders['ratelimit-remaining'] = String(decision.remaining);
-      state.extraHeaders['ratelimit-reset'] = String(decision.resetSeconds);
-      if (!decision.allowed) {
-        throw new AppError('RATE_LIMITED', `Too many requests for this credential; retry after ${decision.retryAfterSeconds} s`, {
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
-      }
-    });
+    const { route } = state;
+    const sourceIp = request.event.requestContext?.http?.sourceIp;
+    if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
+      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), settings.RATE_LIMIT_IP_RPS, settings.RATE_LIMIT_IP_BURST, 'client address');
+      if (route.auth === 'public') await byIp();
+      else state.beforeIdentified.push(byIp);
+    }
+    if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
+      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), settings.RATE_LIMIT_RPS, settings.RATE_LIMIT_BURST, 'credential'));
+    }
   },
   after: addHeaders,
   onError: addHeaders,

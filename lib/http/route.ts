@@ -3,7 +3,7 @@ import type { Role } from '../auth/roles';
 import { mergeWrites, type TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /** A body that is not JSON, for the document: what it is and an example. */
 export interface RawBody {
@@ -19,8 +19,22 @@ export interface RouteDef {
   /** Handler module: `functions/<group>/<operation>.ts`. */
   group: string;
   summary: string;
-  /** `public`: no token. Otherwise the roles allowed. */
-  auth: 'public' | readonly Role[];
+  /**
+   * `public`: no credential. `publishable`: a publishable key in `X-Publishable-Key` (the
+   * `/v1/public/*` operations; caller role `public`). Otherwise a bearer token of one of these roles.
+   */
+  auth: 'public' | 'publishable' | readonly Role[];
+  /**
+   * Which browser origins an unauthenticated (`public`) route answers (API reference, online
+   * booking and CORS): `any` (the default: nothing behind it is the caller's), or `same`: only
+   * pages this API serves (the token exchange: a client secret has no place in a browser).
+   * Authenticated routes answer their practice's or key's allowed origins.
+   */
+  origins?: 'any' | 'same';
+  /** Also rate limited per client IP. Default: publishable-key routes. */
+  limitPerIp?: boolean;
+  /** The CORS preflight of every `/v1/...` path (an `OPTIONS` catch-all; no operation of its own). */
+  preflight?: boolean;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -71,8 +85,8 @@ export interface RouteDef {
   /**
    * What else the function touches, when not the default. `table: false`: it never reads the table
    * (no TABLE_NAME, no table grant). `tokenKey`: `verify` reads the token key's public half
-   * (kms:GetPublicKey; the default of authenticated routes), `none` never touches it (the default
-   * of public routes). Signing is the stack's list of signing operations.
+   * (kms:GetPublicKey; the default of bearer-token routes), `none` never touches it (the default
+   * of unauthenticated and publishable-key routes). Signing is the stack's list of signing operations.
    */
   touches?: { table?: false; tokenKey?: 'verify' | 'none' };
 }
@@ -90,11 +104,21 @@ export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
 export const isIdempotent = (route: RouteDef) => (route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false);
 
+/** Whether a route takes a staff bearer token (every route but the unauthenticated and public-booking ones). */
+export const takesBearer = (route: RouteDef): route is RouteDef & { auth: readonly Role[] } => Array.isArray(route.auth);
+
 /** Whether a route reads If-Match (API reference, conventions: versioning). */
 export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.method === 'PATCH' || route.method === 'DELETE');
 
-/** Whether a route is rate limited per credential (every authenticated route). */
+/** Whether a route is rate limited per credential (every authenticated route; a publishable key is one). */
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
+
+/**
+ * Whether a route is rate limited per client IP too: calls with a publishable key, and the
+ * unauthenticated routes that check something a stranger could guess at (the token exchange).
+ * Health, JWKS and the documents never touch the table: the stage's throttle covers them.
+ */
+export const isLimitedPerIp = (route: RouteDef) => route.limitPerIp ?? route.auth === 'publishable';
 
 /**
  * Everything a route's function writes: its row's writes plus the request chain's (lib/http): the
@@ -106,6 +130,7 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
     route.writes,
     route.auth === 'public' ? undefined : { audit: ['put'] },
     isRateLimited(route) ? { rateLimit: ['update'] } : undefined,
+    isLimitedPerIp(route) ? { ipRateLimit: ['update'] } : undefined,
     isIdempotent(route) ? { idempotency: ['delete', 'put', 'update'] } : undefined,
   );
 
@@ -113,7 +138,7 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
 /** Whether a route's function reads the token key's public half (kms:GetPublicKey). */
-export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (route.auth === 'public' ? 'none' : 'verify')) === 'verify';
+export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 
@@ -123,6 +148,6 @@ export const handlerModule = (operation: string, route: RouteDef) => `functions/
 /** A list's `data` schema; its `pagination` comes beside it in the envelope. */
 export const list = <T extends z.ZodType>(item: T) => z.array(item);
 
-/** The routes an integrator can call (the fallback is not one). */
+/** The routes an integrator can call (the fallback and the CORS preflight are none). */
 export const callableRoutes = <T extends Record<string, RouteDef>>(table: T) =>
-  Object.entries(table as Record<string, RouteDef>).filter(([, route]) => !route.fallback);
+  Object.entries(table as Record<string, RouteDef>).filter(([, route]) => !route.fallback && !route.preflight);

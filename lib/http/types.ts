@@ -1,7 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { Caller } from '../auth/tokens';
+import type { AnyCaller, Caller, PublicCaller } from '../auth/tokens';
+import type { PracticeRecord } from '../domain/records';
 import type { RequestWrites } from '../db/request-writes';
 import type { RouteDef } from './route';
 
@@ -12,7 +13,12 @@ export interface ApiRequest<R extends RouteDef> {
   body: Infer<R['body']>;
   query: Infer<R['query']>;
   params: Infer<R['params']>;
-  caller: R['auth'] extends 'public' ? null : Caller;
+  caller: R['auth'] extends 'public' ? null : R['auth'] extends 'publishable' ? PublicCaller : Caller;
+  /**
+   * Public (publishable-key) routes: the key's practice, as read with the key (at most
+   * AUTH_CACHE_TTL_MS old), online booking enabled. Undefined elsewhere.
+   */
+  practice: R['auth'] extends 'publishable' ? PracticeRecord : undefined;
   headers: Record<string, string | undefined>;
   method: string;
   path: string;
@@ -40,7 +46,11 @@ export type RequestState = {
   requestId: string;
   startedAt: number;
   now: Date;
-  caller: Caller | null;
+  caller: AnyCaller | null;
+  /** Public routes: the key's practice (lib/http/auth.ts). */
+  practice?: PracticeRecord;
+  /** The request's `Origin`, once admitted (lib/http/cors.ts): its answer carries the CORS headers. */
+  corsOrigin?: string;
   params: Record<string, string | undefined>;
   resourceId: string | null;
   writes: RequestWrites;
@@ -49,7 +59,9 @@ export type RequestState = {
   /** The handler's result before shaping, for middlewares that need it. */
   result?: ApiResult;
   /** Work to run once the token is verified, in parallel with the credential check (rate limiting). */
-  onAuthenticated: ((caller: Caller) => Promise<void>)[];
+  onAuthenticated: ((caller: AnyCaller) => Promise<void>)[];
+  /** Work to run while a publishable key is looked up (the client IP's bucket). */
+  beforeIdentified: (() => Promise<void>)[];
   /** Response headers middlewares add to whatever is answered (RateLimit-*). */
   extraHeaders: Record<string, string>;
   /** Set by the idempotency middleware: this request's claim on its key, or the response to replay. */

@@ -7,7 +7,7 @@ import { routes } from '../routes';
 import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportResponses } from './errors';
 import { addExamples } from './examples';
 import { CONTRACT_SILENT_CHOICES } from './notes';
-import { operationOf } from './operations';
+import { operationOf, tagOf } from './operations';
 import { PROSE } from './prose';
 import { addComponents, completeParameters, nameInputComponents, RENDERING } from './rendering';
 import { definitions, fill } from './text';
@@ -59,17 +59,7 @@ export function withServer(document: Json, serverUrl: string, description = 'The
   };
 }
 
-/**
- * The base URL a request came to, from its own `Host` (and `X-Forwarded-Proto`, which API
- * Gateway sets); null when the host is not a plain host[:port], so nothing odd is echoed back.
- */
-export function serverUrlOf(headers: Record<string, string | undefined>): string | null {
-  const host = headers.host?.trim().toLowerCase();
-  if (!host || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$/.test(host)) return null;
-  const forwarded = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
-  const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : /^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https';
-  return `${protocol}://${host}`;
-}
+export { serverUrlOf } from '../http/server-url';
 
 /** Builds the whole document from `routes`; pure, so callers may cache it. */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json {
@@ -89,7 +79,7 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
   const groups: string[] = [];
   for (const [operation, route] of callableRoutes(routes)) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(operation, route) };
-    if (!groups.includes(route.group)) groups.push(route.group);
+    if (!groups.includes(tagOf(route))) groups.push(tagOf(route));
   }
   const tagLines = definitions(PROSE.tags);
   const serverUrl = requestedServer ?? DEFAULT_SERVER_URL;
@@ -123,6 +113,12 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
             flows: { clientCredentials: { tokenUrl: tokenUrl(serverUrl), scopes: {} } },
           },
           clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: `client_id:client_secret` (RFC 6749 2.3.1).' },
+          publishableKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Publishable-Key',
+            description: 'A publishable key (`pk_...`, from `POST /v1/publishable-keys`): not a secret, for browsers; `/v1/public/*` only.',
+          },
         },
       },
     },

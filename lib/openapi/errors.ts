@@ -3,7 +3,7 @@ import { UNAVAILABLE_REASONS } from '../domain/availability';
 import type { oas31 } from 'zod-openapi';
 import { AppError, ERROR_STATUS } from '../errors';
 import { MAX_BODY_BYTES } from '../http/input';
-import { honoursIfMatch, type RouteDef } from '../http/route';
+import { honoursIfMatch, takesBearer, type RouteDef } from '../http/route';
 import { TRAFFIC_ERROR_STATUS, type Traffic } from './traffic';
 
 /**
@@ -110,9 +110,12 @@ export function errorCodesOf(route: RouteDef, traffic: Traffic): DocErrorCode[] 
   if (route.body || route.queryFromBody) codes.add('INVALID_JSON');
   if (route.auth !== 'public') {
     codes.add('UNAUTHORIZED');
-    if (!ROLES.every((role) => (route.auth as readonly string[]).includes(role))) codes.add('FORBIDDEN');
+    codes.add('ORIGIN_NOT_ALLOWED');
+    if (takesBearer(route) && !ROLES.every((role) => route.auth.includes(role))) codes.add('FORBIDDEN');
     if (!route.allowWaitlisted) codes.add('API_ACCESS_NOT_ENABLED');
+    if (route.auth === 'publishable') codes.add('ONLINE_BOOKING_DISABLED');
   }
+  if (route.auth === 'public' && route.origins === 'same') codes.add('ORIGIN_NOT_ALLOWED');
   if (ifMatch) codes.add('VERSION_CONFLICT');
   if (route.body) {
     codes.add('PAYLOAD_TOO_LARGE');

@@ -148,8 +148,27 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   full anyway, so a cold container's first request is one write too). Every answer of an
   authenticated route carries \`RateLimit-Limit\` (the burst), \`RateLimit-Remaining\` and
   \`RateLimit-Reset\` (seconds until full); a refusal is 429 \`RATE_LIMITED\` with \`Retry-After\`.
-  Public routes (health, JWKS, OpenAPI, token exchange) are not limited per credential; on AWS
-  API Gateway's stage throttling guards everything.
+  Publishable keys are credentials too (their own bucket), and public-booking calls and the
+  token exchange are also limited per client IP (\`requestContext.http.sourceIp\`;
+  \`RATE_LIMIT_IP_RPS\`, \`RATE_LIMIT_IP_BURST\`, defaults 10 and 50; a bucket item per address, so no
+  shared hot partition), taken in parallel with the key's lookup and before the token exchange
+  checks a secret; a flood of made-up keys from one address is 429 like any other. Health, JWKS,
+  the OpenAPI documents, the docs page and the CORS preflight never touch the table and are not
+  limited per IP; on AWS API Gateway's stage throttling guards everything.
+- **Publishable keys and CORS** (API reference, online booking): a key is \`pk_\` + its practice
+  and key ids in hex, so a public call finds it and its practice in one BatchGetItem, cached per
+  container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops within 60 s; at once on the
+  deleting container). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
+  401 \`UNAUTHORIZED\`, and a publishable key (as \`X-Publishable-Key\` or as a bearer) on a staff
+  route is 401 too. A waitlisted practice's public calls are 403 \`API_ACCESS_NOT_ENABLED\`, as its
+  staff calls. The origin is judged once the caller is known: a request whose credential is
+  missing, unknown or expired answers 401 with the CORS headers to any origin (it reveals nothing,
+  and lets a web app sign in again). The API's own origin (its docs and booking pages) is always
+  allowed; health, JWKS, the documents and the 404 fallback answer any origin; the token exchange
+  only the API's own (a client secret has no place in a browser). \`OPTIONS\` on a \`/v1\` path no
+  route has is 404 \`NOT_FOUND\`; outside \`/v1\` the fallback's 404. The preflight is no operation of
+  the OpenAPI document. \`online_booking\` in \`PATCH /v1/practice\` merges the given fields into the
+  stored ones; \`allowed_origins\` replaces the list.
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
   its own path (\`{ "path": "address.zip", "message": "unknown field" }\`); a missing field says
   \`"<field> is required"\`. The token exchange takes extra OAuth form fields (RFC 6749).

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
-import { honoursIfMatch, successStatusOf, type RouteDef } from '../http/route';
+import { honoursIfMatch, successStatusOf, takesBearer, type RouteDef } from '../http/route';
 import { EXAMPLE_ID, Pagination } from '../schemas/common';
 import { errorResponsesOf, header, transportRefs } from './errors';
 import { IDEMPOTENCY_KEY_PARAMETER, RATE_LIMIT_HEADERS, trafficOf, type Traffic } from './traffic';
@@ -85,29 +85,44 @@ function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObje
   };
 }
 
+const LIMITED_PER = { public: 'client IP', publishable: 'key and client IP', staff: 'credential' } as const;
+
 /** Who may call it, and how, in a sentence each. */
 function notesOf(route: RouteDef, traffic: Traffic): string {
   return [
-    route.auth === 'public' ? 'No token needed.' : `Roles: ${route.auth.join(', ')}.`,
+    route.auth === 'public'
+      ? 'No token needed.'
+      : route.auth === 'publishable'
+        ? 'Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings.'
+        : `Roles: ${route.auth.join(', ')}.`,
     ...(route.allowWaitlisted ? ['Also answers while the practice is waitlisted.'] : []),
     ...(route.queryFromBody ? ['The query parameters may also come as a JSON body (the query string wins).'] : []),
     ...(route.acceptsForm ? ['Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.'] : []),
     ...(traffic.idempotent ? ['Send an `Idempotency-Key` to make retries safe.'] : []),
-    ...(traffic.rateLimited ? ['Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).'] : []),
+    ...(traffic.rateLimited ? [`Rate limited per ${LIMITED_PER[route.auth === 'public' || route.auth === 'publishable' ? route.auth : 'staff']} (\`RateLimit-*\` headers; 429 with \`Retry-After\`).`] : []),
   ].join(' ');
+}
+
+/** The public-booking operations have a tag of their own (API reference, online booking). */
+export const ONLINE_BOOKING_TAG = 'Online booking';
+export const tagOf = (route: RouteDef) => (route.auth === 'publishable' ? ONLINE_BOOKING_TAG : route.group);
+
+function securityOf(route: RouteDef): Record<string, string[]>[] {
+  if (route.auth === 'publishable') return [{ publishableKey: [] }];
+  if (route.auth === 'public') return route.basicAuth ? [{}, { clientBasic: [] }] : [];
+  return [{ bearerAuth: [] }, { oauth2: [] }];
 }
 
 /** The operation object of one route row, for zod-openapi's `createDocument`. */
 export function operationOf(operation: string, route: RouteDef): ZodOpenApiOperationObject {
   const traffic = trafficOf(operation, route);
-  const isPublic = route.auth === 'public';
   return {
     operationId: operation,
     summary: route.summary,
     description: notesOf(route, traffic),
-    tags: [route.group],
-    security: isPublic ? (route.basicAuth ? [{}, { clientBasic: [] }] : []) : [{ bearerAuth: [] }, { oauth2: [] }],
-    ...(isPublic ? {} : { 'x-roles': [...route.auth] }),
+    tags: [tagOf(route)],
+    security: securityOf(route),
+    ...(takesBearer(route) ? { 'x-roles': [...route.auth] } : {}),
     ...(route.allowWaitlisted ? { 'x-allow-waitlisted': true } : {}),
     ...(traffic.rateLimited ? { 'x-rate-limited': true } : {}),
     ...(traffic.idempotent ? { 'x-idempotent': true } : {}),

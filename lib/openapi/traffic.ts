@@ -1,5 +1,5 @@
 import type { oas31 } from 'zod-openapi';
-import { isIdempotent, isRateLimited, type RouteDef } from '../http/route';
+import { isIdempotent, isLimitedPerIp, isRateLimited, type RouteDef } from '../http/route';
 
 /**
  * Rate limits and idempotency keys (API reference, conventions) as the OpenAPI document states them. The
@@ -25,7 +25,7 @@ export interface Traffic {
 export function trafficOf(operation: string, route: RouteDef & TrafficFlags): Traffic {
   return {
     // The same rule the middlewares enforce (lib/http/route.ts).
-    rateLimited: route.rateLimited ?? isRateLimited(route),
+    rateLimited: route.rateLimited ?? (isRateLimited(route) || isLimitedPerIp(route)),
     idempotent: isIdempotent(route),
   };
 }

@@ -4,9 +4,9 @@ import { defineRoutes, list } from '../http/route';
 import * as auth from '../schemas/auth';
 import { Deleted, PageQuery } from '../schemas/common';
 import * as practice from '../schemas/practice';
+import * as keys from '../schemas/publishable-keys';
 
-
-/** Health, keys, tokens, credentials, audit log and practice settings (API reference, authentication and access, 9). */
+/** Health, keys, tokens, credentials, audit log and practice settings and publishable keys (API reference, authentication and access; online booking). */
 export const authRoutes = defineRoutes({
   getHealth: {
     method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
@@ -19,7 +19,7 @@ export const authRoutes = defineRoutes({
   createToken: {
     method: 'POST', path: '/v1/auth/token', group: 'auth', successStatus: 200, summary: 'Exchange client credentials for an access token',
     auth: 'public', envelope: false, acceptsForm: true, body: auth.TokenRequest, response: auth.TokenResponse,
-    basicAuth: true, errors: ['INVALID_CLIENT'],
+    basicAuth: true, errors: ['INVALID_CLIENT'], origins: 'same', limitPerIp: true,
   },
   createCredential: {
     method: 'POST', path: '/v1/credentials', group: 'auth', summary: 'Create an API credential (secret shown once)',
@@ -36,6 +36,21 @@ export const authRoutes = defineRoutes({
     auth: ALLOW.adminOnly, params: auth.CredentialParams, response: Deleted,
     ifMatch: false, errors: ['CREDENTIAL_NOT_FOUND', 'CONFLICT'],
     writes: { credentials: ['check', 'update'] },
+  },
+  createPublishableKey: {
+    method: 'POST', path: '/v1/publishable-keys', group: 'auth', summary: 'Create a publishable key for online booking from browsers',
+    auth: ALLOW.adminOnly, body: keys.CreatePublishableKeyBody, response: keys.PublishableKey,
+    writes: { publishableKeys: ['put'] },
+  },
+  listPublishableKeys: {
+    method: 'GET', path: '/v1/publishable-keys', group: 'auth', summary: 'List publishable keys',
+    auth: ALLOW.adminOnly, query: PageQuery, response: list(keys.PublishableKey),
+  },
+  deletePublishableKey: {
+    method: 'DELETE', path: '/v1/publishable-keys/{id}', group: 'auth', summary: 'Delete a publishable key (refused everywhere within 60 s)',
+    auth: ALLOW.adminOnly, params: keys.PublishableKeyParams, response: Deleted,
+    ifMatch: false, errors: ['PUBLISHABLE_KEY_NOT_FOUND'],
+    writes: { publishableKeys: ['delete'] },
   },
   getAuditLog: {
     method: 'GET', path: '/v1/audit-log', group: 'auth', summary: 'Changes and denied calls, newest first',

@@ -4,6 +4,7 @@ import { clientRoutes } from './clients';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
+import { publicRoutes } from './public';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
@@ -16,6 +17,7 @@ import { webhookRoutes } from './webhooks';
  */
 export const routes = {
   ...authRoutes,
+  ...publicRoutes,
   ...resourceRoutes,
   ...clientRoutes,
   ...appointmentRoutes,

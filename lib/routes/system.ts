@@ -43,6 +43,10 @@ export const systemRoutes = defineRoutes({
     auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES, produces: assetBodies, errors: ['NOT_FOUND'],
     params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
   },
+  preflight: {
+    method: 'OPTIONS', path: '/v1/{proxy+}', group: 'system', summary: 'The CORS preflight of every /v1 path (any origin: it cannot know the practice)',
+    auth: 'public', envelope: false, preflight: true, touches: { table: false }, errors: ['NOT_FOUND'],
+  },
   notFound: {
     method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',
     auth: 'public', fallback: true, touches: { table: false },

@@ -30,6 +30,7 @@ export const EXAMPLE_ID = {
   webhook: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d11',
   delivery: '6e5d4c3b-2a19-4f8e-8d7c-6b5a49382712',
   adjustment: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c13',
+  publishableKey: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

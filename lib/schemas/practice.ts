@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { API_ACCESS } from '../domain/records/common';
 import { isValidTimeZone } from '../domain/time';
+import { ONLINE_BOOKING_DEFAULTS } from '../domain/online-booking';
 import { doc, OutId, Timestamps } from './common';
+import { AllowedOrigins } from './origins';
 
 export const ApiAccess = doc(z.enum(API_ACCESS), 'enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).', 'enabled');
 
@@ -25,6 +27,20 @@ export const TimeZone = z
   });
 export const Currency = doc(z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD'), 'ISO 4217 currency code.', 'USD');
 
+const bounded = (min: number, max: number, description: string, example: number) =>
+  doc(z.number().int().min(min).max(max), `${description} (${min}-${max}).`, example);
+
+/** The online-booking fields and their bounds (API reference, online booking), shared by the answer and the PATCH. */
+const onlineBookingFields = {
+  enabled: doc(z.boolean(), 'Whether clients may book online; while false every /v1/public/* call is 403 ONLINE_BOOKING_DISABLED.', true),
+  horizon_days: bounded(1, 365, 'Last bookable date: today + this many days, practice-local', ONLINE_BOOKING_DEFAULTS.horizon_days),
+  min_notice_minutes: bounded(0, 10_080, 'No online booking starts sooner than this many minutes from now', ONLINE_BOOKING_DEFAULTS.min_notice_minutes),
+  cancel_cutoff_minutes: bounded(0, 10_080, 'Clients cancel or move a booking until this many minutes before it starts', ONLINE_BOOKING_DEFAULTS.cancel_cutoff_minutes),
+  max_active_bookings_per_client: bounded(1, 100, 'Upcoming online bookings one client (by email) may hold', ONLINE_BOOKING_DEFAULTS.max_active_bookings_per_client),
+};
+
+export const OnlineBooking = z.object(onlineBookingFields).describe('Online booking settings (defaults: disabled, 60, 120, 1440, 3).').meta({ id: 'OnlineBooking' });
+
 export const Practice = z
   .object({
     id: OutId('practice', 'The practice id (`medspa_id` elsewhere).'),
@@ -33,6 +49,8 @@ export const Practice = z
     currency: doc(z.string(), 'ISO 4217 currency of every *_cents amount.', 'USD'),
     reminder_lead_minutes: doc(z.number().int(), 'How long before an appointment the appointment.reminder event goes out.', 1440),
     api_access: ApiAccess,
+    online_booking: OnlineBooking,
+    allowed_origins: doc(z.array(z.string()), 'Web apps (origins) that may call the staff API with a bearer token; default none.', ['https://app.glowaesthetics.com']),
     ...Timestamps,
   })
   .describe('The practice (med-spa) the credential belongs to.').meta({ id: 'Practice' });
@@ -45,6 +63,8 @@ export const UpdatePracticeBody = z
     currency: Currency,
     reminder_lead_minutes: doc(z.number().int().min(0).max(60 * 24 * 14), 'Reminder lead time in minutes (0-20160); applies to appointments booked or moved afterwards.', 1440),
     api_access: ApiAccess,
+    online_booking: z.object(onlineBookingFields).partial().strict().describe('Any subset of the online booking settings; the others stay.'),
+    allowed_origins: AllowedOrigins(0, 'Web apps that may call the staff API with a bearer token (replaces the list):'),
   })
   .partial()
   .strict()

@@ -69,11 +69,3 @@ export const presentBooking = (appointment: Appointment, service: Pick<ServiceRe
   manage_token: issueManageToken(appointment.medspa_id, appointment.id, appointment.end_at),
 });
 
-/**
- * The practice of a public call's caller (the publishable key's). TODO(merge): once the rows say
- * auth 'publishable' the caller is always there and handlers read `caller.medspaId` directly.
- */
-export function practiceOfCaller(caller: { medspaId: string } | null): string {
-  if (!caller) throw new AppError('UNAUTHORIZED');
-  return caller.medspaId;
-}

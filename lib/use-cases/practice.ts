@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { forgetAccess } from '../auth/access';
 import { getPractice, putNewPractice, updatePractice } from '../db/practices';
+import type { UpdateOutcome } from '../db/update';
+import type { PracticeRecord } from '../domain/records';
+import { ONLINE_BOOKING_DEFAULTS, type OnlineBookingSettings } from '../domain/online-booking';
 import { AppError } from '../errors';
+import { retry } from '../retry';
 import type { Practice } from '../schemas/practice';
 import { createCredential } from './auth';
 import { failureOf } from './failures';
@@ -13,12 +17,29 @@ export async function readPractice(medspaId: string): Promise<Practice> {
   return practice;
 }
 
-export async function changePractice(
-  medspaId: string,
-  changes: Partial<Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access'>>,
-  options: { ifMatch?: number; now: Date },
-): Promise<Practice> {
-  const result = await updatePractice(medspaId, changes, { now: options.now.toISOString(), expectedVersion: options.ifMatch });
+export type PracticeChanges = Partial<Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access' | 'allowed_origins'>> & {
+  online_booking?: Partial<OnlineBookingSettings>;
+};
+
+/**
+ * A PATCH of the settings. `online_booking` merges the given fields into the stored ones: read,
+ * merged, written on the version read (without If-Match a concurrent change is merged again).
+ */
+export async function changePractice(medspaId: string, changes: PracticeChanges, options: { ifMatch?: number; now: Date }): Promise<Practice> {
+  const { online_booking: bookingChanges, ...plain } = changes;
+  const result = await retry<UpdateOutcome<PracticeRecord>>(async () => {
+    let expectedVersion = options.ifMatch;
+    let online_booking: OnlineBookingSettings | undefined;
+    if (bookingChanges) {
+      const current = await getPractice(medspaId);
+      if (!current) throw new AppError('NOT_FOUND');
+      expectedVersion ??= current.version;
+      online_booking = { ...current.online_booking, ...bookingChanges };
+    }
+    const outcome = await updatePractice(medspaId, { ...plain, online_booking }, { now: options.now.toISOString(), expectedVersion });
+    const raced = !outcome.ok && outcome.failed === 'version' && bookingChanges && options.ifMatch === undefined;
+    return raced ? { retry: 'now' as const } : { done: outcome };
+  }, { attempts: 5, exhausted: () => { throw new AppError('VERSION_CONFLICT'); } });
   if (!result.ok) throw failureOf({ absent: 'NOT_FOUND', version: 'VERSION_CONFLICT' }, result);
   forgetAccess(medspaId);
   return result.item;
@@ -42,6 +63,8 @@ export async function createPracticeWithAdmin(input: NewPractice & { clientId?: 
     currency: input.currency ?? 'USD',
     reminder_lead_minutes: 1440,
     api_access: input.api_access ?? 'enabled',
+    online_booking: { ...ONLINE_BOOKING_DEFAULTS },
+    allowed_origins: [],
     version: 1,
     created_at: at,
     updated_at: at,

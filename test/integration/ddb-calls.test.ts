@@ -168,3 +168,17 @@ describe('a whole create request through the HTTP layer', () => {
     });
   });
 });
+
+describe('a public call through the HTTP layer', () => {
+  it('the key and its practice: one batched read (then cached); the client IP\'s and the key\'s buckets: one write each', async () => {
+    const scene = await makeScene();
+    const token = scene.practice.adminToken;
+    const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
+    await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } });
+    const ask = () => call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': key } });
+    const cold = await counted(ask);
+    expect(cold.result.status).toBe(200);
+    expect(cold.calls).toEqual({ BatchGetItemCommand: 1, UpdateItemCommand: 2 });
+    expect((await counted(ask)).calls).toEqual({ UpdateItemCommand: 2 });
+  });
+});

@@ -8,7 +8,7 @@ import { resetConfig } from '../../lib/config';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
 import { auditPk, collectionPk, type EntityType } from '../../lib/db/keys';
 import { ERROR_STATUS } from '../../lib/errors';
-import { callableRoutes, type RouteDef } from '../../lib/http/route';
+import { callableRoutes, takesBearer, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeEquipment, makeProduct, makeRoom } from '../fixtures/builders';
@@ -25,6 +25,7 @@ import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 // Fuzzing is not rate limiting: a 429 would hide the handlers behind it.
 process.env.RATE_LIMIT_RPS = '0';
+process.env.RATE_LIMIT_IP_RPS = '0';
 resetConfig();
 
 const ROUTES = callableRoutes(routes) as [string, RouteDef][];
@@ -96,7 +97,7 @@ afterAll(async () => {
  * Partitions a refused request may still write: its audit entry (API reference, authentication and access: denied calls are
  * recorded) and request bookkeeping (idempotency, rate limits) where stored.
  */
-const requestScoped = (pk: string) => pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk);
+const requestScoped = (pk: string) => pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk) || pk.startsWith('RATE_LIMIT_IP#');
 
 /** Each test file has its own table, holding only these practices: a Scan of it is the whole truth. */
 async function snapshot(): Promise<Map<string, string>> {
@@ -433,7 +434,7 @@ const headersFor = (route: RouteDef) =>
       'x-forwarded-for': fc.constantFrom('127.0.0.1', '10.0.0.1, 1.2.3.4', 'garbage'),
       accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml'),
     },
-    { requiredKeys: route.auth === 'public' ? [] : ['authorization'] },
+    { requiredKeys: takesBearer(route) ? ['authorization'] : [] },
   );
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -458,7 +459,7 @@ const requestFor = (operation: string, route: RouteDef): fc.Arbitrary<Sent> =>
  * the right ids, a valid body or query with ONE hostile field (or none): it reaches the use case.
  */
 const focusedFor = (operation: string, route: RouteDef): fc.Arbitrary<Sent> => {
-  const roles = route.auth === 'public' ? [] : (route.auth as readonly string[]).filter((role) => world.tokens[role]);
+  const roles = takesBearer(route) ? route.auth.filter((role) => world.tokens[role]) : [];
   const body = VALID_BODIES[operation] ? fc.oneof(mutated(VALID_BODIES[operation], plausible), mutated(VALID_BODIES[operation], nastyValue)).map((value) => Buffer.from(jsonText(value))) : bodyFor(operation, route);
   return fc.record({
     path: pathFor(route, 12),

@@ -164,3 +164,23 @@ describe('typed client: pagination', () => {
     expect(queries.every((q) => q.get('q') === 'x' && q.get('limit') === '2')).toBe(true);
   });
 });
+
+describe('typed client: publishable-key mode (browsers)', () => {
+  const PUBLIC = { name: 'Glow', time_zone: 'America/New_York', currency: 'USD', online_booking: { horizon_days: 60, min_notice_minutes: 120, cancel_cutoff_minutes: 1440 } };
+
+  it('sends the publishable key on public operations, never a token; no secret needed', async () => {
+    const api = fakeApi([ok(PUBLIC)]);
+    const client = new MedspaClient({ baseUrl: 'http://api.test', publishableKey: 'pk_test', fetch: api.fetch, retryBaseMs: 1 });
+    expect((await client.api.getPublicPractice()).data).toEqual(PUBLIC);
+    expect(api.tokens()).toBe(0);
+    expect(api.seen[0].headers['x-publishable-key']).toBe('pk_test');
+    expect(api.seen[0].headers.authorization).toBeUndefined();
+  });
+
+  it('a staff operation without client credentials, or a public one without a key, fails before any request', async () => {
+    const api = fakeApi([]);
+    await expect(new MedspaClient({ baseUrl: 'http://api.test', publishableKey: 'pk_test', fetch: api.fetch }).api.getPractice()).rejects.toThrow(/clientId and clientSecret/);
+    await expect(clientFor(api).api.getPublicPractice()).rejects.toThrow(/publishableKey/);
+    expect(api.seen).toEqual([]);
+  });
+});

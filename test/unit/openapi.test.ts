@@ -65,8 +65,10 @@ describe('OpenAPI document', () => {
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       expect(op.operationId).toBe(operation);
       expect(op.summary).toBe(route.summary);
-      expect(op.tags).toEqual([route.group]);
-      expect(tags.has(route.group)).toBe(true);
+      // The public-booking operations have a tag of their own (API reference, online booking).
+      const tag = route.auth === 'publishable' ? 'Online booking' : route.group;
+      expect(op.tags).toEqual([tag]);
+      expect(tags.has(tag)).toBe(true);
     }
   });
 
@@ -169,7 +171,8 @@ describe('OpenAPI document', () => {
     expect(codesAt(routes.createToken, 401)).toEqual(['INVALID_CLIENT']);
   });
 
-  it('secures every non-public operation with the bearer JWT and lists its roles', () => {
+  it('secures every staff operation with the bearer JWT and lists its roles; public booking with the publishable key', () => {
+    expect(doc.components.securitySchemes.publishableKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Publishable-Key' }));
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${doc.servers[0].url}${routes.createToken.path}`);
     for (const [operation, route] of entries) {
@@ -179,6 +182,10 @@ describe('OpenAPI document', () => {
       }
       if (route.auth === 'public') {
         expect(op.security.some((r: object) => Object.keys(r).length === 0) || op.security.length === 0, operation).toBe(true);
+        expect(op['x-roles']).toBeUndefined();
+      } else if (route.auth === 'publishable') {
+        // Browsers with a publishable key only: a bearer token is not taken there.
+        expect(op.security, operation).toEqual([{ publishableKey: [] }]);
         expect(op['x-roles']).toBeUndefined();
       } else {
         expect(op.security).toContainEqual({ bearerAuth: [] });
@@ -206,10 +213,10 @@ describe('OpenAPI document', () => {
 
 describe('rate limits and idempotency keys (the trafficOf hook)', () => {
   const header = (name: string) => (p: any) => p.$ref === `#/components/parameters/${name}` || (name === 'IdempotencyKey' && p.name === 'Idempotency-Key' && p.in === 'header');
-  it('every authenticated operation is rate limited: RateLimit-* on every answer, 429 with Retry-After', () => {
+  it('every authenticated operation is rate limited, and the token exchange per client IP: RateLimit-* on every answer, 429 with Retry-After', () => {
     for (const [operation, route] of entries) {
       const op = operationOf(route);
-      const limited = route.auth !== 'public';
+      const limited = route.auth !== 'public' || operation === 'createToken';
       expect(trafficOf(operation, route).rateLimited, operation).toBe(limited);
       for (const [status, response] of Object.entries<any>(op.responses)) {
         if (response.$ref) continue;

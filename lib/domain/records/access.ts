@@ -15,6 +15,18 @@ export interface CredentialRecord {
   updated_at: string;
 }
 
+/** A publishable key (API reference, online booking): not a secret; `key` names its practice and id. */
+export interface PublishableKeyRecord {
+  id: string;
+  medspa_id: string;
+  key: string;
+  name: string;
+  allowed_origins: string[];
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One audited call. */
 export interface AuditRecord {
   medspa_id: string;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Facility, Provider, Service } from '../../schemas/resources';
 import type { TimeOff, WorkingHours } from '../availability';
+import type { OnlineBookingSettings } from '../online-booking';
 import type { AppointmentStatus } from '../status';
 import type { API_ACCESS, AppointmentSource, SoftDeleted, Versioned } from './common';
 
@@ -13,6 +14,9 @@ export interface PracticeRecord extends Versioned {
   currency: string;
   reminder_lead_minutes: number;
   api_access: (typeof API_ACCESS)[number];
+  /** Stored only once set; decoded with the defaults (lib/db/codecs.ts). */
+  online_booking: OnlineBookingSettings;
+  allowed_origins: string[];
 }
 
 /** A provider: `working_hours` and `time_off` as lib/domain/availability expects them. */

@@ -1,0 +1,16 @@
+import { corsPreflightHeaders } from '../../lib/domain/cors';
+import { AppError } from '../../lib/errors';
+import { httpHandler } from '../../lib/http/handler';
+import { methodsOfPath } from '../../lib/routes/methods';
+import { systemRoutes } from '../../lib/routes/system';
+
+/**
+ * A CORS preflight (API reference, online booking and CORS): 204 with the path's methods for any
+ * origin, since it cannot know the practice; the actual request is judged by its own origin.
+ */
+export const handler = httpHandler(systemRoutes.preflight, async ({ headers, path }) => {
+  const methods = methodsOfPath(path);
+  if (methods.length === 0) throw new AppError('NOT_FOUND');
+  const { 'Access-Control-Allow-Origin': _origin, Vary: _vary, ...rest } = corsPreflightHeaders(headers.origin ?? '', methods);
+  return { status: 204, data: undefined, headers: headers.origin ? corsPreflightHeaders(headers.origin, methods) : rest };
+});

@@ -1,0 +1,29 @@
+import type { PageRequest } from '../crypto/cursor';
+import type { PracticeRecord, PublishableKeyRecord } from '../domain/records';
+import { batchGetKeys, itemId } from './batch';
+import { practiceCodec, publishableKeyCodec } from './codecs';
+import { entityKey, practiceKey } from './keys';
+import { putNew } from './put-new';
+import { listEntities } from './query';
+import type { RequestWrites } from './request-writes';
+import { deleteEntity } from './update';
+
+export type { PublishableKeyRecord };
+
+export const putNewPublishableKey = (record: PublishableKeyRecord, writes?: RequestWrites) => putNew(publishableKeyCodec, record, writes);
+
+export const listPublishableKeys = (medspaId: string, page: PageRequest) => listEntities<PublishableKeyRecord>(medspaId, 'PKEY', page);
+
+/** Deletes a key (gone at once from the table; containers that cached it stop within their cache time). */
+export const deletePublishableKey = (medspaId: string, id: string) => deleteEntity(medspaId, 'PKEY', id);
+
+/**
+ * What a public call stands on: the key (null when deleted or never made) and its practice, in one
+ * strongly consistent BatchGetItem.
+ */
+export async function readPublicAccess(medspaId: string, keyId: string): Promise<{ key: PublishableKeyRecord | null; practice: PracticeRecord | null }> {
+  const keyKey = entityKey(medspaId, 'PKEY', keyId);
+  const ofPractice = practiceKey(medspaId);
+  const found = await batchGetKeys([ofPractice, keyKey]);
+  return { key: publishableKeyCodec.fromItem(found.get(itemId(keyKey))), practice: practiceCodec.fromItem(found.get(itemId(ofPractice))) };
+}
