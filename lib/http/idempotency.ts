@@ -86,7 +86,11 @@ export const idempotency = (): ApiMiddleware => ({
     const state = request.internal;
     const key = request.event.headers?.['idempotency-key'];
     if (key === undefined && state.route.idempotent === 'required') {
-      throw new AppError('VALIDATION_ERROR', 'Idempotency-Key is required', { details: [{ path: 'Idempotency-Key', message: 'required' }] });
+      // Refused once the caller is known: an unauthenticated call is a 401 first.
+      state.onAuthenticated.push(async () => {
+        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key is required', { details: [{ path: 'Idempotency-Key', message: 'required' }] });
+      });
+      return;
     }
     if (key === undefined || !isIdempotent(state.route)) return;
     if (!KEY.test(key)) {
