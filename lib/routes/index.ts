@@ -5,6 +5,7 @@ import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
 import { publicRoutes } from './public';
+import { bookingPageRoutes } from './booking-page';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
@@ -25,6 +26,7 @@ export const routes = {
   ...paymentRoutes,
   ...webhookRoutes,
   ...publicBookingRoutes,
+  ...bookingPageRoutes,
   ...reportRoutes,
   ...systemRoutes,
 };

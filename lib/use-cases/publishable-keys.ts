@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { forgetAccess } from '../auth/access';
-import { publishableKeyOf } from '../auth/publishable-keys';
-import { deletePublishableKey, putNewPublishableKey, type PublishableKeyRecord } from '../db/publishable-keys';
+import { parsePublishableKey, publishableKeyOf } from '../auth/publishable-keys';
+import { deletePublishableKey, putNewPublishableKey, readPublicAccess, type PublishableKeyRecord } from '../db/publishable-keys';
 import type { RequestWrites } from '../db/request-writes';
 import { failureOf } from './failures';
 
@@ -35,4 +35,15 @@ export async function removePublishableKey(medspaId: string, id: string) {
   if (!outcome.ok) throw failureOf({ absent: 'PUBLISHABLE_KEY_NOT_FOUND', version: 'PUBLISHABLE_KEY_NOT_FOUND' }, outcome);
   forgetAccess(medspaId);
   return { id, deleted: true as const };
+}
+
+/**
+ * The origins that may frame a key's booking page (GET /book): the key's `allowed_origins`, none
+ * for a malformed, unknown or deleted key (the page then says it is not set up).
+ */
+export async function framingOriginsOf(key: string): Promise<string[]> {
+  const parsed = parsePublishableKey(key);
+  if (!parsed) return [];
+  const { key: record } = await readPublicAccess(parsed.medspaId, parsed.keyId);
+  return record?.allowed_origins ?? [];
 }

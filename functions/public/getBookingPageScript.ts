@@ -1,0 +1,3 @@
+import { bookingAppScriptResponse } from '../../lib/booking-page/page';
+
+export const handler = async () => bookingAppScriptResponse();
