@@ -169,6 +169,21 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   route has is 404 \`NOT_FOUND\`; outside \`/v1\` the fallback's 404. The preflight is no operation of
   the OpenAPI document. \`online_booking\` in \`PATCH /v1/practice\` merges the given fields into the
   stored ones; \`allowed_origins\` replaces the list.
+- **Public bookings** (API reference, online booking): the booking runs the staff create's use
+  case (same claims, same transaction, \`source: "online"\`); any conflict is 409 \`SLOT_UNAVAILABLE\`
+  with no details, a provider not certified for the service is 404 \`PROVIDER_NOT_FOUND\`. Without
+  \`provider_id\` the certified, active providers are tried in a stable order, a lost race moving to
+  the next. The client is the practice's client whose email matches case-insensitively (the
+  lowest id when several do), found by a Query on the client search index, or a new client written
+  in the booking's own transaction (a refused booking leaves no client behind); the answer is the
+  same either way. The per-client limit counts the client's active future online bookings on an
+  eventually consistent index, so two bookings by one email at the same instant may both pass, and
+  two first bookings by one new email at the same instant make two clients. Every read of a
+  booking answers a freshly sealed \`manage_token\` (any issued token stays valid until the
+  appointment ends). The page's manage link is \`<base>/book?key=pk_...&booking=<id>#token=<token>\`:
+  the token rides in the fragment, which no server log or \`Referer\` sees. \`GET /book\` reads the key
+  for its \`frame-ancestors\` and is not limited per IP (API Gateway's throttling guards it); the
+  page's script and \`book.js\` are static.
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
   its own path (\`{ "path": "address.zip", "message": "unknown field" }\`); a missing field says
   \`"<field> is required"\`. The token exchange takes extra OAuth form fields (RFC 6749).

@@ -78,4 +78,15 @@ describe("the README's snippets, as written", () => {
     expect(received).toMatch(/^appointment\.created [0-9a-f-]{36}$/m);
     expect(received).toContain(`payment.received ${payment.id}`);
   }, 120_000);
+
+  it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
+    const { stdout } = await bash(`${session}\n${block('### Online booking in three steps', 'bash')}`);
+    const [settings, tag, page] = stdout.trim().split('\n');
+    expect(JSON.parse(settings)).toMatchObject({ enabled: true });
+    expect(tag).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/book\.js" data-key="pk_[0-9a-f]+"><\/script>$/);
+    const answer = await fetch(page);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-security-policy')).toContain('frame-ancestors https://www.yourspa.example http://localhost:8080');
+    expect(await answer.text()).toContain('<script');
+  }, 60_000);
 });
