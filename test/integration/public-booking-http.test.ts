@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
-import type { Scene } from '../fixtures/scheduling';
+import { BOOKING_DAY, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
  * A public booking through the whole request chain with a publishable key: the Idempotency-Key it
@@ -44,5 +44,29 @@ describe('POST /v1/public/bookings through the request chain', () => {
     expect(log.status, JSON.stringify(log.body)).toBe(200);
     const entry = log.body.data.find((e: { operation: string; outcome: string }) => e.operation === 'createPublicBooking' && e.outcome === 'success');
     expect(entry).toMatchObject({ client_id: keyId, role: 'public', status: 201 });
+  });
+
+  it('moves and cancels with the manage token; the same email books again as the same client', async () => {
+    const manage = (id: string, token: string, action: string, body: unknown) =>
+      call('POST', `/v1/public/bookings/${id}/${action}`, { body, headers: { 'x-publishable-key': key, 'x-booking-token': token } });
+    const email = `mover.${Date.now()}@example.com`;
+    const at = (hhmm: string) => nyTime(BOOKING_DAY, hhmm);
+    const first = await book(onlineBooking(scene, { scheduled_at: at('13:00'), client: { first_name: 'Mo', last_name: 'Ver', email } }), `move-${Date.now()}`);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const { appointment_id: id, manage_token: token } = first.body.data;
+
+    const moved = await manage(id, token, 'reschedule', { scheduled_at: at('14:00') });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data).toMatchObject({ appointment_id: id, scheduled_at: new Date(at('14:00')).toISOString() });
+
+    // The freed 13:00 again, by the same email (an existing client now): the same client, and its hour's claim item reused.
+    const second = await book(onlineBooking(scene, { scheduled_at: at('13:00'), client: { first_name: 'Mo', last_name: 'Ver', email: email.toUpperCase() } }), `again-${Date.now()}`);
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const [a, b] = await Promise.all([id, second.body.data.appointment_id].map((appointment) => call('GET', `/v1/appointments/${appointment}`, { token: scene.practice.adminToken })));
+    expect(b.body.data.client_id).toBe(a.body.data.client_id);
+
+    const cancelled = await manage(second.body.data.appointment_id, second.body.data.manage_token, 'cancel', {});
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data.status).toBe('cancelled');
   });
 });
