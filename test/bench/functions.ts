@@ -53,6 +53,8 @@ export interface SeededIds {
   /** Start of a free half hour for the n-th cold create (distinct per sample). */
   freeSlot: (n: number) => string;
   credential: { client_id: string; client_secret: string };
+  /** A publishable key of the practice (online booking on), for the public routes. */
+  publishableKey: string;
 }
 
 const operationsByModule = new Map(Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [handlerModule(operation, route), [operation, route] as const]));
@@ -75,7 +77,7 @@ export function invocationFor(ids: SeededIds, sample: number) {
     }
     const [operation, route] = operationsByModule.get(module) ?? [];
     if (!operation || !route) throw new Error(`no route for ${module}`);
-    const auth = route.auth === 'public' ? {} : { authorization: `Bearer ${ids.token}` };
+    const auth = route.auth === 'public' ? {} : route.auth === 'publishable' ? { 'x-publishable-key': ids.publishableKey } : { authorization: `Bearer ${ids.token}` };
     const request = (url: string, body?: unknown) => ({ method: route.method, url, headers: { ...auth, 'content-type': 'application/json', host: 'bench' }, body: body === undefined ? undefined : JSON.stringify(body) });
     let params: Record<string, string> = {};
     let call;
@@ -172,6 +174,8 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
     const providerId = (await medspa.api.createProvider({ body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })).data.id;
     const serviceId = (await medspa.api.createService({ body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] } })).data.id;
     const clientId = (await medspa.api.createClient({ body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
+    await medspa.api.updatePractice({ body: { online_booking: { enabled: true } } });
+    const publishableKey = (await medspa.api.createPublishableKey({ body: { name: 'Bench', allowed_origins: ['https://spa.example'] } })).data.key;
     const date = futureWeekday('wed', 3);
     const midnight = Date.parse(utc(date, '00:00'));
     return {
@@ -183,6 +187,7 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
       date,
       freeSlot: (n: number) => new Date(midnight + (n % 48) * 30 * 60_000 + Math.floor(n / 48) * 86_400_000).toISOString(),
       credential,
+      publishableKey,
     };
   } finally {
     server.close();

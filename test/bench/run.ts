@@ -42,6 +42,8 @@ for (let i = 0; i < 20; i += 1) {
 }
 const serviceId = (await medspa.api.createService({ body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: providers } })).data.id;
 const clientId = (await medspa.api.createClient({ body: { first_name: 'Bench', last_name: 'Client' } })).data.id;
+await medspa.api.updatePractice({ body: { online_booking: { enabled: true } } });
+const publishableKey = (await medspa.api.createPublishableKey({ body: { name: 'Bench', allowed_origins: ['https://spa.example'] } })).data.key;
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 /**
@@ -180,6 +182,7 @@ const coldIds = {
   date: addDays(week, 3),
   freeSlot: (n: number) => at(49 + Math.floor(n / 40), (n % 40) * 30),
   credential,
+  publishableKey,
 };
 const coldEnv = coldEnvironment(dynamo.endpoint, tableName());
 const cold = await coldStarts({ ...built, ids: coldIds, samples: COLD_SAMPLES, env: coldEnv });
