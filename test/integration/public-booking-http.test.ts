@@ -46,6 +46,14 @@ describe('POST /v1/public/bookings through the request chain', () => {
     expect(entry).toMatchObject({ client_id: keyId, role: 'public', status: 201 });
   });
 
+  it('20 concurrent bookings of one time: exactly one 201, the rest 409 SLOT_UNAVAILABLE', async () => {
+    const at = nyTime(BOOKING_DAY, '16:00');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => book(onlineBooking(scene, { scheduled_at: at }), `race-${i}-${Date.now()}`)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused.map((answer) => [answer.status, answer.body.error?.code])).toEqual(Array.from({ length: 19 }, () => [409, 'SLOT_UNAVAILABLE']));
+  });
+
   it('moves and cancels with the manage token; the same email books again as the same client', async () => {
     const manage = (id: string, token: string, action: string, body: unknown) =>
       call('POST', `/v1/public/bookings/${id}/${action}`, { body, headers: { 'x-publishable-key': key, 'x-booking-token': token } });
