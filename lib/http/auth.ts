@@ -5,6 +5,9 @@ import { parsePublishableKey } from '../auth/publishable-keys';
 import { admitOrigin, admitUnidentified } from './cors';
 import type { ApiMiddleware, ApiMiddyRequest } from './types';
 
+/** What a public route's 401 says: its credential is the key, not a bearer token. */
+const NO_PUBLISHABLE_KEY = 'A valid publishable key (X-Publishable-Key) is required';
+
 const rejectedReason = (outcomes: PromiseSettledResult<unknown>[]) => (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
 
 /** 401, readable from any origin (lib/http/cors.ts: an unidentified caller has no list to judge by). */
@@ -45,13 +48,13 @@ async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
 async function publicCaller(request: ApiMiddyRequest) {
   const state = request.internal;
   const named = parsePublishableKey(request.event.headers?.['x-publishable-key']?.trim() ?? '');
-  if (!named) unidentified(request);
+  if (!named) unidentified(request, new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
   const [access, ...others] = await Promise.allSettled([publicAccessOf(named.medspaId, named.keyId), ...state.beforeIdentified.map((work) => work())]);
   if (access.status === 'rejected') throw access.reason;
   const { keyLive, practice, allowedOrigins } = access.value;
   // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
   const limited = rejectedReason(others);
-  if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED'));
+  if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
   admitOrigin(request, allowedOrigins);
   if (limited) throw limited;
   const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
