@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callableRoutes } from '../lib/http/route';
 import { routes } from '../lib/routes';
+import { METHOD_ORDER } from '../lib/routes/methods';
 
-const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export const PATH_METHODS_FILE = join(import.meta.dirname, '..', 'lib', 'routes', 'path-methods.generated.ts');
 
 export function pathMethodsSource(): string {

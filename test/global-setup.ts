@@ -21,12 +21,11 @@ let usageDir: string | undefined;
 /** One in-memory DynamoDB Local per test run; each test file gets its own table. */
 export async function setup(project: TestProject) {
   // The synthesized stage (cached by source hash), once for every worker.
-  const [local, model] = await Promise.all([startDynamoLocal(), localAwsModel()]);
+  const [local] = await Promise.all([startDynamoLocal(), localAwsModel()]);
   dynamo = local;
   usageDir = mkdtempSync(join(tmpdir(), 'medspa-iam-usage-'));
   project.provide('ddbEndpoint', dynamo.endpoint);
   project.provide('iamUsageDir', usageDir);
-  void model;
 }
 
 export async function teardown() {

@@ -1,6 +1,6 @@
 import { PATH_METHODS } from './path-methods.generated';
 
-const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Each path template as a pattern (`{param}` one segment), with its methods. */
 const patterns = PATH_METHODS.map(([path, methods]) => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { forgetAccess } from '../auth/access';
+import { forgetAccess, publicAccessOf } from '../auth/access';
 import { parsePublishableKey, publishableKeyOf } from '../auth/publishable-keys';
-import { deletePublishableKey, putNewPublishableKey, readPublicAccess, type PublishableKeyRecord } from '../db/publishable-keys';
+import { deletePublishableKey, putNewPublishableKey, type PublishableKeyRecord } from '../db/publishable-keys';
 import type { RequestWrites } from '../db/request-writes';
 import { failureOf } from './failures';
 
@@ -39,11 +39,11 @@ export async function removePublishableKey(medspaId: string, id: string) {
 
 /**
  * The origins that may frame a key's booking page (GET /book): the key's `allowed_origins`, none
- * for a malformed, unknown or deleted key (the page then says it is not set up).
+ * for a malformed, unknown or deleted key (the page then says it is not set up). Read through the
+ * public calls' cached lookup, so a page load costs no read within its 60 s.
  */
-export async function framingOriginsOf(key: string): Promise<string[]> {
+export async function framingOriginsOf(key: string): Promise<readonly string[]> {
   const parsed = parsePublishableKey(key);
   if (!parsed) return [];
-  const { key: record } = await readPublicAccess(parsed.medspaId, parsed.keyId);
-  return record?.allowed_origins ?? [];
+  return (await publicAccessOf(parsed.medspaId, parsed.keyId)).allowedOrigins;
 }

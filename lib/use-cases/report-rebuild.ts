@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../clock';
+import { sleep } from '../retry';
 import { addDays, addMonths, monthsBetween } from '../domain/time';
 import { deleteGeneration, readReportContext, writeGenerationPointer } from '../db/report-aggregates';
 import { queryReportDays } from '../db/report-days';
@@ -72,7 +73,6 @@ export function compareCounters(live: Map<string, number>, rebuilt: Map<string, 
   return differences;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Recomputes every report counter of a practice from its source records (appointments, payments

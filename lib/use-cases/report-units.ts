@@ -21,6 +21,7 @@ import {
 import type { ReportSource } from '../db/report-sources';
 import { BoundedCache } from '../cache';
 import { isDataFailure } from '../db/failure';
+import { MAX_TRANSACTION_ACTIONS } from '../db/transact';
 import { jitter } from '../retry';
 
 /**
@@ -98,7 +99,6 @@ const unique = <T>(values: Iterable<T>) => [...new Set(values)];
 
 /** Records read per round; a round commits the longest prefix whose writes fit one transaction. */
 const UNIT_READ = 40;
-const TRANSACTION_LIMIT = 100;
 /** Lost races in a row before giving up (the records are then retried by their caller, which is safe). */
 const MAX_LOST_RACES = 12;
 
@@ -168,7 +168,7 @@ async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
     }
     const eventIds = unique(chosen.flatMap((index) => unit.sources[index].eventId ?? []));
     const size = unitOverheadActions(eventIds.length) + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
-    if (size <= TRANSACTION_LIMIT || take === 1) return { take, consumed: chosen[take - 1] + 1, eventIds, plans };
+    if (size <= MAX_TRANSACTION_ACTIONS || take === 1) return { take, consumed: chosen[take - 1] + 1, eventIds, plans };
     take = Math.max(1, Math.floor(take / 2));
   }
 }

@@ -88,6 +88,3 @@ export async function unassignServiceProvider(medspaId: string, serviceId: strin
   });
   return { id: providerId, deleted: true as const };
 }
-
-/** Whether the provider may perform the service (contract: assignment is certification). */
-export const isCertified = (service: Pick<ServiceRecord, 'provider_ids'>, providerId: string) => service.provider_ids.includes(providerId);
