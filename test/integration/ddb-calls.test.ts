@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ddb, ddbCalls } from '../../lib/db/client';
+import { ddb } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
@@ -8,16 +8,11 @@ import { createAppointment, updateAppointment } from '../../lib/use-cases/bookin
 import { call } from '../fixtures/api';
 import { addDays, daysFromToday, localAt } from '../fixtures/dates';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+import { counted } from '../fixtures/ddb-calls';
 
 /** The day `book` uses by default, some weeks ahead. */
 const DAY = BOOKING_DAY;
 
-/** DynamoDB round trips per operation, counted at the SDK client: the budgets the README states. */
-async function counted<T>(work: () => Promise<T>) {
-  ddbCalls.reset();
-  const result = await work();
-  return { result, calls: Object.fromEntries(ddbCalls.counts), total: ddbCalls.total() };
-}
 
 describe('DynamoDB calls per operation (no Scan anywhere)', () => {
   it('create: one batched read and one transaction', async () => {

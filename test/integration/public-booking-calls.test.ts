@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ddbCalls } from '../../lib/db/client';
 import { bookOnline, cancelOnlineBooking, getOnlineBooking, rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
 import { publicServices } from '../../lib/use-cases/public-catalog';
 import { makeClient } from '../fixtures/builders';
 import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
 import { BOOKING_DAY, nyTime } from '../fixtures/scheduling';
+import { counted } from '../fixtures/ddb-calls';
 
-/** DynamoDB round trips of the public booking operations, counted at the SDK client (as test/integration/ddb-calls.test.ts does for staff ones). */
-async function counted<T>(work: () => Promise<T>) {
-  ddbCalls.reset();
-  const result = await work();
-  return { result, calls: Object.fromEntries(ddbCalls.counts) };
-}
 
 describe('DynamoDB calls of online booking (no Scan)', () => {
   it('a booking: the email Query, the setup BatchGetItem, the booking BatchGetItem and TransactWriteItems; an existing client adds one Query (its bookings)', async () => {

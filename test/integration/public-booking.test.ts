@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bookOnline } from '../../lib/use-cases/public-booking';
 import { getClient } from '../../lib/use-cases/clients';
-import { isAppError } from '../../lib/errors';
 import { call } from '../fixtures/api';
 import { makeClient, makeProvider, makeService } from '../fixtures/builders';
 import { addDays, at, NY } from '../fixtures/dates';
-import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
+import { makeOnlineScene, onlineBooking, outcome } from '../fixtures/online-booking';
 import { BOOKING_DAY, nyTime } from '../fixtures/scheduling';
 
-/** The error code a use case answered, or 'ok'. */
-const outcome = (work: Promise<unknown>) => work.then(() => 'ok', (error) => (isAppError(error) ? error.code : String(error)));
 
 const NOW = new Date();
 

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { issueManageToken } from '../../lib/crypto/manage-token';
-import { isAppError } from '../../lib/errors';
 import { publicAvailability, publicServices } from '../../lib/use-cases/public-catalog';
 import { bookOnline, cancelOnlineBooking, getOnlineBooking, rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
 import { call } from '../fixtures/api';
 import { makeProvider, makeService } from '../fixtures/builders';
 import { addDays, at, NY } from '../fixtures/dates';
-import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
+import { makeOnlineScene, onlineBooking, outcome } from '../fixtures/online-booking';
 import { book, BOOKING_DAY, nyTime } from '../fixtures/scheduling';
 
-const outcome = (work: Promise<unknown>) => work.then(() => 'ok', (error) => (isAppError(error) ? error.code : String(error)));
 const NOW = new Date();
 
 describe('manage links (use cases)', { timeout: 60_000 }, () => {
