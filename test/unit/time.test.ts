@@ -151,6 +151,21 @@ describe('against luxon (an independent time-zone implementation) and the docume
     expect(localTimeToInstant('2022-11-06', '00:30', 'America/Havana')).toBe('2022-11-06T04:30:00.000Z');
   });
 
+  it('keeps offsets that hold seconds (local mean times, before 1973)', () => {
+    // Liberia kept -00:44:30 until 1972.
+    expect(localTimeToInstant('1970-06-01', '00:00', 'Africa/Monrovia')).toBe('1970-06-01T00:44:30.000Z');
+    expect(localTimeToInstant('1970-06-01', '00:00', 'Africa/Monrovia')).toBe(iso(LuxonDateTime.fromISO('1970-06-01', { zone: 'Africa/Monrovia' })));
+  });
+
+  it('leaves the process time zone as it found it (offsets are read with TZ set for one synchronous call)', () => {
+    const before = process.env.TZ;
+    const processOffset = new Date(Date.UTC(2031, 6, 1)).getTimezoneOffset();
+    localTimeToInstant('2031-03-09', '02:30', NY);
+    localDateOf('2031-10-26T01:30:00Z', 'Europe/London');
+    expect(process.env.TZ).toBe(before);
+    expect(new Date(Date.UTC(2031, 6, 1)).getTimezoneOffset()).toBe(processOffset);
+  });
+
   it('refuses impossible calendar dates and instants', () => {
     expect(() => localDayBounds('2025-02-29', NY)).toThrow(RangeError);
     expect(() => localDateOf('2025-02-29T10:00:00Z', NY)).toThrow(RangeError);
