@@ -1,7 +1,8 @@
 /**
  * `npm run bench:cold [module ...]`: only the cold-start lines of `npm run bench`, for iterating
  * on start-up work. Builds the named functions (default: all), seeds a practice on a fresh
- * DynamoDB Local, and prints the cold line plus each function's p50 (import / first invocation).
+ * DynamoDB Local, and prints the cold lines plus each function's p50 (import / first invocation)
+ * against the one-GetItem floor and against its own DynamoDB calls made raw (./ddb-recorder.ts).
  * BENCH_COLD_SAMPLES sets the samples per function (5).
  */
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -11,8 +12,7 @@ benchEnvironment('bench_cold');
 
 const { tableName } = await import('../../lib/db/client');
 const { functionModules } = await import('../../infra/bundles');
-const { buildAll, COLD_FLOOR, coldGoalLine, seedColdStartPractice, coldEnvironment, coldLines, coldStarts } = await import('./functions');
-const { byFunction } = await import('./cold-start');
+const { buildAll, coldFunctionLines, coldGoalLines, seedColdStartPractice, coldEnvironment, coldLines, coldStarts, SAME_CALLS } = await import('./functions');
 const { profileBySource } = await import('./cold-profile');
 
 const requested = process.argv.slice(2);
@@ -23,20 +23,21 @@ const modules = requested.length ? functionModules().filter((name) => requested.
 const profileRoot = process.env.BENCH_COLD_PROFILE;
 if (profileRoot) mkdirSync(profileRoot, { recursive: true });
 const profileDir = profileRoot ? mkdtempSync(join(profileRoot, 'run-')) : undefined;
-const { bundles, floor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
+const { bundles, floor, callsFloor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
 const dynamo = await startBenchTable();
 const ids = await seedColdStartPractice();
-const results = await coldStarts({ bundles, floor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
+const results = await coldStarts({ bundles, floor, callsFloor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
 for (const line of coldLines(results, 'as deployed (no source maps)')) console.log(line);
-for (const f of byFunction(results).filter((f) => f.name !== COLD_FLOOR)) console.log(`  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${f.outcomes.join(',')}`);
-console.log(coldGoalLine(results));
+for (const line of coldFunctionLines(results)) console.log(line);
+for (const line of coldGoalLines(results)) console.log(line);
 if (profileDir) {
   // Profiles are named by start time and process id: in start order, the order of the results.
   console.log(`\nprofiles: ${profileDir}`);
   const profiles = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort();
   const bundleOf = new Map([floor, ...bundles].map((bundle) => [bundle.name, bundle.file]));
+  const fileOf = (name: string) => (name.endsWith(SAME_CALLS) ? callsFloor.file : bundleOf.get(name)!);
   results.forEach((result, i) => {
-    const top = profileBySource(join(profileDir, profiles[i]!), bundleOf.get(result.name)!).slice(0, 14);
+    const top = profileBySource(join(profileDir, profiles[i]!), fileOf(result.name)).slice(0, 14);
     console.log(`\n${result.name} ${result.totalMs.toFixed(1)} ms (profiled, so slower): ${top.map(([where, ms]) => `${where} ${ms.toFixed(1)}`).join(', ')}`);
   });
 }

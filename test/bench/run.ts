@@ -21,7 +21,7 @@ const { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComm
 const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
 const { benchReports } = await import('./reports');
 
-const { buildAll, coldEnvironment, coldGoalLine, coldLines, coldStarts, sizeLines } = await import('./functions');
+const { buildAll, coldEnvironment, coldGoalLines, coldLines, coldStarts, sizeLines } = await import('./functions');
 const { issueToken } = await import('../../lib/auth/issue');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -194,7 +194,7 @@ console.log(`\nmedspa-api bench (${SAMPLES} samples each, local HTTP server + Dy
 for (const line of sizeLines(built.bundles, built.buildMs)) console.log(line);
 for (const line of coldLines(cold, 'as deployed (no source maps)')) console.log(line);
 if (coldWithMaps) for (const line of coldLines(coldWithMaps, 'with source maps and --enable-source-maps')) console.log(line);
-console.log(coldGoalLine(cold));
+for (const line of coldGoalLines(cold)) console.log(line);
 console.log(row('create', create, rawCreate));
 console.log(row('create+key', keyedCreate, rawKeyedCreate));
 console.log(row('list', list, rawList));
