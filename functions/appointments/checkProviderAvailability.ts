@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { providerAvailability } from '../../lib/use-cases/appointment-queries';
 
 export const handler = httpHandler(appointmentRoutes.checkProviderAvailability, async ({ params, query, caller }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { createAppointment } from '../../lib/use-cases/booking';
 
 export const handler = httpHandler(appointmentRoutes.createAppointment, async ({ body, caller, now, writes }) => ({

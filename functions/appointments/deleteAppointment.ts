@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { deleteAppointment } from '../../lib/use-cases/appointment-status';
 
 export const handler = httpHandler(appointmentRoutes.deleteAppointment, async ({ params, caller, ifMatch, writes }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { appointmentDetail } from '../../lib/use-cases/appointment-queries';
 import { signedConsentsOf } from '../../lib/use-cases/consents';
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { listAppointments } from '../../lib/use-cases/appointment-queries';
 import { toListResult } from '../../lib/use-cases/list-result';
 

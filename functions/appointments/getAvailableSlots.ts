@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { providerSlots } from '../../lib/use-cases/appointment-queries';
 
 export const handler = httpHandler(appointmentRoutes.getAvailableSlots, async ({ params, query, caller, now }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { recordTreatment } from '../../lib/use-cases/appointment-status';
 
 export const handler = httpHandler(appointmentRoutes.recordTreatment, async ({ params, body, caller, now }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 
 export const handler = httpHandler(appointmentRoutes.searchAvailability, async ({ query, caller, now }) => ({

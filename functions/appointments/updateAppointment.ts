@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { appointmentRoutes } from '../../lib/routes/appointments';
+import * as appointmentRoutes from '../../lib/routes/appointments';
 import { updateAppointment } from '../../lib/use-cases/booking';
 
 export const handler = httpHandler(appointmentRoutes.updateAppointment, async ({ params, body, caller, ifMatch, now, writes }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { createPublishableKey } from '../../lib/use-cases/publishable-keys';
 
 export const handler = httpHandler(authRoutes.createPublishableKey, async ({ body, caller, now, writes }) => ({

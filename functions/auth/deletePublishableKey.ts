@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { removePublishableKey } from '../../lib/use-cases/publishable-keys';
 
 export const handler = httpHandler(authRoutes.deletePublishableKey, async ({ params, caller }) => ({

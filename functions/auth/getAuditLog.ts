@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { auditLog } from '../../lib/use-cases/audit';
 import { toListResult } from '../../lib/use-cases/list-result';
 

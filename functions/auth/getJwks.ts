@@ -1,6 +1,6 @@
 import { tokenPublicJwk } from '../../lib/auth/token-key';
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 
 export const handler = httpHandler(authRoutes.getJwks, async () => ({
   data: { keys: [await tokenPublicJwk()] },

@@ -1,7 +1,7 @@
 import { pageRequest } from '../../lib/crypto/cursor';
 import { listCredentials, publicCredential } from '../../lib/db/credentials';
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { toListResult } from '../../lib/use-cases/list-result';
 
 export const handler = httpHandler(authRoutes.listCredentials, async ({ query, caller }) => {

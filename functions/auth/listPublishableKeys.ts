@@ -1,7 +1,7 @@
 import { pageRequest } from '../../lib/crypto/cursor';
 import { listPublishableKeys } from '../../lib/db/publishable-keys';
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { publicKeyView } from '../../lib/use-cases/publishable-keys';
 import { toListResult } from '../../lib/use-cases/list-result';
 

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 import { revoke } from '../../lib/use-cases/auth';
 
 export const handler = httpHandler(authRoutes.revokeCredential, async ({ params, caller, now, writes }) => ({

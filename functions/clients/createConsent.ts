@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { clientRoutes } from '../../lib/routes/clients';
+import * as clientRoutes from '../../lib/routes/clients';
 import { createConsent } from '../../lib/use-cases/consents';
 
 export const handler = httpHandler(clientRoutes.createConsent, async ({ caller, params, body, now, writes }) => ({

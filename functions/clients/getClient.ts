@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { clientRoutes } from '../../lib/routes/clients';
+import * as clientRoutes from '../../lib/routes/clients';
 import { getClient } from '../../lib/use-cases/clients';
 
 export const handler = httpHandler(clientRoutes.getClient, async ({ caller, params, now }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { clientRoutes } from '../../lib/routes/clients';
+import * as clientRoutes from '../../lib/routes/clients';
 import { clientHistory } from '../../lib/use-cases/clients';
 
 export const handler = httpHandler(clientRoutes.getClientHistory, async ({ caller, params, query }) => clientHistory(caller.medspaId, params.id, query));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { clientRoutes } from '../../lib/routes/clients';
+import * as clientRoutes from '../../lib/routes/clients';
 import { listConsents } from '../../lib/use-cases/consents';
 
 export const handler = httpHandler(clientRoutes.listConsents, async ({ caller, params, query }) => listConsents(caller.medspaId, params.id, query));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { resourceRoutes } from '../../lib/routes/resources';
+import * as resourceRoutes from '../../lib/routes/resources';
 import { removeResource } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler(resourceRoutes.deleteEquipment, async ({ caller, params, ifMatch, now }) => ({

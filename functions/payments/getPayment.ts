@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { paymentRoutes } from '../../lib/routes/payments';
+import * as paymentRoutes from '../../lib/routes/payments';
 import { readPayment } from '../../lib/use-cases/payments';
 
 export const handler = httpHandler(paymentRoutes.getPayment, async ({ caller, params }) => ({

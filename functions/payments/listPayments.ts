@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { paymentRoutes } from '../../lib/routes/payments';
+import * as paymentRoutes from '../../lib/routes/payments';
 import { listPayments } from '../../lib/use-cases/payments';
 
 export const handler = httpHandler(paymentRoutes.listPayments, async ({ caller, query, now }) => listPayments(caller.medspaId, query, now));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { productRoutes } from '../../lib/routes/products';
+import * as productRoutes from '../../lib/routes/products';
 import { createProduct } from '../../lib/use-cases/products';
 
 export const handler = httpHandler(productRoutes.createProduct, async ({ caller, body, now, writes }) => ({

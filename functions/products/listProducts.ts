@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { productRoutes } from '../../lib/routes/products';
+import * as productRoutes from '../../lib/routes/products';
 import { listProducts } from '../../lib/use-cases/products';
 
 export const handler = httpHandler(productRoutes.listProducts, async ({ caller, query }) => listProducts(caller.medspaId, query));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { resourceRoutes } from '../../lib/routes/resources';
+import * as resourceRoutes from '../../lib/routes/resources';
 import { changeProvider } from '../../lib/use-cases/resources';
 
 export const handler = httpHandler(resourceRoutes.updateProvider, async ({ caller, params, body, ifMatch, now }) => ({

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { publicBookingRoutes } from '../../lib/routes/public-booking';
+import * as publicBookingRoutes from '../../lib/routes/public-booking';
 import { cancelOnlineBooking } from '../../lib/use-cases/public-booking';
 
 export const handler = httpHandler(publicBookingRoutes.cancelPublicBooking, async ({ params, body, headers, caller, now, writes }) => ({

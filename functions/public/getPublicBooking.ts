@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { publicBookingRoutes } from '../../lib/routes/public-booking';
+import * as publicBookingRoutes from '../../lib/routes/public-booking';
 import { getOnlineBooking } from '../../lib/use-cases/public-booking';
 
 export const handler = httpHandler(publicBookingRoutes.getPublicBooking, async ({ params, headers, caller, now }) => ({

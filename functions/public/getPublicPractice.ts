@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { publicRoutes } from '../../lib/routes/public';
+import * as publicRoutes from '../../lib/routes/public';
 
 // The response schema keeps only what a stranger may see.
 export const handler = httpHandler(publicRoutes.getPublicPractice, async ({ practice }) => ({ data: practice }));

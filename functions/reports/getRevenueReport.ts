@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { reportRoutes } from '../../lib/routes/reports';
+import * as reportRoutes from '../../lib/routes/reports';
 import { getRevenueReport } from '../../lib/use-cases/reports';
 
 export const handler = httpHandler(reportRoutes.getRevenueReport, async ({ caller, query, now }) => ({ data: await getRevenueReport(caller.medspaId, query, now) }));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { resourceRoutes } from '../../lib/routes/resources';
+import * as resourceRoutes from '../../lib/routes/resources';
 import { createService } from '../../lib/use-cases/services';
 
 export const handler = httpHandler(resourceRoutes.createService, async ({ caller, body, now, writes }) => ({

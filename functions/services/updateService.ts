@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { resourceRoutes } from '../../lib/routes/resources';
+import * as resourceRoutes from '../../lib/routes/resources';
 import { changeService } from '../../lib/use-cases/services';
 
 export const handler = httpHandler(resourceRoutes.updateService, async ({ caller, params, body, ifMatch, now, writes }) => ({

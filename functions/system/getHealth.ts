@@ -1,4 +1,4 @@
 import { httpHandler } from '../../lib/http/handler';
-import { authRoutes } from '../../lib/routes/auth';
+import * as authRoutes from '../../lib/routes/auth';
 
 export const handler = httpHandler(authRoutes.getHealth, async () => ({ data: { status: 'ok' } }));

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../lib/http/handler';
 import type { RouteDef } from '../../lib/http/route';
 import { buildOpenApiDocument, serverUrlOf, withServer } from '../../lib/openapi/document';
-import { systemRoutes } from '../../lib/routes/system';
+import * as systemRoutes from '../../lib/routes/system';
 
 // Built once per container (the route table does not change at run time); `servers` per request.
 let document: Record<string, unknown> | undefined;

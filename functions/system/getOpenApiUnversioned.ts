@@ -1,4 +1,4 @@
-import { systemRoutes } from '../../lib/routes/system';
+import * as systemRoutes from '../../lib/routes/system';
 import { openApiHandler } from './getOpenApi';
 
 /** `/openapi.json`, kept for existing links: the same document as `/v1/openapi.json`. */

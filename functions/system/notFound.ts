@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { httpHandler } from '../../lib/http/handler';
-import { systemRoutes } from '../../lib/routes/system';
+import * as systemRoutes from '../../lib/routes/system';
 
 export const handler = httpHandler(systemRoutes.notFound, async ({ method, path }) => {
   throw new AppError('NOT_FOUND', `No route for ${method} ${path}`);

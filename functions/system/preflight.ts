@@ -2,7 +2,7 @@ import { corsPreflightHeaders } from '../../lib/domain/cors';
 import { AppError } from '../../lib/errors';
 import { httpHandler } from '../../lib/http/handler';
 import { methodsOfPath } from '../../lib/routes/methods';
-import { systemRoutes } from '../../lib/routes/system';
+import * as systemRoutes from '../../lib/routes/system';
 
 /**
  * A CORS preflight (API reference, online booking and CORS): 204 with the path's methods for any

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { webhookRoutes } from '../../lib/routes/webhooks';
+import * as webhookRoutes from '../../lib/routes/webhooks';
 import { removeWebhook } from '../../lib/use-cases/webhooks';
 
 export const handler = httpHandler(webhookRoutes.deleteWebhook, async ({ caller, params, ifMatch, now }) => ({

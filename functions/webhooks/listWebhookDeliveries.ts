@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { webhookRoutes } from '../../lib/routes/webhooks';
+import * as webhookRoutes from '../../lib/routes/webhooks';
 import { listWebhookDeliveries } from '../../lib/use-cases/webhooks';
 
 export const handler = httpHandler(webhookRoutes.listWebhookDeliveries, async ({ caller, params, query }) => listWebhookDeliveries(caller.medspaId, params.id, query));

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../lib/http/handler';
-import { webhookRoutes } from '../../lib/routes/webhooks';
+import * as webhookRoutes from '../../lib/routes/webhooks';
 import { testWebhook } from '../../lib/use-cases/webhooks';
 
 export const handler = httpHandler(webhookRoutes.testWebhook, async ({ caller, params, now, writes }) => ({

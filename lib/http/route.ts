@@ -91,15 +91,27 @@ export interface RouteDef {
   touches?: { table?: false; tokenKey?: 'verify' | 'none' };
 }
 
-/** Rows keyed by operation name; each row also carries its own name, so a handler needs only its row. */
-export const defineRoutes = <T extends Record<string, RouteDef>>(routes: T): { [K in keyof T]: T[K] & { operation: K & string } } => {
-  for (const [operation, route] of Object.entries(routes)) {
-    (route as RouteDef & { operation?: string }).operation = operation;
-    // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
-    if (route.query instanceof z.ZodObject) route.query = route.query.strict();
-  }
-  return routes as { [K in keyof T]: T[K] & { operation: K & string } };
-};
+/**
+ * One row of the table, named. Its fields come from a function and the call is declared free of
+ * side effects, so a function's bundle keeps only its own row and what that row reaches: esbuild
+ * drops the group's other rows and their schemas, and a cold start builds one route's schemas
+ * (docs/decisions/0011). A handler takes its row from the group module's namespace.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function route<const N extends string, R extends RouteDef>(operation: N, fields: () => R): R & { operation: N } {
+  const row = fields() as R & { operation: N };
+  row.operation = operation;
+  // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
+  if (row.query instanceof z.ZodObject) row.query = row.query.strict();
+  return row;
+}
+
+/** A group of rows keyed by operation name (each row carries its name too, so a handler needs only its row). */
+/* @__NO_SIDE_EFFECTS__ */
+export function defineRoutes<T extends Record<string, RouteDef & { operation: string }>>(rows: T): T {
+  for (const [key, row] of Object.entries(rows)) if (row.operation !== key) throw new Error(`route ${key} is named ${row.operation}`);
+  return rows;
+}
 
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
 export const isIdempotent = (route: RouteDef) => (route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false);

@@ -1,31 +1,33 @@
 import * as z from 'zod';
-import { defineRoutes } from '../http/route';
+import { defineRoutes, route } from '../http/route';
 import { doc } from '../schemas/common';
 
 const html = { 'text/html': { description: 'The booking page.', example: '<!doctype html>...' } };
 const script = { 'text/javascript': { description: 'A script.', example: '(()=>{...})()' } };
+
+export const getBookingPage = /* @__PURE__ */ route('getBookingPage', () => ({
+  method: 'GET', path: '/book', group: 'public', summary: "A practice's online booking page (self-contained; `?key=pk_...`)",
+  auth: 'public', envelope: false, produces: html,
+  query: z.object({
+    key: doc(z.string().max(200), 'A publishable key of the practice.', 'pk_0123456789abcdef').optional(),
+    booking: doc(z.string().max(64), 'A booking to manage (the manage link; its token follows in the fragment, `#token=...`).', '0b6a1e5e-3c2d-4f7b-8a9c-1d2e3f4a5b6c').optional(),
+  }),
+}));
+
+export const getBookingPageScript = /* @__PURE__ */ route('getBookingPageScript', () => ({
+  method: 'GET', path: '/book/app.js', group: 'public', summary: "The booking page's script",
+  auth: 'public', envelope: false, touches: { table: false }, produces: script,
+  query: z.object({ v: doc(z.string().max(64), 'The script version (cache busting).', '0123456789abcdef').optional() }),
+}));
+
+export const getBookingEmbed = /* @__PURE__ */ route('getBookingEmbed', () => ({
+  method: 'GET', path: '/book.js', group: 'public', summary: 'The embed: `<script src="<base>/book.js" data-key="pk_..."></script>` mounts the booking page in an iframe',
+  auth: 'public', envelope: false, touches: { table: false }, produces: script,
+}));
 
 /**
  * The online booking page and its embed (API reference, online booking): plain handlers serving
  * lib/booking-page's files, every asset from this API. The page calls the public operations with
  * the key in its address; which sites may frame it is the key's `allowed_origins`.
  */
-export const bookingPageRoutes = defineRoutes({
-  getBookingPage: {
-    method: 'GET', path: '/book', group: 'public', summary: "A practice's online booking page (self-contained; `?key=pk_...`)",
-    auth: 'public', envelope: false, produces: html,
-    query: z.object({
-      key: doc(z.string().max(200), 'A publishable key of the practice.', 'pk_0123456789abcdef').optional(),
-      booking: doc(z.string().max(64), 'A booking to manage (the manage link; its token follows in the fragment, `#token=...`).', '0b6a1e5e-3c2d-4f7b-8a9c-1d2e3f4a5b6c').optional(),
-    }),
-  },
-  getBookingPageScript: {
-    method: 'GET', path: '/book/app.js', group: 'public', summary: "The booking page's script",
-    auth: 'public', envelope: false, touches: { table: false }, produces: script,
-    query: z.object({ v: doc(z.string().max(64), 'The script version (cache busting).', '0123456789abcdef').optional() }),
-  },
-  getBookingEmbed: {
-    method: 'GET', path: '/book.js', group: 'public', summary: 'The embed: `<script src="<base>/book.js" data-key="pk_..."></script>` mounts the booking page in an iframe',
-    auth: 'public', envelope: false, touches: { table: false }, produces: script,
-  },
-});
+export const bookingPageRoutes = /* @__PURE__ */ defineRoutes({ getBookingPage, getBookingPageScript, getBookingEmbed });

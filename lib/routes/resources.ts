@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ALLOW, type Role } from '../auth/roles';
-import { defineRoutes, list } from '../http/route';
+import { defineRoutes, list, route } from '../http/route';
 import type { TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
 import { Deleted, PageQuery } from '../schemas/common';
@@ -27,37 +27,57 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodType, C
   errors?: { create?: readonly ErrorCode[]; update?: readonly ErrorCode[]; delete?: readonly ErrorCode[] };
 }
 
-/** List, create, get and PATCH of one kind: reads for every role, writes for `write`. */
-export function editableRoutes<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
-  spec: KindSpec<S, P, Item, Create, Update, Query>,
+/**
+ * A kind's rows, one function each (list, create, get, PATCH, soft DELETE), so a function's bundle
+ * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
+ */
+type AnyKind = KindSpec<string, string, z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+/** A kind's spec, built on first use like a row (it names the kind's schemas). */
+/* @__NO_SIDE_EFFECTS__ */
+export function kind<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
+  spec: () => KindSpec<S, P, Item, Create, Update, Query>,
 ) {
-  const { group, item, write, notFound, errors = {} } = spec;
-  const path = `/v1/${group}`;
-  const one = `${path}/{id}`;
-  const listRoute = { method: 'GET', path, group, summary: `List ${group}`, auth: ALLOW.readAll, query: (spec.query ?? PageQuery) as Query, response: list(item) } as const;
-  const createRoute = { method: 'POST', path, group, summary: `Create a ${spec.noun}`, auth: write, body: spec.create, response: item, writes: spec.writes.create, errors: errors.create } as const;
-  const getRoute = { method: 'GET', path: one, group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: item, errors: [notFound] } as const;
-  const updateRoute = {
-    method: 'PATCH', path: one, group, summary: `Change a ${spec.noun}`, auth: write, params: r.ResourceParams, body: spec.update, response: item, writes: spec.writes.update,
-    errors: [notFound, ...(errors.update ?? [])],
-  } as const;
-  return {
-    [`list${spec.plural}`]: listRoute,
-    [`create${spec.single}`]: createRoute,
-    [`get${spec.single}`]: getRoute,
-    [`update${spec.single}`]: updateRoute,
-  } as Record<`list${P}`, typeof listRoute> & Record<`create${S}`, typeof createRoute> & Record<`get${S}`, typeof getRoute> & Record<`update${S}`, typeof updateRoute>;
+  return spec();
 }
 
-/** The above plus a soft DELETE (the resource is hidden; appointments keep referring to it). */
-function crudRoutes<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType>(
-  spec: KindSpec<S, P, Item, Create, Update, typeof PageQuery>,
-) {
-  const deleteRoute = {
+/* @__NO_SIDE_EFFECTS__ */
+export function listRoute<const P extends string, Item extends z.ZodType, Query extends z.ZodType>(spec: AnyKind & { plural: P; item: Item; query?: Query }) {
+  return route(`list${spec.plural}`, () => ({
+    method: 'GET', path: `/v1/${spec.group}`, group: spec.group, summary: `List ${spec.group}`, auth: ALLOW.readAll, query: (spec.query ?? PageQuery) as Query, response: list(spec.item),
+  }) as const);
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function createRoute<const S extends string, Item extends z.ZodType, Create extends z.ZodType>(spec: AnyKind & { single: S; item: Item; create: Create }) {
+  return route(`create${spec.single}`, () => ({
+    method: 'POST', path: `/v1/${spec.group}`, group: spec.group, summary: `Create a ${spec.noun}`, auth: spec.write, body: spec.create, response: spec.item,
+    writes: spec.writes.create, errors: spec.errors?.create,
+  }) as const);
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function getRoute<const S extends string, Item extends z.ZodType>(spec: AnyKind & { single: S; item: Item }) {
+  return route(`get${spec.single}`, () => ({
+    method: 'GET', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: spec.item, errors: [spec.notFound],
+  }) as const);
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function updateRoute<const S extends string, Item extends z.ZodType, Update extends z.ZodType>(spec: AnyKind & { single: S; item: Item; update: Update }) {
+  return route(`update${spec.single}`, () => ({
+    method: 'PATCH', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Change a ${spec.noun}`, auth: spec.write, params: r.ResourceParams, body: spec.update, response: spec.item,
+    writes: spec.writes.update, errors: [spec.notFound, ...(spec.errors?.update ?? [])],
+  }) as const);
+}
+
+/** A soft DELETE: the resource is hidden; appointments keep referring to it. */
+/* @__NO_SIDE_EFFECTS__ */
+export function deleteRoute<const S extends string>(spec: AnyKind & { single: S }) {
+  return route(`delete${spec.single}`, () => ({
     method: 'DELETE', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Delete a ${spec.noun} (then 404; appointments keep it)`,
     auth: spec.write, params: r.ResourceParams, response: Deleted, writes: spec.writes.delete, errors: [spec.notFound, ...(spec.errors?.delete ?? [])],
-  } as const;
-  return { ...editableRoutes(spec), [`delete${spec.single}`]: deleteRoute } as ReturnType<typeof editableRoutes<S, P, Item, Create, Update>> & Record<`delete${S}`, typeof deleteRoute>;
+  }) as const);
 }
 
 /** A kind kept in its own collection partition: created, updated, and soft-deleted (an update). */
@@ -67,30 +87,66 @@ const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') => ({
   delete: { [partition]: ['update'] },
 }) as const;
 
+const providers = /* @__PURE__ */ kind(() => ({
+  single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', item: r.Provider, create: r.CreateProviderBody, update: r.UpdateProviderBody, write: ALLOW.catalogWrite,
+  notFound: 'PROVIDER_NOT_FOUND', errors: { delete: ['CONFLICT'] },
+  // Deleting a provider also withdraws its certifications from the services naming it.
+  writes: { ...ownCollection('providers'), delete: { providers: ['update'], services: ['update'] } },
+}));
+export const listProviders = /* @__PURE__ */ listRoute(providers);
+export const createProvider = /* @__PURE__ */ createRoute(providers);
+export const getProvider = /* @__PURE__ */ getRoute(providers);
+export const updateProvider = /* @__PURE__ */ updateRoute(providers);
+export const deleteProvider = /* @__PURE__ */ deleteRoute(providers);
+
+const rooms = /* @__PURE__ */ kind(() => ({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', item: r.Room, create: r.CreateRoomBody, update: r.UpdateRoomBody, write: ALLOW.catalogWrite, writes: ownCollection('rooms'), notFound: 'ROOM_NOT_FOUND' }));
+export const listRooms = /* @__PURE__ */ listRoute(rooms);
+export const createRoom = /* @__PURE__ */ createRoute(rooms);
+export const getRoom = /* @__PURE__ */ getRoute(rooms);
+export const updateRoom = /* @__PURE__ */ updateRoute(rooms);
+export const deleteRoom = /* @__PURE__ */ deleteRoute(rooms);
+
+const equipment = /* @__PURE__ */ kind(() => ({
+  single: 'Equipment', plural: 'Equipment', group: 'equipment', noun: 'piece of equipment', item: r.Equipment, create: r.CreateEquipmentBody, update: r.UpdateEquipmentBody, write: ALLOW.catalogWrite,
+  writes: ownCollection('equipment'), notFound: 'EQUIPMENT_NOT_FOUND',
+}));
+export const listEquipment = /* @__PURE__ */ listRoute(equipment);
+export const createEquipment = /* @__PURE__ */ createRoute(equipment);
+export const getEquipment = /* @__PURE__ */ getRoute(equipment);
+export const updateEquipment = /* @__PURE__ */ updateRoute(equipment);
+export const deleteEquipment = /* @__PURE__ */ deleteRoute(equipment);
+
+// Services are deactivated (active: false), never deleted.
+const services = /* @__PURE__ */ kind(() => ({
+  single: 'Service', plural: 'Services', group: 'services', noun: 'service', item: r.Service, create: r.CreateServiceBody, update: r.UpdateServiceBody, query: r.ServiceListQuery, write: ALLOW.catalogWrite,
+  notFound: 'SERVICE_NOT_FOUND', errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
+  // A provider keeps the list of services it is certified for.
+  writes: { create: { providers: ['update'], services: ['put'] }, update: { providers: ['update'], services: ['update'] } },
+}));
+export const listServices = /* @__PURE__ */ listRoute(services);
+export const createService = /* @__PURE__ */ createRoute(services);
+export const getService = /* @__PURE__ */ getRoute(services);
+export const updateService = /* @__PURE__ */ updateRoute(services);
+
+export const assignServiceProvider = /* @__PURE__ */ route('assignServiceProvider', () => ({
+  method: 'POST', path: '/v1/services/{id}/providers', group: 'services', successStatus: 200, summary: 'Certify a provider for a service (idempotent)',
+  auth: ALLOW.catalogWrite, params: r.ResourceParams, body: r.AssignProviderBody, response: r.Service,
+  errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
+  writes: { providers: ['update'], services: ['update'] },
+}));
+
+export const unassignServiceProvider = /* @__PURE__ */ route('unassignServiceProvider', () => ({
+  method: 'DELETE', path: '/v1/services/{id}/providers/{provider_id}', group: 'services', summary: 'Withdraw a provider\'s certification for a service',
+  auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: Deleted,
+  errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
+  writes: { services: ['update'] },
+}));
+
 /** Setup resources scheduling needs (API reference, other resources): providers, rooms, equipment, services. Clients: ./clients. */
-export const resourceRoutes = defineRoutes({
-  ...crudRoutes({ single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', item: r.Provider, create: r.CreateProviderBody, update: r.UpdateProviderBody, write: ALLOW.catalogWrite,
-    notFound: 'PROVIDER_NOT_FOUND', errors: { delete: ['CONFLICT'] },
-    // Deleting a provider also withdraws its certifications from the services naming it.
-    writes: { ...ownCollection('providers'), delete: { providers: ['update'], services: ['update'] } } }),
-  ...crudRoutes({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', item: r.Room, create: r.CreateRoomBody, update: r.UpdateRoomBody, write: ALLOW.catalogWrite, writes: ownCollection('rooms'), notFound: 'ROOM_NOT_FOUND' }),
-  ...crudRoutes({ single: 'Equipment', plural: 'Equipment', group: 'equipment', noun: 'piece of equipment', item: r.Equipment, create: r.CreateEquipmentBody, update: r.UpdateEquipmentBody, write: ALLOW.catalogWrite, writes: ownCollection('equipment'),
-    notFound: 'EQUIPMENT_NOT_FOUND' }),
-  // Services are deactivated (active: false), never deleted.
-  ...editableRoutes({ single: 'Service', plural: 'Services', group: 'services', noun: 'service', item: r.Service, create: r.CreateServiceBody, update: r.UpdateServiceBody, query: r.ServiceListQuery, write: ALLOW.catalogWrite,
-    notFound: 'SERVICE_NOT_FOUND', errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
-    // A provider keeps the list of services it is certified for.
-    writes: { create: { providers: ['update'], services: ['put'] }, update: { providers: ['update'], services: ['update'] } } }),
-  assignServiceProvider: {
-    method: 'POST', path: '/v1/services/{id}/providers', group: 'services', successStatus: 200, summary: 'Certify a provider for a service (idempotent)',
-    auth: ALLOW.catalogWrite, params: r.ResourceParams, body: r.AssignProviderBody, response: r.Service,
-    errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
-    writes: { providers: ['update'], services: ['update'] },
-  },
-  unassignServiceProvider: {
-    method: 'DELETE', path: '/v1/services/{id}/providers/{provider_id}', group: 'services', summary: 'Withdraw a provider\'s certification for a service',
-    auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: Deleted,
-    errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
-    writes: { services: ['update'] },
-  },
+export const resourceRoutes = /* @__PURE__ */ defineRoutes({
+  listProviders, createProvider, getProvider, updateProvider, deleteProvider,
+  listRooms, createRoom, getRoom, updateRoom, deleteRoom,
+  listEquipment, createEquipment, getEquipment, updateEquipment, deleteEquipment,
+  listServices, createService, getService, updateService,
+  assignServiceProvider, unassignServiceProvider,
 });

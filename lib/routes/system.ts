@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DOCS_ASSET_NAMES, DOCS_ASSETS, DOCS_PACKAGE_FILES } from '../docs/page';
-import { defineRoutes } from '../http/route';
+import { defineRoutes, route } from '../http/route';
 import { doc } from '../schemas/common';
 
 /** The served OpenAPI document: its top-level shape; the rest is documented by itself. */
@@ -26,29 +26,34 @@ const assetBodies = Object.fromEntries(
   ]),
 );
 
+export const getOpenApi = /* @__PURE__ */ route('getOpenApi', () => ({
+  ...getOpenApiRow, path: '/v1/openapi.json', summary: "This API's OpenAPI 3.1 document (event payloads in its `webhooks` section)",
+}));
+
+export const getOpenApiUnversioned = /* @__PURE__ */ route('getOpenApiUnversioned', () => ({
+  ...getOpenApiRow, path: '/openapi.json', summary: 'The same document at its first, unversioned path', deprecated: true,
+}));
+
+export const getDocs = /* @__PURE__ */ route('getDocs', () => ({
+  method: 'GET', path: '/docs', group: 'system', summary: 'The API reference for people (Swagger UI, served by this API; "try it" calls this host)',
+  auth: 'public', envelope: false, touches: { table: false }, produces: { 'text/html': { description: 'The reference page.', example: '<!doctype html>...' } },
+}));
+
+export const getDocsAsset = /* @__PURE__ */ route('getDocsAsset', () => ({
+  method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
+  auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES, produces: assetBodies, errors: ['NOT_FOUND'],
+  params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
+}));
+
+export const preflight = /* @__PURE__ */ route('preflight', () => ({
+  method: 'OPTIONS', path: '/v1/{proxy+}', group: 'system', summary: 'The CORS preflight of every /v1 path (any origin: it cannot know the practice)',
+  auth: 'public', envelope: false, preflight: true, touches: { table: false }, errors: ['NOT_FOUND'],
+}));
+
+export const notFound = /* @__PURE__ */ route('notFound', () => ({
+  method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',
+  auth: 'public', fallback: true, touches: { table: false },
+}));
+
 /** Self-description (the health check stays with auth's section). */
-export const systemRoutes = defineRoutes({
-  getOpenApi: {
-    ...getOpenApiRow, path: '/v1/openapi.json', summary: "This API's OpenAPI 3.1 document (event payloads in its `webhooks` section)",
-  },
-  getOpenApiUnversioned: {
-    ...getOpenApiRow, path: '/openapi.json', summary: 'The same document at its first, unversioned path', deprecated: true,
-  },
-  getDocs: {
-    method: 'GET', path: '/docs', group: 'system', summary: 'The API reference for people (Swagger UI, served by this API; "try it" calls this host)',
-    auth: 'public', envelope: false, touches: { table: false }, produces: { 'text/html': { description: 'The reference page.', example: '<!doctype html>...' } },
-  },
-  getDocsAsset: {
-    method: 'GET', path: '/docs/{asset}', group: 'system', summary: 'A file of the reference page',
-    auth: 'public', envelope: false, touches: { table: false }, filesBeside: DOCS_PACKAGE_FILES, produces: assetBodies, errors: ['NOT_FOUND'],
-    params: z.object({ asset: doc(z.enum(DOCS_ASSET_NAMES as [string, ...string[]]), 'The file.', 'swagger-ui.css') }),
-  },
-  preflight: {
-    method: 'OPTIONS', path: '/v1/{proxy+}', group: 'system', summary: 'The CORS preflight of every /v1 path (any origin: it cannot know the practice)',
-    auth: 'public', envelope: false, preflight: true, touches: { table: false }, errors: ['NOT_FOUND'],
-  },
-  notFound: {
-    method: 'GET', path: '/{proxy+}', group: 'system', summary: 'Any request that no route matches: 404 NOT_FOUND',
-    auth: 'public', fallback: true, touches: { table: false },
-  },
-});
+export const systemRoutes = /* @__PURE__ */ defineRoutes({ getOpenApi, getOpenApiUnversioned, getDocs, getDocsAsset, preflight, notFound });

@@ -2,6 +2,16 @@ import * as z from 'zod';
 
 import { isEntityId } from '../domain/ids';
 
+/**
+ * Builds one module-level schema, declared free of side effects so a bundler may drop it: each
+ * function's bundle keeps only the schemas its route reaches (esbuild removes the rest), instead of
+ * building every schema of every module it imports on each cold start (docs/decisions/0011).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function schema<T>(build: () => T): T {
+  return build();
+}
+
 export { isEntityId };
 /** The nil UUID: never assigned (ids are random v4), so it is absent everywhere. */
 export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
@@ -46,18 +56,18 @@ export const EXAMPLE_TIME = {
  * Ids are server-made UUIDs. A malformed one (any length, any characters) becomes the nil UUID,
  * so it answers the resource's 404 exactly like an unknown id, and never reaches a key.
  */
-export const Id = z
+export const Id = /* @__PURE__ */ schema(() => z
   .string()
   .describe('A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.')
   .meta({ examples: [EXAMPLE_ID.appointment] })
-  .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
+  .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)));
 /** An id input naming a kind: its description and example say which. */
 export const IdOf = (kind: ExampleKind, description: string) =>
   z
     .string()
     .meta({ description, examples: [EXAMPLE_ID[kind]] })
     .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
-export const IdParams = z.object({ id: Id });
+export const IdParams = /* @__PURE__ */ schema(() => z.object({ id: Id }));
 
 /** An id the server wrote (output). */
 export const OutId = (kind: ExampleKind, description: string) => z.string().meta({ description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
@@ -72,7 +82,7 @@ const yearInRange = (value: string) => {
 };
 const YEARS = 'the year must be between 1900 and 2999';
 /** The same rule for JSON Schema readers (and request generators): years 1900-2999. */
-export const YEARS_PATTERN = '^(19|2[0-9])[0-9]{2}-';
+export const YEARS_PATTERN = /* @__PURE__ */ schema(() => '^(19|2[0-9])[0-9]{2}-');
 
 /** `^(...)-`: the years `from`..`to` as a pattern on a date's first four digits. */
 export function yearsPattern(from: number, to: number): string {
@@ -95,43 +105,43 @@ export function yearsPattern(from: number, to: number): string {
 }
 
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */
-export const DateTime = z.iso
+export const DateTime = /* @__PURE__ */ schema(() => z.iso
   .datetime({ offset: true })
   .refine(yearInRange, YEARS)
   .meta({
     description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
     examples: ['2026-12-01T10:00:00-05:00'],
     allOf: [{ pattern: YEARS_PATTERN }],
-  });
+  }));
 /** A practice-local calendar date. */
-export const LocalDate = z.iso
+export const LocalDate = /* @__PURE__ */ schema(() => z.iso
   .date()
   .refine(yearInRange, YEARS)
-  .meta({ description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.', examples: ['2026-12-01'], allOf: [{ pattern: YEARS_PATTERN }] });
+  .meta({ description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.', examples: ['2026-12-01'], allOf: [{ pattern: YEARS_PATTERN }] }));
 /** A practice-local wall-clock time. */
-export const LocalTime = z
+export const LocalTime = /* @__PURE__ */ schema(() => z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')
-  .meta({ description: 'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).', examples: ['09:00'] });
+  .meta({ description: 'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).', examples: ['09:00'] }));
 
-export const Limit = z.coerce
+export const Limit = /* @__PURE__ */ schema(() => z.coerce
   .number()
   .int()
   .min(1)
   .max(100)
   .default(50)
-  .meta({ description: 'Page size, 1-100.', examples: [50] });
-const Cursor = z
+  .meta({ description: 'Page size, 1-100.', examples: [50] }));
+const Cursor = /* @__PURE__ */ schema(() => z
   .string()
   .max(2048)
   .optional()
   .meta({
     description: 'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
     examples: ['AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ'],
-  });
-export const PageQuery = z.object({ limit: Limit, cursor: Cursor });
+  }));
+export const PageQuery = /* @__PURE__ */ schema(() => z.object({ limit: Limit, cursor: Cursor }));
 
-export const Pagination = z
+export const Pagination = /* @__PURE__ */ schema(() => z
   .object({
     total: z.number().int().meta({ description: 'How many items the whole list has, over all pages.', examples: [1] }),
     next_cursor: z
@@ -139,17 +149,17 @@ export const Pagination = z
       .nullable()
       .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.', examples: [null] }),
   })
-  .describe('Where a list stands: `total` items in all, and the cursor of the next page.');
+  .describe('Where a list stands: `total` items in all, and the cursor of the next page.'));
 
-export const Timestamps = {
+export const Timestamps = /* @__PURE__ */ schema(() => ({
   version: z.number().int().meta({ description: 'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.', examples: [1] }),
   created_at: Instant('When it was created (UTC).'),
   updated_at: Instant('When it last changed (UTC).', EXAMPLE_TIME.updated),
-};
+}));
 
-export const Deleted = z
+export const Deleted = /* @__PURE__ */ schema(() => z
   .object({
     id: z.string().meta({ description: 'The id (or client_id) of what was deleted.', examples: [EXAMPLE_ID.appointment] }),
     deleted: z.literal(true).describe('Always true.'),
   })
-  .describe('The answer of every DELETE.');
+  .describe('The answer of every DELETE.'));

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ALL_EVENT_TYPES, EVENT_CATALOG, type EventObject, type EventType } from '../domain/events';
 import { Appointment } from './appointments';
 import { Consent } from './clients';
-import { doc, Instant, OutId } from './common';
+import { doc, Instant, OutId, schema } from './common';
 import { Payment } from './payments';
 import { Product } from './products';
 import { Client } from './resources';
@@ -14,12 +14,12 @@ import { Client } from './resources';
  * OpenAPI document's `webhooks` section is built from these.
  */
 
-const WebhookTest = z
+const WebhookTest = /* @__PURE__ */ schema(() => z
   .object({
     webhook_id: OutId('webhook', 'The subscription tested.'),
     message: doc(z.string(), 'A fixed greeting.', 'A test event from medspa-api: your endpoint is reachable and can verify signatures.'),
   })
-  .describe('The payload of a test delivery.');
+  .describe('The payload of a test delivery.'));
 
 type Catalog = typeof EVENT_CATALOG;
 
@@ -37,12 +37,12 @@ export const EVENT_OBJECTS = {
 export const objectSchemaOf = <T extends EventType>(type: T) => EVENT_OBJECTS[EVENT_CATALOG[type].object] as (typeof EVENT_OBJECTS)[Catalog[T]['object']];
 
 /** When each event is sent, for the document. */
-export const EVENT_SUMMARIES = Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, EVENT_CATALOG[type].summary])) as Record<EventType, string>;
+export const EVENT_SUMMARIES = /* @__PURE__ */ schema(() => Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, EVENT_CATALOG[type].summary])) as Record<EventType, string>);
 
 const EXAMPLE_EVENT_ID = 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b';
 
 /** What some events' `data` carries beside `object`. */
-const DATA_EXTRAS: Partial<Record<EventType, z.ZodRawShape>> = {
+const DATA_EXTRAS: Partial<Record<EventType, z.ZodRawShape>> = /* @__PURE__ */ schema(() => ({
   'appointment.created': {
     manage_token: doc(
       z.string().optional(),
@@ -50,7 +50,7 @@ const DATA_EXTRAS: Partial<Record<EventType, z.ZodRawShape>> = {
       'mt_example',
     ),
   },
-};
+}));
 
 const eventEnvelope = <T extends EventType>(type: T) => {
   const object = objectSchemaOf(type);
@@ -72,6 +72,6 @@ const eventEnvelope = <T extends EventType>(type: T) => {
 };
 
 /** The envelope of every event type, by type: what webhook subscribers receive. */
-export const EVENT_ENVELOPES = Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, eventEnvelope(type)])) as {
+export const EVENT_ENVELOPES = /* @__PURE__ */ schema(() => Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, eventEnvelope(type)])) as {
   [T in EventType]: ReturnType<typeof eventEnvelope<T>>;
-};
+});

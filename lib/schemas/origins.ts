@@ -1,15 +1,15 @@
 import * as z from 'zod';
 import { MAX_ALLOWED_ORIGINS, originProblem } from '../domain/cors';
-import { doc } from './common';
+import { doc, schema } from './common';
 
-const Origin = doc(
+const Origin = /* @__PURE__ */ schema(() => doc(
   z.string().max(300).superRefine((origin, context) => {
     const problem = originProblem(origin);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   }),
   'An exact origin.',
   'https://glowaesthetics.com',
-);
+));
 
 /** Exact browser origins (API reference, online booking and CORS), deduplicated in the order given. */
 export const AllowedOrigins = (min: number, description: string) =>

@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { doc, IdOf, Instant, LocalDate, OutId, PageQuery } from './common';
+import { doc, IdOf, Instant, LocalDate, OutId, PageQuery, schema } from './common';
 
 /** Payments collected from clients (API reference, other resources). Immutable once recorded. */
 
 import { PAYMENT_METHODS } from '../domain/records/common';
 
 export { PAYMENT_METHODS };
-export const PaymentMethod = doc(z.enum(PAYMENT_METHODS), 'How it was paid.', 'card');
+export const PaymentMethod = /* @__PURE__ */ schema(() => doc(z.enum(PAYMENT_METHODS), 'How it was paid.', 'card'));
 
-export const CreatePaymentBody = z
+export const CreatePaymentBody = /* @__PURE__ */ schema(() => z
   .object({
     client_id: IdOf('client', 'The paying client (else 404 CLIENT_NOT_FOUND).'),
     appointment_id: IdOf('appointment', 'When given, an appointment of this client (else 404 APPOINTMENT_NOT_FOUND).').nullish(),
@@ -17,10 +17,10 @@ export const CreatePaymentBody = z
     note: doc(z.string().trim().max(1000).nullish(), 'A note (at most 1000 characters).', 'Paid at checkout'),
   })
   .strict()
-  .describe('A payment received from a client.');
+  .describe('A payment received from a client.'));
 export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;
 
-export const Payment = z
+export const Payment = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('payment', 'The payment id.'),
     medspa_id: OutId('practice', 'The practice it belongs to.'),
@@ -33,12 +33,12 @@ export const Payment = z
     version: doc(z.number().int(), 'Always 1: payments are immutable.', 1),
     created_at: Instant('When it was recorded.'),
   })
-  .describe('A payment (immutable once recorded).').meta({ id: 'Payment' });
+  .describe('A payment (immutable once recorded).').meta({ id: 'Payment' }));
 export type Payment = z.output<typeof Payment>;
 
-export const ListPaymentsQuery = PageQuery.extend({
+export const ListPaymentsQuery = /* @__PURE__ */ schema(() => PageQuery.extend({
   from: doc(LocalDate.optional(), 'Practice-local date, inclusive. With only one of from/to the range is 31 days; with neither, the 31 days ending today.', '2026-11-01'),
   to: doc(LocalDate.optional(), 'Practice-local date, inclusive.', '2026-11-30'),
   client_id: IdOf('client', "Only this client's payments; without dates, all of them.").optional(),
-});
+}));
 export type ListPaymentsQuery = z.output<typeof ListPaymentsQuery>;

@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { API_ACCESS } from '../domain/records/common';
 import { isValidTimeZone } from '../domain/time';
 import { ONLINE_BOOKING_DEFAULTS } from '../domain/online-booking';
-import { doc, OutId, Timestamps } from './common';
+import { doc, OutId, schema, Timestamps } from './common';
 import { AllowedOrigins } from './origins';
 
-export const ApiAccess = doc(z.enum(API_ACCESS), 'enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).', 'enabled');
+export const ApiAccess = /* @__PURE__ */ schema(() => doc(z.enum(API_ACCESS), 'enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).', 'enabled'));
 
 /**
  * The zone names the runtime knows (plus UTC), for the document only. Computed when the document
@@ -14,7 +14,7 @@ export const ApiAccess = doc(z.enum(API_ACCESS), 'enabled, or waitlisted (early 
 const knownZones = () => [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])].filter(isValidTimeZone).sort();
 
 /** An IANA time zone; the document lists the canonical names (one component, `TimeZone`). */
-export const TimeZone = z
+export const TimeZone = /* @__PURE__ */ schema(() => z
   .string()
   .refine(isValidTimeZone, 'expected an IANA time zone such as America/New_York')
   .meta({
@@ -24,24 +24,24 @@ export const TimeZone = z
     get enum() {
       return knownZones();
     },
-  });
-export const Currency = doc(z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD'), 'ISO 4217 currency code.', 'USD');
+  }));
+export const Currency = /* @__PURE__ */ schema(() => doc(z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code such as USD'), 'ISO 4217 currency code.', 'USD'));
 
 const bounded = (min: number, max: number, description: string, example: number) =>
   doc(z.number().int().min(min).max(max), `${description} (${min}-${max}).`, example);
 
 /** The online-booking fields and their bounds (API reference, online booking), shared by the answer and the PATCH. */
-const onlineBookingFields = {
+const onlineBookingFields = /* @__PURE__ */ schema(() => ({
   enabled: doc(z.boolean(), 'Whether clients may book online; while false every /v1/public/* call is 403 ONLINE_BOOKING_DISABLED.', true),
   horizon_days: bounded(1, 365, 'Last bookable date: today + this many days, practice-local', ONLINE_BOOKING_DEFAULTS.horizon_days),
   min_notice_minutes: bounded(0, 10_080, 'No online booking starts sooner than this many minutes from now', ONLINE_BOOKING_DEFAULTS.min_notice_minutes),
   cancel_cutoff_minutes: bounded(0, 10_080, 'Clients cancel or move a booking until this many minutes before it starts', ONLINE_BOOKING_DEFAULTS.cancel_cutoff_minutes),
   max_active_bookings_per_client: bounded(1, 100, 'Upcoming online bookings one client (by email) may hold', ONLINE_BOOKING_DEFAULTS.max_active_bookings_per_client),
-};
+}));
 
-export const OnlineBooking = z.object(onlineBookingFields).describe('Online booking settings (defaults: disabled, 60, 120, 1440, 3).').meta({ id: 'OnlineBooking' });
+export const OnlineBooking = /* @__PURE__ */ schema(() => z.object(onlineBookingFields).describe('Online booking settings (defaults: disabled, 60, 120, 1440, 3).').meta({ id: 'OnlineBooking' }));
 
-export const Practice = z
+export const Practice = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('practice', 'The practice id (`medspa_id` elsewhere).'),
     name: doc(z.string(), 'Name.', 'Glow Aesthetics'),
@@ -53,10 +53,10 @@ export const Practice = z
     allowed_origins: doc(z.array(z.string()), 'Web apps (origins) that may call the staff API with a bearer token; default none.', ['https://app.glowaesthetics.com']),
     ...Timestamps,
   })
-  .describe('The practice (med-spa) the credential belongs to.').meta({ id: 'Practice' });
+  .describe('The practice (med-spa) the credential belongs to.').meta({ id: 'Practice' }));
 export type Practice = z.infer<typeof Practice>;
 
-export const UpdatePracticeBody = z
+export const UpdatePracticeBody = /* @__PURE__ */ schema(() => z
   .object({
     name: doc(z.string().trim().min(1).max(200), 'Name (1-200 characters).', 'Glow Aesthetics'),
     time_zone: TimeZone,
@@ -68,4 +68,4 @@ export const UpdatePracticeBody = z
   })
   .partial()
   .strict()
-  .describe('Any subset of the settings.');
+  .describe('Any subset of the settings.'));

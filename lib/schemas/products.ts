@@ -1,23 +1,23 @@
 import * as z from 'zod';
 import { STOCK_REASONS } from '../domain/stock';
-import { doc, Instant, OutId, PageQuery, Timestamps } from './common';
+import { doc, Instant, OutId, PageQuery, schema, Timestamps } from './common';
 
 /** Retail products and their stock ledger (API reference, other resources). */
 
-const Cents = z.number().int().min(0).max(100_000_000);
-const Count = z.number().int().min(0).max(1_000_000);
+const Cents = /* @__PURE__ */ schema(() => z.number().int().min(0).max(100_000_000));
+const Count = /* @__PURE__ */ schema(() => z.number().int().min(0).max(1_000_000));
 const Text = (max: number) => z.string().trim().max(max);
 
 /** Unique per practice, compared case-insensitively (`ab-1` and `AB-1` are the same SKU). */
-export const Sku = z
+export const Sku = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .min(1)
   .max(64)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u, 'letters, digits, spaces and . _ - / #, starting with a letter or digit')
-  .meta({ description: 'Stock keeping unit, unique per practice (case-insensitive): letters, digits, spaces and . _ - / #.', examples: ['GL-SER-HA30'] });
+  .meta({ description: 'Stock keeping unit, unique per practice (case-insensitive): letters, digits, spaces and . _ - / #.', examples: ['GL-SER-HA30'] }));
 
-const ProductShape = {
+const ProductShape = /* @__PURE__ */ schema(() => ({
   name: doc(z.string().trim().min(1).max(200), 'Name (1-200 characters).', 'Hydrating Hyaluronic Serum'),
   sku: Sku,
   brand: doc(Text(200).min(1).nullable(), 'Brand.', 'SkinCeuticals'),
@@ -26,9 +26,9 @@ const ProductShape = {
   cost_cents: doc(Cents.nullable(), 'Unit cost, minor units.', 5100),
   low_stock_threshold: doc(Count, 'Low stock means quantity_on_hand <= low_stock_threshold (0-1000000).', 6),
   active: doc(z.boolean(), 'Whether it is sold.', true),
-};
+}));
 
-export const CreateProductBody = z
+export const CreateProductBody = /* @__PURE__ */ schema(() => z
   .object({
     ...ProductShape,
     brand: ProductShape.brand.optional(),
@@ -39,20 +39,20 @@ export const CreateProductBody = z
     active: doc(ProductShape.active.default(true), 'Whether it is sold (default true).', true),
   })
   .strict()
-  .describe('A retail product.');
+  .describe('A retail product.'));
 export type CreateProductInput = z.output<typeof CreateProductBody>;
 
 const QUANTITY_VIA_ADJUSTMENTS = 'quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments';
 
 /** Any subset of the fields; `quantity_on_hand` is refused with a pointer to the ledger. */
-export const UpdateProductBody = z
+export const UpdateProductBody = /* @__PURE__ */ schema(() => z
   .object({ ...ProductShape, quantity_on_hand: z.never({ error: QUANTITY_VIA_ADJUSTMENTS }).describe(`Refused: ${QUANTITY_VIA_ADJUSTMENTS}.`) })
   .partial()
   .strict()
-  .describe('Any subset of the fields but quantity_on_hand.');
+  .describe('Any subset of the fields but quantity_on_hand.'));
 export type UpdateProductInput = Omit<z.output<typeof UpdateProductBody>, 'quantity_on_hand'>;
 
-export const Product = z
+export const Product = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('product', 'The product id.'),
     medspa_id: OutId('practice', 'The practice it belongs to.'),
@@ -68,20 +68,20 @@ export const Product = z
     active: doc(z.boolean(), 'Whether it is sold.', true),
     ...Timestamps,
   })
-  .describe('A retail product and its stock.').meta({ id: 'Product' });
+  .describe('A retail product and its stock.').meta({ id: 'Product' }));
 export type Product = z.output<typeof Product>;
 
-const BooleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
+const BooleanQuery = /* @__PURE__ */ schema(() => z.enum(['true', 'false']).transform((value) => value === 'true'));
 
-export const ProductListQuery = PageQuery.extend({
+export const ProductListQuery = /* @__PURE__ */ schema(() => PageQuery.extend({
   category: doc(z.string().max(100).optional(), 'Only products of this category (exact).', 'skincare'),
   low_stock: doc(BooleanQuery.optional(), 'true: only products at or below their threshold (an index); false: only those above it.', 'true'),
-});
+}));
 export type ProductListQuery = z.output<typeof ProductListQuery>;
 
-export const StockReason = doc(z.enum(STOCK_REASONS), 'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.', 'sale');
+export const StockReason = /* @__PURE__ */ schema(() => doc(z.enum(STOCK_REASONS), 'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.', 'sale'));
 
-export const CreateStockAdjustmentBody = z
+export const CreateStockAdjustmentBody = /* @__PURE__ */ schema(() => z
   .object({
     delta: z
       .number()
@@ -99,10 +99,10 @@ export const CreateStockAdjustmentBody = z
     note: doc(Text(1000).optional(), 'A note (at most 1000 characters).', 'Sold after HydraFacial'),
   })
   .strict()
-  .describe('A stock change.');
+  .describe('A stock change.'));
 export type CreateStockAdjustmentInput = z.output<typeof CreateStockAdjustmentBody>;
 
-export const StockAdjustment = z.object({
+export const StockAdjustment = /* @__PURE__ */ schema(() => z.object({
   id: OutId('adjustment', 'The adjustment id.'),
   product_id: OutId('product', 'The product.'),
   delta: doc(z.number().int(), 'Units in (positive) or out (negative).', -2),
@@ -119,7 +119,7 @@ export const StockAdjustment = z.object({
   low_stock_crossed: doc(z.boolean(), 'This adjustment took the product from above its threshold to at or below it.', false),
   created_at: Instant('When it was made.'),
   created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
-}).describe('A stock ledger entry.').meta({ id: 'StockAdjustment' });
+}).describe('A stock ledger entry.').meta({ id: 'StockAdjustment' }));
 export type StockAdjustment = z.output<typeof StockAdjustment>;
 
 export const StockLedgerQuery = PageQuery;

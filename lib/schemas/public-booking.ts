@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AppointmentStatus, Slot } from './appointments';
-import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, OutId } from './common';
+import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, OutId, schema } from './common';
 import { Email, Name, Phone } from './resources';
 
 /**
@@ -8,7 +8,7 @@ import { Email, Name, Phone } from './resources';
  * and sees. Nothing here carries client data, internal notes or more of a provider than a listing.
  */
 
-export const PublicService = z
+export const PublicService = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('service', 'The service id.'),
     name: doc(z.string(), 'Name.', 'Botox'),
@@ -17,31 +17,31 @@ export const PublicService = z
     duration_minutes: doc(z.number().int(), 'Length in minutes.', 30),
     price_cents: doc(z.number().int(), "Price in the practice's currency, minor units.", 45000),
   })
-  .describe('A service clients may book online: active, with at least one active certified provider.').meta({ id: 'PublicService' });
+  .describe('A service clients may book online: active, with at least one active certified provider.').meta({ id: 'PublicService' }));
 
-export const PublicProvider = z
+export const PublicProvider = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('provider', 'The provider id.'),
     display_name: doc(z.string(), 'First name and last initial.', 'Ava R.'),
   })
-  .describe('A provider as clients see them.').meta({ id: 'PublicProvider' });
+  .describe('A provider as clients see them.').meta({ id: 'PublicProvider' }));
 
-export const PublicAvailabilityQuery = z.object({
+export const PublicAvailabilityQuery = /* @__PURE__ */ schema(() => z.object({
   service_id: IdOf('service', 'The service to book (else 404 SERVICE_NOT_FOUND).'),
   from: doc(LocalDate, 'First practice-local date, inclusive.', '2026-12-01'),
   to: doc(LocalDate, 'Last practice-local date, inclusive; at most 31 days from `from` counting both.', '2026-12-07'),
   provider_id: IdOf('provider', 'Only this provider (else 404 PROVIDER_NOT_FOUND). Default: every provider who may perform the service.').optional(),
-});
+}));
 
-export const PublicAvailabilityEntry = z
+export const PublicAvailabilityEntry = /* @__PURE__ */ schema(() => z
   .object({
     date: doc(z.string(), 'Practice-local date of the slots.', '2026-12-01').meta({ format: 'date' }),
     provider: PublicProvider,
     slots: doc(z.array(Slot), 'Bookable slots, in time order, inside the booking window.'),
   })
-  .describe('The bookable slots of one provider on one practice-local date.').meta({ id: 'PublicAvailabilityEntry' });
+  .describe('The bookable slots of one provider on one practice-local date.').meta({ id: 'PublicAvailabilityEntry' }));
 
-export const PublicBookingBody = z
+export const PublicBookingBody = /* @__PURE__ */ schema(() => z
   .object({
     service_id: IdOf('service', 'The service to book (else 404 SERVICE_NOT_FOUND).'),
     scheduled_at: doc(DateTime, 'Start, with an offset: a slot of the public availability (else 400 at `scheduled_at` outside the booking window, 409 SLOT_UNAVAILABLE when taken).', '2026-12-01T10:00:00-05:00'),
@@ -58,10 +58,10 @@ export const PublicBookingBody = z
     notes: doc(z.string().trim().max(5000).optional(), 'A note for the practice (at most 5000 characters).', 'First visit.'),
   })
   .strict()
-  .describe('An online booking.');
+  .describe('An online booking.'));
 export type PublicBookingInput = z.output<typeof PublicBookingBody>;
 
-export const PublicBooking = z
+export const PublicBooking = /* @__PURE__ */ schema(() => z
   .object({
     appointment_id: OutId('appointment', 'The appointment id.'),
     status: AppointmentStatus,
@@ -75,18 +75,18 @@ export const PublicBooking = z
       'mt_example',
     ),
   })
-  .describe('An online booking as its client sees it.').meta({ id: 'PublicBooking' });
+  .describe('An online booking as its client sees it.').meta({ id: 'PublicBooking' }));
 export type PublicBookingView = z.output<typeof PublicBooking>;
 
-export const PublicBookingParams = z.object({ appointment_id: IdOf('appointment', 'The booking (else 404 APPOINTMENT_NOT_FOUND).') });
+export const PublicBookingParams = /* @__PURE__ */ schema(() => z.object({ appointment_id: IdOf('appointment', 'The booking (else 404 APPOINTMENT_NOT_FOUND).') }));
 
-export const PublicCancelBody = z
+export const PublicCancelBody = /* @__PURE__ */ schema(() => z
   .object({ reason: doc(z.string().max(1000).optional(), 'Why (at most 1000 characters).', 'Travelling') })
   .strict()
   .optional()
-  .describe('Optional; an empty body cancels without a reason.');
+  .describe('Optional; an empty body cancels without a reason.'));
 
-export const PublicRescheduleBody = z
+export const PublicRescheduleBody = /* @__PURE__ */ schema(() => z
   .object({ scheduled_at: doc(DateTime, 'The new start, with an offset: same provider, same rules as a booking.', '2026-12-02T10:00:00-05:00') })
   .strict()
-  .describe('A new time for the booking.');
+  .describe('A new time for the booking.'));

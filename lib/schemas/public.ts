@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { doc } from './common';
+import { doc, schema } from './common';
 import { OnlineBooking } from './practice';
 
 /** What a stranger may know of the practice (API reference, online booking): nothing more. */
-export const PublicPractice = z
+export const PublicPractice = /* @__PURE__ */ schema(() => z
   .object({
     name: doc(z.string(), 'Name.', 'Glow Aesthetics'),
     time_zone: doc(z.string(), 'IANA time zone: the dates and times of the public operations are local to it.', 'America/New_York'),
@@ -11,4 +11,4 @@ export const PublicPractice = z
     online_booking: OnlineBooking.pick({ horizon_days: true, min_notice_minutes: true, cancel_cutoff_minutes: true }).describe('The booking window and the manage cutoff.'),
   })
   .describe('The practice, as its booking page shows it.')
-  .meta({ id: 'PublicPractice' });
+  .meta({ id: 'PublicPractice' }));

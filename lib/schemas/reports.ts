@@ -1,32 +1,32 @@
 import * as z from 'zod';
 import { REPORT_GROUPS } from '../domain/report-periods';
-import { doc, EXAMPLE_ID, LocalDate } from './common';
+import { doc, EXAMPLE_ID, LocalDate, schema } from './common';
 
 /** Reports (API reference, reports): read only, over practice-local dates. */
 
-const RANGE = {
+const RANGE = /* @__PURE__ */ schema(() => ({
   from: LocalDate.optional().describe('Practice-local date, inclusive. Without from and to: the last 30 days (today included); with one of them: 30 days from it. At most 2 years (731 days).'),
   to: LocalDate.optional().describe('Practice-local date, inclusive.'),
-};
+}));
 
 /** Unknown parameters are refused (a typo never silently changes a report). */
 const params = <S extends z.ZodRawShape>(shape: S) =>
   z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown parameter: ${issue.keys.join(', ')}` : undefined) });
 
-export const ReportQuery = params(RANGE);
+export const ReportQuery = /* @__PURE__ */ schema(() => params(RANGE));
 export type ReportQuery = z.output<typeof ReportQuery>;
 
-export const RevenueReportQuery = params({
+export const RevenueReportQuery = /* @__PURE__ */ schema(() => params({
   ...RANGE,
   group_by: z.enum(REPORT_GROUPS).default('day').describe('Periods of the series, in the practice zone: `day` (YYYY-MM-DD), ISO `week` (YYYY-Www) or `month` (YYYY-MM).'),
-});
+}));
 export type RevenueReportQuery = z.output<typeof RevenueReportQuery>;
 
 const cents = (description: string, example: number) => doc(z.number().int(), description, example);
 const count = (description: string, example: number) => doc(z.number().int(), description, example);
 const day = (description: string, example: string) => doc(z.string(), description, example);
 
-export const RevenueReport = z.object({
+export const RevenueReport = /* @__PURE__ */ schema(() => z.object({
   from: day('First practice-local date of the range (inclusive).', '2026-11-01'),
   to: day('Last practice-local date of the range (inclusive).', '2026-11-30'),
   currency: doc(z.string(), "The practice's currency (ISO 4217).", 'USD'),
@@ -46,12 +46,12 @@ export const RevenueReport = z.object({
       }),
     )
     .describe('One entry per period, oldest first.'),
-});
+}));
 
-const ProviderRef = z.object({ id: doc(z.string(), 'The provider id.', EXAMPLE_ID.provider), full_name: doc(z.string().nullable(), 'The provider as named now.', 'Maya Chen') }).describe('The provider.');
-const ServiceRef = z.object({ id: doc(z.string(), 'The service id.', EXAMPLE_ID.service), name: doc(z.string().nullable(), 'The service as named now.', 'Botox, 20 units') }).describe('The service.');
+const ProviderRef = /* @__PURE__ */ schema(() => z.object({ id: doc(z.string(), 'The provider id.', EXAMPLE_ID.provider), full_name: doc(z.string().nullable(), 'The provider as named now.', 'Maya Chen') }).describe('The provider.'));
+const ServiceRef = /* @__PURE__ */ schema(() => z.object({ id: doc(z.string(), 'The service id.', EXAMPLE_ID.service), name: doc(z.string().nullable(), 'The service as named now.', 'Botox, 20 units') }).describe('The service.'));
 
-export const ProviderPerformance = z
+export const ProviderPerformance = /* @__PURE__ */ schema(() => z
   .array(
     z.object({
       provider: ProviderRef,
@@ -65,18 +65,18 @@ export const ProviderPerformance = z
       utilization: doc(z.number().nullable(), 'booked_minutes / working_minutes, 4 decimals; null when the provider had no working time in the range.', 0.2625),
     }),
   )
-  .describe('Every provider of the practice, plus deleted ones with activity in the range; highest revenue first.');
+  .describe('Every provider of the practice, plus deleted ones with activity in the range; highest revenue first.'));
 
-export const ClientRetention = z.object({
+export const ClientRetention = /* @__PURE__ */ schema(() => z.object({
   from: day('First practice-local date of the range (inclusive).', '2026-11-01'),
   to: day('Last practice-local date of the range (inclusive).', '2026-11-30'),
   clients_seen: count('Distinct clients with a completed appointment in the range.', 120),
   new_clients: count('Clients whose first completed appointment is in the range.', 30),
   returning_clients: count('Clients seen in the range who also completed one before `from`.', 90),
   retention_rate: doc(z.number(), 'returning_clients / clients_seen, 4 decimals; 0 when nobody was seen.', 0.75),
-});
+}));
 
-export const ServicePopularity = z
+export const ServicePopularity = /* @__PURE__ */ schema(() => z
   .array(
     z.object({
       service: ServiceRef,
@@ -86,4 +86,4 @@ export const ServicePopularity = z
       revenue_cents: cents('price_cents of the completed ones.', 1_275_000),
     }),
   )
-  .describe('Every service of the catalog; most booked first, then most completed.');
+  .describe('Every service of the catalog; most booked first, then most completed.'));

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
-import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, Timestamps, yearsPattern, type ExampleKind } from './common';
+import { DateTime, doc, EXAMPLE_ID, type ExampleKind, IdOf, IdParams, Instant, LocalDate, LocalTime, OutId, PageQuery, schema, Timestamps, yearsPattern } from './common';
 
 /**
  * Setup resources of the API reference's other resources section that scheduling needs: providers, rooms, equipment,
@@ -15,12 +15,12 @@ import { DateTime, doc, EXAMPLE_ID, IdOf, IdParams, Instant, LocalDate, LocalTim
 
 /** A path id: an unknown or malformed id is a 404 of its resource, never a 400 (see Id). */
 export const ResourceParams = IdParams;
-export const ServiceProviderParams = z.object({ id: IdOf('service', 'The service id.'), provider_id: IdOf('provider', 'The provider id.') });
+export const ServiceProviderParams = /* @__PURE__ */ schema(() => z.object({ id: IdOf('service', 'The service id.'), provider_id: IdOf('provider', 'The provider id.') }));
 
-export const Name = z.string().trim().min(1).max(200);
+export const Name = /* @__PURE__ */ schema(() => z.string().trim().min(1).max(200));
 const Text = (max: number) => z.string().trim().max(max);
-export const Email = z.email().max(254);
-export const Phone = z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100');
+export const Email = /* @__PURE__ */ schema(() => z.email().max(254));
+export const Phone = /* @__PURE__ */ schema(() => z.string().trim().regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100'));
 const ACTIVE = 'Inactive ones stay readable but take no new bookings.';
 
 /** A response object: id and practice first, then the fields, then version and timestamps. */
@@ -43,22 +43,22 @@ function bodiesOf<S extends z.ZodRawShape, C extends Partial<Record<keyof S, z.Z
 
 const DAY_NAMES: Record<WeekdayKey, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
 
-export const WorkingPeriod = z
+export const WorkingPeriod = /* @__PURE__ */ schema(() => z
   .object({ start: doc(LocalTime, 'Start, HH:MM.', '09:00'), end: doc(LocalTime, 'End, HH:MM; after start.', '17:00') })
   .strict()
   .refine((period) => period.start < period.end, { message: 'end must be after start', path: ['end'] })
-  .describe('A working period; `end` must be after `start`.');
+  .describe('A working period; `end` must be after `start`.'));
 
-export const WorkingHoursSchema = z
+export const WorkingHoursSchema = /* @__PURE__ */ schema(() => z
   .object(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(WorkingPeriod).max(12).describe(`${DAY_NAMES[day]}'s periods (at most 12; empty: not working).`)])) as Record<WeekdayKey, z.ZodArray<typeof WorkingPeriod>>)
   .partial()
   .strict()
   .meta({
     description: 'Practice-local HH:MM periods per weekday (mon..sun); "24:00" is the next midnight. A PATCH replaces only the days it names.',
     examples: [{ mon: [{ start: '09:00', end: '17:00' }], tue: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:00' }] }],
-  });
+  }));
 
-export const TimeOffEntry = z
+export const TimeOffEntry = /* @__PURE__ */ schema(() => z
   .object({
     start: doc(DateTime, 'Start, with an offset.', '2026-12-24T00:00:00-05:00'),
     end: doc(DateTime, 'End, with an offset; after start.', '2026-12-27T00:00:00-05:00'),
@@ -66,9 +66,9 @@ export const TimeOffEntry = z
   })
   .strict()
   .refine((entry) => Date.parse(entry.start) < Date.parse(entry.end), { message: 'end must be after start', path: ['end'] })
-  .describe('Time off; `end` must be after `start`.');
+  .describe('Time off; `end` must be after `start`.'));
 
-const ProviderShape = {
+const ProviderShape = /* @__PURE__ */ schema(() => ({
   first_name: doc(Name, 'First name (1-200 characters).', 'Ava'),
   last_name: doc(Name, 'Last name (1-200 characters).', 'Reyes'),
   email: doc(Email.nullable(), 'Work email.', 'ava.reyes@glow.example'),
@@ -76,25 +76,25 @@ const ProviderShape = {
   working_hours: WorkingHoursSchema,
   time_off: doc(z.array(TimeOffEntry).max(500), 'Time off (at most 500 entries). Replaced as a whole on PATCH. Output in UTC.'),
   active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
-};
+}));
 
-const ProviderBodies = bodiesOf(ProviderShape, {
+const ProviderBodies = /* @__PURE__ */ schema(() => bodiesOf(ProviderShape, {
   email: ProviderShape.email.optional(),
   title: ProviderShape.title.optional(),
   working_hours: ProviderShape.working_hours.optional(),
   time_off: ProviderShape.time_off.optional(),
   active: ProviderShape.active.default(true),
-});
-export const CreateProviderBody = ProviderBodies.create;
-export const UpdateProviderBody = ProviderBodies.update;
+}));
+export const CreateProviderBody = /* @__PURE__ */ schema(() => ProviderBodies.create);
+export const UpdateProviderBody = /* @__PURE__ */ schema(() => ProviderBodies.update);
 export type CreateProviderInput = z.output<typeof CreateProviderBody>;
 export type UpdateProviderInput = z.output<typeof UpdateProviderBody>;
 
-const OutPeriod = z
+const OutPeriod = /* @__PURE__ */ schema(() => z
   .object({ start: doc(z.string(), 'Start, HH:MM.', '09:00'), end: doc(z.string(), 'End, HH:MM.', '17:00') })
-  .describe('A working period, practice-local.');
+  .describe('A working period, practice-local.'));
 
-export const Provider = resource('provider', {
+export const Provider = /* @__PURE__ */ schema(() => resource('provider', {
   first_name: doc(z.string(), 'First name.', 'Ava'),
   last_name: doc(z.string(), 'Last name.', 'Reyes'),
   full_name: doc(z.string(), 'first_name + " " + last_name (read-only).', 'Ava Reyes'),
@@ -121,28 +121,28 @@ export const Provider = resource('provider', {
     'Time off, by start.',
   ),
   active: doc(z.boolean(), `Whether the provider takes bookings. ${ACTIVE}`, true),
-}).describe('A provider: someone who performs services.').meta({ id: 'Provider' });
+}).describe('A provider: someone who performs services.').meta({ id: 'Provider' }));
 
 // ---------------------------------------------------------------------------------------------
 // Rooms and equipment (same shape)
 
-const FacilityShape = {
+const FacilityShape = /* @__PURE__ */ schema(() => ({
   name: doc(Name, 'Name (1-200 characters).', 'Laser Suite'),
   description: doc(Text(2000).nullable(), 'Description (at most 2000 characters).', 'Laser and light-based treatments'),
   active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
-};
+}));
 
-const FacilityBodies = bodiesOf(FacilityShape, { description: FacilityShape.description.optional(), active: FacilityShape.active.default(true) });
-export const CreateFacilityBody = FacilityBodies.create;
-export const UpdateFacilityBody = FacilityBodies.update;
+const FacilityBodies = /* @__PURE__ */ schema(() => bodiesOf(FacilityShape, { description: FacilityShape.description.optional(), active: FacilityShape.active.default(true) }));
+export const CreateFacilityBody = /* @__PURE__ */ schema(() => FacilityBodies.create);
+export const UpdateFacilityBody = /* @__PURE__ */ schema(() => FacilityBodies.update);
 export type CreateFacilityInput = z.output<typeof CreateFacilityBody>;
 export type UpdateFacilityInput = z.output<typeof UpdateFacilityBody>;
 
-export const Facility = resource('room', {
+export const Facility = /* @__PURE__ */ schema(() => resource('room', {
   name: doc(z.string(), 'Name.', 'Laser Suite'),
   description: doc(z.string().nullable(), 'Description.', 'Laser and light-based treatments'),
   active: doc(z.boolean(), `Whether it can be booked. ${ACTIVE}`, true),
-}).describe('A room or a piece of equipment: booked with appointments, never double-booked.').meta({ id: 'Facility' });
+}).describe('A room or a piece of equipment: booked with appointments, never double-booked.').meta({ id: 'Facility' }));
 
 export const CreateRoomBody = CreateFacilityBody;
 export const UpdateRoomBody = UpdateFacilityBody;
@@ -154,7 +154,7 @@ export const Equipment = Facility;
 // ---------------------------------------------------------------------------------------------
 // Services
 
-const ServiceShape = {
+const ServiceShape = /* @__PURE__ */ schema(() => ({
   name: doc(Name, 'Name (1-200 characters).', 'Botox'),
   description: doc(Text(2000).nullable(), 'Description (at most 2000 characters).', 'Neuromodulator for dynamic wrinkles, per area'),
   category: doc(Text(100).min(1).nullable(), 'Category, for grouping and `?category=`.', 'injectables'),
@@ -166,24 +166,24 @@ const ServiceShape = {
     'Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND).',
     [EXAMPLE_ID.provider],
   ),
-};
+}));
 
-const ServiceBodies = bodiesOf(ServiceShape, {
+const ServiceBodies = /* @__PURE__ */ schema(() => bodiesOf(ServiceShape, {
   description: ServiceShape.description.optional(),
   category: ServiceShape.category.optional(),
   active: ServiceShape.active.default(true),
   provider_ids: ServiceShape.provider_ids.optional(),
-});
-export const CreateServiceBody = ServiceBodies.create;
-export const UpdateServiceBody = ServiceBodies.update;
-export const AssignProviderBody = z
+}));
+export const CreateServiceBody = /* @__PURE__ */ schema(() => ServiceBodies.create);
+export const UpdateServiceBody = /* @__PURE__ */ schema(() => ServiceBodies.update);
+export const AssignProviderBody = /* @__PURE__ */ schema(() => z
   .object({ provider_id: IdOf('provider', 'The provider to certify (else 404 PROVIDER_NOT_FOUND).') })
   .strict()
-  .describe('The provider to certify.');
+  .describe('The provider to certify.'));
 export type CreateServiceInput = z.output<typeof CreateServiceBody>;
 export type UpdateServiceInput = z.output<typeof UpdateServiceBody>;
 
-export const Service = resource('service', {
+export const Service = /* @__PURE__ */ schema(() => resource('service', {
   name: doc(z.string(), 'Name.', 'Botox'),
   description: doc(z.string().nullable(), 'Description.', 'Neuromodulator for dynamic wrinkles, per area'),
   category: doc(z.string().nullable(), 'Category.', 'injectables'),
@@ -191,9 +191,9 @@ export const Service = resource('service', {
   duration_minutes: doc(z.number().int(), 'Usual length in minutes.', 30),
   active: doc(z.boolean(), 'Whether it can be booked.', true),
   provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [EXAMPLE_ID.provider]),
-}).describe('A service of the catalog: a treatment with its price, duration and certified providers.').meta({ id: 'Service' });
+}).describe('A service of the catalog: a treatment with its price, duration and certified providers.').meta({ id: 'Service' }));
 
-export const ServiceListQuery = PageQuery.extend({ category: doc(z.string().max(100).optional(), 'Only services of this category (exact).', 'injectables') });
+export const ServiceListQuery = /* @__PURE__ */ schema(() => PageQuery.extend({ category: doc(z.string().max(100).optional(), 'Only services of this category (exact).', 'injectables') }));
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -201,7 +201,7 @@ export const ServiceListQuery = PageQuery.extend({ category: doc(z.string().max(
 import { MEMBERSHIP_STATUSES } from '../domain/records/common';
 
 export { MEMBERSHIP_STATUSES };
-export const MembershipStatus = doc(z.enum(MEMBERSHIP_STATUSES), 'Membership status.', 'active');
+export const MembershipStatus = /* @__PURE__ */ schema(() => doc(z.enum(MEMBERSHIP_STATUSES), 'Membership status.', 'active'));
 
 /** The address parts, each from `part(maxLength)`: one list for input and output. */
 const addressOf = <T extends z.ZodType>(part: (max: number) => T) =>
@@ -214,22 +214,22 @@ const addressOf = <T extends z.ZodType>(part: (max: number) => T) =>
     country: doc(part(100), 'Country.', 'US'),
   });
 
-export const AddressInput = addressOf((max) => Text(max).nullable())
+export const AddressInput = /* @__PURE__ */ schema(() => addressOf((max) => Text(max).nullable())
   .partial()
   .strict()
-  .describe('All parts optional. A PATCH replaces the whole address; null clears it.');
+  .describe('All parts optional. A PATCH replaces the whole address; null clears it.'));
 
 /**
  * In the past. JSON Schema cannot compare with today, so the document states the rule as the
  * years 1900 to last year (a little narrower than the server, never wider).
  */
-const DateOfBirth = LocalDate.refine((date) => date >= '1900-01-01' && Date.parse(date) <= Date.now() + 86_400_000, 'must be a past date').meta({
+const DateOfBirth = /* @__PURE__ */ schema(() => LocalDate.refine((date) => date >= '1900-01-01' && Date.parse(date) <= Date.now() + 86_400_000, 'must be a past date').meta({
   description: 'Date of birth (YYYY-MM-DD), in the past.',
   examples: ['1988-04-12'],
   allOf: [{ pattern: yearsPattern(1900, new Date().getUTCFullYear() - 1) }],
-});
+}));
 
-const ClientShape = {
+const ClientShape = /* @__PURE__ */ schema(() => ({
   first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
   last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
   email: doc(Email.nullable(), 'Email.', 'olivia.hart@example.com'),
@@ -240,9 +240,9 @@ const ClientShape = {
   membership_tier: doc(Text(100).nullable(), 'Membership tier name.', 'Glow Gold'),
   tags: doc(z.array(doc(z.string().trim().min(1).max(50), 'A tag (1-50 characters).', 'vip')).max(50), 'Free-form tags (at most 50).', ['vip']),
   notes: doc(Text(5000).nullable(), 'Staff notes (at most 5000 characters).', 'Prefers afternoon appointments.'),
-};
+}));
 
-const ClientBodies = bodiesOf(ClientShape, {
+const ClientBodies = /* @__PURE__ */ schema(() => bodiesOf(ClientShape, {
   email: ClientShape.email.optional(),
   phone: ClientShape.phone.optional(),
   date_of_birth: ClientShape.date_of_birth.optional(),
@@ -251,16 +251,16 @@ const ClientBodies = bodiesOf(ClientShape, {
   membership_tier: ClientShape.membership_tier.optional(),
   tags: ClientShape.tags.optional(),
   notes: ClientShape.notes.optional(),
-});
-export const CreateClientBody = ClientBodies.create;
-export const UpdateClientBody = ClientBodies.update;
+}));
+export const CreateClientBody = /* @__PURE__ */ schema(() => ClientBodies.create);
+export const UpdateClientBody = /* @__PURE__ */ schema(() => ClientBodies.update);
 export type CreateClientInput = z.output<typeof CreateClientBody>;
 export type UpdateClientInput = z.output<typeof UpdateClientBody>;
 
-export const Address = addressOf(() => z.string().nullable().default(null)).describe('Postal address; absent parts are null.');
+export const Address = /* @__PURE__ */ schema(() => addressOf(() => z.string().nullable().default(null)).describe('Postal address; absent parts are null.'));
 export type Address = z.output<typeof Address>;
 
-export const Client = resource('client', {
+export const Client = /* @__PURE__ */ schema(() => resource('client', {
   first_name: doc(z.string(), 'First name.', 'Olivia'),
   last_name: doc(z.string(), 'Last name.', 'Hart'),
   email: doc(z.string().nullable(), 'Email.', 'olivia.hart@example.com'),
@@ -275,11 +275,11 @@ export const Client = resource('client', {
   last_visit_at: Instant('Scheduled time of the last completed appointment (read-only).', '2026-11-02T15:00:00.000Z').nullable(),
   total_spent_cents: doc(z.number().int(), 'Sum of recorded payments, minor units (read-only).', 127500),
   visit_count: doc(z.number().int(), 'Completed appointments (read-only).', 4),
-}).describe('A client of the practice, with visit and spend statistics.').meta({ id: 'Client' });
+}).describe('A client of the practice, with visit and spend statistics.').meta({ id: 'Client' }));
 
 export type ClientView = z.output<typeof Client>;
 
-export const ClientListQuery = PageQuery.extend({
+export const ClientListQuery = /* @__PURE__ */ schema(() => PageQuery.extend({
   q: z
     .string()
     .max(500)
@@ -291,5 +291,5 @@ export const ClientListQuery = PageQuery.extend({
         'Results are ordered by the matched term; `total` counts distinct matching clients.',
     ),
   membership_status: doc(MembershipStatus.optional(), 'Only clients with this membership status.', 'active'),
-});
+}));
 export const ResourceListQuery = PageQuery;

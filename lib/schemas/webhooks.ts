@@ -1,17 +1,17 @@
 import * as z from 'zod';
 import { ALL_EVENTS, isSubscribableEvent, MAX_URL_LENGTH } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/types';
-import { doc, IdOf, Instant, OutId, PageQuery, Timestamps } from './common';
+import { doc, IdOf, Instant, OutId, PageQuery, schema, Timestamps } from './common';
 
 /** Webhook subscriptions and their delivery log (API reference, webhooks and events). */
 
-const WebhookId = IdOf('webhook', 'The subscription id.');
-export const WebhookParams = z.object({ id: WebhookId });
-export const WebhookDeliveryParams = z.object({ id: WebhookId, delivery_id: IdOf('delivery', 'The delivery log entry id.') });
+const WebhookId = /* @__PURE__ */ schema(() => IdOf('webhook', 'The subscription id.'));
+export const WebhookParams = /* @__PURE__ */ schema(() => z.object({ id: WebhookId }));
+export const WebhookDeliveryParams = /* @__PURE__ */ schema(() => z.object({ id: WebhookId, delivery_id: IdOf('delivery', 'The delivery log entry id.') }));
 
-const EVENT_NAMES = `${EVENT_TYPES.join(', ')}, or "*" for all`;
+const EVENT_NAMES = /* @__PURE__ */ schema(() => `${EVENT_TYPES.join(', ')}, or "*" for all`);
 
-const Url = z
+const Url = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .min(1)
@@ -19,26 +19,26 @@ const Url = z
   .meta({
     description: 'https:// only (the local server also takes http://localhost and http://127.0.0.1). Hosts resolving to private, loopback or link-local addresses are refused.',
     examples: ['https://hooks.glow-booking.example/medspa'],
-  });
+  }));
 
 /** Event names from the API reference's webhooks and events, or `["*"]`; repeats are dropped. */
-const Events = z
+const Events = /* @__PURE__ */ schema(() => z
   .array(z.string().meta({ description: 'An event type, or "*".', examples: ['appointment.created'] }).refine(isSubscribableEvent, { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES}` }))
   .min(1)
   .max(EVENT_TYPES.length)
   .refine((events) => !events.includes(ALL_EVENTS) || events.every((event) => event === ALL_EVENTS), { error: '"*" stands alone: ["*"] takes every event type' })
   .transform((events) => [...new Set(events)])
-  .meta({ description: `Event types to receive: ${EVENT_NAMES}.`, examples: [['appointment.created', 'appointment.cancelled']] });
+  .meta({ description: `Event types to receive: ${EVENT_NAMES}.`, examples: [['appointment.created', 'appointment.cancelled']] }));
 
-const Description = doc(z.string().trim().max(500).nullable(), 'A label for people (at most 500 characters).', 'Booking site sync');
+const Description = /* @__PURE__ */ schema(() => doc(z.string().trim().max(500).nullable(), 'A label for people (at most 500 characters).', 'Booking site sync'));
 
-export const CreateWebhookBody = z
+export const CreateWebhookBody = /* @__PURE__ */ schema(() => z
   .object({ url: Url, events: Events, description: Description.optional() })
   .strict()
-  .describe('A new subscription.');
+  .describe('A new subscription.'));
 export type CreateWebhookInput = z.output<typeof CreateWebhookBody>;
 
-export const UpdateWebhookBody = z
+export const UpdateWebhookBody = /* @__PURE__ */ schema(() => z
   .object({
     url: Url,
     events: Events,
@@ -47,10 +47,10 @@ export const UpdateWebhookBody = z
   })
   .partial()
   .strict()
-  .describe('Any subset of the fields.');
+  .describe('Any subset of the fields.'));
 export type UpdateWebhookInput = z.output<typeof UpdateWebhookBody>;
 
-export const Webhook = z
+export const Webhook = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('webhook', 'The subscription id.'),
     medspa_id: OutId('practice', 'The practice it belongs to.'),
@@ -63,20 +63,20 @@ export const Webhook = z
     last_success_at: Instant('The last successful attempt (to the hour).', '2026-11-23T14:00:00.000Z').nullable(),
     ...Timestamps,
   })
-  .describe('A webhook subscription.').meta({ id: 'Webhook' });
+  .describe('A webhook subscription.').meta({ id: 'Webhook' }));
 export type Webhook = z.output<typeof Webhook>;
 
-export const WebhookWithSecret = Webhook.extend({
+export const WebhookWithSecret = /* @__PURE__ */ schema(() => Webhook.extend({
   secret: z
     .string()
     .meta({
       description: 'The signing secret (`whsec_` + base64), shown only here: verify deliveries with any Standard Webhooks library. After a rotation the previous secret also signs for 24 h.',
       examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
     }),
-}).describe('A subscription with its signing secret (shown only in this answer).').meta({ id: 'WebhookWithSecret' });
+}).describe('A subscription with its signing secret (shown only in this answer).').meta({ id: 'WebhookWithSecret' }));
 export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
 
-export const WebhookDelivery = z
+export const WebhookDelivery = /* @__PURE__ */ schema(() => z
   .object({
     id: OutId('delivery', 'The log entry id.'),
     event_id: doc(z.string(), 'Also the `webhook-id` header: the same for every attempt of one event, so receivers dedupe on it.', 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b'),
@@ -91,7 +91,7 @@ export const WebhookDelivery = z
       .meta({ examples: [null] }),
     created_at: Instant('When the attempt was logged.'),
   })
-  .describe('One delivery attempt.').meta({ id: 'WebhookDelivery' });
+  .describe('One delivery attempt.').meta({ id: 'WebhookDelivery' }));
 export type WebhookDelivery = z.output<typeof WebhookDelivery>;
 
 export const WebhookListQuery = PageQuery;

@@ -15,7 +15,7 @@ import type { ContractEvent } from '../../lib/events/types';
 import { httpHandler } from '../../lib/http/handler';
 import { illFormedStrings } from '../../lib/http/input';
 import { MAX_RESPONSE_BYTES, payloadBytes } from '../../lib/http/response';
-import { callableRoutes, defineRoutes, type RouteDef } from '../../lib/http/route';
+import { callableRoutes, defineRoutes, route, type RouteDef } from '../../lib/http/route';
 import type { ApiEvent, ApiResult } from '../../lib/http/types';
 import { routes } from '../../lib/routes';
 import { CancelBody, CreateAppointmentBody, UpdateAppointmentBody } from '../../lib/schemas/appointments';
@@ -212,9 +212,9 @@ describe('API Gateway: 30 s integration timeout', () => {
 
 describe('Lambda 6 MB responses: what the HTTP layer does with an answer too large', () => {
   const fake = defineRoutes({
-    hugeAnswer: { method: 'GET', path: '/v1/test/huge', group: 'test', summary: 'A huge answer', auth: 'public' },
-    hugeList: { method: 'GET', path: '/v1/test/list', group: 'test', summary: 'A huge list', auth: 'public' },
-    hugeChange: { method: 'POST', path: '/v1/test/change', group: 'test', summary: 'A huge answer to a change', auth: 'public' },
+    hugeAnswer: route('hugeAnswer', () => ({ method: 'GET', path: '/v1/test/huge', group: 'test', summary: 'A huge answer', auth: 'public' })),
+    hugeList: route('hugeList', () => ({ method: 'GET', path: '/v1/test/list', group: 'test', summary: 'A huge list', auth: 'public' })),
+    hugeChange: route('hugeChange', () => ({ method: 'POST', path: '/v1/test/change', group: 'test', summary: 'A huge answer to a change', auth: 'public' })),
   });
   const eventOf = (method: string, path: string): ApiEvent => ({ version: '2.0', routeKey: `${method} ${path}`, rawPath: path, rawQueryString: '', headers: {}, isBase64Encoded: false, requestContext: { requestId: randomUUID(), http: { method, path } } }) as unknown as ApiEvent;
   const run = async (route: RouteDef & { operation: string }, result: ApiResult) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, bytesByPackage, functionModules, type FunctionBundle } from '../../infra/bundles';
+import type { RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers } from '../../lib/workers';
 
@@ -61,6 +62,18 @@ describe('function bundles', () => {
 
   it('carry the OpenAPI builder only in the OpenAPI functions (/v1/openapi.json and /openapi.json)', () => {
     expect(carrying((path) => path.startsWith('lib/openapi/'))).toEqual(OPENAPI_FUNCTIONS);
+  });
+
+  it('carry their own route row, not the other rows of their group (docs/decisions/0011)', () => {
+    // Rows whose summary is a plain literal (generated ones are template strings in the bundle).
+    const literal = Object.entries(routes as Record<string, RouteDef>).filter(([, route]) => !/["'`\\$]/.test(route.summary));
+    const foreign = bundles
+      .filter((bundle) => !OPENAPI_FUNCTIONS.includes(bundle.name))
+      .flatMap((bundle) => {
+        const text = readFileSync(bundle.file, 'utf8');
+        return literal.filter(([operation, route]) => !bundle.name.endsWith(`/${operation}`) && text.includes(route.summary)).map(([operation]) => `${bundle.name} carries ${operation}`);
+      });
+    expect(foreign).toEqual([]);
   });
 
   it('carry their own section of the route table, never the whole table (but the OpenAPI functions)', () => {
