@@ -14,6 +14,7 @@ import type { SecretName } from '../../lib/crypto/named-secret';
 import { PARTITIONS, type PartitionName } from '../../lib/db/keys';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { DYNAMODB_WRITE_ACTION, type TableWrites, type WriteAction } from '../../lib/db/table-writes';
+import type { FilesBeside } from '../../lib/http/route';
 import { EVENT_BUS_ENV, queueUrlEnv } from '../../lib/workers';
 import { lambdaBundling, sourceMapEnvironment } from './bundling';
 import { FunctionRole } from './function-role';
@@ -59,7 +60,7 @@ export interface AppFunctionProps {
   /** For asynchronously invoked functions (schedules): failed invocations land here. */
   deadLetterQueue?: IQueue;
   /** Files deployed beside the bundle (the route row's `filesBeside`). */
-  filesBeside?: Readonly<Record<string, string>>;
+  filesBeside?: FilesBeside;
 }
 
 /**

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { FilesBeside } from '../../lib/http/route';
+import { generatedFilePath } from '../generated-files';
 
 /**
  * THE esbuild settings of every function bundle. The CDK construct (./app-function.ts) bundles
@@ -44,29 +46,36 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 
 const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
 
-/** A route row's `filesBeside` (name -> package path) as absolute source files, resolved from the project. */
-export function filesBesideSources(projectRoot: string, files: Readonly<Record<string, string>> = {}): Array<[name: string, source: string]> {
+/**
+ * A route row's `filesBeside` as absolute source files: package paths resolved from the project,
+ * generated files made (in this process, once) and written to disk (infra/generated-files.ts).
+ */
+export function filesBesideSources(projectRoot: string, files: FilesBeside = {}): Array<[name: string, source: string]> {
   const resolve = createRequire(join(projectRoot, 'package.json')).resolve;
-  return Object.entries(files).map(([name, from]) => [name, resolve(from)]);
+  return Object.entries(files).map(([name, from]) => [name, typeof from === 'string' ? resolve(from) : generatedFilePath(from.generated)]);
 }
 
 /** Copies a function's `filesBeside` into the directory of its bundle (esbuild API builds). */
-export function copyFilesBeside(projectRoot: string, files: Readonly<Record<string, string>> | undefined, bundleDir: string): void {
+export function copyFilesBeside(projectRoot: string, files: FilesBeside | undefined, bundleDir: string): void {
   for (const [name, source] of filesBesideSources(projectRoot, files)) copyFileSync(source, join(bundleDir, name));
 }
 
 const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
 
-/** For NodejsFunction (the CDK construct); `filesBeside` land in the asset next to index.mjs. */
-export function lambdaBundling(projectRoot: string, filesBeside?: Readonly<Record<string, string>>): BundlingOptions {
-  const beside = filesBesideSources(projectRoot, filesBeside);
+/**
+ * For NodejsFunction (the CDK construct); `filesBeside` land in the asset next to index.mjs. The
+ * hook runs in the CDK app's process when the function is bundled, so a generated file is made
+ * only then (not for template tests, which skip bundling).
+ */
+export function lambdaBundling(projectRoot: string, filesBeside: FilesBeside = {}): BundlingOptions {
   return {
-    ...(beside.length
+    ...(Object.keys(filesBeside).length
       ? {
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: (_inputDir: string, outputDir: string) => beside.map(([name, source]) => `cp ${quote(source)} ${quote(join(outputDir, name))}`),
+            afterBundling: (_inputDir: string, outputDir: string) =>
+              filesBesideSources(projectRoot, filesBeside).map(([name, source]) => `cp ${quote(source)} ${quote(join(outputDir, name))}`),
           },
         }
       : {}),

@@ -71,7 +71,7 @@ export function createLocalServer(): Server {
     try {
       const result = await dispatch(await localRequestOf(request));
       response.writeHead(result.status, result.headers);
-      response.end(result.body);
+      response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
       const failure = refusal('INTERNAL_ERROR', randomUUID());
       response.writeHead(failure.status, failure.headers);

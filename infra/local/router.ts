@@ -162,7 +162,7 @@ function toLocalResponse(response: APIGatewayProxyStructuredResultV2): LocalResp
   for (const [name, value] of Object.entries(response.headers ?? {})) {
     if (value !== undefined && value !== '') headers[name.toLowerCase()] = String(value);
   }
-  return { status: response.statusCode ?? 200, headers, body: response.body ?? '' };
+  return { status: response.statusCode ?? 200, headers, body: response.body ?? '', ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}) };
 }
 
 /** API Gateway's `$default` route: whatever no other route matches. */

@@ -7,6 +7,8 @@ export interface LocalResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is bytes in base64 (a gzipped answer): sent decoded, as API Gateway sends it. */
+  isBase64Encoded?: boolean;
 }
 
 /**

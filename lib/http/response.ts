@@ -1,5 +1,6 @@
 import { AppError } from '../errors';
 import { logger } from '../log';
+import type { PrebuiltAnswer } from './prebuilt';
 import { successStatusOf, type RouteDef } from './route';
 import { json, type ApiMiddleware, type ApiMiddyRequest, type ApiResponse, type ApiResult } from './types';
 
@@ -64,10 +65,25 @@ function withinPayloadLimit(request: ApiMiddyRequest, result: ApiResult, data: u
   throw tooLarge();
 }
 
+function shapedAnswer(request: ApiMiddyRequest, result: ApiResult): ApiResponse {
+  const data = shape(request.internal.route, result.data);
+  return withinPayloadLimit(request, result, data, envelope(request.internal.route, result, data));
+}
+
+const isPrebuilt = (data: unknown): data is PrebuiltAnswer => typeof (data as Partial<PrebuiltAnswer> | null)?.respond === 'function';
+
+/** A `prebuilt` row's answer: made and checked against `response` at build time, sent as it is. */
+function prebuilt(request: ApiMiddyRequest, result: ApiResult): ApiResponse {
+  const { route } = request.internal;
+  if (!isPrebuilt(result.data)) throw new Error(`${route.operation} is prebuilt: its handler answers a PrebuiltAnswer`);
+  const answer = result.data.respond(result.status ?? successStatusOf(route), result.headers, request.event.headers?.['accept-encoding']);
+  return withinPayloadLimit(request, result, undefined, answer);
+}
+
 /**
- * Turns the handler's result into the envelope (or the bare RFC shape), with the ETag of a single
- * versioned resource and the request id, within Lambda's payload limit. A create's id becomes the
- * audited resource.
+ * Turns the handler's result into the envelope (or the bare RFC shape, or a prebuilt answer), with
+ * the ETag of a single versioned resource and the request id, within Lambda's payload limit. A
+ * create's id becomes the audited resource.
  */
 export const response = (): ApiMiddleware => ({
   after: async (request) => {
@@ -82,8 +98,7 @@ export const response = (): ApiMiddleware => ({
     const data = result.data as { id?: unknown; client_id?: unknown } | null;
     const created = data?.id ?? data?.client_id;
     if (!state.resourceId && typeof created === 'string') state.resourceId = created;
-    const shapedData = shape(state.route, result.data);
-    const shaped = withinPayloadLimit(request, result, shapedData, envelope(state.route, result, shapedData));
+    const shaped = state.route.prebuilt ? prebuilt(request, result) : shapedAnswer(request, result);
     shaped.headers = { ...shaped.headers, 'x-request-id': state.requestId };
     request.response = shaped;
   },

@@ -11,6 +11,18 @@ export interface RawBody {
   example: string;
 }
 
+/**
+ * A file made at build time rather than copied from a package: `generated` names its generator in
+ * infra/generated-files.ts. By name, because a row is bundled into every function of its group
+ * and must not import what makes the file (the OpenAPI builder is zod-openapi and every route).
+ */
+export interface GeneratedFile {
+  generated: 'openapi';
+}
+
+/** A function's files beside its bundle: file name -> package path, or a generated file. */
+export type FilesBeside = Readonly<Record<string, string | GeneratedFile>>;
+
 /** One row of the route table: everything the CDK stack, local server, OpenAPI and client need. */
 export interface RouteDef {
   method: HttpMethod;
@@ -74,9 +86,17 @@ export interface RouteDef {
   timeoutSeconds?: number;
   /**
    * Files deployed beside the function's bundle, read at run time rather than inlined into the
-   * code Node parses on every cold start: file name -> package path (e.g. a static asset).
+   * code Node parses on every cold start: file name -> package path (e.g. a static asset), or a
+   * file generated at build time (both builds write it: infra/constructs/bundling.ts).
    */
-  filesBeside?: Readonly<Record<string, string>>;
+  filesBeside?: FilesBeside;
+  /**
+   * The answer is JSON text made at build time and checked against `response` there (a generated
+   * file beside the bundle): the handler gives it as a `PrebuiltAnswer` and the request chain
+   * sends it as it is (gzipped when the client takes it), without shaping and serializing it per
+   * request (lib/http/response.ts). Bare answers only (`envelope: false`).
+   */
+  prebuilt?: boolean;
   /**
    * What the operation itself writes (lib/db/table-writes.ts); the request chain's own writes are
    * added by `tableWritesOf`. Its function's IAM role is generated from the sum.

@@ -33,6 +33,7 @@ export interface ApiRequest<R extends RouteDef> {
 
 export interface ApiResult {
   status?: number;
+  /** The answer's data; a `prebuilt` row's is its `PrebuiltAnswer` (lib/http/prebuilt.ts). */
   data: unknown;
   pagination?: { total: number; next_cursor: string | null };
   /** A list's cursor after `data[index]`, so an answer too large for Lambda can be cut there (lib/http/response.ts). */
@@ -74,8 +75,11 @@ export type ApiResponse = APIGatewayProxyStructuredResultV2;
 export type ApiMiddyRequest = middy.Request<ApiEvent, ApiResponse, Error, Context, RequestState>;
 export type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResponse, Error, Context, RequestState>;
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+/** A JSON answer whose body is already text (a prebuilt one: lib/http/prebuilt.ts). */
+export const jsonText = (status: number, body: string, headers: Record<string, string> = {}): ApiResponse => ({
   statusCode: status,
   headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  body: JSON.stringify(body),
+  body,
 });
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => jsonText(status, JSON.stringify(body), headers);

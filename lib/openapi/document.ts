@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { version as packageVersion } from '../../package.json';
 import { ROLES } from '../auth/roles';
 import { MAX_BODY_BYTES } from '../http/input';
+import { DEFAULT_SERVER_URL, SERVER_DESCRIPTIONS } from '../docs/openapi-file';
 import { callableRoutes } from '../http/route';
 import { routes } from '../routes';
 import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportResponses } from './errors';
@@ -24,9 +25,6 @@ type Json = Record<string, any>;
 
 export { DOC_ERROR_STATUS, type DocErrorCode } from './errors';
 
-/** The local server's address when the document is built without a request (`npm run openapi`). */
-export const DEFAULT_SERVER_URL = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-
 function infoDescription(): string {
   return fill(PROSE.overview, {
     max_body_kib: String(MAX_BODY_BYTES / 1024),
@@ -42,7 +40,7 @@ const tokenUrl = (serverUrl: string) => `${serverUrl}${routes.createToken.path}`
  * The document for one server: `servers` and the OAuth token URL name it. The rest does not
  * depend on it, so a cached document is re-pointed per request with this.
  */
-export function withServer(document: Json, serverUrl: string, description = 'The server that answered this request'): Json {
+export function withServer(document: Json, serverUrl: string, description: string = SERVER_DESCRIPTIONS.request): Json {
   return {
     ...document,
     servers: [{ url: serverUrl, description }],
@@ -59,6 +57,7 @@ export function withServer(document: Json, serverUrl: string, description = 'The
   };
 }
 
+export { DEFAULT_SERVER_URL } from '../docs/openapi-file';
 export { serverUrlOf } from '../http/server-url';
 
 /** Builds the whole document from `routes`; pure, so callers may cache it. */
@@ -126,7 +125,7 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
   ) as Json;
   addComponents(rendered, eventComponents(RENDERING));
   completeParameters(rendered);
-  const document = withServer(nameInputComponents(rendered), serverUrl, requestedServer ? 'The API' : 'The local server (npm start)');
+  const document = withServer(nameInputComponents(rendered), serverUrl, requestedServer ? 'The API' : SERVER_DESCRIPTIONS.local);
   addExamples(document, missing);
   return document;
 }

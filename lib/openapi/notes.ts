@@ -202,7 +202,9 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   cannot compare with today are stated a little narrower than the server applies them:
   \`date_of_birth\` takes the years 1900 to last year in the document (the server takes any past
   date). Operations say whether they are rate limited (\`x-rate-limited\`) and take an
-  \`Idempotency-Key\` (\`x-idempotent\`). \`GET /docs\` is Swagger UI, served by the API itself.
+  \`Idempotency-Key\` (\`x-idempotent\`). It is over a megabyte of JSON: send \`Accept-Encoding: gzip\`
+  to get it gzipped, about 15 times smaller (API Gateway compresses nothing itself, so the function
+  does). \`GET /docs\` is Swagger UI, served by the API itself.
 - **Unknown routes** answer 404 \`NOT_FOUND\` in the usual envelope. A form-encoded body is taken
   only by the token endpoint (elsewhere 415 \`UNSUPPORTED_MEDIA_TYPE\`); any other body is read as
   JSON. Responses may gain new fields: ignore the ones you do not know.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { OPENAPI_FILE } from '../docs/openapi-file';
 import { DOCS_ASSET_NAMES, DOCS_ASSETS, DOCS_PACKAGE_FILES } from '../docs/page';
 import { defineRoutes, route } from '../http/route';
 import { doc } from '../schemas/common';
@@ -14,8 +15,10 @@ const OpenApiDocument = z
   })
   .describe('The OpenAPI 3.1 document of this API, generated from the route table; `servers` names the host that served it');
 
+/** Rendered at build time into a file beside the bundle (lib/docs/openapi-file.ts), answered as it is. */
 const getOpenApiRow = {
   method: 'GET', group: 'system', auth: 'public', envelope: false, touches: { table: false }, response: OpenApiDocument,
+  filesBeside: { [OPENAPI_FILE]: { generated: 'openapi' } }, prebuilt: true,
 } as const;
 
 /** The reference page's files, by content type. */

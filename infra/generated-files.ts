@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GeneratedFile } from '../lib/http/route';
+import { openApiFileText } from '../lib/openapi/file';
+
+type GeneratorName = GeneratedFile['generated'];
+
+/**
+ * The generators of route rows' generated `filesBeside` ({ generated: name }), each returning its
+ * file's text. They run where the bundles are built (the CDK app, `buildFunctions`) and, for a
+ * handler running from source, in its process (lib/http/files-beside.ts). Deterministic: a commit
+ * makes the same bytes wherever it is built.
+ */
+const GENERATORS: Record<GeneratorName, () => string> = {
+  openapi: openApiFileText,
+};
+
+const made = new Map<GeneratorName, string>();
+
+/** A generated file's text, made once per process (the two OpenAPI functions share one). */
+export function generatedFileText(name: GeneratorName): string {
+  let text = made.get(name);
+  if (text === undefined) {
+    text = GENERATORS[name]();
+    made.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * The generated file on disk, for builds that copy files (the CDK bundling hook's `cp`): under the
+ * temp directory, named by its content, so equal text is one file and a build never copies a stale
+ * one. Written whole, then renamed into place (builds may run side by side).
+ */
+export function generatedFilePath(name: GeneratorName): string {
+  const text = generatedFileText(name);
+  const file = join(tmpdir(), 'medspa-api-generated', `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
+  if (!existsSync(file)) {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(`${file}.${process.pid}`, text);
+    renameSync(`${file}.${process.pid}`, file);
+  }
+  return file;
+}
