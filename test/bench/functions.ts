@@ -71,9 +71,10 @@ const operationsByModule = new Map(Object.entries(routes as Record<string, Route
 
 /**
  * The first request of a cold start: a real one for the operations the bench also times warm
- * (create, list, slots, availability search, get client), the token exchange and health; for the other routes an authenticated
- * request on an unknown id or with an empty body (answered 404 / 400 after the token, the access
- * check and the input parse, each of which does its work). Workers get an empty batch.
+ * (create, list, slots, availability search, get client), the token exchange and health; for the
+ * other routes an authenticated request on an unknown id or with an empty body (answered 404 / 400
+ * after the token, the access check and the input parse, each of which does its work). Workers get
+ * an empty batch.
  */
 export function invocationFor(ids: SeededIds, sample: number) {
   return (bundle: FunctionBundle): Invocation => {
@@ -239,8 +240,8 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
 /**
  * A practice for cold starts alone (`npm run bench:cold`) and warm CPU (`npm run bench:warm`): one
  * provider working around the clock, a service, a client, a service with three providers working
- * 09:00-17:00 for the search, 50 appointments on the listed day (a full page, some of the slots
- * day taken), and a free half hour per sample from the day after.
+ * 09:00-17:00 for the search, 50 appointments on the listed day (a full page; the slots' day part
+ * taken), and a free half hour per sample from the day after.
  */
 export async function seedColdStartPractice(): Promise<SeededIds> {
   const { createLocalServer, listen } = await import('../../infra/local/http-server');
