@@ -66,13 +66,13 @@ async function rawOperations(ids: SeededIds): Promise<Record<string, { expected:
   }));
   // One practice-local (New York) day, as its time-index sort keys start.
   const day = [utc(ids.date, '00:00'), utc(addDays(ids.date, 1), '00:00')].map((instant) => instant.slice(0, 19));
-  const after = (calls: () => Promise<unknown>) => async () => {
+  const after = (calls: (n: number) => Promise<unknown>) => async (n: number) => {
     await rateLimit();
-    return calls();
+    return calls(n);
   };
   return {
     // BatchGet (practice, client, service, provider, claim buckets) + TransactWrite (appointment, claim, client check, audit entry).
-    createAppointment: { expected: 201, raw: (n) => after(() => rawCreateCalls({ medspaId: mid, clientId: ids.clientId, service: booked, providerId: ids.providerId, start: ids.freeSlot(n), id: `warm-raw-${n}`, caller: ids.credential.client_id }))() },
+    createAppointment: { expected: 201, raw: after((n) => rawCreateCalls({ medspaId: mid, clientId: ids.clientId, service: booked, providerId: ids.providerId, start: ids.freeSlot(n), id: `warm-raw-${n}`, caller: ids.credential.client_id })) },
     // One Query of the day's page and one BatchGet of its clients, services and providers (the goal's
     // floor), plus the COUNT Query the answer's pagination.total needs. Not the practice read ours
     // makes for the zone: a raw caller could keep the zone, as it keeps the access check.
