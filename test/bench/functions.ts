@@ -60,15 +60,21 @@ export interface SeededIds {
   credential: { client_id: string; client_secret: string };
   /** A publishable key of the practice (online booking on), for the public routes. */
   publishableKey: string;
+  /** A service with 3 providers working 09:00-17:00, for the availability search from `date` over 14 days. */
+  searchServiceId: string;
 }
+
+/** The last date of the bench's availability search (14 days from `date`, both inclusive). */
+export const searchTo = (ids: SeededIds) => new Date(Date.parse(ids.date) + 13 * 86_400_000).toISOString().slice(0, 10);
 
 const operationsByModule = new Map(Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [handlerModule(operation, route), [operation, route] as const]));
 
 /**
  * The first request of a cold start: a real one for the operations the bench also times warm
- * (create, list, slots), the token exchange and health; for the other routes an authenticated
- * request on an unknown id or with an empty body (answered 404 / 400 after the token, the access
- * check and the input parse, each of which does its work). Workers get an empty batch.
+ * (create, list, slots, availability search, get client), the token exchange and health; for the
+ * other routes an authenticated request on an unknown id or with an empty body (answered 404 / 400
+ * after the token, the access check and the input parse, each of which does its work). Workers get
+ * an empty batch.
  */
 export function invocationFor(ids: SeededIds, sample: number) {
   return (bundle: FunctionBundle): Invocation => {
@@ -96,6 +102,13 @@ export function invocationFor(ids: SeededIds, sample: number) {
       case 'getAvailableSlots':
         params = { id: ids.providerId };
         call = request(`/v1/providers/${ids.providerId}/slots?date=${ids.date}&duration_minutes=30`);
+        break;
+      case 'searchAvailability':
+        call = request(`/v1/availability?service_id=${ids.searchServiceId}&from=${ids.date}&to=${searchTo(ids)}`);
+        break;
+      case 'getClient':
+        params = { id: ids.clientId };
+        call = request(`/v1/clients/${ids.clientId}`);
         break;
       case 'createToken':
         call = request('/v1/auth/token', { client_id: ids.credential.client_id, client_secret: ids.credential.client_secret });
@@ -225,8 +238,10 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
 }
 
 /**
- * A practice for cold starts alone (`npm run bench:cold`): one provider working around the clock,
- * a service, a client, and a free half hour per sample on a day weeks ahead.
+ * A practice for cold starts alone (`npm run bench:cold`) and warm CPU (`npm run bench:warm`): one
+ * provider working around the clock, a service, a client, a service with three providers working
+ * 09:00-17:00 for the search, 50 appointments on the listed day (a full page; the slots' day part
+ * taken), and a free half hour per sample from the day after.
  */
 export async function seedColdStartPractice(): Promise<SeededIds> {
   const { createLocalServer, listen } = await import('../../infra/local/http-server');
@@ -245,8 +260,16 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
     const clientId = (await medspa.api.createClient({ body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
     await medspa.api.updatePractice({ body: { online_booking: { enabled: true } } });
     const publishableKey = (await medspa.api.createPublishableKey({ body: { name: 'Bench', allowed_origins: ['https://spa.example'] } })).data.key;
+    const nineToFive = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+    const searchProviders: string[] = [];
+    for (let i = 0; i < 3; i += 1) searchProviders.push((await medspa.api.createProvider({ body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive } })).data.id);
+    const searchServiceId = (await medspa.api.createService({ body: { name: 'Peel', category: 'skin', price_cents: 12000, duration_minutes: 60, provider_ids: searchProviders } })).data.id;
     const date = futureWeekday('wed', 3);
     const midnight = Date.parse(utc(date, '00:00'));
+    // The listed day: 00:00-19:00 of the around-the-clock provider (38 half hours), 4 hours of each searched one.
+    const book = (provider_id: string, service_id: string, scheduled_at: string) => medspa.createAppointment({ client_id: clientId, service_id, provider_id, scheduled_at }, { idempotencyKey: false });
+    for (let i = 0; i < 38; i += 1) await book(providerId, serviceId, new Date(midnight + i * 30 * 60_000).toISOString());
+    for (const provider of searchProviders) for (const hour of ['09:00', '11:00', '13:00', '15:00']) await book(provider, searchServiceId, utc(date, hour));
     return {
       medspaId: practice.id,
       token: await issueToken({ medspaId: practice.id, clientId: credential.client_id, role: 'admin' }, new Date()),
@@ -254,9 +277,10 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
       serviceId,
       clientId,
       date,
-      freeSlot: (n: number) => new Date(midnight + (n % 48) * 30 * 60_000 + Math.floor(n / 48) * 86_400_000).toISOString(),
+      freeSlot: (n: number) => new Date(midnight + (n % 48) * 30 * 60_000 + (1 + Math.floor(n / 48)) * 86_400_000).toISOString(),
       credential,
       publishableKey,
+      searchServiceId,
     };
   } finally {
     server.close();

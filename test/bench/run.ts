@@ -16,16 +16,19 @@ const { createLocalServer, listen } = await import('../../infra/local/http-serve
 const { ddb, tableName } = await import('../../lib/db/client');
 const { MedspaClient } = await import('../../lib/client/index');
 const { createPracticeWithAdmin } = await import('../../lib/use-cases/practice');
-const { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, idempotencyKey, practiceKey } = await import('../../lib/db/keys');
-const { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+const { idempotencyKey } = await import('../../lib/db/keys');
+const { PutCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+const floors = await import('./raw-calls');
 const { addDays, futureWeekday, utc } = await import('../fixtures/dates');
 const { benchReports } = await import('./reports');
 
 const { buildAll, coldEnvironment, coldGoalLines, coldLines, coldStarts, sizeLines } = await import('./functions');
+const { measureWarmCpu, warmCpuGoalLine, warmCpuLines } = await import('./warm-cpu');
 const { issueToken } = await import('../../lib/auth/issue');
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 3);
+const WARM_SAMPLES = Number(process.env.BENCH_WARM_SAMPLES ?? 200);
 // Built before anything else runs, with the construct's settings (infra/constructs/bundling.ts).
 const built = await buildAll();
 const builtWithMaps = process.env.BENCH_SOURCE_MAPS === 'compare' ? await buildAll({ sourceMaps: true }) : undefined;
@@ -79,23 +82,11 @@ const mid = practice.id;
 // The goal's create sends no Idempotency-Key (it is optional); the keyed create is measured too,
 // against the same floor plus the key's two writes (its claim, and its stored answer).
 const createAt = (i: number) => ({ client_id: clientId, service_id: serviceId, provider_id: providers[10 + (i % 10)], scheduled_at: at(14 + Math.floor(i / 480), (Math.floor(i / 10) % 48) * 30) });
-// The floor: the same two calls with the same items (appointment with both index keys, its
-// bucket, the audit entry), without our code around them.
-async function rawCreateCalls(i: number, prefix: string) {
-  const provider = providers[i % 10];
-  const start = at(28, Math.floor(i / 10) * 30);
-  const hour = start.slice(0, 13);
-  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
-    practiceKey(mid), entityKey(mid, 'CLIENT', clientId), entityKey(mid, 'SERVICE', serviceId), entityKey(mid, 'PROVIDER', provider),
-    ...Array.from({ length: 9 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse(`${hour}:00:00Z`) + h * 3_600_000).toISOString().slice(0, 13))),
-  ] } } }));
-  const id = `${prefix}-${i}`;
-  await ddb().send(new TransactWriteCommand({ TransactItems: [
-    { Put: { TableName: tableName(), Item: { ...appointmentKey(mid, id), ...appointmentTimeIndexKeys(mid, start, id), ...clientAppointmentsIndexKeys(mid, clientId, start, id), id, scheduled_at: start, status: 'scheduled', version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName(), Item: { ...auditKey(mid, new Date().toISOString(), id), operation: 'createAppointment', outcome: 'success' } } },
-    { Put: { TableName: tableName(), Item: { ...claimKey(mid, 'PROVIDER', `${prefix}-${provider}`, `${hour}-${i}`), entries: { [id]: { start } }, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' } },
-  ] }));
-}
+// The floor (./raw-calls.ts): the same two calls with the same items (appointment with both index
+// keys, its bucket, the client check, the audit entry), without our code around them.
+const facial = { id: serviceId, duration_minutes: 30, price_cents: 9000 };
+const rawCreateCalls = (i: number, prefix: string) =>
+  floors.rawCreateCalls({ medspaId: mid, clientId, service: facial, providerId: providers[i % 10]!, start: at(28, Math.floor(i / 10) * 30), id: `${prefix}-${i}`, caller: credential.client_id });
 const [create, rawCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(i), { idempotencyKey: false }), (i) => rawCreateCalls(i, 'raw'));
 const [keyedCreate, rawKeyedCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(SAMPLES + i)), async (i) => {
   const key = idempotencyKey(mid, 'raw', `key-${i}`);
@@ -104,29 +95,14 @@ const [keyedCreate, rawKeyedCreate] = await measurePair(SAMPLES, (i) => medspa.c
   await ddb().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: 'SET #s = :done, #r = :r', ConditionExpression: 'lock_id = :l', ExpressionAttributeNames: { '#s': 'status', '#r': 'response' }, ExpressionAttributeValues: { ':done': 'completed', ':r': { status: 201, body: '{}' }, ':l': 'l' } }));
 });
 
-const [list, rawList] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }), async () => {
-  await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(mid), ConsistentRead: true }));
-  const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(0, 0).slice(0, 7)), ':a': at(0, 0).slice(0, 13), ':b': at(7, 0).slice(0, 13) } };
-  const [page] = await Promise.all([ddb().send(new QueryCommand({ ...range, Limit: 51 })), ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))]);
-  const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
-  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
-});
+const [list, rawList] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }), () =>
+  floors.rawListPage(mid, at(0, 0).slice(0, 13), at(7, 0).slice(0, 13), { limit: 50, count: true, practice: true }));
 
 // One practice-local day (a page of 50 of its 70), against the goal's floor: one Query and one BatchGet.
-const [listDay, rawListDay] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: addDays(week, 3), endDate: addDays(week, 3), limit: 50 }), async () => {
-  const day = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(mid, at(3, 0).slice(0, 7)), ':a': at(3, 0).slice(0, 19), ':b': at(4, 0).slice(0, 19) } };
-  const page = await ddb().send(new QueryCommand({ ...day, Limit: 51 }));
-  const ids = [...new Set((page.Items ?? []).flatMap((a) => [entityKey(mid, 'CLIENT', a.client_id), entityKey(mid, 'SERVICE', a.service_id), entityKey(mid, 'PROVIDER', a.provider_id)].map((k) => JSON.stringify(k))))];
-  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: ids.map((k) => JSON.parse(k)) } } }));
-});
+const [listDay, rawListDay] = await measurePair(SAMPLES, () => medspa.getAppointments({ startDate: addDays(week, 3), endDate: addDays(week, 3), limit: 50 }), () =>
+  floors.rawListPage(mid, at(3, 0).slice(0, 19), at(4, 0).slice(0, 19), { limit: 50 }));
 
-const [slots, rawSlots] = await measurePair(SAMPLES, (i) => medspa.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), async (i) => {
-  const provider = providers[i % 10];
-  await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: [
-    practiceKey(mid), entityKey(mid, 'PROVIDER', provider),
-    ...Array.from({ length: 50 }, (_, h) => claimKey(mid, 'PROVIDER', provider, new Date(Date.parse(`${addDays(week, 1)}T10:00:00Z`) + h * 3_600_000).toISOString().slice(0, 13))),
-  ] } } }));
-});
+const [slots, rawSlots] = await measurePair(SAMPLES, (i) => medspa.getAvailableSlots(providers[i % 10], addDays(week, 2), 30), (i) => floors.rawSlots(mid, providers[i % 10]!, addDays(week, 2)));
 
 // A 14-day availability search for a service with 3 providers (09:00-17:00 every day, some days
 // partly booked) against the 42 per-day slots calls (3 providers x 14 days) it replaces.
@@ -183,10 +159,14 @@ const coldIds = {
   freeSlot: (n: number) => at(49 + Math.floor(n / 40), (n % 40) * 30),
   credential,
   publishableKey,
+  searchServiceId: searchService,
 };
 const coldEnv = coldEnvironment(dynamo.endpoint, tableName());
 const cold = await coldStarts({ ...built, ids: coldIds, samples: COLD_SAMPLES, env: coldEnv });
 const coldWithMaps = builtWithMaps ? await coldStarts({ ...builtWithMaps, ids: { ...coldIds, freeSlot: (n: number) => at(56 + Math.floor(n / 40), (n % 40) * 30) }, samples: COLD_SAMPLES, env: coldEnv, sourceMaps: true }) : undefined;
+
+// Warm handler CPU (./warm-cpu.ts): the goal's five bundles in this process against their raw calls.
+const warm = await measureWarmCpu({ bundles: built.bundles, ids: coldIds, endpoint: dynamo.endpoint, samples: WARM_SAMPLES });
 
 const row = (name: string, ours: { p50: number; p99: number }, raw: { p50: number; p99: number }) =>
   `${name.padEnd(8)} p50 ${ours.p50.toFixed(1).padStart(6)} ms  p99 ${ours.p99.toFixed(1).padStart(6)} ms | raw floor p50 ${raw.p50.toFixed(1).padStart(6)} ms  p99 ${raw.p99.toFixed(1).padStart(6)} ms | ratio p50 ${(ours.p50 / raw.p50).toFixed(2)}x`;
@@ -195,6 +175,8 @@ for (const line of sizeLines(built.bundles, built.buildMs)) console.log(line);
 for (const line of coldLines(cold, 'as deployed (no source maps)')) console.log(line);
 if (coldWithMaps) for (const line of coldLines(coldWithMaps, 'with source maps and --enable-source-maps')) console.log(line);
 for (const line of coldGoalLines(cold)) console.log(line);
+for (const line of warmCpuLines(warm, WARM_SAMPLES)) console.log(line);
+console.log(warmCpuGoalLine(warm));
 console.log(row('create', create, rawCreate));
 console.log(row('create+key', keyedCreate, rawKeyedCreate));
 console.log(row('list', list, rawList));
