@@ -15,7 +15,6 @@ export default defineConfig({
       LOG_LEVEL: 'SILENT',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      SECRET_HASH_COST: '1024',
       TOKEN_ISSUER: 'medspa-api-test',
       // On, as deployed (every authenticated call takes from its bucket, so its role's grant is
       // exercised), with a bucket no test empties; test/integration/rate-limit.test.ts sets a small one.

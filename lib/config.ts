@@ -14,8 +14,6 @@ const ConfigSchema = z.object({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /** How long a pagination cursor stays valid after it is handed out (lib/crypto/cursor.ts). */
   CURSOR_TTL_SECONDS: z.coerce.number().int().min(1).default(86_400),
-  /** scrypt cost for client secrets (N). Lower only in tests. */
-  SECRET_HASH_COST: z.coerce.number().int().min(2).default(16_384),
   /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */
   ALLOW_LOCAL_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Waits between webhook delivery attempts, e.g. `1s,2s,5s` (default: the contract's 5s,5m,30m,2h,5h,10h); then given up. */

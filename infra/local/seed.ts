@@ -36,7 +36,7 @@ export async function ensureDemoPractice(dataDir: string, now = new Date()): Pro
     if (!existing) {
       await createCredential(demo.medspa_id, { name: 'Demo admin', role: 'admin', ...wanted }, now);
     } else if (existing.revoked_at || !(await verifySecret(wanted.clientSecret, existing.secret_hash))) {
-      await resetCredentialSecret(demo.medspa_id, wanted.clientId, await hashSecret(wanted.clientSecret), now.toISOString());
+      await resetCredentialSecret(demo.medspa_id, wanted.clientId, hashSecret(wanted.clientSecret), now.toISOString());
     }
     demo = { medspa_id: demo.medspa_id, client_id: wanted.clientId, client_secret: wanted.clientSecret };
   }

@@ -6,7 +6,8 @@
 export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss\`, \`aud: medspa-api\`, \`sub\` = client_id, \`medspa_id\`,
   \`role\`, \`exp\` = 1 h), verified with aws-jwt-verify against our own JWKS. Locally the key lives in
   \`.data/signing-key.json\`; on AWS it is a KMS key (ECC_NIST_P256) that never leaves KMS. Client
-  secrets are stored as scrypt hashes. Generated client ids name their practice, so token exchange
+  secrets are 256 random bits and stored as their SHA-256 (a slow hash only slows guessing
+  secrets people choose; scrypt hashes of credentials made before stay valid). Generated client ids name their practice, so token exchange
   is one GetItem. Revocation is immediate for new tokens; existing tokens stop within 60 s (each
   container caches a credential's state for \`AUTH_CACHE_TTL_MS\`, and the revoking container at
   once). The practice's last live admin credential cannot be revoked, not even by itself: 409

@@ -33,7 +33,7 @@ export async function createCredential(
     medspa_id: medspaId,
     name: input.name,
     role: input.role,
-    secret_hash: await hashSecret(clientSecret),
+    secret_hash: hashSecret(clientSecret),
     version: 1,
     created_at: at,
     updated_at: at,
@@ -121,7 +121,7 @@ export async function exchangeToken(input: TokenRequestInput, authorization: str
   }
   const credential = await findCredential(clientId);
   // Hash even when the id is unknown, so response time does not reveal which ids exist.
-  const secretMatches = await verifySecret(clientSecret, credential?.secret_hash ?? (await hashSecret(DUMMY_HASH_INPUT)));
+  const secretMatches = await verifySecret(clientSecret, credential?.secret_hash ?? hashSecret(DUMMY_HASH_INPUT));
   if (!credential || !secretMatches || credential.revoked_at) throw new AppError('INVALID_CLIENT');
   const caller: Caller = { medspaId: credential.medspa_id, clientId: credential.client_id, role: credential.role };
   return {
