@@ -22,8 +22,11 @@ export type SlotRule = {
   now: string;
 };
 
-/** Practice-local dates `from`..`to`, both inclusive (YYYY-MM-DD). */
-export type SlotsInRangeInput = SlotRule & { from: string; to: string };
+/**
+ * Practice-local dates `from`..`to`, both inclusive (YYYY-MM-DD), and their working periods when
+ * the caller already has them (`workingPeriodsBetween` of the same dates, hours and zone).
+ */
+export type SlotsInRangeInput = SlotRule & { from: string; to: string; periods?: Interval[] };
 export type SlotsInput = SlotRule & { date: string };
 
 /**
@@ -60,7 +63,7 @@ export function slotsInRange(input: SlotsInRangeInput): Slot[] {
   );
   const slots: Slot[] = [];
   // Periods come merged and sorted per day and days in order, so slots come out sorted and unique.
-  for (const period of workingPeriodsBetween(input.from, input.to, input.workingHours, input.zone)) {
+  for (const period of input.periods ?? workingPeriodsBetween(input.from, input.to, input.workingHours, input.zone)) {
     const periodStart = Date.parse(period.start);
     const periodEnd = Date.parse(period.end);
     const near = blocked.filter(([from, to]) => from < periodEnd && periodStart < to);

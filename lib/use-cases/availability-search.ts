@@ -153,6 +153,7 @@ export async function availabilityOf<P>(
       durationMinutes: duration,
       intervalMinutes: input.intervalMinutes,
       workingHours: provider.working_hours ?? {},
+      periods: periodsOf.get(provider.id),
       timeOff: provider.time_off ?? [],
       providerBusy: claims.busy('PROVIDER', provider.id),
       roomBusy: input.roomId ? claims.busy('ROOM', input.roomId) : undefined,

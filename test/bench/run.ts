@@ -185,7 +185,8 @@ console.log(row('slots', slots, rawSlots));
 console.log(
   `search   14 days x 3 providers p50 ${search.p50.toFixed(1).padStart(6)} ms, ${searchCalls} DynamoDB calls (${searchBatches} BatchGetItem) | 42 per-day slots calls p50 ${perDay.p50.toFixed(1).padStart(6)} ms, ${perDayCalls} DynamoDB calls | ratio p50 ${(search.p50 / perDay.p50).toFixed(2)}x | ${searchedSlots === perDaySlots ? `same ${searchedSlots} slots` : `SLOTS DIFFER ${searchedSlots} vs ${perDaySlots}`} (${SEARCH_SAMPLES} samples)`,
 );
-console.log(`create goal: p50 within 1.5x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.5 ? 'met' : 'NOT met'}`);
+// Issue 22: through the local server, at most 1.3x the same calls made raw (issue 12 asked 1.5x).
+console.log(`create goal: p50 through the local server within 1.3x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.3 ? 'met' : 'NOT met'} (${(create.p50 / rawCreate.p50).toFixed(2)}x)`);
 console.log(`list goal: one day's p50 within 1.5x one Query + one BatchGet -> ${listDay.p50 / rawListDay.p50 <= 1.5 ? 'met' : 'NOT met'}`);
 console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}`);
 
