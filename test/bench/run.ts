@@ -88,6 +88,9 @@ const facial = { id: serviceId, duration_minutes: 30, price_cents: 9000 };
 const rawCreateCalls = (i: number, prefix: string) =>
   floors.rawCreateCalls({ medspaId: mid, clientId, service: facial, providerId: providers[i % 10]!, start: at(28, Math.floor(i / 10) * 30), id: `${prefix}-${i}`, caller: credential.client_id });
 const [create, rawCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(i), { idempotencyKey: false }), (i) => rawCreateCalls(i, 'raw'));
+// One HTTP round trip through the same client and local server with no DynamoDB call (the health
+// check): what every request through the server pays and the raw floor does not.
+const [hop] = await measurePair(SAMPLES, () => medspa.api.getHealth(), async () => undefined);
 const [keyedCreate, rawKeyedCreate] = await measurePair(SAMPLES, (i) => medspa.createAppointment(createAt(SAMPLES + i)), async (i) => {
   const key = idempotencyKey(mid, 'raw', `key-${i}`);
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key, status: 'in_progress', lock_id: 'l' }, ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -186,7 +189,7 @@ console.log(
   `search   14 days x 3 providers p50 ${search.p50.toFixed(1).padStart(6)} ms, ${searchCalls} DynamoDB calls (${searchBatches} BatchGetItem) | 42 per-day slots calls p50 ${perDay.p50.toFixed(1).padStart(6)} ms, ${perDayCalls} DynamoDB calls | ratio p50 ${(search.p50 / perDay.p50).toFixed(2)}x | ${searchedSlots === perDaySlots ? `same ${searchedSlots} slots` : `SLOTS DIFFER ${searchedSlots} vs ${perDaySlots}`} (${SEARCH_SAMPLES} samples)`,
 );
 // Issue 22: through the local server, at most 1.3x the same calls made raw (issue 12 asked 1.5x).
-console.log(`create goal: p50 through the local server within 1.3x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.3 ? 'met' : 'NOT met'} (${(create.p50 / rawCreate.p50).toFixed(2)}x)`);
+console.log(`create goal: p50 through the local server within 1.3x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.3 ? 'met' : 'NOT met'} (${(create.p50 / rawCreate.p50).toFixed(2)}x; one HTTP round trip with no DynamoDB call, GET /health, is p50 ${hop.p50.toFixed(1)} ms: ${(create.p50 / (rawCreate.p50 + hop.p50)).toFixed(2)}x the raw floor plus that hop)`);
 console.log(`list goal: one day's p50 within 1.5x one Query + one BatchGet -> ${listDay.p50 / rawListDay.p50 <= 1.5 ? 'met' : 'NOT met'}`);
 console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}`);
 
