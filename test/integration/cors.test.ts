@@ -120,4 +120,11 @@ describe('CORS on actual requests', () => {
     expect(token.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
     expect(corsOf(token.headers)).toEqual({});
   });
+
+  it('an answer that varies on more than Origin keeps one Vary header with all its names (the OpenAPI document)', async () => {
+    const answer = await call('GET', '/v1/openapi.json', { headers: { origin: STRANGER } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.vary).toBe('Host, X-Forwarded-Proto, Accept-Encoding, Origin');
+    expect(answer.headers['access-control-allow-origin']).toBe(STRANGER);
+  });
 });
