@@ -43,7 +43,7 @@ export interface RouteDef {
    * Authenticated routes answer their practice's or key's allowed origins.
    */
   origins?: 'any' | 'same';
-  /** Also rate limited per client IP. Default: publishable-key routes. */
+  /** Also rate limited per client IP. Default: publishable-key routes. Refused on staff routes (their chain starts with the token). */
   limitPerIp?: boolean;
   /** The CORS preflight of every `/v1/...` path (an `OPTIONS` catch-all; no operation of its own). */
   preflight?: boolean;
@@ -121,6 +121,8 @@ export interface RouteDef {
 export function route<const N extends string, R extends RouteDef>(operation: N, fields: () => R): R & { operation: N } {
   const row = fields() as R & { operation: N };
   row.operation = operation;
+  // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
+  if (row.limitPerIp && Array.isArray(row.auth)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
   if (row.query instanceof z.ZodObject) row.query = row.query.strict();
   return row;

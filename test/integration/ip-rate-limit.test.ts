@@ -1,6 +1,7 @@
 import { dispatch } from '../../infra/local/router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
+import { route } from '../../lib/http/route';
 import { resetConfig } from '../../lib/config';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 
@@ -50,6 +51,10 @@ describe('rate limits per client IP', () => {
     const flood = [];
     for (let i = 0; i < 4; i += 1) flood.push((await ask('198.51.100.3', unknown)).status);
     expect(flood).toEqual([401, 401, 401, 429]);
+  });
+
+  it('a staff route cannot ask for a per-IP limit it would never take (refused where the row is defined)', () => {
+    expect(() => route('staffLimitedPerIp', () => ({ method: 'GET', path: '/v1/test', group: 'test', summary: 'A staff route', auth: ['admin'], limitPerIp: true }))).toThrow(/limitPerIp/);
   });
 
   it('health and documents are not limited (they never touch the table)', async () => {
