@@ -1,11 +1,11 @@
 import { localDateOf } from '../domain/time';
-import { getPractice } from '../db/practices';
 import { activeServices } from '../db/online-booking';
 import { getLiveEntities } from '../db/resources';
 import { AppError } from '../errors';
 import type { z } from 'zod';
 import type { PublicAvailabilityQuery, PublicService } from '../schemas/public-booking';
 import { availabilityOf, checkInput, readSetup, type AvailabilityEntry, type SearchAvailabilityInput } from './availability-search';
+import type { PracticeRecord } from '../domain/records';
 import type { ProviderRecord } from './booking-reads';
 import { bookingWindow, enabledSettingsOf, publicly, publicProvider } from './online-booking';
 
@@ -15,12 +15,13 @@ const isBookable = (provider: ProviderRecord | undefined) => Boolean(provider &&
 
 /**
  * GET /v1/public/services: active services with at least one active certified provider, by
- * name. The practice's GetItem and the services' Query in parallel, then one BatchGetItem of
- * their providers.
+ * name. The practice is the one read with the publishable key (lib/http/auth.ts); the services'
+ * Query, then one BatchGetItem of their providers.
  */
-export async function publicServices(medspaId: string): Promise<z.output<typeof PublicService>[]> {
-  const [practice, services] = await Promise.all([getPractice(medspaId), activeServices(medspaId)]);
+export async function publicServices(practice: PracticeRecord): Promise<z.output<typeof PublicService>[]> {
   enabledSettingsOf(practice);
+  const medspaId = practice.id;
+  const services = await activeServices(medspaId);
   const providers = await getLiveEntities<ProviderRecord>(medspaId, 'PROVIDER', services.flatMap((service) => service.provider_ids ?? []));
   return services
     .filter((service) => (service.provider_ids ?? []).some((id) => isBookable(providers.get(id))))

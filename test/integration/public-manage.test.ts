@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueManageToken } from '../../lib/crypto/manage-token';
+import { getPractice } from '../../lib/db/practices';
 import { publicAvailability, publicServices } from '../../lib/use-cases/public-catalog';
 import { bookOnline, cancelOnlineBooking, getOnlineBooking, rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
 import { call } from '../fixtures/api';
@@ -78,7 +79,7 @@ describe('services and availability (use cases)', { timeout: 60_000 }, () => {
     await makeService(scene.practice, { name: 'Nobody does it' });
     await makeService(scene.practice, { name: 'Only an inactive provider', provider_ids: [idle.id] });
     await makeService(scene.practice, { name: 'Retired', provider_ids: [scene.provider.id], active: false });
-    const services = await publicServices(scene.practice.medspaId);
+    const services = await publicServices((await getPractice(scene.practice.medspaId))!);
     expect(services).toEqual([{ id: scene.service.id, name: scene.service.name, category: 'injectables', description: null, duration_minutes: 60, price_cents: 25000 }]);
   });
 
