@@ -112,9 +112,10 @@ export interface RouteDef {
 }
 
 /**
- * One row of the table, named. Its fields come from a function and the call is declared free of
- * side effects, so a function's bundle keeps only its own row and what that row reaches: esbuild
- * drops the group's other rows and their schemas, and a cold start builds one route's schemas
+ * One row of the table, named. Its fields come from a function and each call is written
+ * `/* @__PURE__ *\/ route(...)` (esbuild does not carry this function's own annotation across
+ * modules), so a function's bundle keeps only its own row and what that row reaches: esbuild drops
+ * the group's other rows and their schemas, and a cold start builds one route's schemas
  * (docs/decisions/0011). A handler takes its row from the group module's namespace.
  */
 /* @__NO_SIDE_EFFECTS__ */
@@ -122,7 +123,7 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   const row = fields() as R & { operation: N };
   row.operation = operation;
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
-  if (row.limitPerIp && Array.isArray(row.auth)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
+  if (row.limitPerIp && takesBearer(row)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
   if (row.query instanceof z.ZodObject) row.query = row.query.strict();
   return row;

@@ -27,13 +27,9 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodType, C
   errors?: { create?: readonly ErrorCode[]; update?: readonly ErrorCode[]; delete?: readonly ErrorCode[] };
 }
 
-/**
- * A kind's rows, one function each (list, create, get, PATCH, soft DELETE), so a function's bundle
- * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
- */
 type AnyKind = KindSpec<string, string, z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
-/** A kind's spec, built on first use like a row (it names the kind's schemas). */
+/** A kind's spec, built like a row (it names the kind's schemas): `/* @__PURE__ *\/ kind(() => ({ ... }))`. */
 /* @__NO_SIDE_EFFECTS__ */
 export function kind<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
   spec: () => KindSpec<S, P, Item, Create, Update, Query>,
@@ -41,6 +37,10 @@ export function kind<const S extends string, const P extends string, Item extend
   return spec();
 }
 
+/**
+ * A kind's rows, one function each (list, create, get, PATCH, soft DELETE), so a function's bundle
+ * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export function listRoute<const P extends string, Item extends z.ZodType, Query extends z.ZodType>(spec: AnyKind & { plural: P; item: Item; query?: Query }) {
   return route(`list${spec.plural}`, () => ({

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { isEntityId } from '../domain/ids';
 
 /**
- * Builds one module-level schema, declared free of side effects so a bundler may drop it: each
+ * Builds one module-level schema; each call is written `/* @__PURE__ *\/ schema(...)` (esbuild does
+ * not carry this function's own annotation across modules) so a bundler may drop it: each
  * function's bundle keeps only the schemas its route reaches (esbuild removes the rest), instead of
  * building every schema of every module it imports on each cold start (docs/decisions/0011).
  */
