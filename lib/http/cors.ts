@@ -1,7 +1,7 @@
 import { corsAnswerHeaders, originAllowed } from '../domain/cors';
 import { AppError } from '../errors';
 import { serverUrlOf } from './server-url';
-import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
+import { withVary, type ApiMiddleware, type ApiMiddyRequest, type RequestState } from './types';
 
 /** The request's `Origin`, when a browser sent one. */
 const originOf = (request: ApiMiddyRequest) => request.event.headers?.origin;
@@ -28,27 +28,12 @@ export function admitOrigin(request: ApiMiddyRequest, allowed: readonly string[]
  */
 export const admitUnidentified = (request: ApiMiddyRequest) => admitOrigin(request, 'any');
 
-/**
- * The answer's headers with the CORS ones, one Vary among them: a handler's own `vary` (any case)
- * keeps its names and gains `Origin`, rather than two Vary headers of which a proxy keeps one.
- */
-function withCorsHeaders(headers: Record<string, string | number | boolean> = {}, origin: string) {
-  const { Vary: corsVary, ...cors } = corsAnswerHeaders(origin);
-  const merged: Record<string, string | number | boolean> = {};
-  const vary: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'vary') vary.push(...String(value).split(','));
-    else merged[name] = value;
-  }
-  vary.push(corsVary!);
-  const names = [...new Map(vary.map((name) => name.trim()).filter(Boolean).map((name) => [name.toLowerCase(), name])).values()];
-  return { ...merged, ...cors, Vary: names.join(', ') };
-}
-
 const addHeaders = async (request: ApiMiddyRequest) => {
   const state: RequestState = request.internal;
   if (!state.corsOrigin || !request.response || state.route.preflight) return;
-  request.response.headers = withCorsHeaders(request.response.headers, state.corsOrigin);
+  const { Vary: vary, ...cors } = corsAnswerHeaders(state.corsOrigin);
+  // One Vary: a handler's own (the OpenAPI document's Host, Accept-Encoding) gains Origin.
+  request.response.headers = withVary({ ...request.response.headers, ...cors }, vary!);
 };
 
 /**

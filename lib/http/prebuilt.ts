@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { jsonText, type ApiResponse } from './types';
+import { jsonText, withVary, type ApiResponse } from './types';
 
 /** Whether an `Accept-Encoding` takes gzip (RFC 9110 12.5.3: `gzip`, `x-gzip` or `*`, at a weight above 0). */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
@@ -27,10 +27,10 @@ export class PrebuiltAnswer {
 
   /** The Lambda answer; caches are told it varies by `Accept-Encoding` either way. */
   respond(status: number, headers: Record<string, string> = {}, acceptEncoding?: string): ApiResponse {
-    const vary = [headers.vary, 'Accept-Encoding'].filter(Boolean).join(', ');
-    if (!acceptsGzip(acceptEncoding)) return jsonText(status, this.text, { ...headers, vary });
+    const varied = withVary(headers, 'Accept-Encoding');
+    if (!acceptsGzip(acceptEncoding)) return jsonText(status, this.text, varied);
     // Base64: how a Lambda answers binary; API Gateway sends the bytes.
     this.gzipped ??= gzipSync(this.text).toString('base64');
-    return { ...jsonText(status, this.gzipped, { ...headers, vary, 'content-encoding': 'gzip' }), isBase64Encoded: true };
+    return { ...jsonText(status, this.gzipped, { ...varied, 'content-encoding': 'gzip' }), isBase64Encoded: true };
   }
 }

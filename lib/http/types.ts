@@ -75,6 +75,25 @@ export type ApiResponse = APIGatewayProxyStructuredResultV2;
 export type ApiMiddyRequest = middy.Request<ApiEvent, ApiResponse, Error, Context, RequestState>;
 export type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResponse, Error, Context, RequestState>;
 
+/**
+ * Headers whose one Vary header also names `names`: an existing `vary` (any case) keeps its spelling
+ * and its names, each name once. Two Vary keys would reach the client as one, the other lost.
+ */
+export function withVary<V extends string | number | boolean>(headers: Record<string, V> = {}, ...names: string[]): Record<string, V | string> {
+  const rest: Record<string, V | string> = {};
+  const listed: string[] = [];
+  let key = 'Vary';
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'vary') rest[name] = value;
+    else {
+      key = name;
+      listed.push(...String(value).split(','));
+    }
+  }
+  const unique = new Map([...listed, ...names].map((name) => name.trim()).filter(Boolean).map((name) => [name.toLowerCase(), name]));
+  return { ...rest, [key]: [...unique.values()].join(', ') };
+}
+
 /** A JSON answer whose body is already text (a prebuilt one: lib/http/prebuilt.ts). */
 export const jsonText = (status: number, body: string, headers: Record<string, string> = {}): ApiResponse => ({
   statusCode: status,
