@@ -3,7 +3,8 @@
  * ./ddb-recorder.ts) made with the bare SDK, the calls of a step in parallel, steps in order,
  * inputs already marshalled (no document client: cheaper than ours, so a strict floor). Writes
  * replayed on the items they already wrote may fail their condition: the same round trip,
- * answered with a cancellation; the count of those is returned.
+ * answered with a cancellation (counted in the answer's body; the bench times the call, and a
+ * handler error would show in the function's line as the floor's outcome).
  */
 import { BatchGetItemCommand, BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, TransactGetItemsCommand, TransactWriteItemsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { RecordedCall } from './ddb-recorder';

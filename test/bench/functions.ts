@@ -180,7 +180,7 @@ export function coldByFunction(all: ColdStart[]) {
   const ours = byFunction(all.filter((r) => r.name !== COLD_FLOOR && !r.name.endsWith(SAME_CALLS)));
   return ours.map((f) => {
     const same = all.filter((r) => r.name === `${f.name}${SAME_CALLS}`);
-    return { ...f, floorP50, sameCallsP50: same.length ? p50Of(same) : undefined, refused: [...new Set(same.map((r) => r.outcome))] };
+    return { ...f, floorP50, sameCallsP50: same.length ? p50Of(same) : undefined, sameCallsOutcomes: [...new Set(same.map((r) => r.outcome))] };
   });
 }
 
@@ -204,15 +204,16 @@ export function coldLines(all: ColdStart[], label: string): string[] {
 /** One line per function: p50, import, against both floors. */
 export const coldFunctionLines = (all: ColdStart[]) =>
   coldByFunction(all).map((f) =>
-    `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor${f.sameCallsP50 === undefined ? '' : `  ${ratio(f.p50, f.sameCallsP50).padStart(6)} own calls raw (${f.sameCallsP50.toFixed(1)} ms${f.refused.some((o) => o !== '200') ? `, ${f.refused.join(',')}` : ''})`}  ${f.outcomes.join(',')}`,
+    `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor${f.sameCallsP50 === undefined ? '' : `  ${ratio(f.p50, f.sameCallsP50).padStart(6)} own calls raw (${f.sameCallsP50.toFixed(1)} ms${f.sameCallsOutcomes.some((o) => o !== '200') ? `, ${f.sameCallsOutcomes.join(',')}` : ''})`}  ${f.outcomes.join(',')}`,
   );
 
 /** Issue 22's cold goal: every route function within COLD_GOAL_RATIO of the floor, and of its own calls made raw. */
 export function coldGoalLines(all: ColdStart[]): string[] {
   const routes = coldByFunction(all).filter((f) => operationsByModule.has(f.name));
-  const within = (floorOf: (f: (typeof routes)[number]) => number | undefined) => routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * (floorOf(f) ?? Infinity));
-  const worst = (floorOf: (f: (typeof routes)[number]) => number | undefined) => [...routes].sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity)).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`).join(', ');
-  const line = (floorName: string, floorOf: (f: (typeof routes)[number]) => number | undefined) => {
+  type FloorOf = (f: (typeof routes)[number]) => number | undefined;
+  const within = (floorOf: FloorOf) => routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * (floorOf(f) ?? Infinity));
+  const worst = (floorOf: FloorOf) => [...routes].sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity)).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`).join(', ');
+  const line = (floorName: string, floorOf: FloorOf) => {
     const met = within(floorOf).length;
     return `cold goal: every route function's import + first invocation p50 <= ${COLD_GOAL_RATIO}x ${floorName} -> ${met === routes.length ? 'met' : `NOT met (${met} of ${routes.length}; worst: ${worst(floorOf)})`}`;
   };
