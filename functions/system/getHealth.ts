@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler';
+import { tablelessHandler } from '../../lib/http/tableless-handler';
 import * as authRoutes from '../../lib/routes/auth';
 
-export const handler = httpHandler(authRoutes.getHealth, async () => ({ data: { status: 'ok' } }));
+export const handler = tablelessHandler(authRoutes.getHealth, async () => ({ data: { status: 'ok' } }));

@@ -1,6 +1,6 @@
 import { corsPreflightHeaders } from '../../lib/domain/cors';
 import { AppError } from '../../lib/errors';
-import { httpHandler } from '../../lib/http/handler';
+import { tablelessHandler } from '../../lib/http/tableless-handler';
 import { methodsOfPath } from '../../lib/routes/methods';
 import * as systemRoutes from '../../lib/routes/system';
 
@@ -8,7 +8,7 @@ import * as systemRoutes from '../../lib/routes/system';
  * A CORS preflight (API reference, online booking and CORS): 204 with the path's methods for any
  * origin, since it cannot know the practice; the actual request is judged by its own origin.
  */
-export const handler = httpHandler(systemRoutes.preflight, async ({ headers, path }) => {
+export const handler = tablelessHandler(systemRoutes.preflight, async ({ headers, path }) => {
   const methods = methodsOfPath(path);
   if (methods.length === 0) throw new AppError('NOT_FOUND');
   const { 'Access-Control-Allow-Origin': _origin, Vary: _vary, ...rest } = corsPreflightHeaders(headers.origin ?? '', methods);

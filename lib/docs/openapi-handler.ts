@@ -1,8 +1,7 @@
 import { BoundedCache } from '../cache';
 import { generatedFileBeside } from '../http/files-beside';
-import { httpHandler } from '../http/handler';
+import { tablelessHandler, type TablelessRoute } from '../http/tableless-handler';
 import { PrebuiltAnswer } from '../http/prebuilt';
-import type { RouteDef } from '../http/route';
 import { documentServer, documentTemplate, OPENAPI_FILE } from './openapi-file';
 
 /**
@@ -15,8 +14,8 @@ import { documentServer, documentTemplate, OPENAPI_FILE } from './openapi-file';
 let template: Promise<ReturnType<typeof documentTemplate>> | undefined;
 const answers = new BoundedCache<string, PrebuiltAnswer>({ max: 8 });
 
-export const openApiHandler = (route: RouteDef & { operation: string }) =>
-  httpHandler(route, async ({ headers }) => {
+export const openApiHandler = (route: TablelessRoute) =>
+  tablelessHandler(route, async ({ headers }) => {
     template ??= generatedFileBeside(OPENAPI_FILE, 'openapi').then(documentTemplate);
     const server = documentServer(headers);
     const key = `${server.url} ${server.description}`;

@@ -88,8 +88,10 @@ export function invocationFor(ids: SeededIds, sample: number) {
     }
     const [operation, route] = operationsByModule.get(module) ?? [];
     if (!operation || !route) throw new Error(`no route for ${module}`);
-    const auth = route.auth === 'public' ? {} : route.auth === 'publishable' ? { 'x-publishable-key': ids.publishableKey } : { authorization: `Bearer ${ids.token}` };
-    const request = (url: string, body?: unknown) => ({ method: route.method, url, headers: { ...auth, 'content-type': 'application/json', host: 'bench' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const auth: Record<string, string> = route.auth === 'public' ? {} : route.auth === 'publishable' ? { 'x-publishable-key': ids.publishableKey } : { authorization: `Bearer ${ids.token}` };
+    // A preflight as a browser sends it, from an origin a practice may allow.
+    const preflight: Record<string, string> = route.preflight ? { origin: 'https://spa.example', 'access-control-request-method': 'GET' } : {};
+    const request = (url: string, body?: unknown) => ({ method: route.method, url, headers: { ...auth, ...preflight, 'content-type': 'application/json', host: 'bench' }, body: body === undefined ? undefined : JSON.stringify(body) });
     let params: Record<string, string> = {};
     let call;
     switch (operation) {
@@ -114,7 +116,9 @@ export function invocationFor(ids: SeededIds, sample: number) {
         call = request('/v1/auth/token', { client_id: ids.credential.client_id, client_secret: ids.credential.client_secret });
         break;
       default: {
-        params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name!, name === 'proxy' ? 'nowhere' : randomUUID()]));
+        // The preflight of a path a browser calls (its answer is 204); the 404 of one nothing serves.
+        const proxy = route.preflight ? 'public/services' : 'nowhere';
+        params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name!, name === 'proxy' ? proxy : randomUUID()]));
         const path = route.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => params[name]!);
         call = request(path, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
       }

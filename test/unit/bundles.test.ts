@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, bytesByPackage, functionModules, type FunctionBundle } from '../../infra/bundles';
-import type { RouteDef } from '../../lib/http/route';
+import { handlerModule, readsTable, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers } from '../../lib/workers';
 
@@ -57,6 +57,13 @@ describe('function bundles', () => {
 
   it('carry the KMS client only where tokens are signed', () => {
     expect(carrying((path) => path.includes('node_modules/@aws-sdk/client-kms/'))).toEqual(['functions/auth/createToken']);
+  });
+
+  it('carry no DynamoDB client where the route never reads the table (lib/http/tableless-handler.ts)', () => {
+    const tableless = Object.entries(routes as Record<string, RouteDef>).filter(([, route]) => !readsTable(route)).map(([operation, route]) => handlerModule(operation, route));
+    expect(tableless.length).toBeGreaterThanOrEqual(8);
+    const withClient = carrying((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'));
+    expect(tableless.filter((name) => withClient.includes(name))).toEqual([]);
   });
 
   it('never carry the OpenAPI builder or zod-openapi (the document is a file made at build time beside its functions)', () => {

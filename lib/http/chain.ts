@@ -1,0 +1,54 @@
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { Context } from 'aws-lambda';
+import { cors } from './cors';
+import { errors } from './errors';
+import { input } from './input';
+import { logging } from './logging';
+import { requestState } from './request-state';
+import { response } from './response';
+import type { RouteDef } from './route';
+import type { ApiEvent, ApiMiddleware, ApiRequest, ApiResponse, ApiResult, RequestState } from './types';
+
+/**
+ * The middy chain every HTTP Lambda shares, one middleware a concern, composed here once; the
+ * caller's middlewares (`callerWork`: audit, rate limit, idempotency, authentication, in that
+ * order) sit between CORS and the error envelope. Order matters: `before` runs top-down,
+ * `after`/`onError` bottom-up, so errors become the envelope before idempotency, rate-limit
+ * headers, audit and logging see the final answer, and the caller is known before the body is
+ * read. CORS judges the origin before any work and marks every answer after the envelope is made.
+ */
+export function composeChain<R extends RouteDef & { operation: string }>(route: R, fn: (request: ApiRequest<R>) => Promise<ApiResult>, callerWork: ApiMiddleware[]) {
+  const states = new WeakMap<Context, RequestState>();
+  const chain = middy<ApiEvent, ApiResponse, Error, Context, RequestState>()
+    .use(httpHeaderNormalizer() as unknown as ApiMiddleware)
+    .use(httpSecurityHeaders({ poweredBy: { server: '' } }) as unknown as ApiMiddleware)
+    .use(requestState(route))
+    .use(logging())
+    .use(cors());
+  for (const middleware of callerWork) chain.use(middleware);
+  return chain
+    .use(errors())
+    .use(response())
+    .use(input())
+    .before((request) => {
+      states.set(request.context, request.internal);
+    })
+    .handler(async (event, context) => {
+      const state = states.get(context)!;
+      if (state.replay) return state.replay;
+      const request = {
+        ...state.input!,
+        caller: state.caller,
+        practice: state.practice,
+        headers: event.headers ?? {},
+        method: event.requestContext?.http?.method ?? route.method,
+        path: event.rawPath ?? route.path,
+        requestId: state.requestId,
+        now: state.now,
+        writes: state.writes,
+      } as ApiRequest<R>;
+      return (await fn(request)) as unknown as ApiResponse;
+    });
+}
