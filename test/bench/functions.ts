@@ -217,11 +217,16 @@ export function coldGoalLines(all: ColdStart[]): string[] {
   type FloorOf = (f: (typeof routes)[number]) => number | undefined;
   const within = (floorOf: FloorOf) => routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * (floorOf(f) ?? Infinity));
   const worst = (floorOf: FloorOf) => [...routes].sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity)).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`).join(', ');
-  const line = (floorName: string, floorOf: FloorOf) => {
+  const line = (floorName: string, floorOf: FloorOf, outOfReach = '') => {
     const met = within(floorOf).length;
-    return `cold goal: every route function's import + first invocation p50 <= ${COLD_GOAL_RATIO}x ${floorName} -> ${met === routes.length ? 'met' : `NOT met (${met} of ${routes.length}; worst: ${worst(floorOf)})`}`;
+    return `cold goal: every route function's import + first invocation p50 <= ${COLD_GOAL_RATIO}x ${floorName} -> ${met === routes.length ? 'met' : `NOT met (${met} of ${routes.length}${outOfReach}; worst: ${worst(floorOf)})`}`;
   };
-  return [line('the SDK floor (one GetItem)', (f) => f.floorP50), line('its own DynamoDB calls made raw', (f) => f.sameCallsP50)];
+  // A function whose own calls, made raw with the bare SDK, already take more than the goal allows
+  // cannot meet the one-GetItem goal whatever its code does: named, with how many there are.
+  const missed = routes.filter((f) => f.p50 > COLD_GOAL_RATIO * f.floorP50);
+  const impossible = missed.filter((f) => f.sameCallsP50 !== undefined && f.sameCallsP50 > COLD_GOAL_RATIO * f.floorP50);
+  const outOfReach = impossible.length ? `; out of reach for ${impossible.length} of the ${missed.length} missed, whose own calls made raw already take over ${COLD_GOAL_RATIO}x it` : '';
+  return [line('the SDK floor (one GetItem)', (f) => f.floorP50, outOfReach), line('its own DynamoDB calls made raw', (f) => f.sameCallsP50)];
 }
 
 /** The environment of a cold-started function: as deployed, against this DynamoDB Local. */
