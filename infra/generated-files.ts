@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { GeneratedFile } from '../lib/http/route';
 import { openApiFileText } from '../lib/openapi/file';
 
@@ -38,9 +38,16 @@ export function generatedFilePath(name: GeneratorName): string {
   const text = generatedFileText(name);
   const file = join(tmpdir(), 'medspa-api-generated', `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
   if (!existsSync(file)) {
-    mkdirSync(join(file, '..'), { recursive: true });
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
     writeFileSync(`${file}.${process.pid}`, text);
     renameSync(`${file}.${process.pid}`, file);
+    // Older versions (about 1.2 MB each) go once a newer one is made; an hour's grace for a build
+    // of another commit copying its own right now.
+    for (const other of readdirSync(dir)) {
+      const path = join(dir, other);
+      if (other.startsWith(`${name}-`) && path !== file && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+    }
   }
   return file;
 }

@@ -12,7 +12,11 @@ import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
 // useTableStream from fixtures/table-stream) and signing key on the shared DynamoDB Local.
 process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
 process.env.TABLE_NAME = `t_${randomUUID().slice(0, 8)}`;
-process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'medspa-test-'));
+// Every temporary directory the file makes (data dirs, checkpoints, builds) goes under its own,
+// removed with it: os.tmpdir() reads TMPDIR on each call, and child processes inherit it.
+const fileTmp = mkdtempSync(join(tmpdir(), 'medspa-test-'));
+process.env.TMPDIR = fileTmp;
+process.env.DATA_DIR = mkdtempSync(join(fileTmp, 'data-'));
 resetConfig();
 resetDdb();
 // Every call a route or worker makes passes its synthesized role, as on AWS (README, "Local vs AWS").
@@ -24,5 +28,5 @@ beforeAll(async () => {
 
 afterAll(() => {
   writeUsedGrants(inject('iamUsageDir'));
-  rmSync(process.env.DATA_DIR!, { recursive: true, force: true });
+  rmSync(fileTmp, { recursive: true, force: true });
 });

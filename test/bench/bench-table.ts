@@ -3,7 +3,7 @@
  * name (set before the modules that read it are loaded: call it before importing them), then its
  * own DynamoDB Local with that table. No module of ours is imported at this module's top.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoLocal } from '../../infra/local/dynamo';
@@ -12,7 +12,9 @@ export function benchEnvironment(table: string): void {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  process.env.DATA_DIR = mkdtempSync(join(tmpdir(), `medspa-${table}-`));
+  const dataDir = mkdtempSync(join(tmpdir(), `medspa-${table}-`));
+  process.env.DATA_DIR = dataDir;
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   process.env.TABLE_NAME = table;
 }
 

@@ -3,7 +3,7 @@
  * esbuild call), bundle sizes over all of them, and cold import + first invocation per function.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFunctions, type FunctionBundle } from '../../infra/bundles';
@@ -28,6 +28,8 @@ export const SAME_CALLS = ' [same calls]';
 /** The named functions (default: all) and the cold-start floor, with the construct's settings. */
 export async function buildAll(options: { sourceMaps?: boolean; modules?: string[] } = {}) {
   const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundles-'));
+  // Kept when built with maps: the profiles printed name them, to be read again.
+  if (!options.sourceMaps) process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const started = performance.now();
   const { bundles } = await buildFunctions(projectRoot, outdir, options.modules, options);
   const buildMs = performance.now() - started;
