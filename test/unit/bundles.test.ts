@@ -74,6 +74,10 @@ describe('function bundles', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('never carry zod classic: the schemas are zod/mini, which builds faster and weighs less (docs/decisions/0013)', () => {
+    expect(carrying((path) => /node_modules\/zod\/(?:v4\/classic\/|(?:v4\/)?index\.js$)/.test(path))).toEqual([]);
+  });
+
   it('carry their own section of the route table, never the whole table', () => {
     expect(carrying((path) => path === 'lib/routes/index.ts')).toEqual([]);
   });
