@@ -1,46 +1,44 @@
-import * as z from 'zod';
+import * as z from './schemas/zod';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks';
 
 const ConfigSchema = z.object({
-  TABLE_NAME: z.string().min(1).default('medspa'),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'medspa'),
   /** Set for DynamoDB Local (or any non-AWS endpoint); unset on AWS. */
-  DYNAMODB_ENDPOINT: z.string().url().optional(),
-  AWS_REGION: z.string().default('us-east-1'),
-  TOKEN_ISSUER: z.string().min(1).default('https://medspa-api.local'),
+  DYNAMODB_ENDPOINT: z.optional(z.string().check(z.url())),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
+  TOKEN_ISSUER: z._default(z.string().check(z.minLength(1)), 'https://medspa-api.local'),
   /** On AWS the JWT signing key is a KMS asymmetric key: its id or ARN. Unset: a local key file. */
-  SIGNING_KMS_KEY_ID: z.string().optional(),
-  DATA_DIR: z.string().default('.data'),
+  SIGNING_KMS_KEY_ID: z.optional(z.string()),
+  DATA_DIR: z._default(z.string(), '.data'),
   /** How long a container trusts a credential's revocation state and the practice's access gate. */
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  AUTH_CACHE_TTL_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 60_000),
   /** How long a pagination cursor stays valid after it is handed out (lib/crypto/cursor.ts). */
-  CURSOR_TTL_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  CURSOR_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 86_400),
   /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */
-  ALLOW_LOCAL_WEBHOOKS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ALLOW_LOCAL_WEBHOOKS: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v) => v === 'true')),
   /** Waits between webhook delivery attempts, e.g. `1s,2s,5s` (default: the contract's 5s,5m,30m,2h,5h,10h); then given up. */
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default(DEFAULT_RETRY_SCHEDULE)
-    .transform((text, context) => {
-      try {
-        return parseRetrySchedule(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  WEBHOOK_RETRY_SCHEDULE: z.pipe(z._default(z.string(), DEFAULT_RETRY_SCHEDULE), z.transform((text, payload) => {
+    try {
+      return parseRetrySchedule(text);
+    } catch (error) {
+      // A mini transform's payload has no addIssue: the issue goes in as classic's addIssue puts it.
+      payload.issues.push({ code: 'custom', message: (error as Error).message, input: text });
+      return z.NEVER;
+    }
+  })),
   /** Total time a webhook delivery attempt may take (connect, send, response): the contract's 10 s. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  WEBHOOK_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 10_000),
   /** SQS queue of webhook delivery jobs (set by CDK for the fan-out and delivery workers). */
-  DELIVERIES_QUEUE_URL: z.string().url().optional(),
+  DELIVERIES_QUEUE_URL: z.optional(z.string().check(z.url())),
   /** Per-credential token bucket: sustained requests per second (0 turns rate limiting off). */
-  RATE_LIMIT_RPS: z.coerce.number().min(0).default(20),
+  RATE_LIMIT_RPS: z._default(z.coerce.number().check(z.gte(0)), 20),
   /** Per-credential token bucket: the burst a credential may send at once. */
-  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(40),
+  RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 40),
   /** Per client IP (public-booking calls, the token exchange): sustained requests per second (0 turns it off). */
-  RATE_LIMIT_IP_RPS: z.coerce.number().min(0).default(10),
+  RATE_LIMIT_IP_RPS: z._default(z.coerce.number().check(z.gte(0)), 10),
   /** Per client IP: the burst one address may send at once. */
-  RATE_LIMIT_IP_BURST: z.coerce.number().int().min(1).default(50),
-  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  RATE_LIMIT_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 50),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,6 +1,6 @@
 import jsonBodyParser from '@middy/http-json-body-parser';
 import urlencodeBodyParser from '@middy/http-urlencode-body-parser';
-import type { z } from 'zod';
+import type * as z from '../schemas/zod';
 import { isWellFormed, toWellFormed } from '../domain/text';
 import { AppError, type FieldProblem } from '../errors';
 import type { ApiMiddleware, ApiMiddyRequest } from './types';
@@ -48,7 +48,7 @@ async function parseBody(request: ApiMiddyRequest): Promise<void> {
 }
 
 /** Zod issues become the contract's `details: [{ path, message }]`. */
-export function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+export function parseInput<T>(schema: z.ZodMiniType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return value as T;
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;

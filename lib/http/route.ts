@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import type { Role } from '../auth/roles';
 import { mergeWrites, type TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
@@ -47,10 +47,10 @@ export interface RouteDef {
   limitPerIp?: boolean;
   /** The CORS preflight of every `/v1/...` path (an `OPTIONS` catch-all; no operation of its own). */
   preflight?: boolean;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response?: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  response?: z.ZodMiniType;
   /** The status of a success, when not the default (201 for POST, 200 otherwise). */
   successStatus?: 200 | 201 | 202;
   /** Defaults to true: `{ success, data }`. Token and JWKS answers are bare (RFC shapes). */
@@ -125,7 +125,7 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
   if (row.limitPerIp && takesBearer(row)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
-  if (row.query instanceof z.ZodObject) row.query = row.query.strict();
+  if (row.query instanceof z.ZodMiniObject) row.query = z.catchall(row.query, z.never());
   return row;
 }
 
@@ -181,7 +181,7 @@ export const successStatusOf = (route: RouteDef) => route.successStatus ?? (rout
 export const handlerModule = (operation: string, route: RouteDef) => `functions/${route.group}/${operation}`;
 
 /** A list's `data` schema; its `pagination` comes beside it in the envelope. */
-export const list = <T extends z.ZodType>(item: T) => z.array(item);
+export const list = <T extends z.ZodMiniType>(item: T) => z.array(item);
 
 /** The routes an integrator can call (the fallback and the CORS preflight are none). */
 export const callableRoutes = <T extends Record<string, RouteDef>>(table: T) =>

@@ -1,12 +1,12 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '../schemas/zod';
 import type { AnyCaller, Caller, PublicCaller } from '../auth/tokens';
 import type { PracticeRecord } from '../domain/records';
 import type { RequestWrites } from '../db/request-writes';
 import type { RouteDef } from './route';
 
-type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Infer<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 /** What a handler function receives: parsed input, the caller, and the request's time and writes. */
 export interface ApiRequest<R extends RouteDef> {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { honoursIfMatch, successStatusOf, takesBearer, type RouteDef } from '../http/route';
-import { EXAMPLE_ID, Pagination } from '../schemas/common';
+import { doc, EXAMPLE_ID, meta, Pagination } from '../schemas/common';
 import { errorResponsesOf, header, transportRefs } from './errors';
 import { IDEMPOTENCY_KEY_PARAMETER, RATE_LIMIT_HEADERS, trafficOf, type Traffic } from './traffic';
 
@@ -13,14 +13,14 @@ import { IDEMPOTENCY_KEY_PARAMETER, RATE_LIMIT_HEADERS, trafficOf, type Traffic 
  */
 
 /** A list's `pagination`: one component. */
-const PaginationComponent = Pagination.meta({ id: 'Pagination' });
+const PaginationComponent = meta(Pagination, { id: 'Pagination' });
 
 const SUCCESS_TITLES: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
-const shapeOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => (schema instanceof z.ZodObject ? schema.shape : {});
+const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> => (schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {});
 
 /** A paginated list: an array answer to a query that takes a cursor. */
-export const isList = (route: RouteDef) => route.response instanceof z.ZodArray && 'cursor' in shapeOf(route.query);
+export const isList = (route: RouteDef) => route.response instanceof z.core.$ZodArray && 'cursor' in shapeOf(route.query);
 
 /**
  * The Idempotency-Key header with an example of the operation's own: a document that shows one
@@ -36,7 +36,7 @@ function idempotencyKeyParameter(operation: string, required: boolean) {
 
 function parametersOf(operation: string, route: RouteDef, traffic: Traffic): ZodOpenApiParameterObject[] {
   const segments = route.path.split('/');
-  const fields = (schema: z.ZodType | undefined, where: 'path' | 'query') =>
+  const fields = (schema: z.core.$ZodType | undefined, where: 'path' | 'query') =>
     Object.entries(shapeOf(schema)).map(([name, field]) => {
       // A generic `{id}` gets the example id of the collection it names (/v1/clients/{id}: a client's).
       const noun = segments[segments.indexOf(`{${name}}`) - 1]?.replace(/s$/, '');
@@ -45,7 +45,7 @@ function parametersOf(operation: string, route: RouteDef, traffic: Traffic): Zod
         jsonSchema.examples = [example];
       };
       // `required` stated either way (zod-openapi sets it when the field is required).
-      return field.meta({ param: { in: where, name, required: where === 'path' }, ...(example ? { override } : {}) });
+      return meta(field, { param: { in: where, name, required: where === 'path' }, ...(example ? { override } : {}) });
     });
   return [
     ...fields(route.params, 'path'),
@@ -56,12 +56,13 @@ function parametersOf(operation: string, route: RouteDef, traffic: Traffic): Zod
 }
 
 /** The success body: `{ success, data, pagination? }` around the row's `response`, or it bare. */
-function successSchema(route: RouteDef): z.ZodType {
+function successSchema(route: RouteDef): z.core.$ZodType {
   const data = route.response ?? z.unknown();
   if (route.envelope === false) return data;
+  const known = z.globalRegistry.get(data);
   return z.object({
-    success: z.literal(true).describe('Always true for successes.'),
-    data: data.description || data.meta()?.id ? data : data.describe('The result.'),
+    success: doc(z.literal(true), 'Always true for successes.'),
+    data: known?.description || known?.id ? data : doc(data, 'The result.'),
     ...(isList(route) ? { pagination: PaginationComponent } : {}),
   });
 }

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
+import { meta } from '../schemas/common';
 import { createSchema, type CreateDocumentOptions, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { EVENT_ENVELOPES, EVENT_SUMMARIES } from '../schemas/events';
 import { PROSE } from './prose';
@@ -22,7 +23,7 @@ const componentName = (type: string) =>
 
 /** Each envelope, a component under its event's name. */
 const EVENT_COMPONENTS = z.object(
-  Object.fromEntries(Object.entries(EVENT_ENVELOPES).map(([type, envelope]) => [type, envelope.meta({ id: componentName(type) })])),
+  Object.fromEntries(Object.entries(EVENT_ENVELOPES).map(([type, envelope]) => [type, meta(envelope, { id: componentName(type) })])),
 );
 
 /** The event envelopes as rendered output, with the components they refer to. */

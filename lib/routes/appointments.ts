@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, route, list } from '../http/route';
 import { AppointmentDetail } from '../schemas/appointment-detail';

@@ -1,14 +1,14 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, route, list } from '../http/route';
 import * as auth from '../schemas/auth';
-import { Deleted, PageQuery } from '../schemas/common';
+import { Deleted, doc, PageQuery } from '../schemas/common';
 import * as practice from '../schemas/practice';
 import * as keys from '../schemas/publishable-keys';
 
 export const getHealth = /* @__PURE__ */ route('getHealth', () => ({
   method: 'GET', path: '/health', group: 'system', summary: 'Liveness check',
-  auth: 'public', envelope: false, touches: { table: false }, response: z.object({ status: z.literal('ok').describe('Always ok: the server can take requests.') }).describe('Liveness.'),
+  auth: 'public', envelope: false, touches: { table: false }, response: doc(z.object({ status: doc(z.literal('ok'), 'Always ok: the server can take requests.') }), 'Liveness.'),
 }));
 
 export const getJwks = /* @__PURE__ */ route('getJwks', () => ({

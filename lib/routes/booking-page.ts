@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { defineRoutes, route } from '../http/route';
 import { doc } from '../schemas/common';
 
@@ -9,15 +9,15 @@ export const getBookingPage = /* @__PURE__ */ route('getBookingPage', () => ({
   method: 'GET', path: '/book', group: 'public', summary: "A practice's online booking page (self-contained; `?key=pk_...`)",
   auth: 'public', envelope: false, produces: html,
   query: z.object({
-    key: doc(z.string().max(200), 'A publishable key of the practice.', 'pk_0123456789abcdef').optional(),
-    booking: doc(z.string().max(64), 'A booking to manage (the manage link; its token follows in the fragment, `#token=...`).', '0b6a1e5e-3c2d-4f7b-8a9c-1d2e3f4a5b6c').optional(),
+    key: z.optional(doc(z.string().check(z.maxLength(200)), 'A publishable key of the practice.', 'pk_0123456789abcdef')),
+    booking: z.optional(doc(z.string().check(z.maxLength(64)), 'A booking to manage (the manage link; its token follows in the fragment, `#token=...`).', '0b6a1e5e-3c2d-4f7b-8a9c-1d2e3f4a5b6c')),
   }),
 }));
 
 export const getBookingPageScript = /* @__PURE__ */ route('getBookingPageScript', () => ({
   method: 'GET', path: '/book/app.js', group: 'public', summary: "The booking page's script",
   auth: 'public', envelope: false, touches: { table: false }, produces: script,
-  query: z.object({ v: doc(z.string().max(64), 'The script version (cache busting).', '0123456789abcdef').optional() }),
+  query: z.object({ v: z.optional(doc(z.string().check(z.maxLength(64)), 'The script version (cache busting).', '0123456789abcdef')) }),
 }));
 
 export const getBookingEmbed = /* @__PURE__ */ route('getBookingEmbed', () => ({

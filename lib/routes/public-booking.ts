@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { defineRoutes, route } from '../http/route';
 import * as pub from '../schemas/public-booking';
 

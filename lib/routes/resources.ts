@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../schemas/zod';
 import { ALLOW, type Role } from '../auth/roles';
 import { defineRoutes, list, route } from '../http/route';
 import type { TableWrites } from '../db/table-writes';
@@ -6,7 +6,7 @@ import type { ErrorCode } from '../errors';
 import { Deleted, PageQuery } from '../schemas/common';
 import * as r from '../schemas/resources';
 
-interface KindSpec<S extends string, P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType> {
+interface KindSpec<S extends string, P extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType, Update extends z.ZodMiniType, Query extends z.ZodMiniType> {
   /** Operation name parts: `list${plural}`, `create${single}`, ... */
   single: S;
   plural: P;
@@ -27,11 +27,11 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodType, C
   errors?: { create?: readonly ErrorCode[]; update?: readonly ErrorCode[]; delete?: readonly ErrorCode[] };
 }
 
-type AnyKind = KindSpec<string, string, z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+type AnyKind = KindSpec<string, string, z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>;
 
 /** A kind's spec, built like a row (it names the kind's schemas): `/* @__PURE__ *\/ kind(() => ({ ... }))`. */
 /* @__NO_SIDE_EFFECTS__ */
-export function kind<const S extends string, const P extends string, Item extends z.ZodType, Create extends z.ZodType, Update extends z.ZodType, Query extends z.ZodType = typeof PageQuery>(
+export function kind<const S extends string, const P extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType, Update extends z.ZodMiniType, Query extends z.ZodMiniType = typeof PageQuery>(
   spec: () => KindSpec<S, P, Item, Create, Update, Query>,
 ) {
   return spec();
@@ -42,14 +42,14 @@ export function kind<const S extends string, const P extends string, Item extend
  * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function listRoute<const P extends string, Item extends z.ZodType, Query extends z.ZodType>(spec: AnyKind & { plural: P; item: Item; query?: Query }) {
+export function listRoute<const P extends string, Item extends z.ZodMiniType, Query extends z.ZodMiniType>(spec: AnyKind & { plural: P; item: Item; query?: Query }) {
   return route(`list${spec.plural}`, () => ({
     method: 'GET', path: `/v1/${spec.group}`, group: spec.group, summary: `List ${spec.group}`, auth: ALLOW.readAll, query: (spec.query ?? PageQuery) as Query, response: list(spec.item),
   }) as const);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function createRoute<const S extends string, Item extends z.ZodType, Create extends z.ZodType>(spec: AnyKind & { single: S; item: Item; create: Create }) {
+export function createRoute<const S extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item; create: Create }) {
   return route(`create${spec.single}`, () => ({
     method: 'POST', path: `/v1/${spec.group}`, group: spec.group, summary: `Create a ${spec.noun}`, auth: spec.write, body: spec.create, response: spec.item,
     writes: spec.writes.create, errors: spec.errors?.create,
@@ -57,14 +57,14 @@ export function createRoute<const S extends string, Item extends z.ZodType, Crea
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function getRoute<const S extends string, Item extends z.ZodType>(spec: AnyKind & { single: S; item: Item }) {
+export function getRoute<const S extends string, Item extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item }) {
   return route(`get${spec.single}`, () => ({
     method: 'GET', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: spec.item, errors: [spec.notFound],
   }) as const);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function updateRoute<const S extends string, Item extends z.ZodType, Update extends z.ZodType>(spec: AnyKind & { single: S; item: Item; update: Update }) {
+export function updateRoute<const S extends string, Item extends z.ZodMiniType, Update extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item; update: Update }) {
   return route(`update${spec.single}`, () => ({
     method: 'PATCH', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Change a ${spec.noun}`, auth: spec.write, params: r.ResourceParams, body: spec.update, response: spec.item,
     writes: spec.writes.update, errors: [spec.notFound, ...(spec.errors?.update ?? [])],

@@ -1,19 +1,15 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { OPENAPI_FILE } from '../docs/openapi-file';
 import { DOCS_ASSET_NAMES, DOCS_ASSETS, DOCS_PACKAGE_FILES } from '../docs/page';
 import { defineRoutes, route } from '../http/route';
 import { doc } from '../schemas/common';
 
 /** The served OpenAPI document: its top-level shape; the rest is documented by itself. */
-const OpenApiDocument = z
-  .looseObject({
-    openapi: doc(z.string(), 'The OpenAPI version.', '3.1.0'),
-    info: z
-      .looseObject({ title: doc(z.string(), 'The API name.', 'medspa-api'), version: doc(z.string(), 'The API version.', '0.1.0') })
-      .describe('Title, version, conventions.'),
-    paths: doc(z.record(z.string(), z.unknown()), 'Every operation, by path.', {}),
-  })
-  .describe('The OpenAPI 3.1 document of this API, generated from the route table; `servers` names the host that served it');
+const OpenApiDocument = doc(z.looseObject({
+  openapi: doc(z.string(), 'The OpenAPI version.', '3.1.0'),
+  info: doc(z.looseObject({ title: doc(z.string(), 'The API name.', 'medspa-api'), version: doc(z.string(), 'The API version.', '0.1.0') }), 'Title, version, conventions.'),
+  paths: doc(z.record(z.string(), z.unknown()), 'Every operation, by path.', {}),
+}), 'The OpenAPI 3.1 document of this API, generated from the route table; `servers` names the host that served it');
 
 /** Rendered at build time into a file beside the bundle (lib/docs/openapi-file.ts), answered as it is. */
 const getOpenApiRow = {

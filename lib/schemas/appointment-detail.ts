@@ -1,16 +1,16 @@
-import * as z from 'zod';
-import { schema } from './common';
+import * as z from './zod';
+import { doc, meta, schema } from './common';
 import { Appointment, TreatmentRecord } from './appointments';
 import { Consent } from './clients';
 import { Client, Facility, Provider, Service } from './resources';
 
 /** The detail of the API reference's appointments: the appointment with its records, each shaped by its own public schema. */
-export const AppointmentDetail = /* @__PURE__ */ schema(() => Appointment.extend({
-  client: Client.nullable().describe('The client (null if it can no longer be read).'),
-  service: Service.nullable().describe('The service.'),
-  provider: Provider.nullable().describe('The provider.'),
-  room: Facility.nullable().describe('The room, if one is booked.'),
-  equipment: Facility.nullable().describe('The equipment, if booked.'),
-  consent_forms: z.array(Consent).describe("The client's signed consent forms."),
-  treatment_record: TreatmentRecord.nullable().describe('The treatment record once completed, else null.'),
-}).describe('An appointment with its client, service, provider, room, equipment, consent forms and treatment record.').meta({ id: 'AppointmentDetail' }));
+export const AppointmentDetail = /* @__PURE__ */ schema(() => meta(z.extend(Appointment, {
+  client: doc(z.nullable(Client), 'The client (null if it can no longer be read).'),
+  service: doc(z.nullable(Service), 'The service.'),
+  provider: doc(z.nullable(Provider), 'The provider.'),
+  room: doc(z.nullable(Facility), 'The room, if one is booked.'),
+  equipment: doc(z.nullable(Facility), 'The equipment, if booked.'),
+  consent_forms: doc(z.array(Consent), "The client's signed consent forms."),
+  treatment_record: doc(z.nullable(TreatmentRecord), 'The treatment record once completed, else null.'),
+}), { description: 'An appointment with its client, service, provider, room, equipment, consent forms and treatment record.', id: 'AppointmentDetail' }));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 
 import { isEntityId } from '../domain/ids';
 
@@ -18,13 +18,26 @@ export { isEntityId };
 export const NO_SUCH_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Field documentation lives on the schemas: `describe` for the prose, `.meta({ examples })` for an
- * example. The OpenAPI document (lib/openapi) turns both into JSON Schema `description` and
- * `examples`, and builds every request and response example from them
- * (test/unit/openapi-document.test.ts parses each one with the schema it documents).
+ * Field documentation lives on the schemas: `doc` for the prose (and examples), `meta` for the rest
+ * of a schema's JSON Schema (`format`, `examples`, a component `id`...). The OpenAPI document
+ * (lib/openapi) turns both into JSON Schema `description` and `examples`, and builds every request
+ * and response example from them (test/unit/openapi-document.test.ts parses each one with the
+ * schema it documents).
+ *
+ * `meta` is classic zod's `.meta()`: a copy of the schema, registered in z.globalRegistry with
+ * `data` (and inheriting its original's metadata, `id` aside); the original keeps its own. Not
+ * mini's `z.meta` check: a check stays in the copy's checks, so `z.extend`, `z.pick` and
+ * `z.partial` refuse the object (they take no object with checks), and every later copy (a
+ * `.check(...)`) registers the same metadata again, a component `id` included.
  */
-export const doc = <T extends z.ZodType>(schema: T, description: string, ...examples: unknown[]): T =>
-  schema.meta(examples.length > 0 ? { description, examples } : { description });
+export function meta<T extends z.core.$ZodType>(schema: T, data: z.core.GlobalMeta): T {
+  const copy = z.clone(schema);
+  z.globalRegistry.add(copy, data as never);
+  return copy;
+}
+/** A schema's description, and its examples when given (`meta` with `description`, `examples`). */
+export const doc = <T extends z.core.$ZodType>(schema: T, description: string, ...examples: unknown[]): T =>
+  meta(schema, examples.length > 0 ? { description, examples } : { description });
 
 /** Fixed example ids, one per kind, so examples that refer to each other agree. */
 export const EXAMPLE_ID = {
@@ -57,24 +70,23 @@ export const EXAMPLE_TIME = {
  * Ids are server-made UUIDs. A malformed one (any length, any characters) becomes the nil UUID,
  * so it answers the resource's 404 exactly like an unknown id, and never reaches a key.
  */
-export const Id = /* @__PURE__ */ schema(() => z
-  .string()
-  .describe('A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.')
-  .meta({ examples: [EXAMPLE_ID.appointment] })
-  .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)));
+export const Id = /* @__PURE__ */ schema(() => z.pipe(
+  doc(z.string(), 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.', EXAMPLE_ID.appointment),
+  z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
+));
 /** An id input naming a kind: its description and example say which. */
 export const IdOf = (kind: ExampleKind, description: string) =>
-  z
-    .string()
-    .meta({ description, examples: [EXAMPLE_ID[kind]] })
-    .transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID));
+  z.pipe(
+    meta(z.string(), { description, examples: [EXAMPLE_ID[kind]] }),
+    z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
+  );
 export const IdParams = /* @__PURE__ */ schema(() => z.object({ id: Id }));
 
 /** An id the server wrote (output). */
-export const OutId = (kind: ExampleKind, description: string) => z.string().meta({ description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
+export const OutId = (kind: ExampleKind, description: string) => meta(z.string(), { description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
 /** An instant the server wrote: always UTC, `Date.toISOString()` form. */
 export const Instant = (description: string, example: string = EXAMPLE_TIME.created) =>
-  z.string().meta({ description, format: 'date-time', examples: [example] });
+  meta(z.string(), { description, format: 'date-time', examples: [example] });
 
 /** Years the API takes: wide enough for any booking or birth date, far from the format's edges. */
 const yearInRange = (value: string) => {
@@ -106,61 +118,44 @@ export function yearsPattern(from: number, to: number): string {
 }
 
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */
-export const DateTime = /* @__PURE__ */ schema(() => z.iso
-  .datetime({ offset: true })
-  .refine(yearInRange, YEARS)
-  .meta({
-    description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
-    examples: ['2026-12-01T10:00:00-05:00'],
-    allOf: [{ pattern: YEARS_PATTERN }],
-  }));
+export const DateTime = /* @__PURE__ */ schema(() => meta(z.iso.datetime({ offset: true }).check(z.refine(yearInRange, YEARS)), {
+  description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
+  examples: ['2026-12-01T10:00:00-05:00'],
+  allOf: [{ pattern: YEARS_PATTERN }],
+}));
 /** A practice-local calendar date. */
-export const LocalDate = /* @__PURE__ */ schema(() => z.iso
-  .date()
-  .refine(yearInRange, YEARS)
-  .meta({ description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.', examples: ['2026-12-01'], allOf: [{ pattern: YEARS_PATTERN }] }));
+export const LocalDate = /* @__PURE__ */ schema(() => meta(z.iso.date().check(z.refine(yearInRange, YEARS)), {
+  description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.',
+  examples: ['2026-12-01'],
+  allOf: [{ pattern: YEARS_PATTERN }],
+}));
 /** A practice-local wall-clock time. */
-export const LocalTime = /* @__PURE__ */ schema(() => z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')
-  .meta({ description: 'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).', examples: ['09:00'] }));
+export const LocalTime = /* @__PURE__ */ schema(() => doc(
+  z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')),
+  'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).',
+  '09:00',
+));
 
-export const Limit = /* @__PURE__ */ schema(() => z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .default(50)
-  .meta({ description: 'Page size, 1-100.', examples: [50] }));
-const Cursor = /* @__PURE__ */ schema(() => z
-  .string()
-  .max(2048)
-  .optional()
-  .meta({
-    description: 'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
-    examples: ['AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ'],
-  }));
+export const Limit = /* @__PURE__ */ schema(() => doc(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50), 'Page size, 1-100.', 50));
+const Cursor = /* @__PURE__ */ schema(() => doc(
+  z.optional(z.string().check(z.maxLength(2048))),
+  'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
+  'AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ',
+));
 export const PageQuery = /* @__PURE__ */ schema(() => z.object({ limit: Limit, cursor: Cursor }));
 
-export const Pagination = /* @__PURE__ */ schema(() => z
-  .object({
-    total: z.number().int().meta({ description: 'How many items the whole list has, over all pages.', examples: [1] }),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.', examples: [null] }),
-  })
-  .describe('Where a list stands: `total` items in all, and the cursor of the next page.'));
+export const Pagination = /* @__PURE__ */ schema(() => doc(z.object({
+  total: doc(z.number().check(z.int()), 'How many items the whole list has, over all pages.', 1),
+  next_cursor: doc(z.nullable(z.string()), 'Pass as `cursor` to get the next page; null on the last page.', null),
+}), 'Where a list stands: `total` items in all, and the cursor of the next page.'));
 
 export const Timestamps = /* @__PURE__ */ schema(() => ({
-  version: z.number().int().meta({ description: 'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.', examples: [1] }),
+  version: doc(z.number().check(z.int()), 'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.', 1),
   created_at: Instant('When it was created (UTC).'),
   updated_at: Instant('When it last changed (UTC).', EXAMPLE_TIME.updated),
 }));
 
-export const Deleted = /* @__PURE__ */ schema(() => z
-  .object({
-    id: z.string().meta({ description: 'The id (or client_id) of what was deleted.', examples: [EXAMPLE_ID.appointment] }),
-    deleted: z.literal(true).describe('Always true.'),
-  })
-  .describe('The answer of every DELETE.'));
+export const Deleted = /* @__PURE__ */ schema(() => doc(z.object({
+  id: doc(z.string(), 'The id (or client_id) of what was deleted.', EXAMPLE_ID.appointment),
+  deleted: doc(z.literal(true), 'Always true.'),
+}), 'The answer of every DELETE.'));

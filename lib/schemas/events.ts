@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { ALL_EVENT_TYPES, EVENT_CATALOG, type EventObject, type EventType } from '../domain/events';
 import { Appointment } from './appointments';
 import { Consent } from './clients';
@@ -14,12 +14,10 @@ import { Client } from './resources';
  * OpenAPI document's `webhooks` section is built from these.
  */
 
-const WebhookTest = /* @__PURE__ */ schema(() => z
-  .object({
-    webhook_id: OutId('webhook', 'The subscription tested.'),
-    message: doc(z.string(), 'A fixed greeting.', 'A test event from medspa-api: your endpoint is reachable and can verify signatures.'),
-  })
-  .describe('The payload of a test delivery.'));
+const WebhookTest = /* @__PURE__ */ schema(() => doc(z.object({
+  webhook_id: OutId('webhook', 'The subscription tested.'),
+  message: doc(z.string(), 'A fixed greeting.', 'A test event from medspa-api: your endpoint is reachable and can verify signatures.'),
+}), 'The payload of a test delivery.'));
 
 type Catalog = typeof EVENT_CATALOG;
 
@@ -31,7 +29,7 @@ export const EVENT_OBJECTS = {
   consent: Consent,
   product: Product,
   webhook_test: WebhookTest,
-} as const satisfies Record<EventObject, z.ZodObject>;
+} as const satisfies Record<EventObject, z.ZodMiniObject>;
 
 /** The object schema of an event type. */
 export const objectSchemaOf = <T extends EventType>(type: T) => EVENT_OBJECTS[EVENT_CATALOG[type].object] as (typeof EVENT_OBJECTS)[Catalog[T]['object']];
@@ -42,10 +40,10 @@ export const EVENT_SUMMARIES = /* @__PURE__ */ schema(() => Object.fromEntries(A
 const EXAMPLE_EVENT_ID = 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b';
 
 /** What some events' `data` carries beside `object`. */
-const DATA_EXTRAS: Partial<Record<EventType, z.ZodRawShape>> = /* @__PURE__ */ schema(() => ({
+const DATA_EXTRAS: Partial<Record<EventType, z.core.$ZodShape>> = /* @__PURE__ */ schema(() => ({
   'appointment.created': {
     manage_token: doc(
-      z.string().optional(),
+      z.optional(z.string()),
       'Online bookings only (`source: online`): the manage token, for a link the client can use to see, cancel or reschedule it (`X-Booking-Token`); valid until the appointment ends.',
       'mt_example',
     ),
@@ -57,18 +55,16 @@ const eventEnvelope = <T extends EventType>(type: T) => {
   const data = EVENT_CATALOG[type].previous
     ? z.object({
         object,
-        previous: object.partial().describe('The old values of the fields that changed (null for a field that had none).'),
+        previous: doc(z.partial(object), 'The old values of the fields that changed (null for a field that had none).'),
       })
     : z.object({ object, ...DATA_EXTRAS[type] });
-  return z
-    .object({
-      id: doc(z.string().regex(/^evt_/), 'The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.', EXAMPLE_EVENT_ID),
-      type: doc(z.literal(type), 'The event type.', type),
-      created_at: Instant('When it happened (UTC).'),
-      medspa_id: OutId('practice', 'The practice it happened in.'),
-      data: data.describe('`object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed.'),
-    })
-    .describe(`${EVENT_SUMMARIES[type]}.`);
+  return doc(z.object({
+    id: doc(z.string().check(z.regex(/^evt_/)), 'The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.', EXAMPLE_EVENT_ID),
+    type: doc(z.literal(type), 'The event type.', type),
+    created_at: Instant('When it happened (UTC).'),
+    medspa_id: OutId('practice', 'The practice it happened in.'),
+    data: doc(data, '`object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed.'),
+  }), `${EVENT_SUMMARIES[type]}.`);
 };
 
 /** The envelope of every event type, by type: what webhook subscribers receive. */

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from './zod';
 import { MAX_ALLOWED_ORIGINS, originProblem } from '../domain/cors';
 import { doc, schema } from './common';
 
 const Origin = /* @__PURE__ */ schema(() => doc(
-  z.string().max(300).superRefine((origin, context) => {
+  z.string().check(z.maxLength(300), z.superRefine((origin, context) => {
     const problem = originProblem(origin);
     if (problem) context.addIssue({ code: 'custom', message: problem });
-  }),
+  })),
   'An exact origin.',
   'https://glowaesthetics.com',
 ));
@@ -14,7 +14,7 @@ const Origin = /* @__PURE__ */ schema(() => doc(
 /** Exact browser origins (API reference, online booking and CORS), deduplicated in the order given. */
 export const AllowedOrigins = (min: number, description: string) =>
   doc(
-    z.array(Origin).min(min).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]),
+    z.pipe(z.array(Origin).check(z.minLength(min), z.maxLength(MAX_ALLOWED_ORIGINS)), z.transform((origins) => [...new Set(origins)])),
     `${description} ${min}-${MAX_ALLOWED_ORIGINS} exact origins (scheme, host, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port.`,
     ['https://glowaesthetics.com', 'http://localhost:3000'],
   );

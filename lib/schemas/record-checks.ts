@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from './zod';
 import type * as records from '../domain/records';
 import type { Appointment, TreatmentRecord } from './appointments';
 import type { Consent } from './clients';

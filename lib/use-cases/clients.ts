@@ -1,6 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from '../schemas/zod';
 import {
   appointmentIdsFrom,
   completedAppointmentsOf,

@@ -2,7 +2,7 @@ import { localDateOf } from '../domain/time';
 import { activeServices } from '../db/online-booking';
 import { getLiveEntities } from '../db/resources';
 import { AppError } from '../errors';
-import type { z } from 'zod';
+import type * as z from '../schemas/zod';
 import type { PublicAvailabilityQuery, PublicService } from '../schemas/public-booking';
 import { availabilityOf, checkInput, readSetup, type AvailabilityEntry, type SearchAvailabilityInput } from './availability-search';
 import type { PracticeRecord } from '../domain/records';

@@ -1,6 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { createHash, randomUUID } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../schemas/zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/webhook-secrets';
@@ -37,15 +37,15 @@ export const DeliveryJob = z.object({
   /** The log entry this attempt fills in (`pending` until it runs). */
   delivery_id: z.string(),
   delivery_created_at: z.string(),
-  attempt: z.number().int().min(1),
+  attempt: z.number().check(z.int(), z.gte(1)),
   /** Not before this instant (ISO): a queue that cannot wait that long hands the job back early. */
   due_at: z.string(),
   event: z.object({
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     type: z.enum([...EVENT_TYPES, 'webhook.test']),
     created_at: z.string(),
     medspa_id: z.string(),
-    data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.record(z.string(), z.unknown()).optional() }),
+    data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.optional(z.record(z.string(), z.unknown())) }),
   }),
 });
 export type DeliveryJob = z.output<typeof DeliveryJob>;

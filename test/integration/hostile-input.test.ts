@@ -256,8 +256,9 @@ const nastyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =>
 
 /** The field names a body schema knows (so the fuzz reaches past the unknown-field check). */
 function bodyKeys(route: RouteDef): string[] {
-  let schema = route.body as (z.ZodType & { shape?: Record<string, unknown>; unwrap?: () => z.ZodType }) | undefined;
-  while (schema && !schema.shape && schema.unwrap) schema = schema.unwrap() as typeof schema;
+  // Through an optional body (a cancel's) to its object: zod/mini schemas have no unwrap(), their def names the inner type.
+  let schema = route.body as (z.ZodType & { shape?: Record<string, unknown> }) | undefined;
+  while (schema && !schema.shape && 'innerType' in schema._zod.def) schema = schema._zod.def.innerType as typeof schema;
   return schema?.shape ? Object.keys(schema.shape) : [];
 }
 

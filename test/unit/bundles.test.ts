@@ -20,14 +20,15 @@ let bundles: FunctionBundle[] = [];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 /**
- * Importing `{ z }` (or the default) from 'zod' rather than `* as z` makes esbuild keep zod's
- * whole namespace, every locale included (+360 KB): name the modules that do.
+ * Importing `{ z }` (or the default) from zod (lib/schemas/zod, 'zod/mini' or 'zod') rather than
+ * `* as z` makes esbuild keep zod's whole namespace, every locale included (+360 KB): name the
+ * modules that do.
  */
 function namedZodImports(bundle: FunctionBundle): string {
   const offenders = Object.keys(bundle.inputs)
     .filter((path) => !path.includes('node_modules') && path.endsWith('.ts'))
-    .filter((path) => /import\s+(?:\w+\s*,\s*)?(?:\{[^}]*\bz\b[^}]*\}|z)\s+from\s+['"]zod['"]/.test(readFileSync(join(root, path), 'utf8')));
-  return offenders.length ? ` (every zod locale: ${offenders.join(', ')} import { z } from 'zod'; use import * as z from 'zod')` : '';
+    .filter((path) => /import\s+(?:\w+\s*,\s*)?(?:\{[^}]*\bz\b[^}]*\}|z)\s+from\s+['"](?:zod(?:\/mini)?|[./]*(?:schemas\/)?zod)['"]/.test(readFileSync(join(root, path), 'utf8')));
+  return offenders.length ? ` (every zod locale: ${offenders.join(', ')} import { z } from zod; use import * as z from '../schemas/zod')` : '';
 }
 const carrying = (test: (path: string) => boolean) => bundles.filter((b) => Object.keys(b.inputs).some(test)).map((b) => b.name).sort();
 
@@ -79,6 +80,10 @@ describe('function bundles', () => {
         return literal.filter(([operation, route]) => !bundle.name.endsWith(`/${operation}`) && text.includes(route.summary)).map(([operation]) => `${bundle.name} carries ${operation}`);
       });
     expect(foreign).toEqual([]);
+  });
+
+  it('never carry zod classic: the schemas are zod/mini, which builds faster and weighs less (docs/decisions/0013)', () => {
+    expect(carrying((path) => /node_modules\/zod\/(?:v4\/classic\/|(?:v4\/)?index\.js$)/.test(path))).toEqual([]);
   });
 
   it('carry their own section of the route table, never the whole table', () => {

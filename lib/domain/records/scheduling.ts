@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../../schemas/zod';
 import type { Facility, Provider, Service } from '../../schemas/resources';
 import type { TimeOff, WorkingHours } from '../availability';
 import type { OnlineBookingSettings } from '../online-booking';
