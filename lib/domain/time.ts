@@ -136,6 +136,29 @@ function wallToInstant(wall: number, zone: string): number {
 
 const toIso = (ms: number) => new Date(ms).toISOString();
 
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+
+/**
+ * `Date.prototype.toISOString` for many instants in a row, about 5x faster for whole minutes: each
+ * UTC day's `YYYY-MM-DDT` is made once, the time of day from numbers. Any other instant takes
+ * toISOString. For the slot rule, which writes two instants a candidate start.
+ */
+export function isoWriter(): (instant: number) => string {
+  let day = Number.NaN;
+  let prefix = '';
+  return (instant) => {
+    const d = Math.floor(instant / DAY_MS);
+    const minutes = (instant - d * DAY_MS) / 60_000;
+    if (!Number.isInteger(minutes)) return toIso(instant);
+    if (d !== day) {
+      const text = toIso(d * DAY_MS);
+      day = d;
+      prefix = text.slice(0, text.indexOf('T') + 1);
+    }
+    return `${prefix}${TWO_DIGITS[Math.floor(minutes / 60)]}:${TWO_DIGITS[minutes % 60]}:00.000Z`;
+  };
+}
+
 /**
  * Periods by start, in code-unit order: `HH:MM` and UTC ISO strings sort as the times they name.
  * Not localeCompare: it would load ICU (about 10 ms of a cold start) for ASCII digits.

@@ -55,22 +55,23 @@ const live = <T>(item: Record<string, unknown> | undefined): T | null => (item &
 const entityKeys = (medspaId: string, entities: EntityRef[]): Key[] =>
   entities.filter((ref): ref is { type: EntityType; id: string } => Boolean(ref.id)).map((ref) => entityKey(medspaId, ref.type, ref.id));
 
-const bucketKeys = (medspaId: string, plans: BucketPlan[]): Key[] =>
-  plans.flatMap((plan) => plan.hours.map((hour) => claimBucketKey(medspaId, { ...plan, hour })));
+type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'> & { key: Key };
+
+/** Every bucket the plans name, with its key made once: the read asks for it, the answer is found by it. */
+const plannedBuckets = (medspaId: string, plans: BucketPlan[]): PlannedBucket[] =>
+  plans.flatMap(({ resource, resourceId, hours }) => hours.map((hour) => ({ resource, resourceId, hour, key: claimBucketKey(medspaId, { resource, resourceId, hour }) })));
 
 const entityReads = (medspaId: string, found: Found): EntityReads => ({
   entity: <T>(type: EntityType, id: string | null | undefined) => (id ? live<T>(found.get(itemId(entityKey(medspaId, type, id)))) : null),
 });
 
-function claimReads(medspaId: string, plans: BucketPlan[], found: Found): ClaimReads {
+function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
   const bucketsOf = new Map<string, Map<string, ClaimBucket>>();
-  for (const plan of plans) {
-    const id = `${plan.resource}#${plan.resourceId}`;
-    const byHour = bucketsOf.get(id) ?? new Map<string, ClaimBucket>();
-    for (const hour of plan.hours) {
-      if (!byHour.has(hour)) byHour.set(hour, toClaimBucket(plan.resource, plan.resourceId, hour, found.get(itemId(claimBucketKey(medspaId, { ...plan, hour })))));
-    }
-    bucketsOf.set(id, byHour);
+  for (const { resource, resourceId, hour, key } of planned) {
+    const id = `${resource}#${resourceId}`;
+    let byHour = bucketsOf.get(id);
+    if (!byHour) bucketsOf.set(id, (byHour = new Map<string, ClaimBucket>()));
+    if (!byHour.has(hour)) byHour.set(hour, toClaimBucket(resource, resourceId, hour, found.get(itemId(key))));
   }
   const buckets = (resource: ClaimedResource, resourceId: string) => [...(bucketsOf.get(`${resource}#${resourceId}`)?.values() ?? [])];
   return {
@@ -80,12 +81,12 @@ function claimReads(medspaId: string, plans: BucketPlan[], found: Found): ClaimR
 }
 
 export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[]): Promise<BookingReads> {
-  const plans = ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) }));
-  const found = await batchGetKeys([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...bucketKeys(medspaId, plans)]);
+  const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
+  const found = await batchGetKeys([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key)]);
   return {
     practice: fromItem<Practice>(found.get(itemId(practiceKey(medspaId)))),
     ...entityReads(medspaId, found),
-    ...claimReads(medspaId, plans, found),
+    ...claimReads(planned, found),
   };
 }
 
@@ -96,5 +97,6 @@ export async function readEntities(medspaId: string, entities: EntityRef[]): Pro
 
 /** Claim buckets only, hour by hour as planned (one BatchGetItem per 100 keys, in parallel). */
 export async function readClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
-  return claimReads(medspaId, plans, await batchGetKeys(bucketKeys(medspaId, plans)));
+  const planned = plannedBuckets(medspaId, plans);
+  return claimReads(planned, await batchGetKeys(planned.map((bucket) => bucket.key)));
 }

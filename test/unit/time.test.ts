@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { DateTime as LuxonDateTime } from 'luxon';
 import {
+  isoWriter,
   addMinutes,
   byStart,
   isValidTimeZone,
@@ -181,5 +182,28 @@ describe('byStart', () => {
     const instants = ['2031-01-07T15:00:00.000Z', '2030-12-31T23:59:59.000Z', '2031-01-07T09:00:00.000Z'].map((start) => ({ start }));
     expect([...instants].sort(byStart).map((p) => Date.parse(p.start))).toEqual(instants.map((p) => Date.parse(p.start)).sort((a, b) => a - b));
     expect(byStart({ start: '10:00' }, { start: '10:00' })).toBe(0);
+  });
+});
+
+describe('isoWriter', () => {
+  it('writes what toISOString writes, whole minutes or not, across days, years and 1970', () => {
+    const write = isoWriter();
+    const instants = [
+      Date.parse('2026-12-01T15:00:00.000Z'), Date.parse('2026-12-01T23:59:00.000Z'), Date.parse('2026-12-02T00:00:00.000Z'),
+      Date.parse('2026-12-31T23:45:00.000Z'), Date.parse('2027-01-01T00:15:00.000Z'), Date.parse('1969-12-31T23:59:00.000Z'),
+      Date.parse('1900-03-01T08:30:00.000Z'), Date.parse('2999-12-31T23:59:00.000Z'), Date.parse('2026-12-01T15:00:30.000Z'),
+      Date.parse('2026-12-01T15:00:00.001Z'), -1, 0, 1,
+    ];
+    // And a random walk, as a month's slots go: mostly whole minutes, sometimes not, forwards and back.
+    let t = Date.parse('2026-03-08T06:00:00.000Z');
+    for (let i = 0; i < 5000; i += 1) {
+      t += (Math.floor(Math.random() * 200) - 20) * 60_000 + (i % 17 === 0 ? Math.floor(Math.random() * 60_000) : 0);
+      instants.push(t);
+    }
+    for (const instant of instants) expect(write(instant)).toBe(new Date(instant).toISOString());
+  });
+
+  it('refuses what toISOString refuses', () => {
+    expect(() => isoWriter()(Number.NaN)).toThrow(RangeError);
   });
 });
