@@ -85,8 +85,9 @@ export function availableSlots(input: SlotsInput): Slot[] {
 }
 
 /**
- * Sorted slots (as slotsInRange writes them) grouped by the local date of their start in `zone` (the practice's, or a viewer's
- * elsewhere: the slots stay the same instants, only their grouping moves). Dates in order.
+ * Sorted slots (as slotsInRange writes them) grouped by the local date of their start in `zone`
+ * (the practice's, or a viewer's elsewhere: the slots stay the same instants, only their grouping
+ * moves). Dates in order.
  */
 export function groupSlotsByDate(slots: readonly Slot[], zone: string): { date: string; slots: Slot[] }[] {
   const groups: { date: string; slots: Slot[] }[] = [];
