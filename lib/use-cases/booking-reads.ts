@@ -1,11 +1,11 @@
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import type { Busy } from '../domain/availability';
 import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointments';
+import { practiceCodec } from '../db/codecs';
 import { batchGetKeys, itemId } from '../db/batch';
 import { fromItem } from '../db/item';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
-import type { Practice } from '../schemas/practice';
-import type { ProviderRecord, ServiceRecord } from '../domain/records';
+import type { PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
 
 /** The stored setup resources booking reads (the resources module writes them). */
 export type { ProviderRecord, ServiceRecord };
@@ -44,7 +44,7 @@ export interface ClaimReads {
 
 /** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
 export interface BookingReads extends EntityReads, ClaimReads {
-  practice: Practice | null;
+  practice: PracticeRecord | null;
 }
 
 type Found = Map<string, Record<string, unknown>>;
@@ -84,7 +84,7 @@ export async function readForBooking(medspaId: string, entities: EntityRef[], ra
   const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
   const found = await batchGetKeys([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key)]);
   return {
-    practice: fromItem<Practice>(found.get(itemId(practiceKey(medspaId)))),
+    practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
     ...entityReads(medspaId, found),
     ...claimReads(planned, found),
   };
