@@ -79,20 +79,22 @@ export function eventBridgePublisher(options: EventBridgePublisherOptions): Publ
     const failures: { eventId: string; code: string }[] = [];
     for (const chunk of chunkEntries(pending, (item) => entrySize(item.entry))) {
       let batch = chunk;
-      await retry(async (attempt) => {
+      let failed: { item: (typeof batch)[number]; code: string }[] = [];
+      await retry(async () => {
         const output = await options.client.send(new PutEventsCommand({ Entries: batch.map((item) => item.entry) }));
         // Result entries line up with request entries; an ErrorCode marks one not accepted.
-        const failed = batch
+        failed = batch
           .map((item, index) => ({ item, code: output.Entries?.[index]?.ErrorCode ?? (output.Entries?.[index] ? null : 'NoResult') }))
           .filter((result): result is { item: (typeof batch)[number]; code: string } => result.code !== null);
         if (failed.length === 0) return { done: undefined };
-        if (attempt >= maxAttempts) {
-          failures.push(...failed.map(({ item, code }) => ({ eventId: item.event.id, code })));
-          return { done: undefined };
-        }
         batch = failed.map(({ item }) => item);
         return { retry: 'later' };
-      }, { attempts: maxAttempts, delayMs: (attempt) => retryDelayMs(attempt + 1), exhausted: () => undefined });
+      }, {
+        attempts: maxAttempts,
+        delayMs: (attempt) => retryDelayMs(attempt + 1),
+        // What the last try still had refused is reported, with the codes it gave.
+        exhausted: () => void failures.push(...failed.map(({ item, code }) => ({ eventId: item.event.id, code }))),
+      });
     }
     if (failures.length > 0) throw new PublishError(failures);
   };
