@@ -3,7 +3,7 @@ import { openCursor, sealCursor, type CursorScope } from '../crypto/cursor';
 import { monthsBetween } from '../domain/time';
 import { ddb, tableName } from './client';
 import { fromItem } from './item';
-import { countAll, startKeyNames, withFilter, type Filter, type Page } from './query';
+import { countAll, isStartKey, startKeyNames, withFilter, type Filter, type Page } from './query';
 
 /**
  * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
@@ -44,9 +44,7 @@ interface RangeCursor {
 function openRangeCursor(scope: CursorScope, text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
   return openCursor(scope, text, (position) => {
     const cursor = position as Partial<RangeCursor> | null;
-    const key = (typeof cursor === 'object' && cursor !== null && cursor.key) || {};
-    const exactKey = Object.keys(key).sort().join() === startKeyNames('gsi1').sort().join() && Object.values(key).every((value) => typeof value === 'string');
-    return months.includes(cursor?.month as string) && key.gsi1pk === partitionOf(cursor!.month!) && exactKey;
+    return months.includes(cursor?.month as string) && isStartKey(cursor!.key, startKeyNames('gsi1'), { gsi1pk: partitionOf(cursor!.month!) });
   }) as RangeCursor | undefined;
 }
 
