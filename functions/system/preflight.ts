@@ -11,6 +11,5 @@ import * as systemRoutes from '../../lib/routes/system';
 export const handler = tablelessHandler(systemRoutes.preflight, async ({ headers, path }) => {
   const methods = methodsOfPath(path);
   if (methods.length === 0) throw new AppError('NOT_FOUND');
-  const { 'Access-Control-Allow-Origin': _origin, Vary: _vary, ...rest } = corsPreflightHeaders(headers.origin ?? '', methods);
-  return { status: 204, data: undefined, headers: headers.origin ? corsPreflightHeaders(headers.origin, methods) : rest };
+  return { status: 204, data: undefined, headers: corsPreflightHeaders(headers.origin, methods) };
 });

@@ -46,10 +46,12 @@ export const corsAnswerHeaders = (origin: string): Record<string, string> => ({
   'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(', '),
 });
 
-/** The preflight's answer headers: the path's methods, our request headers, cached 10 minutes. */
-export const corsPreflightHeaders = (origin: string, methods: readonly string[]): Record<string, string> => ({
-  'Access-Control-Allow-Origin': origin,
-  Vary: 'Origin',
+/**
+ * The preflight's answer headers: the path's methods, our request headers, cached 10 minutes; the
+ * origin's own (Allow-Origin, Vary) when there is one (a preflight without `Origin` is no browser's).
+ */
+export const corsPreflightHeaders = (origin: string | undefined, methods: readonly string[]): Record<string, string> => ({
+  ...(origin ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {}),
   'Access-Control-Allow-Methods': [...new Set([...methods, 'OPTIONS'])].join(', '),
   'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),

@@ -43,6 +43,13 @@ describe('CORS headers', () => {
       'Access-Control-Max-Age': '600',
     });
   });
+  it('leaves the origin headers out of a preflight without Origin', () => {
+    expect(corsPreflightHeaders(undefined, ['GET'])).toEqual({
+      'Access-Control-Allow-Methods': 'GET, OPTIONS',
+      'Access-Control-Allow-Headers': 'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
+      'Access-Control-Max-Age': '600',
+    });
+  });
 });
 
 describe('online booking rules', () => {
