@@ -20,7 +20,7 @@ import {
   type Key,
 } from './keys';
 import { dayUpdate } from './report-days';
-import { transact, type NamedAction } from './transact';
+import { MAX_TRANSACTION_ACTIONS, transact, type NamedAction } from './transact';
 
 /**
  * Report aggregates in the table: the generation pointer, per-record ledger entries, per-client
@@ -152,9 +152,12 @@ export const unitOverheadActions = (eventIds: number) => 2 + eventIds;
  * ADDs, ledger entries and client items (each conditioned on the state read), and checks that
  * the pointer and the zone are still those the plan used.
  */
+/** A unit's actions, named by what a failed condition means; a marker carries its record's id. */
+type UnitAction = NamedAction<'pointer' | 'zone' | 'state' | 'totals' | 'clients'> | (NamedAction<'marker'> & { eventId: string });
+
 export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   const { medspaId } = write;
-  const actions: NamedAction[] = [
+  const actions: UnitAction[] = [
     {
       name: 'pointer',
       action: { ConditionCheck: { TableName: tableName(), Key: reportGenerationKey(medspaId), ...conditionOn('rev', write.pointerRev) } },
@@ -176,7 +179,8 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   const expiresAt = Math.floor(write.now.getTime() / 1000) + MARKER_TTL_SECONDS;
   for (const eventId of write.eventIds) {
     actions.push({
-      name: `marker:${eventId}`,
+      name: 'marker',
+      eventId,
       action: {
         Put: {
           TableName: tableName(),
@@ -189,7 +193,7 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   for (const { generation, plan } of write.plans) {
     for (const [recordKey, { expectedVersion, entry }] of plan.ledger) {
       actions.push({
-        name: `state:ledger:${generation}:${recordKey}`,
+        name: 'state',
         action: {
           Put: {
             TableName: tableName(),
@@ -201,7 +205,7 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
     }
     for (const [clientId, { expectedRev, dates, rev }] of plan.clients) {
       actions.push({
-        name: `state:client:${generation}:${clientId}`,
+        name: 'state',
         action: {
           Put: {
             TableName: tableName(),
@@ -211,15 +215,14 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
         },
       });
     }
-    for (const [date, counters] of plan.totals) actions.push({ name: `totals:${generation}:${date}`, action: dayUpdate(medspaId, generation, 'TOTALS', date, counters) });
-    for (const [date, counters] of plan.clientDays) actions.push({ name: `clients:${generation}:${date}`, action: dayUpdate(medspaId, generation, 'CLIENTS', date, counters) });
+    for (const [date, counters] of plan.totals) actions.push({ name: 'totals', action: dayUpdate(medspaId, generation, 'TOTALS', date, counters) });
+    for (const [date, counters] of plan.clientDays) actions.push({ name: 'clients', action: dayUpdate(medspaId, generation, 'CLIENTS', date, counters) });
   }
-  if (actions.length > 100) throw new Error(`report unit of ${actions.length} actions is over the transaction limit`);
+  if (actions.length > MAX_TRANSACTION_ACTIONS) throw new Error(`report unit of ${actions.length} actions is over the transaction limit`);
   const outcome = await transact(actions);
   if (outcome.ok) return outcome;
-  const failed = outcome.failed.map((failure) => failure.name);
-  if (failed.includes('pointer') || failed.includes('zone')) return { ok: false, failed: 'context' };
-  const markers = failed.filter((name) => name.startsWith('marker:')).map((name) => name.slice('marker:'.length));
+  if (outcome.failed.some((failure) => failure.name === 'pointer' || failure.name === 'zone')) return { ok: false, failed: 'context' };
+  const markers = outcome.failed.flatMap((failure) => (failure.name === 'marker' ? [failure.eventId] : []));
   if (markers.length) return { ok: false, failed: 'markers', eventIds: markers };
   return { ok: false, failed: 'state' };
 }
