@@ -126,33 +126,41 @@ const chooseFate = () => {
 async function liveThrough(id: string) {
   const mid = scene.practice.medspaId;
   const now = () => new Date();
-  if (random() < 0.15) {
-    const date = pick(DAYS);
-    if (slotFree('allDay', date, MOVE_SLOT)) {
-      used.add(`allDay|${date}|${MOVE_SLOT}`);
-      await updateAppointment(mid, id, { scheduled_at: utc(date, MOVE_SLOT), provider_id: scene.providers.allDay.id, duration_minutes: pick([30, 45, 60, 90]) }, { now: now() });
-      happened.moved += 1;
-    }
+  // Every draw before the first await: chunks run side by side, and a draw after an await would
+  // take the sequence in whatever order round trips finish (another practice each run).
+  const move = random() < 0.15 ? { date: pick(DAYS), duration: pick([30, 45, 60, 90]) } : null;
+  const repriceBefore = random() < 0.1 ? 5000 + Math.floor(random() * 100) * 100 : null;
+  const fate = chooseFate();
+  const repriceAfter = fate === 'completed' && random() < 0.3 ? 2000 + Math.floor(random() * 500) * 100 : null;
+  const remove = random() < 0.05;
+  const moveTo = move && slotFree('allDay', move.date, MOVE_SLOT) ? move : null;
+  if (moveTo) used.add(`allDay|${moveTo.date}|${MOVE_SLOT}`);
+
+  if (moveTo) {
+    await updateAppointment(mid, id, { scheduled_at: utc(moveTo.date, MOVE_SLOT), provider_id: scene.providers.allDay.id, duration_minutes: moveTo.duration }, { now: now() });
+    happened.moved += 1;
   }
-  if (random() < 0.1) {
-    await updateAppointment(mid, id, { price_cents: 5000 + Math.floor(random() * 100) * 100 }, { now: now() });
+  if (repriceBefore !== null) {
+    await updateAppointment(mid, id, { price_cents: repriceBefore }, { now: now() });
     happened.repricedBefore += 1;
   }
-  const fate = chooseFate();
   for (const status of PATHS[fate]) await changeStatus(mid, id, status as never, { now: now(), reason: status === 'cancelled' ? 'test' : undefined });
-  if (fate === 'completed' && random() < 0.3) {
-    await updateAppointment(mid, id, { price_cents: 2000 + Math.floor(random() * 500) * 100 }, { now: now() });
+  if (repriceAfter !== null) {
+    await updateAppointment(mid, id, { price_cents: repriceAfter }, { now: now() });
     happened.repricedAfterCompletion += 1;
   }
-  if (random() < 0.05) {
+  if (remove) {
     await deleteAppointment(mid, id, {});
     happened.deleted += 1;
     if (fate === 'completed') happened.deletedCompleted += 1;
   }
 }
 
-async function inChunks<T>(items: readonly T[], size: number, run: (item: T) => Promise<unknown>) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+/** `run` over the items, `size` at a time; the results in the items' order. */
+async function inChunks<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(run))));
+  return results;
 }
 
 /** A random instant of a window day, at times that sit near local midnight too. */
@@ -389,8 +397,7 @@ beforeAll(async () => {
 
   const slots: [Kind, string, string][] = [];
   for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time) && random() < 0.72) slots.push([kind, date, time]);
-  const booked: { id: string }[] = [];
-  await inChunks(slots, 6, async ([kind, date, time]) => booked.push(await book(kind, date, time)));
+  const booked = await inChunks(slots, 6, ([kind, date, time]) => book(kind, date, time));
   await inChunks(booked, 6, (appointment) => liveThrough(appointment.id));
   await addMoney(70, 40);
   await stream.drain();
