@@ -42,6 +42,12 @@ function checkStep(name: string, n: number) {
   if (!Number.isInteger(n) || n <= 0) throw new RangeError(`${name} must be a positive integer, got ${n}`);
 }
 
+/** Whether [start, end) overlaps one of the blocks: a loop, not a closure per candidate start. */
+function overlapsAny(blocks: ReadonlyArray<readonly [number, number]>, start: number, end: number): boolean {
+  for (let i = 0; i < blocks.length; i += 1) if (start < blocks[i]![1] && blocks[i]![0] < end) return true;
+  return false;
+}
+
 /**
  * THE slot rule, for any range of practice-local dates (the per-day slots endpoint asks for one
  * date, the availability search for up to 31): every interval step from the start of each working
@@ -71,7 +77,7 @@ export function slotsInRange(input: SlotsInRangeInput): Slot[] {
     const near = blocked.filter(([from, to]) => from < periodEnd && periodStart < to);
     for (let start = periodStart; start + durationMs <= periodEnd; start += stepMs) {
       const end = start + durationMs;
-      if (start < now || near.some(([from, to]) => start < to && from < end)) continue;
+      if (start < now || overlapsAny(near, start, end)) continue;
       slots.push({ slot_start: iso(start), slot_end: iso(end) });
     }
   }
