@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildOpenApiDocument, DEFAULT_SERVER_URL } from '../lib/openapi/document';
+import { DEFAULT_SERVER_URL } from '../lib/docs/openapi-file';
+import { buildOpenApiDocument } from '../lib/openapi/document';
 
 /**
  * `npm run openapi [-- --server URL]`: writes the document `GET /v1/openapi.json` serves to

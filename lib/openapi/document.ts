@@ -38,7 +38,8 @@ const tokenUrl = (serverUrl: string) => `${serverUrl}${routes.createToken.path}`
 
 /**
  * The document for one server: `servers` and the OAuth token URL name it. The rest does not
- * depend on it, so a cached document is re-pointed per request with this.
+ * depend on it, so the file the OpenAPI functions serve is made with marks in their place
+ * (lib/openapi/file.ts), filled per request.
  */
 export function withServer(document: Json, serverUrl: string, description: string = SERVER_DESCRIPTIONS.request): Json {
   return {
@@ -56,9 +57,6 @@ export function withServer(document: Json, serverUrl: string, description: strin
     },
   };
 }
-
-export { DEFAULT_SERVER_URL } from '../docs/openapi-file';
-export { serverUrlOf } from '../http/server-url';
 
 /** Builds the whole document from `routes`; pure, so callers may cache it. */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json {
