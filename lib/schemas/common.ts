@@ -67,19 +67,16 @@ export const EXAMPLE_TIME = {
 } as const;
 
 /**
- * Ids are server-made UUIDs. A malformed one (any length, any characters) becomes the nil UUID,
- * so it answers the resource's 404 exactly like an unknown id, and never reaches a key.
+ * An id input naming a kind: its description and example say which. Ids are server-made UUIDs. A
+ * malformed one (any length, any characters) becomes the nil UUID, so it answers the resource's
+ * 404 exactly like an unknown id, and never reaches a key.
  */
-export const Id = /* @__PURE__ */ schema(() => z.pipe(
-  doc(z.string(), 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.', EXAMPLE_ID.appointment),
-  z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
-));
-/** An id input naming a kind: its description and example say which. */
 export const IdOf = (kind: ExampleKind, description: string) =>
   z.pipe(
-    meta(z.string(), { description, examples: [EXAMPLE_ID[kind]] }),
+    doc(z.string(), description, EXAMPLE_ID[kind]),
     z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
   );
+export const Id = /* @__PURE__ */ schema(() => IdOf('appointment', 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.'));
 export const IdParams = /* @__PURE__ */ schema(() => z.object({ id: Id }));
 
 /** An id the server wrote (output). */
