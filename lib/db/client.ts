@@ -14,6 +14,8 @@ export const ddbCalls = {
   reset(): void {
     this.counts.clear();
   },
+  /** Tests: set to [] to record when each call is sent and answered (`GetItemCommand sent`...). */
+  trace: undefined as string[] | undefined,
 };
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -41,7 +43,14 @@ export function ddb(): DynamoDBDocumentClient {
     (next, context) => async (args) => {
       const name = String(context.commandName ?? 'unknown');
       ddbCalls.counts.set(name, (ddbCalls.counts.get(name) ?? 0) + 1);
-      return next(args);
+      const trace = ddbCalls.trace;
+      if (!trace) return next(args);
+      trace.push(`${name} sent`);
+      try {
+        return await next(args);
+      } finally {
+        trace.push(`${name} answered`);
+      }
     },
     { step: 'initialize', name: 'countDynamoCalls' },
   );

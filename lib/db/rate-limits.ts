@@ -16,6 +16,8 @@ type StoredBucket = Bucket & { version: number };
  */
 const known = new BoundedCache<string, StoredBucket>({ max: 10_000 });
 
+const bucketId = (key: Key) => `${key.pk}|${key.sk}`;
+
 const TTL_SECONDS = 3600;
 /** Parallel requests of one credential a take is sure to see through (each round, one of them wins). */
 const MAX_RACING_REQUESTS = 64;
@@ -29,7 +31,7 @@ const MAX_RACING_REQUESTS = 64;
  * (ALL_OLD) and the decision is made again on it; refusals write nothing.
  */
 export async function takeToken(key: Key, now: number, policy: BucketPolicy): Promise<Decision> {
-  const id = `${key.pk}|${key.sk}`;
+  const id = bucketId(key);
   let current = known.get(id) ?? null;
   const fullSince = now - (policy.burst / policy.rps) * 1000;
   return retry<Decision>(
@@ -78,6 +80,15 @@ export async function takeToken(key: Key, now: number, policy: BucketPolicy): Pr
       exhausted: () => take({ tokens: 0, at: now }, now, policy),
     },
   );
+}
+
+/**
+ * Whether this container expects the bucket to give a token now, from the state it last saw (a
+ * bucket it has not seen is expected full): no round trip. A request expected to be refused waits
+ * for the verdict before it reads anything (lib/http/auth.ts).
+ */
+export function expectsToken(key: Key, now: number, policy: BucketPolicy): boolean {
+  return take(known.get(bucketId(key)) ?? null, now, policy).allowed;
 }
 
 /** Tests: forget what this process has seen. */

@@ -1,8 +1,9 @@
 import { accessOf, assertAccess, publicAccessOf } from '../auth/access';
-import { verifyToken, type PublicCaller } from '../auth/tokens';
+import { verifyToken, type Caller, type PublicCaller } from '../auth/tokens';
 import { AppError } from '../errors';
 import { parsePublishableKey } from '../auth/publishable-keys';
 import { admitOrigin, admitUnidentified } from './cors';
+import { readsOverlapGate } from './route';
 import type { ApiMiddleware, ApiMiddyRequest } from './types';
 
 /** What a public route's 401 says: its credential is the key, not a bearer token. */
@@ -19,6 +20,8 @@ function unidentified(request: ApiMiddyRequest, error: unknown = new AppError('U
 /**
  * A staff route: bearer token, the practice's allowed origins, the access gate, the route's roles.
  * A publishable key is no staff credential (API reference, online booking): 401 wherever it goes.
+ * A read-only route's reads overlap the gate when nothing known says it will refuse (the role, a
+ * bucket this container saw drained): one round trip of latency, not two (docs/decisions/0014).
  */
 async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
   const state = request.internal;
@@ -27,8 +30,20 @@ async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
   if (!match || headers['x-publishable-key'] !== undefined) unidentified(request);
   const caller = await verifyToken(match[1]).catch((error: unknown) => unidentified(request, error));
   state.caller = caller;
-  // The credential check and the work other middlewares hang on the caller (the rate-limit
-  // bucket) overlap: one round trip of latency, not two. The credential's verdict comes first.
+  const overlap = readsOverlapGate(state.route) && roles.includes(caller.role) && !state.holdReads.some((hold) => hold(caller));
+  const gate = staffGate(request, caller, roles);
+  if (!overlap) return gate;
+  state.gate = gate;
+  // Settled by the handler or the error mapper (lib/http/chain.ts, errors.ts); never unhandled meanwhile.
+  gate.catch(() => undefined);
+}
+
+/**
+ * The credential check and the work other middlewares hang on the caller (the rate-limit bucket)
+ * overlap: one round trip of latency, not two. The credential's verdict comes first.
+ */
+async function staffGate(request: ApiMiddyRequest, caller: Caller, roles: readonly string[]) {
+  const state = request.internal;
   const [access, ...others] = await Promise.allSettled([accessOf(caller), ...state.onAuthenticated.map((work) => work(caller))]);
   if (access.status === 'rejected') throw access.reason;
   admitOrigin(request, access.value.allowedOrigins);

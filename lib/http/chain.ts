@@ -49,6 +49,12 @@ export function composeChain<R extends RouteDef & { operation: string }>(route: 
         now: state.now,
         writes: state.writes,
       } as ApiRequest<R>;
-      return (await fn(request)) as unknown as ApiResponse;
+      const work = fn(request);
+      if (!state.gate) return (await work) as unknown as ApiResponse;
+      // Reads that overlapped the caller's gate (lib/http/auth.ts): a refusal wins, and what was read is dropped.
+      const [gate, result] = await Promise.allSettled([state.gate, work]);
+      if (gate.status === 'rejected') throw gate.reason;
+      if (result.status === 'rejected') throw result.reason;
+      return result.value as unknown as ApiResponse;
     });
 }

@@ -18,6 +18,11 @@ export function errorResponse(error: unknown, requestId: string, operation: stri
 
 export const errors = (): ApiMiddleware => ({
   onError: async (request) => {
+    // While reads overlap the caller's gate, any error waits for its verdict, and a refusal wins:
+    // the caller learns nothing (not even a bad query) before it is admitted.
+    await request.internal.gate?.catch((refusal: unknown) => {
+      request.error = refusal as Error;
+    });
     // A data-layer failure with an answer is that AppError from here on (the audit entry records its code).
     if (isDataFailure(request.error)) request.error = dataFailureError(request.error) ?? request.error;
     request.response = errorResponse(request.error, request.internal.requestId, request.internal.route.operation);

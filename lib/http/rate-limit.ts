@@ -1,5 +1,6 @@
 import { config } from '../config';
-import { takeToken } from '../db/rate-limits';
+import { expectsToken, takeToken } from '../db/rate-limits';
+import type { BucketPolicy } from '../domain/rate-limit';
 import { ipRateLimitKey, rateLimitKey } from '../db/keys';
 import type { Key } from '../db/keys';
 import { AppError } from '../errors';
@@ -11,9 +12,9 @@ const addHeaders = async (request: ApiMiddyRequest) => {
 };
 
 /** Takes a token from one bucket; the answer's RateLimit-* headers are the last bucket's taken. */
-async function takeFrom(state: RequestState, bucket: Key, rps: number, burst: number, what: string) {
-  const decision = await takeToken(bucket, state.now.getTime(), { rps, burst });
-  state.extraHeaders['ratelimit-limit'] = String(burst);
+async function takeFrom(state: RequestState, bucket: Key, policy: BucketPolicy, what: string) {
+  const decision = await takeToken(bucket, state.now.getTime(), policy);
+  state.extraHeaders['ratelimit-limit'] = String(policy.burst);
   state.extraHeaders['ratelimit-remaining'] = String(decision.remaining);
   state.extraHeaders['ratelimit-reset'] = String(decision.resetSeconds);
   if (!decision.allowed) {
@@ -38,12 +39,15 @@ export const rateLimit = (): ApiMiddleware => ({
     const { route } = state;
     const sourceIp = request.event.requestContext?.http?.sourceIp;
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
-      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), settings.RATE_LIMIT_IP_RPS, settings.RATE_LIMIT_IP_BURST, 'client address');
+      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST }, 'client address');
       if (route.auth === 'public') await byIp();
       else state.beforeIdentified.push(byIp);
     }
     if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
-      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), settings.RATE_LIMIT_RPS, settings.RATE_LIMIT_BURST, 'credential'));
+      const policy = { rps: settings.RATE_LIMIT_RPS, burst: settings.RATE_LIMIT_BURST };
+      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policy, 'credential'));
+      // A caller this container expects to refuse reads nothing: a flood stays free of reads.
+      state.holdReads.push((caller) => !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), state.now.getTime(), policy));
     }
   },
   after: addHeaders,

@@ -18,6 +18,7 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
       resourceId: params.id ?? params.client_id ?? null,
       writes: new RequestWrites(),
       onAuthenticated: [],
+      holdReads: [],
       beforeIdentified: [],
       extraHeaders: {},
     });

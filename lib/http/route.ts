@@ -149,6 +149,13 @@ export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.metho
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
 
 /**
+ * Whether a route's reads may start before its caller's gate (the credential check and the
+ * rate-limit bucket) has opened: a staff GET that writes nothing. Its answer still waits for the
+ * gate, and a refusal discards what was read (docs/decisions/0014).
+ */
+export const readsOverlapGate = (route: RouteDef) => route.method === 'GET' && !route.writes && takesBearer(route);
+
+/**
  * Whether a route is rate limited per client IP too: calls with a publishable key, and the
  * unauthenticated routes that check something a stranger could guess at (the token exchange).
  * Health, JWKS and the documents never touch the table: the stage's throttle covers them.

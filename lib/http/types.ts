@@ -61,6 +61,13 @@ export type RequestState = {
   result?: ApiResult;
   /** Work to run once the token is verified, in parallel with the credential check (rate limiting). */
   onAuthenticated: ((caller: AnyCaller) => Promise<void>)[];
+  /** Reasons a read-only route's reads wait for the gate after all (a bucket expected to refuse). */
+  holdReads: ((caller: AnyCaller) => boolean)[];
+  /**
+   * The caller's gate (credential check, bucket) while a read-only route's reads overlap it
+   * (lib/http/auth.ts): the answer, or the error answered, waits for it, and its refusal wins.
+   */
+  gate?: Promise<void>;
   /** Work to run while a publishable key is looked up (the client IP's bucket). */
   beforeIdentified: (() => Promise<void>)[];
   /** Response headers middlewares add to whatever is answered (RateLimit-*). */

@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setClock } from '../../lib/clock';
+import { resetConfig } from '../../lib/config';
+import { ddbCalls } from '../../lib/db/client';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
+
+/**
+ * A staff GET's reads overlap its caller's gate (the credential check and the rate-limit bucket):
+ * one round trip of latency, not two; a change still waits for the gate; a refusal still wins
+ * (docs/decisions/0014). Order is read from when calls are sent and answered, not from timing:
+ * every call a request starts before its first answer is in flight together, as an answer needs
+ * the event loop's next turn.
+ */
+let practice: TestPractice;
+let clientId: string;
+beforeAll(async () => {
+  process.env.RATE_LIMIT_RPS = '2';
+  process.env.RATE_LIMIT_BURST = '3';
+  resetConfig();
+  practice = await makePractice();
+  clientId = (await call('POST', '/v1/clients', { token: practice.adminToken, body: { first_name: 'Ada', last_name: 'Overlap' } })).body.data.id;
+});
+afterAll(() => {
+  process.env.RATE_LIMIT_RPS = '0';
+  resetConfig();
+});
+// A fixed instant per test: no bucket refills while a test runs (each test has its own credential).
+beforeEach(() => setClock(new Date(Math.floor(Date.now() / 1000) * 1000)));
+afterEach(() => {
+  ddbCalls.trace = undefined;
+  setClock(null);
+});
+
+async function traced<T>(work: () => Promise<T>) {
+  ddbCalls.reset();
+  ddbCalls.trace = [];
+  const result = await work();
+  const trace = ddbCalls.trace;
+  ddbCalls.trace = undefined;
+  return { result, trace, calls: Object.fromEntries(ddbCalls.counts) };
+}
+
+describe('reads overlap the gate', () => {
+  it("a staff GET's read is sent before its bucket's write is answered, and answers as before", async () => {
+    const token = await practice.tokenForRole('analyst');
+    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    const { result, trace } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
+    expect(result.status).toBe(200);
+    expect(result.body.data.id).toBe(clientId);
+    expect(result.headers['ratelimit-remaining']).toBe('1');
+    expect(trace.slice(0, 2).sort()).toEqual(['GetItemCommand sent', 'UpdateItemCommand sent']);
+    expect(trace).toHaveLength(4);
+  });
+
+  it('a change waits for the gate: its first call is sent after the bucket answers', async () => {
+    const token = await practice.tokenForRole('manager');
+    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    const { result, trace } = await traced(() => call('PATCH', `/v1/clients/${clientId}`, { token, body: { notes: 'waited' } }));
+    expect(result.status).toBe(200);
+    expect(trace.slice(0, 2)).toEqual(['UpdateItemCommand sent', 'UpdateItemCommand answered']);
+    expect(trace.length).toBeGreaterThan(2);
+  });
+
+  it('a refused caller gets the refusal and nothing read: a revoked credential (401), even with a bad query', async () => {
+    const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Soon revoked', role: 'manager' } });
+    const token = (await call('POST', '/v1/auth/token', { body: { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret } })).body.access_token;
+    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    expect((await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, { token: practice.adminToken })).status).toBe(200);
+    const { result, trace } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
+    expect(result.status).toBe(401);
+    expect(result.body.error.code).toBe('UNAUTHORIZED');
+    expect(JSON.stringify(result.body)).not.toContain('Overlap');
+    // The read did overlap the credential check; its answer was dropped.
+    expect(trace).toContain('GetItemCommand sent');
+    // The caller is refused before its query is judged, as when nothing overlaps.
+    const badQuery = await call('GET', '/v1/clients?no_such_filter=1', { token });
+    expect(badQuery.status).toBe(401);
+  });
+
+  it('a caller whose bucket this container saw drained reads nothing: 429 with no call at all', async () => {
+    const token = await practice.tokenForRole('analyst');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call('GET', `/v1/clients/${clientId}`, { token })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    const { result, calls } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
+    expect(result.status).toBe(429);
+    expect(result.headers['retry-after']).toBeTruthy();
+    expect(calls).toEqual({});
+  });
+
+  it('a role the route refuses reads nothing: 403, its audit entry the only write beside the bucket', async () => {
+    const token = await practice.tokenForRole('analyst');
+    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    const { result, calls } = await traced(() => call('GET', '/v1/webhooks', { token }));
+    expect(result.status).toBe(403);
+    // The bucket's write and the denial's audit entry; no read of webhooks.
+    expect(calls).toEqual({ UpdateItemCommand: 1, PutItemCommand: 1 });
+  });
+});
