@@ -8,16 +8,15 @@ import { createRoute, getRoute, kind, listRoute, updateRoute } from './resources
 /** An unknown `{id}`. */
 const NOT_FOUND = ['CLIENT_NOT_FOUND'] as const;
 
-const clients = /* @__PURE__ */ kind(() => ({
-  single: 'Client', plural: 'Clients', group: 'clients', noun: 'client',
-  item: r.Client, create: r.CreateClientBody, update: r.UpdateClientBody, query: r.ClientListQuery, write: ALLOW.frontOffice, notFound: 'CLIENT_NOT_FOUND',
+const clients = /* @__PURE__ */ kind({
+  single: 'Client', plural: 'Clients', group: 'clients', noun: 'client', write: ALLOW.frontOffice, notFound: 'CLIENT_NOT_FOUND',
   // The search terms are written, rewritten and erased with their client.
   writes: { create: { clientSearch: ['put'], clients: ['put'] }, update: { clientSearch: ['delete', 'put'], clients: ['update'] } },
-}));
-export const listClients = /* @__PURE__ */ listRoute(clients);
-export const createClient = /* @__PURE__ */ createRoute(clients);
-export const getClient = /* @__PURE__ */ getRoute(clients);
-export const updateClient = /* @__PURE__ */ updateRoute(clients);
+});
+export const listClients = /* @__PURE__ */ listRoute(clients, r.Client, r.ClientListQuery);
+export const createClient = /* @__PURE__ */ createRoute(clients, r.Client, r.CreateClientBody);
+export const getClient = /* @__PURE__ */ getRoute(clients, r.Client);
+export const updateClient = /* @__PURE__ */ updateRoute(clients, r.Client, r.UpdateClientBody);
 
 export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
   method: 'DELETE', path: '/v1/clients/{id}', group: 'clients',

@@ -6,7 +6,11 @@ import type { ErrorCode } from '../errors';
 import { Deleted, PageQuery } from '../schemas/common';
 import * as r from '../schemas/resources';
 
-interface KindSpec<S extends string, P extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType, Update extends z.ZodMiniType, Query extends z.ZodMiniType> {
+/**
+ * What a kind's rows share, without its schemas: each row names the schemas it uses itself, so a
+ * function's bundle builds only those (a get builds no create or PATCH body; docs/decisions/0011).
+ */
+interface KindSpec<S extends string, P extends string> {
   /** Operation name parts: `list${plural}`, `create${single}`, ... */
   single: S;
   plural: P;
@@ -14,10 +18,6 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodMiniTyp
   group: string;
   /** For summaries. */
   noun: string;
-  item: Item;
-  create: Create;
-  update: Update;
-  query?: Query;
   write: readonly Role[];
   /** What create, update (and delete) write, for their roles. */
   writes: { create: TableWrites; update: TableWrites; delete?: TableWrites };
@@ -27,14 +27,10 @@ interface KindSpec<S extends string, P extends string, Item extends z.ZodMiniTyp
   errors?: { create?: readonly ErrorCode[]; update?: readonly ErrorCode[]; delete?: readonly ErrorCode[] };
 }
 
-type AnyKind = KindSpec<string, string, z.ZodMiniType, z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>;
-
-/** A kind's spec, built like a row (it names the kind's schemas): `/* @__PURE__ *\/ kind(() => ({ ... }))`. */
+/** A kind's spec: `/* @__PURE__ *\/ kind({ ... })`. */
 /* @__NO_SIDE_EFFECTS__ */
-export function kind<const S extends string, const P extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType, Update extends z.ZodMiniType, Query extends z.ZodMiniType = typeof PageQuery>(
-  spec: () => KindSpec<S, P, Item, Create, Update, Query>,
-) {
-  return spec();
+export function kind<const S extends string, const P extends string>(spec: KindSpec<S, P>) {
+  return spec;
 }
 
 /**
@@ -42,38 +38,38 @@ export function kind<const S extends string, const P extends string, Item extend
  * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function listRoute<const P extends string, Item extends z.ZodMiniType, Query extends z.ZodMiniType>(spec: AnyKind & { plural: P; item: Item; query?: Query }) {
+export function listRoute<const P extends string, Item extends z.ZodMiniType, Query extends z.ZodMiniType = typeof PageQuery>(spec: KindSpec<string, P>, item: Item, query?: Query) {
   return route(`list${spec.plural}`, () => ({
-    method: 'GET', path: `/v1/${spec.group}`, group: spec.group, summary: `List ${spec.group}`, auth: ALLOW.readAll, query: (spec.query ?? PageQuery) as Query, response: list(spec.item),
+    method: 'GET', path: `/v1/${spec.group}`, group: spec.group, summary: `List ${spec.group}`, auth: ALLOW.readAll, query: (query ?? PageQuery) as Query, response: list(item),
   }) as const);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function createRoute<const S extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item; create: Create }) {
+export function createRoute<const S extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item, create: Create) {
   return route(`create${spec.single}`, () => ({
-    method: 'POST', path: `/v1/${spec.group}`, group: spec.group, summary: `Create a ${spec.noun}`, auth: spec.write, body: spec.create, response: spec.item,
+    method: 'POST', path: `/v1/${spec.group}`, group: spec.group, summary: `Create a ${spec.noun}`, auth: spec.write, body: create, response: item,
     writes: spec.writes.create, errors: spec.errors?.create,
   }) as const);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function getRoute<const S extends string, Item extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item }) {
+export function getRoute<const S extends string, Item extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item) {
   return route(`get${spec.single}`, () => ({
-    method: 'GET', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: spec.item, errors: [spec.notFound],
+    method: 'GET', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: item, errors: [spec.notFound],
   }) as const);
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function updateRoute<const S extends string, Item extends z.ZodMiniType, Update extends z.ZodMiniType>(spec: AnyKind & { single: S; item: Item; update: Update }) {
+export function updateRoute<const S extends string, Item extends z.ZodMiniType, Update extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item, update: Update) {
   return route(`update${spec.single}`, () => ({
-    method: 'PATCH', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Change a ${spec.noun}`, auth: spec.write, params: r.ResourceParams, body: spec.update, response: spec.item,
+    method: 'PATCH', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Change a ${spec.noun}`, auth: spec.write, params: r.ResourceParams, body: update, response: item,
     writes: spec.writes.update, errors: [spec.notFound, ...(spec.errors?.update ?? [])],
   }) as const);
 }
 
 /** A soft DELETE: the resource is hidden; appointments keep referring to it. */
 /* @__NO_SIDE_EFFECTS__ */
-export function deleteRoute<const S extends string>(spec: AnyKind & { single: S }) {
+export function deleteRoute<const S extends string>(spec: KindSpec<S, string>) {
   return route(`delete${spec.single}`, () => ({
     method: 'DELETE', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Delete a ${spec.noun} (then 404; appointments keep it)`,
     auth: spec.write, params: r.ResourceParams, response: Deleted, writes: spec.writes.delete, errors: [spec.notFound, ...(spec.errors?.delete ?? [])],
@@ -87,46 +83,46 @@ const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') => ({
   delete: { [partition]: ['update'] },
 }) as const;
 
-const providers = /* @__PURE__ */ kind(() => ({
-  single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', item: r.Provider, create: r.CreateProviderBody, update: r.UpdateProviderBody, write: ALLOW.catalogWrite,
+const providers = /* @__PURE__ */ kind({
+  single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', write: ALLOW.catalogWrite,
   notFound: 'PROVIDER_NOT_FOUND', errors: { delete: ['CONFLICT'] },
   // Deleting a provider also withdraws its certifications from the services naming it.
   writes: { ...ownCollection('providers'), delete: { providers: ['update'], services: ['update'] } },
-}));
-export const listProviders = /* @__PURE__ */ listRoute(providers);
-export const createProvider = /* @__PURE__ */ createRoute(providers);
-export const getProvider = /* @__PURE__ */ getRoute(providers);
-export const updateProvider = /* @__PURE__ */ updateRoute(providers);
+});
+export const listProviders = /* @__PURE__ */ listRoute(providers, r.Provider);
+export const createProvider = /* @__PURE__ */ createRoute(providers, r.Provider, r.CreateProviderBody);
+export const getProvider = /* @__PURE__ */ getRoute(providers, r.Provider);
+export const updateProvider = /* @__PURE__ */ updateRoute(providers, r.Provider, r.UpdateProviderBody);
 export const deleteProvider = /* @__PURE__ */ deleteRoute(providers);
 
-const rooms = /* @__PURE__ */ kind(() => ({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', item: r.Room, create: r.CreateRoomBody, update: r.UpdateRoomBody, write: ALLOW.catalogWrite, writes: ownCollection('rooms'), notFound: 'ROOM_NOT_FOUND' }));
-export const listRooms = /* @__PURE__ */ listRoute(rooms);
-export const createRoom = /* @__PURE__ */ createRoute(rooms);
-export const getRoom = /* @__PURE__ */ getRoute(rooms);
-export const updateRoom = /* @__PURE__ */ updateRoute(rooms);
+const rooms = /* @__PURE__ */ kind({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', write: ALLOW.catalogWrite, writes: ownCollection('rooms'), notFound: 'ROOM_NOT_FOUND' });
+export const listRooms = /* @__PURE__ */ listRoute(rooms, r.Room);
+export const createRoom = /* @__PURE__ */ createRoute(rooms, r.Room, r.CreateRoomBody);
+export const getRoom = /* @__PURE__ */ getRoute(rooms, r.Room);
+export const updateRoom = /* @__PURE__ */ updateRoute(rooms, r.Room, r.UpdateRoomBody);
 export const deleteRoom = /* @__PURE__ */ deleteRoute(rooms);
 
-const equipment = /* @__PURE__ */ kind(() => ({
-  single: 'Equipment', plural: 'Equipment', group: 'equipment', noun: 'piece of equipment', item: r.Equipment, create: r.CreateEquipmentBody, update: r.UpdateEquipmentBody, write: ALLOW.catalogWrite,
+const equipment = /* @__PURE__ */ kind({
+  single: 'Equipment', plural: 'Equipment', group: 'equipment', noun: 'piece of equipment', write: ALLOW.catalogWrite,
   writes: ownCollection('equipment'), notFound: 'EQUIPMENT_NOT_FOUND',
-}));
-export const listEquipment = /* @__PURE__ */ listRoute(equipment);
-export const createEquipment = /* @__PURE__ */ createRoute(equipment);
-export const getEquipment = /* @__PURE__ */ getRoute(equipment);
-export const updateEquipment = /* @__PURE__ */ updateRoute(equipment);
+});
+export const listEquipment = /* @__PURE__ */ listRoute(equipment, r.Equipment);
+export const createEquipment = /* @__PURE__ */ createRoute(equipment, r.Equipment, r.CreateEquipmentBody);
+export const getEquipment = /* @__PURE__ */ getRoute(equipment, r.Equipment);
+export const updateEquipment = /* @__PURE__ */ updateRoute(equipment, r.Equipment, r.UpdateEquipmentBody);
 export const deleteEquipment = /* @__PURE__ */ deleteRoute(equipment);
 
 // Services are deactivated (active: false), never deleted.
-const services = /* @__PURE__ */ kind(() => ({
-  single: 'Service', plural: 'Services', group: 'services', noun: 'service', item: r.Service, create: r.CreateServiceBody, update: r.UpdateServiceBody, query: r.ServiceListQuery, write: ALLOW.catalogWrite,
+const services = /* @__PURE__ */ kind({
+  single: 'Service', plural: 'Services', group: 'services', noun: 'service', write: ALLOW.catalogWrite,
   notFound: 'SERVICE_NOT_FOUND', errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
   // A provider keeps the list of services it is certified for.
   writes: { create: { providers: ['update'], services: ['put'] }, update: { providers: ['update'], services: ['update'] } },
-}));
-export const listServices = /* @__PURE__ */ listRoute(services);
-export const createService = /* @__PURE__ */ createRoute(services);
-export const getService = /* @__PURE__ */ getRoute(services);
-export const updateService = /* @__PURE__ */ updateRoute(services);
+});
+export const listServices = /* @__PURE__ */ listRoute(services, r.Service, r.ServiceListQuery);
+export const createService = /* @__PURE__ */ createRoute(services, r.Service, r.CreateServiceBody);
+export const getService = /* @__PURE__ */ getRoute(services, r.Service);
+export const updateService = /* @__PURE__ */ updateRoute(services, r.Service, r.UpdateServiceBody);
 
 export const assignServiceProvider = /* @__PURE__ */ route('assignServiceProvider', () => ({
   method: 'POST', path: '/v1/services/{id}/providers', group: 'services', successStatus: 200, summary: 'Certify a provider for a service (idempotent)',

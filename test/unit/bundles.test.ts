@@ -82,6 +82,19 @@ describe('function bundles', () => {
     expect(foreign).toEqual([]);
   });
 
+  it("a kind's reads build none of its write schemas: a get, list or delete carries no create or PATCH body (lib/routes/resources.ts)", () => {
+    // Text only a write body has: the client create body's default, the provider input's period rule.
+    const writeOnly: Record<string, string> = { clients: 'Membership status (default none).', providers: 'end must be after start' };
+    const carriers = bundles
+      .filter((bundle) => /^functions\/(clients|providers)\/(get|list|delete)(Client|Provider)s?$/.test(bundle.name))
+      .map((bundle) => ({ name: bundle.name, text: readFileSync(bundle.file, 'utf8'), mark: writeOnly[bundle.name.split('/')[1]!]! }));
+    expect(carriers.map((bundle) => bundle.name)).toEqual(['functions/clients/deleteClient', 'functions/clients/getClient', 'functions/clients/listClients', 'functions/providers/deleteProvider', 'functions/providers/getProvider', 'functions/providers/listProviders']);
+    expect(carriers.filter((bundle) => bundle.text.includes(bundle.mark)).map((bundle) => bundle.name)).toEqual([]);
+    // The marks are real: the create bodies' bundles carry them.
+    const creates = bundles.filter((bundle) => ['functions/clients/createClient', 'functions/providers/createProvider'].includes(bundle.name));
+    expect(creates.every((bundle) => readFileSync(bundle.file, 'utf8').includes(writeOnly[bundle.name.split('/')[1]!]!))).toBe(true);
+  });
+
   it('never carry zod classic: the schemas are zod/mini, which builds faster and weighs less (docs/decisions/0013)', () => {
     expect(carrying((path) => /node_modules\/zod\/(?:v4\/classic\/|(?:v4\/)?index\.js$)/.test(path))).toEqual([]);
   });
