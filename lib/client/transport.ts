@@ -102,14 +102,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
-/** One attempt through the integrator's fetch; no answer (or none in time) is a MedspaApiError with status 0. */
-function attempts(fetcher: typeof fetch, timeoutMs: number) {
+/**
+ * One attempt through the integrator's fetch; no answer (or none in time) is a MedspaApiError with
+ * status 0. `body` is the call's JSON text as serialized (never read back from the Request's stream:
+ * a clone and a read of it cost more CPU than the rest of the client), sent again by each retry.
+ */
+function attempts(fetcher: typeof fetch, timeoutMs: number, body: () => string | undefined) {
   return async (request: Request): Promise<Response> => {
-    // A copy of the body each time: the request itself stays whole for the next attempt.
-    const body = request.body === null ? undefined : await request.clone().text();
     const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), request.signal]);
     try {
-      return await fetcher(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body, signal });
+      return await fetcher(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body: body(), signal });
     } catch (cause) {
       if (request.signal.aborted) throw cause;
       const timedOut = (cause as { name?: string } | undefined)?.name === 'TimeoutError';
@@ -235,13 +237,16 @@ export class Transport {
     const keyed = row.idempotent === true && this.options.idempotencyKeys !== false && requestOptions.idempotencyKey !== false;
     const safe = (request: Request) => alwaysSafe || request.method === 'GET' || (request.method === 'POST' && request.headers.has('idempotency-key'));
     const policy = { maxRetries: this.options.maxRetries ?? 3, retryBaseMs: this.options.retryBaseMs ?? 300, maxRetryDelayMs: this.options.maxRetryDelayMs ?? 20_000 };
+    let bodyText: string | undefined;
     const { data, error, response } = await this.request(row.method, row.path, {
       params: { path: params, query },
       body,
+      // Every body is JSON (the API takes nothing else from this client); its text is kept for the attempts.
+      bodySerializer: (value: unknown) => (bodyText = JSON.stringify(value)),
       headers: requestOptions.headers,
       signal: requestOptions.signal,
       parseAs: 'text',
-      fetch: attempts(this.fetcher, requestOptions.timeoutMs ?? this.options.timeoutMs ?? 30_000),
+      fetch: attempts(this.fetcher, requestOptions.timeoutMs ?? this.options.timeoutMs ?? 30_000, () => bodyText),
       // onRequest in this order, onResponse in the reverse: a refreshed token's answer still gets retries.
       middleware: [
         retry(policy, safe),

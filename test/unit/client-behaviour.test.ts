@@ -96,6 +96,9 @@ describe('typed client: retries', () => {
     const [first, second] = api.seen;
     expect(first.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers['idempotency-key']).toBe(first.headers['idempotency-key']);
+    // Each attempt sends the whole body, as serialized once.
+    expect(JSON.parse(first.body!)).toEqual({ first_name: 'Olivia', last_name: 'Hart' });
+    expect(second.body).toBe(first.body);
     // The next call gets a new key.
     const next = fakeApi([json(201, { success: true, data: { id: 'c2' } })]);
     await clientFor(next).api.createClient({ body: { first_name: 'Noah', last_name: 'Castillo' } });
