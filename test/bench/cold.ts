@@ -23,10 +23,10 @@ const modules = requested.length ? functionModules().filter((name) => requested.
 const profileRoot = process.env.BENCH_COLD_PROFILE;
 if (profileRoot) mkdirSync(profileRoot, { recursive: true });
 const profileDir = profileRoot ? mkdtempSync(join(profileRoot, 'run-')) : undefined;
-const { bundles, floor, callsFloor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
+const { bundles, floor, callsFloor, librariesFloor, outdir } = await buildAll({ modules, sourceMaps: Boolean(profileDir) });
 const dynamo = await startBenchTable();
 const ids = await seedColdStartPractice();
-const results = await coldStarts({ bundles, floor, callsFloor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
+const results = await coldStarts({ bundles, floor, callsFloor, librariesFloor, outdir, ids, samples: Number(process.env.BENCH_COLD_SAMPLES ?? 5), env: coldEnvironment(dynamo.endpoint, tableName()), sourceMaps: false, extraNodeOptions: profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [] });
 for (const line of coldLines(results, 'as deployed (no source maps)')) console.log(line);
 for (const line of coldFunctionLines(results)) console.log(line);
 for (const line of coldGoalLines(results)) console.log(line);
@@ -34,7 +34,7 @@ if (profileDir) {
   // Profiles are named by start time and process id: in start order, the order of the results.
   console.log(`\nprofiles: ${profileDir}`);
   const profiles = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort();
-  const bundleOf = new Map([floor, ...bundles].map((bundle) => [bundle.name, bundle.file]));
+  const bundleOf = new Map([floor, librariesFloor, ...bundles].map((bundle) => [bundle.name, bundle.file]));
   const fileOf = (name: string) => (name.endsWith(SAME_CALLS) ? callsFloor.file : bundleOf.get(name)!);
   results.forEach((result, i) => {
     const top = profileBySource(join(profileDir, profiles[i]!), fileOf(result.name)).slice(0, 14);
