@@ -1,9 +1,8 @@
 import { dispatch } from '../../infra/local/router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setClock } from '../../lib/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { route } from '../../lib/http/route';
-import { resetConfig } from '../../lib/config';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { withRateLimits } from '../fixtures/rate-limits';
 
 let practice: TestPractice;
 let key: string;
@@ -11,18 +10,9 @@ beforeAll(async () => {
   practice = await makePractice();
   key = (await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
   await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { online_booking: { enabled: true } } });
-  process.env.RATE_LIMIT_IP_RPS = '1';
-  process.env.RATE_LIMIT_IP_BURST = '3';
-  resetConfig();
 });
-afterAll(() => {
-  process.env.RATE_LIMIT_IP_RPS = '1000';
-  process.env.RATE_LIMIT_IP_BURST = '1000000';
-  resetConfig();
-});
-// The buckets refill with the request clock: a fixed instant makes each test exact.
-beforeEach(() => setClock(new Date(Math.floor(Date.now() / 1000) * 1000)));
-afterEach(() => setClock(null));
+// After the set-up above, which exchanges a token (a per-IP limited call).
+withRateLimits({ RATE_LIMIT_IP_RPS: '1', RATE_LIMIT_IP_BURST: '3' }, { RATE_LIMIT_IP_RPS: '1000', RATE_LIMIT_IP_BURST: '1000000' });
 
 const from = async (sourceIp: string, method: string, url: string, headers: Record<string, string> = {}, body?: unknown) => {
   const response = await dispatch({ method, url, sourceIp, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });

@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
-import { resetConfig } from '../../lib/config';
 import { ddbCalls } from '../../lib/db/client';
 import { forgetRateLimits } from '../../lib/db/rate-limits';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { withRateLimits } from '../fixtures/rate-limits';
 
 let practice: TestPractice;
+withRateLimits({ RATE_LIMIT_RPS: '2', RATE_LIMIT_BURST: '5' }, { RATE_LIMIT_RPS: '0' });
 beforeAll(async () => {
-  process.env.RATE_LIMIT_RPS = '2';
-  process.env.RATE_LIMIT_BURST = '5';
-  resetConfig();
   practice = await makePractice();
 });
-afterAll(() => {
-  process.env.RATE_LIMIT_RPS = '0';
-  resetConfig();
-});
-// The bucket refills with the request clock: a fixed instant makes each test exact, however slow the machine.
-beforeEach(() => setClock(new Date(Math.floor(Date.now() / 1000) * 1000)));
-afterEach(() => setClock(null));
 
 describe('per-credential rate limits (token bucket in the table)', () => {
   it('a burst over the limit gets 429 RATE_LIMITED with Retry-After; RateLimit-* on every response', async () => {

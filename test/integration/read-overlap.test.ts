@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setClock } from '../../lib/clock';
-import { resetConfig } from '../../lib/config';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ddbCalls } from '../../lib/db/client';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { withRateLimits } from '../fixtures/rate-limits';
 
 /**
  * A staff GET's reads overlap its caller's gate (the credential check and the rate-limit bucket):
@@ -13,22 +12,14 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
  */
 let practice: TestPractice;
 let clientId: string;
+// No bucket refills while a test runs (each test has its own credential).
+withRateLimits({ RATE_LIMIT_RPS: '2', RATE_LIMIT_BURST: '3' }, { RATE_LIMIT_RPS: '0' });
 beforeAll(async () => {
-  process.env.RATE_LIMIT_RPS = '2';
-  process.env.RATE_LIMIT_BURST = '3';
-  resetConfig();
   practice = await makePractice();
   clientId = (await call('POST', '/v1/clients', { token: practice.adminToken, body: { first_name: 'Ada', last_name: 'Overlap' } })).body.data.id;
 });
-afterAll(() => {
-  process.env.RATE_LIMIT_RPS = '0';
-  resetConfig();
-});
-// A fixed instant per test: no bucket refills while a test runs (each test has its own credential).
-beforeEach(() => setClock(new Date(Math.floor(Date.now() / 1000) * 1000)));
 afterEach(() => {
   ddbCalls.trace = undefined;
-  setClock(null);
 });
 
 async function traced<T>(work: () => Promise<T>) {
