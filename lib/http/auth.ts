@@ -1,10 +1,10 @@
 import { accessOf, assertAccess, publicAccessOf } from '../auth/access';
-import { verifyToken, type Caller, type PublicCaller } from '../auth/tokens';
+import { verifyToken, type AnyCaller, type Caller, type PublicCaller } from '../auth/tokens';
 import { AppError } from '../errors';
 import { parsePublishableKey } from '../auth/publishable-keys';
 import { admitOrigin, admitUnidentified } from './cors';
 import { readsOverlapGate } from './route';
-import type { ApiMiddleware, ApiMiddyRequest } from './types';
+import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
 /** What a public route's 401 says: its credential is the key, not a bearer token. */
 const NO_PUBLISHABLE_KEY = 'A valid publishable key (X-Publishable-Key) is required';
@@ -20,8 +20,7 @@ function unidentified(request: ApiMiddyRequest, error: unknown = new AppError('U
 /**
  * A staff route: bearer token, the practice's allowed origins, the access gate, the route's roles.
  * A publishable key is no staff credential (API reference, online booking): 401 wherever it goes.
- * A read-only route's reads overlap the gate when nothing known says it will refuse (the role, a
- * bucket this container saw drained): one round trip of latency, not two (docs/decisions/0014).
+ * A read-only route's reads overlap the gate unless the token's role is refused anyway.
  */
 async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
   const state = request.internal;
@@ -30,12 +29,22 @@ async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
   if (!match || headers['x-publishable-key'] !== undefined) unidentified(request);
   const caller = await verifyToken(match[1]).catch((error: unknown) => unidentified(request, error));
   state.caller = caller;
-  const overlap = readsOverlapGate(state.route) && roles.includes(caller.role) && !state.holdReads.some((hold) => hold(caller));
-  const gate = staffGate(request, caller, roles);
+  return openGate(state, caller, readsOverlapGate(state.route) && roles.includes(caller.role), () => staffGate(request, caller, roles));
+}
+
+/**
+ * Opens the caller's gate: awaited here, or, for a read-only route nothing known refuses (a bucket
+ * this container saw drained), left for the handler's answer and the error mapper to wait for
+ * (lib/http/chain.ts, errors.ts), so the route's reads go out with it (docs/decisions/0014).
+ */
+function openGate(state: RequestState, caller: AnyCaller, readsMayOverlap: boolean, open: () => Promise<void>): Promise<void> | undefined {
+  const overlap = readsMayOverlap && !state.holdReads.some((hold) => hold(caller));
+  const gate = open();
   if (!overlap) return gate;
   state.gate = gate;
-  // Settled by the handler or the error mapper (lib/http/chain.ts, errors.ts); never unhandled meanwhile.
+  // Settled by the handler or the error mapper; never unhandled meanwhile.
   gate.catch(() => undefined);
+  return undefined;
 }
 
 /**
@@ -58,7 +67,7 @@ async function staffGate(request: ApiMiddyRequest, caller: Caller, roles: readon
  * cached lookup, in parallel with the client IP's bucket. The caller is known only once the key
  * is: a made-up key writes nothing in any practice. Then the key's origins, the practice's access
  * gate and online booking (403 ONLINE_BOOKING_DISABLED for every public call while it is off), and
- * only then the key's bucket and Idempotency-Key claim.
+ * only then the key's bucket and Idempotency-Key claim (a read-only call's reads overlap the bucket).
  */
 async function publicCaller(request: ApiMiddyRequest) {
   const state = request.internal;
@@ -77,8 +86,11 @@ async function publicCaller(request: ApiMiddyRequest) {
   state.practice = practice;
   if (practice.api_access !== 'enabled') throw new AppError('API_ACCESS_NOT_ENABLED');
   if (!practice.online_booking.enabled) throw new AppError('ONLINE_BOOKING_DISABLED');
-  const chained = rejectedReason(await Promise.allSettled(state.onAuthenticated.map((work) => work(caller))));
-  if (chained) throw chained;
+  // The key's bucket: a read-only call's reads go out with it.
+  return openGate(state, caller, readsOverlapGate(state.route), async () => {
+    const chained = rejectedReason(await Promise.allSettled(state.onAuthenticated.map((work) => work(caller))));
+    if (chained) throw chained;
+  });
 }
 
 /** Identifies the caller before the body is read: an unauthenticated caller learns nothing from it. */

@@ -149,11 +149,12 @@ export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.metho
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
 
 /**
- * Whether a route's reads may start before its caller's gate (the credential check and the
- * rate-limit bucket) has opened: a staff GET that writes nothing. Its answer still waits for the
- * gate, and a refusal discards what was read (docs/decisions/0014).
+ * Whether a route's reads may start before its caller's gate (a token's credential check and
+ * bucket; a publishable key's bucket, once the key is known) has opened: a GET with a caller that
+ * writes nothing. Its answer still waits for the gate, and a refusal discards what was read
+ * (docs/decisions/0014).
  */
-export const readsOverlapGate = (route: RouteDef) => route.method === 'GET' && !route.writes && takesBearer(route);
+export const readsOverlapGate = (route: RouteDef) => route.method === 'GET' && !route.writes && route.auth !== 'public';
 
 /**
  * Whether a route is rate limited per client IP too: calls with a publishable key, and the

@@ -146,10 +146,11 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   \`RATE_LIMIT_BURST\`; defaults 20 and 40; \`RATE_LIMIT_RPS=0\` turns it off), kept in the table so
   it holds across Lambda containers: one conditional write per request, overlapped with the
   credential check, with each container's last seen state as the condition (or the bucket being
-  full anyway, so a cold container's first request is one write too). A staff GET's own reads
-  overlap both, so it is one round trip of latency, not two; its answer still waits for them, and
-  a refusal (401, 403, 429) wins over whatever was read. A caller the container expects to refuse
-  (a role the route does not take, a bucket it saw drained) reads nothing. Every answer of an
+  full anyway, so a cold container's first request is one write too). A GET's own reads overlap
+  both (for a publishable key, its bucket once the key is known), so a staff GET is one round trip
+  of latency, not two; its answer still waits for them, and a refusal (401, 403, 429) wins over
+  whatever was read. A caller the container expects to refuse (a role the route does not take, a
+  bucket it saw drained) reads nothing. Every answer of an
   authenticated route carries \`RateLimit-Limit\` (the burst), \`RateLimit-Remaining\` and
   \`RateLimit-Reset\` (seconds until full); a refusal is 429 \`RATE_LIMITED\` with \`Retry-After\`.
   Publishable keys are credentials too (their own bucket), and public-booking calls and the

@@ -43,6 +43,22 @@ describe('reads overlap the gate', () => {
     expect(trace).toHaveLength(4);
   });
 
+  it("a publishable key's GET: once the key is known, its read goes out with the key's bucket write", async () => {
+    const token = practice.adminToken;
+    const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
+    expect((await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } })).status).toBe(200);
+    const headers = { 'x-publishable-key': key, origin: 'https://spa.example' };
+    expect((await call('GET', '/v1/public/services', { headers })).status).toBe(200);
+    const { result, trace } = await traced(() => call('GET', '/v1/public/services', { headers }));
+    expect(result.status).toBe(200);
+    expect(result.headers['access-control-allow-origin']).toBe('https://spa.example');
+    // The client address's bucket first (beside the key's cached lookup), then the key's bucket and the read together.
+    expect(trace.slice(0, 2)).toEqual(['UpdateItemCommand sent', 'UpdateItemCommand answered']);
+    expect(trace[2]).toMatch(/ sent$/);
+    expect(trace[3]).toMatch(/ sent$/);
+    expect([trace[2], trace[3]]).toContain('UpdateItemCommand sent');
+  });
+
   it('a change waits for the gate: its first call is sent after the bucket answers', async () => {
     const token = await practice.tokenForRole('manager');
     expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
