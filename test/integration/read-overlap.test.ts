@@ -4,9 +4,9 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { withRateLimits } from '../fixtures/rate-limits';
 
 /**
- * A staff GET's reads overlap its caller's gate (the credential check and the rate-limit bucket):
- * one round trip of latency, not two; a change still waits for the gate; a refusal still wins
- * (docs/decisions/0014). Order is read from when calls are sent and answered, not from timing:
+ * A GET's reads overlap its caller's gate (a token's credential check and bucket, a publishable
+ * key's bucket): one round trip of latency, not two; a change still waits for the gate; a refusal
+ * still wins (docs/decisions/0014). Order is read from when calls are sent and answered, not from timing:
  * every call a request starts before its first answer is in flight together, as an answer needs
  * the event loop's next turn.
  */
