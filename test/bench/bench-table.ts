@@ -8,13 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoLocal } from '../../infra/local/dynamo';
 
+/** A fresh temporary directory, removed when the process exits (unless `keep`: a profile run reads it again). */
+export function scratchDir(prefix: string, keep = false): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (!keep) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 export function benchEnvironment(table: string): void {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.LOG_LEVEL = 'SILENT';
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  const dataDir = mkdtempSync(join(tmpdir(), `medspa-${table}-`));
-  process.env.DATA_DIR = dataDir;
-  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  process.env.DATA_DIR = scratchDir(`medspa-${table}-`);
   process.env.TABLE_NAME = table;
 }
 

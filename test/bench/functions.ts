@@ -3,8 +3,6 @@
  * esbuild call), bundle sizes over all of them, and cold import + first invocation per function.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFunctions, type FunctionBundle } from '../../infra/bundles';
 import { SOURCE_MAPS } from '../../infra/constructs/bundling';
@@ -12,6 +10,7 @@ import { lambdaContext, toEvent } from '../../infra/local/router';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { practiceKey } from '../../lib/db/keys';
+import { scratchDir } from './bench-table';
 import { byFunction, measureColdStarts, percentile, type ColdStart, type Invocation } from './cold-start';
 import type { LibrariesFloorEvent } from './cold-floor-libraries';
 import { startDdbRecorder, type RecordedCall } from './ddb-recorder';
@@ -30,9 +29,8 @@ export const SAME_CALLS = ' [same calls]';
 
 /** The named functions (default: all) and the cold-start floor, with the construct's settings. */
 export async function buildAll(options: { sourceMaps?: boolean; modules?: string[] } = {}) {
-  const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundles-'));
   // Kept when built with maps: the profiles printed name them, to be read again.
-  if (!options.sourceMaps) process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  const outdir = scratchDir('medspa-bundles-', options.sourceMaps);
   const started = performance.now();
   const { bundles } = await buildFunctions(projectRoot, outdir, options.modules, options);
   const buildMs = performance.now() - started;
