@@ -126,5 +126,10 @@ describe('CORS on actual requests', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.vary).toBe('Host, X-Forwarded-Proto, Accept-Encoding, Origin');
     expect(answer.headers['access-control-allow-origin']).toBe(STRANGER);
+    // Gzipped for a browser that takes it, with the same CORS answer (the test's `call` reads it as a client does).
+    const gzipped = await call('GET', '/v1/openapi.json', { headers: { origin: STRANGER, 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers['access-control-allow-origin']).toBe(STRANGER);
+    expect(gzipped.body).toEqual(answer.body);
   });
 });
