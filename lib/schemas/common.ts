@@ -39,6 +39,9 @@ export function meta<T extends z.core.$ZodType>(schema: T, data: z.core.GlobalMe
 export const doc = <T extends z.core.$ZodType>(schema: T, description: string, ...examples: unknown[]): T =>
   meta(schema, examples.length > 0 ? { description, examples } : { description });
 
+/** Free text: trimmed, at most `max` characters. */
+export const Text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
+
 /** Fixed example ids, one per kind, so examples that refer to each other agree. */
 export const EXAMPLE_ID = {
   practice: '3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01',

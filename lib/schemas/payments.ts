@@ -1,5 +1,5 @@
 import * as z from './zod';
-import { doc, IdOf, Instant, LocalDate, meta, OutId, PageQuery, schema } from './common';
+import { doc, IdOf, Instant, LocalDate, meta, OutId, PageQuery, schema, Text } from './common';
 
 /** Payments collected from clients (API reference, other resources). Immutable once recorded. */
 
@@ -13,7 +13,7 @@ export const CreatePaymentBody = /* @__PURE__ */ schema(() => doc(z.strictObject
   appointment_id: z.nullish(IdOf('appointment', 'When given, an appointment of this client (else 404 APPOINTMENT_NOT_FOUND).')),
   amount_cents: doc(z.number().check(z.int(), z.gte(1), z.lte(100_000_000)), "Amount in the practice's currency, minor units (1-100000000).", 45000),
   method: PaymentMethod,
-  note: doc(z.nullish(z.string().check(z.trim(), z.maxLength(1000))), 'A note (at most 1000 characters).', 'Paid at checkout'),
+  note: doc(z.nullish(Text(1000)), 'A note (at most 1000 characters).', 'Paid at checkout'),
 }), 'A payment received from a client.'));
 export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;
 

@@ -1,12 +1,11 @@
 import * as z from './zod';
 import { STOCK_REASONS } from '../domain/stock';
-import { doc, Instant, meta, OutId, PageQuery, schema, Timestamps } from './common';
+import { doc, Instant, meta, OutId, PageQuery, schema, Text, Timestamps } from './common';
 
 /** Retail products and their stock ledger (API reference, other resources). */
 
 const Cents = /* @__PURE__ */ schema(() => z.number().check(z.int(), z.gte(0), z.lte(100_000_000)));
 const Count = /* @__PURE__ */ schema(() => z.number().check(z.int(), z.gte(0), z.lte(1_000_000)));
-const Text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 
 /** Unique per practice, compared case-insensitively (`ab-1` and `AB-1` are the same SKU). */
 export const Sku = /* @__PURE__ */ schema(() => doc(

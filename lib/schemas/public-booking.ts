@@ -1,6 +1,6 @@
 import * as z from './zod';
 import { AppointmentStatus, Slot } from './appointments';
-import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, meta, OutId, schema } from './common';
+import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, meta, OutId, schema, Text } from './common';
 import { Email, Name, Phone } from './resources';
 
 /**
@@ -45,7 +45,7 @@ export const PublicBookingBody = /* @__PURE__ */ schema(() => doc(z.strictObject
     email: doc(Email, 'Email: the practice finds its client by it (case-insensitive).', 'olivia.hart@example.com'),
     phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
   }), 'Who books. An existing client with this email is neither changed nor shown.'),
-  notes: doc(z.optional(z.string().check(z.trim(), z.maxLength(5000))), 'A note for the practice (at most 5000 characters).', 'First visit.'),
+  notes: doc(z.optional(Text(5000)), 'A note for the practice (at most 5000 characters).', 'First visit.'),
 }), 'An online booking.'));
 export type PublicBookingInput = z.output<typeof PublicBookingBody>;
 

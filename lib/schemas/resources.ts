@@ -1,7 +1,7 @@
 import * as z from './zod';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
-import { DateTime, doc, EXAMPLE_ID, type ExampleKind, IdOf, IdParams, Instant, LocalDate, LocalTime, meta, OutId, PageQuery, schema, Timestamps, yearsPattern } from './common';
+import { DateTime, doc, EXAMPLE_ID, type ExampleKind, IdOf, IdParams, Instant, LocalDate, LocalTime, meta, OutId, PageQuery, schema, Text, Timestamps, yearsPattern } from './common';
 
 /**
  * Setup resources of the API reference's other resources section that scheduling needs: providers, rooms, equipment,
@@ -18,7 +18,6 @@ export const ResourceParams = IdParams;
 export const ServiceProviderParams = /* @__PURE__ */ schema(() => z.object({ id: IdOf('service', 'The service id.'), provider_id: IdOf('provider', 'The provider id.') }));
 
 export const Name = /* @__PURE__ */ schema(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(200)));
-const Text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 export const Email = /* @__PURE__ */ schema(() => z.email().check(z.maxLength(254)));
 export const Phone = /* @__PURE__ */ schema(() => z.string().check(z.trim(), z.regex(/^\+?[0-9 ().\-x]{3,40}$/, 'expected a phone number such as +1 555 010 0100')));
 const ACTIVE = 'Inactive ones stay readable but take no new bookings.';

@@ -1,7 +1,7 @@
 import * as z from './zod';
 import { ALL_EVENTS, isSubscribableEvent, MAX_URL_LENGTH } from '../domain/webhooks';
 import { EVENT_TYPES } from '../events/types';
-import { doc, IdOf, Instant, meta, OutId, PageQuery, schema, Timestamps } from './common';
+import { doc, IdOf, Instant, meta, OutId, PageQuery, schema, Text, Timestamps } from './common';
 
 /** Webhook subscriptions and their delivery log (API reference, webhooks and events). */
 
@@ -33,7 +33,7 @@ const Events = /* @__PURE__ */ schema(() => doc(
   ['appointment.created', 'appointment.cancelled'],
 ));
 
-const Description = /* @__PURE__ */ schema(() => doc(z.nullable(z.string().check(z.trim(), z.maxLength(500))), 'A label for people (at most 500 characters).', 'Booking site sync'));
+const Description = /* @__PURE__ */ schema(() => doc(z.nullable(Text(500)), 'A label for people (at most 500 characters).', 'Booking site sync'));
 
 export const CreateWebhookBody = /* @__PURE__ */ schema(() => doc(z.strictObject({ url: Url, events: Events, description: z.optional(Description) }), 'A new subscription.'));
 export type CreateWebhookInput = z.output<typeof CreateWebhookBody>;
