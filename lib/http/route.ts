@@ -125,6 +125,8 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
   if (row.limitPerIp && takesBearer(row)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
+  // An API operation that takes none refuses any (the site's pages and files take cache-busting ones; a preflight answers by path).
+  if (!row.query && row.path.startsWith('/v1/') && !row.preflight) row.query = z.object({});
   if (row.query instanceof z.ZodMiniObject) row.query = z.catchall(row.query, z.never());
   return row;
 }

@@ -190,7 +190,9 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   for its \`frame-ancestors\` and is not limited per IP (API Gateway's throttling guards it); the
   page's script and \`book.js\` are static.
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
-  its own path (\`{ "path": "address.zip", "message": "unknown field" }\`); a missing field says
+  its own path (\`{ "path": "address.zip", "message": "unknown field" }\`), on every \`/v1\` operation,
+  those that take no query parameter at all included (the reference and booking pages' files take a
+  cache-busting \`?v=\`); a missing field says
   \`"<field> is required"\`. The token exchange takes extra OAuth form fields (RFC 6749).
 - **Reports** (\`GET /v1/reports/...\`: admin, manager, analyst): \`from\`/\`to\` are practice-local
   dates, inclusive; without both the last 30 days (today included), with one of them 30 days from

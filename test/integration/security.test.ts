@@ -319,15 +319,18 @@ describe('practice isolation', () => {
     const a = await makePractice({ name: 'Practice A' });
     const b = await makePractice({ name: 'Practice B' });
 
-    const byQuery = await call('GET', `/v1/practice?medspa_id=${b.medspaId}`, { token: a.adminToken, headers: { 'x-medspa-id': b.medspaId } });
-    expect(byQuery.status).toBe(200);
-    expect(byQuery.body.data).toMatchObject({ id: a.medspaId, name: 'Practice A' });
+    // A query naming a practice is an unknown parameter (contract 1): refused, never obeyed.
+    const byQuery = await call('GET', `/v1/practice?medspa_id=${b.medspaId}`, { token: a.adminToken });
+    expectError(byQuery, 400, 'VALIDATION_ERROR');
+    expect(byQuery.body.error.details).toEqual([{ path: 'medspa_id', message: 'unknown parameter' }]);
+    const byHeader = await call('GET', '/v1/practice', { token: a.adminToken, headers: { 'x-medspa-id': b.medspaId } });
+    expect(byHeader.status).toBe(200);
+    expect(byHeader.body.data).toMatchObject({ id: a.medspaId, name: 'Practice A' });
 
     const byBody = await call('PATCH', '/v1/practice', { token: a.adminToken, body: { name: 'Hijacked', medspa_id: b.medspaId } });
     expectError(byBody, 400, 'VALIDATION_ERROR');
     const byBodyQuery = await call('PATCH', `/v1/practice?medspa_id=${b.medspaId}`, { token: a.adminToken, body: { name: 'A via query' } });
-    expect(byBodyQuery.status).toBe(200);
-    expect(byBodyQuery.body.data.id).toBe(a.medspaId);
+    expectError(byBodyQuery, 400, 'VALIDATION_ERROR');
 
     const credential = await call('POST', `/v1/credentials?medspa_id=${b.medspaId}`, {
       token: a.adminToken,
@@ -335,9 +338,11 @@ describe('practice isolation', () => {
     });
     expectError(credential, 400, 'VALIDATION_ERROR');
     const viaQuery = await call('POST', `/v1/credentials?medspa_id=${b.medspaId}`, { token: a.adminToken, body: { name: 'planted', role: 'analyst' } });
-    expect(viaQuery.status).toBe(201);
-    expect(viaQuery.body.data.medspa_id).toBe(a.medspaId);
+    expectError(viaQuery, 400, 'VALIDATION_ERROR');
 
+    // Nothing of either practice moved.
+    const aNow = await call('GET', '/v1/practice', { token: a.adminToken });
+    expect(aNow.body.data).toMatchObject({ name: 'Practice A', version: 1 });
     const bNow = await call('GET', '/v1/practice', { token: b.adminToken });
     expect(bNow.body.data).toMatchObject({ name: 'Practice B', version: 1 });
     const bCredentials = await call('GET', '/v1/credentials', { token: b.adminToken });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../infra/local/router';
 import { call } from '../fixtures/api';
 import { BOOKING_DAY, book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
@@ -21,6 +22,19 @@ describe('strict input (contract 1)', () => {
       const problems = details(await call('GET', url, { token: scene.practice.adminToken }));
       expect(problems.some((p) => p.message === 'unknown parameter'), url).toBe(true);
     }
+  });
+
+  it("an operation that takes no query parameter refuses one too; the site's files keep their cache-busting ones", async () => {
+    const token = scene.practice.adminToken;
+    for (const url of ['/v1/practice?verbose=1', `/v1/clients/${scene.client.id}?expand=history`, '/v1/openapi.json?x=1']) {
+      const problems = details(await call('GET', url, { token }));
+      expect(problems.map((p) => p.message), url).toContain('unknown parameter');
+    }
+    const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
+    expect((await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } })).status).toBe(200);
+    expect(details(await call('GET', '/v1/public/services?category=skin', { headers: { 'x-publishable-key': key } }))).toEqual([{ path: 'category', message: 'unknown parameter' }]);
+    expect((await call('GET', '/v1/public/services', { headers: { 'x-publishable-key': key } })).status).toBe(200);
+    expect((await dispatch({ method: 'GET', url: '/docs/swagger-ui.css?v=1', headers: {} })).status).toBe(200);
   });
 
   it('an unknown body field is 400 at its own path, and nothing changes', async () => {
