@@ -23,6 +23,8 @@ export interface LocalRuntime {
   authorize(call: StandInCall): Promise<void>;
   /** Runs `work` as the named function of the stage (its role applies to every call made within). */
   runAs<T>(functionName: string, work: () => T): T;
+  /** The invocation running now (one object per runAs), or undefined outside any function. */
+  invocation(): object | undefined;
 }
 
 let runtime: LocalRuntime | undefined;
@@ -39,3 +41,10 @@ export function instrumentClient<T extends InstrumentableClient>(client: T, serv
 export const authorizeStandIn = async (call: StandInCall): Promise<void> => runtime?.authorize(call);
 
 export const runAsFunction = <T>(functionName: string, work: () => T): T => (runtime ? runtime.runAs(functionName, work) : work());
+
+/**
+ * The invocation the current code runs in: on AWS a container serves one at a time (undefined,
+ * one for all); locally many share a process, and work that AWS would keep within one invocation
+ * (reads merged in a tick) keys on this.
+ */
+export const currentInvocation = (): object | undefined => runtime?.invocation();

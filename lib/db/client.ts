@@ -45,7 +45,10 @@ export function ddb(): DynamoDBDocumentClient {
       ddbCalls.counts.set(name, (ddbCalls.counts.get(name) ?? 0) + 1);
       const trace = ddbCalls.trace;
       if (!trace) return next(args);
-      trace.push(`${name} sent`);
+      // A batch read says how many keys it carries: reads asked for together go out as one (lib/db/key-reads.ts).
+      const keys = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems;
+      const carried = name === 'BatchGetItemCommand' && keys ? ` (${Object.values(keys).reduce((n, table) => n + (table.Keys?.length ?? 0), 0)} keys)` : '';
+      trace.push(`${name} sent${carried}`);
       try {
         return await next(args);
       } finally {

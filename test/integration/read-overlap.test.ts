@@ -79,8 +79,10 @@ describe('reads overlap the gate', () => {
     expect(result.status).toBe(401);
     expect(result.body.error.code).toBe('UNAUTHORIZED');
     expect(JSON.stringify(result.body)).not.toContain('Overlap');
-    // The read did overlap the credential check; its answer was dropped.
-    expect(trace).toContain('GetItemCommand sent');
+    // The read did overlap the credential check, in its very call (the practice, the credential and
+    // the client: lib/db/key-reads.ts); its answer was dropped.
+    expect(trace).toContain('BatchGetItemCommand sent (3 keys)');
+    expect(trace.filter((entry) => entry.startsWith('GetItemCommand'))).toEqual([]);
     // The caller is refused before its query is judged, as when nothing overlaps.
     const badQuery = await call('GET', '/v1/clients?no_such_filter=1', { token });
     expect(badQuery.status).toBe(401);

@@ -16,7 +16,8 @@ import { localAwsModel, type FunctionModel, type LocalAwsModel } from './model';
  * (test set-up, the seed, the admin command) are the operator's and are not checked.
  */
 
-const identity = new AsyncLocalStorage<string>();
+/** The function an invocation runs as; one object per invocation, so reads merge within one alone (lib/db/key-reads.ts). */
+const identity = new AsyncLocalStorage<{ name: string }>();
 /** Per role: `<statement>|<action>` of every grant a call used. */
 const used = new Map<string, Set<string>>();
 let model: LocalAwsModel | undefined;
@@ -32,7 +33,7 @@ function functionNamed(name: string): FunctionModel {
 
 /** Checks the requests for the current function; the first one its role denies comes back. */
 async function firstDenied(requests: IamRequest[]): Promise<{ fn: FunctionModel; request: IamRequest } | undefined> {
-  const name = identity.getStore();
+  const name = identity.getStore()?.name;
   if (!name || !model) return undefined;
   const fn = functionNamed(name);
   for (const request of requests) {
@@ -92,8 +93,9 @@ const runtime: LocalRuntime = {
   },
   runAs(functionName, work) {
     if (model) functionNamed(functionName);
-    return identity.run(functionName, work);
+    return identity.run({ name: functionName }, work);
   },
+  invocation: () => identity.getStore(),
 };
 
 /**
