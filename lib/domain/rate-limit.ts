@@ -1,12 +1,11 @@
 /**
- * A token bucket, as pure maths: `rps` tokens a second refill it up to `burst`; each request
- * takes one. State is the tokens left after the last request and when that was (epoch ms).
+ * A token bucket, as pure maths, kept the GCRA way: `rps` tokens a second refill it up to
+ * `burst`; each request takes one. The state is one number, the bucket's "theoretical arrival
+ * time" (`tat`, epoch ms): the moment it would be full again. A request at `now` moves it to
+ * `max(tat, now) + interval`, allowed while that stays within `burst` intervals of `now`. Taking a
+ * token from a busy bucket is then an increment (`tat + interval`, under a condition on `tat`)
+ * that parallel requests apply in any order: none of them has to see another's write first.
  */
-export interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 export interface BucketPolicy {
   rps: number;
   burst: number;
@@ -14,8 +13,6 @@ export interface BucketPolicy {
 
 export interface Decision {
   allowed: boolean;
-  /** The state to store (unchanged when refused). */
-  next: Bucket;
   /** Whole tokens left after this request. */
   remaining: number;
   /** Seconds until the bucket is full again (RateLimit-Reset). */
@@ -24,16 +21,59 @@ export interface Decision {
   retryAfterSeconds: number;
 }
 
-export function take(bucket: Bucket | null, now: number, policy: BucketPolicy): Decision {
-  const elapsed = bucket ? Math.max(0, now - bucket.at) : 0;
-  const available = bucket ? Math.min(policy.burst, bucket.tokens + (elapsed / 1000) * policy.rps) : policy.burst;
-  const allowed = available >= 1;
-  const tokens = allowed ? available - 1 : available;
+/** Milliseconds one token takes to come back. */
+export const intervalOf = (policy: BucketPolicy) => 1000 / policy.rps;
+
+/** The latest stored `tat` a request at `now` may still take a token from. */
+export const latestTatAllowed = (now: number, policy: BucketPolicy) => now + (policy.burst - 1) * intervalOf(policy);
+
+/**
+ * How far ahead of this clock another container's may run. A `tat` is at most `burst` intervals
+ * ahead of its writer's clock; one beyond that plus this came from a clock far ahead (or one that
+ * went back: tests move the request clock): it is read as a full bucket, not as one drained for
+ * days.
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** Beyond this, a stored `tat` is read as a full bucket's (CLOCK_SKEW_MS). */
+export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
+
+/**
+ * How to take a token from a bucket last seen at `tat` (null: never seen, or full long ago):
+ * - `idle`: the bucket is full; store `now + interval`, on condition it is still idle (`tat <= now`,
+ *   or beyond the horizon);
+ * - `busy`: add one interval to the stored `tat`, on condition it is still between now and `latest`;
+ * - `refuse`: the bucket is drained.
+ */
+export type Take = { kind: 'idle' } | { kind: 'busy'; latest: number } | { kind: 'refuse'; decision: Decision };
+
+export function planTake(tat: number | null, now: number, policy: BucketPolicy): Take {
+  if (tat === null || tat <= now || tat > tatHorizon(now, policy)) return { kind: 'idle' };
+  const latest = latestTatAllowed(now, policy);
+  return tat <= latest ? { kind: 'busy', latest } : { kind: 'refuse', decision: refused(tat, now, policy) };
+}
+
+/** Whether a bucket last seen at `tat` gives a token at `now` (no write). */
+export const givesToken = (tat: number | null, now: number, policy: BucketPolicy) => planTake(tat, now, policy).kind !== 'refuse';
+
+/** The answer to a request whose token was taken, the bucket now at `tat`. */
+export function taken(tat: number, now: number, policy: BucketPolicy): Decision {
+  const interval = intervalOf(policy);
   return {
-    allowed,
-    next: { tokens, at: now },
-    remaining: Math.max(0, Math.floor(tokens)),
-    resetSeconds: Math.ceil((policy.burst - tokens) / policy.rps),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / policy.rps)),
+    allowed: true,
+    // The epsilon keeps a float's 3.9999999 from costing a whole token.
+    remaining: Math.max(0, Math.floor((now + policy.burst * interval - tat) / interval + 1e-9)),
+    resetSeconds: Math.max(0, Math.ceil((tat - now) / 1000)),
+    retryAfterSeconds: 0,
+  };
+}
+
+/** The answer to a request refused by a bucket at `tat`: a token is back once `tat` is within `latestTatAllowed`. */
+export function refused(tat: number, now: number, policy: BucketPolicy): Decision {
+  return {
+    allowed: false,
+    remaining: 0,
+    resetSeconds: Math.max(0, Math.ceil((tat - now) / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil((tat - latestTatAllowed(now, policy)) / 1000)),
   };
 }

@@ -145,8 +145,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Rate limits**: a token bucket per credential (\`RATE_LIMIT_RPS\` per second, bursts of
   \`RATE_LIMIT_BURST\`; defaults 20 and 40; \`RATE_LIMIT_RPS=0\` turns it off), kept in the table so
   it holds across Lambda containers: one conditional write per request, overlapped with the
-  credential check, with each container's last seen state as the condition (or the bucket being
-  full anyway, so a cold container's first request is one write too). A GET's own reads overlap
+  credential check. The bucket is stored as the moment it would be full again (GCRA), so taking a
+  token is an increment under a condition, which parallel requests apply one after another
+  without seeing each other first: a burst of N simultaneous requests gets exactly as many
+  answers as the bucket has tokens, and none is refused while one is left (docs/decisions/0016). A GET's own reads overlap
   both (for a publishable key, its bucket once the key is known), so a staff GET is one round trip
   of latency, not two; its answer still waits for them, and a refusal (401, 403, 429) wins over
   whatever was read. A caller the container expects to refuse (a role the route does not take, a

@@ -95,22 +95,24 @@ export const rawGetEntity = (medspaId: string, type: 'CLIENT', id: string) =>
 
 /**
  * A credential's rate-limit bucket (a bucket of its own): the request chain's one UpdateItem per
- * request, conditioned on the version last written, as lib/db/rate-limits.ts writes it.
+ * request, as lib/db/rate-limits.ts writes it: the idle form first, then the busy one (an
+ * increment of `tat` under a condition), whichever the state last seen calls for.
  */
 export function rawRateLimit(medspaId: string, clientId: string): () => Promise<void> {
-  let version: number | undefined;
+  let tat: number | undefined;
   return async () => {
     const now = Date.now();
+    const idle = tat === undefined || tat <= now;
     const { Attributes } = await ddb().send(new UpdateCommand({
       TableName: tableName(),
       Key: rateLimitKey(medspaId, clientId),
-      UpdateExpression: 'SET #tokens = :tokens, #at = :at, #version = if_not_exists(#version, :zero) + :one, #entity = :entity, #expires = :expires',
-      ConditionExpression: version === undefined ? 'attribute_not_exists(pk) OR #at <= :fullSince' : '#version = :seen OR #at <= :fullSince',
-      ExpressionAttributeNames: { '#tokens': 'tokens', '#at': 'at', '#version': 'version', '#entity': 'entity', '#expires': 'expires_at' },
-      ExpressionAttributeValues: { ':tokens': 39, ':at': now, ':zero': 0, ':one': 1, ':fullSince': now - 2000, ':entity': 'RATE_LIMIT', ':expires': Math.floor(now / 1000) + 3600, ...(version === undefined ? {} : { ':seen': version }) },
+      UpdateExpression: `SET #tat = ${idle ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
+      ConditionExpression: idle ? 'attribute_not_exists(#tat) OR #tat <= :now' : '#tat > :now AND #tat <= :latest',
+      ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
+      ExpressionAttributeValues: { ':now': now, ...(idle ? { ':next': now + 50 } : { ':interval': 50, ':latest': now + 39 * 50 }), ':entity': 'RATE_LIMIT', ':expires': Math.floor(now / 1000) + 3600 },
       ReturnValues: 'UPDATED_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }));
-    version = Number(Attributes?.version);
+    tat = Number(Attributes?.tat);
   };
 }

@@ -86,7 +86,7 @@ describe('an authenticated GET through the router with the rate limit on (as dep
     }
   });
 
-  it('30 parallel requests of one credential, within its burst, all answer 200 (racing takes retry until one is refused for real)', async () => {
+  it('30 parallel requests of one credential, within its burst, all answer 200 (each take is an increment the others need not see first)', async () => {
     const token = await practice.tokenForRole('analyst');
     const answers = await Promise.all(Array.from({ length: 30 }, () => call('GET', '/v1/practice', { token })));
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
