@@ -4,7 +4,7 @@ import type { BucketEntry } from '../domain/claims';
 import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { appointmentCodec, appointmentIndexKeys, claimBucketCodec, reminderCodec, treatmentRecordCodec } from './codecs';
-import { getItem } from './item';
+import { readItem } from './key-reads';
 import { queryMonthPartitions } from './month-partitions';
 import type { Filter } from './query';
 import type { RequestWrites } from './request-writes';
@@ -47,7 +47,7 @@ export async function getAppointmentWithRecord(medspaId: string, id: string) {
 }
 
 export async function getAppointment(medspaId: string, id: string): Promise<AppointmentRecord | null> {
-  return appointmentCodec.fromItem(await getItem(appointmentKey(medspaId, id)));
+  return appointmentCodec.fromItem(await readItem(appointmentKey(medspaId, id)));
 }
 
 export async function putTreatmentRecord(medspaId: string, record: PublicTreatmentRecord): Promise<void> {

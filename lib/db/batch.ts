@@ -2,8 +2,6 @@ import { fromItem } from './item';
 import { itemId, readItems } from './key-reads';
 import { entityKey, type EntityType } from './keys';
 
-export { itemId, readItems as batchGetKeys } from './key-reads';
-
 /** Reads several entities of one practice in one round trip. */
 export const batchGetEntities = (medspaId: string, refs: { type: EntityType; id: string }[]) =>
   readItems(refs.map((ref) => entityKey(medspaId, ref.type, ref.id)));

@@ -1,7 +1,7 @@
 import type { PageRequest } from '../crypto/cursor';
 import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import { withoutPractice, type PublicTreatmentRecord } from './appointments';
-import { batchGetKeys } from './batch';
+import { readItems } from './key-reads';
 import { tableName } from './client';
 import { clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
 import { DataFailure } from './failure';
@@ -119,7 +119,7 @@ export const completedAppointmentsOf = (medspaId: string, clientId: string, page
 
 /** Treatment records of these appointments, by appointment id: one batched read. */
 export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, PublicTreatmentRecord>> {
-  const found = await batchGetKeys(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
+  const found = await readItems(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
   const records = new Map<string, PublicTreatmentRecord>();
   for (const item of found.values()) {
     const record = withoutPractice(treatmentRecordCodec.fromItem(item))!;

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Role } from '../auth/roles';
 import type { PageRequest } from '../crypto/cursor';
 import type { CredentialRecord } from '../domain/records';
-import { batchGetKeys, itemId } from './batch';
+import { itemId, readItems } from './key-reads';
 import { ddb, tableName } from './client';
 import { credentialCodec } from './codecs';
 import { getEntity } from './item';
@@ -57,13 +57,13 @@ export interface CallerAccess {
 }
 
 /**
- * The credential and the practice in one strongly consistent read. batchGetKeys asks again for keys
+ * The credential and the practice in one strongly consistent read. readItems asks again for keys
  * DynamoDB leaves unprocessed: a throttled read of a live credential must not pass for a revoked one.
  */
 export async function readCallerAccess(medspaId: string, clientId: string, role: Role): Promise<CallerAccess> {
   const credentialKey = entityKey(medspaId, 'CRED', clientId);
   const key = practiceKey(medspaId);
-  const found = await batchGetKeys([key, credentialKey]);
+  const found = await readItems([key, credentialKey]);
   const practice = found.get(itemId(key));
   const credential = found.get(itemId(credentialKey));
   return {

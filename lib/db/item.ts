@@ -1,5 +1,5 @@
 import { readItem } from './key-reads';
-import { entityKey, type EntityType, type Key } from './keys';
+import { entityKey, type EntityType } from './keys';
 
 /** A provider's count of certifications written: a deletion commits only if none came in since it looked (lib/db/resources). */
 export const CERTIFICATION_SEQ = 'certification_seq';
@@ -26,8 +26,5 @@ export interface Versioned {
   updated_at: string;
 }
 
-/** One item, strongly consistent, as stored (keys included), or undefined. */
-export const getItem = (key: Key): Promise<Record<string, unknown> | undefined> => readItem(key);
-
-export const getEntity = async <T>(medspaId: string, type: EntityType, id: string): Promise<T | null> => fromItem<T>(await getItem(entityKey(medspaId, type, id)));
+export const getEntity = async <T>(medspaId: string, type: EntityType, id: string): Promise<T | null> => fromItem<T>(await readItem(entityKey(medspaId, type, id)));
 

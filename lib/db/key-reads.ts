@@ -7,7 +7,7 @@ import type { Key } from './keys';
 
 const BATCH_GET_LIMIT = 100;
 
-/** An item's identity: in a batchGetKeys result, and for merging reads of one key. */
+/** An item's identity: in a readItems result, and for merging reads of one key. */
 export const itemId = (key: Key) => `${key.pk}|${key.sk}`;
 
 /**

@@ -1,11 +1,11 @@
 import type { PracticeRecord } from '../domain/records';
 import { practiceCodec } from './codecs';
-import { getItem } from './item';
+import { readItem } from './key-reads';
 import { practiceKey } from './keys';
 import { putNew } from './put-new';
 import { updateItem, type UpdateOutcome } from './update';
 
-export const getPractice = async (medspaId: string): Promise<PracticeRecord | null> => practiceCodec.fromItem(await getItem(practiceKey(medspaId)));
+export const getPractice = async (medspaId: string): Promise<PracticeRecord | null> => practiceCodec.fromItem(await readItem(practiceKey(medspaId)));
 
 export const putNewPractice = (practice: PracticeRecord) => putNew(practiceCodec, practice);
 

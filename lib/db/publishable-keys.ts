@@ -1,6 +1,6 @@
 import type { PageRequest } from '../crypto/cursor';
 import type { PracticeRecord, PublishableKeyRecord } from '../domain/records';
-import { batchGetKeys, itemId } from './batch';
+import { itemId, readItems } from './key-reads';
 import { practiceCodec, publishableKeyCodec } from './codecs';
 import { entityKey, practiceKey } from './keys';
 import { putNew } from './put-new';
@@ -24,6 +24,6 @@ export const deletePublishableKey = (medspaId: string, id: string) => deleteEnti
 export async function readPublicAccess(medspaId: string, keyId: string): Promise<{ key: PublishableKeyRecord | null; practice: PracticeRecord | null }> {
   const keyKey = entityKey(medspaId, 'PKEY', keyId);
   const ofPractice = practiceKey(medspaId);
-  const found = await batchGetKeys([ofPractice, keyKey]);
+  const found = await readItems([ofPractice, keyKey]);
   return { key: publishableKeyCodec.fromItem(found.get(itemId(keyKey))), practice: practiceCodec.fromItem(found.get(itemId(ofPractice))) };
 }

@@ -5,8 +5,8 @@ import type { AppointmentRecord, ReminderRecord } from '../domain/records';
 import { appointmentCodec, reminderCodec, reminderDueCodec, reminderSentCodec, reminderSweepCodec } from './codecs';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
-import { batchGetKeys, itemId } from './batch';
-import { getItem } from './item';
+import { itemId, readItems } from './key-reads';
+import { readItem } from './key-reads';
 import { appointmentKey, reminderDueKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
 import { queryAll } from './query';
 import { transact, type NamedAction } from './transact';
@@ -64,7 +64,7 @@ export async function deleteReminderDue(due: ReminderDue): Promise<void> {
 
 /** The appointments of these due items, by `medspaId|appointmentId`: one BatchGetItem per 100. */
 export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, AppointmentRecord>> {
-  const found = await batchGetKeys(dues.map((due) => appointmentKey(due.medspaId, due.appointmentId)));
+  const found = await readItems(dues.map((due) => appointmentKey(due.medspaId, due.appointmentId)));
   const appointments = new Map<string, AppointmentRecord>();
   for (const due of dues) {
     const item = found.get(itemId(appointmentKey(due.medspaId, due.appointmentId)));
@@ -74,7 +74,7 @@ export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, A
 }
 
 export async function readSweepCheckpoint(): Promise<string | null> {
-  const checkpoint = reminderSweepCodec.fromItem(await getItem(reminderSweepCheckpointKey()));
+  const checkpoint = reminderSweepCodec.fromItem(await readItem(reminderSweepCheckpointKey()));
   return typeof checkpoint?.swept_through === 'string' ? checkpoint.swept_through : null;
 }
 

@@ -3,7 +3,7 @@ import type { GenerationPlan, GenerationState, LedgerEntry } from '../domain/rep
 import type { PracticeRecord, ReportGenerationRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { practiceCodec, reportClientVisitsCodec, reportGenerationCodec, reportLedgerCodec, reportStreamMarkerCodec } from './codecs';
-import { batchGetKeys, itemId } from './batch';
+import { itemId, readItems } from './key-reads';
 import { fromItem } from './item';
 import { queryAll } from './query';
 import {
@@ -46,7 +46,7 @@ const pointerOf = (item: Record<string, unknown> | undefined): GenerationPointer
 
 /** The practice and its report generation pointer, in one strongly consistent round trip. */
 export async function readReportContext(medspaId: string): Promise<{ practice: PracticeRecord | null; pointer: GenerationPointer }> {
-  const found = await batchGetKeys([practiceKey(medspaId), reportGenerationKey(medspaId)]);
+  const found = await readItems([practiceKey(medspaId), reportGenerationKey(medspaId)]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
     pointer: pointerOf(found.get(itemId(reportGenerationKey(medspaId)))),
@@ -94,7 +94,7 @@ export async function readUnitState(medspaId: string, request: UnitStateRequest)
     keys.push(...request.recordKeys.map((key) => reportLedgerKey(medspaId, generation, key)));
     keys.push(...request.clientIds.map((id) => reportClientVisitsKey(medspaId, generation, id)));
   }
-  const found = await batchGetKeys(keys);
+  const found = await readItems(keys);
   const byGeneration = new Map<string, GenerationState>();
   for (const generation of request.generations) {
     const ledger = new Map<string, LedgerEntry | null>();

@@ -5,7 +5,8 @@ import { batchGetEntities, pick } from './batch';
 import { tableName } from './client';
 import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec } from './codecs';
 import { DataFailure } from './failure';
-import { CERTIFICATION_SEQ, getEntity, getItem } from './item';
+import { CERTIFICATION_SEQ, getEntity } from './item';
+import { readItem } from './key-reads';
 import { collectionPk, entityKey, type EntityType } from './keys';
 import { putNew } from './put-new';
 import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
@@ -99,7 +100,7 @@ const certifyProvider = (medspaId: string, providerId: string): CertifyAction =>
 /** A live provider's version and certification count (0 before the first), or null when absent, deleted or malformed. */
 export async function readProviderForDeletion(medspaId: string, providerId: string): Promise<{ version: number; certificationSeq: number } | null> {
   if (!isEntityId(providerId)) return null;
-  const item = await getItem(entityKey(medspaId, 'PROVIDER', providerId));
+  const item = await readItem(entityKey(medspaId, 'PROVIDER', providerId));
   if (!isLive(item ?? null)) return null;
   return { version: item!.version as number, certificationSeq: (item![CERTIFICATION_SEQ] as number | undefined) ?? 0 };
 }

@@ -2,7 +2,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
-import { fromItem, getItem } from './item';
+import { fromItem } from './item';
+import { readItem } from './key-reads';
 import { entityKey, type EntityType, type Key } from './keys';
 
 /**
@@ -109,7 +110,7 @@ export const versionedFailure = (old: Record<string, unknown> | null | undefined
 export async function updateItem<T>(key: Key, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> {
   const fields = Object.values(changes).filter((value) => value !== undefined).length + (options.remove?.length ?? 0);
   if (fields === 0) {
-    const item = await getItem(key);
+    const item = await readItem(key);
     if (!item || isHidden(item) || (options.expectedVersion !== undefined && item.version !== options.expectedVersion)) return { ok: false, failed: versionedFailure(item, isHidden) };
     return { ok: true, item: fromItem<T>(item)! };
   }

@@ -2,7 +2,7 @@ import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import type { Busy } from '../domain/availability';
 import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointments';
 import { practiceCodec } from '../db/codecs';
-import { batchGetKeys, itemId } from '../db/batch';
+import { itemId, readItems } from '../db/key-reads';
 import { fromItem } from '../db/item';
 import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
 import type { PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
@@ -82,7 +82,7 @@ function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
 
 export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[]): Promise<BookingReads> {
   const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
-  const found = await batchGetKeys([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key)]);
+  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key)]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
     ...entityReads(medspaId, found),
@@ -92,11 +92,11 @@ export async function readForBooking(medspaId: string, entities: EntityRef[], ra
 
 /** Setup resources only, once the practice is known (one BatchGetItem per 100 keys, in parallel). */
 export async function readEntities(medspaId: string, entities: EntityRef[]): Promise<EntityReads> {
-  return entityReads(medspaId, await batchGetKeys(entityKeys(medspaId, entities)));
+  return entityReads(medspaId, await readItems(entityKeys(medspaId, entities)));
 }
 
 /** Claim buckets only, hour by hour as planned (one BatchGetItem per 100 keys, in parallel). */
 export async function readClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
   const planned = plannedBuckets(medspaId, plans);
-  return claimReads(planned, await batchGetKeys(planned.map((bucket) => bucket.key)));
+  return claimReads(planned, await readItems(planned.map((bucket) => bucket.key)));
 }

@@ -4,7 +4,7 @@ import * as z from '../schemas/zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/webhook-secrets';
-import { batchGetKeys, itemId } from '../db/batch';
+import { itemId, readItems } from '../db/key-reads';
 import { fromItem } from '../db/item';
 import { entityKey } from '../db/keys';
 import {
@@ -224,7 +224,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
   }
   const subKey = entityKey(job.medspa_id, 'WEBHOOK', job.subscription_id);
   const entryKey = deliveryKey({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
-  const found = await batchGetKeys([subKey, entryKey]);
+  const found = await readItems([subKey, entryKey]);
   const sub = fromItem<WebhookRecord>(found.get(itemId(subKey)));
   const logged = found.get(itemId(entryKey)) as Pick<DeliveryRecord, 'status'> | undefined;
   if (!sub) {

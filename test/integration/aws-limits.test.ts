@@ -8,7 +8,7 @@ import { eventFor, lambdaContext, type LocalRequest } from '../../infra/local/ro
 import { forgetAccess } from '../../lib/auth/access';
 import { runAsFunction } from '../../lib/aws/local-runtime';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
-import { batchGetKeys, itemId } from '../../lib/db/batch';
+import { itemId, readItems } from '../../lib/db/key-reads';
 import { claimIdempotencyKey, completeIdempotencyKey, readIdempotencyRecord } from '../../lib/db/idempotency';
 import { auditPk, entityKey, idempotencyKey, type Key } from '../../lib/db/keys';
 import { MAX_RESPONSE_BYTES } from '../../lib/http/response';
@@ -139,14 +139,14 @@ describe('BatchGetItem: 100 keys a call, and UnprocessedKeys asked for again', (
     unprocessed.armed = 0;
   });
 
-  it('batchGetKeys reads 150 keys (two calls of at most 100) and every key left unprocessed, twice over', async () => {
+  it('readItems reads 150 keys (two calls of at most 100) and every key left unprocessed, twice over', async () => {
     const clients = await several(practice, 6, (lane) => makeClient(lane), 2);
     const present = clients.map((client) => entityKey(practice.medspaId, 'CLIENT', client.id));
     const absent = Array.from({ length: 144 }, () => entityKey(practice.medspaId, 'CLIENT', randomUUID()));
     unprocessed.armed = 4;
     unprocessed.moved = 0;
     const calls = unprocessed.calls;
-    const found = await batchGetKeys([...absent.slice(0, 70), ...present, ...absent.slice(70)]);
+    const found = await readItems([...absent.slice(0, 70), ...present, ...absent.slice(70)]);
     expect(unprocessed.moved).toBeGreaterThan(0);
     expect(unprocessed.calls - calls).toBeGreaterThan(2);
     expect([...found.keys()].sort()).toEqual(present.map(itemId).sort());
