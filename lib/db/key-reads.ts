@@ -70,7 +70,15 @@ function readWaiting(invocation: object | undefined): void {
   readUnique([...unique.values()]).then(
     (found) => {
       if (readers.length === 1) return readers[0]!.resolve(found);
-      for (const reader of readers) reader.resolve(new Map(reader.keys.flatMap((key) => (found.has(itemId(key)) ? [[itemId(key), found.get(itemId(key))!]] : []))));
+      for (const reader of readers) {
+        const own = new Map<string, Record<string, unknown>>();
+        for (const key of reader.keys) {
+          const id = itemId(key);
+          const item = found.get(id);
+          if (item) own.set(id, item);
+        }
+        reader.resolve(own);
+      }
     },
     (error: unknown) => {
       for (const reader of readers) reader.reject(error);

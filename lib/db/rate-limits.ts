@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BoundedCache } from '../cache';
-import { givesToken, intervalOf, planTake, refused, taken, tatHorizon, type BucketPolicy, type Decision } from '../domain/rate-limit';
+import { givesToken, intervalOf, planTake, refused, taken, type BucketPolicy, type Decision } from '../domain/rate-limit';
 import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
@@ -52,7 +52,7 @@ export async function takeToken(key: Key, now: number, policy: BucketPolicy): Pr
             ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
             ExpressionAttributeValues: {
               ':now': now,
-              ...(plan.kind === 'idle' ? { ':next': now + interval, ':horizon': tatHorizon(now, policy) } : { ':interval': interval, ':latest': plan.latest }),
+              ...(plan.kind === 'idle' ? { ':next': now + interval, ':horizon': plan.horizon } : { ':interval': interval, ':latest': plan.latest }),
               ':entity': 'RATE_LIMIT',
               ':expires': Math.floor(now / 1000) + TTL_SECONDS,
             },

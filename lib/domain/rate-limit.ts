@@ -36,7 +36,7 @@ export const latestTatAllowed = (now: number, policy: BucketPolicy) => now + (po
 export const CLOCK_SKEW_MS = 60_000;
 
 /** Beyond this, a stored `tat` is read as a full bucket's (CLOCK_SKEW_MS). */
-export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
+const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
 
 /**
  * How to take a token from a bucket last seen at `tat` (null: never seen, or full long ago):
@@ -45,10 +45,11 @@ export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.bu
  * - `busy`: add one interval to the stored `tat`, on condition it is still between now and `latest`;
  * - `refuse`: the bucket is drained.
  */
-export type Take = { kind: 'idle' } | { kind: 'busy'; latest: number } | { kind: 'refuse'; decision: Decision };
+export type Take = { kind: 'idle'; horizon: number } | { kind: 'busy'; latest: number } | { kind: 'refuse'; decision: Decision };
 
 export function planTake(tat: number | null, now: number, policy: BucketPolicy): Take {
-  if (tat === null || tat <= now || tat > tatHorizon(now, policy)) return { kind: 'idle' };
+  const horizon = tatHorizon(now, policy);
+  if (tat === null || tat <= now || tat > horizon) return { kind: 'idle', horizon };
   const latest = latestTatAllowed(now, policy);
   return tat <= latest ? { kind: 'busy', latest } : { kind: 'refuse', decision: refused(tat, now, policy) };
 }

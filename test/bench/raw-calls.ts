@@ -107,9 +107,9 @@ export function rawRateLimit(medspaId: string, clientId: string): () => Promise<
       TableName: tableName(),
       Key: rateLimitKey(medspaId, clientId),
       UpdateExpression: `SET #tat = ${idle ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
-      ConditionExpression: idle ? 'attribute_not_exists(#tat) OR #tat <= :now' : '#tat > :now AND #tat <= :latest',
+      ConditionExpression: idle ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon' : '#tat > :now AND #tat <= :latest',
       ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
-      ExpressionAttributeValues: { ':now': now, ...(idle ? { ':next': now + 50 } : { ':interval': 50, ':latest': now + 39 * 50 }), ':entity': 'RATE_LIMIT', ':expires': Math.floor(now / 1000) + 3600 },
+      ExpressionAttributeValues: { ':now': now, ...(idle ? { ':next': now + 50, ':horizon': now + 40 * 50 + 60_000 } : { ':interval': 50, ':latest': now + 39 * 50 }), ':entity': 'RATE_LIMIT', ':expires': Math.floor(now / 1000) + 3600 },
       ReturnValues: 'UPDATED_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }));
