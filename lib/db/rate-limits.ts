@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BoundedCache } from '../cache';
-import { givesToken, intervalOf, planTake, refused, taken, type BucketPolicy, type Decision } from '../domain/rate-limit';
+import { givesToken, intervalOf, newerTat, planTake, refused, taken, type BucketPolicy, type Decision } from '../domain/rate-limit';
 import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
@@ -15,6 +15,11 @@ import type { Key } from './keys';
 const known = new BoundedCache<string, number>({ max: 10_000 });
 
 const bucketId = (key: Key) => `${key.pk}|${key.sk}`;
+
+/** Keeps the newer of what this container knew and what a write just told it (answers arrive in any order). */
+function remember(id: string, tat: number, now: number, policy: BucketPolicy) {
+  known.set(id, newerTat(known.get(id) ?? null, tat, now, policy));
+}
 
 const TTL_SECONDS = 3600;
 /**
@@ -61,13 +66,13 @@ export async function takeToken(key: Key, now: number, policy: BucketPolicy): Pr
           }),
         );
         const tat = Number(Attributes?.tat);
-        known.set(id, tat);
+        remember(id, tat, now, policy);
         return { done: taken(tat, now, policy) };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
         const stored = plainItem(error.Item)?.tat;
         seen = typeof stored === 'number' ? stored : null;
-        if (seen !== null) known.set(id, seen);
+        if (seen !== null) remember(id, seen, now, policy);
         // The state that won is in hand: decide again at once.
         return { retry: 'now' };
       }

@@ -54,6 +54,15 @@ export function planTake(tat: number | null, now: number, policy: BucketPolicy):
   return tat <= latest ? { kind: 'busy', latest } : { kind: 'refuse', decision: refused(tat, now, policy) };
 }
 
+/**
+ * Which of two sightings of a bucket's `tat` is the newer. Parallel requests' answers arrive in
+ * any order; while a bucket is busy its `tat` only grows, so the larger sighting is the later one.
+ * A prior sighting that no longer reads as busy (past, or beyond the horizon) gives way to any.
+ */
+export function newerTat(prior: number | null, observed: number, now: number, policy: BucketPolicy): number {
+  return prior !== null && prior > observed && prior <= tatHorizon(now, policy) ? prior : observed;
+}
+
 /** Whether a bucket last seen at `tat` gives a token at `now` (no write). */
 export const givesToken = (tat: number | null, now: number, policy: BucketPolicy) => planTake(tat, now, policy).kind !== 'refuse';
 

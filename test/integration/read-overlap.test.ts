@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ddbCalls } from '../../lib/db/client';
+import { ddb, ddbCalls } from '../../lib/db/client';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { withRateLimits } from '../fixtures/rate-limits';
 
@@ -95,6 +95,40 @@ describe('reads overlap the gate', () => {
     const { result, calls } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
     expect(result.status).toBe(429);
     expect(result.headers['retry-after']).toBeTruthy();
+    expect(calls).toEqual({});
+  });
+
+  it("the container knows the bucket drained whatever order the takes' answers come back in", async () => {
+    const token = await practice.tokenForRole('analyst');
+    // The first take's answer (the bucket's oldest state) is held back until the others are in.
+    let taken!: () => void;
+    const firstTaken = new Promise<void>((resolve) => (taken = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = true;
+    ddb().middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: { pk?: string } }).Key;
+        if (!holding || context.commandName !== 'UpdateItemCommand' || !key?.pk?.endsWith('#RATE_LIMIT')) return next(args);
+        holding = false;
+        const answer = await next(args);
+        taken();
+        await released;
+        return answer;
+      },
+      { step: 'initialize', name: 'holdFirstTake' },
+    );
+    try {
+      const first = call('GET', `/v1/clients/${clientId}`, { token });
+      await firstTaken;
+      const others = await Promise.all(Array.from({ length: 3 }, () => call('GET', `/v1/clients/${clientId}`, { token })));
+      release();
+      expect([(await first).status, ...others.map((answer) => answer.status)].sort()).toEqual([200, 200, 200, 429]);
+    } finally {
+      ddb().middlewareStack.remove('holdFirstTake');
+    }
+    const { result, calls } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
+    expect(result.status).toBe(429);
     expect(calls).toEqual({});
   });
 

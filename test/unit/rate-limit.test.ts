@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_SKEW_MS, givesToken, intervalOf, planTake, taken, type BucketPolicy } from '../../lib/domain/rate-limit';
+import { CLOCK_SKEW_MS, givesToken, intervalOf, newerTat, planTake, taken, type BucketPolicy } from '../../lib/domain/rate-limit';
 
 /**
  * The bucket kept as one `tat` (lib/domain/rate-limit.ts) against the token bucket it stands for:
@@ -41,6 +41,16 @@ describe('rate-limit bucket (GCRA)', () => {
     // Within the skew a clock may run ahead, still drained; beyond it, full.
     expect(planTake(drained + CLOCK_SKEW_MS, 0, policy).kind).toBe('refuse');
     expect(planTake(14 * 86_400_000, 0, policy).kind).toBe('idle');
+  });
+
+  it("parallel requests' answers, arriving in any order, leave the newest sighting known", () => {
+    // Three takes at 0 answered 500, 1000, 1500 (policy: 2 rps); the first answer arrives last.
+    const sightings = [1_500, 1_000, 500];
+    const known = sightings.reduce<number | null>((prior, tat) => newerTat(prior, tat, 0, policy), null);
+    expect(known).toBe(1_500);
+    // A sighting no longer busy (past, or from a clock far ahead) gives way to any newer write.
+    expect(newerTat(1_500, 2_500, 2_000, policy)).toBe(2_500);
+    expect(newerTat(14 * 86_400_000, 500, 0, policy)).toBe(500);
   });
 
   it('agrees with a token bucket on any sequence of requests', () => {
