@@ -9,6 +9,12 @@ const ConfigSchema = z.object({
   TOKEN_ISSUER: z._default(z.string().check(z.minLength(1)), 'https://medspa-api.local'),
   /** On AWS the JWT signing key is a KMS asymmetric key: its id or ARN. Unset: a local key file. */
   SIGNING_KMS_KEY_ID: z.optional(z.string()),
+  /**
+   * On AWS the token key's public half (SPKI DER, base64), read from KMS once at deploy by a custom
+   * resource (functions/deploy/tokenPublicKey.ts) and given to every function that verifies or
+   * issues tokens: no kms:GetPublicKey round trip on a cold start. Unset: the local key file's.
+   */
+  TOKEN_PUBLIC_KEY: z.optional(z.string()),
   DATA_DIR: z._default(z.string(), '.data'),
   /** How long a container trusts a credential's revocation state and the practice's access gate. */
   AUTH_CACHE_TTL_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 60_000),

@@ -3,6 +3,6 @@ import { tablelessHandler } from '../../lib/http/tableless-handler';
 import * as authRoutes from '../../lib/routes/auth';
 
 export const handler = tablelessHandler(authRoutes.getJwks, async () => ({
-  data: { keys: [await tokenPublicJwk()] },
+  data: { keys: [tokenPublicJwk()] },
   headers: { 'cache-control': 'public, max-age=300' },
 }));

@@ -15,6 +15,7 @@ import { PARTITIONS, type PartitionName } from '../../lib/db/keys';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { DYNAMODB_WRITE_ACTION, type TableWrites, type WriteAction } from '../../lib/db/table-writes';
 import type { FilesBeside } from '../../lib/http/route';
+import { TOKEN_PUBLIC_KEY_ENV } from '../../lib/auth/token-key';
 import { EVENT_BUS_ENV, queueUrlEnv } from '../../lib/workers';
 import { lambdaBundling, sourceMapEnvironment } from './bundling';
 import { FunctionRole } from './function-role';
@@ -207,16 +208,17 @@ export class AppFunction extends Construct {
     return this;
   }
 
-  /** SIGNING_KMS_KEY_ID; kms:GetPublicKey for everyone (token verification), kms:Sign only when asked. */
-  bindSigningKey(key: IKey, canSign: boolean): this {
+  /**
+   * TOKEN_PUBLIC_KEY, the key's public half read at deploy (./token-public-key.ts), for everyone
+   * who verifies or issues tokens: no KMS call or grant for that. SIGNING_KMS_KEY_ID and kms:Sign
+   * only when asked.
+   */
+  bindSigningKey(key: IKey, publicKey: string, canSign: boolean): this {
+    this.addEnvironment(TOKEN_PUBLIC_KEY_ENV, publicKey);
+    if (!canSign) return this;
     this.addEnvironment('SIGNING_KMS_KEY_ID', key.keyArn);
-    this.role.grantOnce(`signing:${key.node.path}:${canSign}`, () =>
-      new PolicyStatement({
-        sid: canSign ? 'TokenSigning' : 'TokenVerification',
-        effect: Effect.ALLOW,
-        actions: canSign ? ['kms:GetPublicKey', 'kms:Sign'] : ['kms:GetPublicKey'],
-        resources: [key.keyArn],
-      }),
+    this.role.grantOnce(`signing:${key.node.path}`, () =>
+      new PolicyStatement({ sid: 'TokenSigning', effect: Effect.ALLOW, actions: ['kms:Sign'], resources: [key.keyArn] }),
     );
     return this;
   }

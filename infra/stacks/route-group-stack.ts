@@ -29,6 +29,8 @@ export interface RouteGroupStackProps extends NestedStackProps {
   logs: FunctionLogs;
   /** Operations that sign tokens: they get their own role with kms:Sign. */
   signingOperations: ReadonlySet<string>;
+  /** The token key's public half (TOKEN_PUBLIC_KEY), read at deploy. */
+  tokenPublicKey: string;
   /** The service secrets an operation's function receives. */
   secretsFor: (operation: string, route: RouteDef) => readonly SecretName[];
 }
@@ -82,7 +84,7 @@ export class RouteGroupStack extends NestedStack {
         filesBeside: route.filesBeside,
       });
       if (writes) fn.bindTable(table, writes);
-      if (tokenKey !== 'none') fn.bindSigningKey(signingKey, tokenKey === 'sign');
+      if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
       for (const name of props.secretsFor(operation, route)) fn.bindSecret(name, secrets[name]);
       this.functions[operation] = fn.fn;
       acknowledge(fn, {

@@ -17,6 +17,7 @@ import { routes as routeTable } from '../../lib/routes';
 import { workers as workerTable, type WorkerDef } from '../../lib/workers';
 import type { FunctionLogs } from '../constructs/app-function';
 import { logGroupPrefix as stageLogGroupPrefix } from '../constructs/data-store';
+import { TokenPublicKey } from '../constructs/token-public-key';
 import { RouteGroupStack } from './route-group-stack';
 import { DEFAULT_API_OPTIONS, pascal, stageSettings, type ApiOptions, type StageSettings } from './stage-settings';
 import type { StatefulRefs } from './stateful-refs';
@@ -25,7 +26,7 @@ import { WorkersStack } from './workers-stack';
 /** Project root (holds package-lock.json, functions/, lib/). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Operations that issue tokens and so need kms:Sign; every other function only verifies (kms:GetPublicKey). */
+/** Operations that issue tokens and so need kms:Sign; every other function only verifies (TOKEN_PUBLIC_KEY). */
 export const TOKEN_SIGNING_OPERATIONS: readonly string[] = ['createToken'];
 
 /**
@@ -167,6 +168,16 @@ export class StatelessStack extends Stack {
       STAGE: settings.stage,
     };
 
+    // Read from KMS once at deploy; every function that verifies or issues tokens gets it in its configuration.
+    const tokenPublicKey = new TokenPublicKey(this, 'TokenPublicKey', {
+      signingKey: data.signingKey,
+      entry: join(projectRoot, 'functions/deploy/tokenPublicKey.ts'),
+      projectRoot,
+      stage: settings.stage,
+      logGroupName: `${logGroupPrefix}/deploy/tokenPublicKey`,
+      logs,
+    });
+
     for (const [group, operations] of groups) {
       this.routeGroups[group] = new RouteGroupStack(this, `${pascal(group)}Routes`, {
         group,
@@ -180,6 +191,7 @@ export class StatelessStack extends Stack {
         logGroupPrefix: `${logGroupPrefix}/functions`,
         logs,
         signingOperations,
+        tokenPublicKey: tokenPublicKey.value,
         secretsFor: routeSecrets,
       });
     }

@@ -13,24 +13,27 @@ export interface TokenSigner {
   sign(data: Buffer): Promise<Buffer>;
 }
 
-let signer: Promise<TokenSigner> | undefined;
+let signer: TokenSigner | undefined;
+
+function makeSigner(): TokenSigner {
+  const publicJwk = tokenPublicJwk();
+  const { SIGNING_KMS_KEY_ID, DATA_DIR, AWS_REGION } = config();
+  let sign: TokenSigner['sign'];
+  if (SIGNING_KMS_KEY_ID) {
+    sign = kmsSign(SIGNING_KMS_KEY_ID, AWS_REGION);
+  } else {
+    const key = keyFromFile(DATA_DIR);
+    sign = async (data) => {
+      await authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' });
+      return cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+    };
+  }
+  return { kid: publicJwk.kid, publicJwk, sign };
+}
 
 /** The signing side of the token key, for the token function (and tests); verification needs only lib/auth/token-key.ts. */
-export function tokenSigner(): Promise<TokenSigner> {
-  signer ??= tokenPublicJwk().then((publicJwk) => {
-    const { SIGNING_KMS_KEY_ID, DATA_DIR, AWS_REGION } = config();
-    let sign: TokenSigner['sign'];
-    if (SIGNING_KMS_KEY_ID) {
-      sign = kmsSign(SIGNING_KMS_KEY_ID, AWS_REGION);
-    } else {
-      const key = keyFromFile(DATA_DIR);
-      sign = async (data) => {
-        await authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' });
-        return cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
-      };
-    }
-    return { kid: publicJwk.kid, publicJwk, sign };
-  });
+export async function tokenSigner(): Promise<TokenSigner> {
+  signer ??= makeSigner();
   return signer;
 }
 

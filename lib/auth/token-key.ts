@@ -1,8 +1,7 @@
 import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { authorizeStandIn } from '../aws/local-runtime';
+import { requireStageEnvironment } from '../aws/local-runtime';
 import { config } from '../config';
 import { keyFromFile } from './key-file';
-import { kmsPublicKey } from './kms-public-key';
 
 export type PublicJwk = JsonWebKey & { kid: string; alg: 'ES256'; use: 'sig' };
 
@@ -13,25 +12,29 @@ export function publicJwkOf(key: KeyObject): PublicJwk {
   return { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' };
 }
 
-let publicJwk: Promise<PublicJwk> | undefined;
+/** The env var that carries the token key's public half on AWS (set at deploy, see lib/config.ts). */
+export const TOKEN_PUBLIC_KEY_ENV = 'TOKEN_PUBLIC_KEY';
+
+let publicJwk: PublicJwk | undefined;
 
 /**
  * The public half of the token key, once per container: what every authenticated function
- * verifies with and the JWKS serves. On AWS one kms:GetPublicKey (without the KMS client, see
- * ./kms-public-key.ts); locally from the key file.
+ * verifies with and the JWKS serves. On AWS it comes with the function's configuration
+ * (TOKEN_PUBLIC_KEY, read from KMS at deploy): no round trip on a cold start. Locally the key file
+ * stands in, for a function the stage gives TOKEN_PUBLIC_KEY to.
  */
-export async function tokenPublicJwk(): Promise<PublicJwk> {
-  const { SIGNING_KMS_KEY_ID, DATA_DIR, AWS_REGION } = config();
-  // The key file stands in for KMS locally: each function's kms:GetPublicKey is still checked.
-  if (!SIGNING_KMS_KEY_ID) await authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' });
-  publicJwk ??= (SIGNING_KMS_KEY_ID
-    ? kmsPublicKey(SIGNING_KMS_KEY_ID, AWS_REGION).then((spki) => publicJwkOf(createPublicKey({ key: spki, format: 'der', type: 'spki' })))
-    : Promise.resolve().then(() => publicJwkOf(keyFromFile(DATA_DIR)))
-  ).catch((error: unknown) => {
-    // A failed fetch is not cached: the next request tries again.
-    publicJwk = undefined;
-    throw error;
-  });
+export function tokenPublicJwk(): PublicJwk {
+  const { TOKEN_PUBLIC_KEY, SIGNING_KMS_KEY_ID, DATA_DIR } = config();
+  requireStageEnvironment(TOKEN_PUBLIC_KEY_ENV);
+  if (publicJwk) return publicJwk;
+  if (TOKEN_PUBLIC_KEY) {
+    publicJwk = publicJwkOf(createPublicKey({ key: Buffer.from(TOKEN_PUBLIC_KEY, 'base64'), format: 'der', type: 'spki' }));
+  } else if (SIGNING_KMS_KEY_ID) {
+    // A KMS key and no public half: a function the stage did not wire (infra/constructs/app-function.ts).
+    throw new Error(`${TOKEN_PUBLIC_KEY_ENV} is not set: the stage gives it to every function that verifies or issues tokens`);
+  } else {
+    publicJwk = publicJwkOf(keyFromFile(DATA_DIR));
+  }
   return publicJwk;
 }
 

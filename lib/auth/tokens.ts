@@ -3,8 +3,8 @@ import { BoundedCache } from '../cache';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
-import { authorizeStandIn } from '../aws/local-runtime';
-import { tokenPublicJwk } from './token-key';
+import { requireStageEnvironment } from '../aws/local-runtime';
+import { TOKEN_PUBLIC_KEY_ENV, tokenPublicJwk } from './token-key';
 
 export const TOKEN_TTL_SECONDS = 3600;
 export const TOKEN_AUDIENCE = 'medspa-api';
@@ -33,7 +33,7 @@ export interface PublicCaller {
 export type AnyCaller = Caller | PublicCaller;
 
 type Verifier = { verifySync(token: string): Record<string, unknown> };
-let verifier: Promise<Verifier> | undefined;
+let verifier: Verifier | undefined;
 
 const isWholeNumber = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
@@ -58,24 +58,20 @@ export function checkTokenClaims(header: Record<string, unknown>, payload: Recor
 }
 
 /** Built once per process; the JWKS is our own public key, cached so no HTTP fetch happens. */
-function getVerifier(): Promise<Verifier> {
-  verifier ??= tokenPublicJwk().then((publicJwk) => {
-    const jwtVerifier = JwtVerifier.create({
-      issuer: config().TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
-      jwksUri: 'https://jwks.invalid/never-fetched',
-      // Runs after the signature and the standard claims verified. aws-jwt-verify itself accepts a
-      // token without exp and ignores iat and crit: checkTokenClaims refuses those.
-      // Against real time, as aws-jwt-verify checks exp and nbf: the injectable clock dates data, not tokens.
-      customJwtCheck: ({ header, payload }) =>
-        checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(Date.now() / 1000)),
-    });
-    jwtVerifier.cacheJwks({ keys: [publicJwk as never] });
-    return jwtVerifier as unknown as Verifier;
-  }).catch((error: unknown) => {
-    verifier = undefined;
-    throw error;
+function getVerifier(): Verifier {
+  if (verifier) return verifier;
+  const jwtVerifier = JwtVerifier.create({
+    issuer: config().TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    jwksUri: 'https://jwks.invalid/never-fetched',
+    // Runs after the signature and the standard claims verified. aws-jwt-verify itself accepts a
+    // token without exp and ignores iat and crit: checkTokenClaims refuses those.
+    // Against real time, as aws-jwt-verify checks exp and nbf: the injectable clock dates data, not tokens.
+    customJwtCheck: ({ header, payload }) =>
+      checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(Date.now() / 1000)),
   });
+  jwtVerifier.cacheJwks({ keys: [tokenPublicJwk() as never] });
+  verifier = jwtVerifier as unknown as Verifier;
   return verifier;
 }
 
@@ -117,14 +113,14 @@ function stillValid({ header, payload }: Verified): boolean {
  * missing claim, an over-long lifetime, a future `iat`) is 401 UNAUTHORIZED.
  */
 export async function verifyToken(token: string): Promise<Caller> {
-  // Locally every function shares this process's verifier; on AWS each reads the key itself.
-  await authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' });
+  // Locally every function shares this process's verifier; on AWS each is given the key itself.
+  requireStageEnvironment(TOKEN_PUBLIC_KEY_ENV);
   const known = verified.get(token);
   if (known) {
     if (stillValid(known)) return known.caller;
     verified.delete(token);
   }
-  const jwtVerifier = await getVerifier();
+  const jwtVerifier = getVerifier();
   let header: Record<string, unknown> = {};
   let payload: Record<string, unknown>;
   try {

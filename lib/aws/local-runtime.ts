@@ -7,7 +7,7 @@
 
 /** What a local stand-in does in place of an AWS service, by the resource's role in the stage. */
 export type StandInCall =
-  | { action: 'kms:GetPublicKey' | 'kms:Sign'; resource: 'signingKey' }
+  | { action: 'kms:Sign'; resource: 'signingKey' }
   | { action: 'events:PutEvents'; resource: 'bus' }
   | { action: 'sqs:SendMessage'; resource: `queue:${string}` };
 
@@ -21,6 +21,8 @@ export interface LocalRuntime {
   instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamodb-streams'): void;
   /** Checks a call a stand-in makes for the current function (key file for KMS, in-process queue for SQS...). */
   authorize(call: StandInCall): Promise<void>;
+  /** Fails unless the stage sets this env var for the current function (a value a local stand-in supplies). */
+  requireEnvironment(variable: string): void;
   /** Runs `work` as the named function of the stage (its role applies to every call made within). */
   runAs<T>(functionName: string, work: () => T): T;
   /** The invocation running now (one object per runAs), or undefined outside any function. */
@@ -39,6 +41,9 @@ export function instrumentClient<T extends InstrumentableClient>(client: T, serv
 }
 
 export const authorizeStandIn = async (call: StandInCall): Promise<void> => runtime?.authorize(call);
+
+/** Locally: the current function must be given `variable` by the stage, as the value a stand-in supplies would be on AWS. */
+export const requireStageEnvironment = (variable: string): void => runtime?.requireEnvironment(variable);
 
 export const runAsFunction = <T>(functionName: string, work: () => T): T => (runtime ? runtime.runAs(functionName, work) : work());
 

@@ -2,7 +2,7 @@
  * The bench's function lines: every function built with the construct's esbuild settings (one
  * esbuild call), bundle sizes over all of them, and cold import + first invocation per function.
  */
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buildFunctions, type FunctionBundle } from '../../infra/bundles';
 import { SOURCE_MAPS } from '../../infra/constructs/bundling';
@@ -10,6 +10,7 @@ import { lambdaContext, toEvent } from '../../infra/local/router';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { practiceKey } from '../../lib/db/keys';
+import { keyFromFile } from '../../lib/auth/key-file';
 import { scratchDir } from './bench-table';
 import { byFunction, measureColdStarts, percentile, type ColdStart, type Invocation } from './cold-start';
 import type { LibrariesFloorEvent } from './cold-floor-libraries';
@@ -169,7 +170,7 @@ export async function coldStarts(options: { bundles: FunctionBundle[]; floor: Fu
   const { tokenPublicJwk } = await import('../../lib/auth/token-key');
   const { TOKEN_AUDIENCE } = await import('../../lib/auth/tokens');
   const { config } = await import('../../lib/config');
-  const librariesEvent: LibrariesFloorEvent = { key: practiceKey(options.ids.medspaId), token: options.ids.token, jwk: await tokenPublicJwk(), issuer: config().TOKEN_ISSUER, audience: TOKEN_AUDIENCE };
+  const librariesEvent: LibrariesFloorEvent = { key: practiceKey(options.ids.medspaId), token: options.ids.token, jwk: tokenPublicJwk(), issuer: config().TOKEN_ISSUER, audience: TOKEN_AUDIENCE };
   const results: ColdStart[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
     const ours = invocationFor(options.ids, sample);
@@ -258,6 +259,8 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
     DYNAMODB_ENDPOINT: endpoint,
     TABLE_NAME: table,
     DATA_DIR: process.env.DATA_DIR,
+    // As deployed: the token key's public half in the configuration (the key file's, here).
+    TOKEN_PUBLIC_KEY: createPublicKey(keyFromFile(String(process.env.DATA_DIR))).export({ format: 'der', type: 'spki' }).toString('base64'),
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',

@@ -101,7 +101,7 @@ function rolePermissions(template: Template): Map<string, Json[]> {
 }
 
 /** Every function of the stage with its template, description (`operation: ...`) and permissions. */
-function functionsOf(s: Synthesized) {
+function allFunctionsOf(s: Synthesized) {
   return s.code.flatMap(({ template }) => {
     const permissions = rolePermissions(template);
     return ofType(template, 'AWS::Lambda::Function').map(([id, fn]) => ({
@@ -111,10 +111,15 @@ function functionsOf(s: Synthesized) {
       name: String(fn.Properties?.Description).split(':')[0],
       role: logicalIdOf(fn.Properties?.Role)!,
       statements: permissions.get(logicalIdOf(fn.Properties?.Role)!) ?? [],
-      env: (fn.Properties?.Environment as { Variables: Json }).Variables,
+      env: (fn.Properties?.Environment as { Variables?: Json } | undefined)?.Variables ?? {},
     }));
   });
 }
+
+/** Functions that run at deploy (custom resources), not on a route or a trigger. */
+const runsAtDeploy = (f: ReturnType<typeof allFunctionsOf>[number]) => String(f.fn.Properties?.Description).includes('(Custom::');
+/** The route and worker functions. */
+const functionsOf = (s: Synthesized) => allFunctionsOf(s).filter((f) => !runsAtDeploy(f));
 
 function nagViolations(app: App) {
   return [new AwsSolutionsChecks(), new HIPAASecurityChecks()].flatMap((pack) =>
@@ -204,13 +209,14 @@ describe('stage dev (current routes and workers)', () => {
     }
     for (const { name, env } of functions.filter((f) => f.name in ROUTES)) {
       expect(env.TOKEN_ISSUER, `${name} TOKEN_ISSUER`).toBeDefined();
-      expect(env.SIGNING_KMS_KEY_ID !== undefined, `${name} SIGNING_KMS_KEY_ID`).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
+      expect(env.TOKEN_PUBLIC_KEY !== undefined, `${name} TOKEN_PUBLIC_KEY`).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
     }
   });
 
   it('encrypts every log group with the stateful stack\'s customer-managed key', () => {
     const logGroups = allOfType(s.code, 'AWS::Logs::LogGroup');
-    expect(logGroups.length).toBe(Object.keys(ROUTES).length + WORKERS.length + 1);
+    // Beside the functions': the API's access log and the deploy-time token key reader's.
+    expect(logGroups.length).toBe(Object.keys(ROUTES).length + WORKERS.length + 2);
     for (const [id, group] of logGroups) {
       expect(JSON.stringify(group.Properties?.KmsKeyId), id).toMatch(/MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataOpsKey/);
     }
@@ -281,14 +287,25 @@ describe('stage dev (current routes and workers)', () => {
     }
   });
 
-  it('lets only the token-signing role call kms:Sign; every route that verifies tokens may call kms:GetPublicKey, no other', () => {
+  it("gives the token key's public half, read once at deploy, to every function that verifies or issues tokens: only its reader may kms:GetPublicKey, only the token function kms:Sign", () => {
     const functions = functionsOf(s);
-    for (const { name, statements } of functions) {
-      const actions = statements.flatMap(actionsOf);
-      if (name in ROUTES) expect(actions.includes('kms:GetPublicKey'), name).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
-      if (actions.includes('kms:Sign')) expect(name).toBe('createToken');
+    const allowed = (action: string) => allFunctionsOf(s).filter((f) => f.statements.flatMap(actionsOf).includes(action));
+    const [reader, ...others] = allowed('kms:GetPublicKey');
+    expect(others).toEqual([]);
+    expect(String(reader.fn.Properties?.Description)).toMatch(/Custom::TokenPublicKey/);
+    expect(allowed('kms:Sign').map((f) => f.name)).toEqual(['createToken']);
+    // The custom resource is served by that reader, for the signing key.
+    const [[, resource]] = ofType(s.code[0].template, 'Custom::TokenPublicKey');
+    expect(resource.Properties?.ServiceToken).toEqual({ 'Fn::GetAtt': [reader.id, 'Arn'] });
+    expect(JSON.stringify(resource.Properties?.KeyId)).toContain('TokenSigningKey');
+    for (const { name, env } of functions) {
+      if (!(name in ROUTES)) continue;
+      const wired = verifiesWithTokenKey(ROUTES[name]) || name === 'createToken';
+      expect(env.TOKEN_PUBLIC_KEY !== undefined, name).toBe(wired);
+      // A route group's nested stack takes it as a parameter from its parent (the resource's attribute).
+      if (wired) expect(Object.keys(env.TOKEN_PUBLIC_KEY as object), name).toEqual(['Ref']);
+      expect(env.SIGNING_KMS_KEY_ID !== undefined, name).toBe(name === 'createToken');
     }
-    expect(functions.filter((f) => f.statements.flatMap(actionsOf).includes('kms:Sign')).map((f) => f.name)).toEqual(['createToken']);
   });
 
   it('passes the service secrets as dynamic references, only to the functions that bind them', () => {

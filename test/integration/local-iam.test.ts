@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizeStandIn, runAsFunction } from '../../lib/aws/local-runtime';
+import { tokenPublicJwk } from '../../lib/auth/token-key';
+import { verifyToken } from '../../lib/auth/tokens';
 import { config } from '../../lib/config';
 import { ddb, tableName } from '../../lib/db/client';
 import { collectionPk, rateLimitKey } from '../../lib/db/keys';
@@ -58,12 +60,20 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
 
   it('stand-ins are checked too: only the token function may kms:Sign; only the stream relay may PutEvents; fan-out may send deliveries', async () => {
     await runAsFunction('createToken', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }));
-    await runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:GetPublicKey', resource: 'signingKey' }));
     await expect(runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }))).rejects.toThrow(DENIED('kms:Sign'));
     await runAsFunction('streamToBus', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }));
     await expect(runAsFunction('fanOut', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }))).rejects.toThrow(DENIED('events:PutEvents'));
     await runAsFunction('fanOut', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }));
     await expect(runAsFunction('aggregateReports', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }))).rejects.toThrow(DENIED('sqs:SendMessage'));
+  });
+
+  it("the token key's public half, which the stage gives at deploy, is stood in only for the functions it is given to", async () => {
+    const token = await practice.tokenForRole('admin');
+    expect(await runAsFunction('getPractice', () => verifyToken(token))).toMatchObject({ medspaId: practice.medspaId });
+    expect(await runAsFunction('getJwks', () => tokenPublicJwk())).toMatchObject({ alg: 'ES256' });
+    // The health check and the workers are not given it: on AWS they would have no key to verify with.
+    await expect(runAsFunction('getHealth', () => verifyToken(token))).rejects.toThrow('The deployed stage does not set TOKEN_PUBLIC_KEY for function "getHealth"');
+    expect(() => runAsFunction('streamToBus', () => tokenPublicJwk())).toThrow(/does not set TOKEN_PUBLIC_KEY/);
   });
 
   it('an unknown function name is a programming error, not a silent pass', () => {

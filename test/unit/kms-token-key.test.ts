@@ -1,4 +1,4 @@
-import { createHash, createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,13 +7,17 @@ import { kmsPublicKey } from '../../lib/auth/kms-public-key';
 import { resetTokenSigner } from '../../lib/auth/signing';
 import { publicJwkOf, resetTokenPublicJwk, tokenPublicJwk } from '../../lib/auth/token-key';
 import { resetVerifier, verifyToken } from '../../lib/auth/tokens';
+import type { CustomResourceEvent } from '../../lib/aws/custom-resource';
 import { resetConfig } from '../../lib/config';
+import { handler as tokenPublicKeyReader } from '../../functions/deploy/tokenPublicKey';
 
 /**
  * The AWS side of the token key against a stand-in KMS on localhost (the SDK's
  * AWS_ENDPOINT_URL_KMS): GetPublicKey through lib/auth/kms-public-key.ts (no KMS client, signed
  * by hand with SignatureV4), Sign through the KMS client. Every request's SigV4 signature is
- * checked here with an independent implementation of the algorithm.
+ * checked here with an independent implementation of the algorithm. The public key is read at
+ * deploy by Custom::TokenPublicKey (functions/deploy/tokenPublicKey.ts), whose answer to
+ * CloudFormation this stand-in's response URL takes; functions are given it as TOKEN_PUBLIC_KEY.
  */
 const KEY_ID = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', AWS_SESSION_TOKEN: 'session-token-example' };
@@ -22,6 +26,8 @@ const spki = publicKey.export({ format: 'der', type: 'spki' });
 
 interface Seen { target: string; body: Record<string, unknown>; signatureValid: boolean; authorization: string }
 let seen: Seen[] = [];
+/** What was PUT to the stand-in's CloudFormation response URL. */
+let responses: Array<{ headers: IncomingMessage['headers']; body: Record<string, unknown> }> = [];
 /** What the stand-in answers next, by target; default: success. */
 let failures: Array<{ status: number; type: string }> = [];
 
@@ -49,13 +55,18 @@ function signatureValid(req: IncomingMessage, body: string): boolean {
 
 let server: Server;
 const saved: Record<string, string | undefined> = {};
-const env = () => ({ ...CREDENTIALS, AWS_ENDPOINT_URL_KMS: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SIGNING_KMS_KEY_ID: KEY_ID, AWS_REGION: 'us-east-1' });
+const standIn = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const env = () => ({ ...CREDENTIALS, AWS_ENDPOINT_URL_KMS: standIn(), SIGNING_KMS_KEY_ID: KEY_ID, TOKEN_PUBLIC_KEY: spki.toString('base64'), AWS_REGION: 'us-east-1' });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
+      if (req.method === 'PUT') {
+        responses.push({ headers: req.headers, body: JSON.parse(body) });
+        return res.writeHead(200).end();
+      }
       const target = String(req.headers['x-amz-target']);
       const parsed = JSON.parse(body) as Record<string, unknown>;
       seen.push({ target, body: parsed, signatureValid: signatureValid(req, body), authorization: String(req.headers.authorization) });
@@ -96,6 +107,7 @@ afterAll(async () => {
 beforeEach(() => {
   seen = [];
   failures = [];
+  responses = [];
   resetTokenPublicJwk();
   resetTokenSigner();
   resetVerifier();
@@ -117,19 +129,67 @@ describe('the token key on AWS (a stand-in KMS)', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('issues with kms:Sign, verifies with the public key read once, and serves the same key in the JWKS', async () => {
+  it('issues with kms:Sign, verifies with the public key it was given (no KMS read), and serves the same key in the JWKS', async () => {
     const caller = { medspaId: '6f1c1f7e-8c4b-4f7e-9a53-2f0d6a3b9c11', clientId: 'ci_test', role: 'admin' as const };
     const token = await issueToken(caller, new Date());
     expect(await verifyToken(token)).toEqual(caller);
     expect(await verifyToken(await issueToken(caller, new Date()))).toEqual(caller);
-    expect(await tokenPublicJwk()).toEqual(publicJwkOf(publicKey));
-    expect(seen.map((s) => s.target)).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign', 'TrentService.Sign']);
+    expect(tokenPublicJwk()).toEqual(publicJwkOf(publicKey));
+    expect(seen.map((s) => s.target)).toEqual(['TrentService.Sign', 'TrentService.Sign']);
     expect(seen.every((s) => s.signatureValid)).toBe(true);
   });
 
-  it('does not keep a failed public key read: the next request tries again', async () => {
-    failures = [{ status: 500, type: 'KMSInternalException' }, { status: 500, type: 'KMSInternalException' }, { status: 500, type: 'KMSInternalException' }];
-    await expect(tokenPublicJwk()).rejects.toThrow(/500/);
-    expect(await tokenPublicJwk()).toEqual(publicJwkOf(publicKey));
+  it('a function given the KMS key but not its public half says so', () => {
+    process.env.TOKEN_PUBLIC_KEY = '';
+    resetConfig();
+    try {
+      expect(() => tokenPublicJwk()).toThrow(/TOKEN_PUBLIC_KEY is not set/);
+    } finally {
+      process.env.TOKEN_PUBLIC_KEY = env().TOKEN_PUBLIC_KEY;
+      resetConfig();
+    }
+  });
+});
+
+describe("Custom::TokenPublicKey, the deploy-time reader (CloudFormation's side stood in)", () => {
+  const event = (RequestType: CustomResourceEvent['RequestType']): CustomResourceEvent => ({
+    RequestType,
+    ResponseURL: `${standIn()}/cloudformation-response?X-Amz-Signature=stand-in`,
+    StackId: 'arn:aws:cloudformation:us-east-1:111122223333:stack/MedspaApi-dev-Stateless/1',
+    RequestId: 'request-1',
+    LogicalResourceId: 'TokenPublicKey',
+    ...(RequestType === 'Create' ? {} : { PhysicalResourceId: KEY_ID }),
+    ResourceProperties: { ServiceToken: 'arn:aws:lambda:us-east-1:111122223333:function:reader', KeyId: KEY_ID },
+  });
+
+  it("answers Create and Update with the key's public half (one signed GetPublicKey), what functions are given as TOKEN_PUBLIC_KEY", async () => {
+    for (const type of ['Create', 'Update'] as const) {
+      seen = [];
+      responses = [];
+      await tokenPublicKeyReader(event(type));
+      expect(seen).toEqual([expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true })]);
+      expect(responses).toHaveLength(1);
+      expect(responses[0].headers['content-type']).toBe('');
+      expect(responses[0].body).toEqual({
+        Status: 'SUCCESS',
+        PhysicalResourceId: KEY_ID,
+        StackId: event(type).StackId,
+        RequestId: 'request-1',
+        LogicalResourceId: 'TokenPublicKey',
+        Data: { PublicKey: spki.toString('base64') },
+      });
+    }
+    expect(publicJwkOf(createPublicKey({ key: Buffer.from(String((responses[0].body.Data as Record<string, string>).PublicKey), 'base64'), format: 'der', type: 'spki' }))).toEqual(publicJwkOf(publicKey));
+  });
+
+  it("answers FAILED with KMS's reason, so the deploy stops and says why; Delete succeeds without a call", async () => {
+    failures = [{ status: 400, type: 'com.amazonaws.kms#AccessDeniedException' }];
+    await tokenPublicKeyReader(event('Create'));
+    expect(responses.map((r) => [r.body.Status, r.body.Reason])).toEqual([['FAILED', expect.stringMatching(/AccessDeniedException/)]]);
+    responses = [];
+    seen = [];
+    await tokenPublicKeyReader(event('Delete'));
+    expect(seen).toEqual([]);
+    expect(responses.map((r) => [r.body.Status, r.body.PhysicalResourceId])).toEqual([['SUCCESS', KEY_ID]]);
   });
 });

@@ -23,6 +23,8 @@ export interface FunctionModel {
   /** Identity policies of the role, resolved. */
   policies: Array<{ name: string; document: Json }>;
   timeoutSeconds: number;
+  /** Names of the env vars the stage sets for it (values a local stand-in supplies are checked by name). */
+  environment: string[];
 }
 
 export interface QueueModel {
@@ -123,6 +125,7 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
       functionArn,
       policies: policiesOfRole(roleName),
       timeoutSeconds: Number(fn.properties.Timeout ?? 3),
+      environment: Object.keys(fn.properties.Environment?.Variables ?? {}).sort(),
     };
   }
 

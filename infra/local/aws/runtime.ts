@@ -91,6 +91,13 @@ const runtime: LocalRuntime = {
     const denied = await firstDenied([request]);
     if (denied) throw accessDeniedError(accessDeniedMessage(denied.fn, denied.request));
   },
+  requireEnvironment(variable) {
+    const name = identity.getStore()?.name;
+    if (!name || !model) return;
+    const fn = functionNamed(name);
+    // On AWS the function would run without the value: fail as loudly here.
+    if (!fn.environment.includes(variable)) throw new Error(`The deployed stage does not set ${variable} for function "${name}"`);
+  },
   runAs(functionName, work) {
     if (model) functionNamed(functionName);
     return identity.run({ name: functionName }, work);
