@@ -4,6 +4,7 @@
  * the local HTTP server (latency), ./warm-cpu.ts against the built handlers (CPU).
  * Import after `benchEnvironment()`: the client reads the environment on first use.
  */
+import { CLOCK_SKEW_MS, intervalOf, latestTatAllowed, type BucketPolicy } from '../../lib/domain/rate-limit';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/db/client';
 import { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, practiceKey, rateLimitKey, type Key } from '../../lib/db/keys';
@@ -96,10 +97,12 @@ export const rawGetEntity = (medspaId: string, type: 'CLIENT', id: string) =>
 /**
  * A credential's rate-limit bucket (a bucket of its own): the request chain's one UpdateItem per
  * request, as lib/db/rate-limits.ts writes it: the idle form first, then the busy one (an
- * increment of `tat` under a condition), whichever the state last seen calls for.
+ * increment of `tat` under a condition), whichever the state last seen calls for, with the
+ * product's bucket settings (the bench's are too high to refuse it).
  */
-export function rawRateLimit(medspaId: string, clientId: string): () => Promise<void> {
+export function rawRateLimit(medspaId: string, clientId: string, policy: BucketPolicy): () => Promise<void> {
   let tat: number | undefined;
+  const interval = intervalOf(policy);
   return async () => {
     const now = Date.now();
     const idle = tat === undefined || tat <= now;
@@ -109,7 +112,12 @@ export function rawRateLimit(medspaId: string, clientId: string): () => Promise<
       UpdateExpression: `SET #tat = ${idle ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
       ConditionExpression: idle ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon' : '#tat > :now AND #tat <= :latest',
       ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
-      ExpressionAttributeValues: { ':now': now, ...(idle ? { ':next': now + 50, ':horizon': now + 40 * 50 + 60_000 } : { ':interval': 50, ':latest': now + 39 * 50 }), ':entity': 'RATE_LIMIT', ':expires': Math.floor(now / 1000) + 3600 },
+      ExpressionAttributeValues: {
+        ':now': now,
+        ...(idle ? { ':next': now + interval, ':horizon': now + policy.burst * interval + CLOCK_SKEW_MS } : { ':interval': interval, ':latest': latestTatAllowed(now, policy) }),
+        ':entity': 'RATE_LIMIT',
+        ':expires': Math.floor(now / 1000) + 3600,
+      },
       ReturnValues: 'UPDATED_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }));

@@ -56,7 +56,7 @@ async function rawOperations(ids: SeededIds): Promise<Record<string, { expected:
   // The request chain's own call on every staff request: the credential's rate-limit bucket. The
   // credential and practice check (lib/auth/access.ts) is cached per container for 60 s, so warm
   // requests make none; audit entries of changes ride in the change's transaction.
-  const rateLimit = rawRateLimit(mid, 'warm-raw');
+  const rateLimit = rawRateLimit(mid, 'warm-raw', WARM_RATE_LIMIT);
   const booked = (await getEntity<ServiceRecord>(mid, 'SERVICE', ids.serviceId))!;
   // The search's keys as our use case plans them (untimed): every hour the providers work in range.
   const service = (await getEntity<ServiceRecord>(mid, 'SERVICE', ids.searchServiceId))!;
@@ -114,7 +114,8 @@ async function timed(side: Side, run: () => Promise<unknown>): Promise<unknown> 
 }
 
 /** A deployed function's environment against this DynamoDB Local, the rate limit on but too high to refuse the bench. */
-export const warmEnvironment = (endpoint: string): NodeJS.ProcessEnv => ({ ...coldEnvironment(endpoint, tableName()), RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '200000' });
+const WARM_RATE_LIMIT = { rps: 100_000, burst: 200_000 };
+export const warmEnvironment = (endpoint: string): NodeJS.ProcessEnv => ({ ...coldEnvironment(endpoint, tableName()), RATE_LIMIT_RPS: String(WARM_RATE_LIMIT.rps), RATE_LIMIT_BURST: String(WARM_RATE_LIMIT.burst) });
 
 /**
  * Runs `work` with `env` set, as a bundle reads it at first use (its logger at import), and stdout
