@@ -10,9 +10,8 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { SecretName } from '../../lib/crypto/named-secret';
 import { EVENT_RULES, type EventRule } from '../../lib/events/rules';
-import { handlerModule, type RouteDef } from '../../lib/http/route';
+import { handlerModule, secretsOf, type RouteDef } from '../../lib/http/route';
 import { routes as routeTable } from '../../lib/routes';
 import { workers as workerTable, type WorkerDef } from '../../lib/workers';
 import type { FunctionLogs } from '../constructs/app-function';
@@ -28,15 +27,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Operations that issue tokens and so need kms:Sign; every other function only verifies (TOKEN_PUBLIC_KEY). */
 export const TOKEN_SIGNING_OPERATIONS: readonly string[] = ['createToken'];
-
-/**
- * Which service secrets a route's function receives: list cursors are issued and read by GET
- * routes, and the public group seals and opens manage tokens under the same secret; the webhooks
- * group keeps subscription secrets (at rest) under WEBHOOK_SECRET.
- */
-export function routeSecrets(_operation: string, route: RouteDef): SecretName[] {
-  return [...(route.method === 'GET' || route.group === 'public' ? (['cursor'] as const) : []), ...(route.group === 'webhooks' ? (['webhook'] as const) : [])];
-}
 
 /** What the stateless stack takes from the stateful one, by reference. */
 export type { StatefulRefs } from './stateful-refs';
@@ -192,7 +182,7 @@ export class StatelessStack extends Stack {
         logs,
         signingOperations,
         tokenPublicKey: tokenPublicKey.value,
-        secretsFor: routeSecrets,
+        secretsFor: (_operation, route) => secretsOf(route),
       });
     }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireStageEnvironment } from '../aws/local-runtime';
 import { BoundedCache } from '../cache';
 
 /** Secrets the service keeps for itself (not client secrets): pagination cursors, webhook signing secrets at rest. */
@@ -30,9 +31,12 @@ const cache = new BoundedCache<SecretName, Buffer[]>({ max: 2 });
  * 32-byte keys derived (SHA-256) from a named secret, current first. `CURSOR_SECRET` /
  * `WEBHOOK_SECRET` hold one or more comma-separated values (on AWS from a Secrets Manager secret
  * per stage); the values after the first are previous ones, still accepted for reading, so a
- * rotation breaks nothing already handed out. Unset: generated once under DATA_DIR.
+ * rotation breaks nothing already handed out. Unset: generated once under DATA_DIR, for the
+ * functions the stage gives the variable to.
  */
 export function secretKeys(name: SecretName): Buffer[] {
+  // Locally the DATA_DIR value stands in only where the stage sets the variable, as on AWS.
+  requireStageEnvironment(envName(name));
   let keys = cache.get(name);
   if (!keys) {
     const raw = process.env[envName(name)] || fromDataDir(name);

@@ -1,5 +1,6 @@
 import * as z from '../schemas/zod';
 import type { Role } from '../auth/roles';
+import type { SecretName } from '../crypto/named-secret';
 import { mergeWrites, type TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
 
@@ -105,10 +106,12 @@ export interface RouteDef {
   /**
    * What else the function touches, when not the default. `table: false`: it never reads the table
    * (no TABLE_NAME, no table grant). `tokenKey`: `verify` reads the token key's public half
-   * (kms:GetPublicKey; the default of bearer-token routes), `none` never touches it (the default
+   * (TOKEN_PUBLIC_KEY; the default of bearer-token routes), `none` never touches it (the default
    * of unauthenticated and publishable-key routes). Signing is the stack's list of signing operations.
+   * `secrets`: the service secrets it reads (lib/crypto/named-secret.ts) beyond the cursor secret
+   * of a paginated list, which its `cursor` query parameter implies.
    */
-  touches?: { table?: false; tokenKey?: 'verify' | 'none' };
+  touches?: { table?: false; tokenKey?: 'verify' | 'none'; secrets?: readonly SecretName[] };
 }
 
 /**
@@ -183,6 +186,16 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
 /** Whether a route's function reads the token key's public half (kms:GetPublicKey). */
+/** The fields of an object schema, through pipes (a query's coercions). */
+const shapeOf = (schema: z.ZodMiniType | undefined): Record<string, unknown> | undefined => {
+  const def = (schema as { _zod?: { def?: { shape?: Record<string, unknown>; in?: z.ZodMiniType } } } | undefined)?._zod?.def;
+  return def?.shape ?? (def?.in ? shapeOf(def.in) : undefined);
+};
+
+/** The service secrets a route's function is given: a paginated list's cursor secret, and what it declares. */
+export const secretsOf = (route: RouteDef): SecretName[] =>
+  [...new Set<SecretName>([...(shapeOf(route.query)?.cursor ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])])].sort();
+
 export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);

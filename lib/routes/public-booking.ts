@@ -6,6 +6,8 @@ import * as pub from '../schemas/public-booking';
 const BOOKING_ERRORS = ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'SLOT_UNAVAILABLE', 'ONLINE_BOOKING_DISABLED'] as const;
 /** What a manage link can refuse: a token that does not open this booking is a missing booking. */
 const MANAGE_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'CANCEL_WINDOW_CLOSED', 'ONLINE_BOOKING_DISABLED'] as const;
+/** A manage link's token is opened with the cursor secret (lib/crypto/manage-token.ts). */
+const MANAGE_TOKEN = { secrets: ['cursor'] } as const;
 
 export const listPublicServices = /* @__PURE__ */ route('listPublicServices', () => ({
   method: 'GET', path: '/v1/public/services', group: 'public', summary: 'Services clients may book online',
@@ -26,12 +28,15 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   body: pub.PublicBookingBody, response: pub.PublicBooking, idempotent: 'required',
   errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED'],
   writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['put'] },
+  // Seals the booking's manage token (under the cursor secret).
+  touches: { secrets: ['cursor'] },
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({
   method: 'GET', path: '/v1/public/bookings/{appointment_id}', group: 'public', summary: 'A booking, by its manage token',
   auth: 'publishable',
   params: pub.PublicBookingParams, response: pub.PublicBooking, errors: ['APPOINTMENT_NOT_FOUND', 'ONLINE_BOOKING_DISABLED'],
+  touches: MANAGE_TOKEN,
 }));
 
 export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', () => ({
@@ -39,6 +44,7 @@ export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', 
   auth: 'publishable',
   params: pub.PublicBookingParams, body: pub.PublicCancelBody, response: pub.PublicBooking, idempotent: true, errors: MANAGE_ERRORS,
   writes: { appointments: ['update'], claims: ['update'] },
+  touches: MANAGE_TOKEN,
 }));
 
 export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBooking', () => ({
@@ -47,6 +53,7 @@ export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBo
   params: pub.PublicBookingParams, body: pub.PublicRescheduleBody, response: pub.PublicBooking, idempotent: true,
   errors: [...MANAGE_ERRORS, 'SLOT_UNAVAILABLE'],
   writes: { appointments: ['update'], claims: ['put', 'update'] },
+  touches: MANAGE_TOKEN,
 }));
 
 /**

@@ -16,6 +16,8 @@ export const createWebhook = /* @__PURE__ */ route('createWebhook', () => ({
   auth: ALLOW.webhooks, body: w.CreateWebhookBody, response: w.WebhookWithSecret,
   errors: ['CONFLICT'],
   writes: { webhooks: ['put'] },
+  // Seals the new signing secret at rest.
+  touches: { secrets: ['webhook'] },
 }));
 
 export const getWebhook = /* @__PURE__ */ route('getWebhook', () => ({
@@ -43,6 +45,8 @@ export const rotateWebhookSecret = /* @__PURE__ */ route('rotateWebhookSecret', 
   auth: ALLOW.webhooks, params: w.WebhookParams, response: w.WebhookWithSecret, successStatus: 200,
   errors: NOT_FOUND,
   writes: { webhooks: ['update'] },
+  // Seals the new signing secret at rest.
+  touches: { secrets: ['webhook'] },
 }));
 
 export const testWebhook = /* @__PURE__ */ route('testWebhook', () => ({
@@ -50,6 +54,8 @@ export const testWebhook = /* @__PURE__ */ route('testWebhook', () => ({
   auth: ALLOW.webhooks, params: w.WebhookParams, response: w.WebhookDelivery, successStatus: 200, timeoutSeconds: 20,
   errors: NOT_FOUND,
   writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
+  // Opens the signing secret to sign the attempt it sends now.
+  touches: { secrets: ['webhook'] },
 }));
 
 export const listWebhookDeliveries = /* @__PURE__ */ route('listWebhookDeliveries', () => ({
@@ -63,6 +69,8 @@ export const retryWebhookDelivery = /* @__PURE__ */ route('retryWebhookDelivery'
   auth: ALLOW.webhooks, params: w.WebhookDeliveryParams, response: w.WebhookDelivery, successStatus: 200, timeoutSeconds: 20,
   errors: NOT_FOUND,
   writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
+  // Opens the signing secret to sign the attempt it sends now.
+  touches: { secrets: ['webhook'] },
 }));
 
 /**

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { EVENT_RULES } from '../../lib/events/rules';
 import { PARTITIONS } from '../../lib/db/keys';
-import { readsTable, tableWritesOf, verifiesWithTokenKey, type HttpMethod, type RouteDef } from '../../lib/http/route';
+import { readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type HttpMethod, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers, type WorkerDef } from '../../lib/workers';
 import { writeStatements } from '../../infra/constructs/app-function';
@@ -314,10 +314,15 @@ describe('stage dev (current routes and workers)', () => {
     for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
       for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean)) expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
     }
-    // The webhooks route group keeps subscription secrets encrypted at rest; the delivery worker signs with them.
-    expect(withSecret('WEBHOOK_SECRET')).toEqual([...Object.entries(ROUTES).filter(([, r]) => r.group === 'webhooks').map(([op]) => op), 'deliverWebhook'].sort());
-    // Cursors (GET routes) and manage tokens (the public group, and the stream worker that puts them in appointment.created).
-    expect(withSecret('CURSOR_SECRET')).toEqual([...Object.entries(ROUTES).filter(([, r]) => r.method === 'GET' || r.group === 'public').map(([op]) => op), 'streamToBus'].sort());
+    // Only where the code reads them (locally, a function the stage does not give one cannot read it).
+    // Subscription secrets are sealed at rest by these routes and opened to sign by the delivering ones.
+    expect(withSecret('WEBHOOK_SECRET')).toEqual(['createWebhook', 'deliverWebhook', 'retryWebhookDelivery', 'rotateWebhookSecret', 'testWebhook']);
+    // Cursors (every list that takes `cursor`) and manage tokens (the public bookings, and the stream
+    // worker that puts them in appointment.created).
+    const cursorRoutes = Object.entries(ROUTES).filter(([, r]) => secretsOf(r).includes('cursor')).map(([op]) => op);
+    expect(withSecret('CURSOR_SECRET')).toEqual([...cursorRoutes, 'streamToBus'].sort());
+    expect(cursorRoutes).toEqual(expect.arrayContaining(['listClients', 'getAuditLog', 'getAppointments', 'listWebhookDeliveries', 'createPublicBooking', 'getPublicBooking', 'cancelPublicBooking', 'reschedulePublicBooking']));
+    for (const op of ['getClient', 'getPractice', 'searchAvailability', 'getPublicPractice', 'listPublicServices', 'getRevenueReport']) expect(cursorRoutes).not.toContain(op);
     statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
   });
 

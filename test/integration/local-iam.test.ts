@@ -4,6 +4,7 @@ import { authorizeStandIn, runAsFunction } from '../../lib/aws/local-runtime';
 import { tokenPublicJwk } from '../../lib/auth/token-key';
 import { verifyToken } from '../../lib/auth/tokens';
 import { config } from '../../lib/config';
+import { secretKeys } from '../../lib/crypto/named-secret';
 import { ddb, tableName } from '../../lib/db/client';
 import { collectionPk, rateLimitKey } from '../../lib/db/keys';
 import { routes } from '../../lib/routes';
@@ -74,6 +75,14 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
     // The health check and the workers are not given it: on AWS they would have no key to verify with.
     await expect(runAsFunction('getHealth', () => verifyToken(token))).rejects.toThrow('The deployed stage does not set TOKEN_PUBLIC_KEY for function "getHealth"');
     expect(() => runAsFunction('streamToBus', () => tokenPublicJwk())).toThrow(/does not set TOKEN_PUBLIC_KEY/);
+  });
+
+  it('the service secrets are stood in only for the functions the stage gives them to', () => {
+    expect(runAsFunction('listClients', () => secretKeys('cursor'))).toHaveLength(1);
+    expect(runAsFunction('deliverWebhook', () => secretKeys('webhook'))).toHaveLength(1);
+    // A get reads no cursor; a list reads no subscription secret.
+    expect(() => runAsFunction('getClient', () => secretKeys('cursor'))).toThrow('The deployed stage does not set CURSOR_SECRET for function "getClient"');
+    expect(() => runAsFunction('listWebhooks', () => secretKeys('webhook'))).toThrow(/does not set WEBHOOK_SECRET/);
   });
 
   it('an unknown function name is a programming error, not a silent pass', () => {
