@@ -49,7 +49,7 @@ export function customResourceHandler(apply: (properties: Record<string, string>
       const result = event.RequestType === 'Delete' ? { physicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, data: {} } : await apply(event.ResourceProperties);
       answer = { ...common, Status: 'SUCCESS', PhysicalResourceId: result.physicalResourceId, Data: result.data };
     } catch (error) {
-      answer = { ...common, Status: 'FAILED', PhysicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, Reason: error instanceof Error ? error.message : String(error) };
+      answer = { ...common, Status: 'FAILED', PhysicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, Reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
     }
     await put(event.ResponseURL, JSON.stringify(answer));
   };

@@ -13,8 +13,7 @@ import { handler as tokenPublicKeyReader } from '../../functions/deploy/tokenPub
 
 /**
  * The AWS side of the token key against a stand-in KMS on localhost (the SDK's
- * AWS_ENDPOINT_URL_KMS): GetPublicKey through lib/auth/kms-public-key.ts (no KMS client, signed
- * by hand with SignatureV4), Sign through the KMS client. Every request's SigV4 signature is
+ * AWS_ENDPOINT_URL_KMS): GetPublicKey and Sign through the SDK's KMS client. Every request's SigV4 signature is
  * checked here with an independent implementation of the algorithm. The public key is read at
  * deploy by Custom::TokenPublicKey (functions/deploy/tokenPublicKey.ts), whose answer to
  * CloudFormation this stand-in's response URL takes; functions are given it as TOKEN_PUBLIC_KEY.
@@ -125,7 +124,7 @@ describe('the token key on AWS (a stand-in KMS)', () => {
     expect(seen).toHaveLength(3);
     seen = [];
     failures = [{ status: 400, type: 'com.amazonaws.kms#AccessDeniedException' }];
-    await expect(kmsPublicKey(KEY_ID, 'us-east-1')).rejects.toThrow(/400 AccessDeniedException/);
+    await expect(kmsPublicKey(KEY_ID, 'us-east-1')).rejects.toMatchObject({ name: 'AccessDeniedException' });
     expect(seen).toHaveLength(1);
   });
 
