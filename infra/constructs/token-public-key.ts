@@ -34,7 +34,8 @@ export class TokenPublicKey extends Construct {
       description: `medspa-api ${props.stage}: reads the token key's public half at deploy (Custom::TokenPublicKey)`,
       logGroupName: props.logGroupName,
       logs: props.logs,
-      timeout: Duration.seconds(30),
+      // Its read waits up to 31 s for a new role's grant to reach KMS (functions/deploy/tokenPublicKey.ts).
+      timeout: Duration.seconds(60),
     });
     fn.role.grantOnce('tokenPublicKey', () =>
       new PolicyStatement({ sid: 'TokenPublicKeyRead', effect: Effect.ALLOW, actions: ['kms:GetPublicKey'], resources: [props.signingKey.keyArn] }),

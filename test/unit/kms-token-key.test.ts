@@ -181,10 +181,18 @@ describe("Custom::TokenPublicKey, the deploy-time reader (CloudFormation's side 
     expect(publicJwkOf(createPublicKey({ key: Buffer.from(String((responses[0].body.Data as Record<string, string>).PublicKey), 'base64'), format: 'der', type: 'spki' }))).toEqual(publicJwkOf(publicKey));
   });
 
-  it("answers FAILED with KMS's reason, so the deploy stops and says why; Delete succeeds without a call", async () => {
+  it("waits out a grant IAM has not yet propagated (AccessDenied), then answers", async () => {
     failures = [{ status: 400, type: 'com.amazonaws.kms#AccessDeniedException' }];
     await tokenPublicKeyReader(event('Create'));
-    expect(responses.map((r) => [r.body.Status, r.body.Reason])).toEqual([['FAILED', expect.stringMatching(/AccessDeniedException/)]]);
+    expect(seen.map((s) => s.target)).toEqual(['TrentService.GetPublicKey', 'TrentService.GetPublicKey']);
+    expect(responses.map((r) => r.body.Status)).toEqual(['SUCCESS']);
+  });
+
+  it("answers FAILED with KMS's reason, so the deploy stops and says why; Delete succeeds without a call", async () => {
+    failures = [{ status: 400, type: 'com.amazonaws.kms#NotFoundException' }];
+    await tokenPublicKeyReader(event('Create'));
+    expect(seen).toHaveLength(1);
+    expect(responses.map((r) => [r.body.Status, r.body.Reason])).toEqual([['FAILED', expect.stringMatching(/^NotFoundException: /)]]);
     responses = [];
     seen = [];
     await tokenPublicKeyReader(event('Delete'));
