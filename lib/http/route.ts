@@ -185,7 +185,7 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 /** Whether a route's function reads the table (its role's reads, TABLE_NAME). */
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
-/** Whether a route's function reads the token key's public half (kms:GetPublicKey). */
+/** Whether a route's function verifies tokens with the token key's public half (given as TOKEN_PUBLIC_KEY). */
 /** The fields of an object schema, through pipes (a query's coercions). */
 const shapeOf = (schema: z.ZodMiniType | undefined): Record<string, unknown> | undefined => {
   const def = (schema as { _zod?: { def?: { shape?: Record<string, unknown>; in?: z.ZodMiniType } } } | undefined)?._zod?.def;
