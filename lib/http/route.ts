@@ -185,7 +185,6 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 /** Whether a route's function reads the table (its role's reads, TABLE_NAME). */
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
-/** Whether a route's function verifies tokens with the token key's public half (given as TOKEN_PUBLIC_KEY). */
 /** The fields of an object schema, through pipes (a query's coercions). */
 const shapeOf = (schema: z.ZodMiniType | undefined): Record<string, unknown> | undefined => {
   const def = (schema as { _zod?: { def?: { shape?: Record<string, unknown>; in?: z.ZodMiniType } } } | undefined)?._zod?.def;
@@ -196,6 +195,7 @@ const shapeOf = (schema: z.ZodMiniType | undefined): Record<string, unknown> | u
 export const secretsOf = (route: RouteDef): SecretName[] =>
   [...new Set<SecretName>([...(shapeOf(route.query)?.cursor ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])])].sort();
 
+/** Whether a route's function verifies tokens with the token key's public half (given as TOKEN_PUBLIC_KEY). */
 export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
