@@ -3,9 +3,8 @@ import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { SecretName } from '../../lib/crypto/named-secret';
 import type { TableWrites } from '../../lib/db/table-writes';
-import { readsTable, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
+import { readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
 import { FunctionRole, writesSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
@@ -31,8 +30,6 @@ export interface RouteGroupStackProps extends NestedStackProps {
   signingOperations: ReadonlySet<string>;
   /** The token key's public half (TOKEN_PUBLIC_KEY), read at deploy. */
   tokenPublicKey: string;
-  /** The service secrets an operation's function receives. */
-  secretsFor: (operation: string, route: RouteDef) => readonly SecretName[];
 }
 
 /**
@@ -85,7 +82,7 @@ export class RouteGroupStack extends NestedStack {
       });
       if (writes) fn.bindTable(table, writes);
       if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
-      for (const name of props.secretsFor(operation, route)) fn.bindSecret(name, secrets[name]);
+      for (const name of secretsOf(route)) fn.bindSecret(name, secrets[name]);
       this.functions[operation] = fn.fn;
       acknowledge(fn, {
         ...bothPacks(

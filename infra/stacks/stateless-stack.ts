@@ -11,7 +11,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { EVENT_RULES, type EventRule } from '../../lib/events/rules';
-import { handlerModule, secretsOf, type RouteDef } from '../../lib/http/route';
+import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { routes as routeTable } from '../../lib/routes';
 import { workers as workerTable, type WorkerDef } from '../../lib/workers';
 import type { FunctionLogs } from '../constructs/app-function';
@@ -182,7 +182,6 @@ export class StatelessStack extends Stack {
         logs,
         signingOperations,
         tokenPublicKey: tokenPublicKey.value,
-        secretsFor: (_operation, route) => secretsOf(route),
       });
     }
 
