@@ -4,6 +4,7 @@ import { BoundedCache } from '../cache';
 import { givesToken, intervalOf, newerTat, planTake, refused, taken, type BucketPolicy, type Decision } from '../domain/rate-limit';
 import { retry } from '../retry';
 import { ddb, tableName } from './client';
+import { itemId } from './key-reads';
 import { plainItem } from './conditions';
 import type { Key } from './keys';
 
@@ -13,8 +14,6 @@ import type { Key } from './keys';
  * wrong answer.
  */
 const known = new BoundedCache<string, number>({ max: 10_000 });
-
-const bucketId = (key: Key) => `${key.pk}|${key.sk}`;
 
 /** Keeps the newer of what this container knew and what a write just told it (answers arrive in any order). */
 function remember(id: string, tat: number, now: number, policy: BucketPolicy) {
@@ -40,7 +39,7 @@ const TAKE_ATTEMPTS = 4;
  * to decide again on; refusals write nothing.
  */
 export async function takeToken(key: Key, now: number, policy: BucketPolicy): Promise<Decision> {
-  const id = bucketId(key);
+  const id = itemId(key);
   let seen = known.get(id) ?? null;
   return retry<Decision>(
     async () => {
@@ -91,7 +90,7 @@ export async function takeToken(key: Key, now: number, policy: BucketPolicy): Pr
  * for the verdict before it reads anything (lib/http/auth.ts).
  */
 export function expectsToken(key: Key, now: number, policy: BucketPolicy): boolean {
-  return givesToken(known.get(bucketId(key)) ?? null, now, policy);
+  return givesToken(known.get(itemId(key)) ?? null, now, policy);
 }
 
 /** Tests: forget what this process has seen. */
