@@ -6,7 +6,7 @@ import * as pub from '../schemas/public-booking';
 const BOOKING_ERRORS = ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'SLOT_UNAVAILABLE', 'ONLINE_BOOKING_DISABLED'] as const;
 /** What a manage link can refuse: a token that does not open this booking is a missing booking. */
 const MANAGE_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'CANCEL_WINDOW_CLOSED', 'ONLINE_BOOKING_DISABLED'] as const;
-/** A manage link's token is opened with the cursor secret (lib/crypto/manage-token.ts). */
+/** A manage link's token is sealed (at booking) and opened under the cursor secret (lib/crypto/manage-token.ts). */
 const MANAGE_TOKEN = { secrets: ['cursor'] } as const;
 
 export const listPublicServices = /* @__PURE__ */ route('listPublicServices', () => ({
@@ -28,8 +28,7 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   body: pub.PublicBookingBody, response: pub.PublicBooking, idempotent: 'required',
   errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED'],
   writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['put'] },
-  // Seals the booking's manage token (under the cursor secret).
-  touches: { secrets: ['cursor'] },
+  touches: MANAGE_TOKEN,
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({
