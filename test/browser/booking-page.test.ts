@@ -2,17 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type FrameLocator, type Locator, type Page, type Response } from 'playwright-core';
 import { launchChromium } from '../fixtures/chromium';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';
-import { FAKE_IDS, FAKE_ZONE, startPublicApiFake, type PublicApiFake } from '../fixtures/public-api-fake';
+import { makeSpa, SPA_ZONE, startLocalApi, type Spa } from '../fixtures/booking-spa';
 
 /**
  * The online booking page (GET /book, /book/app.js, /book.js; API reference, online booking) in Debian's
- * chromium, against an in-memory fake of the public API (test/fixtures/public-api-fake.ts): the
- * accessible names are the contract, so every step goes through them. UPDATE_SCREENSHOT=1 also
- * writes docs/booking-page.png (the confirmation on a phone).
+ * chromium, served with the public API by the real local server, on a practice each test sets up
+ * through the staff API (test/fixtures/booking-spa.ts): the accessible names are the contract, so
+ * every step goes through them. UPDATE_SCREENSHOT=1 also writes docs/booking-page.png (the
+ * confirmation on a phone).
  */
 const SCREENSHOT = join(import.meta.dirname, '..', '..', 'docs', 'booking-page.png');
 const PHONE = { width: 390, height: 844 };
@@ -26,22 +27,42 @@ const attribute = (locator: Locator, name: string) => expect.poll(() => locator.
 const count = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 15_000 });
 const text = (locator: Locator) => expect.poll(() => locator.first().textContent(), { timeout: 15_000 });
 
+/** A request the browser made and the answer it got (JSON bodies parsed). */
+interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  status: number;
+  body: unknown;
+  answer: any;
+}
+
+async function exchangeOf(response: Response): Promise<Exchange> {
+  const request = response.request();
+  const answer = await response.json().catch(() => undefined);
+  return { method: request.method(), url: request.url(), headers: await request.allHeaders(), status: response.status(), body: request.postDataJSON() ?? undefined, answer };
+}
+
 describe('the booking page in chromium', () => {
   let browser: Browser;
-  let fake: PublicApiFake;
+  let api: { url: string; close(): Promise<void> };
+  let spa: Spa;
   let site: Server;
   let siteUrl: string;
   const contexts: BrowserContext[] = [];
   let problems: string[];
   let elsewhere: string[];
+  let seen: Promise<Exchange>[];
+  /** Every request of the test's pages so far, in order, with the headers the page sent and the status it got. */
+  const exchanges = () => Promise.all(seen);
 
   beforeAll(async () => {
-    fake = await startPublicApiFake();
+    api = await startLocalApi();
     // An integrator's site on another port: it embeds the page with book.js.
     site = createServer((req, res) => {
-      const key = new URL(req.url ?? '/', 'http://x').searchParams.get('key') ?? fake.key;
+      const key = new URL(req.url ?? '/', 'http://x').searchParams.get('key');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa site</title></head><body><h1>Our spa</h1><p>Book below.</p><script src="${fake.url}/book.js" data-key="${key}"></script><footer>Footer</footer></body></html>`);
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa site</title></head><body><h1>Our spa</h1><p>Book below.</p><script src="${api.url}/book.js" data-key="${key}"></script><footer>Footer</footer></body></html>`);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -50,14 +71,16 @@ describe('the booking page in chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await fake?.close();
+    await api?.close();
     await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
   });
 
   beforeEach(async () => {
-    fake.reset();
+    // A practice of its own per test: nothing one test books or changes reaches another.
+    spa = await makeSpa();
     problems = [];
     elsewhere = [];
+    seen = [];
     while (contexts.length) await contexts.pop()!.close();
   });
 
@@ -73,15 +96,19 @@ describe('the booking page in chromium', () => {
     });
     page.on('request', (request) => {
       const url = request.url();
-      if (!url.startsWith(fake.url) && !url.startsWith(siteUrl) && !url.startsWith('data:')) elsewhere.push(url);
+      if (!url.startsWith(api.url) && !url.startsWith(siteUrl) && !url.startsWith('data:')) elsewhere.push(url);
     });
-    await page.goto(path.startsWith('http') ? path : `${fake.url}${path}`);
+    // The context's, so an embedded page's requests are seen too.
+    context.on('response', (response) => void seen.push(exchangeOf(response)));
+    await page.goto(path.startsWith('http') ? path : `${api.url}${path}`);
     return page;
   }
 
-  const today = () => localDateOf(new Date().toISOString(), FAKE_ZONE);
+  const today = () => localDateOf(new Date().toISOString(), SPA_ZONE);
   const group = (scope: Page | FrameLocator, name: string) => scope.getByRole('group', { name, exact: true });
-  const bookingPosts = () => fake.requests.filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/bookings');
+  const bookingPosts = async () => (await exchanges()).filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/bookings');
+  /** What the last booking the API took answered: `{ appointment_id, manage_token, ... }`. */
+  const lastBooked = async () => (await bookingPosts()).filter((r) => r.status === 201).at(-1)!.answer.data;
 
   /** Service, then the first free time of the day the page selected (or of the first free day from `from`). */
   async function pickFirstTime(scope: Page | FrameLocator, service = /Botox/, from?: string): Promise<string> {
@@ -116,11 +143,11 @@ describe('the booking page in chromium', () => {
   }
 
   it('books through the accessible names, shows Booked with a manage link, and the link cancels', async () => {
-    const page = await open(`/book?key=${fake.key}`);
+    const page = await open(`/book?key=${spa.key}`);
     await text(page.getByRole('heading', { level: 1 })).toMatch('Lumière Med Spa');
     // The element labelled Services holds the public services only, with price and length in the practice's currency.
     const services = group(page, 'Services');
-    expect(await services.getByRole('button').allTextContents()).toEqual(['Botox, one area 30 min · $400.00', 'HydraFacial 60 min · $199.00']);
+    await expect.poll(() => services.getByRole('button').allTextContents(), { timeout: 15_000 }).toEqual(['Botox, one area 30 min · $400.00', 'HydraFacial 60 min · $199.00']);
     await visible(page.getByLabel('Services', { exact: true }));
     await services.getByRole('button', { name: /Botox/ }).click();
     await attribute(services.getByRole('button', { name: /Botox/ }), 'aria-pressed').toBe('true');
@@ -139,9 +166,9 @@ describe('the booking page in chromium', () => {
     const first = times.getByRole('button').first();
     await visible(first);
     const start = (await first.getAttribute('data-start'))!;
-    expect(localDateOf(start, FAKE_ZONE)).toBe(later);
+    expect(localDateOf(start, SPA_ZONE)).toBe(later);
     // Times are the practice's (New York), not the device's (Los Angeles).
-    expect(await first.textContent()).toBe(new Intl.DateTimeFormat('en-US', { timeZone: FAKE_ZONE, hour: 'numeric', minute: '2-digit' }).format(new Date(start)));
+    expect(await first.textContent()).toBe(new Intl.DateTimeFormat('en-US', { timeZone: SPA_ZONE, hour: 'numeric', minute: '2-digit' }).format(new Date(start)));
     await first.click();
     await focused(page.getByLabel('First name', { exact: true }));
     await fillDetails(page, 'jane@example.com');
@@ -151,14 +178,14 @@ describe('the booking page in chromium', () => {
     await focused(page.getByRole('heading', { name: 'Booked' }));
     const manage = page.getByRole('link', { name: 'Manage your booking' });
     await visible(manage);
-    const appointment = fake.state.appointments.at(-1)!;
-    expect(appointment).toMatchObject({ source: 'online', status: 'scheduled', scheduled_at: start, service_id: FAKE_IDS.botox });
-    expect(fake.state.clients).toMatchObject([{ first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '+1 555 0100' }]);
+    const booked = await lastBooked();
+    expect(await spa.appointment(booked.appointment_id)).toMatchObject({ source: 'online', status: 'scheduled', scheduled_at: start, service_id: spa.botox });
+    expect(await spa.clients()).toMatchObject([{ first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '+1 555 0100' }]);
     const href = (await manage.getAttribute('href'))!;
-    expect(href).toBe(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}`);
-    const [post] = bookingPosts();
+    expect(href).toBe(`${api.url}/book?key=${spa.key}&booking=${booked.appointment_id}#token=${booked.manage_token}`);
+    const [post] = await bookingPosts();
     expect(post.headers['idempotency-key']).toMatch(UUID);
-    expect(post.headers['x-publishable-key']).toBe(fake.key);
+    expect(post.headers['x-publishable-key']).toBe(spa.key);
     if (process.env.UPDATE_SCREENSHOT) {
       mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
@@ -172,22 +199,24 @@ describe('the booking page in chromium', () => {
     await page.getByLabel('Reason (optional)').fill('Travelling');
     await page.getByRole('button', { name: 'Confirm cancellation' }).click();
     await focused(page.getByRole('heading', { name: 'Cancelled' }));
-    expect(appointment).toMatchObject({ status: 'cancelled', cancellation_reason: 'Travelling' });
-    const cancel = fake.requests.find((r) => r.url.endsWith('/cancel'))!;
-    expect(cancel.headers['x-booking-token']).toBe(appointment.manage_token);
+    expect(await spa.appointment(booked.appointment_id)).toMatchObject({ status: 'cancelled', cancellation_reason: 'Travelling' });
+    const cancel = (await exchanges()).find((r) => r.url.endsWith('/cancel'))!;
+    expect(cancel.headers['x-booking-token']).toBe(booked.manage_token);
     expect(cancel.headers['idempotency-key']).toMatch(UUID);
     // The token went in a header only: no request address or referrer carried it.
-    expect(fake.requests.filter((r) => r.url.includes(appointment.manage_token!) || r.headers.referer?.includes(appointment.manage_token!))).toEqual([]);
+    expect((await exchanges()).filter((r) => r.url.includes(booked.manage_token) || r.headers.referer?.includes(booked.manage_token))).toEqual([]);
     expectClean();
   }, 120_000);
 
   it('says when the time was just taken (409 SLOT_UNAVAILABLE) and offers fresh times; a retry after a 5xx keeps its Idempotency-Key', async () => {
-    const page = await open(`/book?key=${fake.key}`);
+    const page = await open(`/book?key=${spa.key}`);
     const start = await pickFirstTime(page);
     await fillDetails(page, 'sam@example.com');
-    // Someone takes that time with every provider who could do it, after the page showed it.
-    fake.occupy(FAKE_IDS.ava, start, 30);
-    fake.occupy(FAKE_IDS.maya, start, 30);
+    // The front desk takes that time with every provider the page was offered it with.
+    const offered = (await exchanges()).filter((r) => r.url.includes('/v1/public/availability')).flatMap((r) => r.answer.data as Array<{ provider: { id: string }; slots: Array<{ slot_start: string }> }>);
+    const providers = new Set(offered.filter((entry) => entry.slots.some((slot) => slot.slot_start === start)).map((entry) => entry.provider.id));
+    expect(providers.size).toBeGreaterThan(0);
+    for (const provider of providers) await spa.occupy(provider, start);
     await page.getByRole('button', { name: 'Book', exact: true }).click();
 
     const notice = page.getByRole('alert').filter({ hasText: 'that time was just taken' });
@@ -197,30 +226,30 @@ describe('the booking page in chromium', () => {
     await count(times.locator(`[data-start="${start}"]`)).toBe(0);
     await visible(times.getByRole('button').first());
     await visible(page.getByText('Choose another time above, then press Book.'));
-    const availabilityCalls = fake.requests.filter((r) => r.url.includes('/v1/public/availability'));
+    const availabilityCalls = (await exchanges()).filter((r) => r.url.includes('/v1/public/availability'));
     expect(availabilityCalls.length).toBeGreaterThanOrEqual(2);
 
-    // The next time; the first try fails with a 503, the second (same submission) books once.
+    // The next time; the first try fails with a 503 (before the API sees it), the second (same submission) books once.
     await times.getByRole('button').first().click();
-    fake.failNextBooking();
+    await page.route(`${api.url}/v1/public/bookings`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Something went wrong' } }) }), { times: 1 });
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await visible(page.getByRole('alert').filter({ hasText: 'Something went wrong on our side' }));
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await visible(page.getByRole('heading', { name: 'Booked' }));
 
-    const keys = bookingPosts().map((r) => [r.status, r.headers['idempotency-key']]);
+    const keys = (await bookingPosts()).map((r) => [r.status, r.headers['idempotency-key']]);
     expect(keys.map(([status]) => status)).toEqual([409, 503, 201]);
     expect(keys[1][1]).toBe(keys[2][1]);
     expect(keys[0][1]).not.toBe(keys[1][1]);
-    expect(fake.state.appointments.filter((a) => a.source === 'online')).toHaveLength(1);
+    expect((await spa.appointments()).filter((a) => a.source === 'online')).toHaveLength(1);
     expectClean();
   }, 120_000);
 
   it('shows a day without free times as such (disabled, "No times")', async () => {
     const closed = addDays(today(), 3);
     // Every provider is off that whole practice-local day.
-    for (const provider of fake.state.providers) provider.time_off.push(localDayBounds(closed, FAKE_ZONE));
-    const page = await open(`/book?key=${fake.key}`);
+    for (const provider of [spa.ava, spa.maya, spa.lee]) await spa.staff('PATCH', `/v1/providers/${provider}`, { time_off: [localDayBounds(closed, SPA_ZONE)] });
+    const page = await open(`/book?key=${spa.key}`);
     await group(page, 'Services').getByRole('button', { name: /HydraFacial/ }).click();
     const day = group(page, 'Days').locator(`[data-date="${closed}"]`);
     expect(await day.isDisabled()).toBe(true);
@@ -240,7 +269,7 @@ describe('the booking page in chromium', () => {
   }, 120_000);
 
   it('books with the keyboard only (Tab, Enter, Space)', async () => {
-    const page = await open(`/book?key=${fake.key}`);
+    const page = await open(`/book?key=${spa.key}`);
     await group(page, 'Services').waitFor();
     const current = () => page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
@@ -270,16 +299,16 @@ describe('the booking page in chromium', () => {
     await tabUntil((what) => what === 'button|Book');
     await page.keyboard.press('Enter');
     await focused(page.getByRole('heading', { name: 'Booked' }));
-    expect(fake.state.appointments.at(-1)).toMatchObject({ scheduled_at: time.split('|')[1], source: 'online' });
-    expect(fake.state.clients.at(-1)).toMatchObject({ first_name: 'Kim', last_name: 'Lee', email: 'kim@example.com', phone: '555 0101' });
+    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({ scheduled_at: time.split('|')[1], source: 'online' });
+    expect(await spa.clients()).toMatchObject([{ first_name: 'Kim', last_name: 'Lee', email: 'kim@example.com', phone: '555 0101' }]);
     expectClean();
   }, 120_000);
 
   it('book.js mounts the page in an iframe on another site; a booking through it works and the frame takes its height', async () => {
-    fake.state.keys[0].allowed_origins = [siteUrl];
-    const page = await open(`${siteUrl}/`);
+    const key = await spa.newKey([siteUrl]);
+    const page = await open(`${siteUrl}/?key=${key}`);
     const frameElement = page.locator('iframe[title="Book an appointment"]');
-    await attribute(frameElement, 'src').toBe(`${fake.url}/book?key=${fake.key}`);
+    await attribute(frameElement, 'src').toBe(`${api.url}/book?key=${key}`);
     // Right after the script tag, before the footer.
     expect(await page.evaluate(() => document.querySelector('script[data-key]')?.nextElementSibling?.tagName)).toBe('IFRAME');
     const frame = page.frameLocator('iframe[title="Book an appointment"]');
@@ -293,13 +322,13 @@ describe('the booking page in chromium', () => {
     await expect.poll(() => frameElement.evaluate((el) => el.getBoundingClientRect().height)).not.toBe(heightBefore);
     const inner = await frame.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
     expect(Math.abs((await frameElement.evaluate((el) => el.getBoundingClientRect().height)) - inner)).toBeLessThanOrEqual(1);
-    expect(fake.state.appointments.at(-1)).toMatchObject({ source: 'online', service_id: FAKE_IDS.facial });
+    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({ source: 'online', service_id: spa.facial });
     expectClean();
   }, 120_000);
 
   it('is not framed by a site outside the key\'s allowed origins (frame-ancestors)', async () => {
-    fake.state.keys[0].allowed_origins = ['https://spa.example'];
-    const page = await open(`${siteUrl}/`);
+    // The practice's key allows its own site only.
+    const page = await open(`${siteUrl}/?key=${spa.key}`);
     await page.locator('iframe').waitFor();
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     await expect.poll(() => frame.url()).toMatch(/^chrome-error:/);
@@ -308,7 +337,7 @@ describe('the booking page in chromium', () => {
   }, 120_000);
 
   it('reschedules from the manage link, and says what the API refuses', async () => {
-    const page = await open(`/book?key=${fake.key}`);
+    const page = await open(`/book?key=${spa.key}`);
     const start = await pickFirstTime(page, /Botox/, addDays(today(), 2));
     await fillDetails(page, 'rae@example.com');
     await page.getByRole('button', { name: 'Book', exact: true }).click();
@@ -323,31 +352,31 @@ describe('the booking page in chromium', () => {
     await focused(page.getByRole('button', { name: 'Confirm new time' }));
     await page.getByRole('button', { name: 'Confirm new time' }).click();
     await focused(page.getByRole('heading', { name: 'Rescheduled' }));
-    const appointment = fake.state.appointments.at(-1)!;
-    expect(appointment.scheduled_at).toBe(moved);
-    const reschedule = fake.requests.find((r) => r.url.endsWith('/reschedule'))!;
+    const { appointment_id: id } = await lastBooked();
+    expect((await spa.appointment(id)).scheduled_at).toBe(moved);
+    const reschedule = (await exchanges()).find((r) => r.url.endsWith('/reschedule'))!;
     expect(reschedule.body).toEqual({ scheduled_at: moved });
     expect(reschedule.headers['idempotency-key']).toMatch(UUID);
+    // The page keeps the token the booking answers with now (the same, or a new one).
+    const token = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('token')!;
 
     // The practice moved its cut-off since the page loaded: 409 CANCEL_WINDOW_CLOSED, said plainly, no more buttons.
-    fake.state.practice.online_booking.cancel_cutoff_minutes = 40 * 1440;
+    await spa.setOnlineBooking({ cancel_cutoff_minutes: 7 * 1440 });
     await page.getByRole('button', { name: 'Cancel booking' }).click();
     await page.getByRole('button', { name: 'Confirm cancellation' }).click();
     await focused(page.getByRole('alert').filter({ hasText: 'too close to the appointment to change it online' }));
     await count(page.getByRole('button', { name: 'Confirm cancellation' })).toBe(0);
-    expect(appointment.status).toBe('scheduled');
-    fake.state.practice.online_booking.cancel_cutoff_minutes = 1440;
+    expect((await spa.appointment(id)).status).toBe('scheduled');
 
     // A tampered token: 404 APPOINTMENT_NOT_FOUND, said plainly.
-    await page.goto(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}x`);
+    await page.goto(`${api.url}/book?key=${spa.key}&booking=${id}#token=${token}x`);
     await page.reload();
     await text(page.getByRole('alert')).toMatch(/could not find this booking/);
 
-    // Inside the cut-off (1 day): no buttons, and the reason.
-    appointment.scheduled_at = new Date(Date.now() + 3 * 3_600_000).toISOString();
-    await page.goto(`${fake.url}/book?key=${fake.key}&booking=${appointment.id}#token=${appointment.manage_token}`);
+    // Inside the cut-off (still 7 days, the most a practice may set): no buttons, and the reason.
+    await page.goto(`${api.url}/book?key=${spa.key}&booking=${id}#token=${token}`);
     await page.reload();
-    await visible(page.getByText('Online changes close 1 day before the appointment'));
+    await visible(page.getByText('Online changes close 7 days before the appointment'));
     await count(page.getByRole('button', { name: 'Cancel booking' })).toBe(0);
     expectClean();
   }, 120_000);
@@ -356,13 +385,12 @@ describe('the booking page in chromium', () => {
     let page = await open('/book?key=pk_unknown');
     await text(page.getByRole('alert')).toMatch(/its key is unknown or was withdrawn/);
 
-    fake.state.practice.online_booking.enabled = false;
-    page = await open(`/book?key=${fake.key}`);
+    await spa.setOnlineBooking({ enabled: false });
+    page = await open(`/book?key=${spa.key}`);
     await text(page.getByRole('alert')).toMatch(/Online booking is not available/);
-    fake.state.practice.online_booking.enabled = true;
 
-    fake.state.practice.online_booking.max_active_bookings_per_client = 1;
-    page = await open(`/book?key=${fake.key}`);
+    await spa.setOnlineBooking({ enabled: true, max_active_bookings_per_client: 1 });
+    page = await open(`/book?key=${spa.key}`);
     await pickFirstTime(page);
     await fillDetails(page, 'max@example.com');
     await page.getByRole('button', { name: 'Book', exact: true }).click();
