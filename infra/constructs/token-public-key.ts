@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { CustomResource, Duration } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { AppFunction, type FunctionLogs } from './app-function';
@@ -17,7 +18,7 @@ export interface TokenPublicKeyProps {
 
 /**
  * The token key's public half, read from KMS once per deploy (Custom::TokenPublicKey, run again
- * when the key changes), so that no function reads it on a cold start: `value` is the SPKI DER,
+ * when the key or the reader's code changes), so that no function reads it on a cold start: `value` is the SPKI DER,
  * base64, for TOKEN_PUBLIC_KEY. Only this function's role may call kms:GetPublicKey. CDK's
  * AwsCustomResource would return the binary `PublicKey` decoded as UTF-8 text (aws/aws-cdk#19065).
  */
@@ -44,10 +45,14 @@ export class TokenPublicKey extends Construct {
       ...bothPacks(undefined, 'LambdaDLQ', 'Invoked synchronously by CloudFormation at deploy, which reports a failure as the deploy\'s.'),
       ...bothPacks(undefined, 'LambdaConcurrency', 'Runs once per deploy of the stage.'),
     });
+    // The reader's code asset (its S3 key is the bundle's hash) is a property too, so a deploy
+    // that changes how the key is read reads it again; CloudFormation calls a custom resource
+    // only when a property changes.
+    const code = (fn.fn.node.defaultChild as CfnFunction).code as CfnFunction.CodeProperty;
     const resource = new CustomResource(this, 'Resource', {
       serviceToken: fn.fn.functionArn,
       resourceType: 'Custom::TokenPublicKey',
-      properties: { KeyId: props.signingKey.keyArn },
+      properties: { KeyId: props.signingKey.keyArn, ReaderCode: code.s3Key },
     });
     this.value = resource.getAttString('PublicKey');
   }

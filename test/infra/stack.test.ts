@@ -298,6 +298,9 @@ describe('stage dev (current routes and workers)', () => {
     const [[, resource]] = ofType(s.code[0].template, 'Custom::TokenPublicKey');
     expect(resource.Properties?.ServiceToken).toEqual({ 'Fn::GetAtt': [reader.id, 'Arn'] });
     expect(JSON.stringify(resource.Properties?.KeyId)).toContain('TokenSigningKey');
+    // It runs again when the reader's code changes, not only the key: its bundle's asset is a property.
+    expect(resource.Properties?.ReaderCode).toEqual((reader.fn.Properties?.Code as { S3Key: unknown }).S3Key);
+    expect(String(resource.Properties?.ReaderCode)).toMatch(/^[0-9a-f]{64}\.zip$/);
     for (const { name, env } of functions) {
       if (!(name in ROUTES)) continue;
       const wired = verifiesWithTokenKey(ROUTES[name]) || name === 'createToken';
