@@ -185,15 +185,15 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 /** Whether a route's function reads the table (its role's reads, TABLE_NAME). */
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
-/** The fields of an object schema, through pipes (a query's coercions). */
-const shapeOf = (schema: z.ZodMiniType | undefined): Record<string, unknown> | undefined => {
-  const def = (schema as { _zod?: { def?: { shape?: Record<string, unknown>; in?: z.ZodMiniType } } } | undefined)?._zod?.def;
-  return def?.shape ?? (def?.in ? shapeOf(def.in) : undefined);
-};
+/** An object schema's fields (none for any other schema). */
+export const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> => (schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {});
+
+/** Whether a route's query takes a pagination cursor. */
+export const takesCursor = (route: RouteDef) => 'cursor' in shapeOf(route.query);
 
 /** The service secrets a route's function is given: a paginated list's cursor secret, and what it declares. */
 export const secretsOf = (route: RouteDef): SecretName[] =>
-  [...new Set<SecretName>([...(shapeOf(route.query)?.cursor ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])])].sort();
+  [...new Set<SecretName>([...(takesCursor(route) ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])])].sort();
 
 /** Whether a route's function verifies tokens with the token key's public half (given as TOKEN_PUBLIC_KEY). */
 export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from '../schemas/zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
-import { honoursIfMatch, successStatusOf, takesBearer, type RouteDef } from '../http/route';
+import { honoursIfMatch, shapeOf, successStatusOf, takesBearer, takesCursor, type RouteDef } from '../http/route';
 import { doc, EXAMPLE_ID, meta, Pagination } from '../schemas/common';
 import { errorResponsesOf, header, transportRefs } from './errors';
 import { IDEMPOTENCY_KEY_PARAMETER, RATE_LIMIT_HEADERS, trafficOf, type Traffic } from './traffic';
@@ -17,10 +17,8 @@ const PaginationComponent = meta(Pagination, { id: 'Pagination' });
 
 const SUCCESS_TITLES: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
-const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> => (schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {});
-
 /** A paginated list: an array answer to a query that takes a cursor. */
-export const isList = (route: RouteDef) => route.response instanceof z.core.$ZodArray && 'cursor' in shapeOf(route.query);
+export const isList = (route: RouteDef) => route.response instanceof z.core.$ZodArray && takesCursor(route);
 
 /**
  * The Idempotency-Key header with an example of the operation's own: a document that shows one
