@@ -19,8 +19,9 @@ export interface TokenPublicKeyProps {
 /**
  * The token key's public half, read from KMS once per deploy (Custom::TokenPublicKey, run again
  * when the key or the reader's code changes), so that no function reads it on a cold start:
- * `value` is the SPKI DER, base64, for TOKEN_PUBLIC_KEY. Only this function's role may call kms:GetPublicKey. CDK's
- * AwsCustomResource would return the binary `PublicKey` decoded as UTF-8 text (aws/aws-cdk#19065).
+ * `value` is the SPKI DER, base64, for TOKEN_PUBLIC_KEY. Only this function's role may call
+ * kms:GetPublicKey. CDK's AwsCustomResource would return the binary `PublicKey` decoded as UTF-8
+ * text (aws/aws-cdk#19065).
  */
 export class TokenPublicKey extends Construct {
   readonly value: string;
