@@ -36,7 +36,7 @@ export const latestTatAllowed = (now: number, policy: BucketPolicy) => now + (po
 export const CLOCK_SKEW_MS = 60_000;
 
 /** Beyond this, a stored `tat` is read as a full bucket's (CLOCK_SKEW_MS). */
-const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
+export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
 
 /**
  * How to take a token from a bucket last seen at `tat` (null: never seen, or full long ago):

@@ -4,7 +4,7 @@
  * the local HTTP server (latency), ./warm-cpu.ts against the built handlers (CPU).
  * Import after `benchEnvironment()`: the client reads the environment on first use.
  */
-import { CLOCK_SKEW_MS, intervalOf, latestTatAllowed, type BucketPolicy } from '../../lib/domain/rate-limit';
+import { intervalOf, latestTatAllowed, tatHorizon, type BucketPolicy } from '../../lib/domain/rate-limit';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/db/client';
 import { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, practiceKey, rateLimitKey, type Key } from '../../lib/db/keys';
@@ -114,7 +114,7 @@ export function rawRateLimit(medspaId: string, clientId: string, policy: BucketP
       ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
       ExpressionAttributeValues: {
         ':now': now,
-        ...(idle ? { ':next': now + interval, ':horizon': now + policy.burst * interval + CLOCK_SKEW_MS } : { ':interval': interval, ':latest': latestTatAllowed(now, policy) }),
+        ...(idle ? { ':next': now + interval, ':horizon': tatHorizon(now, policy) } : { ':interval': interval, ':latest': latestTatAllowed(now, policy) }),
         ':entity': 'RATE_LIMIT',
         ':expires': Math.floor(now / 1000) + 3600,
       },
