@@ -13,10 +13,11 @@ import { handler as tokenPublicKeyReader } from '../../functions/deploy/tokenPub
 
 /**
  * The AWS side of the token key against a stand-in KMS on localhost (the SDK's
- * AWS_ENDPOINT_URL_KMS): GetPublicKey and Sign through the SDK's KMS client. Every request's SigV4 signature is
- * checked here with an independent implementation of the algorithm. The public key is read at
- * deploy by Custom::TokenPublicKey (functions/deploy/tokenPublicKey.ts), whose answer to
- * CloudFormation this stand-in's response URL takes; functions are given it as TOKEN_PUBLIC_KEY.
+ * AWS_ENDPOINT_URL_KMS): GetPublicKey and Sign through the SDK's KMS client. Every request's
+ * SigV4 signature is checked here with an independent implementation of the algorithm. The
+ * public key is read at deploy by Custom::TokenPublicKey (functions/deploy/tokenPublicKey.ts),
+ * whose answer to CloudFormation this stand-in's response URL takes; functions are given it as
+ * TOKEN_PUBLIC_KEY.
  */
 const KEY_ID = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', AWS_SESSION_TOKEN: 'session-token-example' };
