@@ -42,6 +42,8 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'infra/constructs/lambda-credentials.ts',
   // The DynamoDB client's endpoint-discovery cache needs an LRU, not mnemonist's 5 KB of one.
   'mnemonist/lru-cache': 'infra/constructs/lru-cache.ts',
+  // @middy/core's one use of Node's web streams is an `instanceof` on streamed responses.
+  'node:stream/web': 'infra/constructs/web-streams.ts',
 };
 
 const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
