@@ -34,6 +34,12 @@ export const SOURCE_MAPS = false;
 export const sourceMapEnvironment = (): Record<string, string> => (SOURCE_MAPS ? { NODE_OPTIONS: '--enable-source-maps' } : {});
 
 /**
+ * Injected in place of the `ReadableStream` and `Blob` globals, whose first read loads Node's web
+ * streams (the module says why, and what it answers).
+ */
+export const WEB_GLOBALS = 'infra/constructs/web-globals.ts';
+
+/**
  * Build-time substitutions, package -> module (paths relative to the project root). Each one is
  * a module that deploys instead of a dependency's own, so each has its reason and its test.
  */
@@ -42,8 +48,8 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'infra/constructs/lambda-credentials.ts',
   // The DynamoDB client's endpoint-discovery cache needs an LRU, not mnemonist's 5 KB of one.
   'mnemonist/lru-cache': 'infra/constructs/lru-cache.ts',
-  // @middy/core's one use of Node's web streams is an `instanceof` on streamed responses.
-  'node:stream/web': 'infra/constructs/web-streams.ts',
+  // @middy/core imports Node's web streams for streamed responses only (./web-globals.ts).
+  'node:stream/web': WEB_GLOBALS,
 };
 
 const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
@@ -90,6 +96,7 @@ export function lambdaBundling(projectRoot: string, filesBeside: FilesBeside = {
     banner: ESM_REQUIRE_BANNER,
     // Bundle everything, the AWS SDK included: the version we test is the version we run.
     externalModules: [],
+    inject: [join(projectRoot, WEB_GLOBALS)],
     // One `--alias:<package>=<module>` flag each (esbuild's CLI form).
     esbuildArgs: Object.fromEntries(Object.entries(aliases(projectRoot)).map(([from, to]) => [`--alias:${from}`, to])),
   };
@@ -118,6 +125,7 @@ export function esbuildOptions(projectRoot: string, entryPoints: Record<string, 
     banner: { js: ESM_REQUIRE_BANNER },
     external: [],
     alias: aliases(projectRoot),
+    inject: [join(projectRoot, WEB_GLOBALS)],
     metafile: true,
     logLevel: 'warning',
   };

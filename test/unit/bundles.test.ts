@@ -99,7 +99,7 @@ describe('function bundles', () => {
     expect(carrying((path) => /node_modules\/zod\/(?:v4\/classic\/|(?:v4\/)?index\.js$)/.test(path))).toEqual([]);
   });
 
-  it("never load Node's web streams at import (infra/constructs/web-streams.ts: about 6 ms of a cold start)", () => {
+  it("never import Node's web streams (infra/constructs/web-globals.ts: about 6 ms of a cold start)", () => {
     expect(bundles.filter((bundle) => /["'](?:node:)?stream\/web["']/.test(readFileSync(bundle.file, 'utf8'))).map((bundle) => bundle.name)).toEqual([]);
   });
 
