@@ -69,10 +69,11 @@ export const PREVIOUS_SECRET_VALID_MS = 24 * 3600 * 1000;
  * Everything that is not the public internet: private, loopback, link-local (the cloud metadata
  * endpoint 169.254.169.254 and fd00:ec2::254), CGNAT, unspecified, multicast, reserved and
  * documentation ranges, and the IPv6 prefixes that embed an IPv4 address (NAT64). BlockList also
- * matches IPv4-mapped IPv6 (`::ffff:10.0.0.1`) against the IPv4 ranges.
+ * matches IPv4-mapped IPv6 (`::ffff:10.0.0.1`) against the IPv4 ranges. Built on first use:
+ * every function's configuration imports this module, and building the list (Node loads its
+ * block-list and socket-address code for it) cost about 1 ms of every cold start.
  */
-const BLOCKED = new BlockList();
-for (const [network, prefix] of [
+const BLOCKED_IPV4 = [
   ['0.0.0.0', 8], // "this network", incl. the unspecified 0.0.0.0
   ['10.0.0.0', 8],
   ['100.64.0.0', 10], // CGNAT
@@ -87,10 +88,8 @@ for (const [network, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, incl. broadcast
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
+] as const;
+const BLOCKED_IPV6 = [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
@@ -102,15 +101,24 @@ for (const [network, prefix] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv6');
+] as const;
+
+let blocked: BlockList | undefined;
+
+function blockedRanges(): BlockList {
+  if (!blocked) {
+    blocked = new BlockList();
+    for (const [network, prefix] of BLOCKED_IPV4) blocked.addSubnet(network, prefix, 'ipv4');
+    for (const [network, prefix] of BLOCKED_IPV6) blocked.addSubnet(network, prefix, 'ipv6');
+  }
+  return blocked;
 }
 
 /** True for an address a webhook must never reach (any malformed address counts as blocked). */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return blockedRanges().check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 // ---------------------------------------------------------------------------------------------
