@@ -1,12 +1,10 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { CursorScope } from '../crypto/cursor';
 import type { BucketEntry } from '../domain/claims';
 import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { appointmentCodec, appointmentIndexKeys, claimBucketCodec, reminderCodec, treatmentRecordCodec } from './codecs';
 import { readItem } from './key-reads';
-import { queryMonthPartitions } from './month-partitions';
-import type { Filter } from './query';
+import { queryMonthPartitions, type MonthPartitionQuery } from './month-partitions';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, writeOne, type NamedAction, type TransactItem } from './transact';
 import { versionedUpdate } from './update';
@@ -212,15 +210,8 @@ export async function commitAppointment(
 
 // ---- Listing by time ---------------------------------------------------------------------
 
-export interface TimeRangeQuery {
-  medspaId: string;
-  start: string;
-  end: string;
-  filter?: Filter;
-  limit: number;
-  cursor?: string;
-  scope: CursorScope;
-}
+/** A page of one practice's month partitions, oldest first. */
+export type TimeRangeQuery = Omit<MonthPartitionQuery, 'partitionOf' | 'descending'> & { medspaId: string };
 
 /** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */
 export const listAppointmentsByTime = ({ medspaId, ...range }: TimeRangeQuery) =>
