@@ -29,35 +29,34 @@ process.stdout.write(JSON.stringify({ outcome, imported, all: process.moduleLoad
 `;
 
 let dir = '';
-const bundle = async (name: string, entry: string, options: { inject?: boolean } = {}) => {
-  await build({ ...esbuildOptions(root, { [name]: join(root, entry) }, dir), ...(options.inject === false ? { inject: [] } : {}) });
-  return join(dir, `${name}.mjs`);
-};
-const coldStart = (file: string, invoke: boolean, env: NodeJS.ProcessEnv = {}) =>
-  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', RUN, pathToFileURL(file).href, invoke ? 'invoke' : 'import'], { env: { ...process.env, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', ...env } }).toString()) as {
+const file = (name: string) => join(dir, `${name}.mjs`);
+const coldStart = (bundleFile: string, invoke: boolean, env: NodeJS.ProcessEnv = {}) =>
+  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', RUN, pathToFileURL(bundleFile).href, invoke ? 'invoke' : 'import'], { env: { ...process.env, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', ...env } }).toString()) as {
     outcome?: number | string;
     imported: string[];
     all: string[];
   };
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cold-start-modules-'));
-});
+  const asBuilt = esbuildOptions(root, { floor: join(root, FLOOR), getClient: join(root, 'functions/clients/getClient.ts') }, dir);
+  const withoutStandIns = { ...esbuildOptions(root, { 'floor-without-stand-ins': join(root, FLOOR) }, dir), inject: [] };
+  await Promise.all([build(asBuilt), build(withoutStandIns)]);
+}, 60_000);
 
 describe('a cold start', () => {
-  it("reads DynamoDB, and is refused by it, without loading Node's web streams; without the stand-ins it loads them", async () => {
-    const [ours, plain] = await Promise.all([bundle('floor', FLOOR), bundle('floor-without-stand-ins', FLOOR, { inject: false })]);
+  it("reads DynamoDB, and is refused by it, without loading Node's web streams; without the stand-ins it loads them", () => {
+    const [ours, plain] = [file('floor'), file('floor-without-stand-ins')];
     // A refusal goes through the SDK's retry step, which asks whether the request body is a web stream.
     const refused = { TABLE_NAME: 'no_such_table' };
     const webStreams = (run: ReturnType<typeof coldStart>) => [run.outcome, run.all.includes(WEB_STREAMS)];
     expect([coldStart(ours, true), coldStart(ours, true, refused)].map(webStreams)).toEqual([[404, false], ['ResourceNotFoundException', false]]);
     expect([coldStart(plain, true), coldStart(plain, true, refused)].map(webStreams)).toEqual([[404, true], ['ResourceNotFoundException', true]]);
-  }, 60_000);
+  }, 30_000);
 
-  it("of an API function imports no more of Node than the SDK's own, but the logger's console and middy's timers", async () => {
-    const [floor, api] = await Promise.all([bundle('floor', FLOOR), bundle('getClient', 'functions/clients/getClient.ts')]);
-    const floorModules = new Set(coldStart(floor, false).imported);
-    const extra = coldStart(api, false).imported.filter((name) => !floorModules.has(name));
+  it("of an API function imports no more of Node than the SDK's own, but the logger's console and middy's timers", () => {
+    const floorModules = new Set(coldStart(file('floor'), false).imported);
+    const extra = coldStart(file('getClient'), false).imported.filter((name) => !floorModules.has(name));
     expect(extra.sort()).toEqual(['NativeModule console', 'NativeModule timers/promises']);
-  }, 60_000);
+  }, 30_000);
 });
