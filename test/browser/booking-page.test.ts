@@ -6,7 +6,8 @@ import { type Browser, type BrowserContext, type FrameLocator, type Locator, typ
 import { launchChromium } from '../fixtures/chromium';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';
-import { makeSpa, SPA_ZONE, startLocalApi, type Spa } from '../fixtures/booking-spa';
+import { makeSpa, SPA_ZONE, type Spa } from '../fixtures/booking-spa';
+import { startLocalApi, type LocalApi } from '../fixtures/local-api';
 
 /**
  * The online booking page (GET /book, /book/app.js, /book.js; API reference, online booking) in Debian's
@@ -45,7 +46,7 @@ async function exchangeOf(response: Response): Promise<Exchange> {
 
 describe('the booking page in chromium', () => {
   let browser: Browser;
-  let api: { url: string; close(): Promise<void> };
+  let api: LocalApi;
   let spa: Spa;
   let site: Server;
   let siteUrl: string;

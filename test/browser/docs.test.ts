@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../fixtures/chromium';
+import { startLocalApi, type LocalApi } from '../fixtures/local-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalServer, listen } from '../../infra/local/http-server';
 import { buildOpenApiDocument } from '../../lib/openapi/document';
 
 /**
@@ -15,19 +14,19 @@ import { buildOpenApiDocument } from '../../lib/openapi/document';
 const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
 
 describe('the /docs page in chromium', () => {
-  let server: Server;
+  let server: LocalApi | undefined;
   let baseUrl: string;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = createLocalServer();
-    baseUrl = `http://127.0.0.1:${await listen(server, 0)}`;
+    server = await startLocalApi();
+    baseUrl = server.url;
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
   });
 
   it('lists every operation and event, and "try it" on GET /health answers 200 from this server', async () => {

@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalServer, listen } from '../../infra/local/http-server';
 import { startLocalPipeline } from '../../infra/local/pipeline';
 import { resetConfig } from '../../lib/config';
 import { call } from '../fixtures/api';
 import { launchChromium } from '../fixtures/chromium';
+import { startLocalApi, type LocalApi } from '../fixtures/local-api';
 import { startReceiver, type Receiver } from '../fixtures/receiver';
 import { makeScene, type Scene } from '../fixtures/scheduling';
 import { useTableStream } from '../fixtures/table-stream';
@@ -24,7 +24,7 @@ const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeou
 
 describe('online booking in chromium, against the local server', () => {
   let browser: Browser;
-  let api: Server;
+  let api: LocalApi | undefined;
   let base: string;
   let site: Server;
   let siteUrl: string;
@@ -42,8 +42,8 @@ describe('online booking in chromium, against the local server', () => {
     resetConfig();
     [browser, receiver, scene] = await Promise.all([launchChromium(), startReceiver(), makeScene()]);
     pipeline = await startLocalPipeline({ sweepEveryMs: 60_000 });
-    api = createLocalServer();
-    base = `http://127.0.0.1:${await listen(api, 0)}`;
+    api = await startLocalApi();
+    base = api.url;
     // An integrator's site on another port, embedding the page with the key in its query.
     site = createServer((req, res) => {
       const embedKey = new URL(req.url ?? '/', 'http://x').searchParams.get('key');
@@ -68,7 +68,7 @@ describe('online booking in chromium, against the local server', () => {
     await browser?.close();
     await pipeline?.stop();
     await receiver?.close();
-    await Promise.all([api, site].map((server) => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))));
+    await Promise.all([api?.close(), new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()))]);
     delete process.env.ALLOW_LOCAL_WEBHOOKS;
     resetConfig();
   });
