@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MedspaApiError, MedspaClient } from '../../lib/client/index';
 
@@ -152,6 +154,24 @@ describe('typed client: timeouts and odd answers', () => {
 
     const notJson = fakeApi([new Response('OK', { status: 200 })]);
     await expect(clientFor(notJson).api.getPractice()).rejects.toMatchObject({ code: 'INVALID_RESPONSE', status: 200 });
+  });
+
+  it('follows no redirect (the API never sends one): the call fails, and nothing reaches where it points', async () => {
+    const reached: string[] = [];
+    const server = createServer((request, response) => {
+      reached.push(`${request.method} ${request.url}`);
+      if (request.url === '/v1/auth/token') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 't', token_type: 'Bearer', expires_in: 3600, scope: 'admin' }));
+      } else response.writeHead(307, { location: '/elsewhere' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new MedspaClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: 'id', clientSecret: 's', maxRetries: 0 });
+      await expect(client.api.getPractice()).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
+      expect(reached).toEqual(['POST /v1/auth/token', 'GET /v1/practice']);
+    } finally {
+      server.close();
+    }
   });
 });
 
