@@ -1,7 +1,9 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+// Not util.promisify: importing node:util loads its MIME and argument parsers on the token
+// function's cold start, for a check only credentials from before the SHA-256 switch reach.
+const scryptAsync = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scrypt(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
 
 /** 256 random bits: never chosen by a person, so there is no dictionary to try against its hash. */
 export const newClientSecret = () => `cs_${randomBytes(32).toString('base64url')}`;

@@ -39,7 +39,7 @@ const coldStart = (bundleFile: string, invoke: boolean, env: NodeJS.ProcessEnv =
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cold-start-modules-'));
-  const asBuilt = esbuildOptions(root, { floor: join(root, FLOOR), getClient: join(root, 'functions/clients/getClient.ts') }, dir);
+  const asBuilt = esbuildOptions(root, { floor: join(root, FLOOR), getClient: join(root, 'functions/clients/getClient.ts'), createToken: join(root, 'functions/auth/createToken.ts') }, dir);
   const withoutStandIns = { ...esbuildOptions(root, { 'floor-without-stand-ins': join(root, FLOOR) }, dir), inject: [] };
   await Promise.all([build(asBuilt), build(withoutStandIns)]);
 }, 60_000);
@@ -54,9 +54,9 @@ describe('a cold start', () => {
     expect([coldStart(plain, true), coldStart(plain, true, refused)].map(webStreams)).toEqual([[404, true], ['ResourceNotFoundException', true]]);
   }, 30_000);
 
-  it("of an API function imports no more of Node than the SDK's own, but the logger's console and middy's timers", () => {
+  it.each(['getClient', 'createToken'])("of an API function (%s) imports no more of Node than the SDK's own, but the logger's console and middy's timers", (name) => {
     const floorModules = new Set(coldStart(file('floor'), false).imported);
-    const extra = coldStart(file('getClient'), false).imported.filter((name) => !floorModules.has(name));
+    const extra = coldStart(file(name), false).imported.filter((module) => !floorModules.has(module));
     expect(extra.sort()).toEqual(['NativeModule console', 'NativeModule timers/promises']);
   }, 30_000);
 });
