@@ -1,4 +1,5 @@
-import { JwtVerifier } from 'aws-jwt-verify';
+// The verifier's own module: the package's index also brings its Cognito verifier into every bundle.
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { BoundedCache } from '../cache';
 import { config } from '../config';
 import { AppError } from '../errors';
