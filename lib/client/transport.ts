@@ -106,7 +106,8 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
 /**
  * The request openapi-fetch builds and the middlewares change: what the attempts read of it. A
  * platform Request would build a body stream and an AbortSignal for every call, only to be taken
- * apart again by `attempts` (about a third of the client's CPU per call on Node).
+ * apart again by `attempts` (with `redirect: 'error'` below, about 5% of the client's CPU a call
+ * on Node 20).
  */
 class OutgoingRequest {
   readonly url: string;
