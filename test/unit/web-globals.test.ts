@@ -6,7 +6,7 @@ import { Blob, ReadableStream } from '../../infra/constructs/web-globals';
 /**
  * The function bundles' stand-ins for the `ReadableStream` and `Blob` globals (infra/constructs/
  * web-globals.ts): they answer as Node's classes do. That a built bundle's DynamoDB call no
- * longer loads Node's web streams is test/integration/web-globals-bundle.test.ts.
+ * longer loads Node's web streams is test/integration/cold-start-modules.test.ts.
  */
 describe('the web globals in function bundles', () => {
   it('are injected, and stand in for node:stream/web, in both builds (the CDK construct and the API)', () => {
