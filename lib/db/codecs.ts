@@ -10,6 +10,8 @@ import {
   clientAppointmentsIndexKeys,
   clientPaymentsIndexKeys,
   clientSearchKey,
+  onlineEmailKey,
+  onlineLedgerKey,
   consentKey,
   credentialLookupIndexKey,
   entityKey,
@@ -128,6 +130,23 @@ export const appointmentIndexKeys = (medspaId: string, clientId: string, schedul
 export const appointmentCodec = codec<R.AppointmentRecord, 'APPOINTMENT'>('APPOINTMENT', {
   keyFields: ['medspa_id', 'id'],
   keys: (a) => ({ ...appointmentKey(a.medspa_id, a.id), ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id) }),
+});
+export const onlineEmailCodec = codec<R.OnlineEmailRecord, 'ONLINE_EMAIL'>('ONLINE_EMAIL', {
+  keyFields: ['medspa_id', 'email_hash'],
+  keys: (e) => onlineEmailKey(e.medspa_id, e.email_hash),
+});
+
+/** A ledger entry is a top-level attribute (`end#<appointment id>`): set or removed without reading the item, which may not exist yet. */
+export const LEDGER_ENTRY_PREFIX = 'end#';
+export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER'>('ONLINE_LEDGER', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (l) => onlineLedgerKey(l.medspa_id, l.client_id),
+  encode: ({ ends, ...fields }) => ({ ...fields, ...Object.fromEntries(Object.entries(ends).map(([id, end]) => [`${LEDGER_ENTRY_PREFIX}${id}`, end])) }),
+  decode: (stored) => {
+    const ends: Record<string, string> = {};
+    for (const [name, value] of Object.entries(stored)) if (name.startsWith(LEDGER_ENTRY_PREFIX)) ends[name.slice(LEDGER_ENTRY_PREFIX.length)] = String(value);
+    return { medspa_id: String(stored.medspa_id), client_id: String(stored.client_id), ends, version: Number(stored.version ?? 0) };
+  },
 });
 export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT'>('TREATMENT', {
   keyFields: ['medspa_id', 'appointment_id'],

@@ -188,6 +188,20 @@ export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: str
   gsi2sk: 'DELIVERY',
 });
 
+/**
+ * Online booking's one client per email (API reference, online booking): the client an email books
+ * as, written with the first booking under attribute_not_exists, so simultaneous first bookings
+ * make one client. By the normalised email's SHA-256, never the address itself.
+ */
+export const onlineEmailKey = (medspaId: string, emailHash: string): Key => ({ pk: `${practicePrefix(medspaId)}#ONLINE_EMAIL`, sk: emailHash });
+
+/**
+ * A client's active online bookings and their ends (the per-client limit's ledger): every write
+ * that adds, moves or ends an online booking changes it in the same transaction, and a public
+ * booking conditions on its version, so the limit holds whatever the concurrency.
+ */
+export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#ONLINE_LEDGER`, sk: clientId });
+
 /** A credential's rate-limit bucket (tokens, last request time; TTL): one item per credential, shared by every container. */
 export const rateLimitKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT`, sk: clientId });
 
@@ -260,6 +274,8 @@ export const PARTITIONS = {
   publishableKeys: collectionPk(ANY_ID, 'PKEY'),
   appointments: appointmentPk(ANY_ID, ANY_ID),
   clientSearch: clientSearchPk(ANY_ID),
+  onlineEmails: onlineEmailKey(ANY_ID, '*').pk,
+  onlineLedger: onlineLedgerKey(ANY_ID, '*').pk,
   consents: consentsPk(ANY_ID, ANY_ID),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,

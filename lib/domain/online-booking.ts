@@ -28,6 +28,9 @@ export const onlineBookingOf = (stored: Partial<OnlineBookingSettings> | undefin
 
 const MINUTE_MS = 60_000;
 
+/** The step of the starts public availability offers, and so of the only times a client may book. */
+export const PUBLIC_SLOT_MINUTES = 15;
+
 /** The bookable window at `now`: the earliest start (an instant) and the last practice-local date. */
 export function bookingWindow(now: Date, settings: OnlineBookingSettings, timeZone: string) {
   return {
@@ -52,4 +55,10 @@ export const withinCancelWindow = (start: string, now: Date, settings: Pick<Onli
 export function displayName(person: { first_name: string; last_name: string }): string {
   const initial = [...person.last_name.trim()][0];
   return initial ? `${person.first_name.trim()} ${initial.toUpperCase()}.` : person.first_name.trim();
+}
+
+/** The ledger entries (appointment id -> end) still holding time at `now`: the client's active online bookings. */
+export function liveBookings(ends: Readonly<Record<string, string>>, now: Date): Record<string, string> {
+  const nowIso = now.toISOString();
+  return Object.fromEntries(Object.entries(ends).filter(([, end]) => new Date(end).toISOString() > nowIso));
 }

@@ -123,3 +123,18 @@ export function candidateCount(periods: readonly Interval[], durationMinutes: nu
   }
   return count;
 }
+
+/**
+ * Whether `start` is one of the starts the slot rule offers on these working hours: inside a
+ * working period of its local day, a whole number of steps from the period's start (so 12:07,
+ * :31 or .123 never are). Whether the time is free is the booking's own check.
+ */
+export function isSlotStart(start: string, workingHours: WorkingHours, zone: string, intervalMinutes: number): boolean {
+  checkStep('intervalMinutes', intervalMinutes);
+  const at = Date.parse(start);
+  const date = localDateOf(new Date(at).toISOString(), zone);
+  return workingPeriods(date, workingHours, zone).some((period) => {
+    const from = Date.parse(period.start);
+    return at >= from && at < Date.parse(period.end) && (at - from) % (intervalMinutes * 60_000) === 0;
+  });
+}

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { issueManageToken } from '../crypto/manage-token';
+import { issueManageToken, manageGenerationOf } from '../crypto/manage-token';
 import type { Kind, StoredChange } from '../db/stream';
 import { presentClient, toProduct } from '../domain/presenters';
-import type { ClientRecord } from '../domain/records';
+import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import type { EventSource, StreamEventType } from '../domain/events';
 import { objectSchemaOf } from '../schemas/events';
 
@@ -55,8 +55,12 @@ const BOOKKEEPING = ['version', 'updated_at'] as const;
  * booking), so the practice's messaging tool can send the client the link. Any token sealed for
  * this appointment works, so the one exception to "pure" here is the seal's random bytes.
  */
-const manageLinkOf = (appointment: { source: string; medspa_id: string; id: string; end_at: string }) =>
-  appointment.source === 'online' ? { extra: { manage_token: issueManageToken(appointment.medspa_id, appointment.id, appointment.end_at) } } : {};
+const manageLinkOf = (appointment: { source: string; medspa_id: string; id: string; end_at: string; manage_generation?: number }) =>
+  appointment.source === 'online' ? { extra: { manage_token: issueManageToken(appointment) } } : {};
+
+/** A public reschedule moves the manage link on (lib/crypto/manage-token.ts): its `appointment.updated` carries the new one. */
+const newManageLinkOf = (before: AppointmentRecord, after: AppointmentRecord) =>
+  manageGenerationOf(after) !== manageGenerationOf(before) ? manageLinkOf(after) : {};
 
 /**
  * created on insert; a status move is `status_changed` (+ `completed` or `cancelled` when it
@@ -73,7 +77,7 @@ function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
   const previous = changedFields(objectOf('appointment.updated', change.before, change), after, BOOKKEEPING);
   if (!previous) return [];
   const at = after.updated_at;
-  if (change.before.status === change.after.status) return [{ type: 'appointment.updated', object: after, previous, at }];
+  if (change.before.status === change.after.status) return [{ type: 'appointment.updated', object: after, previous, at, ...newManageLinkOf(change.before, change.after) }];
   const drafts: Draft[] = [{ type: 'appointment.status_changed', object: after, previous, at }];
   if (change.after.status === 'completed') drafts.push({ type: 'appointment.completed', object: after, previous, at });
   if (change.after.status === 'cancelled') drafts.push({ type: 'appointment.cancelled', object: after, previous, at });

@@ -21,7 +21,7 @@ export const createAppointment = /* @__PURE__ */ route('createAppointment', () =
   method: 'POST', path: '/v1/appointments', group: 'appointments', summary: 'Book an appointment (never double-books)',
   auth: ALLOW.frontOffice, body: appt.CreateAppointmentBody, response: appt.Appointment,
   errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
-  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'] },
+  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
@@ -34,35 +34,35 @@ export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () =
   method: 'PATCH', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Change or move an appointment (re-validated, atomic)',
   auth: ALLOW.frontOffice, params: IdParams, body: appt.UpdateAppointmentBody, response: appt.Appointment,
   errors: ['APPOINTMENT_NOT_FOUND', ...BOOKING_ERRORS, 'INVALID_STATUS_TRANSITION'],
-  writes: { appointments: ['update'], claims: ['put', 'update'] },
+  writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
 }));
 
 export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentStatus', () => ({
   method: 'PATCH', path: '/v1/appointments/{id}/status', group: 'appointments', summary: 'Move an appointment through its status machine',
   auth: ALLOW.clinical, params: IdParams, body: appt.StatusBody, response: appt.Appointment,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'] },
+  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
 }));
 
 export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () => ({
   method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', successStatus: 200, summary: 'Cancel an appointment and free its time',
   auth: ALLOW.clinical, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
   ifMatch: true, errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'] },
+  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
 }));
 
 export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
   method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', successStatus: 200, summary: 'Mark a checked-in appointment as no-show and free its time',
   auth: ALLOW.clinical, params: IdParams, response: appt.Appointment,
   ifMatch: true, errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'] },
+  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
 }));
 
 export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () => ({
   method: 'DELETE', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Delete an appointment and free its time',
   auth: ALLOW.frontOffice, params: IdParams, response: Deleted,
   errors: ['APPOINTMENT_NOT_FOUND'],
-  writes: { appointments: ['delete'], claims: ['update'] },
+  writes: { appointments: ['delete'], claims: ['update'], onlineLedger: ['update'] },
 }));
 
 export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({

@@ -23,7 +23,7 @@ export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
   summary: 'Delete a client: erases personal data, hides it (then 404), cancels its future appointments (reason client_deleted); anonymised history stays for reports',
   auth: ALLOW.frontOffice, params: r.ResourceParams, response: Deleted,
   errors: NOT_FOUND,
-  writes: { appointments: ['update'], claims: ['update'], clientSearch: ['delete'], clients: ['update'] },
+  writes: { appointments: ['update'], claims: ['update'], clientSearch: ['delete'], clients: ['update'], onlineLedger: ['update'] },
 }));
 
 export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => ({

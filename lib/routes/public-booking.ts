@@ -27,7 +27,7 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   auth: 'publishable',
   body: pub.PublicBookingBody, response: pub.PublicBooking, idempotent: 'required',
   errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED'],
-  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['put'] },
+  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['put'], onlineEmails: ['put'], onlineLedger: ['put'] },
   touches: MANAGE_TOKEN,
 }));
 
@@ -42,7 +42,7 @@ export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', 
   method: 'POST', path: '/v1/public/bookings/{appointment_id}/cancel', group: 'public', successStatus: 200, summary: 'Cancel a booking, by its manage token',
   auth: 'publishable',
   params: pub.PublicBookingParams, body: pub.PublicCancelBody, response: pub.PublicBooking, idempotent: true, errors: MANAGE_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'] },
+  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
 }));
 
@@ -51,7 +51,7 @@ export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBo
   auth: 'publishable',
   params: pub.PublicBookingParams, body: pub.PublicRescheduleBody, response: pub.PublicBooking, idempotent: true,
   errors: [...MANAGE_ERRORS, 'SLOT_UNAVAILABLE'],
-  writes: { appointments: ['update'], claims: ['put', 'update'] },
+  writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
 }));
 

@@ -3,6 +3,7 @@ import { newEventId } from '../events/ids';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
 import { clientStatsAction } from '../db/client-stats';
+import { ledgerReleaseAction } from '../db/online-clients';
 import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
@@ -28,7 +29,9 @@ async function changeAppointment(
       if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
       const { write, releases, result, alongside } = decide(current);
       const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
-      const outcome = await commitAppointment(write, claims, medspaId, alongside, options.writes);
+      // An online booking that stops holding time leaves its client's ledger (lib/db/online-clients.ts).
+      const ledger = releases && current.source === 'online' ? [ledgerReleaseAction(medspaId, current.client_id, id)] : [];
+      const outcome = await commitAppointment(write, claims, medspaId, [...(alongside ?? []), ...ledger], options.writes);
       // A lost race: the next try reads the new state at once.
       return outcome.ok ? { done: result(current) } : { retry: 'now' };
     },

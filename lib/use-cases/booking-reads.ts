@@ -45,6 +45,8 @@ export interface ClaimReads {
 /** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
 export interface BookingReads extends EntityReads, ClaimReads {
   practice: PracticeRecord | null;
+  /** Any other item read with them (`extraKeys`), as stored. */
+  item(key: Key): Record<string, unknown> | undefined;
 }
 
 type Found = Map<string, Record<string, unknown>>;
@@ -80,11 +82,12 @@ function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
   };
 }
 
-export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[]): Promise<BookingReads> {
+export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[], extraKeys: Key[] = []): Promise<BookingReads> {
   const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
-  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key)]);
+  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key), ...extraKeys]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
+    item: (key) => found.get(itemId(key)),
     ...entityReads(medspaId, found),
     ...claimReads(planned, found),
   };

@@ -4,7 +4,8 @@ import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult, type TransactItem } from '../db/appointments';
-import type { ClaimedResource } from '../db/keys';
+import type { ClaimedResource, Key } from '../db/keys';
+import { ledgerTrackAction } from '../db/online-clients';
 import { clientIsLive } from '../db/client-stats';
 import { changesNothing } from '../db/update';
 import { AppError, type ErrorCode } from '../errors';
@@ -63,13 +64,14 @@ export function planClaimChanges(appointmentId: string, before: ClaimRange[], af
 
 /**
  * Reads for deciding a placement: the practice, the referenced items and the buckets the interval
- * can touch, for every candidate provider.
+ * can touch, for every candidate provider, and any other items the caller decides on.
  */
 function readPlacement(
   medspaId: string,
   placement: { providerIds: readonly string[]; room_id: string | null; equipment_id: string | null; scheduled_at: string },
   longest: number,
   extra: { type: 'CLIENT' | 'SERVICE'; id: string }[],
+  extraKeys: Key[] = [],
 ) {
   const range = { start: placement.scheduled_at, end: addMinutes(placement.scheduled_at, longest) };
   const claims = placement.providerIds.flatMap((providerId, index) =>
@@ -84,11 +86,15 @@ function readPlacement(
       { type: 'EQUIPMENT', id: placement.equipment_id },
     ],
     claims.map((claim) => ({ ...claim, ...range })),
+    extraKeys,
   );
 }
 
-/** Runs attempts until one commits; a lost bucket race is retried, a real overlap is answered at once. */
-async function withRetries(attempt: () => Promise<{ result: CommitResult; done: () => Appointment }>): Promise<Appointment> {
+/** One try of a placement: what it committed, or which condition failed, and the appointment it made. */
+export type PlacementTry = { result: CommitResult; done: () => Appointment };
+
+/** Runs attempts until one commits; a lost bucket race (or any other lost condition) is retried, a real overlap is answered at once. */
+export async function withRetries(attempt: () => Promise<PlacementTry>): Promise<Appointment> {
   let lastResource: ClaimedResource = 'PROVIDER';
   return retry<Appointment>(
     async () => {
@@ -106,67 +112,92 @@ async function withRetries(attempt: () => Promise<{ result: CommitResult; done: 
   );
 }
 
-/**
- * A booking to place: a staff create names one provider; an online booking may offer several
- * candidates (the first free one takes it) and may create its client in the same transaction.
- */
-export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 'scheduled_at'> {
+/** Who the appointment is for, decided on the placement's fresh reads (online booking matches or creates its client). */
+export interface BookingClient {
+  clientId: string;
+  /** The candidate providers left (online booking: those whose offered slots start at this time). */
+  providerIds: readonly string[];
+  /** Writes that commit with the appointment, or the attempt fails and is tried again. */
+  writes: (appointment: Appointment) => TransactItem[];
+}
+
+/** A booking to place: a staff create names one provider and a live client; an online booking decides its client on the reads. */
+export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 'scheduled_at' | 'client_id'> {
   scheduledAt: string;
   providerIds: readonly string[];
-  /** The client's item and search index, written with the appointment; else the client must be live. */
-  newClient?: TransactItem[];
-  /** The caller's own rule on the fresh reads, before placing (online booking: the booking window). */
-  check?: (reads: BookingReads, service: ServiceRecord) => void;
+  /** Read with the placement, for `decide`. */
+  extraKeys?: Key[];
+  /** Runs first on the reads, so a missing client is answered before a missing service (API reference, errors). */
+  decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
 }
 
 export const createAppointment = (medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> =>
-  placeAppointment(medspaId, { ...input, scheduledAt: input.scheduled_at, providerIds: [input.provider_id] }, now, writes);
+  withRetries(() =>
+    placementAttempt(medspaId, {
+      ...input,
+      scheduledAt: input.scheduled_at,
+      providerIds: [input.provider_id],
+      decide: (reads) => {
+        if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+        return { clientId: input.client_id, providerIds: [input.provider_id], writes: (appointment) => staffClientWrites(medspaId, appointment) };
+      },
+    }, now, writes, [{ type: 'CLIENT', id: input.client_id }]),
+  );
 
-export async function placeAppointment(medspaId: string, input: Booking, now: Date, writes?: RequestWrites): Promise<Appointment> {
+/**
+ * A staff create's client writes: the client must still be live (closing the race with a deletion
+ * committed after the read), and an online booking made by staff counts on the client's ledger.
+ */
+const staffClientWrites = (medspaId: string, appointment: Appointment): TransactItem[] => [
+  clientIsLive(medspaId, appointment.client_id),
+  ...(appointment.source === 'online' ? [ledgerTrackAction(medspaId, appointment.client_id, appointment.id, appointment.end_at)] : []),
+];
+
+/** One try at placing a booking: fresh reads, the caller's decision, the checks, one transaction. */
+export async function placementAttempt(
+  medspaId: string,
+  input: Booking,
+  now: Date,
+  writes?: RequestWrites,
+  extra: { type: 'CLIENT'; id: string }[] = [],
+): Promise<PlacementTry> {
   const id = randomUUID();
   const scheduledAt = new Date(input.scheduledAt).toISOString();
   assertNotPast(scheduledAt, now);
   const placementInput = { room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
-  return withRetries(async () => {
-    const reads = await readPlacement(medspaId, { ...placementInput, providerIds: input.providerIds }, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
-      ...(input.newClient ? [] : [{ type: 'CLIENT' as const, id: input.client_id }]),
-      { type: 'SERVICE', id: input.service_id },
-    ]);
-    if (!input.newClient && !reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
-    const service = reads.entity<ServiceRecord>('SERVICE', input.service_id);
-    if (!service) throw new AppError('SERVICE_NOT_FOUND');
-    if (service.active === false) {
-      throw new AppError('VALIDATION_ERROR', 'The service is not active', { details: [{ path: 'service_id', message: 'service is not active' }] });
-    }
-    input.check?.(reads, service);
-    const duration = input.duration_minutes ?? service.duration_minutes;
-    const placement = firstPlaceable(reads, service, input.providerIds, { ...placementInput, end_at: addMinutes(scheduledAt, duration) });
-    const at = now.toISOString();
-    const appointment: Appointment = {
-      id,
-      medspa_id: medspaId,
-      client_id: input.client_id,
-      service_id: input.service_id,
-      ...placement,
-      duration_minutes: duration,
-      status: 'scheduled',
-      notes: input.notes ?? null,
-      internal_notes: input.internal_notes ?? null,
-      source: input.source,
-      price_cents: input.price_cents ?? service.price_cents,
-      cancelled_at: null,
-      cancellation_reason: null,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    };
-    // The client check closes the race with a client deletion committed after our read; a new
-    // client's item is conditioned on its (fresh) id not existing.
-    const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId,
-      input.newClient ?? [clientIsLive(medspaId, input.client_id)], writes);
-    if (!result.ok && result.failed === 'alongside') throw new AppError('CLIENT_NOT_FOUND');
-    return { result, done: () => appointment };
-  });
+  const reads = await readPlacement(medspaId, { ...placementInput, providerIds: input.providerIds }, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
+    ...extra,
+    { type: 'SERVICE', id: input.service_id },
+  ], input.extraKeys);
+  const service = reads.entity<ServiceRecord>('SERVICE', input.service_id);
+  const client = input.decide(reads, service);
+  if (!service) throw new AppError('SERVICE_NOT_FOUND');
+  if (service.active === false) {
+    throw new AppError('VALIDATION_ERROR', 'The service is not active', { details: [{ path: 'service_id', message: 'service is not active' }] });
+  }
+  const duration = input.duration_minutes ?? service.duration_minutes;
+  const placement = firstPlaceable(reads, service, client.providerIds, { ...placementInput, end_at: addMinutes(scheduledAt, duration) });
+  const at = now.toISOString();
+  const appointment: Appointment = {
+    id,
+    medspa_id: medspaId,
+    client_id: client.clientId,
+    service_id: input.service_id,
+    ...placement,
+    duration_minutes: duration,
+    status: 'scheduled',
+    notes: input.notes ?? null,
+    internal_notes: input.internal_notes ?? null,
+    source: input.source,
+    price_cents: input.price_cents ?? service.price_cents,
+    cancelled_at: null,
+    cancellation_reason: null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId, client.writes(appointment), writes);
+  return { result, done: () => appointment };
 }
 
 const MOVE_FIELDS = ['scheduled_at', 'duration_minutes', 'provider_id', 'room_id', 'equipment_id'] as const;
@@ -175,8 +206,11 @@ export async function updateAppointment(
   medspaId: string,
   id: string,
   input: UpdateAppointmentInput,
-  /** `guard`: the caller's own rule on the appointment as read (online booking: the cutoff). */
-  options: { ifMatch?: number; now: Date; writes?: RequestWrites; guard?: (current: Appointment) => void },
+  /**
+   * `guard`: the caller's own rule on the appointment as read (online booking: the cutoff);
+   * `alsoChange`: fields the caller changes with a move (online booking: the manage link's generation).
+   */
+  options: { ifMatch?: number; now: Date; writes?: RequestWrites; guard?: (current: Appointment) => void; alsoChange?: (current: Appointment) => Record<string, unknown> },
 ): Promise<Appointment> {
   return withRetries(async () => {
     const current = await getAppointment(medspaId, id);
@@ -207,15 +241,17 @@ export async function updateAppointment(
       const service = reads.entity<ServiceRecord>('SERVICE', current.service_id);
       if (!service) throw new AppError('SERVICE_NOT_FOUND');
       assertPlaceable(reads, service, placement, id);
-      Object.assign(changes, placement, { duration_minutes: next.duration_minutes });
-      updated = { ...updated, ...placement, duration_minutes: next.duration_minutes };
+      Object.assign(changes, placement, { duration_minutes: next.duration_minutes }, options.alsoChange?.(current));
+      updated = { ...updated, ...changes } as Appointment;
       claimChanges = planClaimChanges(id, claimsOf(current), claimsOf(updated), reads);
     }
     // Values equal to the stored ones: no write, no new version.
     if (!moves && changesNothing(changes, current)) return { result: { ok: true }, done: () => current };
     const at = options.now.toISOString();
     const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
-    const result = await commitAppointment(write, claimChanges, medspaId, [], options.writes);
+    // An online booking's new end goes on its client's ledger (lib/db/online-clients.ts).
+    const ledger = moves && current.source === 'online' && updated.end_at !== current.end_at ? [ledgerTrackAction(medspaId, current.client_id, id, updated.end_at)] : [];
+    const result = await commitAppointment(write, claimChanges, medspaId, ledger, options.writes);
     if (!result.ok && result.failed === 'appointment' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
     return { result, done: () => ({ ...updated, version: current.version + 1, updated_at: at }) };
   });

@@ -58,7 +58,7 @@ export async function publicly<T>(work: () => Promise<T>): Promise<T> {
 
 export const publicProvider = (provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>) => ({ id: provider.id, display_name: displayName(provider) });
 
-/** A booking as its client sees it, with a fresh manage token valid until it ends. */
+/** A booking as its client sees it, with a fresh manage token of its current generation, valid until it ends. */
 export const presentBooking = (appointment: Appointment, service: Pick<ServiceRecord, 'id' | 'name'>, provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>): PublicBookingView => ({
   appointment_id: appointment.id,
   status: appointment.status,
@@ -66,6 +66,6 @@ export const presentBooking = (appointment: Appointment, service: Pick<ServiceRe
   duration_minutes: appointment.duration_minutes,
   service: { id: service.id, name: service.name },
   provider: publicProvider(provider),
-  manage_token: issueManageToken(appointment.medspa_id, appointment.id, appointment.end_at),
+  manage_token: issueManageToken(appointment),
 });
 

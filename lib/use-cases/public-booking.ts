@@ -1,19 +1,20 @@
-import { MAX_CLAIM_MINUTES } from '../domain/claims';
 import { normalizeSearchText } from '../domain/client-search';
-import { withinCancelWindow } from '../domain/online-booking';
+import { liveBookings, PUBLIC_SLOT_MINUTES, withinCancelWindow } from '../domain/online-booking';
+import { isSlotStart } from '../domain/slots';
 import { isMovable } from '../domain/status';
-import { addMinutes } from '../domain/time';
 import type { ClientRecord } from '../domain/records';
-import { manageTokenValid } from '../crypto/manage-token';
+import { manageGenerationOf, manageTokenGeneration } from '../crypto/manage-token';
 import { getAppointment } from '../db/appointments';
+import { clientIsLive } from '../db/client-stats';
 import { findClientIndexEntries, newClientActions } from '../db/clients';
-import { onlineBookingEnds } from '../db/online-booking';
+import { entityKey } from '../db/keys';
+import { emailOwnerAction, emailOwnerOf, ledgerBookAction, ledgerOf, onlineEmailKeyOf, onlineLedgerKey } from '../db/online-clients';
 import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
 import { changeStatus } from './appointment-status';
-import { placeAppointment, updateAppointment } from './booking';
+import { placementAttempt, updateAppointment, withRetries } from './booking';
 import { readForBooking, type BookingReads, type ProviderRecord, type ServiceRecord } from './booking-reads';
 import { clientIndexOf, newClientRecord } from './clients';
 import { assertInWindow, enabledSettingsOf, presentBooking, publicly } from './online-booking';
@@ -29,61 +30,105 @@ async function clientIdsByEmail(medspaId: string, email: string): Promise<string
   return [...new Set(entries.map((entry) => entry.clientId))].sort();
 }
 
+/** 409 SLOT_UNAVAILABLE unless some candidate provider's offered slots start at `scheduledAt` (one who is gone is left for the placement to refuse). */
+function offeredAt(reads: BookingReads, providerIds: readonly string[], scheduledAt: string): string[] {
+  const zone = reads.practice!.time_zone;
+  const offered = providerIds.filter((id) => {
+    const provider = reads.entity<ProviderRecord>('PROVIDER', id);
+    return !provider || isSlotStart(scheduledAt, provider.working_hours ?? {}, zone, PUBLIC_SLOT_MINUTES);
+  });
+  if (offered.length === 0) throw new AppError('SLOT_UNAVAILABLE');
+  return offered;
+}
+
 /**
- * POST /v1/public/bookings. DynamoDB calls: the email's index Query; one BatchGetItem of the
- * practice, service and matching clients (with, for an existing client, a Query of its future
- * bookings in parallel); then the booking's BatchGetItem and TransactWriteItems. A new client is
- * written in the booking's transaction, so a refused booking leaves no client behind.
+ * POST /v1/public/bookings. Each try: the email's index Query in parallel with one BatchGetItem of
+ * the practice, service and email item; then the booking's BatchGetItem (with the matching
+ * clients and their ledgers) and its TransactWriteItems. A new email and a known one make the
+ * same calls in the same order (no timing tells them apart by round trips). One client per
+ * email and the per-client limit are conditions in the booking's own transaction (the email
+ * item, the client's ledger: lib/db/online-clients.ts), so a try that lost a race to a booking
+ * by the same email fails whole and decides again on fresh reads; a refused booking leaves no
+ * client behind.
  */
 export async function bookOnline(medspaId: string, input: PublicBookingInput, now: Date, writes?: RequestWrites): Promise<PublicBookingView> {
   return publicly(async () => {
-    const candidates = await clientIdsByEmail(medspaId, input.client.email);
-    const recentStart = addMinutes(now.toISOString(), -MAX_CLAIM_MINUTES);
-    const [setup, bookings] = await Promise.all([
-      readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }, ...candidates.map((id) => ({ type: 'CLIENT' as const, id }))], []),
-      Promise.all(candidates.map((id) => onlineBookingEnds(medspaId, id, recentStart))),
-    ]);
-    const settings = enabledSettingsOf(setup.practice);
-    const service = setup.entity<ServiceRecord>('SERVICE', input.service_id);
-    if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
-    const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
-    if (providerIds.length === 0 || (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))) {
-      throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
-    }
-    assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
-
+    const emailKey = onlineEmailKeyOf(medspaId, input.client.email);
     const wanted = input.client.email.toLowerCase();
-    const index = candidates.findIndex((id) => setup.entity<ClientRecord>('CLIENT', id)?.email?.toLowerCase() === wanted);
-    const existing = index >= 0 ? candidates[index] : null;
-    if (existing && bookings[index].filter((end) => end > now.toISOString()).length >= settings.max_active_bookings_per_client) {
-      throw new AppError('BOOKING_LIMIT_REACHED');
-    }
-    const client = existing
-      ? null
-      : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
-
-    let reads: BookingReads | undefined;
-    const appointment = await placeAppointment(medspaId, {
-      client_id: existing ?? client!.id,
-      newClient: client ? newClientActions(client, clientIndexOf(client)) : undefined,
-      service_id: service.id,
-      providerIds,
-      scheduledAt: input.scheduled_at,
-      notes: input.notes ?? null,
-      source: 'online',
-      check: (fresh) => void (reads = fresh),
-    }, now, writes);
-    return presentBooking(appointment, service, reads!.entity<ProviderRecord>('PROVIDER', appointment.provider_id)!);
+    let shown: { service: ServiceRecord; reads: BookingReads } | undefined;
+    const appointment = await withRetries(async () => {
+      const [setup, indexed] = await Promise.all([
+        readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }], [], [emailKey]),
+        clientIdsByEmail(medspaId, input.client.email),
+      ]);
+      const settings = enabledSettingsOf(setup.practice);
+      const service = setup.entity<ServiceRecord>('SERVICE', input.service_id);
+      if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
+      const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
+      if (providerIds.length === 0 || (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))) {
+        throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
+      }
+      assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
+      const owner = emailOwnerOf(setup.item(emailKey));
+      const candidates = [...new Set([...(owner ? [owner] : []), ...indexed])];
+      return placementAttempt(medspaId, {
+        service_id: service.id,
+        providerIds,
+        scheduledAt: input.scheduled_at,
+        notes: input.notes ?? null,
+        source: 'online',
+        extraKeys: candidates.flatMap((id) => [entityKey(medspaId, 'CLIENT', id), onlineLedgerKey(medspaId, id)]),
+        decide: (reads) => {
+          shown = { service, reads };
+          // The email's own client while it still has the address, else the first live client with it, else a new one.
+          const existing = candidates.find((id) => reads.entity<ClientRecord>('CLIENT', id)?.email?.toLowerCase() === wanted) ?? null;
+          const client = existing ? null : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
+          const clientId = existing ?? client!.id;
+          const ledger = ledgerOf(existing ? reads.item(onlineLedgerKey(medspaId, existing)) : undefined);
+          const live = liveBookings(ledger.ends, now);
+          if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
+          const emailWrite = emailOwnerAction(medspaId, input.client.email, owner, clientId);
+          return {
+            clientId,
+            providerIds: offeredAt(reads, providerIds, input.scheduled_at),
+            writes: (placed) => [
+              ...(client ? newClientActions(client, clientIndexOf(client)) : [clientIsLive(medspaId, clientId)]),
+              ...(emailWrite ? [emailWrite] : []),
+              ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
+            ],
+          };
+        },
+      }, now, writes);
+    });
+    return presentBooking(appointment, shown!.service, shown!.reads.entity<ProviderRecord>('PROVIDER', appointment.provider_id)!);
   });
 }
 
-/** The booking a manage token opens, or 404 as if it did not exist: wrong, tampered, expired, another appointment's. */
-function assertToken(medspaId: string, appointmentId: string, token: string | undefined, now: Date): void {
-  if (!token || !manageTokenValid(medspaId, appointmentId, token, now)) throw new AppError('APPOINTMENT_NOT_FOUND');
+/**
+ * The booking a manage token opens, or 404 as if it did not exist: wrong, tampered, expired,
+ * another appointment's, or handed out before a reschedule. Checked without a read first, then
+ * against the appointment's generation once read.
+ */
+function assertToken(medspaId: string, appointmentId: string, token: string | undefined, now: Date): number {
+  const generation = token ? manageTokenGeneration(medspaId, appointmentId, token, now) : null;
+  if (generation === null) throw new AppError('APPOINTMENT_NOT_FOUND');
+  return generation;
 }
 
-/** Cancel and reschedule: only a scheduled or confirmed booking, and only until the practice's cutoff. */
-function assertChangeable(current: Appointment, now: Date, cutoffMinutes: number): void {
+/** The appointment a token opens: it exists and the token is of its current generation. */
+async function openedAppointment(medspaId: string, appointmentId: string, token: string | undefined, now: Date): Promise<Appointment> {
+  const generation = assertToken(medspaId, appointmentId, token, now);
+  const appointment = await getAppointment(medspaId, appointmentId);
+  if (!appointment || manageGenerationOf(appointment) !== generation) throw new AppError('APPOINTMENT_NOT_FOUND');
+  return appointment;
+}
+
+/**
+ * Cancel and reschedule: only a scheduled or confirmed booking, only until the practice's cutoff,
+ * and only with a link of its generation as now read (a concurrent reschedule retired it).
+ */
+function assertChangeable(current: Appointment, now: Date, cutoffMinutes: number, generation: number): void {
+  if (manageGenerationOf(current) !== generation) throw new AppError('APPOINTMENT_NOT_FOUND');
   if (!isMovable(current.status)) throw new AppError('INVALID_STATUS_TRANSITION', `A ${current.status} booking cannot be changed online`);
   if (!withinCancelWindow(current.scheduled_at, now, { cancel_cutoff_minutes: cutoffMinutes })) throw new AppError('CANCEL_WINDOW_CLOSED');
 }
@@ -100,9 +145,7 @@ const namedProvider = (reads: { entity<T>(type: 'PROVIDER', id: string): T | nul
 
 /** GET /v1/public/bookings/{id}: GetItem of the appointment, then one BatchGetItem of the practice, service and provider. */
 export async function getOnlineBooking(medspaId: string, appointmentId: string, token: string | undefined, now: Date): Promise<PublicBookingView> {
-  assertToken(medspaId, appointmentId, token, now);
-  const appointment = await getAppointment(medspaId, appointmentId);
-  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const appointment = await openedAppointment(medspaId, appointmentId, token, now);
   const { reads, present } = await bookingContext(medspaId, appointment);
   enabledSettingsOf(reads.practice);
   return present(appointment);
@@ -115,14 +158,12 @@ export async function cancelOnlineBooking(
   token: string | undefined,
   options: { now: Date; reason?: string; writes?: RequestWrites },
 ): Promise<PublicBookingView> {
-  assertToken(medspaId, appointmentId, token, options.now);
-  const appointment = await getAppointment(medspaId, appointmentId);
-  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const appointment = await openedAppointment(medspaId, appointmentId, token, options.now);
   const { reads, present } = await bookingContext(medspaId, appointment);
   const settings = enabledSettingsOf(reads.practice);
   const cancelled = await changeStatus(medspaId, appointmentId, 'cancelled', {
     ...options,
-    guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes),
+    guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes, manageGenerationOf(appointment)),
   });
   return present(cancelled);
 }
@@ -134,17 +175,19 @@ export async function rescheduleOnlineBooking(
   token: string | undefined,
   options: { now: Date; scheduledAt: string; writes?: RequestWrites },
 ): Promise<PublicBookingView> {
-  assertToken(medspaId, appointmentId, token, options.now);
+  const generation = assertToken(medspaId, appointmentId, token, options.now);
   return publicly(async () => {
-    const appointment = await getAppointment(medspaId, appointmentId);
-    if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
+    const appointment = await openedAppointment(medspaId, appointmentId, token, options.now);
     const { reads, present } = await bookingContext(medspaId, appointment);
     const settings = enabledSettingsOf(reads.practice);
     assertInWindow(options.scheduledAt, options.now, settings, reads.practice!.time_zone);
+    offeredAt(reads, [appointment.provider_id], options.scheduledAt);
     const moved = await updateAppointment(medspaId, appointmentId, { scheduled_at: options.scheduledAt }, {
       now: options.now,
       writes: options.writes,
-      guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes),
+      guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes, generation),
+      // The links handed out so far stop working; the answer (and the event) carries the new one.
+      alsoChange: (current) => ({ manage_generation: manageGenerationOf(current) + 1 }),
     });
     return present(moved);
   });

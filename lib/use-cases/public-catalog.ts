@@ -1,3 +1,4 @@
+import { PUBLIC_SLOT_MINUTES } from '../domain/online-booking';
 import { localDateOf } from '../domain/time';
 import { activeServices } from '../db/online-booking';
 import { getLiveEntities } from '../db/resources';
@@ -29,15 +30,12 @@ export async function publicServices(practice: PracticeRecord): Promise<z.output
     .map(({ id, name, category, description, duration_minutes, price_cents }) => ({ id, name, category, description, duration_minutes, price_cents }));
 }
 
-/** Slot starts the page offers: the staff search's default step. */
-const INTERVAL_MINUTES = 15;
-
 /**
  * GET /v1/public/availability: the staff search (same reads, same slot rule) cut to the booking
  * window, each provider as `{ id, display_name }`.
  */
 export async function publicAvailability(medspaId: string, query: z.output<typeof PublicAvailabilityQuery>, now: Date): Promise<AvailabilityEntry<{ id: string; display_name: string }>[]> {
-  const input: SearchAvailabilityInput = { serviceId: query.service_id, from: query.from, to: query.to, providerIds: query.provider_id ? [query.provider_id] : undefined, intervalMinutes: INTERVAL_MINUTES };
+  const input: SearchAvailabilityInput = { serviceId: query.service_id, from: query.from, to: query.to, providerIds: query.provider_id ? [query.provider_id] : undefined, intervalMinutes: PUBLIC_SLOT_MINUTES };
   checkInput(input);
   const setup = await publicly(() => readSetup(medspaId, input));
   const settings = enabledSettingsOf(setup.practice);

@@ -67,7 +67,7 @@ describe('manage links (use cases)', { timeout: 60_000 }, () => {
     const scene = await makeOnlineScene();
     const booking = await bookOnline(scene.practice.medspaId, onlineBooking(scene), NOW);
     const end = new Date(Date.parse(booking.scheduled_at) + booking.duration_minutes * 60_000).toISOString();
-    const token = issueManageToken(scene.practice.medspaId, booking.appointment_id, end);
+    const token = issueManageToken({ medspa_id: scene.practice.medspaId, id: booking.appointment_id, end_at: end });
     expect(await outcome(getOnlineBooking(scene.practice.medspaId, booking.appointment_id, token, NOW))).toBe('ok');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issueManageToken, manageTokenValid } from '../../lib/crypto/manage-token';
+import { issueManageToken, manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 import { open, seal } from '../../lib/crypto/sealed';
 
 const practice = '6f1c7a52-2b8f-4a34-9a43-0e0c3b2f1a11';
@@ -9,7 +9,7 @@ const endsAt = '2031-03-12T15:00:00Z';
 const before = new Date('2031-03-12T14:59:59Z');
 
 describe('manage tokens', () => {
-  const token = issueManageToken(practice, appointment, endsAt);
+  const token = issueManageToken({ medspa_id: practice, id: appointment, end_at: endsAt });
 
   it('opens for its appointment until the appointment ends', () => {
     expect(manageTokenValid(practice, appointment, token, before)).toBe(true);
@@ -25,6 +25,12 @@ describe('manage tokens', () => {
       expect(manageTokenValid(practice, appointment, changed, before), `position ${i}`).toBe(false);
     }
     for (const junk of ['', 'x', '====', token + 'A', token.slice(0, -2)]) expect(manageTokenValid(practice, appointment, junk, before)).toBe(false);
+  });
+  it('carries the generation it was issued at (a public reschedule moves it on: lib/use-cases/public-booking.ts)', () => {
+    expect(manageTokenGeneration(practice, appointment, token, before)).toBe(0);
+    const next = issueManageToken({ medspa_id: practice, id: appointment, end_at: endsAt, manage_generation: 2 });
+    expect(manageTokenGeneration(practice, appointment, next, before)).toBe(2);
+    expect(manageTokenGeneration(practice, other, next, before)).toBeNull();
   });
   it('is not a cursor, nor a cursor one (purposes are bound)', () => {
     const sealed = seal('medspa-cursor', [practice, appointment], null, 2_000_000_000);

@@ -52,6 +52,8 @@ export interface AppointmentRecord extends Versioned {
   price_cents: number;
   cancelled_at: string | null;
   cancellation_reason: string | null;
+  /** An online booking's manage-link generation (lib/crypto/manage-token.ts): absent until a public reschedule. Never shown. */
+  manage_generation?: number;
 }
 
 /** An appointment's clinical documentation; `medspa_id` is absent from items written before it was stored. */
@@ -115,4 +117,23 @@ export interface ReminderSentRecord {
 export interface ReminderSweepRecord {
   swept_through: string;
   updated_at: string;
+}
+
+/** Online booking's one client per email: the client an email books as (by the email's SHA-256). */
+export interface OnlineEmailRecord {
+  medspa_id: string;
+  email_hash: string;
+  client_id: string;
+}
+
+/**
+ * A client's online bookings still holding time, each with its end (the per-client limit's ledger).
+ * `version` grows with every change, so a public booking can condition on the ledger it read.
+ */
+export interface OnlineLedgerRecord {
+  medspa_id: string;
+  client_id: string;
+  /** appointment id -> its end (ISO). */
+  ends: Record<string, string>;
+  version: number;
 }
