@@ -23,8 +23,8 @@ async function recordOutcome(request: ApiMiddyRequest) {
   const response = request.response;
   const status = response?.statusCode ?? 500;
   const denied = status === 401 || status === 403;
-  // A replay changes nothing: the first request's entry stands.
-  if (!state.caller || state.replay || (state.route.method === 'GET' && !denied)) return;
+  // A replay changes nothing: the first request's entry stands (a caller refused before its replay is audited).
+  if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied)) return;
   if (state.writes.isCommitted && status < 400) return;
   const outcome = status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');
   try {

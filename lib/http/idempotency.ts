@@ -8,6 +8,7 @@ import {
   type IdempotencyRecord,
   type StoredResponse,
 } from '../db/idempotency';
+import type { AnyCaller } from '../auth/tokens';
 import { AppError } from '../errors';
 import { retry } from '../retry';
 import { isIdempotent } from './route';
@@ -60,24 +61,41 @@ const settle = (record: IdempotencyRecord | null, fingerprint: string, reread: (
     },
   );
 
+/** Refusals before any work (the caller's credential, origin, role or rate limit): never an answer to keep. */
+const REFUSALS = new Set([401, 403, 429]);
+
 async function store(request: ApiMiddyRequest) {
   const state = request.internal;
   const claim = state.idempotency;
   const response = request.response;
   if (!claim || !state.caller || !response || state.replay) return;
-  const { medspaId, clientId } = state.caller;
+  const { medspaId } = state.caller;
   const status = response.statusCode ?? 500;
-  // A 5xx is not an answer to keep: give the key back (unless the change committed) so a retry runs.
-  if (status >= 500) return releaseIdempotencyKey(medspaId, clientId, claim.key, claim.lockId);
+  // A 5xx is not an answer to keep, nor a refusal: give the key back (unless the change committed) so a retry runs.
+  if (status >= 500 || REFUSALS.has(status)) return releaseIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId);
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([name, value]) => [name, String(value)]));
-  await completeIdempotencyKey(medspaId, clientId, claim.key, claim.lockId, { status, headers, body: String(response.body ?? '') });
+  await completeIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId, { status, headers, body: String(response.body ?? '') });
 }
 
 /**
- * `Idempotency-Key` on POSTs (API reference, conventions), keys per credential, records kept 24 h. The key is
- * claimed once the token is verified (in parallel with the credential check); the change's own
- * write marks it committed, atomically, so a committed operation never runs twice; the
- * answer (2xx or 4xx) is stored for replay; a 5xx gives the key back. The same key with another
+ * Whose records a key is one of (API reference, conventions): a credential's own; for a public
+ * call the publishable key's, narrowed to the client IP and, on manage links, the booking token
+ * (hashed: neither is stored), so a replay never hands one visitor's answer to another.
+ */
+function scopeOf(request: ApiMiddyRequest, caller: AnyCaller): string {
+  if (caller.role !== 'public') return caller.clientId;
+  const ip = request.event.requestContext?.http?.sourceIp ?? '';
+  const bookingToken = request.event.headers?.['x-booking-token'] ?? '';
+  return `${caller.clientId}#${createHash('sha256').update(`${ip}\n${bookingToken}`).digest('base64url')}`;
+}
+
+/**
+ * `Idempotency-Key` on POSTs (API reference, conventions), keys per caller scope (`scopeOf`), records kept
+ * 24 h. The key is claimed once the caller is identified (a token: in parallel with the credential
+ * check; a publishable key: after its origin and online booking checks), and an answer is
+ * replayed only to a caller whose checks all passed. The change's own write marks it committed,
+ * atomically, so a committed operation never runs twice; the answer (2xx or 4xx) is stored for
+ * replay; a 5xx or a refusal before any work (401, 403, 429) gives the key back. The same key with another
  * body is 422 IDEMPOTENCY_KEY_REUSED; a duplicate arriving while the first runs waits up to 5 s
  * for its answer, then 409 IDEMPOTENCY_KEY_IN_USE.
  */
@@ -99,16 +117,19 @@ export const idempotency = (): ApiMiddleware => ({
       });
     }
     const fingerprint = fingerprintOf(request);
-    state.onAuthenticated.push(async ({ medspaId, clientId }) => {
+    state.onAuthenticated.push(async (caller) => {
+      const { medspaId } = caller;
+      const scope = scopeOf(request, caller);
       const lockId = randomUUID();
       const now = Date.now();
-      const outcome = await claimIdempotencyKey({ medspaId, clientId, key, fingerprint, lockId, now, lockMs: LOCK_MS });
+      const outcome = await claimIdempotencyKey({ medspaId, clientId: scope, key, fingerprint, lockId, now, lockMs: LOCK_MS });
       if (outcome.claimed) {
-        state.idempotency = { key, lockId };
-        state.writes.add(() => idempotencyCommitAction(medspaId, clientId, key, state.now.toISOString()));
+        state.idempotency = { key, lockId, scope };
+        state.writes.add(() => idempotencyCommitAction(medspaId, scope, key, state.now.toISOString()));
         return;
       }
-      state.replay = await settle(outcome.record, fingerprint, () => readIdempotencyRecord(medspaId, clientId, key));
+      // Replayed only once the caller's gate has opened (lib/http/chain.ts): a refused caller gets its refusal.
+      state.replay = await settle(outcome.record, fingerprint, () => readIdempotencyRecord(medspaId, scope, key));
     });
   },
   after: store,

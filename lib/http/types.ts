@@ -73,7 +73,7 @@ export type RequestState = {
   /** Response headers middlewares add to whatever is answered (RateLimit-*). */
   extraHeaders: Record<string, string>;
   /** Set by the idempotency middleware: this request's claim on its key, or the response to replay. */
-  idempotency?: { key: string; lockId: string };
+  idempotency?: { key: string; lockId: string; scope: string };
   replay?: ApiResponse;
 };
 
