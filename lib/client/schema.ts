@@ -3428,6 +3428,11 @@ export interface components {
                      */
                     updated_at?: string;
                 };
+                /**
+                 * @description A reschedule by the client (its manage link) only: the new manage token; the one handed out before stops working. Valid until the appointment ends.
+                 * @example mt_example
+                 */
+                manage_token?: string;
             };
         };
         /** @description An appointment moved to another status (cancel and completion included). */
@@ -9075,7 +9080,8 @@ export interface operations {
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
-                 *         }
+                 *         },
+                 *         "manage_token": "mt_example"
                  *       }
                  *     }
                  */

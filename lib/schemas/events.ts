@@ -48,6 +48,13 @@ const DATA_EXTRAS: Partial<Record<EventType, z.core.$ZodShape>> = /* @__PURE__ *
       'mt_example',
     ),
   },
+  'appointment.updated': {
+    manage_token: doc(
+      z.optional(z.string()),
+      'A reschedule by the client (its manage link) only: the new manage token; the one handed out before stops working. Valid until the appointment ends.',
+      'mt_example',
+    ),
+  },
 }));
 
 const eventEnvelope = <T extends EventType>(type: T) => {
@@ -56,6 +63,7 @@ const eventEnvelope = <T extends EventType>(type: T) => {
     ? z.object({
         object,
         previous: doc(z.partial(object), 'The old values of the fields that changed (null for a field that had none).'),
+        ...DATA_EXTRAS[type],
       })
     : z.object({ object, ...DATA_EXTRAS[type] });
   return doc(z.object({

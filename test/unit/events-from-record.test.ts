@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
-import { manageTokenValid } from '../../lib/crypto/manage-token';
+import { manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 
 const appointmentItem = appointmentCodec.toItem;
 const reminderItem = (medspaId: string, reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string }, appointment: any) =>
@@ -165,6 +165,21 @@ describe('appointments', () => {
     expect(events[0].data.previous).toEqual({ scheduled_at: before.scheduled_at, end_at: before.end_at, duration_minutes: 60 });
     expect(events[0].data.object).toMatchObject({ scheduled_at: later, duration_minutes: 90, version: 2 });
     expect(events[0].created_at).toBe(after.updated_at);
+  });
+
+  it("a public reschedule's appointment.updated carries the new manage token (and no storage field); a staff move none", () => {
+    const before = makeAppointment({ source: 'online' });
+    const later = iso(4 * 24 * 60);
+    const moved = { scheduled_at: later, end_at: new Date(Date.parse(later) + 3_600_000).toISOString() };
+    const [event] = eventsFromRecord(modify(appointmentItem(before), { ...changed(before, moved), manage_generation: 1 }), context);
+    expect(event.type).toBe('appointment.updated');
+    const token = (event.data as { manage_token?: string }).manage_token!;
+    expect(manageTokenGeneration(MID, before.id, token, NOW)).toBe(1);
+    expect(event.data.object).not.toHaveProperty('manage_generation');
+    expect(event.data.previous).not.toHaveProperty('manage_generation');
+    expect(EVENT_ENVELOPES['appointment.updated'].parse(event)).toEqual(event);
+    const [byStaff] = eventsFromRecord(modify(appointmentItem(before), changed(before, moved)), context);
+    expect(byStaff.data).not.toHaveProperty('manage_token');
   });
 
   it('an edit of notes or price is appointment.updated with just those fields in previous', () => {
