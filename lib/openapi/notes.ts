@@ -125,15 +125,22 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   31 days. A payment raises the client's \`total_spent_cents\` in the same transaction.
 - **Audit of changes** commits inside the change's own transaction where it has one, so a
   committed change always has its audit entry.
-- **Idempotency-Key** is taken by every authenticated POST (not the token exchange), per
-  credential, for 24 h (records expire by TTL). The key is claimed as soon as the token is
-  verified (in parallel with the credential check); a change that commits in a transaction marks
-  the key committed in that same transaction, so a committed booking or payment can never run
-  twice, even if the Lambda dies before answering. 2xx and 4xx answers are stored and replayed
-  byte for byte with \`Idempotent-Replayed: true\` (and the new request's \`X-Request-Id\`); a 5xx is
-  not stored and the key is given back. The same key with another body (or path) is 422
-  \`IDEMPOTENCY_KEY_REUSED\`; a duplicate arriving while the first still runs waits up to 5 s for
-  its answer, then gets 409 \`IDEMPOTENCY_KEY_IN_USE\`. A key is 1-255 visible ASCII characters.
+- **Idempotency-Key** is taken by every authenticated POST (not the token exchange), for 24 h
+  (records expire by TTL), in the caller's scope: a staff credential's own; for public calls the
+  publishable key's, narrowed to the client IP and, on manage links, the booking token (both
+  hashed into the record's key), so a replay never hands one visitor's answer, \`manage_token\`
+  included, to another: from another address, or with a wrong or missing \`X-Booking-Token\`, the
+  request runs afresh. The key is claimed once the caller is identified (for a token in parallel
+  with the credential check; for a publishable key after its origin and online-booking checks),
+  and a stored answer is replayed only once every check of the caller (credential, origin, role,
+  rate limit) has passed; a refusal before any work (401, 403, 429) is never stored, the key is
+  given back. A change that commits in a transaction marks the key committed in that same
+  transaction, so a committed booking or payment can never run twice, even if the Lambda dies
+  before answering. 2xx and 4xx answers are stored and replayed byte for byte with
+  \`Idempotent-Replayed: true\` (and the new request's \`X-Request-Id\`); a 5xx is not stored and the
+  key is given back. The same key with another body (or path) is 422 \`IDEMPOTENCY_KEY_REUSED\`; a
+  duplicate arriving while the first still runs waits up to 5 s for its answer, then gets 409
+  \`IDEMPOTENCY_KEY_IN_USE\`. A key is 1-255 visible ASCII characters.
 - **AWS's limits**: text that is not valid Unicode (a lone surrogate such as \`"\\ud800"\`, which
   DynamoDB refuses) is 400 \`VALIDATION_ERROR\` naming each field, in a body, query or path. A list
   page whose answer would pass Lambda's 6 MB response limit comes back shorter than \`limit\`, with
@@ -180,13 +187,25 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   case (same claims, same transaction, \`source: "online"\`); any conflict is 409 \`SLOT_UNAVAILABLE\`
   with no details, a provider not certified for the service is 404 \`PROVIDER_NOT_FOUND\`. Without
   \`provider_id\` the certified, active providers are tried in a stable order, a lost race moving to
-  the next. The client is the practice's client whose email matches case-insensitively (the
-  lowest id when several do), found by a Query on the client search index, or a new client written
-  in the booking's own transaction (a refused booking leaves no client behind); the answer is the
-  same either way. The per-client limit counts the client's active future online bookings on an
-  eventually consistent index, so two bookings by one email at the same instant may both pass, and
-  two first bookings by one new email at the same instant make two clients. Every read of a
-  booking answers a freshly sealed \`manage_token\` (any issued token stays valid until the
+  the next. \`scheduled_at\` must be one of the starts public availability offers (15-minute steps
+  from the start of the provider's working period that day): any other minute, second or
+  millisecond is 409 \`SLOT_UNAVAILABLE\`, for a reschedule too. The client is the practice's client
+  whose email matches case-insensitively, or a new client written in the booking's own transaction
+  (a refused booking leaves no client behind); the answer is the same either way, and a new and a
+  known email make the same DynamoDB calls in the same order (no round trip tells them apart; the
+  bench measures what is left). One email is one client whatever the concurrency: an email item
+  (keyed by the email's SHA-256, never the address) names the client, created under
+  \`attribute_not_exists\` in the booking's transaction, so of N simultaneous first bookings one
+  creates the client and the others decide again and book as it. The per-client limit is a
+  condition in the same transaction: each client's ledger item holds its active online bookings'
+  ends, a public booking writes it on condition of the version it read, and every other write that
+  adds, moves or ends an online booking (a staff create with \`source: online\`, a move, a cancel,
+  no-show, completion or delete, a client's deletion) updates it in its own transaction; so N
+  simultaneous bookings by one email with k left give exactly k. Every read of a booking answers a
+  freshly sealed \`manage_token\` valid until the appointment ends; a reschedule through the manage
+  link moves the appointment's manage generation on, so the tokens handed out before stop working
+  (404) and the answer, and the \`appointment.updated\` event, carry the new one (a staff move keeps
+  the client's link working).
   appointment ends). The page's manage link is \`<base>/book?key=pk_...&booking=<id>#token=<token>\`:
   the token rides in the fragment, which no server log or \`Referer\` sees. \`GET /book\` reads the key
   for its \`frame-ancestors\` and is not limited per IP (API Gateway's throttling guards it); the

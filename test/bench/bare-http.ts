@@ -6,14 +6,14 @@
  */
 import { Agent, request } from 'node:http';
 
-export function barePost(baseUrl: string, token: string): (path: string, body: unknown) => Promise<unknown> {
+/** `headers` go on every request (the credential), `more` on one (an Idempotency-Key). */
+export function barePost(baseUrl: string, headers: Record<string, string>): (path: string, body: unknown, more?: Record<string, string>) => Promise<unknown> {
   const { hostname, port } = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  return (path, body) =>
+  return (path, body, more = {}) =>
     new Promise((resolve, reject) => {
       const text = JSON.stringify(body);
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-      const sent = request({ hostname, port, path, method: 'POST', agent, headers }, (response) => {
+      const sent = request({ hostname, port, path, method: 'POST', agent, headers: { ...headers, ...more, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {

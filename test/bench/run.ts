@@ -11,6 +11,7 @@ import { benchEnvironment, startBenchTable } from './bench-table';
 benchEnvironment('bench');
 // Measuring the API, not the per-credential rate limit (API reference, local server and admin command: 0 turns it off).
 process.env.RATE_LIMIT_RPS ??= '0';
+process.env.RATE_LIMIT_IP_RPS ??= '0';
 
 const { createLocalServer, listen } = await import('../../infra/local/http-server');
 const { ddb, tableName } = await import('../../lib/db/client');
@@ -95,7 +96,7 @@ const rawCreateCalls = (i: number, prefix: string) =>
   floors.rawCreateCalls({ medspaId: mid, clientId, service: facial, providerId: providers[i % 10]!, start: at(28, Math.floor(i / 10) * 30), id: `${prefix}-${i}`, caller: credential.client_id });
 // The goal's create is sent with the least HTTP client there is (./bare-http.ts): the server's
 // cost, as a Lambda would bear it; the typed client's is measured beside it, in the same rounds.
-const post = barePost(`http://127.0.0.1:${port}`, await issueToken({ medspaId: mid, clientId: credential.client_id, role: 'admin' }, new Date()));
+const post = barePost(`http://127.0.0.1:${port}`, { authorization: `Bearer ${await issueToken({ medspaId: mid, clientId: credential.client_id, role: 'admin' }, new Date())}` });
 const { server: create, client: clientCreate, raw: rawCreate } = await measureSides(SAMPLES, {
   server: (i) => post('/v1/appointments', createAt(2 * SAMPLES + i)),
   client: (i) => medspa.createAppointment(createAt(i), { idempotencyKey: false }),
@@ -161,6 +162,18 @@ const race = await Promise.allSettled(
   Array.from({ length: 50 }, () => medspa.createAppointment({ client_id: clientId, service_id: serviceId, provider_id: providers[0], scheduled_at: at(42, 600) })),
 );
 const won = race.filter((r) => r.status === 'fulfilled').length;
+
+// The email timing oracle (./email-oracle.ts): providers 6 and 7 from week eleven, at the public slot grid's starts.
+const { measureEmailOracle } = await import('./email-oracle');
+await medspa.api.updatePractice({ body: { online_booking: { enabled: true, max_active_bookings_per_client: 100, horizon_days: 365 } } });
+const oracle = await measureEmailOracle({
+  baseUrl: `http://127.0.0.1:${port}`,
+  publishableKey,
+  serviceId,
+  providerIds: [providers[6]!, providers[7]!],
+  slotAt: (n) => at(70 + Math.floor(n / 48), (n % 48) * 30),
+  pairs: Math.min(SAMPLES, 150),
+});
 const lost = race.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'PROVIDER_UNAVAILABLE').length;
 
 // Cold starts: a fresh process per sample imports each built function and invokes it once against
@@ -205,6 +218,7 @@ console.log(
 // Issue 22: through the local server, at most 1.3x the same calls made raw (issue 12 asked 1.5x).
 console.log(`create goal: p50 through the local server within 1.3x the raw floor -> ${create.p50 / rawCreate.p50 <= 1.3 ? 'met' : 'NOT met'} (${(create.p50 / rawCreate.p50).toFixed(2)}x, one node:http request a create; create* is the same through the typed client, ${(clientCreate.p50 / rawCreate.p50).toFixed(2)}x: its fetch and middlewares run on the integrator's machine; one typed-client round trip with no DynamoDB call, GET /health, is p50 ${hop.p50.toFixed(1)} ms)`);
 console.log(`list goal: one day's p50 within 1.5x one Query + one BatchGet -> ${listDay.p50 / rawListDay.p50 <= 1.5 ? 'met' : 'NOT met'}`);
+console.log(oracle.line);
 console.log(`concurrency: 50 simultaneous creates for one provider and time -> ${won} won, ${lost} PROVIDER_UNAVAILABLE${won === 1 && lost === 49 ? ' (ok)' : ' (UNEXPECTED)'}`);
 
 // Reports: 20,000 appointments across a year, counted by the stream aggregator (BENCH_REPORT_APPOINTMENTS=0 skips it).
