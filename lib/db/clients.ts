@@ -52,6 +52,13 @@ export const newClientActions = (client: ClientRecord, index: ClientIndex): Tran
   ...index.terms.map((term) => indexPut(client.medspa_id, client.id, index, term)),
 ];
 
+/**
+ * That a client is still found by these terms, as checks: online booking's transaction for a
+ * known email, item for item where a new one puts its client and index (the two take alike).
+ */
+export const clientIndexChecks = (medspaId: string, clientId: string, index: ClientIndex): TransactItem[] =>
+  index.terms.map((term) => ({ ConditionCheck: { TableName: tableName(), Key: clientSearchKey(medspaId, term, clientId), ConditionExpression: 'attribute_exists(pk)' } }));
+
 /** A new client with its search index; its id is new (else a DataFailure `collision`). */
 export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
   const [put, ...indexPuts] = newClientActions(client, index);

@@ -33,12 +33,15 @@ export function ledgerOf(item: Record<string, unknown> | undefined): OnlineLedge
 }
 
 /**
- * The email item's write for a booking as `clientId`: created when absent, pointed elsewhere only
- * if it still names the client read (whose record is gone or no longer has this email). Either
- * way a booking that decided on a stale read fails its transaction and decides again.
+ * The email item's part of a booking as `clientId`: created when absent, pointed elsewhere only if
+ * it still names the client read (whose record is gone or no longer has this email), or checked
+ * to still name it. Whichever, a booking that decided on a stale read fails its transaction and
+ * decides again.
  */
-export function emailOwnerAction(medspaId: string, email: string, read: string | null, clientId: string): TransactItem | null {
-  if (read === clientId) return null;
+export function emailOwnerAction(medspaId: string, email: string, read: string | null, clientId: string): TransactItem {
+  if (read === clientId) {
+    return { ConditionCheck: { TableName: tableName(), Key: onlineEmailKeyOf(medspaId, email), ConditionExpression: 'client_id = :read', ExpressionAttributeValues: { ':read': read } } };
+  }
   return {
     Put: {
       TableName: tableName(),

@@ -27,7 +27,7 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   auth: 'publishable',
   body: pub.PublicBookingBody, response: pub.PublicBooking, idempotent: 'required',
   errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED'],
-  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['put'], onlineEmails: ['put'], onlineLedger: ['put'] },
+  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check', 'put'], clientSearch: ['check', 'put'], onlineEmails: ['check', 'put'], onlineLedger: ['put'] },
   touches: MANAGE_TOKEN,
 }));
 

@@ -6,7 +6,7 @@ import type { ClientRecord } from '../domain/records';
 import { manageGenerationOf, manageTokenGeneration } from '../crypto/manage-token';
 import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
-import { findClientIndexEntries, newClientActions } from '../db/clients';
+import { clientIndexChecks, findClientIndexEntries, newClientActions } from '../db/clients';
 import { entityKey } from '../db/keys';
 import { emailOwnerAction, emailOwnerOf, ledgerBookAction, ledgerOf, onlineEmailKeyOf, onlineLedgerKey } from '../db/online-clients';
 import type { RequestWrites } from '../db/request-writes';
@@ -81,19 +81,19 @@ export async function bookOnline(medspaId: string, input: PublicBookingInput, no
         decide: (reads) => {
           shown = { service, reads };
           // The email's own client while it still has the address, else the first live client with it, else a new one.
-          const existing = candidates.find((id) => reads.entity<ClientRecord>('CLIENT', id)?.email?.toLowerCase() === wanted) ?? null;
-          const client = existing ? null : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
-          const clientId = existing ?? client!.id;
-          const ledger = ledgerOf(existing ? reads.item(onlineLedgerKey(medspaId, existing)) : undefined);
+          const known = candidates.map((id) => reads.entity<ClientRecord>('CLIENT', id)).find((record) => record?.email?.toLowerCase() === wanted) ?? null;
+          const client = known ? null : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
+          const clientId = known?.id ?? client!.id;
+          const ledger = ledgerOf(known ? reads.item(onlineLedgerKey(medspaId, known.id)) : undefined);
           const live = liveBookings(ledger.ends, now);
           if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
-          const emailWrite = emailOwnerAction(medspaId, input.client.email, owner, clientId);
           return {
             clientId,
             providerIds: offeredAt(reads, providerIds, input.scheduled_at),
+            // A known email checks its client, index and email item where a new one puts them: the same items either way.
             writes: (placed) => [
-              ...(client ? newClientActions(client, clientIndexOf(client)) : [clientIsLive(medspaId, clientId)]),
-              ...(emailWrite ? [emailWrite] : []),
+              ...(client ? newClientActions(client, clientIndexOf(client)) : [clientIsLive(medspaId, clientId), ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!))]),
+              emailOwnerAction(medspaId, input.client.email, owner, clientId),
               ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
             ],
           };
