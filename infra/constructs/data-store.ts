@@ -41,7 +41,7 @@ export class DataStore extends Construct {
   readonly table: Table;
   /** Encrypts the table (and its stream), the bus and the secrets. */
   readonly dataKey: Key;
-  /** Encrypts the stage's log groups and alarm notifications. */
+  /** Encrypts the stage's log groups, alarm notifications and, with the edge on, its origin-verify secret. */
   readonly opsKey: Key;
   readonly signingKey: Key;
   readonly bus: EventBus;
