@@ -44,6 +44,13 @@ const ConfigSchema = z.object({
   RATE_LIMIT_IP_RPS: z._default(z.coerce.number().check(z.gte(0)), 10),
   /** Per client IP: the burst one address may send at once. */
   RATE_LIMIT_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 50),
+  /**
+   * Set on AWS when the stage's edge (CloudFront + WAF, docs/decisions/0018) is on: the value
+   * CloudFront adds to every origin request as `x-origin-verify` (lib/http/client-ip.ts). With it
+   * set, a request without it did not come through the edge and is refused. Unset (locally, or the
+   * edge off): no edge, every request is taken as it comes.
+   */
+  ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(32))),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 });
 

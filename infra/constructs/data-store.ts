@@ -13,6 +13,25 @@ import type { StageSettings } from '../stacks/stage-settings';
 /** Every log group of a stage lives under this prefix (the logs key is usable for these only). */
 export const logGroupPrefix = (stage: string) => `/medspa-api/${stage}`;
 
+/** CloudWatch Logs (of the key's region) may encrypt with `key` for the log groups named by `namePattern` only. */
+export function allowLogGroupEncryption(key: Key, namePattern: string): void {
+  const stack = Stack.of(key);
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'StageLogGroups',
+      effect: Effect.ALLOW,
+      principals: [new ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
+      actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+      resources: ['*'],
+      conditions: {
+        ArnLike: {
+          'kms:EncryptionContext:aws:logs:arn': stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: namePattern, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+        },
+      },
+    }),
+  );
+}
+
 /**
  * The stateful part of a stage: the one DynamoDB table (shape from lib/db/table.ts), the KMS keys,
  * the event bus and the service secrets. Keep these construct ids stable: renaming one replaces
@@ -22,7 +41,7 @@ export class DataStore extends Construct {
   readonly table: Table;
   /** Encrypts the table (and its stream), the bus and the secrets. */
   readonly dataKey: Key;
-  /** Encrypts the stage's log groups and alarm notifications. */
+  /** Encrypts the stage's log groups, alarm notifications and, with the edge on, its origin-verify secret. */
   readonly opsKey: Key;
   readonly signingKey: Key;
   readonly bus: EventBus;
@@ -47,26 +66,7 @@ export class DataStore extends Construct {
       removalPolicy: settings.removalPolicy,
       pendingWindow: settings.keyPendingWindow,
     });
-    // CloudWatch Logs encrypts with it only for this stage's log groups.
-    this.opsKey.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'StageLogGroups',
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
-        actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:DescribeKey'],
-        resources: ['*'],
-        conditions: {
-          ArnLike: {
-            'kms:EncryptionContext:aws:logs:arn': stack.formatArn({
-              service: 'logs',
-              resource: 'log-group',
-              resourceName: `${logGroupPrefix(settings.stage)}/*`,
-              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-            }),
-          },
-        },
-      }),
-    );
+    allowLogGroupEncryption(this.opsKey, `${logGroupPrefix(settings.stage)}/*`);
     // CloudWatch alarms publish to the KMS-encrypted alarm topic.
     this.opsKey.addToResourcePolicy(
       new PolicyStatement({

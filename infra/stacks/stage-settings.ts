@@ -51,17 +51,35 @@ export interface ApiOptions {
   alarmEmail?: string;
   /** Alarm thresholds. */
   alarms: { api5xxPercent: number; apiP99LatencyMs: number };
+  /**
+   * The edge: CloudFront in front of the HTTP API with an AWS WAF web ACL (docs/decisions/0018).
+   * Unset: on for production stages only (`edgeEnabled`).
+   */
+  edge?: boolean;
+  /** The web ACL's rate-based rule: requests one IP may send in any 5 minutes before the edge blocks it. */
+  wafRateLimit: number;
 }
 
 export const DEFAULT_API_OPTIONS: ApiOptions = {
   throttle: { rateLimit: 100, burstLimit: 200 },
   alarms: { api5xxPercent: 1, apiP99LatencyMs: 2000 },
+  // 20 requests/s sustained, one credential's whole in-app budget (RATE_LIMIT_RPS): an integrator's
+  // server at full rate never meets it; a flood from one address is dropped at the edge.
+  wafRateLimit: 6000,
 };
+
+/** Whether a stage has the edge: `-c edge=true|false`, else on for production stages. */
+export const edgeEnabled = (stage: string, options: Partial<ApiOptions>): boolean => options.edge ?? isProductionStage(stage);
+
+/** The web ACL of a CloudFront distribution must be made in us-east-1, whatever the stage's region. */
+export const EDGE_REGION = 'us-east-1';
 
 /**
  * `-c tokenIssuer=... -c domainName=api.example.com -c certificateArn=arn:aws:acm:...
  * -c throttleRateLimit=100 -c throttleBurstLimit=200 -c alarmEmail=ops@example.com
- * -c alarm5xxPercent=1 -c alarmP99LatencyMs=2000`
+ * -c alarm5xxPercent=1 -c alarmP99LatencyMs=2000 -c edge=true|false -c wafRateLimit=6000`
+ * (`edge`: CloudFront + AWS WAF in front of the API, default on for `prod` and `prod-*` only;
+ * with it, `certificateArn` must be in us-east-1, as CloudFront requires)
  */
 export function apiOptionsFromContext(node: Node): ApiOptions {
   const text = (name: string) => {
@@ -75,6 +93,13 @@ export function apiOptionsFromContext(node: Node): ApiOptions {
     if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${name} must be a positive number, got "${raw}"`);
     return value;
   };
+  const wafRateLimit = () => {
+    const limit = Math.round(positive('wafRateLimit', DEFAULT_API_OPTIONS.wafRateLimit));
+    if (limit < 10) throw new Error(`Context wafRateLimit must be at least 10 (AWS WAF's minimum), got ${limit}`);
+    return limit;
+  };
+  const edgeText = text('edge');
+  if (edgeText !== undefined && edgeText !== 'true' && edgeText !== 'false') throw new Error(`Context edge must be true or false, got "${edgeText}"`);
   const domainName = text('domainName');
   const certificateArn = text('certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('domainName and certificateArn go together');
@@ -90,11 +115,20 @@ export function apiOptionsFromContext(node: Node): ApiOptions {
       api5xxPercent: positive('alarm5xxPercent', DEFAULT_API_OPTIONS.alarms.api5xxPercent),
       apiP99LatencyMs: positive('alarmP99LatencyMs', DEFAULT_API_OPTIONS.alarms.apiP99LatencyMs),
     },
+    edge: edgeText === undefined ? undefined : edgeText === 'true',
+    wafRateLimit: wafRateLimit(),
   };
 }
 
-/** Stack names of a stage: the data (`MedspaApi-<stage>-Stateful`) and the code (`MedspaApi-<stage>-Stateless`). */
-export const stackNames = (stage: string) => ({ stateful: `MedspaApi-${stage}-Stateful`, stateless: `MedspaApi-${stage}-Stateless` });
+/**
+ * Stack names of a stage: the data (`MedspaApi-<stage>-Stateful`), the code
+ * (`MedspaApi-<stage>-Stateless`) and, with the edge on, the web ACL (`MedspaApi-<stage>-Edge`, us-east-1).
+ */
+export const stackNames = (stage: string) => ({
+  stateful: `MedspaApi-${stage}-Stateful`,
+  stateless: `MedspaApi-${stage}-Stateless`,
+  edge: `MedspaApi-${stage}-Edge`,
+});
 
 /** `createToken` -> `CreateToken`, `front-desk` -> `FrontDesk`: construct ids. */
 export const pascal = (name: string) =>

@@ -16,6 +16,7 @@ import { routes as routeTable } from '../../lib/routes';
 import { workers as workerTable, type WorkerDef } from '../../lib/workers';
 import type { FunctionLogs } from '../constructs/app-function';
 import { logGroupPrefix as stageLogGroupPrefix } from '../constructs/data-store';
+import { EdgeDistribution } from '../constructs/edge-distribution';
 import { TokenPublicKey } from '../constructs/token-public-key';
 import { RouteGroupStack } from './route-group-stack';
 import { DEFAULT_API_OPTIONS, pascal, stageSettings, type ApiOptions, type StageSettings } from './stage-settings';
@@ -45,12 +46,15 @@ export interface StatelessStackProps extends StackProps {
   workers?: Readonly<Record<string, WorkerDef>>;
   /** Defaults to lib/events/rules.ts. */
   rules?: readonly EventRule[];
+  /** The stage's edge (infra/stage.ts makes it when `edgeEnabled`): the SSM parameter naming its web ACL's ARN. */
+  edge?: { webAclArnParameter: string };
   projectRoot?: string;
 }
 
 /**
  * Everything that can be redeployed or rebuilt without losing data: the HTTP API (throttled,
- * access-logged, optionally on a TLS 1.2 custom domain), one nested stack of Lambdas per route
+ * access-logged, optionally on a TLS 1.2 custom domain, or behind the stage's CloudFront edge and
+ * its web ACL), one nested stack of Lambdas per route
  * group, the event pipeline's nested stack (queues, workers, rules, schedules), the alarms and
  * their topic.
  */
@@ -62,6 +66,7 @@ export class StatelessStack extends Stack {
   readonly routeGroups: Record<string, RouteGroupStack> = {};
   readonly workers: WorkersStack;
   readonly domain?: DomainName;
+  readonly edge?: EdgeDistribution;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     const settings = stageSettings(props.stage);
@@ -138,7 +143,23 @@ export class StatelessStack extends Stack {
       },
     });
 
-    if (options.domain) {
+    if (props.edge) {
+      this.edge = new EdgeDistribution(this, 'Edge', {
+        stage: settings.stage,
+        api: this.api,
+        webAclArnParameter: props.edge.webAclArnParameter,
+        secretKey: data.opsKey,
+        domain: options.domain,
+        readerLogGroupName: `${logGroupPrefix}/deploy/webAclArn`,
+        logs,
+      });
+      if (options.domain) {
+        new CfnOutput(this, 'DomainTarget', {
+          value: this.edge.distribution.distributionDomainName,
+          description: `CNAME/alias target for ${options.domain.name} (the CloudFront distribution)`,
+        });
+      }
+    } else if (options.domain) {
       this.domain = new DomainName(this, 'Domain', {
         domainName: options.domain.name,
         certificate: Certificate.fromCertificateArn(this, 'Certificate', options.domain.certificateArn),
@@ -151,11 +172,14 @@ export class StatelessStack extends Stack {
       });
     }
 
+    const publicUrl = this.edge?.url ?? (options.domain ? `https://${options.domain.name}` : this.api.apiEndpoint);
     const environment: Record<string, string> = {
-      TOKEN_ISSUER: options.tokenIssuer ?? (options.domain ? `https://${options.domain.name}` : this.api.apiEndpoint),
+      TOKEN_ISSUER: options.tokenIssuer ?? publicUrl,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'medspa-api',
       STAGE: settings.stage,
+      // With it set, the functions refuse requests that went around the edge (lib/http/edge-only.ts).
+      ...(this.edge ? { ORIGIN_VERIFY_SECRET: this.edge.originVerifySecret } : {}),
     };
 
     // Read from KMS once at deploy; every function that verifies or issues tokens gets it in its configuration.
@@ -225,7 +249,8 @@ export class StatelessStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(alarmAction);
 
-    new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the API (execute-api endpoint)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.edge?.url ?? this.stage.url, description: this.edge ? 'Base URL of the API (its CloudFront distribution)' : 'Base URL of the API (execute-api endpoint)' });
+    if (this.edge) new CfnOutput(this, 'OriginUrl', { value: this.stage.url, description: 'The execute-api endpoint behind the edge: refuses requests that do not come through it' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
   }
 }

@@ -3,6 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { Context } from 'aws-lambda';
 import { cors } from './cors';
+import { edgeOnly } from './edge-only';
 import { errors } from './errors';
 import { input } from './input';
 import { logging } from './logging';
@@ -17,7 +18,8 @@ import type { ApiEvent, ApiMiddleware, ApiRequest, ApiResponse, ApiResult, Reque
  * order) sit between CORS and the error envelope. Order matters: `before` runs top-down,
  * `after`/`onError` bottom-up, so errors become the envelope before idempotency, rate-limit
  * headers, audit and logging see the final answer, and the caller is known before the body is
- * read. CORS judges the origin before any work and marks every answer after the envelope is made.
+ * read. A request that went around the stage's edge (./edge-only.ts) is refused first; CORS judges
+ * the origin before any other work and marks every answer after the envelope is made.
  */
 export function composeChain<R extends RouteDef & { operation: string }>(route: R, fn: (request: ApiRequest<R>) => Promise<ApiResult>, callerWork: ApiMiddleware[]) {
   const states = new WeakMap<Context, RequestState>();
@@ -26,6 +28,7 @@ export function composeChain<R extends RouteDef & { operation: string }>(route: 
     .use(httpSecurityHeaders({ poweredBy: { server: '' } }) as unknown as ApiMiddleware)
     .use(requestState(route))
     .use(logging())
+    .use(edgeOnly())
     .use(cors());
   for (const middleware of callerWork) chain.use(middleware);
   return chain

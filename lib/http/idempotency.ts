@@ -11,6 +11,7 @@ import {
 import type { AnyCaller } from '../auth/tokens';
 import { AppError } from '../errors';
 import { retry } from '../retry';
+import { clientIpOf } from './client-ip';
 import { isIdempotent } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, ApiResponse } from './types';
 
@@ -84,7 +85,7 @@ async function store(request: ApiMiddyRequest) {
  */
 function scopeOf(request: ApiMiddyRequest, caller: AnyCaller): string {
   if (caller.role !== 'public') return caller.clientId;
-  const ip = request.event.requestContext?.http?.sourceIp ?? '';
+  const ip = clientIpOf(request.event) ?? '';
   const bookingToken = request.event.headers?.['x-booking-token'] ?? '';
   return `${caller.clientId}#${createHash('sha256').update(`${ip}\n${bookingToken}`).digest('base64url')}`;
 }

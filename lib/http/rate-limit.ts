@@ -4,6 +4,7 @@ import type { BucketPolicy } from '../domain/rate-limit';
 import { ipRateLimitKey, rateLimitKey } from '../db/keys';
 import type { Key } from '../db/keys';
 import { AppError } from '../errors';
+import { clientIpOf } from './client-ip';
 import { isLimitedPerIp, isRateLimited } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
@@ -37,7 +38,7 @@ export const rateLimit = (): ApiMiddleware => ({
     const settings = config();
     const state = request.internal;
     const { route } = state;
-    const sourceIp = request.event.requestContext?.http?.sourceIp;
+    const sourceIp = clientIpOf(request.event);
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
       const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST }, 'client address');
       if (route.auth === 'public') await byIp();

@@ -12,9 +12,10 @@ import { routes } from '../../lib/routes';
 import { workers, type WorkerDef } from '../../lib/workers';
 import { writeStatements } from '../../infra/constructs/app-function';
 import { sourceMapEnvironment } from '../../infra/constructs/bundling';
-import { StatefulStack } from '../../infra/stacks/stateful-stack';
-import { PROJECT_ROOT, StatelessStack, type StatelessStackProps } from '../../infra/stacks/stateless-stack';
-import { apiOptionsFromContext, DEFAULT_API_OPTIONS, stackNames } from '../../infra/stacks/stage-settings';
+import type { StatefulStack } from '../../infra/stacks/stateful-stack';
+import { PROJECT_ROOT, type StatelessStack } from '../../infra/stacks/stateless-stack';
+import { apiOptionsFromContext, DEFAULT_API_OPTIONS } from '../../infra/stacks/stage-settings';
+import { defineStage, type StageProps } from '../../infra/stage';
 
 const CFN_RESOURCE_LIMIT = 500;
 /** "Far below" the limit: room for the route table to double. */
@@ -43,15 +44,12 @@ interface Synthesized {
   code: Array<{ name: string; template: Template }>;
 }
 
-type SynthProps = Omit<StatelessStackProps, 'stage' | 'data'> & { stage?: string };
+type SynthProps = StageProps & { stage?: string };
 
-/** Template assertions only: context skips esbuild bundling. */
-function synth(props: SynthProps = {}): Synthesized {
+/** Template assertions only: context skips esbuild bundling. The stage as infra/stage.ts defines it. */
+function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stage = props.stage ?? 'dev';
-  const names = stackNames(stage);
-  const stateful = new StatefulStack(app, names.stateful, { stage });
-  const stateless = new StatelessStack(app, names.stateless, { ...props, stage, data: stateful.data });
+  const { stateful, stateless } = defineStage(app, stage, props);
   const nested: Stack[] = [...Object.values(stateless.routeGroups), stateless.workers];
   const code = [
     { name: stateless.stackName, template: Template.fromStack(stateless) },
@@ -432,6 +430,8 @@ describe('stage prod, with a custom domain and options', () => {
     s = synth({
       stage: 'prod',
       options: {
+        // The API Gateway custom domain of a stage without the edge; with it, test/infra/edge.test.ts.
+        edge: false,
         domain: { name: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000' },
         throttle: { rateLimit: 50, burstLimit: 80 },
         alarmEmail: 'ops@example.com',
