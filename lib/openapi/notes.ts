@@ -175,7 +175,11 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   only the API's own (a client secret has no place in a browser). \`OPTIONS\` on a \`/v1\` path no
   route has is 404 \`NOT_FOUND\`; outside \`/v1\` the fallback's 404. The preflight is no operation of
   the OpenAPI document. \`online_booking\` in \`PATCH /v1/practice\` merges the given fields into the
-  stored ones; \`allowed_origins\` replaces the list.
+  stored ones; \`allowed_origins\` replaces the list. An origin (a key's or the practice's) is
+  listed as a browser sends it: lower case, no default port, an IDN in its \`xn--\` form, the host a
+  DNS name of letters, digits and hyphens or an IP address (so no \`*\`, \`_\` or \`;\`, no empty
+  label or trailing dot), a port 1-65535; the document's schema for it carries the same
+  \`pattern\` the API checks.
 - **Public bookings** (API reference, online booking): the booking runs the staff create's use
   case (same claims, same transaction, \`source: "online"\`); any conflict is 409 \`SLOT_UNAVAILABLE\`
   with no details, a provider not certified for the service is 404 \`PROVIDER_NOT_FOUND\`. Without

@@ -51,6 +51,9 @@ describe('publishable keys (admin)', () => {
     [['http://spa.example'], 'allowed_origins.0'],
     [['https://spa.example/'], 'allowed_origins.0'],
     [['https://spa.example/book'], 'allowed_origins.0'],
+    [['https://ok.example', 'https://*.example'], 'allowed_origins.1'],
+    [['https://a;b.example'], 'allowed_origins.0'],
+    [[''], 'allowed_origins.0'],
     [Array.from({ length: 21 }, (_, i) => `https://s${i}.example`), 'allowed_origins'],
   ])('refuses allowed_origins %j (400 at %s)', async (origins, path) => {
     const answer = await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Bad', allowed_origins: origins } });
@@ -165,5 +168,15 @@ describe('practice settings: online_booking and allowed_origins', () => {
       expect(bad.body.error.details[0].path).toBe(`online_booking.${field}`);
     }
     expect((await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['ftp://x.example'] } })).status).toBe(400);
+  });
+
+  it('PATCH allowed_origins takes the publishable keys\' rules: no wildcard, no non-host characters, no empty origin', async () => {
+    const fresh = await makePractice();
+    for (const origin of ['https://*.example', 'https://a;b.example', '']) {
+      const bad = await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['https://app.example', origin] } });
+      expect(bad.status, origin).toBe(400);
+      expect(bad.body.error.details.map((d: { path: string }) => d.path), origin).toEqual(['allowed_origins.1']);
+    }
+    expect((await call('GET', '/v1/practice', { token: fresh.adminToken })).body.data.allowed_origins).toEqual([]);
   });
 });
