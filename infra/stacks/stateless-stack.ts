@@ -151,8 +151,11 @@ export class StatelessStack extends Stack {
       });
     }
 
+    // The API's own address, which GET /book.js names (never a request's Host): the custom domain, else the stage's endpoint.
+    const baseUrl = options.domain ? `https://${options.domain.name}` : this.api.apiEndpoint;
     const environment: Record<string, string> = {
-      TOKEN_ISSUER: options.tokenIssuer ?? (options.domain ? `https://${options.domain.name}` : this.api.apiEndpoint),
+      TOKEN_ISSUER: options.tokenIssuer ?? baseUrl,
+      API_BASE_URL: baseUrl,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'medspa-api',
       STAGE: settings.stage,

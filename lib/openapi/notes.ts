@@ -194,7 +194,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   appointment ends). The page's manage link is \`<base>/book?key=pk_...&booking=<id>#token=<token>\`:
   the token rides in the fragment, which no server log or \`Referer\` sees. \`GET /book\` reads the key
   for its \`frame-ancestors\` and is not limited per IP (API Gateway's throttling guards it); the
-  page's script and \`book.js\` are static.
+  page's script and \`book.js\` are static. \`book.js\` (cached publicly for 5 minutes) names the
+  API's configured base URL, \`API_BASE_URL\`, never the request's \`Host\`, which anyone can set and
+  a shared cache would hand to everyone: on AWS the stage sets it to its custom domain, else to API
+  Gateway's own endpoint (which no request can change); locally the server sets it to the address
+  it listens on. The OpenAPI document's \`servers\` does name the request's host, and says so with
+  \`Vary: Host\`.
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
   its own path (\`{ "path": "address.zip", "message": "unknown field" }\`), on every \`/v1\` operation,
   those that take no query parameter at all included (the reference and booking pages' files take a
