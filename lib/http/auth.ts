@@ -97,7 +97,13 @@ async function publicCaller(request: ApiMiddyRequest) {
 export const auth = (): ApiMiddleware => ({
   before: async (request) => {
     const { route } = request.internal;
-    if (route.auth === 'public') return;
+    if (route.auth === 'public') {
+      // The token exchange takes a credential of its own: a publishable key works on public-booking
+      // routes only (API reference, online booking), so beside it, in either header, it is 401.
+      const headers = request.event.headers ?? {};
+      if (headers['x-publishable-key'] !== undefined || /^Bearer\s+pk_/i.test(headers.authorization ?? '')) unidentified(request);
+      return;
+    }
     if (route.auth === 'publishable') return publicCaller(request);
     return staffCaller(request, route.auth);
   },

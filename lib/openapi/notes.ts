@@ -167,7 +167,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops within 60 s; at once on the
   deleting container). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
   401 \`UNAUTHORIZED\`, and a publishable key (as \`X-Publishable-Key\` or as a bearer) on a staff
-  route is 401 too. A waitlisted practice's public calls are 403 \`API_ACCESS_NOT_ENABLED\`, as its
+  route or the token exchange is 401 too, whatever credentials come with it. Health, JWKS, the
+  OpenAPI documents, the docs and booking pages and the 404 fallback take no credential and do
+  not look at it: they answer everyone alike (most are cached publicly), and a key there opens
+  nothing. A waitlisted practice's public calls are 403 \`API_ACCESS_NOT_ENABLED\`, as its
   staff calls. The origin is judged once the caller is known: a request whose credential is
   missing, unknown or expired answers 401 with the CORS headers to any origin (it reveals nothing,
   and lets a web app sign in again). The API's own origin (its docs and booking pages) is always

@@ -97,6 +97,28 @@ describe('the role and key matrix', () => {
     }
   });
 
+  it('a publishable key on the token exchange is 401, whatever credentials come with it (JSON, form, Basic); nothing is issued', async () => {
+    const { clientId, clientSecret } = practice;
+    const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const grant = 'grant_type=client_credentials';
+    const json = { client_id: clientId, client_secret: clientSecret };
+    for (const key_ of [{ 'x-publishable-key': key }, { 'x-publishable-key': 'pk_nonsense' }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+      for (const request of [
+        { body: json, headers: key_ },
+        { rawBody: `${grant}&client_id=${clientId}&client_secret=${clientSecret}`, headers: { ...form, ...key_ } },
+        ...(key_.authorization ? [] : [{ rawBody: grant, headers: { ...form, authorization: basic, ...key_ } }]),
+      ]) {
+        const answer = await call('POST', '/v1/auth/token', request);
+        expect(answer.status, JSON.stringify(request)).toBe(401);
+        expect(answer.body.error.code).toBe('UNAUTHORIZED');
+        expect(answer.body.access_token).toBeUndefined();
+      }
+    }
+    // The same credentials without a key: a token.
+    expect((await call('POST', '/v1/auth/token', { body: json })).status).toBe(200);
+  });
+
   it.each(PUBLIC_ROUTES)('public route %s takes X-Publishable-Key only: a staff bearer token alone is 401, missing/unknown/malformed keys too', async (_operation, route) => {
     const url = urlOf(route);
     const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${ANY_ID.replace(/-/g, '')}`;
