@@ -30,7 +30,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Audit log**: every non-GET call and every 401/403 of a known caller is recorded (time,
   client_id, role, operation, resource id, outcome = \`success\` or the error code, status,
   request id). \`GET /v1/audit-log?from=&to=\` (date-times with an offset, or practice-local dates meaning
-  whole days; default the last 30 days), newest first.
+  whole days; default the last 30 days), newest first. The resource id is the record the path
+  names (\`{id}\`, a credential's \`{client_id}\`, a public booking's \`{appointment_id}\`), else the one
+  the call created. A publishable key is a known caller once it is found live: its calls refused
+  for their \`Origin\` are recorded in its practice (client_id the key's id, role \`public\`), except
+  while the client address is over its per-IP budget, so a flood writes no more entries than the
+  address may send calls; a made-up or deleted key names no practice to record into.
 - **Lists** return at most \`limit\` items; \`next_cursor\` is null on the last page (we read one item
   past the page). Cursors are opaque and tamper-evident: sealed with AES-256-GCM under
   \`CURSOR_SECRET\`, bound to the practice, the list and its filters (the query without \`cursor\` and
