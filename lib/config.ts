@@ -1,4 +1,5 @@
 import * as z from './schemas/zod';
+import { requireStageEnvironment } from './aws/local-runtime';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks';
 
 const ConfigSchema = z.object({
@@ -7,6 +8,12 @@ const ConfigSchema = z.object({
   DYNAMODB_ENDPOINT: z.optional(z.string().check(z.url())),
   AWS_REGION: z._default(z.string(), 'us-east-1'),
   TOKEN_ISSUER: z._default(z.string().check(z.minLength(1)), 'https://medspa-api.local'),
+  /**
+   * The API's own public base URL (scheme, host, any path prefix): what `GET /book.js` names, an
+   * answer cached publicly, so never taken from a request's Host. Set by the stage (its custom
+   * domain, else API Gateway's endpoint) and locally by the server to the address it listens on.
+   */
+  API_BASE_URL: z.optional(z.string().check(z.url({ protocol: /^https?$/ }))),
   /** On AWS the JWT signing key is a KMS asymmetric key: its id or ARN. Unset: a local key file. */
   SIGNING_KMS_KEY_ID: z.optional(z.string()),
   /**
@@ -62,6 +69,14 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= ConfigSchema.parse(process.env);
   return cached;
+}
+
+/** API_BASE_URL, which a function that names it cannot do without (the stage sets it for every route). */
+export function apiBaseUrl(): string {
+  requireStageEnvironment('API_BASE_URL');
+  const url = config().API_BASE_URL;
+  if (!url) throw new Error('API_BASE_URL is not set: the stage sets it on AWS, the local server when it listens');
+  return url;
 }
 
 /** Tests and the local server set env before first use; this lets them re-read it. */

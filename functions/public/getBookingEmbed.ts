@@ -1,8 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { bookJsResponse } from '../../lib/booking-page/page';
-import { serverUrlOf } from '../../lib/http/server-url';
+import { apiBaseUrl } from '../../lib/config';
 import { withRequestId } from '../../lib/http/static-answer';
 
-/** The base is the host the script was loaded from (API Gateway's own domain, or the local server). */
-export const handler = async (event: APIGatewayProxyEventV2) =>
-  withRequestId(event, bookJsResponse(serverUrlOf(event.headers ?? {}) ?? `https://${event.requestContext.domainName}`));
+/** The API's configured base, never the request's Host: the script is cached publicly for 5 minutes. */
+export const handler = async (event: APIGatewayProxyEventV2) => withRequestId(event, bookJsResponse(apiBaseUrl()));

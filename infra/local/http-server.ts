@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { resetConfig } from '../../lib/config';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { dispatch, type LocalRequest } from './router';
 import { logRefusal, MAX_HEADER_BYTES, parserRefusal, rawHttpResponse, refusal, type ParserError } from './transport';
@@ -83,9 +84,21 @@ export function createLocalServer(): Server {
   return server;
 }
 
+/** An API_BASE_URL the operator set (a tunnel or proxy in front of the server) is kept. */
+const operatorBaseUrl = process.env.API_BASE_URL;
+
+/**
+ * Listens, and makes the address listened on the handlers' API_BASE_URL (lib/config.ts), as the
+ * stage gives each Lambda its own: what `GET /book.js` names, whatever Host a request carries.
+ */
 export function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+    server.listen(port, host, () => {
+      const bound = (server.address() as { port: number }).port;
+      process.env.API_BASE_URL = operatorBaseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      resetConfig();
+      resolve(bound);
+    });
   });
 }

@@ -172,9 +172,12 @@ export class StatelessStack extends Stack {
       });
     }
 
+    // The API's own address, which GET /book.js names (never a request's Host) and tokens are issued by:
+    // the edge's when it is on, else the custom domain, else the stage's endpoint.
     const publicUrl = this.edge?.url ?? (options.domain ? `https://${options.domain.name}` : this.api.apiEndpoint);
     const environment: Record<string, string> = {
       TOKEN_ISSUER: options.tokenIssuer ?? publicUrl,
+      API_BASE_URL: publicUrl,
       LOG_LEVEL: settings.logLevel,
       POWERTOOLS_SERVICE_NAME: 'medspa-api',
       STAGE: settings.stage,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { originProblem } from '../domain/cors';
 import { BOOKING_APP_JS, BOOKING_EMBED_JS, BOOKING_PAGE_CSS } from './app.generated';
 
 /**
@@ -25,16 +26,10 @@ export const BOOKING_APP_VERSION = sha256(BOOKING_APP_JS, 'hex').slice(0, 16);
 const STYLE_HASH = `'sha256-${sha256(BOOKING_PAGE_CSS, 'base64')}'`;
 
 /**
- * An origin as publishable keys take them: https://host[:port], or http://localhost and
- * http://127.0.0.1 with any port; nothing else (no path, no wildcard).
+ * An origin as publishable keys take them (lib/domain/cors.ts), checked again before a stored one
+ * goes into the page's frame-ancestors: nothing but an exact origin ever reaches that header.
  */
-export function isAllowedOrigin(origin: string): boolean {
-  const match = /^(https?):\/\/([a-z0-9.-]+|\[[0-9a-f:]+\])(?::(\d{1,5}))?$/i.exec(origin);
-  if (!match) return false;
-  const [, scheme, host, port] = match;
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
-  return scheme.toLowerCase() === 'https' || ['localhost', '127.0.0.1'].includes(host.toLowerCase());
-}
+export const isAllowedOrigin = (origin: string): boolean => originProblem(origin) === null;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -60,7 +55,7 @@ export interface BookingPageOptions {
  * origins: the page then shows the API's 401 as "this booking page is not set up correctly".
  */
 export function bookingPageResponse({ key, allowedOrigins, apiBase }: BookingPageOptions): StaticResponse {
-  const ancestors = [...new Set(allowedOrigins.filter(isAllowedOrigin).map((origin) => origin.toLowerCase()))];
+  const ancestors = [...new Set(allowedOrigins.filter(isAllowedOrigin))];
   const connect = ["'self'", ...(apiBase ? [sourceOf(apiBase)] : [])];
   const policy = [
     "default-src 'none'",

@@ -4726,7 +4726,7 @@ export interface operations {
                      * @example Website booking
                      */
                     name: string;
-                    /** @description The sites whose pages may use this key: 1-20 exact origins (scheme, host, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
+                    /** @description The sites whose pages may use this key: 1-20 exact origins (scheme, a DNS name or IP address with no wildcard, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
                     allowed_origins: string[];
                 };
             };
@@ -4920,7 +4920,7 @@ export interface operations {
                          */
                         max_active_bookings_per_client?: number;
                     };
-                    /** @description Web apps that may call the staff API with a bearer token (replaces the list): 0-20 exact origins (scheme, host, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
+                    /** @description Web apps that may call the staff API with a bearer token (replaces the list): 0-20 exact origins (scheme, a DNS name or IP address with no wildcard, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
                     allowed_origins?: string[];
                 };
             };

@@ -79,9 +79,16 @@ async function publicCaller(request: ApiMiddyRequest) {
   // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
   const limited = rejectedReason(others);
   if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
-  admitOrigin(request, allowedOrigins);
-  if (limited) throw limited;
   const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
+  try {
+    admitOrigin(request, allowedOrigins);
+  } catch (refusal) {
+    // A live key's refusal is audited in its practice (every denied call is), unless its address is
+    // over budget: a flood of refused origins writes no more than the address may send.
+    if (!limited) state.caller = caller;
+    throw refusal;
+  }
+  if (limited) throw limited;
   state.caller = caller;
   state.practice = practice;
   if (practice.api_access !== 'enabled') throw new AppError('API_ACCESS_NOT_ENABLED');
@@ -97,7 +104,13 @@ async function publicCaller(request: ApiMiddyRequest) {
 export const auth = (): ApiMiddleware => ({
   before: async (request) => {
     const { route } = request.internal;
-    if (route.auth === 'public') return;
+    if (route.auth === 'public') {
+      // The token exchange takes a credential of its own: a publishable key works on public-booking
+      // routes only (API reference, online booking), so beside it, in either header, it is 401.
+      const headers = request.event.headers ?? {};
+      if (headers['x-publishable-key'] !== undefined || /^Bearer\s+pk_/i.test(headers.authorization ?? '')) unidentified(request);
+      return;
+    }
     if (route.auth === 'publishable') return publicCaller(request);
     return staffCaller(request, route.auth);
   },

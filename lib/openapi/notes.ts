@@ -30,7 +30,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Audit log**: every non-GET call and every 401/403 of a known caller is recorded (time,
   client_id, role, operation, resource id, outcome = \`success\` or the error code, status,
   request id). \`GET /v1/audit-log?from=&to=\` (date-times with an offset, or practice-local dates meaning
-  whole days; default the last 30 days), newest first.
+  whole days; default the last 30 days), newest first. The resource id is the record the path
+  names (\`{id}\`, a credential's \`{client_id}\`, a public booking's \`{appointment_id}\`), else the one
+  the call created. A publishable key is a known caller once it is found live: its calls refused
+  for their \`Origin\` are recorded in its practice (client_id the key's id, role \`public\`), except
+  while the client address is over its per-IP budget, so a flood writes no more entries than the
+  address may send calls; a made-up or deleted key names no practice to record into.
 - **Lists** return at most \`limit\` items; \`next_cursor\` is null on the last page (we read one item
   past the page). Cursors are opaque and tamper-evident: sealed with AES-256-GCM under
   \`CURSOR_SECRET\`, bound to the practice, the list and its filters (the query without \`cursor\` and
@@ -174,7 +179,10 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops within 60 s; at once on the
   deleting container). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
   401 \`UNAUTHORIZED\`, and a publishable key (as \`X-Publishable-Key\` or as a bearer) on a staff
-  route is 401 too. A waitlisted practice's public calls are 403 \`API_ACCESS_NOT_ENABLED\`, as its
+  route or the token exchange is 401 too, whatever credentials come with it. Health, JWKS, the
+  OpenAPI documents, the docs and booking pages and the 404 fallback take no credential and do
+  not look at it: they answer everyone alike (most are cached publicly), and a key there opens
+  nothing. A waitlisted practice's public calls are 403 \`API_ACCESS_NOT_ENABLED\`, as its
   staff calls. The origin is judged once the caller is known: a request whose credential is
   missing, unknown or expired answers 401 with the CORS headers to any origin (it reveals nothing,
   and lets a web app sign in again). The API's own origin (its docs and booking pages) is always
@@ -182,7 +190,11 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   only the API's own (a client secret has no place in a browser). \`OPTIONS\` on a \`/v1\` path no
   route has is 404 \`NOT_FOUND\`; outside \`/v1\` the fallback's 404. The preflight is no operation of
   the OpenAPI document. \`online_booking\` in \`PATCH /v1/practice\` merges the given fields into the
-  stored ones; \`allowed_origins\` replaces the list.
+  stored ones; \`allowed_origins\` replaces the list. An origin (a key's or the practice's) is
+  listed as a browser sends it: lower case, no default port, an IDN in its \`xn--\` form, the host a
+  DNS name of letters, digits and hyphens or an IP address (so no \`*\`, \`_\` or \`;\`, no empty
+  label or trailing dot), a port 1-65535; the document's schema for it carries the same
+  \`pattern\` the API checks.
 - **Public bookings** (API reference, online booking): the booking runs the staff create's use
   case (same claims, same transaction, \`source: "online"\`); any conflict is 409 \`SLOT_UNAVAILABLE\`
   with no details, a provider not certified for the service is 404 \`PROVIDER_NOT_FOUND\`. Without
@@ -209,7 +221,12 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   appointment ends). The page's manage link is \`<base>/book?key=pk_...&booking=<id>#token=<token>\`:
   the token rides in the fragment, which no server log or \`Referer\` sees. \`GET /book\` reads the key
   for its \`frame-ancestors\` and is not limited per IP (API Gateway's throttling guards it); the
-  page's script and \`book.js\` are static.
+  page's script and \`book.js\` are static. \`book.js\` (cached publicly for 5 minutes) names the
+  API's configured base URL, \`API_BASE_URL\`, never the request's \`Host\`, which anyone can set and
+  a shared cache would hand to everyone: on AWS the stage sets it to its custom domain, else to API
+  Gateway's own endpoint (which no request can change); locally the server sets it to the address
+  it listens on. The OpenAPI document's \`servers\` does name the request's host, and says so with
+  \`Vary: Host\`.
 - **Unknown parameters and fields** are 400 \`VALIDATION_ERROR\` with \`details\` naming each one at
   its own path (\`{ "path": "address.zip", "message": "unknown field" }\`), on every \`/v1\` operation,
   those that take no query parameter at all included (the reference and booking pages' files take a

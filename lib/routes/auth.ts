@@ -19,7 +19,7 @@ export const getJwks = /* @__PURE__ */ route('getJwks', () => ({
 export const createToken = /* @__PURE__ */ route('createToken', () => ({
   method: 'POST', path: '/v1/auth/token', group: 'auth', successStatus: 200, summary: 'Exchange client credentials for an access token',
   auth: 'public', envelope: false, acceptsForm: true, body: auth.TokenRequest, response: auth.TokenResponse,
-  basicAuth: true, errors: ['INVALID_CLIENT'], origins: 'same', limitPerIp: true,
+  basicAuth: true, errors: ['INVALID_CLIENT', 'UNAUTHORIZED'], origins: 'same', limitPerIp: true,
 }));
 
 export const createCredential = /* @__PURE__ */ route('createCredential', () => ({

@@ -207,6 +207,8 @@ describe('stage dev (current routes and workers)', () => {
     }
     for (const { name, env } of functions.filter((f) => f.name in ROUTES)) {
       expect(env.TOKEN_ISSUER, `${name} TOKEN_ISSUER`).toBeDefined();
+      // The stage's own endpoint: GET /book.js names it, never a request's Host.
+      expect(JSON.stringify(env.API_BASE_URL), `${name} API_BASE_URL`).toMatch(/HttpApi.*ApiEndpoint|execute-api/);
       expect(env.TOKEN_PUBLIC_KEY !== undefined, `${name} TOKEN_PUBLIC_KEY`).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
     }
   });
@@ -458,8 +460,8 @@ describe('stage prod, with a custom domain and options', () => {
     });
     main.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
     main.hasOutput('DomainTarget', {});
-    // Tokens name the public host as issuer.
-    for (const f of functionsOf(s).filter((fn) => fn.name in ROUTES)) expect(f.env.TOKEN_ISSUER).toBe('https://api.example.com');
+    // Tokens name the public host as issuer, and book.js names it as the API's base.
+    for (const f of functionsOf(s).filter((fn) => fn.name in ROUTES)) expect([f.env.TOKEN_ISSUER, f.env.API_BASE_URL]).toEqual(['https://api.example.com', 'https://api.example.com']);
   });
 
   it('takes throttling and the alarm address from the options', () => {

@@ -16,9 +16,10 @@ const answerHeaders = (origin: string) => ({
 
 let practice: TestPractice;
 let key: string;
+let keyId: string;
 beforeAll(async () => {
   practice = await makePractice();
-  key = (await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Site', allowed_origins: [SITE] } })).body.data.key;
+  ({ key, id: keyId } = (await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Site', allowed_origins: [SITE] } })).body.data);
   await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { online_booking: { enabled: true }, allowed_origins: [APP] } });
 });
 
@@ -64,6 +65,24 @@ describe('CORS on actual requests', () => {
     const server = await call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': key } });
     expect(server.status).toBe(200);
     expect(corsOf(server.headers)).toEqual({});
+  });
+
+  it('a public call refused for its origin is audited in the key\'s practice (the key\'s id, role public); a made-up or deleted key\'s 401 is not', async () => {
+    const appointmentId = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+    const read = await call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': key, origin: STRANGER } });
+    const cancel = await call('POST', `/v1/public/bookings/${appointmentId}/cancel`, { headers: { 'x-publishable-key': key, 'x-booking-token': 'x', origin: STRANGER }, body: {} });
+    const gone = (await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Gone', allowed_origins: [SITE] } })).body.data;
+    expect((await call('DELETE', `/v1/publishable-keys/${gone.id}`, { token: practice.adminToken })).status).toBe(200);
+    const madeUp = `pk_${practice.medspaId.replace(/-/g, '')}${appointmentId.replace(/-/g, '')}`;
+    const unidentified = await Promise.all([gone.key, madeUp].map((pk) => call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': pk, origin: STRANGER } })));
+    expect([read, cancel, ...unidentified].map((answer) => answer.status)).toEqual([403, 403, 401, 401]);
+
+    const log = await call('GET', '/v1/audit-log?limit=100', { token: practice.adminToken });
+    expect(log.status).toBe(200);
+    const entryOf = (answer: { body: { error: { request_id: string } } }) => log.body.data.find((entry: { request_id: string }) => entry.request_id === answer.body.error.request_id);
+    expect(entryOf(read)).toMatchObject({ client_id: keyId, role: 'public', operation: 'getPublicPractice', method: 'GET', outcome: 'ORIGIN_NOT_ALLOWED', status: 403 });
+    expect(entryOf(cancel)).toMatchObject({ client_id: keyId, role: 'public', operation: 'cancelPublicBooking', resource_id: appointmentId, outcome: 'ORIGIN_NOT_ALLOWED', status: 403 });
+    for (const answer of unidentified) expect(entryOf(answer)).toBeUndefined();
   });
 
   it('public route from the API\'s own origin (the booking page it serves): always allowed', async () => {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { get, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
@@ -45,6 +45,21 @@ describe('local HTTP server', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('GET /book.js names the address the server listens on, never the Host a request names (it is cached publicly, with no Vary)', async () => {
+    const answer = await new Promise<{ status?: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '/book.js', headers: { host: 'evil.example', 'x-forwarded-proto': 'https' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      }).on('error', reject);
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('public, max-age=300');
+    expect(answer.headers.vary).toBeUndefined();
+    expect(answer.body).toContain(`(${JSON.stringify(baseUrl)})`);
+    expect(answer.body).not.toContain('evil.example');
   });
 
   it('exchanges a token over HTTP (JSON, form and Basic) and reads the practice with it', async () => {

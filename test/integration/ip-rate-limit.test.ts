@@ -43,6 +43,15 @@ describe('rate limits per client IP', () => {
     expect(flood).toEqual([401, 401, 401, 429]);
   });
 
+  it('a flood of refused origins from one address: every call 403, but only those within its budget audited', async () => {
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await from('198.51.100.9', 'GET', '/v1/public/practice', { 'x-publishable-key': key, origin: 'https://evil.example' }));
+    expect(answers.map((answer) => answer.body.error.code)).toEqual(Array.from({ length: 5 }, () => 'ORIGIN_NOT_ALLOWED'));
+    const log = await call('GET', '/v1/audit-log?limit=100', { token: practice.adminToken });
+    const audited = new Set(log.body.data.map((entry: { request_id: string }) => entry.request_id));
+    expect(answers.map((answer) => audited.has(answer.body.error.request_id))).toEqual([true, true, true, false, false]);
+  });
+
   it('a staff route cannot ask for a per-IP limit it would never take (refused where the row is defined)', () => {
     expect(() => route('staffLimitedPerIp', () => ({ method: 'GET', path: '/v1/test', group: 'test', summary: 'A staff route', auth: ['admin'], limitPerIp: true }))).toThrow(/limitPerIp/);
   });

@@ -51,6 +51,9 @@ describe('publishable keys (admin)', () => {
     [['http://spa.example'], 'allowed_origins.0'],
     [['https://spa.example/'], 'allowed_origins.0'],
     [['https://spa.example/book'], 'allowed_origins.0'],
+    [['https://ok.example', 'https://*.example'], 'allowed_origins.1'],
+    [['https://a;b.example'], 'allowed_origins.0'],
+    [[''], 'allowed_origins.0'],
     [Array.from({ length: 21 }, (_, i) => `https://s${i}.example`), 'allowed_origins'],
   ])('refuses allowed_origins %j (400 at %s)', async (origins, path) => {
     const answer = await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Bad', allowed_origins: origins } });
@@ -92,6 +95,28 @@ describe('the role and key matrix', () => {
       expect(answer.status, JSON.stringify(headers)).toBe(401);
       expect(answer.body.error.code).toBe('UNAUTHORIZED');
     }
+  });
+
+  it('a publishable key on the token exchange is 401, whatever credentials come with it (JSON, form, Basic); nothing is issued', async () => {
+    const { clientId, clientSecret } = practice;
+    const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const grant = 'grant_type=client_credentials';
+    const json = { client_id: clientId, client_secret: clientSecret };
+    for (const key_ of [{ 'x-publishable-key': key }, { 'x-publishable-key': 'pk_nonsense' }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+      for (const request of [
+        { body: json, headers: key_ },
+        { rawBody: `${grant}&client_id=${clientId}&client_secret=${clientSecret}`, headers: { ...form, ...key_ } },
+        ...(key_.authorization ? [] : [{ rawBody: grant, headers: { ...form, authorization: basic, ...key_ } }]),
+      ]) {
+        const answer = await call('POST', '/v1/auth/token', request);
+        expect(answer.status, JSON.stringify(request)).toBe(401);
+        expect(answer.body.error.code).toBe('UNAUTHORIZED');
+        expect(answer.body.access_token).toBeUndefined();
+      }
+    }
+    // The same credentials without a key: a token.
+    expect((await call('POST', '/v1/auth/token', { body: json })).status).toBe(200);
   });
 
   it.each(PUBLIC_ROUTES)('public route %s takes X-Publishable-Key only: a staff bearer token alone is 401, missing/unknown/malformed keys too', async (_operation, route) => {
@@ -165,5 +190,15 @@ describe('practice settings: online_booking and allowed_origins', () => {
       expect(bad.body.error.details[0].path).toBe(`online_booking.${field}`);
     }
     expect((await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['ftp://x.example'] } })).status).toBe(400);
+  });
+
+  it('PATCH allowed_origins takes the publishable keys\' rules: no wildcard, no non-host characters, no empty origin', async () => {
+    const fresh = await makePractice();
+    for (const origin of ['https://*.example', 'https://a;b.example', '']) {
+      const bad = await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['https://app.example', origin] } });
+      expect(bad.status, origin).toBe(400);
+      expect(bad.body.error.details.map((d: { path: string }) => d.path), origin).toEqual(['allowed_origins.1']);
+    }
+    expect((await call('GET', '/v1/practice', { token: fresh.adminToken })).body.data.allowed_origins).toEqual([]);
   });
 });

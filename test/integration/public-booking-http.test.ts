@@ -76,5 +76,16 @@ describe('POST /v1/public/bookings through the request chain', () => {
     const cancelled = await manage(second.body.data.appointment_id, second.body.data.manage_token, 'cancel', {});
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.data.status).toBe('cancelled');
+
+    // Each change is audited against the appointment it touched, as the key with role public.
+    const log = await call('GET', '/v1/audit-log?limit=100', { token: scene.practice.adminToken });
+    expect(log.status, JSON.stringify(log.body)).toBe(200);
+    const entryOf = (answer: { headers: Record<string, string> }) => log.body.data.find((entry: { request_id: string }) => entry.request_id === answer.headers['x-request-id']);
+    expect([first, moved, second, cancelled].map(entryOf)).toEqual([
+      expect.objectContaining({ operation: 'createPublicBooking', resource_id: id, client_id: keyId, role: 'public', outcome: 'success', status: 201 }),
+      expect.objectContaining({ operation: 'reschedulePublicBooking', resource_id: id, client_id: keyId, role: 'public', outcome: 'success', status: 200 }),
+      expect.objectContaining({ operation: 'createPublicBooking', resource_id: second.body.data.appointment_id, client_id: keyId, role: 'public', status: 201 }),
+      expect.objectContaining({ operation: 'cancelPublicBooking', resource_id: second.body.data.appointment_id, client_id: keyId, role: 'public', outcome: 'success', status: 200 }),
+    ]);
   });
 });

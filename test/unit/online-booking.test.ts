@@ -3,7 +3,7 @@ import { corsAnswerHeaders, corsPreflightHeaders, originAllowed, originProblem }
 import { bookingWindow, displayName, ONLINE_BOOKING_DEFAULTS, onlineBookingOf, outsideWindow, withinCancelWindow } from '../../lib/domain/online-booking';
 
 describe('allowed origins', () => {
-  it.each(['https://spa.example', 'https://book.spa.example:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://localhost'])('%s may be listed', (origin) => {
+  it.each(['https://spa.example', 'https://book.spa.example:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://localhost', 'https://10.0.0.7:8443', 'https://[::1]:8443', 'https://xn--bcher-kva.example'])('%s may be listed', (origin) => {
     expect(originProblem(origin)).toBeNull();
   });
   it.each([
@@ -16,6 +16,16 @@ describe('allowed origins', () => {
     ['*', /not an origin/],
     ['file:///tmp/x', /exact origin/],
     ['http://localhost.evil.example', /https/],
+    ['', /not an origin/],
+    // Hosts the URL parser takes but no browser is ever on: wildcards, separators, bad labels.
+    ['https://*.example', /no wildcard/],
+    ['https://a;b.example', /DNS name/],
+    ['https://a_b.example', /DNS name/],
+    ['https://-a.example', /DNS name/],
+    ['https://a..b.example', /DNS name/],
+    ['https://spa.example.', /DNS name/],
+    ['https://spa.example:0', /port/],
+    ['https://bücher.example', /write it as https:\/\/xn--bcher-kva\.example/],
   ])('%s may not', (origin, problem) => {
     expect(originProblem(origin)).toMatch(problem);
   });

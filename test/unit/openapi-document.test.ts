@@ -192,3 +192,24 @@ describe('examples, built from the schemas\' own example metadata', () => {
     }
   });
 });
+
+describe('allowed_origins in the document', () => {
+  const ORIGINS = [
+    'https://spa.example', 'https://book.spa.example:8443', 'http://localhost:3000', 'http://127.0.0.1', 'https://[::1]:8443',
+    '', 'https://*.example', 'https://a;b.example', 'https://a_b.example', 'https://spa.example/', 'http://spa.example', 'https://spa.example:0', 'https://spa.example:65536', '*', 'null',
+  ];
+  const bodies = [
+    ['createPublishableKey', (origin: string) => ({ name: 'Site', allowed_origins: [origin] })],
+    ['updatePractice', (origin: string) => ({ allowed_origins: [origin] })],
+  ] as const;
+
+  it.each(bodies)('%s: the JSON Schema takes an origin exactly when the API does ("" and wildcards refused by both)', (operation, bodyOf) => {
+    const [, route] = entries.find(([name]) => name === operation)!;
+    const schema = json(operationOf(route).requestBody.content).schema;
+    for (const origin of ORIGINS) {
+      const api = route.body!.safeParse(bodyOf(origin)).success;
+      expect(validator.check(schema, bodyOf(origin)).length === 0, `${JSON.stringify(origin)}: the API ${api ? 'takes' : 'refuses'} it`).toBe(api);
+    }
+    expect(route.body!.safeParse(bodyOf('https://*.example')).success).toBe(false);
+  });
+});
