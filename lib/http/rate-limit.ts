@@ -1,53 +1,85 @@
 import { config } from '../config';
 import { expectsToken, takeToken } from '../db/rate-limits';
-import type { BucketPolicy } from '../domain/rate-limit';
-import { ipRateLimitKey, rateLimitKey } from '../db/keys';
+import { policyOf, type BucketPolicy } from '../domain/rate-limit';
+import { ipRateLimitKey, keyIpRateLimitKey, rateLimitKey } from '../db/keys';
 import type { Key } from '../db/keys';
 import { AppError } from '../errors';
-import { isLimitedPerIp, isRateLimited } from './route';
+import { isLimitedByKey, isLimitedPerIp, isRateLimited } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
 const addHeaders = async (request: ApiMiddyRequest) => {
   if (request.response) request.response.headers = { ...request.response.headers, ...request.internal.extraHeaders };
 };
 
-/** Takes a token from one bucket; the answer's RateLimit-* headers are the last bucket's taken. */
-async function takeFrom(state: RequestState, bucket: Key, policy: BucketPolicy, what: string) {
+/**
+ * Takes a token from one bucket; a refusal says which budget (`what`). The answer's RateLimit-*
+ * headers are the last bucket's taken that `describes` the caller's own budget.
+ */
+async function takeFrom(state: RequestState, bucket: Key, policy: BucketPolicy, what: string, describes = true) {
   const decision = await takeToken(bucket, state.now.getTime(), policy);
-  state.extraHeaders['ratelimit-limit'] = String(policy.burst);
-  state.extraHeaders['ratelimit-remaining'] = String(decision.remaining);
-  state.extraHeaders['ratelimit-reset'] = String(decision.resetSeconds);
+  if (describes) {
+    state.extraHeaders['ratelimit-limit'] = String(policy.burst);
+    state.extraHeaders['ratelimit-remaining'] = String(decision.remaining);
+    state.extraHeaders['ratelimit-reset'] = String(decision.resetSeconds);
+  }
   if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many requests for this ${what}; retry after ${decision.retryAfterSeconds} s`, {
+    throw new AppError('RATE_LIMITED', `Too many requests ${what}; retry after ${decision.retryAfterSeconds} s`, {
       headers: { 'retry-after': String(decision.retryAfterSeconds) },
     });
   }
 }
 
 /**
- * Token buckets in the table, so limits hold across Lambda containers (0 rps = off): per credential
- * (RATE_LIMIT_RPS, RATE_LIMIT_BURST; a publishable key is one), taken once the caller is known, in
- * parallel with the credential check (lib/http/auth.ts); and per client IP
- * (RATE_LIMIT_IP_RPS, RATE_LIMIT_IP_BURST) for public-booking calls, in parallel with the key's
- * lookup, and the token exchange, first. Every answer to a limited route carries
- * RateLimit-Limit/-Remaining/-Reset; a refusal is 429 RATE_LIMITED with Retry-After.
+ * Token buckets in the table, so limits hold across Lambda containers. Every answer to a limited
+ * route carries RateLimit-Limit/-Remaining/-Reset of the caller's own budget; a refusal is 429
+ * RATE_LIMITED with Retry-After and says which budget refused.
+ * - A staff credential: its bucket (RATE_LIMIT_RPS, RATE_LIMIT_BURST; 0 rps = off), taken once the
+ *   token is verified, in parallel with the credential check (lib/http/auth.ts).
+ * - A publishable key (while RATE_LIMIT_RPS > 0): once the key is known, the client IP's budget on
+ *   that key, then, only if it gave a token, the key's overall budget (its `rate_limits`), so a
+ *   visitor over their own budget never spends everyone else's. The headers are the visitor's.
+ * - A client IP before its caller is known (RATE_LIMIT_IP_RPS, RATE_LIMIT_IP_BURST; 0 = off): the
+ *   token exchange takes from it first; a public call takes from it only when its key turns out
+ *   unknown, and an address this container saw drained is refused before the key's read (no call
+ *   at all), so floods of made-up keys are refused while real visitors pay nothing for it.
  */
 export const rateLimit = (): ApiMiddleware => ({
   before: async (request) => {
     const settings = config();
     const state = request.internal;
     const { route } = state;
+    const now = state.now.getTime();
     const sourceIp = request.event.requestContext?.http?.sourceIp;
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
-      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST }, 'client address');
+      const policy = { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST };
+      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), policy, 'from this client address');
       if (route.auth === 'public') await byIp();
-      else state.beforeIdentified.push(byIp);
+      else {
+        // Refused by what this container saw (a drained bucket only drains further): no write.
+        state.beforeIdentified.push(async () => {
+          if (!expectsToken(ipRateLimitKey(sourceIp), now, policy)) await byIp();
+        });
+        state.onUnknownKey.push(byIp);
+      }
     }
-    if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
+    if (settings.RATE_LIMIT_RPS > 0 && isLimitedByKey(route)) {
+      const visitorOf = (caller: { medspaId: string; clientId: string }) => (sourceIp ? keyIpRateLimitKey(caller.medspaId, caller.clientId, sourceIp) : null);
+      state.onAuthenticated.push(async (caller) => {
+        const limits = state.keyRateLimits!;
+        const visitor = visitorOf(caller);
+        if (visitor) await takeFrom(state, visitor, policyOf(limits.per_client_ip), 'from this client address on this publishable key');
+        await takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policyOf(limits.overall), 'for this publishable key overall (all its visitors together)', !visitor);
+      });
+      state.holdReads.push((caller) => {
+        const limits = state.keyRateLimits!;
+        const visitor = visitorOf(caller);
+        return (visitor !== null && !expectsToken(visitor, now, policyOf(limits.per_client_ip))) || !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), now, policyOf(limits.overall));
+      });
+    } else if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
       const policy = { rps: settings.RATE_LIMIT_RPS, burst: settings.RATE_LIMIT_BURST };
-      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policy, 'credential'));
+      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policy, 'for this credential'));
       // A caller this container expects to refuse reads nothing: a flood stays free of reads.
-      state.holdReads.push((caller) => !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), state.now.getTime(), policy));
+      state.holdReads.push((caller) => !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), now, policy));
     }
   },
   after: addHeaders,

@@ -20,6 +20,7 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
       onAuthenticated: [],
       holdReads: [],
       beforeIdentified: [],
+      onUnknownKey: [],
       extraHeaders: {},
     });
   },
