@@ -5,17 +5,24 @@ import { ipRateLimitKey, keyIpRateLimitKey, rateLimitKey } from '../db/keys';
 import type { Key } from '../db/keys';
 import { AppError } from '../errors';
 import { isLimitedByKey, isLimitedPerIp, isRateLimited } from './route';
+import type { AnyCaller } from '../auth/tokens';
 import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
 const addHeaders = async (request: ApiMiddyRequest) => {
   if (request.response) request.response.headers = { ...request.response.headers, ...request.internal.extraHeaders };
 };
 
-/**
- * Takes a token from one bucket; a refusal says which budget (`what`). The answer's RateLimit-*
- * headers are the last bucket's taken that `describes` the caller's own budget.
- */
-async function takeFrom(state: RequestState, bucket: Key, policy: BucketPolicy, what: string, describes = true) {
+/** A bucket and its policy; a refusal says which budget (`what`). */
+interface Budget {
+  bucket: Key;
+  policy: BucketPolicy;
+  what: string;
+  /** Whether it is the caller's own budget, which the answer's RateLimit-* headers describe. */
+  describes: boolean;
+}
+
+/** Takes a token from one bucket; the answer's RateLimit-* headers are the last one's taken that describes the caller's own budget. */
+async function takeFrom(state: RequestState, { bucket, policy, what, describes }: Budget) {
   const decision = await takeToken(bucket, state.now.getTime(), policy);
   if (describes) {
     state.extraHeaders['ratelimit-limit'] = String(policy.burst);
@@ -52,10 +59,10 @@ export const rateLimit = (): ApiMiddleware => ({
     const sourceIp = request.event.requestContext?.http?.sourceIp;
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
       const policy = { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST };
-      const byIp = () => takeFrom(state, ipRateLimitKey(sourceIp), policy, 'from this client address');
+      const byIp = () => takeFrom(state, { bucket: ipRateLimitKey(sourceIp), policy, what: 'from this client address', describes: true });
       if (route.auth === 'public') await byIp();
       else {
-        // Refused by what this container saw (a drained bucket only drains further): no write.
+        // Refused on what this container saw (a bucket it saw drained is so at least until then): no call.
         state.beforeIdentified.push(async () => {
           if (!expectsToken(ipRateLimitKey(sourceIp), now, policy)) await byIp();
         });
@@ -63,21 +70,20 @@ export const rateLimit = (): ApiMiddleware => ({
       }
     }
     if (settings.RATE_LIMIT_RPS > 0 && isLimitedByKey(route)) {
-      const visitorOf = (caller: { medspaId: string; clientId: string }) => (sourceIp ? keyIpRateLimitKey(caller.medspaId, caller.clientId, sourceIp) : null);
+      // In the order taken: the visitor's budget on the key (the answer's headers), then the key's overall one.
+      const budgetsOf = ({ medspaId, clientId }: AnyCaller): Budget[] => {
+        const limits = state.keyRateLimits!;
+        const overall: Budget = { bucket: rateLimitKey(medspaId, clientId), policy: policyOf(limits.overall), what: 'for this publishable key overall (all its visitors together)', describes: !sourceIp };
+        if (!sourceIp) return [overall];
+        return [{ bucket: keyIpRateLimitKey(medspaId, clientId, sourceIp), policy: policyOf(limits.per_client_ip), what: 'from this client address on this publishable key', describes: true }, overall];
+      };
       state.onAuthenticated.push(async (caller) => {
-        const limits = state.keyRateLimits!;
-        const visitor = visitorOf(caller);
-        if (visitor) await takeFrom(state, visitor, policyOf(limits.per_client_ip), 'from this client address on this publishable key');
-        await takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policyOf(limits.overall), 'for this publishable key overall (all its visitors together)', !visitor);
+        for (const budget of budgetsOf(caller)) await takeFrom(state, budget);
       });
-      state.holdReads.push((caller) => {
-        const limits = state.keyRateLimits!;
-        const visitor = visitorOf(caller);
-        return (visitor !== null && !expectsToken(visitor, now, policyOf(limits.per_client_ip))) || !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), now, policyOf(limits.overall));
-      });
+      state.holdReads.push((caller) => budgetsOf(caller).some(({ bucket, policy }) => !expectsToken(bucket, now, policy)));
     } else if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
       const policy = { rps: settings.RATE_LIMIT_RPS, burst: settings.RATE_LIMIT_BURST };
-      state.onAuthenticated.push((caller) => takeFrom(state, rateLimitKey(caller.medspaId, caller.clientId), policy, 'for this credential'));
+      state.onAuthenticated.push((caller) => takeFrom(state, { bucket: rateLimitKey(caller.medspaId, caller.clientId), policy, what: 'for this credential', describes: true }));
       // A caller this container expects to refuse reads nothing: a flood stays free of reads.
       state.holdReads.push((caller) => !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), now, policy));
     }
