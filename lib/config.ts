@@ -1,5 +1,6 @@
 import * as z from './schemas/zod';
 import { requireStageEnvironment } from './aws/local-runtime';
+import { KEY_RATE_LIMIT_DEFAULTS, type KeyRateLimits } from './domain/rate-limit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks';
 
 const ConfigSchema = z.object({
@@ -47,9 +48,12 @@ const ConfigSchema = z.object({
   RATE_LIMIT_RPS: z._default(z.coerce.number().check(z.gte(0)), 20),
   /** Per-credential token bucket: the burst a credential may send at once. */
   RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 40),
-  /** Per client IP (public-booking calls, the token exchange): sustained requests per second (0 turns it off). */
+  /**
+   * Per client IP before a caller is known (the token exchange; public calls whose key turns out
+   * missing or unknown): sustained requests per second (0 turns it off).
+   */
   RATE_LIMIT_IP_RPS: z._default(z.coerce.number().check(z.gte(0)), 10),
-  /** Per client IP: the burst one address may send at once. */
+  /** Per client IP before a caller is known: the burst one address may send at once. */
   RATE_LIMIT_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 50),
   /**
    * Set on AWS when the stage's edge (CloudFront + WAF, docs/decisions/0018) is on: the value
@@ -58,6 +62,15 @@ const ConfigSchema = z.object({
    * edge off): no edge, every request is taken as it comes.
    */
   ORIGIN_VERIFY_SECRET: z.optional(z.string().check(z.minLength(32))),
+  /**
+   * A new publishable key's `rate_limits` when its creator names none (API reference, online
+   * booking: each client IP 10/s, burst 20; the key overall 200/s, burst 400). Keys made before
+   * keys had their own limits follow these too. Public calls are limited while RATE_LIMIT_RPS > 0.
+   */
+  RATE_LIMIT_KEY_IP_RPS: z._default(z.coerce.number().check(z.gt(0)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.requests_per_second),
+  RATE_LIMIT_KEY_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.burst),
+  RATE_LIMIT_KEY_RPS: z._default(z.coerce.number().check(z.gt(0)), KEY_RATE_LIMIT_DEFAULTS.overall.requests_per_second),
+  RATE_LIMIT_KEY_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), KEY_RATE_LIMIT_DEFAULTS.overall.burst),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 });
 
@@ -78,6 +91,12 @@ export function apiBaseUrl(): string {
   if (!url) throw new Error('API_BASE_URL is not set: the stage sets it on AWS, the local server when it listens');
   return url;
 }
+
+/** A new publishable key's rate limits when its creator names none (RATE_LIMIT_KEY_*). */
+export const defaultKeyRateLimits = (settings: Config = config()): KeyRateLimits => ({
+  per_client_ip: { requests_per_second: settings.RATE_LIMIT_KEY_IP_RPS, burst: settings.RATE_LIMIT_KEY_IP_BURST },
+  overall: { requests_per_second: settings.RATE_LIMIT_KEY_RPS, burst: settings.RATE_LIMIT_KEY_BURST },
+});
 
 /** Tests and the local server set env before first use; this lets them re-read it. */
 export function resetConfig(): void {

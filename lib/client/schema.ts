@@ -147,7 +147,11 @@ export interface paths {
         delete: operations["deletePublishableKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a publishable key: its name, allowed origins or rate limits (on every server within 60 s)
+         * @description Roles: admin. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        patch: operations["updatePublishableKey"];
         trace?: never;
     };
     "/v1/audit-log": {
@@ -203,7 +207,7 @@ export interface paths {
         };
         /**
          * The practice as its booking page shows it
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["getPublicPractice"];
         put?: never;
@@ -1023,7 +1027,7 @@ export interface paths {
         };
         /**
          * Services clients may book online
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["listPublicServices"];
         put?: never;
@@ -1043,7 +1047,7 @@ export interface paths {
         };
         /**
          * Free times of a service inside the booking window
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["searchPublicAvailability"];
         put?: never;
@@ -1065,7 +1069,7 @@ export interface paths {
         put?: never;
         /**
          * Book a time as a client (never double-books)
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["createPublicBooking"];
         delete?: never;
@@ -1083,7 +1087,7 @@ export interface paths {
         };
         /**
          * A booking, by its manage token
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["getPublicBooking"];
         put?: never;
@@ -1105,7 +1109,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a booking, by its manage token
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["cancelPublicBooking"];
         delete?: never;
@@ -1125,7 +1129,7 @@ export interface paths {
         put?: never;
         /**
          * Move a booking (same provider), by its manage token
-         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per key and client IP (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["reschedulePublicBooking"];
         delete?: never;
@@ -1648,7 +1652,7 @@ export interface components {
         PublishableKey: {
             /**
              * Format: uuid
-             * @description The key id (what DELETE takes).
+             * @description The key id (what PATCH and DELETE take).
              * @example 4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14
              */
             id: string;
@@ -1669,12 +1673,53 @@ export interface components {
              *     ]
              */
             allowed_origins: string[];
+            rate_limits: components["schemas"]["PublishableKeyRateLimits"];
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
             /**
              * Format: date-time
-             * @description When it was created.
+             * @description When it was created (UTC).
              * @example 2026-11-23T14:05:09.412Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description How fast public calls with this key may come: each client IP has its own budget, and the key an overall one far above any one visitor's, so a few visitors cannot use up online booking for everyone else. Over either, a call is 429 RATE_LIMITED with Retry-After. */
+        PublishableKeyRateLimits: {
+            /** @description Each client IP address's own budget on this key. */
+            per_client_ip: {
+                /**
+                 * @description Sustained requests per second.
+                 * @example 10
+                 */
+                requests_per_second: number;
+                /**
+                 * @description Requests that may come at once (RateLimit-Limit).
+                 * @example 20
+                 */
+                burst: number;
+            };
+            /** @description The key's overall budget, all its visitors together. */
+            overall: {
+                /**
+                 * @description Sustained requests per second.
+                 * @example 200
+                 */
+                requests_per_second: number;
+                /**
+                 * @description Requests that may come at once (RateLimit-Limit).
+                 * @example 400
+                 */
+                burst: number;
+            };
         };
         /** @description One audited call. */
         AuditEntry: {
@@ -4354,6 +4399,7 @@ export type CreatedCredential = components['schemas']['CreatedCredential'];
 export type Credential = components['schemas']['Credential'];
 export type Pagination = components['schemas']['Pagination'];
 export type PublishableKey = components['schemas']['PublishableKey'];
+export type PublishableKeyRateLimits = components['schemas']['PublishableKeyRateLimits'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type Practice = components['schemas']['Practice'];
 export type OnlineBooking = components['schemas']['OnlineBooking'];
@@ -4728,6 +4774,35 @@ export interface operations {
                     name: string;
                     /** @description The sites whose pages may use this key: 1-20 exact origins (scheme, a DNS name or IP address with no wildcard, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
                     allowed_origins: string[];
+                    /** @description Optional: what is left out takes the defaults. A client IP's budget may not be above the overall one (400 VALIDATION_ERROR). Defaults: per client IP 10/s, burst 20; overall 200/s, burst 400. */
+                    rate_limits?: {
+                        /** @description Each client IP address's own budget on this key; a field left out keeps its value (on create, the default). */
+                        per_client_ip?: {
+                            /**
+                             * @description Sustained requests per second (1-10000).
+                             * @example 10
+                             */
+                            requests_per_second?: number;
+                            /**
+                             * @description Requests that may come at once (1-100000).
+                             * @example 20
+                             */
+                            burst?: number;
+                        };
+                        /** @description The key's overall budget, all its visitors together; a field left out keeps its value (on create, the default). */
+                        overall?: {
+                            /**
+                             * @description Sustained requests per second (1-10000).
+                             * @example 200
+                             */
+                            requests_per_second?: number;
+                            /**
+                             * @description Requests that may come at once (1-100000).
+                             * @example 400
+                             */
+                            burst?: number;
+                        };
+                    };
                 };
             };
         };
@@ -4787,6 +4862,80 @@ export interface operations {
                              */
                             deleted: true;
                         };
+                    };
+                };
+            };
+        };
+    };
+    updatePublishableKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The key id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A label for people (1-200 characters).
+                     * @example Website booking
+                     */
+                    name?: string;
+                    /** @description The sites whose pages may use this key (replaces the list): 1-20 exact origins (scheme, a DNS name or IP address with no wildcard, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
+                    allowed_origins?: string[];
+                    /** @description Any budget, any field of it; the rest stays. A client IP's budget may not be above the overall one (400 VALIDATION_ERROR). Defaults: per client IP 10/s, burst 20; overall 200/s, burst 400. */
+                    rate_limits?: {
+                        /** @description Each client IP address's own budget on this key; a field left out keeps its value (on create, the default). */
+                        per_client_ip?: {
+                            /**
+                             * @description Sustained requests per second (1-10000).
+                             * @example 10
+                             */
+                            requests_per_second?: number;
+                            /**
+                             * @description Requests that may come at once (1-100000).
+                             * @example 20
+                             */
+                            burst?: number;
+                        };
+                        /** @description The key's overall budget, all its visitors together; a field left out keeps its value (on create, the default). */
+                        overall?: {
+                            /**
+                             * @description Sustained requests per second (1-10000).
+                             * @example 200
+                             */
+                            requests_per_second?: number;
+                            /**
+                             * @description Requests that may come at once (1-100000).
+                             * @example 400
+                             */
+                            burst?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublishableKey"];
                     };
                 };
             };

@@ -202,12 +202,22 @@ export const onlineEmailKey = (medspaId: string, emailHash: string): Key => ({ p
  */
 export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#ONLINE_LEDGER`, sk: clientId });
 
-/** A credential's rate-limit bucket (tokens, last request time; TTL): one item per credential, shared by every container. */
+/**
+ * A credential's rate-limit bucket (its `tat`; TTL): one item per credential, shared by every
+ * container. A publishable key's is its overall budget.
+ */
 export const rateLimitKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT`, sk: clientId });
 
 /**
- * A client IP's rate-limit bucket (unauthenticated and public calls): one partition per address,
- * so no practice-less partition grows hot. Not led by a practice id: the caller is not known yet.
+ * One client IP's budget on one publishable key: a partition per key and address, so a key's
+ * visitors never share a hot partition.
+ */
+export const keyIpRateLimitKey = (medspaId: string, keyId: string, sourceIp: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT#${keyId}#IP#${sourceIp}`, sk: 'BUCKET' });
+
+/**
+ * A client IP's rate-limit bucket before its caller is known (the token exchange, public calls
+ * whose key turns out unknown): one partition per address, so no practice-less partition grows
+ * hot. Not led by a practice id: the caller is not known yet.
  */
 export const ipRateLimitKey = (sourceIp: string): Key => ({ pk: `RATE_LIMIT_IP#${sourceIp}`, sk: 'BUCKET' });
 
@@ -261,6 +271,7 @@ export const PARTITIONS = {
   audit: auditPk(ANY_ID),
   rateLimit: rateLimitKey(ANY_ID, '*').pk,
   ipRateLimit: ipRateLimitKey('*').pk,
+  keyIpRateLimit: keyIpRateLimitKey(ANY_ID, ANY_ID, '*').pk,
   idempotency: idempotencyKey(ANY_ID, '*', '*').pk,
   clients: collectionPk(ANY_ID, 'CLIENT'),
   providers: collectionPk(ANY_ID, 'PROVIDER'),

@@ -87,3 +87,45 @@ export function refused(tat: number, now: number, policy: BucketPolicy): Decisio
     retryAfterSeconds: Math.max(1, Math.ceil((tat - latestTatAllowed(now, policy)) / 1000)),
   };
 }
+
+/** One budget of a publishable key, as the API names it (API reference, online booking). */
+export interface RateBudget {
+  requests_per_second: number;
+  burst: number;
+}
+
+/**
+ * A publishable key's rate limits: each client IP's own budget, and the key's overall one, far
+ * above any one visitor's, so a few visitors never use up a practice's online booking.
+ */
+export interface KeyRateLimits {
+  per_client_ip: RateBudget;
+  overall: RateBudget;
+}
+
+/** The contract's defaults (API reference, online booking); a deployment's are RATE_LIMIT_KEY_* (lib/config.ts). */
+export const KEY_RATE_LIMIT_DEFAULTS: KeyRateLimits = {
+  per_client_ip: { requests_per_second: 10, burst: 20 },
+  overall: { requests_per_second: 200, burst: 400 },
+};
+
+/** The most either budget may be set to: far above any booking site, low enough that a typo is refused. */
+export const KEY_RATE_LIMIT_MAX: RateBudget = { requests_per_second: 10_000, burst: 100_000 };
+
+/** What a create or PATCH may give: any budget, any field of it; the rest stays. */
+export type KeyRateLimitsChange = { [B in keyof KeyRateLimits]?: Partial<RateBudget> };
+
+export const policyOf = (budget: RateBudget): BucketPolicy => ({ rps: budget.requests_per_second, burst: budget.burst });
+
+/** `change` over `base`, field by field. */
+export const changedRateLimits = (base: KeyRateLimits, change: KeyRateLimitsChange | undefined): KeyRateLimits => ({
+  per_client_ip: { ...base.per_client_ip, ...change?.per_client_ip },
+  overall: { ...base.overall, ...change?.overall },
+});
+
+/** Where one client IP's budget would be above the key's overall one (none when the limits are sound). */
+export function rateLimitProblems(limits: KeyRateLimits): { path: string; message: string }[] {
+  return (['requests_per_second', 'burst'] as const)
+    .filter((field) => limits.per_client_ip[field] > limits.overall[field])
+    .map((field) => ({ path: `rate_limits.per_client_ip.${field}`, message: `must not be above overall.${field} (${limits.overall[field]})` }));
+}

@@ -62,38 +62,41 @@ async function staffGate(request: ApiMiddyRequest, caller: Caller, roles: readon
   if (failed) throw failed;
 }
 
+/** Runs a stage's work; the first refusal, if any. */
+const refusalOf = async (work: (() => Promise<void>)[]) => rejectedReason(await Promise.allSettled(work.map((run) => run())));
+
 /**
  * A public route: `X-Publishable-Key` (a bearer token alone is 401), read with its practice in one
- * cached lookup, in parallel with the client IP's bucket. The caller is known only once the key
- * is: a made-up key writes nothing in any practice. Then the key's origins, the practice's access
- * gate and online booking (403 ONLINE_BOOKING_DISABLED for every public call while it is off), and
- * only then the key's bucket and Idempotency-Key claim (a read-only call's reads overlap the bucket).
+ * cached lookup, unless the client IP is already refused (a flood of made-up keys). The caller is
+ * known only once the key is: a made-up key writes nothing in any practice, only its address's
+ * bucket. Then the key's origins, the practice's access gate and online booking (403
+ * ONLINE_BOOKING_DISABLED for every public call while it is off), and only then the key's buckets
+ * and Idempotency-Key claim (a read-only call's reads overlap the buckets).
  */
 async function publicCaller(request: ApiMiddyRequest) {
   const state = request.internal;
   const named = parsePublishableKey(request.event.headers?.['x-publishable-key']?.trim() ?? '');
   if (!named) unidentified(request, new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
-  const [access, ...others] = await Promise.allSettled([publicAccessOf(named.medspaId, named.keyId), ...state.beforeIdentified.map((work) => work())]);
-  if (access.status === 'rejected') throw access.reason;
-  const { keyLive, practice, allowedOrigins } = access.value;
+  const refused = await refusalOf(state.beforeIdentified);
+  if (refused) unidentified(request, refused);
+  const { keyLive, practice, allowedOrigins, rateLimits } = await publicAccessOf(named.medspaId, named.keyId);
   // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
-  const limited = rejectedReason(others);
-  if (!keyLive || !practice) unidentified(request, limited ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
+  if (!keyLive || !practice) unidentified(request, (await refusalOf(state.onUnknownKey)) ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
   const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
+  state.keyRateLimits = rateLimits;
   try {
     admitOrigin(request, allowedOrigins);
   } catch (refusal) {
-    // A live key's refusal is audited in its practice (every denied call is), unless its address is
-    // over budget: a flood of refused origins writes no more than the address may send.
-    if (!limited) state.caller = caller;
+    // A live key's refusal is audited in its practice (every denied call is) while its visitor's
+    // budget lasts: a flood of refused origins writes no more than one visitor may send.
+    if (!(await refusalOf(state.onRefusedOrigin.map((take) => () => take(caller))))) state.caller = caller;
     throw refusal;
   }
-  if (limited) throw limited;
   state.caller = caller;
   state.practice = practice;
   if (practice.api_access !== 'enabled') throw new AppError('API_ACCESS_NOT_ENABLED');
   if (!practice.online_booking.enabled) throw new AppError('ONLINE_BOOKING_DISABLED');
-  // The key's bucket: a read-only call's reads go out with it.
+  // The key's buckets: a read-only call's reads go out with them.
   return openGate(state, caller, readsOverlapGate(state.route), async () => {
     const chained = rejectedReason(await Promise.allSettled(state.onAuthenticated.map((work) => work(caller))));
     if (chained) throw chained;

@@ -21,6 +21,8 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
       onAuthenticated: [],
       holdReads: [],
       beforeIdentified: [],
+      onUnknownKey: [],
+      onRefusedOrigin: [],
       extraHeaders: {},
     });
   },

@@ -162,15 +162,19 @@ export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
 export const readsOverlapGate = (route: RouteDef) => route.method === 'GET' && !route.writes && route.auth !== 'public';
 
 /**
- * Whether a route is rate limited per client IP too: calls with a publishable key, and the
- * unauthenticated routes that check something a stranger could guess at (the token exchange).
- * Health, JWKS and the documents never touch the table: the stage's throttle covers them.
+ * Whether a route is rate limited per client IP before its caller is known: calls with a
+ * publishable key (taken only when the key turns out unknown), and the unauthenticated routes
+ * that check something a stranger could guess at (the token exchange). Health, JWKS and the
+ * documents never touch the table: the stage's throttle covers them.
  */
 export const isLimitedPerIp = (route: RouteDef) => route.limitPerIp ?? route.auth === 'publishable';
 
+/** Whether a route is limited by a publishable key's own budgets: each client IP's, and the key's overall one. */
+export const isLimitedByKey = (route: RouteDef) => route.auth === 'publishable';
+
 /**
  * Everything a route's function writes: its row's writes plus the request chain's (lib/http): the
- * audit entry of every authenticated call (denials included, GETs too), the rate-limit bucket of
+ * audit entry of every authenticated call (denials included, GETs too), the rate-limit buckets of
  * every rate-limited call, the Idempotency-Key record of keyed routes (claim, commit, release).
  */
 export const tableWritesOf = (route: RouteDef): TableWrites =>
@@ -178,6 +182,7 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
     route.writes,
     route.auth === 'public' ? undefined : { audit: ['put'] },
     isRateLimited(route) ? { rateLimit: ['update'] } : undefined,
+    isLimitedByKey(route) ? { keyIpRateLimit: ['update'] } : undefined,
     isLimitedPerIp(route) ? { ipRateLimit: ['update'] } : undefined,
     isIdempotent(route) ? { idempotency: ['delete', 'put', 'update'] } : undefined,
   );

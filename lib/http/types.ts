@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from '../schemas/zod';
 import type { AnyCaller, Caller, PublicCaller } from '../auth/tokens';
+import type { KeyRateLimits } from '../domain/rate-limit';
 import type { PracticeRecord } from '../domain/records';
 import type { RequestWrites } from '../db/request-writes';
 import type { RouteDef } from './route';
@@ -68,8 +69,17 @@ export type RequestState = {
    * (lib/http/auth.ts): the answer, or the error answered, waits for it, and its refusal wins.
    */
   gate?: Promise<void>;
-  /** Work to run while a publishable key is looked up (the client IP's bucket). */
+  /**
+   * Checks before a publishable key is looked up, which may refuse but read and write nothing (a
+   * client IP this container saw flood made-up keys): a refused flood costs no read.
+   */
   beforeIdentified: (() => Promise<void>)[];
+  /** Work when a public call's key turns out unknown or deleted (the client IP's bucket), before its 401. */
+  onUnknownKey: (() => Promise<void>)[];
+  /** A live publishable key's call refused for its Origin: its visitor's budget, taken before it is audited. */
+  onRefusedOrigin: ((caller: AnyCaller) => Promise<void>)[];
+  /** Public routes: the key's rate limits, read with the key (lib/http/auth.ts). */
+  keyRateLimits?: KeyRateLimits;
   /** Response headers middlewares add to whatever is answered (RateLimit-*). */
   extraHeaders: Record<string, string>;
   /** Set by the idempotency middleware: this request's claim on its key, or the response to replay. */

@@ -161,23 +161,38 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
   token is an increment under a condition, which parallel requests apply one after another
   without seeing each other first: a burst of N simultaneous requests gets exactly as many
   answers as the bucket has tokens, and none is refused while one is left (docs/decisions/0016). A GET's own reads overlap
-  both (for a publishable key, its bucket once the key is known), so a staff GET is one round trip
+  both (for a publishable key, the visitor's bucket on it once the key is known), so a staff GET is one round trip
   of latency, not two; its answer still waits for them, and a refusal (401, 403, 429) wins over
   whatever was read. A caller the container expects to refuse (a role the route does not take, a
   bucket it saw drained) reads nothing. Every answer of an
   authenticated route carries \`RateLimit-Limit\` (the burst), \`RateLimit-Remaining\` and
   \`RateLimit-Reset\` (seconds until full); a refusal is 429 \`RATE_LIMITED\` with \`Retry-After\`.
-  Publishable keys are credentials too (their own bucket), and public-booking calls and the
-  token exchange are also limited per client IP (\`requestContext.http.sourceIp\`;
-  \`RATE_LIMIT_IP_RPS\`, \`RATE_LIMIT_IP_BURST\`, defaults 10 and 50; a bucket item per address, so no
-  shared hot partition), taken in parallel with the key's lookup and before the token exchange
-  checks a secret; a flood of made-up keys from one address is 429 like any other. Health, JWKS,
-  the OpenAPI documents, the docs page and the CORS preflight never touch the table and are not
-  limited per IP; on AWS API Gateway's stage throttling guards everything.
+  A publishable key has two budgets of its own, \`rate_limits\` (set on \`POST
+  /v1/publishable-keys\` and \`PATCH /v1/publishable-keys/{id}\`, admin): each client IP's on the key
+  (\`per_client_ip\`, default 10 requests/s, burst 20) and the key's overall one (\`overall\`, 200/s,
+  burst 400), each \`{ requests_per_second, burst }\` (integers; 1-10000/s, burst 1-100000; a client
+  IP's never above the overall one). One bucket per key and client IP
+  (\`requestContext.http.sourceIp\`; behind the edge, \`CloudFront-Viewer-Address\`) is taken first, and the key's overall bucket only if that gave a
+  token: a visitor over their own budget never spends everyone else's, so a few visitors cannot
+  switch a practice's online booking off (every visitor once shared one 20/s bucket). The
+  headers describe the visitor's own budget; a 429 names the budget that refused. Two writes per
+  public call, as before (the key's lookup is cached). The defaults of keys made without
+  \`rate_limits\` (and of keys made before keys had them) are \`RATE_LIMIT_KEY_IP_RPS\`,
+  \`RATE_LIMIT_KEY_IP_BURST\`, \`RATE_LIMIT_KEY_RPS\`, \`RATE_LIMIT_KEY_BURST\`; a key keeps the limits
+  it was created with. A change reaches every container within \`AUTH_CACHE_TTL_MS\` (the key's
+  cached lookup carries its limits). Before the caller is known, a client IP has one more bucket
+  (\`RATE_LIMIT_IP_RPS\`, \`RATE_LIMIT_IP_BURST\`, defaults 10 and 50; an item per address, so no
+  shared hot partition): the token exchange takes from it before it checks a secret, and a public
+  call only when its key turns out missing or unknown, so a flood of made-up keys from one address
+  is 429 like any other and writes nothing in any practice; an address this container saw drained
+  is refused before the key's read, with no call at all. Health, JWKS, the OpenAPI documents, the
+  docs page and the CORS preflight never touch the table and are not limited per IP; on AWS API
+  Gateway's stage throttling guards everything.
 - **Publishable keys and CORS** (API reference, online booking): a key is \`pk_\` + its practice
   and key ids in hex, so a public call finds it and its practice in one BatchGetItem, cached per
-  container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops within 60 s; at once on the
-  deleting container). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
+  container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops, and a key changed with
+  \`PATCH /v1/publishable-keys/{id}\` (name, origins, rate limits; \`If-Match\` honoured) applies,
+  within 60 s; at once on the container that made the change). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
   401 \`UNAUTHORIZED\`, and a publishable key (as \`X-Publishable-Key\` or as a bearer) on a staff
   route or the token exchange is 401 too, whatever credentials come with it. Health, JWKS, the
   OpenAPI documents, the docs and booking pages and the 404 fallback take no credential and do

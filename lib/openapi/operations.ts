@@ -84,7 +84,7 @@ function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObje
   };
 }
 
-const LIMITED_PER = { public: 'client IP', publishable: 'key and client IP', staff: 'credential' } as const;
+const LIMITED_PER = { public: 'client IP', publishable: 'client IP and per key (the key\'s `rate_limits`)', staff: 'credential' } as const;
 
 /** Who may call it, and how, in a sentence each. */
 function notesOf(route: RouteDef, traffic: Traffic): string {

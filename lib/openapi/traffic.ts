@@ -51,7 +51,7 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', pattern: '^"[0-9]+"$', examples: ['"3"'] },
   },
   'RateLimit-Limit': {
-    description: "Requests the caller's credential may make per window (its burst).",
+    description: "Requests the caller may make at once (the burst of its own budget: its credential's, or on a public call its client IP's on the key).",
     schema: { type: 'integer', minimum: 0, examples: [40] },
   },
   'RateLimit-Remaining': {

@@ -165,7 +165,7 @@ describe('a whole create request through the HTTP layer', () => {
 });
 
 describe('a public call through the HTTP layer', () => {
-  it('the key and its practice: one batched read (then cached); the client IP\'s and the key\'s buckets: one write each', async () => {
+  it("the key and its practice: one batched read (then cached); the visitor's bucket on the key and the key's overall bucket: one write each; a made-up key: its read and one write (its address's bucket)", async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
@@ -175,5 +175,9 @@ describe('a public call through the HTTP layer', () => {
     expect(cold.result.status).toBe(200);
     expect(cold.calls).toEqual({ BatchGetItemCommand: 1, UpdateItemCommand: 2 });
     expect((await counted(ask)).calls).toEqual({ UpdateItemCommand: 2 });
+    const madeUp = `pk_${scene.practice.medspaId.replace(/-/g, '')}${'0'.repeat(32)}`;
+    const unknown = await counted(() => call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': madeUp } }));
+    expect(unknown.result.status).toBe(401);
+    expect(unknown.calls).toEqual({ BatchGetItemCommand: 1, UpdateItemCommand: 1 });
   });
 });

@@ -1,7 +1,10 @@
 import { dispatch } from '../../infra/local/router';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keyIpRateLimitKey, rateLimitKey } from '../../lib/db/keys';
+import { readItem } from '../../lib/db/key-reads';
 import { route } from '../../lib/http/route';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { counted } from '../fixtures/ddb-calls';
 import { withRateLimits } from '../fixtures/rate-limits';
 
 let practice: TestPractice;
@@ -31,21 +34,31 @@ describe('rate limits per client IP', () => {
     expect((await exchange('203.0.113.8', practice.clientSecret)).status).toBe(200);
   });
 
-  it('public calls: per client IP as well as per key (an unknown key from a flooding address is still counted)', async () => {
+  it('public calls: a made-up key counts against its address (401 until 429); once refused, the address costs no call at all and writes nothing in the practice', async () => {
     const ask = (ip: string, withKey = key) => from(ip, 'GET', '/v1/public/practice', { 'x-publishable-key': withKey });
-    const statuses = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await ask('198.51.100.1')).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    expect((await ask('198.51.100.2')).status).toBe(200);
-    const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${'0'.repeat(32)}`;
+    const madeUpId = '00000000-0000-4000-8000-000000000000';
+    const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${madeUpId.replace(/-/g, '')}`;
     const flood = [];
     for (let i = 0; i < 4; i += 1) flood.push((await ask('198.51.100.3', unknown)).status);
     expect(flood).toEqual([401, 401, 401, 429]);
+    const refused = await counted(() => ask('198.51.100.3', unknown));
+    expect(refused.result.status).toBe(429);
+    expect(refused.result.headers['retry-after']).toBeTruthy();
+    expect(refused.calls).toEqual({});
+    // Only the address's bucket was written: no bucket of the made-up key in the practice.
+    expect(await readItem(rateLimitKey(practice.medspaId, madeUpId))).toBeUndefined();
+    expect(await readItem(keyIpRateLimitKey(practice.medspaId, madeUpId, '198.51.100.3'))).toBeUndefined();
   });
 
-  it('a flood of refused origins from one address: every call 403, but only those within its budget audited', async () => {
+  it("public calls with a real key never take from the address's bucket (the key's own budgets apply: key-rate-limits.test.ts)", async () => {
+    for (let i = 0; i < 5; i += 1) expect((await from('198.51.100.4', 'GET', '/v1/public/practice', { 'x-publishable-key': key })).status).toBe(200);
+  });
+
+  it("a flood of refused origins from one address: every call 403, but only those within the visitor's budget on the key audited", async () => {
+    const small = await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Small', allowed_origins: ['https://spa.example'], rate_limits: { per_client_ip: { requests_per_second: 1, burst: 3 } } } });
+    expect(small.status, JSON.stringify(small.body)).toBe(201);
     const answers = [];
-    for (let i = 0; i < 5; i += 1) answers.push(await from('198.51.100.9', 'GET', '/v1/public/practice', { 'x-publishable-key': key, origin: 'https://evil.example' }));
+    for (let i = 0; i < 5; i += 1) answers.push(await from('198.51.100.9', 'GET', '/v1/public/practice', { 'x-publishable-key': small.body.data.key, origin: 'https://evil.example' }));
     expect(answers.map((answer) => answer.body.error.code)).toEqual(Array.from({ length: 5 }, () => 'ORIGIN_NOT_ALLOWED'));
     const log = await call('GET', '/v1/audit-log?limit=100', { token: practice.adminToken });
     const audited = new Set(log.body.data.map((entry: { request_id: string }) => entry.request_id));

@@ -30,13 +30,13 @@ beforeAll(async () => {
 afterEach(() => vi.useRealTimers());
 
 describe('publishable keys (admin)', () => {
-  it('create answers { id, key, name, allowed_origins, created_at }, origins deduplicated; list pages them; analysts may not', async () => {
+  it('create answers { id, key, name, allowed_origins, rate_limits, version, created_at, updated_at }, origins deduplicated; list pages them; analysts may not', async () => {
     const created = await call('POST', '/v1/publishable-keys', {
       token: practice.adminToken,
       body: { name: 'Embed', allowed_origins: ['https://a.example', 'http://localhost:5173', 'https://a.example'] },
     });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body.data).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'key', 'name']);
+    expect(Object.keys(created.body.data).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'key', 'name', 'rate_limits', 'updated_at', 'version']);
     expect(created.body.data.key).toMatch(/^pk_[0-9a-f]{64}$/);
     expect(created.body.data.allowed_origins).toEqual(['https://a.example', 'http://localhost:5173']);
     const listed = await call('GET', '/v1/publishable-keys?limit=100', { token: practice.adminToken });

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_SKEW_MS, givesToken, intervalOf, newerTat, planTake, taken, type BucketPolicy } from '../../lib/domain/rate-limit';
+import { defaultKeyRateLimits, resetConfig, type Config } from '../../lib/config';
+import {
+  changedRateLimits,
+  CLOCK_SKEW_MS,
+  givesToken,
+  intervalOf,
+  KEY_RATE_LIMIT_DEFAULTS,
+  newerTat,
+  planTake,
+  rateLimitProblems,
+  taken,
+  type BucketPolicy,
+} from '../../lib/domain/rate-limit';
 
 /**
  * The bucket kept as one `tat` (lib/domain/rate-limit.ts) against the token bucket it stands for:
@@ -74,5 +86,38 @@ describe('rate-limit bucket (GCRA)', () => {
         }
       }),
     );
+  });
+});
+
+describe("a publishable key's rate limits", () => {
+  it("the defaults are the contract's (10/s burst 20 per client IP, 200/s burst 400 overall), and configured so when the environment names none", () => {
+    expect(KEY_RATE_LIMIT_DEFAULTS).toEqual({ per_client_ip: { requests_per_second: 10, burst: 20 }, overall: { requests_per_second: 200, burst: 400 } });
+    // The test run raises them (vitest.config.ts); a deployment's environment does not.
+    const names = ['RATE_LIMIT_KEY_IP_RPS', 'RATE_LIMIT_KEY_IP_BURST', 'RATE_LIMIT_KEY_RPS', 'RATE_LIMIT_KEY_BURST'];
+    const saved = names.map((name) => process.env[name]);
+    try {
+      for (const name of names) delete process.env[name];
+      resetConfig();
+      expect(defaultKeyRateLimits()).toEqual(KEY_RATE_LIMIT_DEFAULTS);
+    } finally {
+      names.forEach((name, index) => (process.env[name] = saved[index]));
+      resetConfig();
+    }
+    expect(defaultKeyRateLimits({ RATE_LIMIT_KEY_IP_RPS: 1, RATE_LIMIT_KEY_IP_BURST: 2, RATE_LIMIT_KEY_RPS: 3, RATE_LIMIT_KEY_BURST: 4 } as Config)).toEqual({
+      per_client_ip: { requests_per_second: 1, burst: 2 },
+      overall: { requests_per_second: 3, burst: 4 },
+    });
+  });
+
+  it('a change is merged field by field; a client IP budget above the overall one is a problem at each field', () => {
+    const merged = changedRateLimits(KEY_RATE_LIMIT_DEFAULTS, { overall: { burst: 50 } });
+    expect(merged).toEqual({ per_client_ip: { requests_per_second: 10, burst: 20 }, overall: { requests_per_second: 200, burst: 50 } });
+    expect(rateLimitProblems(merged)).toEqual([]);
+    expect(rateLimitProblems(changedRateLimits(KEY_RATE_LIMIT_DEFAULTS, { per_client_ip: { requests_per_second: 300, burst: 500 } })).map((problem) => problem.path)).toEqual([
+      'rate_limits.per_client_ip.requests_per_second',
+      'rate_limits.per_client_ip.burst',
+    ]);
+    // Equal is allowed: one visitor may use the whole key.
+    expect(rateLimitProblems({ per_client_ip: { requests_per_second: 5, burst: 5 }, overall: { requests_per_second: 5, burst: 5 } })).toEqual([]);
   });
 });

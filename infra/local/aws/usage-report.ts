@@ -27,7 +27,7 @@ export interface RoleGrants {
  * The request chain's partitions (lib/http/route.ts tableWritesOf): the same middleware code
  * writes them for every route, so a use on any route shows the grant is needed on all.
  */
-const CHAIN_PARTITIONS = new Set(['audit', 'rateLimit', 'idempotency']);
+const CHAIN_PARTITIONS = new Set(['audit', 'rateLimit', 'keyIpRateLimit', 'ipRateLimit', 'idempotency']);
 
 export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<string>>): RoleGrants[] {
   const usedAnywhere = new Set(Object.values(used).flatMap((grants) => [...grants]));

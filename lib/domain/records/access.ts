@@ -1,4 +1,5 @@
 import type { Role } from '../../auth/roles';
+import type { KeyRateLimits } from '../rate-limit';
 
 /** API credentials and the audit log. */
 
@@ -22,6 +23,8 @@ export interface PublishableKeyRecord {
   key: string;
   name: string;
   allowed_origins: string[];
+  /** Absent on keys made before keys had their own limits: those follow the configured defaults. */
+  rate_limits?: KeyRateLimits;
   version: number;
   created_at: string;
   updated_at: string;
