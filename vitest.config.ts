@@ -25,9 +25,9 @@ export default defineConfig({
       // A new publishable key's default budgets (the contract's: 10/20 per client IP, 200/400
       // overall): the suite's public calls all come from 127.0.0.1.
       RATE_LIMIT_KEY_IP_RPS: '1000',
-      RATE_LIMIT_KEY_IP_BURST: '1000000',
+      RATE_LIMIT_KEY_IP_BURST: '100000',
       RATE_LIMIT_KEY_RPS: '1000',
-      RATE_LIMIT_KEY_BURST: '1000000',
+      RATE_LIMIT_KEY_BURST: '100000',
     },
   },
 });

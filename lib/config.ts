@@ -1,6 +1,6 @@
 import * as z from './schemas/zod';
 import { requireStageEnvironment } from './aws/local-runtime';
-import { KEY_RATE_LIMIT_DEFAULTS, type KeyRateLimits } from './domain/rate-limit';
+import { KEY_RATE_LIMIT_DEFAULTS, KEY_RATE_LIMIT_MAX, type KeyRateLimits } from './domain/rate-limit';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks';
 
 const ConfigSchema = z.object({
@@ -66,11 +66,12 @@ const ConfigSchema = z.object({
    * A new publishable key's `rate_limits` when its creator names none (API reference, online
    * booking: each client IP 10/s, burst 20; the key overall 200/s, burst 400). Keys made before
    * keys had their own limits follow these too. Public calls are limited while RATE_LIMIT_RPS > 0.
+   * At most what the admin API accepts, since a key stores them as its own.
    */
-  RATE_LIMIT_KEY_IP_RPS: z._default(z.coerce.number().check(z.gt(0)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.requests_per_second),
-  RATE_LIMIT_KEY_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.burst),
-  RATE_LIMIT_KEY_RPS: z._default(z.coerce.number().check(z.gt(0)), KEY_RATE_LIMIT_DEFAULTS.overall.requests_per_second),
-  RATE_LIMIT_KEY_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), KEY_RATE_LIMIT_DEFAULTS.overall.burst),
+  RATE_LIMIT_KEY_IP_RPS: z._default(z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.requests_per_second),
+  RATE_LIMIT_KEY_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.burst),
+  RATE_LIMIT_KEY_RPS: z._default(z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)), KEY_RATE_LIMIT_DEFAULTS.overall.requests_per_second),
+  RATE_LIMIT_KEY_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)), KEY_RATE_LIMIT_DEFAULTS.overall.burst),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 });
 

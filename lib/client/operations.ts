@@ -9,6 +9,7 @@ export const operations = {
   revokeCredential: { method: 'DELETE', path: '/v1/credentials/{client_id}', auth: 'token' },
   createPublishableKey: { method: 'POST', path: '/v1/publishable-keys', auth: 'token', idempotent: true },
   listPublishableKeys: { method: 'GET', path: '/v1/publishable-keys', auth: 'token' },
+  getPublishableKey: { method: 'GET', path: '/v1/publishable-keys/{id}', auth: 'token' },
   updatePublishableKey: { method: 'PATCH', path: '/v1/publishable-keys/{id}', auth: 'token' },
   deletePublishableKey: { method: 'DELETE', path: '/v1/publishable-keys/{id}', auth: 'token' },
   getAuditLog: { method: 'GET', path: '/v1/audit-log', auth: 'token' },

@@ -137,7 +137,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A publishable key, with its version (for If-Match) and rate limits
+         * @description Roles: admin. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getPublishableKey"];
         put?: never;
         post?: never;
         /**
@@ -4809,6 +4813,36 @@ export interface operations {
         responses: {
             /** @description Created */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublishableKey"];
+                    };
+                };
+            };
+        };
+    };
+    getPublishableKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

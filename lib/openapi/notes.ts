@@ -191,7 +191,7 @@ export const CONTRACT_SILENT_CHOICES = `- **Auth**: tokens are ES256 JWTs (\`iss
 - **Publishable keys and CORS** (API reference, online booking): a key is \`pk_\` + its practice
   and key ids in hex, so a public call finds it and its practice in one BatchGetItem, cached per
   container for at most \`AUTH_CACHE_TTL_MS\` (a deleted key stops, and a key changed with
-  \`PATCH /v1/publishable-keys/{id}\` (name, origins, rate limits; \`If-Match\` honoured) applies,
+  \`PATCH /v1/publishable-keys/{id}\` (name, origins, rate limits; \`If-Match\` honoured, the \`ETag\` of \`GET /v1/publishable-keys/{id}\`) applies,
   within 60 s; at once on the container that made the change). Public routes take \`X-Publishable-Key\` only: a staff bearer token there is
   401 \`UNAUTHORIZED\`, and a publishable key (as \`X-Publishable-Key\` or as a bearer) on a staff
   route or the token exchange is 401 too, whatever credentials come with it. Health, JWKS, the

@@ -52,6 +52,12 @@ export const listPublishableKeys = /* @__PURE__ */ route('listPublishableKeys', 
   auth: ALLOW.adminOnly, query: PageQuery, response: list(keys.PublishableKey),
 }));
 
+export const getPublishableKey = /* @__PURE__ */ route('getPublishableKey', () => ({
+  method: 'GET', path: '/v1/publishable-keys/{id}', group: 'auth', summary: 'A publishable key, with its version (for If-Match) and rate limits',
+  auth: ALLOW.adminOnly, params: keys.PublishableKeyParams, response: keys.PublishableKey,
+  errors: ['PUBLISHABLE_KEY_NOT_FOUND'],
+}));
+
 export const updatePublishableKey = /* @__PURE__ */ route('updatePublishableKey', () => ({
   method: 'PATCH', path: '/v1/publishable-keys/{id}', group: 'auth', summary: 'Change a publishable key: its name, allowed origins or rate limits (on every server within 60 s)',
   auth: ALLOW.adminOnly, params: keys.PublishableKeyParams, body: keys.UpdatePublishableKeyBody, response: keys.PublishableKey,
@@ -83,4 +89,4 @@ export const updatePractice = /* @__PURE__ */ route('updatePractice', () => ({
 }));
 
 /** Health, keys, tokens, credentials, audit log and practice settings and publishable keys (API reference, authentication and access; online booking). */
-export const authRoutes = /* @__PURE__ */ defineRoutes({ getHealth, getJwks, createToken, createCredential, listCredentials, revokeCredential, createPublishableKey, listPublishableKeys, updatePublishableKey, deletePublishableKey, getAuditLog, getPractice, updatePractice });
+export const authRoutes = /* @__PURE__ */ defineRoutes({ getHealth, getJwks, createToken, createCredential, listCredentials, revokeCredential, createPublishableKey, listPublishableKeys, getPublishableKey, updatePublishableKey, deletePublishableKey, getAuditLog, getPractice, updatePractice });

@@ -7,7 +7,7 @@ export const PATH_METHODS: readonly (readonly [string, readonly string[]])[] = [
   ["/v1/credentials", ["GET","POST"]],
   ["/v1/credentials/{client_id}", ["DELETE"]],
   ["/v1/publishable-keys", ["GET","POST"]],
-  ["/v1/publishable-keys/{id}", ["PATCH","DELETE"]],
+  ["/v1/publishable-keys/{id}", ["GET","PATCH","DELETE"]],
   ["/v1/audit-log", ["GET"]],
   ["/v1/practice", ["GET","PATCH"]],
   ["/v1/public/practice", ["GET"]],

@@ -86,6 +86,12 @@ export async function changePublishableKey(
   return publicKeyView(updated);
 }
 
+export async function publishableKey(medspaId: string, id: string) {
+  const record = await findPublishableKey(medspaId, id);
+  if (!record) throw new AppError('PUBLISHABLE_KEY_NOT_FOUND');
+  return publicKeyView(record);
+}
+
 export async function removePublishableKey(medspaId: string, id: string) {
   const outcome = await deletePublishableKey(medspaId, id);
   if (!outcome.ok) throw failureOf({ absent: 'PUBLISHABLE_KEY_NOT_FOUND', version: 'PUBLISHABLE_KEY_NOT_FOUND' }, outcome);

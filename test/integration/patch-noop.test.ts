@@ -31,6 +31,10 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
     const created = await call('POST', '/v1/webhooks', { token: scene.practice.adminToken, body: { url: 'http://127.0.0.1:9/hooks', events: ['client.created'], description: 'crm' } });
     return `/v1/webhooks/${created.body.data.id}`;
   },
+  updatePublishableKey: async (scene) => {
+    const created = await call('POST', '/v1/publishable-keys', { token: scene.practice.adminToken, body: { name: 'Site', allowed_origins: ['https://spa.example'] } });
+    return `/v1/publishable-keys/${created.body.data.id}`;
+  },
   updateAppointmentStatus: async (scene) => `/v1/appointments/${(await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).body.data.id}/status`,
 };
 
