@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config';
 
 /**
@@ -21,12 +22,10 @@ export interface ClientEvent {
   requestContext?: { http?: { sourceIp?: string } };
 }
 
-/** Compares in time independent of where the texts differ: the secret is not guessable by timing. */
-function sameText(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) difference |= (a.charCodeAt(i) | 0) ^ b.charCodeAt(i);
-  return difference === 0;
-}
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compared as fixed-length digests in constant time: the secret is not guessable by timing, nor its length. */
+const sameText = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
 
 /** Whether the edge is on for this stage: then every request must come through it. */
 export const edgeRequired = (): boolean => config().ORIGIN_VERIFY_SECRET !== undefined;

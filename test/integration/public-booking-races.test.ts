@@ -115,4 +115,26 @@ describe('the ledger follows every write that adds, moves or ends an online book
     expect((await call('POST', `/v1/appointments/${byStaff.body.data.id}/cancel`, { ...staff, body: {} })).status).toBe(200);
     expect((await bookAs(scene, key, email, 3, '09:00')).status).toBe(201);
   });
+
+  it("a no-show gives the booking back; a deleted client's email books again as a new client, its item pointed at it", async () => {
+    const { scene, key } = await sceneWithKey(1);
+    const email = emailOf('gone');
+    const staff = { token: scene.practice.adminToken };
+    const first = await bookAs(scene, key, email, 0, '09:00');
+    expect(first.status).toBe(201);
+    for (const status of ['confirmed', 'checked_in']) expect((await call('PATCH', `/v1/appointments/${first.body.data.appointment_id}/status`, { ...staff, body: { status } })).status).toBe(200);
+    expect((await call('POST', `/v1/appointments/${first.body.data.appointment_id}/no-show`, { ...staff, body: {} })).status).toBe(200);
+
+    const second = await bookAs(scene, key, email, 1, '09:00');
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const before = await clientOfBooking(scene, second.body.data.appointment_id);
+    expect((await call('DELETE', `/v1/clients/${before}`, staff)).status).toBe(200);
+    const third = await bookAs(scene, key, email, 2, '09:00');
+    expect(third.status, JSON.stringify(third.body)).toBe(201);
+    const after = await clientOfBooking(scene, third.body.data.appointment_id);
+    expect(after).not.toBe(before);
+    expect(await clientsOf(scene, email)).toEqual([after]);
+    // The new client is the email's now: its next booking is over the limit.
+    expect((await bookAs(scene, key, email, 3, '09:00')).body.error?.code).toBe('BOOKING_LIMIT_REACHED');
+  });
 });
