@@ -3306,7 +3306,7 @@ export interface components {
             };
             provider: components["schemas"]["PublicProvider"];
             /**
-             * @description Opaque; sent as `X-Booking-Token` to see, cancel or reschedule this booking until it ends. A reschedule answers a new one.
+             * @description Opaque; sent as `X-Booking-Token` to see, cancel or reschedule this booking until it ends. A reschedule answers a new one, and the tokens handed out before stop working (404).
              * @example mt_example
              */
             manage_token: string;
@@ -8528,7 +8528,7 @@ export interface operations {
                     service_id: string;
                     /**
                      * Format: date-time
-                     * @description Start, with an offset: a slot of the public availability (else 400 at `scheduled_at` outside the booking window, 409 SLOT_UNAVAILABLE when taken).
+                     * @description Start, with an offset: one of the slot starts the public availability offers (400 at `scheduled_at` outside the booking window; 409 SLOT_UNAVAILABLE when taken or at any other minute, second or millisecond).
                      * @example 2026-12-01T10:00:00-05:00
                      */
                     scheduled_at: string & unknown;
@@ -8679,7 +8679,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date-time
-                     * @description The new start, with an offset: same provider, same rules as a booking.
+                     * @description The new start, with an offset: same provider, same rules as a booking (one of the offered slot starts).
                      * @example 2026-12-02T10:00:00-05:00
                      */
                     scheduled_at: string & unknown;

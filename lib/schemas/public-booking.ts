@@ -37,7 +37,7 @@ export const PublicAvailabilityEntry = /* @__PURE__ */ schema(() => meta(z.objec
 
 export const PublicBookingBody = /* @__PURE__ */ schema(() => doc(z.strictObject({
   service_id: IdOf('service', 'The service to book (else 404 SERVICE_NOT_FOUND).'),
-  scheduled_at: doc(DateTime, 'Start, with an offset: a slot of the public availability (else 400 at `scheduled_at` outside the booking window, 409 SLOT_UNAVAILABLE when taken).', '2026-12-01T10:00:00-05:00'),
+  scheduled_at: doc(DateTime, 'Start, with an offset: one of the slot starts the public availability offers (400 at `scheduled_at` outside the booking window; 409 SLOT_UNAVAILABLE when taken or at any other minute, second or millisecond).', '2026-12-01T10:00:00-05:00'),
   provider_id: z.optional(IdOf('provider', 'The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.')),
   client: doc(z.strictObject({
     first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
@@ -58,7 +58,7 @@ export const PublicBooking = /* @__PURE__ */ schema(() => meta(z.object({
   provider: PublicProvider,
   manage_token: doc(
     z.string(),
-    'Opaque; sent as `X-Booking-Token` to see, cancel or reschedule this booking until it ends. A reschedule answers a new one.',
+    'Opaque; sent as `X-Booking-Token` to see, cancel or reschedule this booking until it ends. A reschedule answers a new one, and the tokens handed out before stop working (404).',
     'mt_example',
   ),
 }), { description: 'An online booking as its client sees it.', id: 'PublicBooking' }));
@@ -72,6 +72,6 @@ export const PublicCancelBody = /* @__PURE__ */ schema(() => doc(
 ));
 
 export const PublicRescheduleBody = /* @__PURE__ */ schema(() => doc(
-  z.strictObject({ scheduled_at: doc(DateTime, 'The new start, with an offset: same provider, same rules as a booking.', '2026-12-02T10:00:00-05:00') }),
+  z.strictObject({ scheduled_at: doc(DateTime, 'The new start, with an offset: same provider, same rules as a booking (one of the offered slot starts).', '2026-12-02T10:00:00-05:00') }),
   'A new time for the booking.',
 ));
