@@ -36,7 +36,8 @@ export const bookingRequest = (serviceId: string, choice: Choice, values: Values
 /** The field a VALIDATION_ERROR detail names (`client.email`, `notes`), if it is one of the form's. */
 export function fieldOf(path: string): FieldName | null {
   const name = path === 'notes' ? path : path.startsWith('client.') ? path.slice('client.'.length) : '';
-  return name in FIELD_LABELS ? (name as FieldName) : null;
+  // Own keys only: `client.toString` names no field.
+  return (Object.keys(FIELD_LABELS) as FieldName[]).find((field) => field === name) ?? null;
 }
 
 /** What a refused booking changes on the page (describeProblem says why). */
