@@ -81,8 +81,9 @@ describe('createApi: what the page sends', () => {
     expectTypeOf<ReturnType<typeof api.post<'v1/public/bookings/{appointment_id}/cancel'>>>().resolves.toEqualTypeOf<Schemas['PublicBooking']>();
     expectTypeOf<Parameters<typeof api.get<'v1/public/availability'>>[0]>().toEqualTypeOf<'v1/public/availability'>();
     // Calls the contract does not have, or inputs it does not take, do not compile.
-    // @ts-expect-error no such operation
-    expectTypeOf(api.get).toBeCallableWith('v1/public/clients', {});
+    // @ts-expect-error no such public operation
+    expectTypeOf<typeof api.get<'v1/public/clients'>>().toBeFunction();
+    expectTypeOf(api.get<'v1/public/availability'>).toBeCallableWith('v1/public/availability', { query: { service_id: 's', from: '2030-01-07', to: '2030-01-20' } });
     // @ts-expect-error the availability needs its query
     expectTypeOf(api.get<'v1/public/availability'>).toBeCallableWith('v1/public/availability', {});
     // @ts-expect-error a reschedule needs its body
