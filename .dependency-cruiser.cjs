@@ -43,6 +43,13 @@ module.exports = {
       from: { path: '^lib/client/' },
       to: { pathNot: ['^lib/client/', 'node_modules/openapi-fetch/'], dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'booking-page-is-self-contained',
+      comment: 'The booking page\'s browser code is bundled alone under a size budget: it may read the API\'s types (lib/client/schema.ts) but imports no code from outside its folder.',
+      severity: 'error',
+      from: { path: '^lib/booking-page/browser/' },
+      to: { pathNot: '^lib/booking-page/browser/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -29,14 +29,17 @@ describe('layer rules (dependency-cruiser)', () => {
     file('lib/http/shape.ts', "import { rule } from '../domain/rule';\nexport const shape = (): unknown => rule;\n");
     file('lib/client/index.ts', "import { read } from '../db/repo';\nimport type { Shape } from '../http/types';\nexport const client = (s?: Shape) => [read, s];\n");
     file('lib/http/types.ts', 'export type Shape = { a: 1 };\n');
+    file('lib/booking-page/browser/api.ts', "import { client } from '../../client/index';\nimport type { Shape } from '../../http/types';\nexport const api = (s?: Shape) => [client, s];\n");
     const found = await violations(['lib'], root);
     expect(found).toEqual(expect.arrayContaining([
       expect.stringMatching(/^domain-is-pure: lib\/domain\/rule.ts -> lib\/db\/repo.ts/),
       expect.stringMatching(/^db-has-no-http: lib\/db\/repo.ts -> lib\/http\/shape.ts/),
       expect.stringMatching(/^client-carries-no-server: lib\/client\/index.ts -> lib\/db\/repo.ts/),
+      expect.stringMatching(/^booking-page-is-self-contained: lib\/booking-page\/browser\/api.ts -> lib\/client\/index.ts/),
       expect.stringMatching(/^no-circular: /),
     ]));
     // A type-only import from the client is allowed.
     expect(found.some((line: string) => line.includes('lib/client/index.ts -> lib/http/types.ts'))).toBe(false);
+    expect(found.some((line: string) => line.includes('lib/booking-page/browser/api.ts -> lib/http/types.ts'))).toBe(false);
   }, 120_000);
 });

@@ -1,34 +1,44 @@
 /// <reference lib="dom" />
 /**
  * The public API (API reference, online booking), called with the page's publishable key and, for a booking's own
- * routes, its manage token. Answers come in the API's `{ success, data }` envelope (a bare body is
- * taken as is); errors in `{ error: { code, message, details?, request_id } }`.
+ * routes, its manage token. Requests and answers are typed by the generated client's schema
+ * (lib/client/schema.ts, type-only: no bytes in the bundle). Answers come in the API's
+ * `{ success, data }` envelope (a bare body is taken as is); errors in
+ * `{ error: { code, message, details?, request_id } }`.
+ *
+ * Not lib/client's transport: it would take the script past its size budget (../README.md,
+ * sizes), and it needs AbortSignal.timeout, newer than the browsers the page supports.
  */
+import type { components, paths } from '../../client/schema';
 
-export interface Practice {
-  name: string;
-  time_zone: string;
-  currency: string;
-  online_booking: { horizon_days: number; min_notice_minutes: number; cancel_cutoff_minutes: number };
-}
-export interface Service { id: string; name: string; category?: string | null; description?: string | null; duration_minutes: number; price_cents: number }
-export interface PublicProvider { id: string; display_name: string }
-export interface Slot { slot_start: string; slot_end: string }
-export interface AvailabilityEntry { date: string; provider: PublicProvider; slots: Slot[] }
-export interface Booking {
-  appointment_id: string;
-  status: string;
-  scheduled_at: string;
-  duration_minutes: number;
-  service: { id: string; name: string };
-  provider: PublicProvider;
-  manage_token?: string;
-}
+type Schemas = components['schemas'];
+export type Practice = Schemas['PublicPractice'];
+export type Service = Schemas['PublicService'];
+export type AvailabilityEntry = Schemas['PublicAvailabilityEntry'];
+export type Booking = Schemas['PublicBooking'];
+export type ErrorCode = Schemas['ErrorCode'];
+
+/** The public operations by path, relative as the page calls them (so a stage path in its base stays). */
+type Public = { [P in keyof paths as P extends `/${infer Rest extends `v1/public/${string}`}` ? Rest : never]: paths[P] };
+type Method = 'get' | 'post';
+type PathOf<M extends Method> = { [P in keyof Public]: Public[P][M] extends object ? P : never }[keyof Public];
+type Operation<M extends Method, P extends PathOf<M>> = Extract<Public[P][M], object>;
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What an operation takes, as the API names its parts: `params` (the path's), `query`, `body`; none it does not take. */
+type Input<O> = (O extends { parameters: { path: infer Params } } ? { params: Params } : { params?: never }) &
+  (O extends { parameters: { query: infer Query } } ? { query: Query } : { query?: never }) &
+  (O extends { requestBody: infer Body } ? { body: Json<Body> } : O extends { requestBody?: infer Body } ? { body?: Json<NonNullable<Body>> } : { body?: never });
+/** The `data` of an operation's success answer. */
+type Data<O> = O extends { responses: infer Answers } ? (Json<Answers[keyof Answers]> extends { data: infer D } ? D : never) : never;
+
+/** POST /v1/public/bookings's body. */
+export type BookingRequest = Input<Operation<'post', 'v1/public/bookings'>>['body'];
 
 export interface Problem {
   status: number;
   /** The contract's code; NETWORK when no answer came, UNEXPECTED for an answer without one. */
-  code: string;
+  code: ErrorCode | 'NETWORK' | 'UNEXPECTED';
   message: string;
   details: { path: string; message: string }[];
   /** Seconds, from Retry-After. */
@@ -48,27 +58,34 @@ export const problemOf = (error: unknown): Problem =>
 export const retryable = (problem: Problem) =>
   problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'RATE_LIMITED' || problem.code === 'IDEMPOTENCY_KEY_IN_USE';
 
-type Query = Record<string, string | undefined>;
+/** The chosen time is no longer bookable: the times shown are stale. */
+export const timeRefused = (problem: Problem) => problem.code === 'SLOT_UNAVAILABLE' || problem.details.some((detail) => detail.path === 'scheduled_at');
 
 export interface Api {
-  get<T>(path: string, query?: Query, token?: string): Promise<T>;
-  post<T>(path: string, body: unknown, idempotencyKey: string, token?: string): Promise<T>;
+  get<P extends PathOf<'get'>>(path: P, input: Input<Operation<'get', P>>, token?: string): Promise<Data<Operation<'get', P>>>;
+  post<P extends PathOf<'post'>>(path: P, input: Input<Operation<'post', P>>, idempotencyKey: string, token?: string): Promise<Data<Operation<'post', P>>>;
+}
+
+interface Call {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
 }
 
 export function createApi(base: string, key: string): Api {
-  async function call<T>(method: 'GET' | 'POST', path: string, options: { query?: Query; body?: unknown; token?: string; idempotencyKey?: string }): Promise<T> {
-    const url = new URL(path, base);
-    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+  async function call(method: 'GET' | 'POST', path: string, { params = {}, query = {}, body }: Call, token?: string, idempotencyKey?: string): Promise<any> {
+    const url = new URL(path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name])), base);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: 'application/json', 'x-publishable-key': key };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.token) headers['x-booking-token'] = options.token;
-    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers['x-booking-token'] = token;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {
       response = await fetch(url, {
         method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: body === undefined ? undefined : JSON.stringify(body),
         credentials: 'omit',
         cache: 'no-store',
         referrerPolicy: 'no-referrer',
@@ -94,8 +111,8 @@ export function createApi(base: string, key: string): Api {
     });
   }
   return {
-    get: (path, query, token) => call('GET', path, { query, token }),
-    post: (path, body, idempotencyKey, token) => call('POST', path, { body, token, idempotencyKey }),
+    get: (path, input, token) => call('GET', path, input, token),
+    post: (path, input, idempotencyKey, token) => call('POST', path, input, token, idempotencyKey),
   };
 }
 

@@ -49,7 +49,7 @@ async function start(root: HTMLElement): Promise<void> {
   const api = createApi(base.href, key);
   let practice: Practice;
   try {
-    practice = await api.get<Practice>('v1/public/practice');
+    practice = await api.get('v1/public/practice', {});
   } catch (error) {
     const problem = problemOf(error);
     fill(

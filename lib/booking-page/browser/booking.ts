@@ -2,22 +2,19 @@
 import { problemOf, Submission, type Booking, type Problem, type Service } from './api';
 import { manageLink, type Context } from './context';
 import { announce, button, fill, focusTarget, h, showMessage, uid } from './dom';
+import { bookingFailure, bookingRequest, checkDetails, FIELD_LABELS, type FieldName, type Values } from './form';
 import { clock, longDate, localDate, minutes, money, when, zoneName } from './format';
 import { describeProblem } from './messages';
 import { createPicker, type Choice, type Picker } from './picker';
 import { details } from './summary';
 
 interface Field {
-  name: 'first_name' | 'last_name' | 'email' | 'phone' | 'notes';
+  name: FieldName;
   label: string;
   input: HTMLInputElement | HTMLTextAreaElement;
   hint: HTMLElement | null;
   error: HTMLElement;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** As the API's client schema takes them (lib/schemas/resources.ts). */
-const PHONE = /^\+?[0-9 ().\-x]{3,40}$/;
 
 /** The booking view: service, day and time, the client's details, Book, the confirmation. */
 export async function showBooking(ctx: Context): Promise<void> {
@@ -26,7 +23,7 @@ export async function showBooking(ctx: Context): Promise<void> {
   fill(content, servicesBox);
   let services: Service[];
   try {
-    const answer = await api.get<Service[]>('v1/public/services');
+    const answer = await api.get('v1/public/services', {});
     services = Array.isArray(answer) ? answer : [];
   } catch (error) {
     const problem = problemOf(error);
@@ -70,22 +67,23 @@ export async function showBooking(ctx: Context): Promise<void> {
   const pickerSlot = h('div');
 
   // The client's details.
-  const field = (name: Field['name'], label: string, attrs: Record<string, string | boolean>, hintText?: string): Field => {
+  const field = (name: FieldName, attrs: Record<string, string | boolean>, hintText?: string): Field => {
     const id = uid(name);
     const hint = hintText ? h('p', { id: `${id}-hint`, class: 'hint' }, hintText) : null;
     const input = name === 'notes'
       ? h('textarea', { id, name, rows: '3', maxlength: '5000', 'aria-describedby': hint?.id })
       : h('input', { id, name, ...attrs, 'aria-describedby': hint?.id });
-    return { name, label, input, hint, error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }) };
+    return { name, label: FIELD_LABELS[name], input, hint, error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }) };
   };
   const fields: Field[] = [
-    field('first_name', 'First name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '200' }),
-    field('last_name', 'Last name', { type: 'text', autocomplete: 'family-name', required: true, maxlength: '200' }),
-    field('email', 'Email', { type: 'email', autocomplete: 'email', required: true, maxlength: '254', spellcheck: 'false' }),
-    field('phone', 'Phone', { type: 'tel', autocomplete: 'tel', maxlength: '40' }, 'Optional'),
-    field('notes', 'Notes', {}, 'Optional: anything the practice should know'),
+    field('first_name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '200' }),
+    field('last_name', { type: 'text', autocomplete: 'family-name', required: true, maxlength: '200' }),
+    field('email', { type: 'email', autocomplete: 'email', required: true, maxlength: '254', spellcheck: 'false' }),
+    field('phone', { type: 'tel', autocomplete: 'tel', maxlength: '40' }, 'Optional'),
+    field('notes', {}, 'Optional: anything the practice should know'),
   ];
-  const byName = (name: string) => fields.find((f) => f.name === name)!;
+  const byName = (name: FieldName) => fields.find((f) => f.name === name)!;
+  const values = () => Object.fromEntries(fields.map((f) => [f.name, f.input.value.trim()])) as Values;
   const summary = h('p', { class: 'summary' });
   const formError = h('p', { class: 'notice', role: 'alert', tabindex: '-1', hidden: true });
   const book = h('button', { type: 'submit', class: 'primary' }, 'Book');
@@ -139,15 +137,8 @@ export async function showBooking(ctx: Context): Promise<void> {
   }
 
   function check(): Field | null {
-    const value = (name: string) => byName(name).input.value.trim();
-    const problems: [string, string | null][] = [
-      ['first_name', value('first_name') ? null : 'Enter your first name.'],
-      ['last_name', value('last_name') ? null : 'Enter your last name.'],
-      ['email', !value('email') ? 'Enter your email address.' : EMAIL.test(value('email')) ? null : 'Enter an email address like name@example.com.'],
-      ['phone', !value('phone') || PHONE.test(value('phone')) ? null : 'Enter a phone number such as +1 555 010 0100, or leave it empty.'],
-    ];
     let first: Field | null = null;
-    for (const [name, message] of problems) {
+    for (const [name, message] of checkDetails(values())) {
       setFieldError(byName(name), message);
       if (message && !first) first = byName(name);
     }
@@ -168,20 +159,13 @@ export async function showBooking(ctx: Context): Promise<void> {
       invalid.input.focus();
       return;
     }
-    const value = (name: string) => byName(name).input.value.trim();
-    const body = {
-      service_id: service.id,
-      scheduled_at: choice.start,
-      ...(choice.providerId ? { provider_id: choice.providerId } : {}),
-      client: { first_name: value('first_name'), last_name: value('last_name'), email: value('email'), ...(value('phone') ? { phone: value('phone') } : {}) },
-      ...(value('notes') ? { notes: value('notes') } : {}),
-    };
+    const body = bookingRequest(service.id, choice, values());
     const idempotencyKey = submission.keyFor(body);
     sending = true;
     book.setAttribute('aria-disabled', 'true');
     book.textContent = 'Booking…';
     try {
-      const booking = await api.post<Booking>('v1/public/bookings', body, idempotencyKey);
+      const booking = await api.post('v1/public/bookings', { body }, idempotencyKey);
       submission.settle();
       confirm(booking, service);
     } catch (error) {
@@ -197,29 +181,25 @@ export async function showBooking(ctx: Context): Promise<void> {
 
   async function fail(problem: Problem): Promise<void> {
     const message = describeProblem(problem, practice);
-    const fieldProblems = problem.details.filter((d) => d.path.startsWith('client.') || d.path === 'notes');
-    if (problem.code === 'SLOT_UNAVAILABLE' || problem.code === 'PROVIDER_NOT_FOUND' || problem.details.some((d) => d.path === 'scheduled_at')) {
+    const failure = bookingFailure(problem);
+    if (failure.kind === 'times') {
       showMessage(formError, 'Choose another time above, then press Book.');
       await picker?.refresh(message);
-    } else if (problem.code === 'VALIDATION_ERROR' && fieldProblems.length) {
-      for (const detail of fieldProblems) {
-        const f = fields.find((candidate) => `client.${candidate.name}` === detail.path || candidate.name === detail.path);
-        if (f) setFieldError(f, `${f.label}: ${detail.message}`);
-      }
+    } else if (failure.kind === 'fields') {
+      for (const [name, reason] of failure.fields) setFieldError(byName(name), `${FIELD_LABELS[name]}: ${reason}`);
       const first = fields.find((f) => f.input.getAttribute('aria-invalid') === 'true');
       showMessage(formError, message);
       first?.input.focus();
-    } else if (problem.code === 'SERVICE_NOT_FOUND') {
+    } else if (failure.kind === 'service') {
       showMessage(formError, message, true);
       serviceButtons.get(service!.id)?.setAttribute('disabled', '');
     } else {
-      const again = problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'IDEMPOTENCY_KEY_IN_USE' ? ' Press Book to try again: you will not be booked twice.' : '';
-      showMessage(formError, message + again, true);
+      showMessage(formError, message + (failure.again ? ' Press Book to try again: you will not be booked twice.' : ''), true);
     }
   }
 
   function confirm(booking: Booking, bookedService: Service): void {
-    const link = booking.manage_token ? manageLink(ctx.key, booking.appointment_id, booking.manage_token) : null;
+    const link = manageLink(location.href, ctx.key, booking.appointment_id, booking.manage_token);
     const heading = focusTarget('h2', { class: 'done' }, 'Booked');
     fill(
       content,
@@ -229,12 +209,8 @@ export async function showBooking(ctx: Context): Promise<void> {
         heading,
         h('p', null, `You are booked for ${booking.service.name} with ${booking.provider.display_name} on ${when(booking.scheduled_at, practice.time_zone)} (${zoneName(practice.time_zone)}).`),
         details(booking, practice, bookedService.id === booking.service.id ? bookedService.price_cents : null),
-        link
-          ? [
-              h('p', null, h('a', { href: link, class: 'manage' }, 'Manage your booking')),
-              h('p', { class: 'hint' }, 'Keep this link to reschedule or cancel. Anyone who has it can change this booking.'),
-            ]
-          : null,
+        h('p', null, h('a', { href: link, class: 'manage' }, 'Manage your booking')),
+        h('p', { class: 'hint' }, 'Keep this link to reschedule or cancel. Anyone who has it can change this booking.'),
         button('secondary', 'Book another appointment', () => void showBooking(ctx).then(ctx.toTop)),
       ),
     );

@@ -12,20 +12,20 @@ export interface Context {
   toTop(): void;
 }
 
-/** The manage view of a booking: the token in the fragment, which browsers never send to a server. */
-export function manageLink(key: string, appointmentId: string, token: string): string {
-  const url = new URL(location.href);
+/** The manage view of a booking, from the page's address: the token in the fragment, which browsers never send to a server. */
+export function manageLink(page: string, key: string, appointmentId: string, token: string): string {
+  const url = new URL(page);
   url.search = new URLSearchParams({ key, booking: appointmentId }).toString();
   url.hash = `token=${encodeURIComponent(token)}`;
   return url.href;
 }
 
 /** The booking view for the same key. */
-export function bookLink(key: string): string {
-  const url = new URL(location.href);
+export function bookLink(page: string, key: string): string {
+  const url = new URL(page);
   url.search = new URLSearchParams({ key }).toString();
   url.hash = '';
   return url.href;
 }
 
-export const tokenFromFragment = (): string => new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+export const tokenFromFragment = (page: string): string => new URLSearchParams(new URL(page).hash.slice(1)).get('token') ?? '';

@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
-import { problemOf, retryable, Submission, type Booking, type Problem } from './api';
+import { problemOf, retryable, Submission, timeRefused, type Booking, type Problem } from './api';
 import { bookLink, manageLink, tokenFromFragment, type Context } from './context';
 import { button, fill, focusTarget, h, showMessage, uid } from './dom';
 import { period, when, zoneName } from './format';
 import { describeProblem } from './messages';
 import { createPicker, type Choice } from './picker';
-import { details, isChangeable } from './summary';
+import { changesClosed, details, isChangeable } from './summary';
 
 /**
  * The manage view (`/book?key=pk_...&booking=<appointment_id>#token=<manage_token>`): the booking
@@ -14,9 +14,9 @@ import { details, isChangeable } from './summary';
  */
 export async function showManage(ctx: Context, appointmentId: string): Promise<void> {
   const { api, practice, content } = ctx;
-  let token = tokenFromFragment();
-  const path = `v1/public/bookings/${encodeURIComponent(appointmentId)}`;
-  const another = () => h('p', null, h('a', { href: bookLink(ctx.key) }, 'Book another appointment'));
+  let token = tokenFromFragment(location.href);
+  const params = { appointment_id: appointmentId };
+  const another = () => h('p', null, h('a', { href: bookLink(location.href, ctx.key) }, 'Book another appointment'));
 
   if (!token) {
     fill(content, h('p', { class: 'notice', role: 'alert' }, 'This link is missing its access code. Open the full link from your booking confirmation.'), another());
@@ -25,7 +25,7 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
   fill(content, h('p', { class: 'caption' }, 'Loading your booking…'));
   let booking: Booking;
   try {
-    booking = await api.get<Booking>(path, undefined, token);
+    booking = await api.get('v1/public/bookings/{appointment_id}', { params }, token);
   } catch (error) {
     const problem = problemOf(error);
     fill(
@@ -44,11 +44,10 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
     const panel = h('div', { class: 'panel' });
     const error = h('p', { class: 'notice', role: 'alert', tabindex: '-1', hidden: true });
     const cutoff = practice.online_booking.cancel_cutoff_minutes;
-    const closed = Date.parse(current.scheduled_at) - cutoff * 60_000 <= Date.now();
     let actions: HTMLElement | null = null;
     if (!isChangeable(current)) {
       actions = current.status === 'cancelled' ? h('p', null, 'This booking is cancelled.') : null;
-    } else if (closed) {
+    } else if (changesClosed(current, cutoff, Date.now())) {
       actions = h('p', { class: 'hint' }, `Online changes close ${period(cutoff)} before the appointment. To change it now, please contact the practice.`);
     } else {
       actions = h(
@@ -69,11 +68,14 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
     }
   }
 
-  /** The answer of a change: the booking when it is one, else the booking read again. */
-  async function settled(answer: unknown): Promise<Booking> {
-    const value = answer as Partial<Booking> | null;
-    if (value && value.appointment_id === booking.appointment_id && value.scheduled_at && value.status && value.service && value.provider) return { ...booking, ...value } as Booking;
-    return api.get<Booking>(path, undefined, token);
+  /** A change answers the booking with the token that manages it now (a reschedule's is new). */
+  function adopt(answer: Booking): Booking {
+    if (answer.manage_token !== token) {
+      // The address bar (and a bookmark of it) keeps working.
+      token = answer.manage_token;
+      history.replaceState(null, '', manageLink(location.href, ctx.key, answer.appointment_id, token));
+    }
+    return answer;
   }
 
   function failed(problem: Problem, error: HTMLElement): void {
@@ -106,9 +108,9 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
           const text = reason.value.trim();
           const body = text ? { reason: text } : {};
           try {
-            const answer = await api.post<unknown>(`${path}/cancel`, body, submission.keyFor(body), token);
+            const answer = await api.post('v1/public/bookings/{appointment_id}/cancel', { params, body }, submission.keyFor(body), token);
             submission.settle();
-            render(await settled(answer), 'Cancelled', `Your appointment on ${when(booking.scheduled_at, practice.time_zone)} is cancelled.`, true);
+            render(adopt(answer), 'Cancelled', `Your appointment on ${when(booking.scheduled_at, practice.time_zone)} is cancelled.`, true);
           } catch (caught) {
             const problem = problemOf(caught);
             submission.settle(problem);
@@ -154,19 +156,14 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
       showMessage(error, null);
       const body = { scheduled_at: choice.start };
       try {
-        const answer = await api.post<unknown>(`${path}/reschedule`, body, submission.keyFor(body), token);
+        const answer = await api.post('v1/public/bookings/{appointment_id}/reschedule', { params, body }, submission.keyFor(body), token);
         submission.settle();
-        const moved = await settled(answer);
-        if (moved.manage_token && moved.manage_token !== token) {
-          // A new token for the new time: the address bar (and a bookmark of it) keeps working.
-          token = moved.manage_token;
-          history.replaceState(null, '', manageLink(ctx.key, moved.appointment_id, token));
-        }
+        const moved = adopt(answer);
         render(moved, 'Rescheduled', `Your appointment is now on ${when(moved.scheduled_at, practice.time_zone)}.`, true);
       } catch (caught) {
         const problem = problemOf(caught);
         submission.settle(problem);
-        if (problem.code === 'SLOT_UNAVAILABLE' || problem.details.some((d) => d.path === 'scheduled_at')) await picker.refresh(describeProblem(problem, practice));
+        if (timeRefused(problem)) await picker.refresh(describeProblem(problem, practice));
         else failed(problem, error);
       } finally {
         sending = false;

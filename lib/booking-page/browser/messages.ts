@@ -1,15 +1,12 @@
 import type { Practice, Problem } from './api';
+import { FIELD_LABELS, fieldOf } from './form';
 import { period } from './format';
 
-/** Field paths the API names in VALIDATION_ERROR details, in words. */
-const FIELD_NAMES: Record<string, string> = {
-  'client.first_name': 'First name',
-  'client.last_name': 'Last name',
-  'client.email': 'Email',
-  'client.phone': 'Phone',
-  notes: 'Notes',
-  scheduled_at: 'Time',
-  reason: 'Reason',
+/** A path the API names in VALIDATION_ERROR details, in words: the form's label, else the path. */
+const OTHER_PATHS = new Map([['scheduled_at', 'Time'], ['reason', 'Reason']]);
+const fieldName = (path: string) => {
+  const field = fieldOf(path);
+  return field ? FIELD_LABELS[field] : (OTHER_PATHS.get(path) ?? path);
 };
 
 /** A clear sentence for every error the public API can answer, for the person booking. */
@@ -24,6 +21,8 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       return 'This booking page is not set up correctly: its key is unknown or was withdrawn. Please contact the practice to book.';
     case 'ORIGIN_NOT_ALLOWED':
       return "This website may not take bookings for the practice. Please book on the practice's own website.";
+    // A practice not yet let onto the API (waitlisted) cannot take bookings online either.
+    case 'API_ACCESS_NOT_ENABLED':
     case 'ONLINE_BOOKING_DISABLED':
       return 'Online booking is not available at the moment. Please contact the practice to book.';
     case 'SERVICE_NOT_FOUND':
@@ -47,7 +46,7 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       if (timing && settings) {
         return `That time can no longer be booked online: bookings open ${period(settings.min_notice_minutes)} ahead and up to ${period(settings.horizon_days * 1440)} ahead. The times shown are up to date.`;
       }
-      const lines = problem.details.map((detail) => `${FIELD_NAMES[detail.path] ?? detail.path}: ${detail.message}`);
+      const lines = problem.details.map((detail) => `${fieldName(detail.path)}: ${detail.message}`);
       return lines.length ? `Please check: ${lines.join('; ')}.` : 'Please check the details you entered.';
     }
     default:

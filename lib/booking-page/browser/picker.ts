@@ -3,17 +3,9 @@ import { problemOf, retryable, type Api, type AvailabilityEntry, type Practice }
 import { announce, button, fill, h, showMessage, uid } from './dom';
 import { addDays, clock, dayParts, localDate, longDate, period, zoneName } from './format';
 import { describeProblem } from './messages';
+import { dayToShow, timesOn as freeTimes, WINDOW_DAYS, windowDates as datesFrom, windowEnd, type Choice } from './slots';
 
-/** A time the client picked: without a provider when any certified provider may take it. */
-export interface Choice {
-  start: string;
-  end: string;
-  providerId: string | null;
-  providerName: string | null;
-}
-
-/** Days fetched and shown at a time (the API takes up to 31). */
-const WINDOW_DAYS = 14;
+export type { Choice } from './slots';
 
 export interface PickerOptions {
   api: Api;
@@ -91,28 +83,10 @@ export function createPicker(options: PickerOptions): Picker {
     options.onChoose(null);
   }
 
-  function windowDates(): string[] {
-    const dates: string[] = [];
-    for (let day = start; day <= last && dates.length < WINDOW_DAYS; day = addDays(day, 1)) dates.push(day);
-    return dates;
-  }
-
-  /** The free times of a day: one per start, in order, none sooner than the notice allows. */
-  function timesOn(day: string): Choice[] {
-    const earliest = Date.now() + practice.online_booking.min_notice_minutes * 60_000;
-    const named = provider || fixed || '';
-    const byStart = new Map<string, Choice>();
-    for (const entry of entries) {
-      if (entry.date !== day || (named && entry.provider.id !== named)) continue;
-      for (const slot of entry.slots) {
-        if (byStart.has(slot.slot_start) || Date.parse(slot.slot_start) < earliest) continue;
-        byStart.set(slot.slot_start, { start: slot.slot_start, end: slot.slot_end, providerId: named || null, providerName: named ? entry.provider.display_name : null });
-      }
-    }
-    return [...byStart.values()].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-  }
-
-  const firstDay = (after?: string | null) => windowDates().find((day) => (!after || day > after) && timesOn(day).length > 0) ?? null;
+  const windowDates = () => datesFrom(start, last);
+  const timesOn = (day: string) => freeTimes(entries, day, provider || fixed || '', Date.now() + practice.online_booking.min_notice_minutes * 60_000);
+  /** `day` while it has times, else the next that has (else the first): see slots.ts. */
+  const dayFrom = (day: string | null) => dayToShow(day, windowDates(), (date) => timesOn(date).length > 0);
 
   /** Fetches one window of days (or takes it from the cache); false when that failed or another load overtook it. */
   async function load(from: string): Promise<boolean> {
@@ -123,12 +97,7 @@ export function createPicker(options: PickerOptions): Picker {
       for (const group of groups) group.setAttribute('aria-busy', 'true');
       caption.textContent = 'Loading times…';
       try {
-        const got = await api.get<AvailabilityEntry[]>('v1/public/availability', {
-          service_id: serviceId,
-          from,
-          to: [addDays(from, WINDOW_DAYS - 1), last].sort()[0],
-          provider_id: fixed,
-        });
+        const got = await api.get('v1/public/availability', { query: { service_id: serviceId, from, to: windowEnd(from, last), provider_id: fixed } });
         answer = Array.isArray(got) ? got : [];
         cache.set(from, answer);
       } catch (error) {
@@ -216,19 +185,19 @@ export function createPicker(options: PickerOptions): Picker {
     const from = addDays(start, by);
     if (from < today || from > last) return;
     say(null);
-    if (await load(from)) show(firstDay());
+    if (await load(from)) show(dayFrom(null));
   }
 
   function filter(value: string): void {
     provider = value;
     drop();
-    show(date && timesOn(date).length ? date : firstDay());
+    show(dayFrom(date));
   }
 
   async function begin(from = today): Promise<void> {
     for (let window = from; window <= last; window = addDays(window, WINDOW_DAYS)) {
       if (!(await load(window))) return;
-      const first = firstDay();
+      const first = dayFrom(null);
       if (first) return show(first);
     }
     if (!(await load(from))) return;
@@ -240,7 +209,7 @@ export function createPicker(options: PickerOptions): Picker {
     cache.clear();
     drop();
     if (!(await load(start))) return;
-    const day = date && timesOn(date).length ? date : firstDay(date);
+    const day = dayFrom(date);
     if (day) show(day);
     else await begin(start);
     say(message, true);
