@@ -196,6 +196,43 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('declares the ids a request sends as `format: uuid`, like the ids it answers (a generated client passes them back as they came)', () => {
+    // Credentials are named by their client_id (`ci_...`), not a UUID.
+    const notUuids = new Set(['client_id']);
+    const idName = (name: string) => name === 'id' || name.endsWith('_id') || name.endsWith('_ids');
+    const plain: string[] = [];
+    const check = (schema: any, at: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.$ref) return check(resolvePointer(schema.$ref), at);
+      for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) check(branch, at);
+      if (schema.type === 'array' || schema.items) return check(schema.items, `${at}[]`);
+      if (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'))) {
+        if (schema.format !== 'uuid' && !schema.anyOf) plain.push(at);
+      }
+    };
+    let checked = 0;
+    for (const [, route] of entries) {
+      const op = operationOf(route);
+      for (const parameter of op.parameters ?? []) {
+        const p = parameter.$ref ? resolvePointer(parameter.$ref) : parameter;
+        if (!idName(p.name) || notUuids.has(p.name)) continue;
+        checked++;
+        // `a,b` lists are one string of several ids: their repeated form's items say uuid.
+        if (p.schema.anyOf) check(p.schema.anyOf.find((s: any) => s.type === 'array'), `${route.method} ${route.path} ${p.name}`);
+        else check(p.schema, `${route.method} ${route.path} ${p.name}`);
+      }
+      const body = op.requestBody?.content?.['application/json']?.schema;
+      const properties = (body?.$ref ? resolvePointer(body.$ref) : body)?.properties ?? {};
+      for (const [name, schema] of Object.entries<any>(properties)) {
+        if (!idName(name) || notUuids.has(name)) continue;
+        checked++;
+        check(schema, `${route.method} ${route.path} body ${name}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(plain).toEqual([]);
+  });
+
   it('describes the health score formula wherever health_score appears', () => {
     expect(operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Client' });
     expect(doc.components.schemas.Client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
