@@ -6,7 +6,7 @@ import { callableRoutes, honoursIfMatch, successStatusOf } from '../../lib/http/
 import { serverUrlOf } from '../../lib/http/server-url';
 import { buildOpenApiDocument, DOC_ERROR_STATUS, type DocErrorCode } from '../../lib/openapi/document';
 import { trafficOf } from '../../lib/openapi/traffic';
-import { CONTRACT_SILENT_CHOICES } from '../../lib/openapi/notes';
+import { embeddedPart, GUIDE_PROSE } from '../../infra/openapi-prose';
 import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
@@ -239,13 +239,12 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1);
   });
 
-  it('carries the conventions and the README\'s "Choices where the contract is silent", word for word', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = /\n## Choices where the contract is silent\n([\s\S]*?)(?=\n## |$)/.exec(readme);
-    expect(section, 'README section missing').not.toBeNull();
-    expect(CONTRACT_SILENT_CHOICES.trim(), 'lib/openapi/notes.ts and README.md disagree: run npx tsx infra/sync-notes.ts').toBe(section![1].trim());
-    expect(doc.info.description).toContain('## Choices where the contract is silent');
-    expect(doc.info.description).toContain(CONTRACT_SILENT_CHOICES);
+  it('carries docs/guide\'s conventions and "Choices where the contract is silent", word for word', () => {
+    for (const [heading, file] of [['## Conventions', GUIDE_PROSE.conventions], ['## Choices where the contract is silent', GUIDE_PROSE.choices]]) {
+      const part = embeddedPart(readFileSync(join(root, file), 'utf8'), file);
+      expect(part.length, `${file}'s embedded part`).toBeGreaterThan(1000);
+      expect(doc.info.description).toContain(`${heading}\n\n${part}`);
+    }
     for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units']) expect(doc.info.description).toContain(topic);
   });
 });
