@@ -153,7 +153,7 @@ export function errorResponsesOf(route: RouteDef, traffic: Traffic, rateHeaders:
 }
 
 /**
- * Refusals of the transport, before any route (README "Transport refusals"): every operation can
+ * Refusals of the transport, before any route (docs/guide/choices.md, "Transport refusals"): every operation can
  * get them, so each refers to these `components.responses` instead of repeating them.
  */
 const TRANSPORT_RESPONSES: Record<string, { status: number; code: DocErrorCode }> = {
