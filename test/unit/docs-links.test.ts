@@ -41,9 +41,13 @@ function linksOf(markdown: string): string[] {
   return [...prose(markdown).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?: "[^"]*")?\)/g)].map((m) => m[1]);
 }
 
-describe('relative links in the docs', () => {
+describe('the docs: relative links, and the README\'s length', () => {
   it('finds the docs to check', () => {
     expect(FILES.map((file) => relative(root, file))).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/architecture.md', 'docs/guide/choices.md']));
+  });
+
+  it('keeps the README a front door: at most 300 lines (the rest lives in docs/ and CONTRIBUTING.md)', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(300);
   });
 
   it('slugs headings as GitHub does', () => {
