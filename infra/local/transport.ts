@@ -13,7 +13,7 @@ export interface LocalResponse {
 
 /**
  * What the local server refuses before any handler runs, answered in the contract's envelope.
- * On AWS, API Gateway refuses these itself (README, "Transport refusals").
+ * On AWS, API Gateway refuses these itself (docs/guide/choices.md, "Transport refusals").
  */
 
 /** The request target (path and query) of the request line. Longer: 414 URI_TOO_LONG. */

@@ -1559,7 +1559,10 @@ export interface components {
              * @enum {string}
              */
             reason?: "outside_working_hours" | "time_off" | "inactive" | "overlap";
-            /** @description For an overlap: the appointment in the way. */
+            /**
+             * Format: uuid
+             * @description For an overlap: the appointment in the way.
+             */
             appointment_id?: string;
         };
         /**
@@ -6302,6 +6305,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: uuid
                      * @description The provider to certify (else 404 PROVIDER_NOT_FOUND).
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */
@@ -7010,16 +7014,19 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: uuid
                      * @description The client receiving the service (else 404 CLIENT_NOT_FOUND).
                      * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
                      */
                     client_id: string;
                     /**
+                     * Format: uuid
                      * @description The service performed (else 404 SERVICE_NOT_FOUND; inactive: 400).
                      * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
                      */
                     service_id: string;
                     /**
+                     * Format: uuid
                      * @description The provider performing it: must be certified for the service (else 422 PROVIDER_NOT_CERTIFIED).
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */
@@ -7176,6 +7183,7 @@ export interface operations {
                      */
                     duration_minutes?: number;
                     /**
+                     * Format: uuid
                      * @description The provider performing it: must be certified for the service (else 422 PROVIDER_NOT_CERTIFIED).
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */
@@ -8021,6 +8029,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: uuid
                      * @description The paying client (else 404 CLIENT_NOT_FOUND).
                      * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
                      */
@@ -8522,6 +8531,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * Format: uuid
                      * @description The service to book (else 404 SERVICE_NOT_FOUND).
                      * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
                      */
@@ -8533,6 +8543,7 @@ export interface operations {
                      */
                     scheduled_at: string & unknown;
                     /**
+                     * Format: uuid
                      * @description The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */

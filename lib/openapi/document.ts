@@ -1,13 +1,10 @@
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { version as packageVersion } from '../../package.json';
-import { ROLES } from '../auth/roles';
-import { MAX_BODY_BYTES } from '../http/input';
 import { DEFAULT_SERVER_URL, SERVER_DESCRIPTIONS } from '../docs/openapi-file';
 import { callableRoutes } from '../http/route';
 import { routes } from '../routes';
 import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportResponses } from './errors';
 import { addExamples } from './examples';
-import { CONTRACT_SILENT_CHOICES } from './notes';
 import { operationOf, tagOf } from './operations';
 import { PROSE } from './prose';
 import { addComponents, completeParameters, nameInputComponents, RENDERING } from './rendering';
@@ -18,7 +15,8 @@ import { eventComponents, webhooksOf } from './webhooks';
 /**
  * The OpenAPI 3.1 document, built from the route table: each complete row is one operation
  * (./operations.ts) whose zod schemas zod-openapi renders (JSON Schema 2020-12, OpenAPI 3.1's
- * dialect); the prose for people is Markdown in docs/api. Nothing is written twice.
+ * dialect); the prose for people is Markdown in docs/api and docs/guide (infra/openapi-prose.ts).
+ * Nothing is written twice.
  */
 
 type Json = Record<string, any>;
@@ -26,11 +24,12 @@ type Json = Record<string, any>;
 export { DOC_ERROR_STATUS, type DocErrorCode } from './errors';
 
 function infoDescription(): string {
+  // The body limit and the roles are written out in docs/guide/conventions.md, for people reading
+  // it on its own; test/unit/openapi-prose.test.ts holds them to MAX_BODY_BYTES and ROLES.
   return fill(PROSE.overview, {
-    max_body_kib: String(MAX_BODY_BYTES / 1024),
-    roles: ROLES.map((role) => `\`${role}\``).join(', '),
+    conventions: PROSE.conventions,
     error_rows: ERROR_CODES.map((code) => `| ${DOC_ERROR_STATUS[code]} | \`${code}\` |`).join('\n'),
-    contract_silent_choices: CONTRACT_SILENT_CHOICES,
+    contract_silent_choices: PROSE.choices,
   });
 }
 

@@ -49,7 +49,7 @@ export const FIELD_PROBLEM = {
     path: { type: 'string', description: 'The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`).' },
     message: { type: 'string', description: 'What is wrong with it.' },
     reason: { type: 'string', enum: [...UNAVAILABLE_REASONS], description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).' },
-    appointment_id: { type: 'string', description: 'For an overlap: the appointment in the way.' },
+    appointment_id: { type: 'string', format: 'uuid', description: 'For an overlap: the appointment in the way.' },
   },
 } satisfies oas31.SchemaObject;
 
@@ -153,7 +153,7 @@ export function errorResponsesOf(route: RouteDef, traffic: Traffic, rateHeaders:
 }
 
 /**
- * Refusals of the transport, before any route (README "Transport refusals"): every operation can
+ * Refusals of the transport, before any route (docs/guide/choices.md, "Transport refusals"): every operation can
  * get them, so each refers to these `components.responses` instead of repeating them.
  */
 const TRANSPORT_RESPONSES: Record<string, { status: number; code: DocErrorCode }> = {

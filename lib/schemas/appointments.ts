@@ -90,7 +90,8 @@ export const CancelBody = /* @__PURE__ */ schema(() => doc(
 const commaList = (value: string | string[]) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
 
 const StatusList = /* @__PURE__ */ schema(() => doc(
-  z.pipe(z.pipe(z.union([z.string(), z.array(z.string())]), z.transform(commaList)), z.array(AppointmentStatus)),
+  z.pipe(// Repeated, each value is one id; `a,b` is a list, so only the array's items say uuid.
+    z.pipe(z.union([z.string(), z.array(meta(z.string(), { format: 'uuid' }))]), z.transform(commaList)), z.array(AppointmentStatus)),
   'One or more statuses: `a,b` or the parameter repeated.',
   'scheduled,confirmed',
 ));
@@ -224,7 +225,8 @@ export const ReminderResult = /* @__PURE__ */ schema(() => doc(z.object({
 /** Provider ids as `a,b` or repeated, like `status`; duplicates count once. */
 const ProviderIdList = /* @__PURE__ */ schema(() => doc(
   z.pipe(
-    z.pipe(z.union([z.string(), z.array(z.string())]), z.transform(commaList)),
+    // Repeated, each value is one id; `a,b` is a list, so only the array's items say uuid.
+    z.pipe(z.union([z.string(), z.array(meta(z.string(), { format: 'uuid' }))]), z.transform(commaList)),
     z.pipe(
       z.pipe(z.array(IdOf('provider', 'A provider id.')), z.transform((ids) => [...new Set(ids)])),
       z.array(z.string()).check(z.maxLength(20, 'at most 20 providers')),

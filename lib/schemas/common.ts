@@ -72,11 +72,14 @@ export const EXAMPLE_TIME = {
 /**
  * An id input naming a kind: its description and example say which. Ids are server-made UUIDs. A
  * malformed one (any length, any characters) becomes the nil UUID, so it answers the resource's
- * 404 exactly like an unknown id, and never reaches a key.
+ * 404 exactly like an unknown id, and never reaches a key. The document still says `format: uuid`,
+ * as for the ids it answers (OutId), so a generated client types an id it sends back as the id it
+ * received; the format is what a valid id looks like, not a check that turns a bad one into a 400
+ * (contract section 1: a malformed id is its resource's 404).
  */
 export const IdOf = (kind: ExampleKind, description: string) =>
   z.pipe(
-    doc(z.string(), description, EXAMPLE_ID[kind]),
+    meta(z.string(), { description, format: 'uuid', examples: [EXAMPLE_ID[kind]] }),
     z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
   );
 export const Id = /* @__PURE__ */ schema(() => IdOf('appointment', 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.'));

@@ -52,7 +52,7 @@ describe('online booking in chromium, against the local server', () => {
     });
     siteUrl = `http://127.0.0.1:${await new Promise<number>((resolve) => site.listen(0, '127.0.0.1', () => resolve((site.address() as AddressInfo).port)))}`;
 
-    // The three steps of the README: enable online booking, create a key, paste the script tag.
+    // The three steps of docs/guide/online-booking.md: enable online booking, create a key, paste the script tag.
     const enabled = await staff('PATCH', '/v1/practice', { online_booking: { enabled: true } });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     const created = await staff('POST', '/v1/publishable-keys', { name: 'Website', allowed_origins: [siteUrl] });

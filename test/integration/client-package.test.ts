@@ -31,6 +31,15 @@ async function freshProject(name: string): Promise<string> {
   return dir;
 }
 
+/** The typed client's example, read from its page of the integrator's guide (never copied here). */
+const CLIENT_GUIDE = 'docs/guide/client.md';
+function guideExample(): string {
+  const page = readFileSync(join(root, CLIENT_GUIDE), 'utf8');
+  const example = /```js\n([\s\S]*?)```/.exec(page.slice(page.indexOf('```js\nimport')));
+  if (!example) throw new Error(`${CLIENT_GUIDE} has no \`\`\`js block importing the client: the example moved, so move this pointer too`);
+  return example[1];
+}
+
 const credentials = () => ({ BASE: baseUrl, MEDSPA_CLIENT_ID: practice.clientId, MEDSPA_CLIENT_SECRET: practice.clientSecret });
 
 beforeAll(async () => {
@@ -78,19 +87,30 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
     expect(JSON.parse(stdout)).toEqual({ name: 'Package Spa', services: 0 });
   }, 60_000);
 
-  it("runs the README's client example as written, against a demo practice", async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### The same with the typed client'));
-    const example = /```js\n([\s\S]*?)```/.exec(section)![1];
+  it("runs the client guide's example as written, against a demo practice", async () => {
     const demo = await makePractice({ name: 'Demo Spa' });
     await seedDemoPracticeData(demo.medspaId, new Date());
     const dir = await freshProject('readme');
-    writeFileSync(join(dir, 'book.mjs'), example);
+    writeFileSync(join(dir, 'book.mjs'), guideExample());
     const env = { ...process.env, BASE: baseUrl, MEDSPA_CLIENT_ID: demo.clientId, MEDSPA_CLIENT_SECRET: demo.clientSecret };
     const { stdout } = await run('node', ['book.mjs'], { cwd: dir, env });
     expect(stdout).toMatch(/^booked \S+ with .+, paid \d+ USD$/m);
     expect(stdout).toMatch(/^APPOINTMENT_NOT_FOUND 404 /m);
   }, 120_000);
+
+  it("type-checks the client guide's example as TypeScript under --strict (book.mts, NodeNext)", async () => {
+    const dir = await freshProject('guide-types');
+    writeFileSync(join(dir, 'book.mts'), guideExample());
+    // Node's types, as any Node project has them, from this checkout (nothing downloaded).
+    const compilerOptions = {
+      noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'],
+      types: ['node'], typeRoots: [join(root, 'node_modules', '@types')],
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['book.mts'] }));
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run('node', [tsc, '-p', '.', '--strict'], { cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+    expect(result.stdout).toBe('');
+  }, 60_000);
 
   it('carries its types for both module systems (NodeNext, strict)', async () => {
     const dir = await freshProject('types');

@@ -17,8 +17,8 @@ interface Exchange {
 }
 
 /**
- * The README's quick start, as an integrator runs it: the demo practice of `npm start`, the typed
- * client over real HTTP (token, search availability, book, confirm, check in, complete, pay), and
+ * The quick start as an integrator runs it with the typed client (README, docs/guide/client.md):
+ * the demo practice of `npm start`, the typed client over real HTTP (token, search availability, book, confirm, check in, complete, pay), and
  * every answer of the flow validated against the OpenAPI document the server serves.
  */
 describe('quick start with the typed client against the local server', () => {

@@ -7,23 +7,29 @@ import { freePort } from '../../infra/local/dynamo';
 import { npmStart, stopAll, untilServing, type StartedServer } from '../fixtures/npm-start';
 
 /**
- * A newcomer's first hour, from the README itself (its blocks are read from README.md, never
- * copied here): `npm start`, the curl walkthrough from a token to a paid appointment, and the
- * webhook receiver verifying what that walkthrough made happen. A README edit that breaks a
- * snippet breaks this test.
+ * A newcomer's first hour, from the docs themselves (their blocks are read from the Markdown,
+ * never copied here): `npm start`, the README's curl walkthrough from a token to a paid
+ * appointment, the guide's webhook receiver verifying what that walkthrough made happen, and the
+ * guide's online booking steps. A docs edit that breaks a snippet breaks this test. (The typed
+ * client's example runs, and is type-checked, in client-package.test.ts.)
  */
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** The first ```lang block after a heading. */
-function block(heading: string, lang: string, nth = 0): string {
-  const section = readme.slice(readme.indexOf(heading));
-  const blocks = [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))];
+/** The nth ```lang block after a heading of a Markdown file of this repository. */
+function block(file: string, heading: string, lang: string, nth = 0): string {
+  const text = readFileSync(join(root, file), 'utf8');
+  const at = text.indexOf(`${heading}\n`);
+  if (at < 0) throw new Error(`${file} has no heading "${heading}": the snippet moved, so move this pointer too`);
+  const blocks = [...text.slice(at).matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))];
   return blocks[nth][1];
 }
 
-const walkthrough = block('### Book a first appointment with curl', 'bash');
+const QUICK_START = ['README.md', '### Book a first appointment with curl'] as const;
+const WEBHOOKS = ['docs/guide/webhooks.md', '# Receive and verify webhooks'] as const;
+const ONLINE_BOOKING = ['docs/guide/online-booking.md', '# Online booking in three steps'] as const;
+
+const walkthrough = block(...QUICK_START, 'bash');
 /** Its first lines: the token and the headers every later snippet uses. */
 const session = walkthrough.slice(0, walkthrough.indexOf('\n# 1.'));
 
@@ -39,14 +45,14 @@ beforeAll(async () => {
 
 afterAll(stopAll);
 
-describe("the README's snippets, as written", () => {
+describe("the README's and the guide's snippets, as written", () => {
   let receiver: ChildProcess | undefined;
   afterAll(() => receiver?.kill());
 
   it('from a token to a paid appointment with curl, and its events at a verifying webhook receiver', async () => {
     // Subscribe, as the webhook section says (on a free port instead of 4000).
     const receiverPort = await freePort();
-    const subscribe = block('### Receive and verify webhooks', 'bash').replace('127.0.0.1:4000', `127.0.0.1:${receiverPort}`);
+    const subscribe = block(...WEBHOOKS, 'bash').replace('127.0.0.1:4000', `127.0.0.1:${receiverPort}`);
     const { stdout: subscribed } = await bash(`${session}\n${subscribe}`);
     const { secret } = JSON.parse(subscribed) as { id: string; secret: string };
     expect(secret).toMatch(/^whsec_/);
@@ -56,7 +62,7 @@ describe("the README's snippets, as written", () => {
     mkdirSync(project);
     await run('npm', ['init', '-y'], { cwd: project });
     await run('npm', ['install', join(root, 'node_modules', 'standardwebhooks'), '--offline', '--no-audit', '--no-fund'], { cwd: project });
-    writeFileSync(join(project, 'receiver.mjs'), block('### Receive and verify webhooks', 'js'));
+    writeFileSync(join(project, 'receiver.mjs'), block(...WEBHOOKS, 'js'));
     receiver = spawn('node', ['receiver.mjs'], { cwd: project, env: { ...process.env, MEDSPA_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let received = '';
     receiver.stdout!.on('data', (chunk) => (received += chunk));
@@ -80,7 +86,7 @@ describe("the README's snippets, as written", () => {
   }, 120_000);
 
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
-    const { stdout } = await bash(`${session}\n${block('### Online booking in three steps', 'bash')}`);
+    const { stdout } = await bash(`${session}\n${block(...ONLINE_BOOKING, 'bash')}`);
     const [settings, tag, page] = stdout.trim().split('\n');
     expect(JSON.parse(settings)).toMatchObject({ enabled: true });
     expect(tag).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/book\.js" data-key="pk_[0-9a-f]+"><\/script>$/);

@@ -6,7 +6,7 @@ import { callableRoutes, honoursIfMatch, successStatusOf } from '../../lib/http/
 import { serverUrlOf } from '../../lib/http/server-url';
 import { buildOpenApiDocument, DOC_ERROR_STATUS, type DocErrorCode } from '../../lib/openapi/document';
 import { trafficOf } from '../../lib/openapi/traffic';
-import { CONTRACT_SILENT_CHOICES } from '../../lib/openapi/notes';
+import { embeddedPart, GUIDE_PROSE } from '../../infra/openapi-prose';
 import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
@@ -196,19 +196,55 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('declares the ids a request sends as `format: uuid`, like the ids it answers (a generated client passes them back as they came)', () => {
+    // Credentials are named by their client_id (`ci_...`), not a UUID.
+    const notUuids = new Set(['client_id']);
+    const idName = (name: string) => name === 'id' || name.endsWith('_id') || name.endsWith('_ids');
+    const plain: string[] = [];
+    const check = (schema: any, at: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.$ref) return check(resolvePointer(schema.$ref), at);
+      for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) check(branch, at);
+      if (schema.type === 'array' || schema.items) return check(schema.items, `${at}[]`);
+      if (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'))) {
+        if (schema.format !== 'uuid' && !schema.anyOf) plain.push(at);
+      }
+    };
+    let checked = 0;
+    for (const [, route] of entries) {
+      const op = operationOf(route);
+      for (const parameter of op.parameters ?? []) {
+        const p = parameter.$ref ? resolvePointer(parameter.$ref) : parameter;
+        if (!idName(p.name) || notUuids.has(p.name)) continue;
+        checked++;
+        // `a,b` lists are one string of several ids: their repeated form's items say uuid.
+        if (p.schema.anyOf) check(p.schema.anyOf.find((s: any) => s.type === 'array'), `${route.method} ${route.path} ${p.name}`);
+        else check(p.schema, `${route.method} ${route.path} ${p.name}`);
+      }
+      const body = op.requestBody?.content?.['application/json']?.schema;
+      const properties = (body?.$ref ? resolvePointer(body.$ref) : body)?.properties ?? {};
+      for (const [name, schema] of Object.entries<any>(properties)) {
+        if (!idName(name) || notUuids.has(name)) continue;
+        checked++;
+        check(schema, `${route.method} ${route.path} body ${name}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(plain).toEqual([]);
+  });
+
   it('describes the health score formula wherever health_score appears', () => {
     expect(operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Client' });
     expect(doc.components.schemas.Client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
     expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1);
   });
 
-  it('carries the conventions and the README\'s "Choices where the contract is silent", word for word', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = /\n## Choices where the contract is silent\n([\s\S]*?)(?=\n## |$)/.exec(readme);
-    expect(section, 'README section missing').not.toBeNull();
-    expect(CONTRACT_SILENT_CHOICES.trim(), 'lib/openapi/notes.ts and README.md disagree: run npx tsx infra/sync-notes.ts').toBe(section![1].trim());
-    expect(doc.info.description).toContain('## Choices where the contract is silent');
-    expect(doc.info.description).toContain(CONTRACT_SILENT_CHOICES);
+  it('carries docs/guide\'s conventions and "Choices where the contract is silent", word for word', () => {
+    for (const [heading, file] of [['## Conventions', GUIDE_PROSE.conventions], ['## Choices where the contract is silent', GUIDE_PROSE.choices]]) {
+      const part = embeddedPart(readFileSync(join(root, file), 'utf8'), file);
+      expect(part.length, `${file}'s embedded part`).toBeGreaterThan(1000);
+      expect(doc.info.description).toContain(`${heading}\n\n${part}`);
+    }
     for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units']) expect(doc.info.description).toContain(topic);
   });
 });
