@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { runAsFunction } from '../../lib/aws/local-runtime';
-import { callableRoutes, handlerModule, type RouteDef } from '../../lib/http/route';
+import { callableRoutes, handlerModule, methodsOf, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { logRefusal, MAX_REQUEST_TARGET_BYTES, refusal, type LocalResponse } from './transport';
 
@@ -102,7 +102,8 @@ export function toEvent(request: LocalRequest, match: Pick<CompiledRoute, 'route
   const bytes = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
   const text = isTextType(headers.get('content-type'));
   const path = decode(url.pathname);
-  const routeKey = match.route.fallback ? '$default' : `${match.route.method} ${match.route.path}`;
+  // The route the request matched: a HEAD to a route with `head` is its own (`HEAD /book`).
+  const routeKey = match.route.fallback ? '$default' : `${request.method.toUpperCase()} ${match.route.path}`;
   const domainName = headers.get('host') ?? '127.0.0.1';
   const now = new Date();
   const [, day, month, year, time] = now.toUTCString().split(' ');
@@ -181,7 +182,7 @@ export function eventFor(request: LocalRequest, requestId: string): { operation:
   }
   for (const match of compiled) {
     const found = match.pattern.exec(path);
-    if (!found || match.route.method !== method) continue;
+    if (!found || !(methodsOf(match.route) as readonly string[]).includes(method)) continue;
     const pathParameters = Object.fromEntries(match.paramNames.map((name, index) => [name, decode(found[index + 1])]));
     return { operation: match.operation, route: match.route, event: toEvent(request, match, pathParameters, requestId) };
   }

@@ -3,17 +3,23 @@
  * of the route table on one port (the same handlers the Lambdas run), and the event pipeline
  * (stream -> events -> webhook deliveries, reminders) in process.
  */
-import { installLocalAws } from './aws/runtime';
-import { openLocalEnvironment } from './environment';
-import { createLocalServer, listen } from './http-server';
-import { startLocalPipeline } from './pipeline';
-import { ensureDemoPractice } from './seed';
+import { assertPortFree, portInUse } from './port';
 
 /** How long a shutdown may wait for work in flight (a webhook attempt takes up to 10 s, and is journaled). */
 const SHUTDOWN_GRACE_MS = 8_000;
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
+  // First: a busy port fails in a moment, before seconds of module loading, DynamoDB Local and
+  // DATA_DIR, so there is nothing to undo. The listen below still names it if the port is taken since.
+  await assertPortFree(port);
+  const [{ installLocalAws }, { openLocalEnvironment }, { createLocalServer, listen }, { startLocalPipeline }, { ensureDemoPractice }] = await Promise.all([
+    import('./aws/runtime'),
+    import('./environment'),
+    import('./http-server'),
+    import('./pipeline'),
+    import('./seed'),
+  ]);
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
   // Locally, failed webhook deliveries retry within minutes rather than the contract's ~22 hours.
   process.env.WEBHOOK_RETRY_SCHEDULE ??= '1s,5s,30s,2m,10m,1h';
@@ -26,7 +32,7 @@ async function main() {
   const boundPort = await listen(server, port).catch(async (error: NodeJS.ErrnoException) => {
     await pipeline.stop();
     await environment.stop();
-    throw error.code === 'EADDRINUSE' ? new Error(`port ${port} is in use: set PORT to a free one (PORT=${port + 1} npm start)`) : error;
+    throw error.code === 'EADDRINUSE' ? portInUse(port) : error;
   });
   const baseUrl = `http://127.0.0.1:${boundPort}`;
 

@@ -4,7 +4,7 @@ import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { TableWrites } from '../../lib/db/table-writes';
-import { readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
+import { methodsOf, readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
 import { FunctionRole, writesSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
@@ -97,23 +97,26 @@ export class RouteGroupStack extends NestedStack {
         ),
       });
 
-      const httpRoute = new HttpRoute(this, `${id}Route`, {
-        httpApi: props.api,
-        routeKey: route.fallback ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${id}Integration`, fn.fn),
-      });
-      acknowledge(
-        httpRoute,
-        bothPacks(
-          'APIG4',
-          undefined,
-          route.auth === 'public'
-            ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the CORS preflight, the 404 fallback).'
-            : route.auth === 'publishable'
-              ? 'Online booking from browsers: the shared middy chain checks the publishable key, its allowed origins and the practice\'s online booking (lib/http/auth.ts).'
-              : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
-        ),
-      );
+      // One integration; an API route per method the row answers (HEAD is a route of its own).
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn.fn);
+      const routeKeys = route.fallback
+        ? [['Route', HttpRouteKey.DEFAULT] as const]
+        : methodsOf(route).map((method) => [method === route.method ? 'Route' : 'HeadRoute', HttpRouteKey.with(route.path, HttpMethod[method])] as const);
+      for (const [suffix, routeKey] of routeKeys) {
+        const httpRoute = new HttpRoute(this, `${id}${suffix}`, { httpApi: props.api, routeKey, integration });
+        acknowledge(
+          httpRoute,
+          bothPacks(
+            'APIG4',
+            undefined,
+            route.auth === 'public'
+              ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the CORS preflight, the 404 fallback).'
+              : route.auth === 'publishable'
+                ? 'Online booking from browsers: the shared middy chain checks the publishable key, its allowed origins and the practice\'s online booking (lib/http/auth.ts).'
+                : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
+          ),
+        );
+      }
     }
   }
 }

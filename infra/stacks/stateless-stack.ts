@@ -11,7 +11,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { EVENT_RULES, type EventRule } from '../../lib/events/rules';
-import { handlerModule, type RouteDef } from '../../lib/http/route';
+import { handlerModule, methodsOf, type RouteDef } from '../../lib/http/route';
 import { routes as routeTable } from '../../lib/routes';
 import { workers as workerTable, type WorkerDef } from '../../lib/workers';
 import type { FunctionLogs } from '../constructs/app-function';
@@ -89,10 +89,12 @@ export class StatelessStack extends Stack {
     const groups = new Map<string, Array<readonly [string, RouteDef]>>();
     const routeKeys = new Map<string, string>();
     for (const [operation, route] of Object.entries(routes)) {
-      const routeKey = `${route.method} ${route.path}`;
-      const clash = routeKeys.get(routeKey);
-      if (clash) throw new Error(`Route ${routeKey} is declared by both ${clash} and ${operation}`);
-      routeKeys.set(routeKey, operation);
+      for (const method of methodsOf(route)) {
+        const routeKey = `${method} ${route.path}`;
+        const clash = routeKeys.get(routeKey);
+        if (clash) throw new Error(`Route ${routeKey} is declared by both ${clash} and ${operation}`);
+        routeKeys.set(routeKey, operation);
+      }
       groups.set(route.group, [...(groups.get(route.group) ?? []), [operation, route] as const]);
     }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { retry } from '../retry';
@@ -40,11 +41,28 @@ function failedOf<A extends NamedAction>(actions: readonly A[], error: Transacti
 }
 
 /**
+ * The `ClientRequestToken` of one transaction: a random UUID (36 characters, the API's maximum).
+ * With it, DynamoDB answers a resend of a committed transaction within 10 minutes with success
+ * instead of judging its conditions again (they would fail now: a booking that committed, whose
+ * answer was lost, would answer 409). "Derived from the request" means per transaction sent, not
+ * per HTTP request: the SDK's own retries resend the command's serialized body, token included;
+ * every new send of ours (after a TransactionConflict here, a lost race in the callers' loops,
+ * another transaction of the same request) gets a new one, because the same token with other
+ * items is an IdempotentParameterMismatchException and a reused one would be answered from the
+ * first send instead of judged. Not request id + attempt number: a request sends several
+ * transactions, so that would need a counter threaded through every caller, for nothing DynamoDB
+ * uses. (The SDK would fill in a random one itself; set here, it is a decision, not a serializer detail.)
+ */
+const newTransactionToken = (): string => randomUUID();
+
+/**
  * One TransactWriteItems: all actions commit or none does, with the request's own writes (audit,
  * idempotency) appended when given. Failed conditions come back as a value, by action name.
  * A `TransactionConflict` (real DynamoDB cancels a transaction that races another on an item;
- * nothing was written, and DynamoDB Local never does it) is sent again with jitter, bounded:
- * conditions are evaluated afresh each time, so a resend is always safe.
+ * nothing was written, and DynamoDB Local never does it) is sent again with jitter, bounded, under
+ * a new token: conditions are evaluated afresh each time, so a resend is always safe.
+ * (`TransactionInProgressException`, a resend racing its own first send, the SDK retries itself
+ * with backoff as a throttling error, under the same token.)
  */
 export async function transact<A extends NamedAction>(actions: readonly A[], writes?: RequestWrites): Promise<TransactOutcome<A>> {
   const own = actions.map((named) => named.action);
@@ -54,7 +72,7 @@ export async function transact<A extends NamedAction>(actions: readonly A[], wri
   return retry<TransactOutcome<A>>(
     async () => {
       try {
-        await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+        await ddb().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: newTransactionToken() }));
         if (items.length > own.length) writes?.markCommitted();
         return { done: { ok: true } };
       } catch (error) {

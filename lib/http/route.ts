@@ -27,6 +27,12 @@ export type FilesBeside = Readonly<Record<string, string | GeneratedFile>>;
 /** One row of the route table: everything the CDK stack, local server, OpenAPI and client need. */
 export interface RouteDef {
   method: HttpMethod;
+  /**
+   * A GET route that also answers HEAD, as GET without the body. An API Gateway HTTP API matches a
+   * route's method exactly (a GET route does not take HEAD: it falls to `$default`, a 404), so the
+   * stack gives the function a `HEAD` route too, and the local router does the same.
+   */
+  head?: boolean;
   /** API Gateway style, e.g. `/v1/appointments/{id}`. */
   path: string;
   /** Handler module: `functions/<group>/<operation>.ts`. */
@@ -125,6 +131,7 @@ export interface RouteDef {
 export function route<const N extends string, R extends RouteDef>(operation: N, fields: () => R): R & { operation: N } {
   const row = fields() as R & { operation: N };
   row.operation = operation;
+  if (row.head && row.method !== 'GET') throw new Error(`${operation}: head is for GET routes`);
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
   if (row.limitPerIp && takesBearer(row)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
@@ -140,6 +147,9 @@ export function defineRoutes<T extends Record<string, RouteDef & { operation: st
   for (const [key, row] of Object.entries(rows)) if (row.operation !== key) throw new Error(`route ${key} is named ${row.operation}`);
   return rows;
 }
+
+/** The methods a route answers, each an API Gateway route of its own: its method, and HEAD when it says so. */
+export const methodsOf = (route: RouteDef): readonly (HttpMethod | 'HEAD')[] => (route.head ? [route.method, 'HEAD'] : [route.method]);
 
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
 export const isIdempotent = (route: RouteDef) => (route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false);

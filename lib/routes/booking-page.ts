@@ -6,7 +6,7 @@ const html = { 'text/html': { description: 'The booking page.', example: '<!doct
 const script = { 'text/javascript': { description: 'A script.', example: '(()=>{...})()' } };
 
 export const getBookingPage = /* @__PURE__ */ route('getBookingPage', () => ({
-  method: 'GET', path: '/book', group: 'public', summary: "A practice's online booking page (self-contained; `?key=pk_...`)",
+  method: 'GET', head: true, path: '/book', group: 'public', summary: "A practice's online booking page (self-contained; `?key=pk_...`)",
   auth: 'public', envelope: false, produces: html,
   query: z.object({
     key: z.optional(doc(z.string().check(z.maxLength(200)), 'A publishable key of the practice.', 'pk_0123456789abcdef')),

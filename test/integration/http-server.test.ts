@@ -2,6 +2,7 @@ import { get, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
+import { dispatch, eventFor } from '../../infra/local/router';
 import { MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from '../../infra/local/transport';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { logger } from '../../lib/log';
@@ -60,6 +61,22 @@ describe('local HTTP server', () => {
     expect(answer.headers.vary).toBeUndefined();
     expect(answer.body).toContain(`(${JSON.stringify(baseUrl)})`);
     expect(answer.body).not.toContain('evil.example');
+  });
+
+  it('HEAD /book answers as GET /book does, without the body (in the Lambda answer too: API Gateway routes it as HEAD /book)', async () => {
+    const got = await fetch(`${baseUrl}/book?key=pk_unknown`);
+    const head = await fetch(`${baseUrl}/book?key=pk_unknown`, { method: 'HEAD' });
+    expect(head.status).toBe(got.status);
+    expect(got.status).toBe(200);
+    const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['x-request-id', 'date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)));
+    expect(headersOf(head)).toEqual(headersOf(got));
+    expect(head.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await got.text()).toContain('<script');
+    expect(await head.text()).toBe('');
+    // What the function answers, before Node's server drops a HEAD's body: no body either.
+    const { event } = eventFor({ method: 'HEAD', url: '/book?key=pk_unknown' }, 'head-request');
+    expect(event.routeKey).toBe('HEAD /book');
+    expect((await dispatch({ method: 'HEAD', url: '/book?key=pk_unknown' })).body).toBe('');
   });
 
   it('exchanges a token over HTTP (JSON, form and Basic) and reads the practice with it', async () => {

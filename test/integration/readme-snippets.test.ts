@@ -85,6 +85,18 @@ describe("the README's and the guide's snippets, as written", () => {
     expect(received).toContain(`payment.received ${payment.id}`);
   }, 120_000);
 
+  it('the curl walkthrough, pasted into a plain shell with no server where BASE says, fails loudly and not with status 0', async () => {
+    // A plain `bash`: none of the -e and pipefail the other snippets run with, as a reader's shell has none.
+    const nowhere = await freePort();
+    const failed = await run('bash', ['-c', walkthrough], { cwd: server.home, env: { ...process.env, PORT: String(nowhere) }, timeout: 60_000 }).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed, 'the walkthrough exited 0 with no server').not.toBeNull();
+    expect(failed!.code).not.toBe(0);
+    expect(failed!.stderr).toContain(`curl: (7) Failed to connect to 127.0.0.1 port ${nowhere}`);
+  });
+
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
     const { stdout } = await bash(`${session}\n${block(...ONLINE_BOOKING, 'bash')}`);
     const [settings, tag, page] = stdout.trim().split('\n');
