@@ -7,7 +7,7 @@ import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/sc
 
 /**
  * Every TransactWriteItems carries a ClientRequestToken (lib/db/transact.ts), and DynamoDB Local
- * honours it as DynamoDB does (docs/local-vs-aws-notes/transactions.md). A client middleware at
+ * honours it as DynamoDB does (docs/local-vs-aws.md, "A transaction resent after its answer was lost"). A client middleware at
  * the deserialize step sees each HTTP attempt the SDK makes, as sent, and can fault one: let it
  * commit and lose the answer (the SDK resends), or answer TransactionConflict or
  * TransactionInProgressException instead of sending it.
