@@ -1,6 +1,6 @@
 import type { ServiceRecord } from '../domain/records';
 import { ACTIVE_STATUSES } from '../domain/status';
-import { fromItem } from './item';
+import { serviceCodec } from './codecs';
 import { clientAppointmentsIndexPk, collectionPk } from './keys';
 import { oneOf, queryAll, where, withFilter } from './query';
 
@@ -12,7 +12,7 @@ export async function activeServices(medspaId: string): Promise<ServiceRecord[]>
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
   }, where<ServiceRecord>({ active: true })));
-  return items.map((item) => fromItem<ServiceRecord>(item)!);
+  return items.map((item) => serviceCodec.fromItem(item)!);
 }
 
 /**
