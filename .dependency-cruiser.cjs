@@ -20,7 +20,14 @@ module.exports = {
       comment: 'lib/db knows records and keys, never HTTP, routes, the public schemas or the API\'s error codes (its failures are its own: lib/db/failure.ts).',
       severity: 'error',
       from: { path: '^lib/db/' },
-      to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^lib/errors\\.ts$', '^functions/', 'node_modules/@middy/'] },
+      to: { path: ['^lib/(http|routes|schemas|openapi|use-cases)/', '^lib/errors\\.ts$', '^functions/', 'node_modules/@middy/'], pathNot: '^lib/schemas/zod\\.ts$' },
+    },
+    {
+      name: 'only-db-touches-items',
+      comment: 'Only lib/db builds keys and handles raw items: the key builders, the item reads and the document client stay inside it; everything else gets records through repositories (each item decoded by its codec). infra may name partitions (IAM grants its functions by their key patterns).',
+      severity: 'error',
+      from: { path: '^(lib|functions|infra)/', pathNot: ['^lib/db/', '^infra/constructs/app-function\\.ts$', '^infra/local/aws/iam\\.ts$'] },
+      to: { path: ['^lib/db/(keys|key-reads|conditions)\\.ts$', 'node_modules/@aws-sdk/lib-dynamodb/'] },
     },
     {
       name: 'simulator-stays-local',

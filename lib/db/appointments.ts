@@ -18,6 +18,7 @@ import {
 } from './keys';
 
 export type { TransactItem } from './transact';
+export type { ClaimedResource };
 
 /** A treatment record as answered: its practice is the caller's. */
 export type PublicTreatmentRecord = Omit<TreatmentRecord, 'medspa_id'>;
@@ -215,4 +216,4 @@ export type TimeRangeQuery = Omit<MonthPartitionQuery, 'partitionOf' | 'descendi
 
 /** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */
 export const listAppointmentsByTime = ({ medspaId, ...range }: TimeRangeQuery) =>
-  queryMonthPartitions<AppointmentRecord>({ ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });
+  queryMonthPartitions(appointmentCodec, { ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });

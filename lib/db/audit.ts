@@ -27,7 +27,7 @@ export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly 
 
 /** Newest first, within [from, to]. */
 export const listAudit = (medspaId: string, range: { from: string; to: string }, page: PageRequest) =>
-  queryPage<AuditRecord>({
+  queryPage(auditCodec, {
     keyCondition: { name: 'pk', value: auditPk(medspaId), sortBetween: [range.from, `${range.to}\uffff`] },
     descending: true,
     ...page,

@@ -3,7 +3,7 @@ import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import { withoutPractice, type PublicTreatmentRecord } from './appointments';
 import { readItems } from './key-reads';
 import { tableName } from './client';
-import { clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
+import { appointmentCodec, clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
 import { DataFailure } from './failure';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
 import { oneOf, queryAll, queryPage, where, withFilter, type Page } from './query';
@@ -116,7 +116,7 @@ const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
 export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<AppointmentRecord>> =>
-  queryPage<AppointmentRecord>({
+  queryPage(appointmentCodec, {
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',
     ...page,

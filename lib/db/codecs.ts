@@ -1,7 +1,8 @@
-import type { ContractEvent } from '../domain/events';
-import { onlineBookingOf, type OnlineBookingSettings } from '../domain/online-booking';
+import { onlineBookingOf } from '../domain/online-booking';
 import type * as R from '../domain/records';
-import { fromItem } from './item';
+import type * as z from '../schemas/zod';
+import { DataFailure } from './failure';
+import * as S from './stored';
 import {
   appointmentKey,
   appointmentTimeIndexKeys,
@@ -18,6 +19,7 @@ import {
   lowStockEventKey,
   lowStockIndexKeys,
   paymentTimeIndexKeys,
+  practiceIdOf,
   practiceKey,
   productSkuKey,
   reminderDueKey,
@@ -41,35 +43,44 @@ import {
 
 /**
  * THE catalog of stored kinds: one codec per kind, how its record (lib/domain/records) becomes a
- * table item and back. `toItem` adds the keys, index keys and `entity` tag; `fromItem` drops them
- * (and any storage attribute); `keyOf` rebuilds an item's key from its own fields, so a stream
- * consumer (lib/db/stream.ts, which knows every codec exported here by its tag) takes an item
- * for what its tag says only when its key agrees. Every repository writes through its kind's
- * codec. A new stored kind is one record type (lib/domain/records) and one codec here. The
- * idempotency and rate-limit records (lib/db/idempotency.ts, lib/db/rate-limits.ts) are request
- * bookkeeping without one: their keys name the credential, which their items do not hold.
+ * table item and back. `toItem` adds the keys, index keys and `entity` tag; `fromItem` decodes: an
+ * item tagged as another kind, or whose fields are not its kind's stored shape (./stored.ts), is a
+ * DataFailure `corrupt`, never a record; the keys and storage attributes are left behind. `keyOf`
+ * rebuilds an item's key from its own fields, so a stream consumer (lib/db/stream.ts, which knows
+ * every codec exported here by its tag) takes an item for what its tag says only when its key
+ * agrees. Every repository writes and reads through its kind's codec. A new stored kind is one
+ * record type (lib/domain/records), one stored shape and one codec here. The idempotency and
+ * rate-limit records (lib/db/idempotency.ts, lib/db/rate-limits.ts) are request bookkeeping without
+ * one: their keys name the credential, which their items do not hold.
  */
 export interface Codec<T, E extends string = string> {
   entity: E;
   keyOf(item: Record<string, unknown>): Key | null;
   toItem(record: T): Record<string, unknown>;
+  /** The record an item holds (null when there is no item); throws DataFailure `corrupt` when it is none of this kind. */
   fromItem(item: Record<string, unknown> | undefined): T | null;
 }
 
-interface Shape<T> {
+/** A codec of a practice's `{TYPE}` collection (keyed by id): what the collection reads take. */
+export type CollectionCodec<T, E extends EntityType = EntityType> = Codec<T, E> & { collection: true };
+
+interface Shape<T, S> {
   /** The fields the key is built from: an item missing one is no item of this kind. */
   keyFields: readonly (keyof T & string)[];
   /** Its key, plus the index keys it is on. */
   keys(record: T): Key & object;
+  /** What an item must hold: parsed once per item read (it also leaves the keys and storage attributes behind). */
+  stored: z.ZodMiniType<S>;
   /** The stored attributes, when they differ from the record's fields. */
   encode?(record: T): Record<string, unknown>;
-  decode?(attributes: Record<string, unknown>): T;
+  /** The record from the parsed attributes (and the item, for what only its key or dynamic attributes hold). */
+  decode?(stored: S, item: Record<string, unknown>): T;
 }
 
 const isText = (value: unknown) => typeof value === 'string' && value.length > 0;
 
 /** Annotated pure so a bundle keeps only the codecs it uses (esbuild drops the others). */
-/* @__NO_SIDE_EFFECTS__ */ function codec<T, E extends string>(entity: E, shape: Shape<T>): Codec<T, E> {
+/* @__NO_SIDE_EFFECTS__ */ function codec<T, E extends string, S = T>(entity: E, shape: Shape<T, S>): Codec<T, E> {
   return {
     entity,
     keyOf: (item) => {
@@ -79,45 +90,59 @@ const isText = (value: unknown) => typeof value === 'string' && value.length > 0
     },
     toItem: (record) => ({ ...shape.keys(record), entity, ...(shape.encode ? shape.encode(record) : record) }),
     fromItem: (item) => {
-      const attributes = fromItem<Record<string, unknown>>(item);
-      if (!attributes) return null;
-      return shape.decode ? shape.decode(attributes) : (attributes as T);
+      if (!item) return null;
+      if (item.entity !== entity) throw corruptItem(entity, item, ['entity']);
+      const parsed = shape.stored.safeParse(item);
+      if (!parsed.success) throw corruptItem(entity, item, parsed.error.issues.map((issue) => issue.path.join('.') || '(item)'));
+      return shape.decode ? shape.decode(parsed.data, item) : (parsed.data as unknown as T);
     },
   };
 }
 
+/** The one kind whose key holds what a person typed (client search terms): its sort key is never named. */
+const PRIVATE_SORT_KEYS: ReadonlySet<string> = new Set(['CLIENT_SEARCH']);
+
+/** A failure naming the kind, the key and the fields that do not decode: never a value. */
+function corruptItem(entity: string, item: Record<string, unknown>, fields: string[]): DataFailure {
+  const sk = PRIVATE_SORT_KEYS.has(entity) ? '(withheld)' : String(item.sk);
+  return new DataFailure('corrupt', `item ${String(item.pk)} | ${sk} does not decode as ${entity}: ${[...new Set(fields)].join(', ')}`);
+}
+
 /** A record of a practice's `{TYPE}` collection, keyed by its id. */
-/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, indexKeys: (record: T) => object = () => ({})) {
-  return codec<T, E>(type, { keyFields: ['medspa_id', 'id'], keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) });
+/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, stored: z.ZodMiniType<T>, indexKeys: (record: T) => object = () => ({})): CollectionCodec<T, E> {
+  return { ...codec<T, E>(type, { keyFields: ['medspa_id', 'id'], stored, keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) }), collection: true };
 }
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
 /** Practices stored before online booking and CORS existed read with those settings' defaults. */
-export const practiceCodec = codec<R.PracticeRecord, 'PRACTICE'>('PRACTICE', {
+export const practiceCodec = codec('PRACTICE', {
   keyFields: ['id'],
-  keys: (p) => practiceKey(p.id),
-  decode: (stored) => ({
-    ...(stored as unknown as R.PracticeRecord),
-    online_booking: onlineBookingOf(stored.online_booking as Partial<OnlineBookingSettings> | undefined),
-    allowed_origins: (stored.allowed_origins as string[] | undefined) ?? [],
+  keys: (p: R.PracticeRecord) => practiceKey(p.id),
+  stored: S.storedPractice,
+  decode: (stored): R.PracticeRecord => ({
+    ...stored,
+    online_booking: onlineBookingOf(stored.online_booking),
+    allowed_origins: stored.allowed_origins ?? [],
   }),
 });
-export const providerCodec = collectionCodec<R.ProviderRecord, 'PROVIDER'>('PROVIDER');
-export const roomCodec = collectionCodec<R.FacilityRecord, 'ROOM'>('ROOM');
-export const equipmentCodec = collectionCodec<R.FacilityRecord, 'EQUIPMENT'>('EQUIPMENT');
-export const serviceCodec = collectionCodec<R.ServiceRecord, 'SERVICE'>('SERVICE');
-export const clientCodec = collectionCodec<R.ClientRecord, 'CLIENT'>('CLIENT');
+export const providerCodec = collectionCodec('PROVIDER', S.storedProvider);
+export const roomCodec = collectionCodec('ROOM', S.storedFacility);
+export const equipmentCodec = collectionCodec('EQUIPMENT', S.storedFacility);
+export const serviceCodec = collectionCodec('SERVICE', S.storedService);
+export const clientCodec = collectionCodec('CLIENT', S.storedClient);
 export const clientSearchCodec = codec<R.ClientSearchRecord, 'CLIENT_SEARCH'>('CLIENT_SEARCH', {
   keyFields: ['medspa_id', 'term', 'client_id'],
   keys: (e) => clientSearchKey(e.medspa_id, e.term, e.client_id),
+  stored: S.storedClientSearch,
 });
 export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keyFields: ['medspa_id', 'client_id', 'signed_at', 'id'],
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
+  stored: S.storedConsent,
 });
-export const credentialCodec = collectionCodec<R.CredentialRecord, 'CRED'>('CRED', (c) => credentialLookupIndexKey(c.client_id));
-export const publishableKeyCodec = collectionCodec<R.PublishableKeyRecord, 'PKEY'>('PKEY');
+export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) => credentialLookupIndexKey(c.client_id));
+export const publishableKeyCodec = collectionCodec('PKEY', S.storedPublishableKey);
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 
@@ -130,85 +155,116 @@ export const appointmentIndexKeys = (medspaId: string, clientId: string, schedul
 export const appointmentCodec = codec<R.AppointmentRecord, 'APPOINTMENT'>('APPOINTMENT', {
   keyFields: ['medspa_id', 'id'],
   keys: (a) => ({ ...appointmentKey(a.medspa_id, a.id), ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id) }),
+  stored: S.storedAppointment,
 });
 export const onlineEmailCodec = codec<R.OnlineEmailRecord, 'ONLINE_EMAIL'>('ONLINE_EMAIL', {
   keyFields: ['medspa_id', 'email_hash'],
   keys: (e) => onlineEmailKey(e.medspa_id, e.email_hash),
+  stored: S.storedOnlineEmail,
 });
 
 /** A ledger entry is a top-level attribute (`end#<appointment id>`): set or removed without reading the item, which may not exist yet. */
 export const LEDGER_ENTRY_PREFIX = 'end#';
-export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER'>('ONLINE_LEDGER', {
+export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER', Omit<R.OnlineLedgerRecord, 'ends'>>('ONLINE_LEDGER', {
   keyFields: ['medspa_id', 'client_id'],
   keys: (l) => onlineLedgerKey(l.medspa_id, l.client_id),
+  stored: S.storedOnlineLedger,
   encode: ({ ends, ...fields }) => ({ ...fields, ...Object.fromEntries(Object.entries(ends).map(([id, end]) => [`${LEDGER_ENTRY_PREFIX}${id}`, end])) }),
-  decode: (stored) => {
+  decode: (stored, item) => {
     const ends: Record<string, string> = {};
-    for (const [name, value] of Object.entries(stored)) if (name.startsWith(LEDGER_ENTRY_PREFIX)) ends[name.slice(LEDGER_ENTRY_PREFIX.length)] = String(value);
-    return { medspa_id: String(stored.medspa_id), client_id: String(stored.client_id), ends, version: Number(stored.version ?? 0) };
+    for (const [name, value] of Object.entries(item)) {
+      if (!name.startsWith(LEDGER_ENTRY_PREFIX)) continue;
+      if (typeof value !== 'string') throw corruptItem('ONLINE_LEDGER', item, [name]);
+      ends[name.slice(LEDGER_ENTRY_PREFIX.length)] = value;
+    }
+    return { ...stored, ends };
   },
 });
-export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT'>('TREATMENT', {
+export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT', Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }>('TREATMENT', {
   keyFields: ['medspa_id', 'appointment_id'],
   keys: (r) => treatmentRecordKey(r.medspa_id, r.appointment_id),
+  stored: S.storedTreatmentRecord,
+  // Items written before the practice was stored hold it only in their key.
+  decode: (stored, item) => ({ ...stored, medspa_id: stored.medspa_id ?? practiceIdOf(String(item.pk)) }),
 });
 export const claimBucketCodec = codec<R.ClaimBucketRecord, 'CLAIM'>('CLAIM', {
   keyFields: ['medspa_id', 'resource', 'resource_id', 'hour'],
   keys: (b) => claimKey(b.medspa_id, b.resource as ClaimedResource, b.resource_id, b.hour),
+  stored: S.storedClaimBucket,
 });
 export const reminderCodec = codec<R.ReminderRecord, 'REMINDER'>('REMINDER', {
   keyFields: ['medspa_id', 'appointment_id', 'requested_at', 'event_id'],
   keys: (r) => reminderKey(r.medspa_id, r.appointment_id, r.requested_at, r.event_id),
+  stored: S.storedReminder,
 });
 export const reminderDueCodec = codec<R.ReminderDueRecord, 'REMINDER_DUE'>('REMINDER_DUE', {
   keyFields: ['due_minute', 'medspa_id', 'appointment_id', 'scheduled_at'],
   keys: (d) => reminderDueKey(d.due_minute, d.medspa_id, d.appointment_id, d.scheduled_at),
+  stored: S.storedReminderDue,
 });
 export const reminderSentCodec = codec<R.ReminderSentRecord, 'REMINDER_SENT'>('REMINDER_SENT', {
   keyFields: ['medspa_id', 'appointment_id', 'scheduled_at'],
   keys: (s) => reminderSentKey(s.medspa_id, s.appointment_id, s.scheduled_at),
+  stored: S.storedReminderSent,
 });
-export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', { keyFields: [], keys: () => reminderSweepCheckpointKey() });
+export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', { keyFields: [], keys: () => reminderSweepCheckpointKey(), stored: S.storedReminderSweep });
 
 // ---- Payments, products, stock -----------------------------------------------------------------
 
-export const paymentCodec = collectionCodec<R.PaymentRecord, 'PAYMENT'>('PAYMENT', (p) => ({
+export const paymentCodec = collectionCodec('PAYMENT', S.storedPayment, (p) => ({
   ...paymentTimeIndexKeys(p.medspa_id, p.created_at, p.id),
   ...clientPaymentsIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
 }));
 /** A product is on the sparse low-stock index (gsi2) only while low. */
-export const productCodec = collectionCodec<R.ProductRecord, 'PRODUCT'>('PRODUCT', (p) => (p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {}));
+export const productCodec = collectionCodec('PRODUCT', S.storedProduct, (p) => (p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {}));
 export const productSkuCodec = codec<R.ProductSkuRecord, 'PRODUCT_SKU'>('PRODUCT_SKU', {
   keyFields: ['medspa_id', 'normalized_sku'],
   keys: (s) => productSkuKey(s.medspa_id, s.normalized_sku),
+  stored: S.storedProductSku,
 });
 /** A ledger entry, on the retail-sales index when a sale. */
 export const stockAdjustmentCodec = codec<R.StockAdjustmentRecord, 'STOCK_ADJUSTMENT'>('STOCK_ADJUSTMENT', {
   keyFields: ['medspa_id', 'product_id', 'created_at', 'id'],
   keys: (e) => ({ ...stockLedgerKey(e.medspa_id, e.product_id, e.created_at, e.id), ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}) }),
+  stored: S.storedStockAdjustment,
 });
 export const lowStockCrossingCodec = codec<R.LowStockCrossingRecord, 'LOW_STOCK_EVENT'>('LOW_STOCK_EVENT', {
   keyFields: ['medspa_id', 'occurred_at', 'product_id', 'adjustment_id'],
   keys: (c) => lowStockEventKey(c.medspa_id, c.occurred_at, c.product_id, c.adjustment_id),
+  stored: S.storedLowStockCrossing,
 });
 
 // ---- Webhooks, audit ---------------------------------------------------------------------------
 
-export const webhookCodec = collectionCodec<R.WebhookRecord, 'WEBHOOK'>('WEBHOOK');
+export const webhookCodec = collectionCodec('WEBHOOK', S.storedWebhook);
 
 export const DELIVERY_LOG_DAYS = 30;
 
 /** Stored with the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept); expires after 30 days. */
-export const deliveryCodec = codec<R.DeliveryRecord, 'WEBHOOK_DELIVERY'>('WEBHOOK_DELIVERY', {
+export const deliveryCodec = codec<R.DeliveryRecord, 'WEBHOOK_DELIVERY', z.output<typeof S.storedDelivery>>('WEBHOOK_DELIVERY', {
   keyFields: ['medspa_id', 'subscription_id', 'created_at', 'id'],
   keys: (d) => ({ ...webhookDeliveryKey(d.medspa_id, d.subscription_id, d.created_at, d.id), ...webhookDeliveryLookupIndexKeys(d.medspa_id, d.id) }),
+  stored: S.storedDelivery,
   encode: ({ event, ...entry }) => ({ expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400, ...entry, event_json: JSON.stringify(event) }),
-  decode: ({ event_json, ...entry }) => ({ ...entry, event: JSON.parse(event_json as string) as ContractEvent }) as R.DeliveryRecord,
+  decode: ({ event_json, ...entry }, item) => {
+    const event = S.storedEvent.safeParse(parseJson(event_json));
+    if (!event.success) throw corruptItem('WEBHOOK_DELIVERY', item, ['event_json']);
+    return { ...entry, event: event.data };
+  },
 });
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 export const auditCodec = codec<R.AuditRecord, 'AUDIT'>('AUDIT', {
   keyFields: ['medspa_id', 'at', 'request_id'],
   keys: (e) => auditKey(e.medspa_id, e.at, e.request_id),
+  stored: S.storedAudit,
 });
 
 // ---- Report aggregates (lib/db/report-aggregates.ts) -----------------------------------------
@@ -216,26 +272,32 @@ export const auditCodec = codec<R.AuditRecord, 'AUDIT'>('AUDIT', {
 export const reportGenerationCodec = codec<R.ReportGenerationRecord, 'REPORT_GENERATION'>('REPORT_GENERATION', {
   keyFields: ['medspa_id'],
   keys: (g) => reportGenerationKey(g.medspa_id),
+  stored: S.storedReportGeneration,
 });
 export const reportLedgerCodec = codec<R.ReportLedgerRecord, 'REPORT_LEDGER'>('REPORT_LEDGER', {
   keyFields: ['medspa_id', 'generation', 'record_key'],
   keys: (e) => reportLedgerKey(e.medspa_id, e.generation, e.record_key),
+  stored: S.storedReportLedger,
 });
 export const reportClientVisitsCodec = codec<R.ReportClientVisitsRecord, 'REPORT_CLIENT_VISITS'>('REPORT_CLIENT_VISITS', {
   keyFields: ['medspa_id', 'generation', 'client_id'],
   keys: (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id),
+  stored: S.storedReportClientVisits,
 });
 /** Its `expires_at` is the table's TTL attribute. */
 export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT_STREAM_MARKER'>('REPORT_STREAM_MARKER', {
   keyFields: ['medspa_id', 'event_id'],
   keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
+  stored: S.storedReportStreamMarker,
 });
 /** Day items are only ever moved by counter ADDs (lib/db/report-days.ts), which set these tags. */
 export const reportTotalsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_TOTALS'>('REPORT_DAY_TOTALS', {
   keyFields: ['medspa_id', 'generation', 'date'],
   keys: (d) => reportDayKey(d.medspa_id, d.generation, 'TOTALS', d.date),
+  stored: S.storedReportDay,
 });
 export const reportClientsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_CLIENTS'>('REPORT_DAY_CLIENTS', {
   keyFields: ['medspa_id', 'generation', 'date'],
   keys: (d) => reportDayKey(d.medspa_id, d.generation, 'CLIENTS', d.date),
+  stored: S.storedReportDay,
 });

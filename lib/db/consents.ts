@@ -40,7 +40,7 @@ export async function putConsent(consent: ConsentRecord, writes?: RequestWrites)
 
 /** A page of the client's consents, newest signed first, with `total`. */
 export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<ConsentRecord>> =>
-  queryPage<ConsentRecord>({ keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
+  queryPage(consentCodec, { keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
 
 /** The client's latest `max` consents, newest signed first: one Query. */
 export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<ConsentRecord[]> {

@@ -6,7 +6,7 @@ import type { CredentialRecord } from '../domain/records';
 import { itemId, readItems } from './key-reads';
 import { ddb, tableName } from './client';
 import { credentialCodec } from './codecs';
-import { getEntity } from './item';
+import { getEntity } from './batch';
 import { collectionPk, credentialLookupIndexKey, entityKey, practiceKey } from './keys';
 import { putNew } from './put-new';
 import { absent, listEntities, not, where, withFilter } from './query';
@@ -28,10 +28,10 @@ export type { CredentialRecord };
 
 export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) => putNew(credentialCodec, credential, writes);
 
-export const getCredential = (medspaId: string, clientId: string) => getEntity<CredentialRecord>(medspaId, 'CRED', clientId);
+export const getCredential = (medspaId: string, clientId: string) => getEntity(credentialCodec, medspaId, clientId);
 
 export const listCredentials = (medspaId: string, page: PageRequest) =>
-  listEntities<CredentialRecord>(medspaId, 'CRED', page);
+  listEntities(credentialCodec, medspaId, page);
 
 /** For client_ids that do not name their practice (e.g. a configured demo id): the sparse gsi2 lookup. */
 export async function findCredentialPractice(clientId: string): Promise<string | null> {

@@ -6,9 +6,11 @@
  * - `busy`: real DynamoDB kept cancelling the transaction for conflicts (nothing written);
  * - `unprocessed`: DynamoDB kept leaving keys of a batched read unprocessed;
  * - `collision`: an item that must be new (a fresh random id) already exists;
- * - `too_large`: more actions than one transaction takes.
+ * - `too_large`: more actions than one transaction takes;
+ * - `corrupt`: an item read does not decode as its kind (a field of the wrong type, or another
+ *   kind's item under the key): its message names the kind, the key and the fields, never a value.
  */
-export type DataFailureCode = 'busy' | 'unprocessed' | 'collision' | 'too_large';
+export type DataFailureCode = 'busy' | 'unprocessed' | 'collision' | 'too_large' | 'corrupt';
 
 export class DataFailure extends Error {
   constructor(

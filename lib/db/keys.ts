@@ -10,6 +10,9 @@ export interface Key {
 
 const practicePrefix = (medspaId: string) => `P#${medspaId}`;
 
+/** The practice id of a practice-led partition key (an old item's only record of it). */
+export const practiceIdOf = (pk: string) => pk.slice(2, pk.indexOf('#', 2) < 0 ? undefined : pk.indexOf('#', 2));
+
 /** The practice's own settings item: read on every authenticated call (cached). */
 export const practiceKey = (medspaId: string): Key => ({ pk: practicePrefix(medspaId), sk: 'PRACTICE' });
 

@@ -2,8 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { openCursor, sealCursor, type CursorScope } from '../crypto/cursor';
 import { monthsBetween } from '../domain/time';
 import { ddb, tableName } from './client';
-import { fromItem } from './item';
-import { countAll, isStartKey, startKeyNames, withFilter, type Filter, type Page } from './query';
+import { countAll, isStartKey, startKeyNames, withFilter, type Decoder, type Filter, type Page } from './query';
 
 /**
  * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
@@ -52,7 +51,7 @@ function openRangeCursor(scope: CursorScope, text: string | undefined, months: s
  * One page of the items in [start, end): a page reads month partitions in order and the cursor
  * remembers where it stopped. `total` is a COUNT Query over the same ranges, in parallel.
  */
-export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promise<Page<T>> {
+export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
   const months = query.descending ? [...ascending].reverse() : ascending;
   const rangeOf = (month: string) => withFilter({
@@ -93,7 +92,7 @@ export async function queryMonthPartitions<T>(query: MonthPartitionQuery): Promi
             key: Object.fromEntries(startKeyNames('gsi1').map((name) => [name, String(last[name])])),
           })
         : null;
-    return { items: pageItems.map((item) => fromItem<T>(item)!), nextCursor };
+    return { items: pageItems.map((item) => codec.fromItem(item)!), nextCursor };
   };
 
   const [result, total] = await Promise.all([page(), count()]);

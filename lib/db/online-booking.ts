@@ -1,5 +1,5 @@
 import type { ServiceRecord } from '../domain/records';
-import { fromItem } from './item';
+import { serviceCodec } from './codecs';
 import { collectionPk } from './keys';
 import { queryAll, where, withFilter } from './query';
 
@@ -11,5 +11,5 @@ export async function activeServices(medspaId: string): Promise<ServiceRecord[]>
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
   }, where<ServiceRecord>({ active: true })));
-  return items.map((item) => fromItem<ServiceRecord>(item)!);
+  return items.map((item) => serviceCodec.fromItem(item)!);
 }

@@ -14,7 +14,7 @@ import { firstFailed, transact, type NamedAction, type TransactItem } from './tr
 /** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
 
 /** Payments are never deleted: live means present (and a well-formed id). */
-export const getPayment = (medspaId: string, id: string) => getLiveEntity<PaymentRecord>(medspaId, 'PAYMENT', id);
+export const getPayment = (medspaId: string, id: string) => getLiveEntity(medspaId, 'PAYMENT', id);
 
 export type PaymentWriteResult =
   | { ok: true }
@@ -69,11 +69,11 @@ export async function commitPayment(payment: PaymentRecord, writes?: RequestWrit
 
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
 export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageRequest): Promise<Page<PaymentRecord>> =>
-  queryMonthPartitions<PaymentRecord>({ ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
+  queryMonthPartitions(paymentCodec, { ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
 
 /** One client's payments created in [start, end) (or all when no range), newest first. */
 export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageRequest): Promise<Page<PaymentRecord>> =>
-  queryPage<PaymentRecord>({
+  queryPage(paymentCodec, {
     index: 'gsi2',
     keyCondition: {
       name: 'gsi2pk',

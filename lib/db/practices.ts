@@ -11,7 +11,6 @@ export const putNewPractice = (practice: PracticeRecord) => putNew(practiceCodec
 
 /** A PATCH of the settings; equal values change nothing (lib/db/update.ts updateItem). */
 export async function updatePractice(medspaId: string, changes: Partial<PracticeRecord>, options: { now: string; expectedVersion?: number }): Promise<UpdateOutcome<PracticeRecord>> {
-  const outcome = await updateItem<PracticeRecord>(practiceKey(medspaId), changes, options);
   // Through the codec: settings never set read as their defaults.
-  return outcome.ok ? { ok: true, item: practiceCodec.fromItem(outcome.item as unknown as Record<string, unknown>)! } : outcome;
+  return updateItem(practiceCodec, practiceKey(medspaId), changes, options);
 }

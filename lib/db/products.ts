@@ -19,7 +19,7 @@ import { versionedUpdate } from './update';
 /** SKUs are unique per practice whatever their case (and Unicode form). */
 export const normalizeSku = (sku: string) => sku.trim().normalize('NFKC').toLowerCase();
 
-export const findProduct = (medspaId: string, id: string) => getLiveEntity<ProductRecord>(medspaId, 'PRODUCT', id);
+export const findProduct = (medspaId: string, id: string) => getLiveEntity(medspaId, 'PRODUCT', id);
 
 const productKey = (product: Pick<ProductRecord, 'medspa_id' | 'id'>) => entityKey(product.medspa_id, 'PRODUCT', product.id);
 
@@ -199,10 +199,10 @@ export async function commitStockAdjustment(product: ProductRecord, step: StockS
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
 export function listProducts(medspaId: string, page: PageRequest, options: { lowOnly: boolean; filter?: Filter }): Promise<Page<ProductRecord>> {
-  if (!options.lowOnly) return listEntities<ProductRecord>(medspaId, 'PRODUCT', page, options.filter);
-  return queryPage<ProductRecord>({ index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
+  if (!options.lowOnly) return listEntities(productCodec, medspaId, page, options.filter);
+  return queryPage(productCodec, { index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
 }
 
 /** A product's ledger, newest first. */
 export const listStockLedger = (medspaId: string, productId: string, page: PageRequest) =>
-  queryPage<StockAdjustmentRecord>({ keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });
+  queryPage(stockAdjustmentCodec, { keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });

@@ -1,7 +1,7 @@
 import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
 import type { PracticeRecord, PublishableKeyRecord } from '../domain/records';
-import { getEntity } from './item';
+import { getEntity } from './batch';
 import { itemId, readItems } from './key-reads';
 import { practiceCodec, publishableKeyCodec } from './codecs';
 import { entityKey, practiceKey } from './keys';
@@ -14,14 +14,14 @@ export type { PublishableKeyRecord };
 
 export const putNewPublishableKey = (record: PublishableKeyRecord, writes?: RequestWrites) => putNew(publishableKeyCodec, record, writes);
 
-export const listPublishableKeys = (medspaId: string, page: PageRequest) => listEntities<PublishableKeyRecord>(medspaId, 'PKEY', page);
+export const listPublishableKeys = (medspaId: string, page: PageRequest) => listEntities(publishableKeyCodec, medspaId, page);
 
 /** The key, or null for unknown, deleted and malformed ids. */
-export const findPublishableKey = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<PublishableKeyRecord>(medspaId, 'PKEY', id) : Promise.resolve(null));
+export const findPublishableKey = (medspaId: string, id: string) => (isEntityId(id) ? getEntity(publishableKeyCodec, medspaId, id) : Promise.resolve(null));
 
 /** A versioned change of a key as read (`expectedVersion`): `absent` once deleted, `version` when changed meanwhile. */
 export const updatePublishableKey = (medspaId: string, id: string, changes: Record<string, unknown>, options: { expectedVersion: number; now: string }) =>
-  updateEntity<PublishableKeyRecord>(medspaId, 'PKEY', id, changes, options);
+  updateEntity(publishableKeyCodec, medspaId, id, changes, options);
 
 /** Deletes a key (gone at once from the table; containers that cached it stop within their cache time). */
 export const deletePublishableKey = (medspaId: string, id: string) => deleteEntity(medspaId, 'PKEY', id);

@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { openCursor, sealCursor, type CursorScope, type PageRequest } from '../crypto/cursor';
 import { isWellFormed } from '../domain/text';
 import { ddb, tableName } from './client';
-import { fromItem } from './item';
+import type { Codec, CollectionCodec } from './codecs';
 import { collectionPk, type EntityType } from './keys';
 
 // ---- Filters: built from attribute tests, never written by hand outside lib/db --------------
@@ -135,6 +135,9 @@ export interface QueryPageInput {
   descending?: boolean;
 }
 
+/** What decodes a page's items: their kind's codec. */
+export type Decoder<T> = Pick<Codec<T>, 'fromItem'>;
+
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'> & { TableName?: string };
 
 /** How many items a Query matches (after its filter): `Select: COUNT`, following LastEvaluatedKey. */
@@ -181,7 +184,7 @@ function keyConditionInput({ keyCondition, index }: Pick<QueryPageInput, 'keyCon
  * One page of a Query plus its `total`. The page and the count run in parallel; the count is a
  * `Select: COUNT` Query over the same key range (bounded by the range, never a Scan).
  */
-export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
+export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Promise<Page<T>> {
   const { keyCondition, index, limit } = input;
   const base = { TableName: tableName(), IndexName: index, ...withFilter(keyConditionInput(input), input.filter), ScanIndexForward: !input.descending };
   const keyNames = startKeyNames(index);
@@ -205,7 +208,7 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
   const [page, total] = await Promise.all([readPage(), countAll(base)]);
   const nextCursor = sealStartKey(input.scope, page.lastKey);
   return {
-    items: page.items.map((item) => fromItem<T>(item)!),
+    items: page.items.map((item) => codec.fromItem(item)!),
     total,
     nextCursor,
     cursorAfter: (at) => (at >= page.items.length - 1 ? nextCursor : sealStartKey(input.scope, keyOf(page.items[at]))),
@@ -213,5 +216,5 @@ export async function queryPage<T>(input: QueryPageInput): Promise<Page<T>> {
 }
 
 /** A page of a practice's collection of one entity type, in id order; `filter` narrows it. */
-export const listEntities = <T>(medspaId: string, type: EntityType, page: PageRequest, filter?: Filter) =>
-  queryPage<T>({ keyCondition: { name: 'pk', value: collectionPk(medspaId, type) }, ...page, filter });
+export const listEntities = <T, E extends EntityType>(codec: CollectionCodec<T, E>, medspaId: string, page: PageRequest, filter?: Filter) =>
+  queryPage(codec, { keyCondition: { name: 'pk', value: collectionPk(medspaId, codec.entity) }, ...page, filter });

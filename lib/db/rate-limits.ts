@@ -6,7 +6,16 @@ import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { itemId } from './key-reads';
 import { plainItem } from './conditions';
-import type { Key } from './keys';
+import { ipRateLimitKey, keyIpRateLimitKey, rateLimitKey, type Key } from './keys';
+
+/** A token bucket, by its item's key (lib/db/keys.ts): callers name whose budget, never the key. */
+export type Bucket = Key;
+/** A credential's budget, or a publishable key's overall one. */
+export const credentialBucket = (medspaId: string, clientId: string): Bucket => rateLimitKey(medspaId, clientId);
+/** One client IP's budget on one publishable key. */
+export const keyIpBucket = (medspaId: string, keyId: string, sourceIp: string): Bucket => keyIpRateLimitKey(medspaId, keyId, sourceIp);
+/** A client IP's budget before its caller is known. */
+export const ipBucket = (sourceIp: string): Bucket => ipRateLimitKey(sourceIp);
 
 /**
  * Each container's last known `tat` of each bucket (lib/domain/rate-limit.ts): it picks the write
@@ -38,7 +47,7 @@ const TAKE_ATTEMPTS = 4;
  * the condition that it is still idle. A failed condition brings the stored `tat` back (ALL_OLD)
  * to decide again on; refusals write nothing.
  */
-export async function takeToken(key: Key, now: number, policy: BucketPolicy): Promise<Decision> {
+export async function takeToken(key: Bucket, now: number, policy: BucketPolicy): Promise<Decision> {
   const id = itemId(key);
   let seen = known.get(id) ?? null;
   return retry<Decision>(
@@ -89,7 +98,7 @@ export async function takeToken(key: Key, now: number, policy: BucketPolicy): Pr
  * bucket it has not seen is expected full): no round trip. A request expected to be refused waits
  * for the verdict before it reads anything (lib/http/auth.ts).
  */
-export function expectsToken(key: Key, now: number, policy: BucketPolicy): boolean {
+export function expectsToken(key: Bucket, now: number, policy: BucketPolicy): boolean {
   return givesToken(known.get(itemId(key)) ?? null, now, policy);
 }
 

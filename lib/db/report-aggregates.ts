@@ -4,7 +4,7 @@ import type { PracticeRecord, ReportGenerationRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { practiceCodec, reportClientVisitsCodec, reportGenerationCodec, reportLedgerCodec, reportStreamMarkerCodec } from './codecs';
 import { itemId, readItems } from './key-reads';
-import { fromItem } from './item';
+import { COLLECTIONS, type RecordOf } from './batch';
 import { queryAll } from './query';
 import {
   collectionPk,
@@ -258,7 +258,7 @@ export async function deleteGeneration(medspaId: string, generation: string, yea
 }
 
 /** Every item of a (small) setup collection, deleted ones included: the providers and services a report names. */
-export async function readWholeCollection<T>(medspaId: string, type: Extract<EntityType, 'PROVIDER' | 'SERVICE'>): Promise<T[]> {
+export async function readWholeCollection<K extends 'PROVIDER' | 'SERVICE'>(medspaId: string, type: K): Promise<RecordOf<K>[]> {
   const items = await queryAll({ KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'pk' }, ExpressionAttributeValues: { ':pk': collectionPk(medspaId, type) } });
-  return items.map((item) => fromItem<T>(item)!);
+  return items.map((item) => COLLECTIONS[type].fromItem(item) as RecordOf<K>);
 }

@@ -3,6 +3,8 @@ import { tableName } from './client';
 import { queryAll } from './query';
 import { reportDayKey, reportDaySk, reportDaysPk, type ReportDayKind } from './keys';
 
+export type { ReportDayKind };
+
 /**
  * Report day items: a practice-local day's counters in one generation, each a top-level number.
  * Written only by counter ADDs inside a unit's transaction (lib/db/report-aggregates.ts), read by

@@ -1,11 +1,10 @@
 import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
 import type { ServiceRecord } from '../domain/records';
-import { batchGetEntities, pick } from './batch';
+import { batchGetEntities, COLLECTIONS, getEntity, type CollectionType, type RecordOf } from './batch';
 import { tableName } from './client';
-import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec } from './codecs';
+import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec, type CollectionCodec } from './codecs';
 import { DataFailure } from './failure';
-import { CERTIFICATION_SEQ, getEntity } from './item';
 import { readItem } from './key-reads';
 import { collectionPk, entityKey, type EntityType } from './keys';
 import { putNew } from './put-new';
@@ -25,43 +24,46 @@ export { isEntityId };
 
 const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
+/** A provider's count of certifications written: a deletion commits only if none came in since it looked. */
+const CERTIFICATION_SEQ = 'certification_seq';
+
 type MaybeDeleted = { deleted_at?: string | null };
 const isLive = <T>(item: T | null): item is T => item !== null && !(item as MaybeDeleted).deleted_at;
 
 /** The entity unless absent, deleted or not a well-formed id. */
-export async function getLiveEntity<T>(medspaId: string, type: EntityType, id: string): Promise<T | null> {
+export async function getLiveEntity<K extends CollectionType>(medspaId: string, type: K, id: string): Promise<RecordOf<K> | null> {
   if (!isEntityId(id)) return null;
-  const item = await getEntity<T>(medspaId, type, id);
+  const item = (await getEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id));
   return isLive(item) ? item : null;
 }
 
 /** Several live entities of one type in one round trip, by id (missing, deleted and malformed ids are absent). */
-export async function getLiveEntities<T>(medspaId: string, type: EntityType, ids: readonly string[]): Promise<Map<string, T>> {
+export async function getLiveEntities<K extends CollectionType>(medspaId: string, type: K, ids: readonly string[]): Promise<Map<string, RecordOf<K>>> {
   const wanted = [...new Set(ids)].filter(isEntityId);
   const found = await batchGetEntities(medspaId, wanted.map((id) => ({ type, id })));
-  const live = new Map<string, T>();
+  const live = new Map<string, RecordOf<K>>();
   for (const id of wanted) {
-    const item = pick<T>(found, medspaId, type, id);
+    const item = found.get(type, id);
     if (isLive(item)) live.set(id, item);
   }
   return live;
 }
 
 /** A versioned update of a live entity: absent, deleted or malformed is `absent`, a stale If-Match `version`. */
-export async function updateLiveEntity<T>(
+export async function updateLiveEntity<K extends CollectionType>(
   medspaId: string,
-  type: EntityType,
+  type: K,
   id: string,
   changes: Record<string, unknown>,
   options: Omit<UpdateOptions, 'condition'>,
-): Promise<UpdateOutcome<T>> {
+): Promise<UpdateOutcome<RecordOf<K>>> {
   if (!isEntityId(id)) return { ok: false, failed: 'absent' };
-  return updateEntity<T>(medspaId, type, id, changes, { ...options, condition: NOT_DELETED });
+  return updateEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id, changes, { ...options, condition: NOT_DELETED });
 }
 
 /** A page of live entities (Query on the collection, never a Scan); `filter` narrows further. */
-export const listLiveEntities = <T>(medspaId: string, type: EntityType, page: PageRequest, filter?: Filter): Promise<Page<T>> =>
-  listEntities<T>(medspaId, type, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
+export const listLiveEntities = <K extends CollectionType>(medspaId: string, type: K, page: PageRequest, filter?: Filter): Promise<Page<RecordOf<K>>> =>
+  listEntities(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
 
 /** The codec of each soft-deletable (or, for services, deactivatable) resource type. */
 const RESOURCE_CODECS = { PROVIDER: providerCodec, ROOM: roomCodec, EQUIPMENT: equipmentCodec, SERVICE: serviceCodec, CLIENT: clientCodec } as const;

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as C from './codecs';
+import { DataFailure, isDataFailure } from './failure';
 
 /**
  * One DynamoDB stream record, as both sources deliver it: Lambda's event (`aws-lambda`
@@ -94,12 +95,22 @@ export function decodeStreamRecord<K extends Kind>(record: StreamRecord, kinds: 
   const keys = decodeImage(record.dynamodb?.Keys);
   const key = codec.keyOf((after ?? before)!);
   if (!key || keys?.pk !== key.pk || keys?.sk !== key.sk) return null;
+  const eventId = record.eventID;
+  // A record that does not decode names the stream record too, so its shard's retries can be traced.
+  const decoded = (image: Record<string, unknown> | null) => {
+    try {
+      return codec.fromItem(image ?? undefined);
+    } catch (error) {
+      if (isDataFailure(error, 'corrupt')) throw new DataFailure('corrupt', `stream record ${eventId}: ${error.message}`);
+      throw error;
+    }
+  };
   return {
     kind,
-    eventId: record.eventID,
+    eventId,
     change,
-    before: codec.fromItem(before ?? undefined),
-    after: codec.fromItem(after ?? undefined),
+    before: decoded(before),
+    after: decoded(after),
     approximateAt: approximateTime(record.dynamodb?.ApproximateCreationDateTime),
   } as StoredChange<K>;
 }

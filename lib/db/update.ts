@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { plainItem } from './conditions';
-import { fromItem } from './item';
+import type { Codec, CollectionCodec } from './codecs';
 import { readItem } from './key-reads';
 import { entityKey, type EntityType, type Key } from './keys';
 
@@ -107,12 +107,12 @@ export const versionedFailure = (old: Record<string, unknown> | null | undefined
  * there, visible and of the expected version, the values were already those: the item is
  * answered as stored (same version, same updated_at). A PATCH of no fields is a consistent read.
  */
-export async function updateItem<T>(key: Key, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> {
+export async function updateItem<T>(codec: Pick<Codec<T>, 'fromItem'>, key: Key, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> {
   const fields = Object.values(changes).filter((value) => value !== undefined).length + (options.remove?.length ?? 0);
   if (fields === 0) {
     const item = await readItem(key);
     if (!item || isHidden(item) || (options.expectedVersion !== undefined && item.version !== options.expectedVersion)) return { ok: false, failed: versionedFailure(item, isHidden) };
-    return { ok: true, item: fromItem<T>(item)! };
+    return { ok: true, item: codec.fromItem(item)! };
   }
   try {
     const { Attributes } = await ddb().send(
@@ -124,19 +124,19 @@ export async function updateItem<T>(key: Key, changes: Record<string, unknown>, 
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { ok: true, item: fromItem<T>(Attributes)! };
+    return { ok: true, item: codec.fromItem(Attributes)! };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const old = plainItem(error.Item);
     const versionHolds = options.expectedVersion === undefined || old?.version === options.expectedVersion;
     // Only the "nothing changes" clause can have failed (the extra condition is a visibility check).
-    if (old && !isHidden(old) && versionHolds && changesNothing(changes, old)) return { ok: true, item: fromItem<T>(old)! };
+    if (old && !isHidden(old) && versionHolds && changesNothing(changes, old)) return { ok: true, item: codec.fromItem(old)! };
     return { ok: false, failed: versionedFailure(old, isHidden) };
   }
 }
 
-export const updateEntity = <T>(medspaId: string, type: EntityType, id: string, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> =>
-  updateItem<T>(entityKey(medspaId, type, id), changes, options);
+export const updateEntity = <T, E extends EntityType>(codec: CollectionCodec<T, E>, medspaId: string, id: string, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> =>
+  updateItem(codec, entityKey(medspaId, codec.entity, id), changes, options);
 
 /** Deletes an entity that exists (and is of `expectedVersion`, when given). */
 export async function deleteEntity(medspaId: string, type: EntityType, id: string, expectedVersion?: number): Promise<{ ok: true } | { ok: false; failed: VersionedFailure }> {

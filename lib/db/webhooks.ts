@@ -4,8 +4,9 @@ import { isEntityId } from '../domain/ids';
 import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
+import { itemId, readItems } from './key-reads';
 import { deliveryCodec, webhookCodec } from './codecs';
-import { getEntity } from './item';
+import { getEntity } from './batch';
 import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
 import { putNew } from './put-new';
 import { countAll, listEntities, queryAll, queryPage, type Page } from './query';
@@ -22,11 +23,11 @@ import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type Upda
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity<WebhookRecord>(medspaId, 'WEBHOOK', id) : Promise.resolve(null));
+export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity(webhookCodec, medspaId, id) : Promise.resolve(null));
 
 export const putNewWebhook = (webhook: WebhookRecord, writes?: RequestWrites) => putNew(webhookCodec, webhook, writes);
 
-export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> => listEntities<WebhookRecord>(medspaId, 'WEBHOOK', page);
+export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> => listEntities(webhookCodec, medspaId, page);
 
 export const countWebhooks = (medspaId: string) =>
   countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
@@ -133,6 +134,17 @@ export const deliveryKey = (entry: Pick<DeliveryRecord, 'medspa_id' | 'subscript
 
 const deliveryItem = deliveryCodec.toItem;
 
+/**
+ * What a delivery job stands on, in one strongly consistent read: its subscription (null once
+ * deleted) and its log entry as logged so far (null before its attempt logged itself).
+ */
+export async function readDeliveryJob(entry: Pick<DeliveryRecord, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Promise<{ subscription: WebhookRecord | null; logged: DeliveryRecord | null }> {
+  const subscriptionKey = entityKey(entry.medspa_id, 'WEBHOOK', entry.subscription_id);
+  const entryKey = deliveryKey(entry);
+  const found = await readItems([subscriptionKey, entryKey]);
+  return { subscription: webhookCodec.fromItem(found.get(itemId(subscriptionKey))), logged: deliveryCodec.fromItem(found.get(itemId(entryKey))) };
+}
+
 /** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
 export async function putPendingDeliveries(entries: DeliveryRecord[]): Promise<void> {
   await Promise.all(
@@ -161,8 +173,7 @@ export async function saveDeliveryAttempt(entry: DeliveryRecord, next?: Delivery
 
 /** A subscription's log, newest first. */
 export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
-  const result = await queryPage<Record<string, unknown>>({ keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
-  return { ...result, items: result.items.map((item) => deliveryCodec.fromItem(item)!) };
+  return queryPage(deliveryCodec, { keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
 }
 
 /** A delivery by id (its lookup index entry), or null. */

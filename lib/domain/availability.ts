@@ -154,3 +154,9 @@ export function unavailableProblems(code: UnavailableCode, conflicts: readonly C
   }
   return problems;
 }
+
+/**
+ * A create refuses these whatever the time (inactive provider, room or equipment: 409
+ * `*_UNAVAILABLE`; inactive service: 400), so slots and searches offer nothing for them.
+ */
+export const isInactive = (...resources: ({ active?: boolean } | null | undefined)[]) => resources.some((resource) => resource?.active === false);

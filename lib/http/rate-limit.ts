@@ -1,8 +1,6 @@
 import { config } from '../config';
-import { expectsToken, takeToken } from '../db/rate-limits';
+import { credentialBucket, expectsToken, ipBucket, keyIpBucket, takeToken, type Bucket } from '../db/rate-limits';
 import { policyOf, type BucketPolicy } from '../domain/rate-limit';
-import { ipRateLimitKey, keyIpRateLimitKey, rateLimitKey } from '../db/keys';
-import type { Key } from '../db/keys';
 import { AppError } from '../errors';
 import { clientIpOf } from './client-ip';
 import { isLimitedByKey, isLimitedPerIp, isRateLimited } from './route';
@@ -15,7 +13,7 @@ const addHeaders = async (request: ApiMiddyRequest) => {
 
 /** A bucket and its policy; a refusal says which budget (`what`). */
 interface Budget {
-  bucket: Key;
+  bucket: Bucket;
   policy: BucketPolicy;
   what: string;
   /** Whether it is the caller's own budget, which the answer's RateLimit-* headers describe. */
@@ -60,12 +58,12 @@ export const rateLimit = (): ApiMiddleware => ({
     const sourceIp = clientIpOf(request.event);
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
       const policy = { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST };
-      const byIp = () => takeFrom(state, { bucket: ipRateLimitKey(sourceIp), policy, what: 'from this client address', describes: true });
+      const byIp = () => takeFrom(state, { bucket: ipBucket(sourceIp), policy, what: 'from this client address', describes: true });
       if (route.auth === 'public') await byIp();
       else {
         // Refused on what this container saw (a bucket it saw drained is so at least until then): no call.
         state.beforeIdentified.push(async () => {
-          if (!expectsToken(ipRateLimitKey(sourceIp), now, policy)) await byIp();
+          if (!expectsToken(ipBucket(sourceIp), now, policy)) await byIp();
         });
         state.onUnknownKey.push(byIp);
       }
@@ -74,9 +72,9 @@ export const rateLimit = (): ApiMiddleware => ({
       // In the order taken: the visitor's budget on the key (the answer's headers), then the key's overall one.
       const budgetsOf = ({ medspaId, clientId }: AnyCaller): Budget[] => {
         const limits = state.keyRateLimits!;
-        const overall: Budget = { bucket: rateLimitKey(medspaId, clientId), policy: policyOf(limits.overall), what: 'for this publishable key overall (all its visitors together)', describes: !sourceIp };
+        const overall: Budget = { bucket: credentialBucket(medspaId, clientId), policy: policyOf(limits.overall), what: 'for this publishable key overall (all its visitors together)', describes: !sourceIp };
         if (!sourceIp) return [overall];
-        return [{ bucket: keyIpRateLimitKey(medspaId, clientId, sourceIp), policy: policyOf(limits.per_client_ip), what: 'from this client address on this publishable key', describes: true }, overall];
+        return [{ bucket: keyIpBucket(medspaId, clientId, sourceIp), policy: policyOf(limits.per_client_ip), what: 'from this client address on this publishable key', describes: true }, overall];
       };
       state.onAuthenticated.push(async (caller) => {
         for (const budget of budgetsOf(caller)) await takeFrom(state, budget);
@@ -85,9 +83,9 @@ export const rateLimit = (): ApiMiddleware => ({
       state.holdReads.push((caller) => budgetsOf(caller).some(({ bucket, policy }) => !expectsToken(bucket, now, policy)));
     } else if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
       const policy = { rps: settings.RATE_LIMIT_RPS, burst: settings.RATE_LIMIT_BURST };
-      state.onAuthenticated.push((caller) => takeFrom(state, { bucket: rateLimitKey(caller.medspaId, caller.clientId), policy, what: 'for this credential', describes: true }));
+      state.onAuthenticated.push((caller) => takeFrom(state, { bucket: credentialBucket(caller.medspaId, caller.clientId), policy, what: 'for this credential', describes: true }));
       // A caller this container expects to refuse reads nothing: a flood stays free of reads.
-      state.holdReads.push((caller) => !expectsToken(rateLimitKey(caller.medspaId, caller.clientId), now, policy));
+      state.holdReads.push((caller) => !expectsToken(credentialBucket(caller.medspaId, caller.clientId), now, policy));
     }
   },
   after: addHeaders,

@@ -1,16 +1,16 @@
-import { checkProviderAvailability } from '../domain/availability';
+import { checkProviderAvailability, isInactive } from '../domain/availability';
 import { slotsInRange } from '../domain/slots';
 import { addDays } from '../domain/time';
 import { BoundedCache } from '../cache';
 import { pageRequest } from '../crypto/cursor';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
-import { batchGetEntities, pick } from '../db/batch';
+import { batchGetEntities } from '../db/batch';
 import { oneOf, where } from '../db/query';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { AppointmentRecord, ClientRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { isInactive, readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from './booking-reads';
+import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
 
@@ -73,9 +73,9 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     { type: 'PROVIDER' as const, id: a.provider_id },
   ]));
   const items = page.items.map((a) => {
-    const client = pick<{ first_name?: string; last_name?: string }>(related, medspaId, 'CLIENT', a.client_id);
-    const service = pick<{ name?: string; duration_minutes?: number }>(related, medspaId, 'SERVICE', a.service_id);
-    const provider = pick<{ full_name?: string }>(related, medspaId, 'PROVIDER', a.provider_id);
+    const client = related.get('CLIENT', a.client_id);
+    const service = related.get('SERVICE', a.service_id);
+    const provider = related.get('PROVIDER', a.provider_id);
     return {
       id: a.id,
       client: { id: a.client_id, first_name: client?.first_name ?? null, last_name: client?.last_name ?? null },
@@ -103,13 +103,13 @@ export async function appointmentDetail(medspaId: string, id: string, consentsOf
     ]),
     consentsOf(appointment.client_id),
   ]);
-  const nested = (type: 'CLIENT' | 'SERVICE' | 'PROVIDER' | 'ROOM' | 'EQUIPMENT', refId: string | null) =>
-    refId ? pick<Record<string, unknown>>(related, medspaId, type, refId) : null;
+  const nested = <K extends 'CLIENT' | 'SERVICE' | 'PROVIDER' | 'ROOM' | 'EQUIPMENT'>(type: K, refId: string | null) =>
+    refId ? related.get(type, refId) : null;
   const client = nested('CLIENT', appointment.client_id);
   return {
     ...appointment,
     // The full client, with its health score as of now.
-    client: client && presentClient(client as ClientRecord, now),
+    client: client && presentClient(client, now),
     service: nested('SERVICE', appointment.service_id),
     provider: nested('PROVIDER', appointment.provider_id),
     room: nested('ROOM', appointment.room_id),
@@ -140,7 +140,7 @@ async function readResources(medspaId: string, choice: ResourceChoice, range: { 
     ],
     claims,
   );
-  const provider = reads.entity<ProviderRecord>('PROVIDER', choice.providerId);
+  const provider = reads.entity('PROVIDER', choice.providerId);
   if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
   if (choice.roomId && !reads.entity('ROOM', choice.roomId)) throw new AppError('ROOM_NOT_FOUND');
   if (choice.equipmentId && !reads.entity('EQUIPMENT', choice.equipmentId)) throw new AppError('EQUIPMENT_NOT_FOUND');
@@ -183,7 +183,7 @@ export async function providerSlots(
 ) {
   // The zone is not known before the read, so read the widest range any local day can cover.
   const { provider, zone, busy, reads } = await readResources(medspaId, choice, widestDayRange(input.date), input.serviceId);
-  const service = input.serviceId ? reads.entity<ServiceRecord>('SERVICE', input.serviceId) : null;
+  const service = input.serviceId ? reads.entity('SERVICE', input.serviceId) : null;
   if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
   const duration = input.durationMinutes ?? service?.duration_minutes;
   if (duration === undefined) {

@@ -1,9 +1,10 @@
+import { isInactive } from '../domain/availability';
 import { bucketIdsForPeriods } from '../domain/claims';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
 import type { FacilityRecord } from '../domain/records';
-import { isInactive, readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from './booking-reads';
+import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */
 export const MAX_SEARCH_DAYS = 31;
@@ -68,17 +69,17 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
     [],
   );
   if (!first.practice) throw new AppError('UNAUTHORIZED');
-  const service = input.serviceId ? first.entity<ServiceRecord>('SERVICE', input.serviceId) : null;
+  const service = input.serviceId ? first.entity('SERVICE', input.serviceId) : null;
   if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
   const providers = (named ?? []).map((id) => {
-    const provider = first.entity<ProviderRecord>('PROVIDER', id);
+    const provider = first.entity('PROVIDER', id);
     if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
     return provider;
   });
   if (service && providers.some((provider) => !(service.provider_ids ?? []).includes(provider.id))) throw new AppError('PROVIDER_NOT_CERTIFIED');
-  const room = input.roomId ? first.entity<FacilityRecord>('ROOM', input.roomId) : null;
+  const room = input.roomId ? first.entity('ROOM', input.roomId) : null;
   if (input.roomId && !room) throw new AppError('ROOM_NOT_FOUND');
-  const equipment = input.equipmentId ? first.entity<FacilityRecord>('EQUIPMENT', input.equipmentId) : null;
+  const equipment = input.equipmentId ? first.entity('EQUIPMENT', input.equipmentId) : null;
   if (input.equipmentId && !equipment) throw new AppError('EQUIPMENT_NOT_FOUND');
   if (!named) {
     // checkInput: without named providers there is a service.
@@ -86,7 +87,7 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
     const second = await readEntities(medspaId, certified.map((id) => ({ type: 'PROVIDER' as const, id })));
     // Deleted providers read as absent; inactive ones take no bookings.
     for (const id of certified) {
-      const provider = second.entity<ProviderRecord>('PROVIDER', id);
+      const provider = second.entity('PROVIDER', id);
       if (provider && provider.active !== false) providers.push(provider);
     }
     if (providers.length > MAX_SEARCH_PROVIDERS) {

@@ -4,14 +4,14 @@ import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult, type TransactItem } from '../db/appointments';
-import type { ClaimedResource, Key } from '../db/keys';
+import type { ClaimedResource } from '../db/appointments';
 import { ledgerTrackAction } from '../db/online-clients';
 import { clientIsLive } from '../db/client-stats';
 import { changesNothing } from '../db/update';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { retry } from '../retry';
-import { readForBooking, type BookingReads, type ClaimRange, type ServiceRecord } from './booking-reads';
+import { readForBooking, type BookingReads, type ClaimRange, type OnlineReads, type ServiceRecord } from '../db/booking-reads';
 import { assertNotPast, assertPlaceable, firstPlaceable } from './placement';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
@@ -71,7 +71,7 @@ function readPlacement(
   placement: { providerIds: readonly string[]; room_id: string | null; equipment_id: string | null; scheduled_at: string },
   longest: number,
   extra: { type: 'CLIENT' | 'SERVICE'; id: string }[],
-  extraKeys: Key[] = [],
+  online: OnlineReads = {},
 ) {
   const range = { start: placement.scheduled_at, end: addMinutes(placement.scheduled_at, longest) };
   const claims = placement.providerIds.flatMap((providerId, index) =>
@@ -86,7 +86,7 @@ function readPlacement(
       { type: 'EQUIPMENT', id: placement.equipment_id },
     ],
     claims.map((claim) => ({ ...claim, ...range })),
-    extraKeys,
+    online,
   );
 }
 
@@ -125,8 +125,9 @@ export interface BookingClient {
 export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 'scheduled_at' | 'client_id'> {
   scheduledAt: string;
   providerIds: readonly string[];
-  /** Read with the placement, for `decide`. */
-  extraKeys?: Key[];
+  /** Read with the placement, for `decide`: clients by id, and what online booking decides on. */
+  clients?: readonly string[];
+  online?: OnlineReads;
   /** Runs first on the reads, so a missing client is answered before a missing service (API reference, errors). */
   decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
 }
@@ -167,9 +168,10 @@ export async function placementAttempt(
   const placementInput = { room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
   const reads = await readPlacement(medspaId, { ...placementInput, providerIds: input.providerIds }, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
     ...extra,
+    ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
     { type: 'SERVICE', id: input.service_id },
-  ], input.extraKeys);
-  const service = reads.entity<ServiceRecord>('SERVICE', input.service_id);
+  ], input.online);
+  const service = reads.entity('SERVICE', input.service_id);
   const client = input.decide(reads, service);
   if (!service) throw new AppError('SERVICE_NOT_FOUND');
   if (service.active === false) {
@@ -238,7 +240,7 @@ export async function updateAppointment(
       const endAt = addMinutes(scheduledAt, next.duration_minutes);
       const placement = { ...next, end_at: endAt };
       const reads = await readPlacement(medspaId, { ...next, providerIds: [next.provider_id] }, next.duration_minutes, [{ type: 'SERVICE', id: current.service_id }]);
-      const service = reads.entity<ServiceRecord>('SERVICE', current.service_id);
+      const service = reads.entity('SERVICE', current.service_id);
       if (!service) throw new AppError('SERVICE_NOT_FOUND');
       assertPlaceable(reads, service, placement, id);
       Object.assign(changes, placement, { duration_minutes: next.duration_minutes }, options.alsoChange?.(current));

@@ -22,6 +22,7 @@ const DATA_FAILURES: Record<DataFailureCode, (() => AppError) | null> = {
   too_large: () => new AppError('VALIDATION_ERROR', 'The change touches too many items at once'),
   unprocessed: null,
   collision: null,
+  corrupt: null,
 };
 
 export const dataFailureError = (failure: DataFailure): AppError | null => DATA_FAILURES[failure.code]?.() ?? null;

@@ -3,7 +3,7 @@ import { AppError, isAppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingView } from '../schemas/public-booking';
 import { issueManageToken } from '../crypto/manage-token';
-import type { ProviderRecord, ServiceRecord } from './booking-reads';
+import type { ProviderRecord, ServiceRecord } from '../db/booking-reads';
 
 /**
  * What the public operations share (API reference, online booking): the practice's settings, the

@@ -1,7 +1,7 @@
 import { checkProviderAvailability, PAST_START_GRACE_MINUTES, startsInThePast, unavailableProblems, type Busy, type Conflict, type UnavailableCode, type UnavailableProblem } from '../domain/availability';
-import type { ClaimedResource } from '../db/keys';
+import type { ClaimedResource } from '../db/appointments';
 import { AppError, type FieldProblem } from '../errors';
-import type { BookingReads, ProviderRecord, ServiceRecord } from './booking-reads';
+import type { BookingReads, ProviderRecord, ServiceRecord } from '../db/booking-reads';
 
 /**
  * Whether an appointment may take a place on the calendar (API reference, appointments: booking
@@ -56,7 +56,7 @@ function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], acti
  * EQUIPMENT_NOT_FOUND / EQUIPMENT_UNAVAILABLE.
  */
 export function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement: Placement, movingId?: string): void {
-  const provider = reads.entity<ProviderRecord>('PROVIDER', placement.provider_id);
+  const provider = reads.entity('PROVIDER', placement.provider_id);
   if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
   if (!(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
   const busy = (resource: ClaimedResource, id: string | null): Busy[] => (id ? reads.busy(resource, id) : []);
@@ -78,7 +78,7 @@ export function assertPlaceable(reads: BookingReads, service: ServiceRecord, pla
     ['EQUIPMENT', placement.equipment_id, 'EQUIPMENT_NOT_FOUND', 'EQUIPMENT_UNAVAILABLE'],
   ] as const) {
     if (!id) continue;
-    const resource = reads.entity<{ active?: boolean }>(type, id);
+    const resource = reads.entity(type, id);
     if (!resource) throw new AppError(notFound);
     const error = unavailable(code, conflicts, resource.active !== false);
     if (error) throw error;

@@ -7,15 +7,14 @@ import { manageGenerationOf, manageTokenGeneration } from '../crypto/manage-toke
 import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
 import { clientIndexChecks, findClientIndexEntries, newClientActions } from '../db/clients';
-import { entityKey } from '../db/keys';
-import { emailOwnerAction, emailOwnerOf, ledgerBookAction, ledgerOf, onlineEmailKeyOf, onlineLedgerKey } from '../db/online-clients';
+import { emailOwnerAction, ledgerBookAction } from '../db/online-clients';
 import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
 import { changeStatus } from './appointment-status';
 import { placementAttempt, updateAppointment, withRetries } from './booking';
-import { readForBooking, type BookingReads, type ProviderRecord, type ServiceRecord } from './booking-reads';
+import { readForBooking, type BookingReads, type EntityReads, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
 import { clientIndexOf, newClientRecord } from './clients';
 import { assertInWindow, enabledSettingsOf, presentBooking, publicly } from './online-booking';
 
@@ -34,7 +33,7 @@ async function clientIdsByEmail(medspaId: string, email: string): Promise<string
 function offeredAt(reads: BookingReads, providerIds: readonly string[], scheduledAt: string): string[] {
   const zone = reads.practice!.time_zone;
   const offered = providerIds.filter((id) => {
-    const provider = reads.entity<ProviderRecord>('PROVIDER', id);
+    const provider = reads.entity('PROVIDER', id);
     return !provider || isSlotStart(scheduledAt, provider.working_hours ?? {}, zone, PUBLIC_SLOT_MINUTES);
   });
   if (offered.length === 0) throw new AppError('SLOT_UNAVAILABLE');
@@ -53,23 +52,22 @@ function offeredAt(reads: BookingReads, providerIds: readonly string[], schedule
  */
 export async function bookOnline(medspaId: string, input: PublicBookingInput, now: Date, writes?: RequestWrites): Promise<PublicBookingView> {
   return publicly(async () => {
-    const emailKey = onlineEmailKeyOf(medspaId, input.client.email);
     const wanted = input.client.email.toLowerCase();
     let shown: { service: ServiceRecord; reads: BookingReads } | undefined;
     const appointment = await withRetries(async () => {
       const [setup, indexed] = await Promise.all([
-        readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }], [], [emailKey]),
+        readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }], [], { emails: [input.client.email] }),
         clientIdsByEmail(medspaId, input.client.email),
       ]);
       const settings = enabledSettingsOf(setup.practice);
-      const service = setup.entity<ServiceRecord>('SERVICE', input.service_id);
+      const service = setup.entity('SERVICE', input.service_id);
       if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
       const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
       if (providerIds.length === 0 || (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))) {
         throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
       }
       assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
-      const owner = emailOwnerOf(setup.item(emailKey));
+      const owner = setup.emailOwner(input.client.email);
       const candidates = [...new Set([...(owner ? [owner] : []), ...indexed])];
       return placementAttempt(medspaId, {
         service_id: service.id,
@@ -77,14 +75,15 @@ export async function bookOnline(medspaId: string, input: PublicBookingInput, no
         scheduledAt: input.scheduled_at,
         notes: input.notes ?? null,
         source: 'online',
-        extraKeys: candidates.flatMap((id) => [entityKey(medspaId, 'CLIENT', id), onlineLedgerKey(medspaId, id)]),
+        clients: candidates,
+        online: { ledgersOf: candidates },
         decide: (reads) => {
           shown = { service, reads };
           // The email's own client while it still has the address, else the first live client with it, else a new one.
-          const known = candidates.map((id) => reads.entity<ClientRecord>('CLIENT', id)).find((record) => record?.email?.toLowerCase() === wanted) ?? null;
+          const known = candidates.map((id) => reads.entity('CLIENT', id)).find((record) => record?.email?.toLowerCase() === wanted) ?? null;
           const client = known ? null : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
           const clientId = known?.id ?? client!.id;
-          const ledger = ledgerOf(known ? reads.item(onlineLedgerKey(medspaId, known.id)) : undefined);
+          const ledger = known ? reads.ledger(known.id) : { version: null, ends: {} };
           const live = liveBookings(ledger.ends, now);
           if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
           return {
@@ -100,7 +99,7 @@ export async function bookOnline(medspaId: string, input: PublicBookingInput, no
         },
       }, now, writes);
     });
-    return presentBooking(appointment, shown!.service, shown!.reads.entity<ProviderRecord>('PROVIDER', appointment.provider_id)!);
+    return presentBooking(appointment, shown!.service, shown!.reads.entity('PROVIDER', appointment.provider_id)!);
   });
 }
 
@@ -136,12 +135,12 @@ function assertChangeable(current: Appointment, now: Date, cutoffMinutes: number
 /** The practice's settings and the booking's service and provider, for an answer. */
 async function bookingContext(medspaId: string, appointment: Appointment) {
   const reads = await readForBooking(medspaId, [{ type: 'SERVICE', id: appointment.service_id }, { type: 'PROVIDER', id: appointment.provider_id }], []);
-  return { reads, present: (current: Appointment) => presentBooking(current, reads.entity<ServiceRecord>('SERVICE', current.service_id)!, namedProvider(reads, current)) };
+  return { reads, present: (current: Appointment) => presentBooking(current, reads.entity('SERVICE', current.service_id)!, namedProvider(reads, current)) };
 }
 
 /** A deleted provider still has a name on the booking it kept. */
-const namedProvider = (reads: { entity<T>(type: 'PROVIDER', id: string): T | null }, appointment: Appointment) =>
-  reads.entity<ProviderRecord>('PROVIDER', appointment.provider_id) ?? { id: appointment.provider_id, first_name: 'Your', last_name: 'provider' };
+const namedProvider = (reads: EntityReads, appointment: Appointment) =>
+  reads.entity('PROVIDER', appointment.provider_id) ?? { id: appointment.provider_id, first_name: 'Your', last_name: 'provider' };
 
 /** GET /v1/public/bookings/{id}: GetItem of the appointment, then one BatchGetItem of the practice, service and provider. */
 export async function getOnlineBooking(medspaId: string, appointmentId: string, token: string | undefined, now: Date): Promise<PublicBookingView> {

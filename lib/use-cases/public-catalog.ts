@@ -7,7 +7,7 @@ import type * as z from '../schemas/zod';
 import type { PublicAvailabilityQuery, PublicService } from '../schemas/public-booking';
 import { availabilityOf, checkInput, readSetup, type AvailabilityEntry, type SearchAvailabilityInput } from './availability-search';
 import type { PracticeRecord } from '../domain/records';
-import type { ProviderRecord } from './booking-reads';
+import type { ProviderRecord } from '../db/booking-reads';
 import { bookingWindow, enabledSettingsOf, publicly, publicProvider } from './online-booking';
 
 /** What a stranger may browse before booking (API reference, online booking): services and free times. */
@@ -23,7 +23,7 @@ export async function publicServices(practice: PracticeRecord): Promise<z.output
   enabledSettingsOf(practice);
   const medspaId = practice.id;
   const services = await activeServices(medspaId);
-  const providers = await getLiveEntities<ProviderRecord>(medspaId, 'PROVIDER', services.flatMap((service) => service.provider_ids ?? []));
+  const providers = await getLiveEntities(medspaId, 'PROVIDER', services.flatMap((service) => service.provider_ids ?? []));
   return services
     .filter((service) => (service.provider_ids ?? []).some((id) => isBookable(providers.get(id))))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))

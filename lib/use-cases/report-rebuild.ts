@@ -5,7 +5,7 @@ import { addDays, addMonths, monthsBetween } from '../domain/time';
 import { deleteGeneration, readReportContext, writeGenerationPointer } from '../db/report-aggregates';
 import { queryReportDays } from '../db/report-days';
 import { readReportSources } from '../db/report-sources';
-import type { ReportDayKind } from '../db/keys';
+import type { ReportDayKind } from '../db/report-days';
 import { applySources, forgetReportContexts, newStats, type CountedSource } from './report-units';
 
 /** Recounting a practice's report counters from its source records, beside the live API and stream. */

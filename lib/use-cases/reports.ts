@@ -35,7 +35,7 @@ export async function getProviderPerformance(medspaId: string, query: ReportQuer
   const { practice, generation, range } = await reportContext(medspaId, query, now);
   const [days, providers] = await Promise.all([
     queryReportDays(medspaId, generation, 'TOTALS', range),
-    readWholeCollection<ProviderRecord>(medspaId, 'PROVIDER'),
+    readWholeCollection(medspaId, 'PROVIDER'),
   ]);
   const refOf = (p: ProviderRecord): ProviderRef => ({
     id: p.id,
@@ -59,6 +59,6 @@ export async function getClientRetention(medspaId: string, query: ReportQuery, n
 
 export async function getServicePopularity(medspaId: string, query: ReportQuery, now: Date) {
   const { generation, range } = await reportContext(medspaId, query, now);
-  const [days, services] = await Promise.all([queryReportDays(medspaId, generation, 'TOTALS', range), readWholeCollection<ServiceRecord>(medspaId, 'SERVICE')]);
+  const [days, services] = await Promise.all([queryReportDays(medspaId, generation, 'TOTALS', range), readWholeCollection(medspaId, 'SERVICE')]);
   return servicePopularity(days, services.map((s) => ({ id: s.id, name: s.name })));
 }

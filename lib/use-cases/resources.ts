@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
-import type { EntityType } from '../db/keys';
-import type { Filter } from '../db/query';
+import type { CollectionType, RecordOf } from '../db/batch';
+import type { Filter, Page } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
 import {
   commitProviderDeletion,
@@ -38,6 +38,13 @@ export interface ResourceRecords {
   service: ServiceRecord;
   client: ClientRecord;
 }
+/**
+ * Each kind's record as the data layer decodes it (RecordOf its TYPE, checked below); the generic
+ * functions name it ResourceRecords[K], which TypeScript cannot follow through `TYPE[K]` itself.
+ */
+type SameRecords = { [K in ResourceKind]: RecordOf<(typeof TYPE)[K]> } extends ResourceRecords ? true : false;
+const sameRecords: SameRecords = true;
+void sameRecords;
 export type ResourceKind = keyof ResourceRecords;
 /** Services are deactivated (`active: false`), never deleted; clients are deleted by ./clients (erasure, search index, cascade). */
 export type DeletableKind = Exclude<ResourceKind, 'service' | 'client'>;
@@ -49,7 +56,7 @@ const TYPE = {
   equipment: 'EQUIPMENT',
   service: 'SERVICE',
   client: 'CLIENT',
-} as const satisfies Record<ResourceKind, EntityType>;
+} as const satisfies Record<string, CollectionType>;
 
 const NOT_FOUND = {
   provider: 'PROVIDER_NOT_FOUND',
@@ -79,11 +86,11 @@ export interface WriteOptions {
 
 /** The live (not deleted) resource, or null for unknown, deleted and malformed ids. */
 export const findResource = <K extends ResourceKind>(kind: K, medspaId: string, id: string) =>
-  getLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id);
+  getLiveEntity(medspaId, TYPE[kind], id) as Promise<ResourceRecords[K] | null>;
 
 /** Several live resources of one kind in one round trip, keyed by id (unknown ids are absent). */
 export const findResources = <K extends ResourceKind>(kind: K, medspaId: string, ids: readonly string[]) =>
-  getLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], ids);
+  getLiveEntities(medspaId, TYPE[kind], ids) as Promise<Map<string, ResourceRecords[K]>>;
 
 /** The live resource, or the kind's 404 (PROVIDER_NOT_FOUND, ROOM_NOT_FOUND, ...). */
 export async function readResource<K extends ResourceKind>(kind: K, medspaId: string, id: string): Promise<ResourceRecords[K]> {
@@ -101,9 +108,9 @@ export async function createResource<K extends ResourceKind>(kind: K, medspaId: 
 
 /** A PATCH: only the fields given change (null clears a nullable one); version +1. */
 export async function changeResource<K extends ResourceKind>(kind: K, medspaId: string, id: string, changes: Partial<Fields<K>>, options: WriteOptions): Promise<ResourceRecords[K]> {
-  const result = await updateLiveEntity<ResourceRecords[K]>(medspaId, TYPE[kind], id, changes, { expectedVersion: options.ifMatch, now: options.now.toISOString() });
+  const result = await updateLiveEntity(medspaId, TYPE[kind], id, changes, { expectedVersion: options.ifMatch, now: options.now.toISOString() });
   if (!result.ok) throw failureOf(versionedFailures(kind), result);
-  return result.item;
+  return result.item as ResourceRecords[K];
 }
 
 /** A change computed from the current state (./change-from-current.ts), of a live resource; `commit` defaults to a versioned update. */
@@ -183,7 +190,7 @@ export async function listResources<K extends ResourceKind>(
   query: { limit: number; cursor?: string } & Record<string, unknown>,
   filter?: Filter,
 ): Promise<ListResult<ResourceRecords[K]>> {
-  return toListResult(await listLiveEntities<ResourceRecords[K]>(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter));
+  return toListResult((await listLiveEntities(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter)) as Page<ResourceRecords[K]>);
 }
 
 // ---------------------------------------------------------------------------------------------

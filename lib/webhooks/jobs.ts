@@ -4,12 +4,9 @@ import * as z from '../schemas/zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/webhook-secrets';
-import { itemId, readItems } from '../db/key-reads';
-import { fromItem } from '../db/item';
-import { entityKey } from '../db/keys';
 import {
   autoDisableWebhook,
-  deliveryKey,
+  readDeliveryJob,
   practiceWebhooks,
   putPendingDeliveries,
   recordDeliveryFailure,
@@ -222,11 +219,7 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
     await queue.send(job, wait);
     return 'deferred';
   }
-  const subKey = entityKey(job.medspa_id, 'WEBHOOK', job.subscription_id);
-  const entryKey = deliveryKey({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
-  const found = await readItems([subKey, entryKey]);
-  const sub = fromItem<WebhookRecord>(found.get(itemId(subKey)));
-  const logged = found.get(itemId(entryKey)) as Pick<DeliveryRecord, 'status'> | undefined;
+  const { subscription: sub, logged } = await readDeliveryJob({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
   if (!sub) {
     logger.info('webhook job dropped: subscription deleted', { medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id });
     return 'dropped';

@@ -10,10 +10,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { FunctionBundle } from '../../infra/bundles';
 import { tableName } from '../../lib/db/client';
-import { getEntity } from '../../lib/db/item';
+import { getEntity } from '../../lib/db/batch';
+import { providerCodec, serviceCodec } from '../../lib/db/codecs';
 import { bucketIdsForPeriods } from '../../lib/domain/claims';
 import { workingPeriodsBetween } from '../../lib/domain/slots';
-import type { ProviderRecord, ServiceRecord } from '../../lib/use-cases/booking-reads';
 import { addDays, utc } from '../fixtures/dates';
 import { percentile } from './cold-start';
 import { coldEnvironment, invocationFor, searchTo, type SeededIds } from './functions';
@@ -57,11 +57,11 @@ async function rawOperations(ids: SeededIds): Promise<Record<string, { expected:
   // credential and practice check (lib/auth/access.ts) is cached per container for 60 s, so warm
   // requests make none; audit entries of changes ride in the change's transaction.
   const rateLimit = rawRateLimit(mid, 'warm-raw', WARM_RATE_LIMIT);
-  const booked = (await getEntity<ServiceRecord>(mid, 'SERVICE', ids.serviceId))!;
+  const booked = (await getEntity(serviceCodec, mid, ids.serviceId))!;
   // The search's keys as our use case plans them (untimed): every hour the providers work in range.
-  const service = (await getEntity<ServiceRecord>(mid, 'SERVICE', ids.searchServiceId))!;
+  const service = (await getEntity(serviceCodec, mid, ids.searchServiceId))!;
   const plans = await Promise.all((service.provider_ids ?? []).map(async (providerId) => {
-    const provider = (await getEntity<ProviderRecord>(mid, 'PROVIDER', providerId))!;
+    const provider = (await getEntity(providerCodec, mid, providerId))!;
     return { providerId, hours: bucketIdsForPeriods(workingPeriodsBetween(ids.date, searchTo(ids), provider.working_hours ?? {}, 'America/New_York'), new Date().toISOString()) };
   }));
   // One practice-local (New York) day, as its time-index sort keys start.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getEntity } from '../../lib/db/item';
+import { getEntity } from '../../lib/db/batch';
+import { clientCodec } from '../../lib/db/codecs';
 import { seedDemoPracticeData } from '../../infra/local/demo-data';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { EVERY_DAY_9_TO_5, makeClient, makeEquipment, makeProvider, makeRoom, makeService } from '../fixtures/builders';
@@ -426,7 +427,7 @@ describe('clients', () => {
   it('delete erases contact details from the stored record', async () => {
     const client = await makeClient(practice, { date_of_birth: '1990-01-01', notes: 'Allergic to lidocaine', address: { line1: '1 Main St' } });
     expect((await call('DELETE', `/v1/clients/${client.id}`, { token: practice.adminToken })).status).toBe(200);
-    const stored = await getEntity<Record<string, unknown>>(practice.medspaId, 'CLIENT', client.id);
+    const stored = await getEntity(clientCodec, practice.medspaId, client.id);
     expect(stored).toMatchObject({ first_name: 'Deleted', last_name: 'Client', email: null, phone: null, address: null, date_of_birth: null, notes: null, version: 2 });
     expect(typeof stored?.deleted_at).toBe('string');
   });

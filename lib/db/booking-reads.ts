@@ -1,11 +1,12 @@
-import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import type { Busy } from '../domain/availability';
-import { claimBucketKey, toClaimBucket, type ClaimBucket } from '../db/appointments';
-import { practiceCodec } from '../db/codecs';
-import { itemId, readItems } from '../db/key-reads';
-import { fromItem } from '../db/item';
-import { entityKey, practiceKey, type ClaimedResource, type EntityType, type Key } from '../db/keys';
+import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import type { PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
+import { claimBucketKey, toClaimBucket, type ClaimBucket } from './appointments';
+import { entitiesOf, type CollectionType, type RecordOf } from './batch';
+import { practiceCodec } from './codecs';
+import { itemId, readItems } from './key-reads';
+import { entityKey, onlineLedgerKey, practiceKey, type ClaimedResource, type Key } from './keys';
+import { emailOwnerOf, ledgerOf, onlineEmailKeyOf, type OnlineLedger } from './online-clients';
 
 /** The stored setup resources booking reads (the resources module writes them). */
 export type { ProviderRecord, ServiceRecord };
@@ -24,16 +25,11 @@ export interface BucketPlan {
   hours: string[];
 }
 
-/**
- * A create refuses these whatever the time (inactive provider, room or equipment: 409
- * `*_UNAVAILABLE`; inactive service: 400), so slots and searches offer nothing for them.
- */
-export const isInactive = (...resources: ({ active?: boolean } | null | undefined)[]) => resources.some((resource) => resource?.active === false);
-
-type EntityRef = { type: EntityType; id: string | null | undefined };
+export type EntityRef = { type: CollectionType; id: string | null | undefined };
 
 export interface EntityReads {
-  entity<T>(type: EntityType, id: string | null | undefined): T | null;
+  /** The live entity (soft-deleted ones count as absent), decoded by its kind's codec. */
+  entity<K extends CollectionType>(type: K, id: string | null | undefined): RecordOf<K> | null;
 }
 
 export interface ClaimReads {
@@ -42,20 +38,25 @@ export interface ClaimReads {
   busy(resource: ClaimedResource, resourceId: string): Busy[];
 }
 
+/** What online booking reads with a booking: the client an email books as, and clients' ledgers (lib/db/online-clients.ts). */
+export interface OnlineReads {
+  emails?: readonly string[];
+  ledgersOf?: readonly string[];
+}
+
 /** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
 export interface BookingReads extends EntityReads, ClaimReads {
   practice: PracticeRecord | null;
-  /** Any other item read with them (`extraKeys`), as stored. */
-  item(key: Key): Record<string, unknown> | undefined;
+  /** The client an email read with them (`online.emails`) books as, or null. */
+  emailOwner(email: string): string | null;
+  /** A client's ledger read with them (`online.ledgersOf`); one never written is empty. */
+  ledger(clientId: string): OnlineLedger;
 }
 
 type Found = Map<string, Record<string, unknown>>;
 
-/** Soft-deleted setup resources (deleted_at) count as absent. */
-const live = <T>(item: Record<string, unknown> | undefined): T | null => (item && !item.deleted_at ? fromItem<T>(item) : null);
-
 const entityKeys = (medspaId: string, entities: EntityRef[]): Key[] =>
-  entities.filter((ref): ref is { type: EntityType; id: string } => Boolean(ref.id)).map((ref) => entityKey(medspaId, ref.type, ref.id));
+  entities.filter((ref): ref is { type: CollectionType; id: string } => Boolean(ref.id)).map((ref) => entityKey(medspaId, ref.type, ref.id));
 
 type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'> & { key: Key };
 
@@ -63,9 +64,16 @@ type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'> & { k
 const plannedBuckets = (medspaId: string, plans: BucketPlan[]): PlannedBucket[] =>
   plans.flatMap(({ resource, resourceId, hours }) => hours.map((hour) => ({ resource, resourceId, hour, key: claimBucketKey(medspaId, { resource, resourceId, hour }) })));
 
-const entityReads = (medspaId: string, found: Found): EntityReads => ({
-  entity: <T>(type: EntityType, id: string | null | undefined) => (id ? live<T>(found.get(itemId(entityKey(medspaId, type, id)))) : null),
-});
+/** Soft-deleted setup resources (deleted_at) count as absent. */
+function entityReads(medspaId: string, found: Found): EntityReads {
+  const entities = entitiesOf(medspaId, found);
+  return {
+    entity: <K extends CollectionType>(type: K, id: string | null | undefined) => {
+      const record = id ? entities.get(type, id) : null;
+      return record && !(record as { deleted_at?: string }).deleted_at ? record : null;
+    },
+  };
+}
 
 function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
   const bucketsOf = new Map<string, Map<string, ClaimBucket>>();
@@ -82,12 +90,14 @@ function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
   };
 }
 
-export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[], extraKeys: Key[] = []): Promise<BookingReads> {
+export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[], online: OnlineReads = {}): Promise<BookingReads> {
   const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
-  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key), ...extraKeys]);
+  const onlineKeys = [...(online.emails ?? []).map((email) => onlineEmailKeyOf(medspaId, email)), ...(online.ledgersOf ?? []).map((id) => onlineLedgerKey(medspaId, id))];
+  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key), ...onlineKeys]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
-    item: (key) => found.get(itemId(key)),
+    emailOwner: (email) => emailOwnerOf(found.get(itemId(onlineEmailKeyOf(medspaId, email)))),
+    ledger: (clientId) => ledgerOf(found.get(itemId(onlineLedgerKey(medspaId, clientId)))),
     ...entityReads(medspaId, found),
     ...claimReads(planned, found),
   };
