@@ -25,7 +25,8 @@ export const defaultProvider = (init: Init = {}): Provider => {
   };
 };
 
+/** @public The SDK imports it from the module this one stands in for. */
 export const credentialsWillNeedRefresh = (credentials: Credentials) => credentials?.expiration !== undefined;
-/** As the SDK's: credentials with an expiration are refreshed five minutes early. */
+/** @public As the SDK's: credentials with an expiration are refreshed five minutes early. */
 export const credentialsTreatedAsExpired = (credentials: Credentials) =>
   credentials?.expiration !== undefined && credentials.expiration.getTime() - Date.now() < 300_000;

@@ -7,6 +7,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   ResourceNotFoundException,
   TrimmedDataAccessException,
@@ -36,7 +37,7 @@ export interface BatchResult {
   batchItemFailures: { itemIdentifier: string }[];
 }
 
-export type Consume = (records: StreamRecord[]) => Promise<BatchResult | void>;
+export type Consume = (records: StreamRecord[]) => Promise<BatchResult | undefined>;
 
 type Log = Pick<typeof logger, 'info' | 'warn' | 'error'>;
 
@@ -275,7 +276,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
           refreshAt = 0;
           continue;
         }
-        let page;
+        let page: GetRecordsCommandOutput;
         try {
           page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }));
         } catch (error) {

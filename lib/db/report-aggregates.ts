@@ -16,7 +16,6 @@ import {
   reportLedgerKey,
   reportLedgerPk,
   reportStreamMarkerKey,
-  type EntityType,
   type Key,
 } from './keys';
 import { dayUpdate } from './report-days';

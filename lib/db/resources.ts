@@ -6,7 +6,7 @@ import { tableName } from './client';
 import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec, type CollectionCodec } from './codecs';
 import { DataFailure } from './failure';
 import { readItem } from './key-reads';
-import { collectionPk, entityKey, type EntityType } from './keys';
+import { collectionPk, entityKey, } from './keys';
 import { putNew } from './put-new';
 import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';

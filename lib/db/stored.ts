@@ -363,6 +363,7 @@ type Exact<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
 type Check<T extends true> = T;
 type Of<S extends z.ZodMiniType> = z.output<S>;
 
+/** @public Compile-time only: nothing imports it. */
 export type StoredChecks = [
   Check<Exact<Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins'>, Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins'>>>,
   Check<Exact<Of<typeof storedProvider>, R.ProviderRecord>>,

@@ -107,8 +107,10 @@ const bump = (deltas: DayDeltas, date: string, name: string, by: number) => {
 function contribute(facts: CountedFacts | null, sign: 1 | -1, totals: DayDeltas, visits: { client_id: string; date: string; n: number }[]): void {
   if (!facts) return;
   const { date } = facts;
-  if (facts.kind === 'payment') return bump(totals, date, TOTALS.collected_cents, sign * facts.amount_cents);
-  if (facts.kind === 'sale') return bump(totals, date, TOTALS.retail_cents, sign * facts.amount_cents);
+  if (facts.kind === 'payment' || facts.kind === 'sale') {
+    bump(totals, date, facts.kind === 'payment' ? TOTALS.collected_cents : TOTALS.retail_cents, sign * facts.amount_cents);
+    return;
+  }
   const { provider_id: p, service_id: s } = facts;
   bump(totals, date, TOTALS.booked, sign);
   bump(totals, date, serviceCounter(s, 'booked'), sign);

@@ -28,7 +28,7 @@ const SCHEMA_REF = '#/components/schemas/';
 
 /** Component names a subtree refers to, and those they refer to in turn. */
 function referencedIn(node: unknown, schemas: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => referencedIn(item, schemas, found));
+  if (Array.isArray(node)) for (const item of node) referencedIn(item, schemas, found);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key !== '$ref' || typeof value !== 'string') referencedIn(value, schemas, found);

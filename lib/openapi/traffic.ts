@@ -22,7 +22,7 @@ export interface Traffic {
 }
 
 /** THE hook: which traffic rules apply to one route row. */
-export function trafficOf(operation: string, route: RouteDef & TrafficFlags): Traffic {
+export function trafficOf(_operation: string, route: RouteDef & TrafficFlags): Traffic {
   return {
     // The same rule the middlewares enforce (lib/http/route.ts).
     rateLimited: route.rateLimited ?? (isRateLimited(route) || isLimitedPerIp(route)),

@@ -32,4 +32,3 @@ export const routes = {
 };
 
 export type Routes = typeof routes;
-export type OperationName = keyof Routes;

@@ -293,4 +293,3 @@ export const ClientListQuery = /* @__PURE__ */ schema(() => z.extend(PageQuery, 
   ),
   membership_status: doc(z.optional(MembershipStatus), 'Only clients with this membership status.', 'active'),
 }));
-export const ResourceListQuery = PageQuery;

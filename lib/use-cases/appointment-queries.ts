@@ -8,9 +8,9 @@ import { batchGetEntities } from '../db/batch';
 import { oneOf, where } from '../db/query';
 import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
-import type { AppointmentRecord, ClientRecord, ConsentRecord } from '../domain/records';
+import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { readForBooking, type ClaimRange, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
+import { readForBooking, type ClaimRange, } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, } from 'node:crypto';
 import { forgetAccess } from '../auth/access';
 import type { Role } from '../auth/roles';
 import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../auth/secrets';
@@ -132,4 +132,3 @@ export async function exchangeToken(input: TokenRequestInput, authorization: str
   };
 }
 
-export const newId = () => randomUUID();

@@ -3,8 +3,7 @@ import { bucketIdsForPeriods } from '../domain/claims';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
-import type { FacilityRecord } from '../domain/records';
-import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
+import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, } from '../db/booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */
 export const MAX_SEARCH_DAYS = 31;

@@ -1,7 +1,7 @@
 import { checkProviderAvailability, PAST_START_GRACE_MINUTES, startsInThePast, unavailableProblems, type Busy, type Conflict, type UnavailableCode, type UnavailableProblem } from '../domain/availability';
 import type { ClaimedResource } from '../db/appointments';
 import { AppError, type FieldProblem } from '../errors';
-import type { BookingReads, ProviderRecord, ServiceRecord } from '../db/booking-reads';
+import type { BookingReads, ServiceRecord } from '../db/booking-reads';
 
 /**
  * Whether an appointment may take a place on the calendar (API reference, appointments: booking

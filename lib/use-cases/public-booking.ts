@@ -2,7 +2,6 @@ import { normalizeSearchText } from '../domain/client-search';
 import { liveBookings, PUBLIC_SLOT_MINUTES, withinCancelWindow } from '../domain/online-booking';
 import { isSlotStart } from '../domain/slots';
 import { isMovable } from '../domain/status';
-import type { ClientRecord } from '../domain/records';
 import { manageGenerationOf, manageTokenGeneration } from '../crypto/manage-token';
 import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
@@ -14,7 +13,7 @@ import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
 import { changeStatus } from './appointment-status';
 import { placementAttempt, updateAppointment, withRetries } from './booking';
-import { readForBooking, type BookingReads, type EntityReads, type ProviderRecord, type ServiceRecord } from '../db/booking-reads';
+import { readForBooking, type BookingReads, type EntityReads, type ServiceRecord } from '../db/booking-reads';
 import { clientIndexOf, newClientRecord } from './clients';
 import { assertInWindow, enabledSettingsOf, presentBooking, publicly } from './online-booking';
 

@@ -7,7 +7,7 @@ import { localDateOf } from '../domain/time';
 import { workingMinutes } from '../domain/utilization';
 import { AppError } from '../errors';
 import type { ReportQuery, RevenueReportQuery } from '../schemas/reports';
-import type { ProviderRecord, ServiceRecord } from '../domain/records';
+import type { ProviderRecord, } from '../domain/records';
 
 /**
  * The four reports (API reference, reports) from the counters the table stream keeps

@@ -100,7 +100,6 @@ export const workers = defineWorkers({
   },
 });
 
-export type WorkerName = keyof typeof workers;
 
 /** Env var holding a queue's URL for its senders, e.g. `deliveries` -> `DELIVERIES_QUEUE_URL`. */
 export const queueUrlEnv = (queue: string) => `${queue.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_QUEUE_URL`;

@@ -32,7 +32,9 @@ export function profileBySource(profileFile: string, bundleFile: string, by: 'pa
   const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Profile;
   const map = new SourceMap(JSON.parse(readFileSync(`${bundleFile}.map`, 'utf8')));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const totals = new Map<string, number>();
   for (const node of profile.nodes) {
     const us = selfUs.get(node.id);

@@ -97,7 +97,7 @@ export function invocationFor(ids: SeededIds, sample: number) {
     const preflight: Record<string, string> = route.preflight ? { origin: 'https://spa.example', 'access-control-request-method': 'GET' } : {};
     const request = (url: string, body?: unknown) => ({ method: route.method, url, headers: { ...auth, ...preflight, 'content-type': 'application/json', host: 'bench' }, body: body === undefined ? undefined : JSON.stringify(body) });
     let params: Record<string, string> = {};
-    let call;
+    let call: ReturnType<typeof request>;
     switch (operation) {
       case 'createAppointment':
         call = request('/v1/appointments', { client_id: ids.clientId, service_id: ids.serviceId, provider_id: ids.providerId, scheduled_at: ids.freeSlot(sample) });

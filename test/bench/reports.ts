@@ -143,7 +143,7 @@ export async function benchReports(options: { appointments?: number; samples?: n
 
   const times = { ours: [] as number[], brute: [] as number[] };
   const items = { ours: 0, brute: 0 };
-  let figures = { ours: {} as Record<string, number>, brute: {} as Record<string, number> };
+  const figures = { ours: {} as Record<string, number>, brute: {} as Record<string, number> };
   for (let i = 0; i < samples; i += 1) {
     for (const [side, run] of [['ours', ours], ['brute', bruteForce]] as const) {
       itemsRead.count = 0;

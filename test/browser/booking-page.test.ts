@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type FrameLocator, type Locator, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Locator, Page, Response } from 'playwright-core';
 import { launchChromium } from '../fixtures/chromium';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDateOf, localDayBounds } from '../../lib/domain/time';

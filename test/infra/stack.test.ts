@@ -67,7 +67,7 @@ const statefulTemplate = (s: Synthesized) => s.all[0].template;
 
 /** Every policy statement under a value (IAM policies, key policies, queue policies...). */
 function statementsIn(value: unknown, found: Json[] = []): Json[] {
-  if (Array.isArray(value)) value.forEach((v) => statementsIn(v, found));
+  if (Array.isArray(value)) for (const v of value) statementsIn(v, found);
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'Statement') found.push(...(asArray(inner) as Json[]));
@@ -201,7 +201,7 @@ describe('stage dev (current routes and workers)', () => {
       expect(env.TABLE_NAME !== undefined, `${name} TABLE_NAME`).toBe(!(name in ROUTES) || readsTable(ROUTES[name]));
       // Source maps are off by measurement (infra/constructs/bundling.ts): no --enable-source-maps either.
       expect(env.NODE_OPTIONS).toBe(sourceMapEnvironment().NODE_OPTIONS);
-      const logGroup = resourcesOf(template)[logicalIdOf((fn.Properties?.LoggingConfig as Json).LogGroup)!];
+      const logGroup = resourcesOf(template)[logicalIdOf((fn.Properties!.LoggingConfig as Json).LogGroup)!];
       expect(logGroup?.Properties?.RetentionInDays, name).toBeGreaterThan(0);
       expect(logGroup?.Properties?.KmsKeyId, name).toBeDefined();
     }
@@ -304,7 +304,7 @@ describe('stage dev (current routes and workers)', () => {
     expect(resource.Properties?.ServiceToken).toEqual({ 'Fn::GetAtt': [reader.id, 'Arn'] });
     expect(JSON.stringify(resource.Properties?.KeyId)).toContain('TokenSigningKey');
     // It runs again when the reader's code changes, not only the key: its bundle's asset is a property.
-    expect(resource.Properties?.ReaderCode).toEqual((reader.fn.Properties?.Code as { S3Key: unknown }).S3Key);
+    expect(resource.Properties?.ReaderCode).toEqual((reader.fn.Properties!.Code as { S3Key: unknown }).S3Key);
     expect(String(resource.Properties?.ReaderCode)).toMatch(/^[0-9a-f]{64}\.zip$/);
     for (const { name, env } of functions) {
       if (!(name in ROUTES)) continue;
@@ -345,7 +345,7 @@ describe('stage dev (current routes and workers)', () => {
       const [, found] = busRules.find(([id]) => id.startsWith(rule.name))!;
       expect(found.Properties?.EventPattern).toEqual(rule.pattern);
       expect(JSON.stringify(found.Properties?.EventBusName)).toContain('MedspaApi-dev-Stateful:ExportsOutputRefDataBus');
-      const [target] = found.Properties?.Targets as Json[];
+      const [target] = found.Properties!.Targets as Json[];
       expect(logicalIdOf(target.Arn)).toBe(eventsQueue);
       expect(target.DeadLetterConfig).toBeDefined();
     }

@@ -139,7 +139,7 @@ describe('availability search and create agree (property, DynamoDB Local)', () =
             await rollback(id!);
           }
           // Books (on the grid) => offered.
-          const duration = p.duration ?? 45;
+          const _duration = p.duration ?? 45;
           for (const c of grid) {
             const date = dayOf(c.day);
             const periods = workingPeriods(date, hours, zone);

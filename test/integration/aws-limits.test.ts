@@ -349,7 +349,7 @@ describe('Query 1 MB pages and Lambda 6 MB responses: lists of the largest items
 
   it('100 clients with every field at its maximum: the 100-item page fits one response (by the list or the search)', async () => {
     const fresh = await makePractice();
-    const text = (length: number) => 'a' + '\u0001'.repeat(length - 1);
+    const text = (length: number) => `a${'\u0001'.repeat(length - 1)}`;
     const body = (n: number) => ({
       first_name: text(200), last_name: text(200), email: `${String(n).padStart(3, '0')}${'e'.repeat(61)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(57)}.com`, phone: `+${'1'.repeat(39)}`,
       date_of_birth: '1988-04-12', address: { line1: text(200), line2: text(200), city: text(100), region: text(100), postal_code: text(20), country: text(100) },

@@ -221,7 +221,7 @@ const NASTY_STRINGS = [
   '-0', '1e309', '-1e309', 'NaN', 'Infinity', '0x10', '1_000', '9007199254740993', '-9223372036854775808', '1.5', '0.1e1',
   '../../etc/passwd', '..', '.', '%00', '%2F', '%', '%zz', '<script>alert(1)</script>', "' OR '1'='1", '${jndi:ldap://x/a}', '{{7*7}}',
   'null', 'true', 'undefined', '[]', '{}', 'admin', 'scheduled', 'cancelled', 'received',
-  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', '6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'ci_' + '0'.repeat(48),
+  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', '6ba7b810-9dad-11d1-80b4-00c04fd430c8', `ci_${'0'.repeat(48)}`,
   'https://evil.example/x', 'a'.repeat(1025), 'b'.repeat(2049),
 ];
 

@@ -21,7 +21,7 @@ function block(file: string, heading: string, lang: string, nth = 0): string {
   const text = readFileSync(join(root, file), 'utf8');
   const at = text.indexOf(`${heading}\n`);
   if (at < 0) throw new Error(`${file} has no heading "${heading}": the snippet moved, so move this pointer too`);
-  const blocks = [...text.slice(at).matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))];
+  const blocks = [...text.slice(at).matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))];
   return blocks[nth][1];
 }
 

@@ -39,7 +39,7 @@ const sequenceOf = (record: StreamRecord) => record.dynamodb!.SequenceNumber!;
 const log = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
 
 /** Every call's records of this run, and what the consumer answered. */
-function consumer(run: string, react: (mine: StreamRecord[]) => BatchResult | void) {
+function consumer(run: string, react: (mine: StreamRecord[]) => BatchResult | undefined) {
   const calls: string[][] = [];
   const succeeded: string[] = [];
   const consume = async (records: StreamRecord[]) => {

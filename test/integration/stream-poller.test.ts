@@ -43,7 +43,7 @@ async function waitFor(condition: () => boolean, what: string, deadlineMs = 20_0
 }
 
 /** A consumer that records what it was handed (of this run), batch by batch. */
-function recorder(run: string, react: (records: StreamRecord[], batchNumber: number) => ReturnType<Consume> | void = () => undefined) {
+function recorder(run: string, react: (records: StreamRecord[], batchNumber: number) => ReturnType<Consume> | undefined = () => undefined) {
   const batches: string[][] = [];
   const consume: Consume = async (records) => {
     const mine = records.filter((record) => pkOf(record).startsWith(`POLL#${run}#`));

@@ -29,7 +29,7 @@ const hours = Object.fromEntries(['mon','tue','wed','thu','fri','sat','sun'].map
 const providers: string[] = [];
 for (let i = 0; i < 10; i++) providers.push((await staff('POST', '/v1/providers', { first_name: 'Probe', last_name: `P${i}`, working_hours: hours })).body.data.id);
 const service = (await staff('POST', '/v1/services', { name: `Probe ${Date.now()}`, category: 'skin', price_cents: 1000, duration_minutes: 30, provider_ids: providers })).body.data;
-const practice = (await staff('GET', '/v1/practice')).body.data;
+const _practice = (await staff('GET', '/v1/practice')).body.data;
 await staff('PATCH', '/v1/practice', { online_booking: { enabled: true, max_active_bookings_per_client: 3, horizon_days: 365 } });
 const key = (await staff('POST', '/v1/publishable-keys', { name: 'Probe', allowed_origins: ['https://spa.example'] })).body.data;
 const day = new Date(Date.now() + 20 * 86400e3).toISOString().slice(0, 10);

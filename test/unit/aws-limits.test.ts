@@ -40,7 +40,7 @@ describe('strings DynamoDB refuses (lone surrogates) are found at the edge, by f
       ok: 'emoji \ud83d\ude00 is a pair',
       address: { line1: 'x\udc00y' },
       tags: ['fine', '\udfff'],
-      ['bad\ud801key']: 1,
+      'bad\ud801key': 1,
     };
     expect(illFormedStrings(body, 'body').map((problem) => problem.path)).toEqual(['first_name', 'address.line1', 'tags.1', 'bad\ufffdkey']);
     expect(illFormedStrings('\ud800', 'body')).toEqual([{ path: 'body', message: expect.stringContaining('lone surrogate') }]);
@@ -107,7 +107,7 @@ function maximalAppointment(fill: string): Appointment {
 
 /** A client with every field at the schemas' maximum (checked against the create body). */
 function maximalClientBody(fill: string) {
-  const text = (length: number) => 'a' + fill.repeat(length - 1);
+  const text = (length: number) => `a${fill.repeat(length - 1)}`;
   const body = {
     first_name: text(200), last_name: text(200), email: `${'e'.repeat(64)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(57)}.com`, phone: `+${'1'.repeat(39)}`,
     date_of_birth: '1988-04-12', address: { line1: text(200), line2: text(200), city: text(100), region: text(100), postal_code: text(20), country: text(100) },

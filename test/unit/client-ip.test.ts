@@ -6,7 +6,7 @@ import { edgeOnly } from '../../lib/http/edge-only';
 import { serverUrlOf } from '../../lib/http/server-url';
 import type { ApiMiddyRequest } from '../../lib/http/types';
 
-const SECRET = 'x'.repeat(20) + 'the-stage-origin-verify-secret';
+const SECRET = `${'x'.repeat(20)}the-stage-origin-verify-secret`;
 const CLOUDFRONT = '130.176.0.10';
 const event = (headers: Record<string, string>, sourceIp = CLOUDFRONT): ClientEvent => ({ headers, requestContext: { http: { sourceIp } } });
 const throughEdge = (viewerAddress: string) => event({ [EDGE_HEADERS.verify]: SECRET, [EDGE_HEADERS.viewerAddress]: viewerAddress });

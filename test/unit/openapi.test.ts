@@ -22,7 +22,9 @@ const handlerSource = (operation: string, route: RouteDef) => {
 
 /** Every `$ref` in the document, with where it is. */
 function refsOf(node: unknown, at = '#', found: Array<[string, string]> = []) {
-  if (Array.isArray(node)) node.forEach((item, i) => refsOf(item, `${at}/${i}`, found));
+  if (Array.isArray(node)) node.forEach((item, i) => {
+    refsOf(item, `${at}/${i}`, found);
+  });
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') found.push([at, value]);
@@ -203,9 +205,15 @@ describe('OpenAPI document', () => {
     const plain: string[] = [];
     const check = (schema: any, at: string): void => {
       if (!schema || typeof schema !== 'object') return;
-      if (schema.$ref) return check(resolvePointer(schema.$ref), at);
+      if (schema.$ref) {
+        check(resolvePointer(schema.$ref), at);
+        return;
+      }
       for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) check(branch, at);
-      if (schema.type === 'array' || schema.items) return check(schema.items, `${at}[]`);
+      if (schema.type === 'array' || schema.items) {
+        check(schema.items, `${at}[]`);
+        return;
+      }
       if (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'))) {
         if (schema.format !== 'uuid' && !schema.anyOf) plain.push(at);
       }

@@ -100,7 +100,9 @@ describe("a publishable key's rate limits", () => {
       resetConfig();
       expect(defaultKeyRateLimits()).toEqual(KEY_RATE_LIMIT_DEFAULTS);
     } finally {
-      names.forEach((name, index) => (process.env[name] = saved[index]));
+      names.forEach((name, index) => {
+        process.env[name] = saved[index];
+      });
       resetConfig();
     }
     expect(defaultKeyRateLimits({ RATE_LIMIT_KEY_IP_RPS: 1, RATE_LIMIT_KEY_IP_BURST: 2, RATE_LIMIT_KEY_RPS: 3, RATE_LIMIT_KEY_BURST: 4 } as Config)).toEqual({

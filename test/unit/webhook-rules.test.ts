@@ -128,11 +128,11 @@ describe('subscriptions', () => {
 
   it('are disabled after 3 days of failures, not before', () => {
     const since = new Date(Date.UTC(2020, 0, 1));
-    const after = (ms: number) => new Date(since.getTime() + ms);
+    const later = (ms: number) => new Date(since.getTime() + ms);
     const day = 86_400_000;
-    expect(shouldAutoDisable(since.toISOString(), after(3 * day - 1))).toBe(false);
-    expect(shouldAutoDisable(since.toISOString(), after(3 * day))).toBe(true);
-    expect(shouldAutoDisable(null, after(30 * day))).toBe(false);
+    expect(shouldAutoDisable(since.toISOString(), later(3 * day - 1))).toBe(false);
+    expect(shouldAutoDisable(since.toISOString(), later(3 * day))).toBe(true);
+    expect(shouldAutoDisable(null, later(30 * day))).toBe(false);
   });
 });
 

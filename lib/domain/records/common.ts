@@ -17,7 +17,6 @@ export const APPOINTMENT_SOURCES = ['manual', 'online', 'storefront'] as const;
 export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
 
 export const MEMBERSHIP_STATUSES = ['none', 'active', 'paused', 'cancelled'] as const;
-export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 
 export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'other'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
