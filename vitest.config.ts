@@ -1,10 +1,55 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Four projects (docs/testing.md): `npm test` runs them all, `npm run test:unit` the inner loop.
+ * - unit: pure code (domain, codecs, schemas, config); no DynamoDB, no IAM model, no child processes.
+ * - integration: the API and workers on DynamoDB Local, IAM enforced from the synthesized roles.
+ * - e2e: the local server as started by `npm start`, browsers, README snippets, the client package.
+ * - build: bundles, CDK synth and template assertions, cold-start module budgets.
+ */
+
+/** Files of test/integration that run the local server or a packaged client: e2e, not integration. */
+const E2E_FILES = [
+  'test/integration/readme-snippets.test.ts',
+  'test/integration/client-package.test.ts',
+  'test/integration/start-signals.test.ts',
+  'test/integration/admin-cli.test.ts',
+];
+
+const withDynamo = {
+  // One DynamoDB Local and one synthesized model per run, shared by every project that needs them.
+  globalSetup: ['test/global-setup.ts'],
+  setupFiles: ['test/setup.ts'],
+};
+
+const projects: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'unit',
+      include: ['test/unit/**/*.test.ts'],
+      setupFiles: ['test/setup-unit.ts'],
+      // Pure modules: one process and module graph per worker for every file, instead of one per
+      // file. Forks, not threads: time-zone tests (lib/domain/time) need the process's own ICU setup.
+      isolate: false,
+    },
+  },
+  {
+    extends: true,
+    test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: E2E_FILES, ...withDynamo },
+  },
+  {
+    extends: true,
+    test: { name: 'e2e', include: ['test/browser/**/*.test.ts', ...E2E_FILES], ...withDynamo },
+  },
+  {
+    extends: true,
+    test: { name: 'build', include: ['test/build/**/*.test.ts', 'test/infra/**/*.test.ts'], ...withDynamo },
+  },
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -29,5 +74,6 @@ export default defineConfig({
       RATE_LIMIT_KEY_RPS: '1000',
       RATE_LIMIT_KEY_BURST: '100000',
     },
+    projects,
   },
 });

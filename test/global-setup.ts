@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../infra/local/dynamo';
-import { localAwsModel } from '../infra/local/aws/model';
+import { compactDecisions } from '../infra/local/aws/iam';
+import { localAwsModelFile } from '../infra/local/aws/model';
 import { printUnusedGrants } from '../infra/local/aws/usage-report';
 
 declare module 'vitest' {
@@ -12,26 +13,48 @@ declare module 'vitest' {
     ddbEndpoint: string;
     /** Where each test file leaves the IAM grants its calls used (merged into the report at teardown). */
     iamUsageDir: string;
+    /** The synthesized stage's model (infra/local/aws/model.ts), made or found once for the run. */
+    awsModelFile: string;
   }
 }
 
-let dynamo: DynamoLocal | undefined;
-let usageDir: string | undefined;
+interface Shared {
+  dynamo: DynamoLocal;
+  usageDir: string;
+  modelFile: string;
+  /** Projects set up and not yet torn down. */
+  users: number;
+}
 
-/** One in-memory DynamoDB Local per test run; each test file gets its own table. */
+/**
+ * One in-memory DynamoDB Local per run, however many projects use it: vitest runs each project's
+ * global setup (integration, e2e, build), so the first starts it and the last teardown stops it
+ * and prints the IAM usage report of every project's files together.
+ */
+const SHARED = Symbol.for('medspa-api.test-global-setup');
+const state = globalThis as unknown as { [SHARED]?: Promise<Shared> };
+
 export async function setup(project: TestProject) {
-  // The synthesized stage (cached by source hash), once for every worker.
-  const [local] = await Promise.all([startDynamoLocal(), localAwsModel()]);
-  dynamo = local;
-  usageDir = mkdtempSync(join(tmpdir(), 'medspa-iam-usage-'));
-  project.provide('ddbEndpoint', dynamo.endpoint);
-  project.provide('iamUsageDir', usageDir);
+  state[SHARED] ??= (async () => {
+    // The synthesized stage (cached by source hash), once for every worker.
+    const [dynamo, modelFile] = await Promise.all([startDynamoLocal(), localAwsModelFile()]);
+    return { dynamo, modelFile, usageDir: mkdtempSync(join(tmpdir(), 'medspa-iam-usage-')), users: 0 };
+  })();
+  const shared = await state[SHARED];
+  shared.users += 1;
+  project.provide('ddbEndpoint', shared.dynamo.endpoint);
+  project.provide('iamUsageDir', shared.usageDir);
+  project.provide('awsModelFile', shared.modelFile);
 }
 
 export async function teardown() {
-  await dynamo?.stop();
-  if (usageDir) {
-    await printUnusedGrants(usageDir);
-    rmSync(usageDir, { recursive: true, force: true });
-  }
+  const shared = await state[SHARED];
+  if (!shared) return;
+  shared.users -= 1;
+  if (shared.users > 0) return;
+  state[SHARED] = undefined;
+  await shared.dynamo.stop();
+  await printUnusedGrants(shared.usageDir);
+  rmSync(shared.usageDir, { recursive: true, force: true });
+  compactDecisions();
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +6,16 @@ import { resetConfig } from '../lib/config';
 import { ensureTable } from '../lib/db/bootstrap';
 import { resetDdb } from '../lib/db/client';
 import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
+import { MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
 
-// Each test file (its own worker) gets a fresh table (without a stream unless the file calls
-// useTableStream from fixtures/table-stream) and signing key on the shared DynamoDB Local.
+// Files that run one after another in a worker slot share its table on the shared DynamoDB Local
+// (VITEST_POOL_ID: 1..maxWorkers, never two running files at once): every test makes its own
+// practice, so no test needs an empty table, and creating one per file cost more than most files'
+// tests. A file that reads the stream, or needs to see the whole table, takes its own
+// (fixtures/table-stream: useTableStream, useOwnTable).
 process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
-process.env.TABLE_NAME = `t_${randomUUID().slice(0, 8)}`;
+process.env.TABLE_NAME = `t_worker${process.env.VITEST_POOL_ID ?? '1'}`;
+process.env[MODEL_FILE_VARIABLE] = inject('awsModelFile');
 // Every temporary directory the file makes (data dirs, checkpoints, builds) goes under its own,
 // removed with it: os.tmpdir() reads TMPDIR on each call, and child processes inherit it.
 const fileTmp = mkdtempSync(join(tmpdir(), 'medspa-test-'));

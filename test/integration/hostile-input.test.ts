@@ -13,6 +13,7 @@ import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeEquipment, makeProduct, makeRoom } from '../fixtures/builders';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+import { useOwnTable } from '../fixtures/table-stream';
 
 /**
  * Hostile input against EVERY route of the route table, over real HTTP to the local server:
@@ -22,6 +23,9 @@ import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
  * the practice's data exactly as it was. Transport-level refusals (control bytes in headers,
  * oversized request lines or header blocks) belong to infra/local/http-server and are not sent.
  */
+
+// The snapshot below Scans the whole table: this file's table holds only its own practices.
+useOwnTable();
 
 // Fuzzing is not rate limiting: a 429 would hide the handlers behind it.
 process.env.RATE_LIMIT_RPS = '0';
@@ -99,7 +103,7 @@ afterAll(async () => {
  */
 const requestScoped = (pk: string) => pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk) || pk.startsWith('RATE_LIMIT_IP#');
 
-/** Each test file has its own table, holding only these practices: a Scan of it is the whole truth. */
+/** This file has its own table (useOwnTable), holding only these practices: a Scan of it is the whole truth. */
 async function snapshot(): Promise<Map<string, string>> {
   const items = new Map<string, string>();
   let startKey: Record<string, unknown> | undefined;

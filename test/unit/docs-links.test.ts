@@ -9,9 +9,6 @@ import { describe, expect, it } from 'vitest';
  */
 const root = join(import.meta.dirname, '..', '..');
 
-/** Pages another branch of issue 35 adds (docs/testing.md: the vitest projects); drop each once it is merged. */
-const PENDING = new Set(['docs/testing.md']);
-
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -65,7 +62,6 @@ describe('the docs: relative links, and the README\'s length', () => {
         const [path, anchor] = link.split('#', 2) as [string, string | undefined];
         const target = path === '' ? file : join(dirname(file), decodeURIComponent(path));
         const fromRoot = relative(root, target);
-        if (PENDING.has(fromRoot)) continue;
         if (!existsSync(target)) {
           dead.push(`${link}: no ${fromRoot}`);
           continue;

@@ -3,13 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handlerModule, type RouteDef } from '../../lib/http/route';
 import { callableRoutes, honoursIfMatch, successStatusOf } from '../../lib/http/route';
-import { serverUrlOf } from '../../lib/http/server-url';
 import { buildOpenApiDocument, DOC_ERROR_STATUS, type DocErrorCode } from '../../lib/openapi/document';
 import { trafficOf } from '../../lib/openapi/traffic';
 import { embeddedPart, GUIDE_PROSE } from '../../infra/openapi-prose';
 import { HEALTH_SCORE_DESCRIPTION } from '../../lib/openapi/descriptions';
 import { routes } from '../../lib/routes';
-import { call } from '../fixtures/api';
 
 const root = join(import.meta.dirname, '..', '..');
 const doc = buildOpenApiDocument() as Record<string, any>;
@@ -294,23 +292,4 @@ describe('rate limits and idempotency keys (the trafficOf hook)', () => {
   });
 });
 
-describe('GET /v1/openapi.json (and /openapi.json)', () => {
-  it('serves the document without a token, at both paths', async () => {
-    for (const path of ['/v1/openapi.json', '/openapi.json']) {
-      const response = await call('GET', path);
-      expect(response.status, path).toBe(200);
-      expect(response.headers['x-request-id']).toBeTruthy();
-      expect(response.body).toEqual(JSON.parse(JSON.stringify(doc)));
-    }
-  });
-
-  it("names the request's own host in servers and the token URL", async () => {
-    const local = await call('GET', '/v1/openapi.json', { headers: { host: '127.0.0.1:4321' } });
-    expect(local.body.servers).toEqual([{ url: 'http://127.0.0.1:4321', description: expect.any(String) }]);
-    expect(local.body.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://127.0.0.1:4321/v1/auth/token');
-    const aws = await call('GET', '/v1/openapi.json', { headers: { host: 'api.glow.example', 'x-forwarded-proto': 'https' } });
-    expect(aws.body.servers[0].url).toBe('https://api.glow.example');
-    expect(serverUrlOf({ host: 'evil.example/<script>' })).toBeNull();
-    expect(serverUrlOf({ host: 'localhost:3000' })).toBe('http://localhost:3000');
-  });
-});
+// GET /v1/openapi.json through the HTTP chain: test/integration/openapi-endpoint.test.ts.

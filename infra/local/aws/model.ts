@@ -153,21 +153,30 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
 
 let loaded: Promise<LocalAwsModel> | undefined;
 
+/**
+ * Set by the test run's global setup to the model it made (or found) for the current sources:
+ * each test file (a process of its own) then reads it instead of hashing every source again.
+ */
+export const MODEL_FILE_VARIABLE = 'LOCAL_AWS_MODEL_FILE';
+
+/** The cached model file of the current sources, synthesized and written first if missing. */
+export async function localAwsModelFile(): Promise<string> {
+  const file = join(CACHE_DIR, `aws-model-${sourceHash()}.json`);
+  if (!statSync(file, { throwIfNoEntry: false })) {
+    const model = await synthesize();
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(model));
+    renameSync(temporary, file);
+  }
+  return file;
+}
+
 /** The model of the current sources: from the cache, or synthesized and cached. */
 export function localAwsModel(): Promise<LocalAwsModel> {
   loaded ??= (async () => {
-    const hash = sourceHash();
-    const file = join(CACHE_DIR, `aws-model-${hash}.json`);
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as LocalAwsModel;
-    } catch {
-      const model = await synthesize();
-      mkdirSync(CACHE_DIR, { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(model));
-      renameSync(temporary, file);
-      return model;
-    }
+    const given = process.env[MODEL_FILE_VARIABLE];
+    return JSON.parse(readFileSync(given || (await localAwsModelFile()), 'utf8')) as LocalAwsModel;
   })();
   return loaded;
 }
