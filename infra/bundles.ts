@@ -10,11 +10,19 @@ import { copyFilesBeside, esbuildOptions } from './constructs/bundling';
  * one per workers table row, named by module path (e.g. `functions/appointments/createAppointment`).
  */
 export function functionModules(): string[] {
-  const modules = [...Object.entries(routes).map(([operation, route]) => handlerModule(operation, route)), ...Object.values(workers).map((worker) => worker.module)];
+  const modules = [
+    ...Object.entries(routes).map(([operation, route]) => handlerModule(operation, route)),
+    ...Object.values(workers).map((worker) => worker.module),
+  ];
   return [...new Set(modules)].sort();
 }
 
-const filesBesideOf = new Map(Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [handlerModule(operation, route), route.filesBeside]));
+const filesBesideOf = new Map(
+  Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [
+    handlerModule(operation, route),
+    route.filesBeside,
+  ]),
+);
 
 export interface FunctionBundle {
   /** Module path, e.g. `functions/system/getHealth`. */
@@ -31,14 +39,21 @@ export interface FunctionBundle {
  * Builds every function with the construct's esbuild settings in ONE esbuild call (the modules
  * they share are parsed once), into `outdir`. What the budget test checks and the bench measures.
  */
-export async function buildFunctions(projectRoot: string, outdir: string, modules = functionModules(), overrides: { sourceMaps?: boolean } = {}): Promise<{ bundles: FunctionBundle[]; metafile: Metafile }> {
+export async function buildFunctions(
+  projectRoot: string,
+  outdir: string,
+  modules = functionModules(),
+  overrides: { sourceMaps?: boolean } = {},
+): Promise<{ bundles: FunctionBundle[]; metafile: Metafile }> {
   const entryPoints = Object.fromEntries(modules.map((name) => [name, join(projectRoot, `${name}.ts`)]));
   const { metafile } = await build(esbuildOptions(projectRoot, entryPoints, outdir, overrides));
   const bundles = modules.map((name) => {
     // esbuild names outputs relative to its working directory.
     const output = metafile.outputs[`${relative(projectRoot, outdir)}/${name}.mjs`];
     if (!output) throw new Error(`esbuild wrote no bundle for ${name}`);
-    const inputs = Object.fromEntries(Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput]));
+    const inputs = Object.fromEntries(
+      Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput]),
+    );
     const file = join(outdir, `${name}.mjs`);
     copyFilesBeside(projectRoot, filesBesideOf.get(name), dirname(file));
     return { name, file, bytes: output.bytes, inputs };

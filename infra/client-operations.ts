@@ -33,7 +33,10 @@ function transform(schema: SchemaObject) {
 /** A local `$ref` (`#/components/...`) followed to what it names; anything else as it is. */
 function deref(document: Json, node: Json | undefined): Json | undefined {
   if (typeof node?.$ref !== 'string') return node;
-  const target = (node.$ref as string).replace(/^#\//, '').split('/').reduce<Json | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+  const target = (node.$ref as string)
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<Json | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
   return deref(document, target);
 }
 
@@ -48,8 +51,16 @@ interface ClientOperation {
 function clientOperations(document: Json): ClientOperation[] {
   return Object.entries<Json>(document.paths).flatMap(([path, item]) =>
     Object.entries<Json>(item)
-      .filter(([method, operation]) => METHODS.has(method) && successes(document, operation).some(([, answer]) => answer.content?.[JSON_TYPE]))
-      .map(([method, operation]) => ({ operationId: operation.operationId as string, method: method.toUpperCase(), path, operation })),
+      .filter(
+        ([method, operation]) =>
+          METHODS.has(method) && successes(document, operation).some(([, answer]) => answer.content?.[JSON_TYPE]),
+      )
+      .map(([method, operation]) => ({
+        operationId: operation.operationId as string,
+        method: method.toUpperCase(),
+        path,
+        operation,
+      })),
   );
 }
 
@@ -59,7 +70,8 @@ const successes = (document: Json, operation: Json): Array<[string, Json]> =>
     .map(([status, answer]) => [status, deref(document, answer)!]);
 
 /** A body's schema per media type, without the whole-body examples (the fields keep theirs). */
-const schemasOf = (content: Json | undefined) => content && Object.fromEntries(Object.entries<Json>(content).map(([type, { schema }]) => [type, { schema }]));
+const schemasOf = (content: Json | undefined) =>
+  content && Object.fromEntries(Object.entries<Json>(content).map(([type, { schema }]) => [type, { schema }]));
 
 /**
  * What the client's types need of the document: each operation's parameters, body and success
@@ -78,14 +90,29 @@ export function clientView(document: Json): Json {
       const code = deref(document, deref(document, envelope?.properties?.error)?.properties?.code);
       for (const value of code?.enum ?? ('const' in (code ?? {}) ? [code!.const] : [])) errorCodes.add(value);
     }
-    const responses = Object.fromEntries(successes(document, operation).map(([status, { description, content }]) => [status, { description, content: schemasOf(content) }]));
+    const responses = Object.fromEntries(
+      successes(document, operation).map(([status, { description, content }]) => [
+        status,
+        { description, content: schemasOf(content) },
+      ]),
+    );
     const body = deref(document, operation.requestBody);
     const requestBody = body && { ...body, content: schemasOf(body.content) };
     paths[path] = { ...paths[path], [method.toLowerCase()]: { ...operation, requestBody, responses } };
   }
-  const ErrorCode = { type: 'string', enum: [...errorCodes].sort(), description: 'Every error code the API answers with (`error.code`).' };
+  const ErrorCode = {
+    type: 'string',
+    enum: [...errorCodes].sort(),
+    description: 'Every error code the API answers with (`error.code`).',
+  };
   const { schemas, parameters } = document.components;
-  return { openapi: document.openapi, info: document.info, paths, webhooks: document.webhooks, components: { schemas: { ...schemas, ErrorCode }, parameters } };
+  return {
+    openapi: document.openapi,
+    info: document.info,
+    paths,
+    webhooks: document.webhooks,
+    components: { schemas: { ...schemas, ErrorCode }, parameters },
+  };
 }
 
 export function clientOperationsSource(document: Json = buildAll().document): string {
@@ -97,7 +124,9 @@ export function clientOperationsSource(document: Json = buildAll().document): st
     const flags = [
       `auth: '${open.length === 0 || open.some((option) => Object.keys(option).length === 0) ? 'public' : open.some((option) => 'publishableKey' in option) ? 'publishable' : 'token'}'`,
       ...(envelope?.properties?.success ? [] : ['bare: true']),
-      ...(headers.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ? ['idempotent: true'] : []),
+      ...(headers.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')
+        ? ['idempotent: true']
+        : []),
     ];
     return `  ${operationId}: { method: '${method}', path: '${path}', ${flags.join(', ')} },`;
   });
@@ -112,7 +141,13 @@ export function clientOperationsSource(document: Json = buildAll().document): st
 }
 
 export async function clientTypesSource(document: Json = buildAll().document): Promise<string> {
-  const ast = await openapiTS(clientView(document) as OpenAPI3, { rootTypes: true, rootTypesNoSchemaPrefix: true, rootTypesKeepCasing: true, silent: true, transform });
+  const ast = await openapiTS(clientView(document) as OpenAPI3, {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+    rootTypesKeepCasing: true,
+    silent: true,
+    transform,
+  });
   return [
     '// Generated by `npm run generate` (openapi-typescript) from the OpenAPI document: do not edit.',
     '/* eslint-disable */',

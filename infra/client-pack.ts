@@ -30,7 +30,10 @@ async function buildFlavour(packageDir: string, format: 'esm' | 'cjs'): Promise<
     target: 'es2022',
     logLevel: 'silent',
   });
-  writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type: format === 'esm' ? 'module' : 'commonjs' })}\n`);
+  writeFileSync(
+    join(outDir, 'package.json'),
+    `${JSON.stringify({ type: format === 'esm' ? 'module' : 'commonjs' })}\n`,
+  );
   const program = ts.createProgram([join(clientDir, 'index.ts')], {
     declaration: true,
     emitDeclarationOnly: true,
@@ -43,7 +46,14 @@ async function buildFlavour(packageDir: string, format: 'esm' | 'cjs'): Promise<
     skipLibCheck: true,
   });
   const { diagnostics } = program.emit();
-  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => clientDir, getNewLine: () => '\n' }));
+  if (diagnostics.length > 0)
+    throw new Error(
+      ts.formatDiagnostics(diagnostics, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => clientDir,
+        getNewLine: () => '\n',
+      }),
+    );
 }
 
 /** Builds and packs the client (in a staging directory, so the source tree gets no build output); returns the .tgz's path. */
@@ -51,11 +61,17 @@ export async function packClient(destination = clientDir): Promise<string> {
   const packageDir = mkdtempSync(join(tmpdir(), 'medspa-client-package-'));
   try {
     for (const file of ['package.json', 'README.md']) copyFileSync(join(clientDir, file), join(packageDir, file));
-    copyFileSync(join(import.meta.dirname, '..', 'node_modules', 'openapi-fetch', 'LICENSE'), join(packageDir, 'LICENSE-openapi-fetch'));
+    copyFileSync(
+      join(import.meta.dirname, '..', 'node_modules', 'openapi-fetch', 'LICENSE'),
+      join(packageDir, 'LICENSE-openapi-fetch'),
+    );
     await buildFlavour(packageDir, 'esm');
     await buildFlavour(packageDir, 'cjs');
     mkdirSync(destination, { recursive: true });
-    const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', resolve(destination)], { cwd: packageDir, encoding: 'utf8' });
+    const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', resolve(destination)], {
+      cwd: packageDir,
+      encoding: 'utf8',
+    });
     if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
     const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
     return join(resolve(destination), filename);

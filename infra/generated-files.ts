@@ -36,7 +36,11 @@ export function generatedFileText(name: GeneratorName): string {
  */
 export function generatedFilePath(name: GeneratorName): string {
   const text = generatedFileText(name);
-  const file = join(tmpdir(), 'medspa-api-generated', `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
+  const file = join(
+    tmpdir(),
+    'medspa-api-generated',
+    `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+  );
   if (!existsSync(file)) {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
@@ -46,7 +50,8 @@ export function generatedFilePath(name: GeneratorName): string {
     // of another commit copying its own right now.
     for (const other of readdirSync(dir)) {
       const path = join(dir, other);
-      if (other.startsWith(`${name}-`) && path !== file && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+      if (other.startsWith(`${name}-`) && path !== file && Date.now() - statSync(path).mtimeMs > 3_600_000)
+        rmSync(path, { force: true });
     }
   }
   return file;

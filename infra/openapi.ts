@@ -11,5 +11,8 @@ import { buildOpenApiDocument } from '../lib/openapi/document';
  */
 const { values } = parseArgs({ options: { server: { type: 'string' } } });
 const target = join(import.meta.dirname, '..', 'openapi.json');
-writeFileSync(target, `${JSON.stringify(buildOpenApiDocument({ serverUrl: values.server ?? DEFAULT_SERVER_URL }), null, 2)}\n`);
+writeFileSync(
+  target,
+  `${JSON.stringify(buildOpenApiDocument({ serverUrl: values.server ?? DEFAULT_SERVER_URL }), null, 2)}\n`,
+);
 console.log(`wrote ${target}`);

@@ -2,7 +2,13 @@ import type { App } from 'aws-cdk-lib';
 import { EdgeStack, webAclArnParameterName } from './stacks/edge-stack';
 import { StatefulStack } from './stacks/stateful-stack';
 import { StatelessStack, type StatelessStackProps } from './stacks/stateless-stack';
-import { apiOptionsFromContext, DEFAULT_API_OPTIONS, edgeEnabled, isProductionStage, stackNames } from './stacks/stage-settings';
+import {
+  apiOptionsFromContext,
+  DEFAULT_API_OPTIONS,
+  edgeEnabled,
+  isProductionStage,
+  stackNames,
+} from './stacks/stage-settings';
 
 /** What a caller may set beside the stage (tests: options, a smaller route table); options default to the app's context. */
 export type StageProps = Omit<StatelessStackProps, 'stage' | 'data' | 'edge'>;
@@ -27,6 +33,6 @@ export function defineStage(app: App, stage: string, props: StageProps = {}) {
     edge: edge ? { webAclArnParameter: webAclArnParameterName(stage) } : undefined,
   }); // deployed after the stateful stack: it imports its exports
   // Read by name at deploy, not referenced: CDK would not order the two stacks by itself.
-  if (edge) stateless.addStackDependency(edge, 'reads the web ACL\'s ARN from its SSM parameter');
+  if (edge) stateless.addStackDependency(edge, "reads the web ACL's ARN from its SSM parameter");
   return { stateful, stateless, edge };
 }

@@ -29,17 +29,23 @@ const ConfigSchema = z.object({
   /** How long a pagination cursor stays valid after it is handed out (lib/crypto/cursor.ts). */
   CURSOR_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 86_400),
   /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */
-  ALLOW_LOCAL_WEBHOOKS: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v) => v === 'true')),
+  ALLOW_LOCAL_WEBHOOKS: z.pipe(
+    z._default(z.enum(['true', 'false']), 'false'),
+    z.transform((v) => v === 'true'),
+  ),
   /** Waits between webhook delivery attempts, e.g. `1s,2s,5s` (default: the contract's 5s,5m,30m,2h,5h,10h); then given up. */
-  WEBHOOK_RETRY_SCHEDULE: z.pipe(z._default(z.string(), DEFAULT_RETRY_SCHEDULE), z.transform((text, payload) => {
-    try {
-      return parseRetrySchedule(text);
-    } catch (error) {
-      // A mini transform's payload has no addIssue: the issue goes in as classic's addIssue puts it.
-      payload.issues.push({ code: 'custom', message: (error as Error).message, input: text });
-      return z.NEVER;
-    }
-  })),
+  WEBHOOK_RETRY_SCHEDULE: z.pipe(
+    z._default(z.string(), DEFAULT_RETRY_SCHEDULE),
+    z.transform((text, payload) => {
+      try {
+        return parseRetrySchedule(text);
+      } catch (error) {
+        // A mini transform's payload has no addIssue: the issue goes in as classic's addIssue puts it.
+        payload.issues.push({ code: 'custom', message: (error as Error).message, input: text });
+        return z.NEVER;
+      }
+    }),
+  ),
   /** Total time a webhook delivery attempt may take (connect, send, response): the contract's 10 s. */
   WEBHOOK_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 10_000),
   /** SQS queue of webhook delivery jobs (set by CDK for the fan-out and delivery workers). */
@@ -68,10 +74,22 @@ const ConfigSchema = z.object({
    * keys had their own limits follow these too. Public calls are limited while RATE_LIMIT_RPS > 0.
    * At most what the admin API accepts, since a key stores them as its own.
    */
-  RATE_LIMIT_KEY_IP_RPS: z._default(z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.requests_per_second),
-  RATE_LIMIT_KEY_IP_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)), KEY_RATE_LIMIT_DEFAULTS.per_client_ip.burst),
-  RATE_LIMIT_KEY_RPS: z._default(z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)), KEY_RATE_LIMIT_DEFAULTS.overall.requests_per_second),
-  RATE_LIMIT_KEY_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)), KEY_RATE_LIMIT_DEFAULTS.overall.burst),
+  RATE_LIMIT_KEY_IP_RPS: z._default(
+    z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)),
+    KEY_RATE_LIMIT_DEFAULTS.per_client_ip.requests_per_second,
+  ),
+  RATE_LIMIT_KEY_IP_BURST: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)),
+    KEY_RATE_LIMIT_DEFAULTS.per_client_ip.burst,
+  ),
+  RATE_LIMIT_KEY_RPS: z._default(
+    z.coerce.number().check(z.gt(0), z.lte(KEY_RATE_LIMIT_MAX.requests_per_second)),
+    KEY_RATE_LIMIT_DEFAULTS.overall.requests_per_second,
+  ),
+  RATE_LIMIT_KEY_BURST: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(KEY_RATE_LIMIT_MAX.burst)),
+    KEY_RATE_LIMIT_DEFAULTS.overall.burst,
+  ),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 });
 

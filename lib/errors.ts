@@ -100,7 +100,11 @@ export class AppError extends Error {
   readonly details?: FieldProblem[];
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, options?: { details?: FieldProblem[]; headers?: Record<string, string> }) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options?: { details?: FieldProblem[]; headers?: Record<string, string> },
+  ) {
     super(message ?? DEFAULT_MESSAGES[code] ?? code);
     this.name = 'AppError';
     this.code = code;

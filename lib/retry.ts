@@ -24,8 +24,10 @@ export interface RetryOptions<T> {
 export const linearJitter = (stepMs: number) => (attempt: number) => Math.random() * stepMs * attempt;
 
 /** Exponential backoff with full jitter (AWS's advice): a random wait up to min(cap, base x 2^n). */
-export const exponentialJitter = (baseMs: number, capMs = Number.POSITIVE_INFINITY) => (attempt: number) =>
-  Math.random() * Math.min(capMs, baseMs * 2 ** attempt);
+export const exponentialJitter =
+  (baseMs: number, capMs = Number.POSITIVE_INFINITY) =>
+  (attempt: number) =>
+    Math.random() * Math.min(capMs, baseMs * 2 ** attempt);
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -2,6 +2,9 @@ import { httpHandler } from '../../lib/http/handler';
 import * as appointmentRoutes from '../../lib/routes/appointments';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
 
-export const handler = httpHandler(appointmentRoutes.cancelAppointment, async ({ params, body, caller, ifMatch, now, writes }) => ({
-  data: await changeStatus(caller.medspaId, params.id, 'cancelled', { ifMatch, now, writes, reason: body?.reason }),
-}));
+export const handler = httpHandler(
+  appointmentRoutes.cancelAppointment,
+  async ({ params, body, caller, ifMatch, now, writes }) => ({
+    data: await changeStatus(caller.medspaId, params.id, 'cancelled', { ifMatch, now, writes, reason: body?.reason }),
+  }),
+);

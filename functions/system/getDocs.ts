@@ -4,4 +4,5 @@ import { docsHtml, docsResponse } from '../../lib/docs/page';
 
 const html = docsHtml(version);
 
-export const handler = async (event: APIGatewayProxyEventV2) => docsResponse(event, 200, 'text/html; charset=utf-8', html, 300);
+export const handler = async (event: APIGatewayProxyEventV2) =>
+  docsResponse(event, 200, 'text/html; charset=utf-8', html, 300);

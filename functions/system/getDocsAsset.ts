@@ -3,7 +3,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { DOCS_ASSETS, DOCS_INIT_SCRIPT, DOCS_PACKAGE_FILES, docsNotFound, docsResponse, type DocsAsset } from '../../lib/docs/page';
+import {
+  DOCS_ASSETS,
+  DOCS_INIT_SCRIPT,
+  DOCS_PACKAGE_FILES,
+  docsNotFound,
+  docsResponse,
+  type DocsAsset,
+} from '../../lib/docs/page';
 
 type PackageFile = keyof typeof DOCS_PACKAGE_FILES;
 

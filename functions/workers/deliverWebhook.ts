@@ -7,4 +7,5 @@ import { deliveryRecordHandler } from '../../lib/webhooks/workers';
 const processor = new BatchProcessor(EventType.SQS);
 const recordHandler = deliveryRecordHandler(deliveriesQueue(), { random: Math.random });
 
-export const handler = (event: SQSEvent, context: Context) => processPartialResponse(event, recordHandler, processor, { context });
+export const handler = (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, recordHandler, processor, { context });

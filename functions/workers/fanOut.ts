@@ -7,4 +7,5 @@ import { fanOutRecordHandler } from '../../lib/webhooks/workers';
 const processor = new BatchProcessor(EventType.SQS);
 const recordHandler = fanOutRecordHandler(deliveriesQueue());
 
-export const handler = (event: SQSEvent, context: Context) => processPartialResponse(event, recordHandler, processor, { context });
+export const handler = (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, recordHandler, processor, { context });

@@ -28,10 +28,15 @@ export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', '
 export function writeStatements(writes: TableWrites): Array<[string[], PartitionName[]]> {
   const groups = new Map<string, PartitionName[]>();
   for (const [partition, actions] of Object.entries(writes) as Array<[PartitionName, readonly WriteAction[]]>) {
-    const key = [...actions].sort().map((action) => DYNAMODB_WRITE_ACTION[action]).join(',');
+    const key = [...actions]
+      .sort()
+      .map((action) => DYNAMODB_WRITE_ACTION[action])
+      .join(',');
     groups.set(key, [...(groups.get(key) ?? []), partition]);
   }
-  return [...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, partitions]) => [key.split(','), partitions.sort()]);
+  return [...groups]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, partitions]) => [key.split(','), partitions.sort()]);
 }
 
 /** Log groups and their encryption: the same for every function of a stage. */
@@ -138,39 +143,56 @@ export class AppFunction extends Construct {
     const tableKey = table.node.path;
     this.role.claimTableWrites(tableKey, writes);
     this.addEnvironment('TABLE_NAME', table.tableName);
-    this.role.grantOnce(`table:${tableKey}`, () =>
-      new PolicyStatement({ sid: 'TableItemsRead', effect: Effect.ALLOW, actions: [...READ_ITEM_ACTIONS], resources: [table.tableArn] }),
+    this.role.grantOnce(
+      `table:${tableKey}`,
+      () =>
+        new PolicyStatement({
+          sid: 'TableItemsRead',
+          effect: Effect.ALLOW,
+          actions: [...READ_ITEM_ACTIONS],
+          resources: [table.tableArn],
+        }),
     );
-    this.role.grantOnce(`indexes:${tableKey}`, () =>
-      new PolicyStatement({
-        sid: 'IndexQuery',
-        effect: Effect.ALLOW,
-        actions: ['dynamodb:Query'],
-        resources: TABLE_SHAPE.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`),
-      }),
+    this.role.grantOnce(
+      `indexes:${tableKey}`,
+      () =>
+        new PolicyStatement({
+          sid: 'IndexQuery',
+          effect: Effect.ALLOW,
+          actions: ['dynamodb:Query'],
+          resources: TABLE_SHAPE.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`),
+        }),
     );
     for (const [actions, partitions] of writeStatements(writes)) {
-      this.role.grantOnce(`writes:${tableKey}:${actions.join(',')}`, () =>
-        new PolicyStatement({
-          sid: `Write${actions.map((action) => action.replace('dynamodb:', '').replace('Item', '')).join('')}`,
-          effect: Effect.ALLOW,
-          actions,
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((name) => PARTITIONS[name]) } },
-        }),
+      this.role.grantOnce(
+        `writes:${tableKey}:${actions.join(',')}`,
+        () =>
+          new PolicyStatement({
+            sid: `Write${actions.map((action) => action.replace('dynamodb:', '').replace('Item', '')).join('')}`,
+            effect: Effect.ALLOW,
+            actions,
+            resources: [table.tableArn],
+            conditions: {
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((name) => PARTITIONS[name]) },
+            },
+          }),
       );
     }
     const key = table.encryptionKey;
     if (key) {
       const writesAny = Object.keys(writes).length > 0;
-      this.role.grantOnce(`tableKey:${tableKey}`, () =>
-        new PolicyStatement({
-          sid: 'TableKeyViaDynamoDB',
-          effect: Effect.ALLOW,
-          actions: writesAny ? ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt', 'kms:DescribeKey'],
-          resources: [key.keyArn],
-          conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(this).region}.amazonaws.com` } },
-        }),
+      this.role.grantOnce(
+        `tableKey:${tableKey}`,
+        () =>
+          new PolicyStatement({
+            sid: 'TableKeyViaDynamoDB',
+            effect: Effect.ALLOW,
+            actions: writesAny
+              ? ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey']
+              : ['kms:Decrypt', 'kms:DescribeKey'],
+            resources: [key.keyArn],
+            conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(this).region}.amazonaws.com` } },
+          }),
       );
     }
     return this;
@@ -179,8 +201,15 @@ export class AppFunction extends Construct {
   /** EVENT_BUS_NAME and events:PutEvents on that bus only. */
   bindBus(bus: IEventBus): this {
     this.addEnvironment(EVENT_BUS_ENV, bus.eventBusName);
-    this.role.grantOnce(`bus:${bus.node.path}`, () =>
-      new PolicyStatement({ sid: 'PutEvents', effect: Effect.ALLOW, actions: ['events:PutEvents'], resources: [bus.eventBusArn] }),
+    this.role.grantOnce(
+      `bus:${bus.node.path}`,
+      () =>
+        new PolicyStatement({
+          sid: 'PutEvents',
+          effect: Effect.ALLOW,
+          actions: ['events:PutEvents'],
+          resources: [bus.eventBusArn],
+        }),
     );
     return this;
   }
@@ -188,8 +217,15 @@ export class AppFunction extends Construct {
   /** `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue. */
   bindQueue(name: string, queue: IQueue): this {
     this.addEnvironment(queueUrlEnv(name), queue.queueUrl);
-    this.role.grantOnce(`queue:${queue.node.path}`, () =>
-      new PolicyStatement({ sid: `Send${name.replace(/[^A-Za-z0-9]/g, '')}`, effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    this.role.grantOnce(
+      `queue:${queue.node.path}`,
+      () =>
+        new PolicyStatement({
+          sid: `Send${name.replace(/[^A-Za-z0-9]/g, '')}`,
+          effect: Effect.ALLOW,
+          actions: ['sqs:SendMessage'],
+          resources: [queue.queueArn],
+        }),
     );
     return this;
   }
@@ -217,24 +253,42 @@ export class AppFunction extends Construct {
     this.addEnvironment(TOKEN_PUBLIC_KEY_ENV, publicKey);
     if (!canSign) return this;
     this.addEnvironment('SIGNING_KMS_KEY_ID', key.keyArn);
-    this.role.grantOnce(`signing:${key.node.path}`, () =>
-      new PolicyStatement({ sid: 'TokenSigning', effect: Effect.ALLOW, actions: ['kms:Sign'], resources: [key.keyArn] }),
+    this.role.grantOnce(
+      `signing:${key.node.path}`,
+      () =>
+        new PolicyStatement({
+          sid: 'TokenSigning',
+          effect: Effect.ALLOW,
+          actions: ['kms:Sign'],
+          resources: [key.keyArn],
+        }),
     );
     return this;
   }
 }
 
 export const logWriteStatement = (resources: string[]) =>
-  new PolicyStatement({ sid: 'WriteOwnLogs', effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources });
+  new PolicyStatement({
+    sid: 'WriteOwnLogs',
+    effect: Effect.ALLOW,
+    actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    resources,
+  });
 
 /**
  * A role shared by several functions may write to the log groups under `prefix` (one wildcard,
  * so its policy does not grow with the number of functions), acknowledged for cdk-nag here.
  */
 export function allowLogGroupsUnder(role: FunctionRole, prefix: string): void {
-  const arn = Stack.of(role).formatArn({ service: 'logs', resource: 'log-group', resourceName: `${prefix}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  const arn = Stack.of(role).formatArn({
+    service: 'logs',
+    resource: 'log-group',
+    resourceName: `${prefix}/*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
   role.grantOnce('logs', () => logWriteStatement([arn]));
   acknowledge(role, {
-    [wildcardResourceFinding(role, arn)]: `Log streams are created at run time; the wildcard is limited to the log groups of the functions sharing this role (${prefix}/...).`,
+    [wildcardResourceFinding(role, arn)]:
+      `Log streams are created at run time; the wildcard is limited to the log groups of the functions sharing this role (${prefix}/...).`,
   });
 }

@@ -13,7 +13,8 @@ import { generatedFilePath } from '../generated-files';
  */
 
 /** ESM bundles: CommonJS dependencies that call `require` get one. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /** Lambda's runtime, which the bundles target. */
 export const NODE_TARGET = 'node22';
@@ -31,7 +32,8 @@ export const NODE_TARGET = 'node22';
 export const SOURCE_MAPS = false;
 
 /** The environment a function needs for what SOURCE_MAPS decides. */
-export const sourceMapEnvironment = (): Record<string, string> => (SOURCE_MAPS ? { NODE_OPTIONS: '--enable-source-maps' } : {});
+export const sourceMapEnvironment = (): Record<string, string> =>
+  SOURCE_MAPS ? { NODE_OPTIONS: '--enable-source-maps' } : {};
 
 /**
  * Injected in place of the `ReadableStream` and `Blob` globals, whose first read loads Node's web
@@ -52,15 +54,22 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   'node:stream/web': WEB_GLOBALS,
 };
 
-const aliases = (projectRoot: string) => Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
+const aliases = (projectRoot: string) =>
+  Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [from, join(projectRoot, to)]));
 
 /**
  * A route row's `filesBeside` as absolute source files: package paths resolved from the project,
  * generated files made (in this process, once) and written to disk (infra/generated-files.ts).
  */
-export function filesBesideSources(projectRoot: string, files: FilesBeside = {}): Array<[name: string, source: string]> {
+export function filesBesideSources(
+  projectRoot: string,
+  files: FilesBeside = {},
+): Array<[name: string, source: string]> {
   const resolve = createRequire(join(projectRoot, 'package.json')).resolve;
-  return Object.entries(files).map(([name, from]) => [name, typeof from === 'string' ? resolve(from) : generatedFilePath(from.generated)]);
+  return Object.entries(files).map(([name, from]) => [
+    name,
+    typeof from === 'string' ? resolve(from) : generatedFilePath(from.generated),
+  ]);
 }
 
 /** Copies a function's `filesBeside` into the directory of its bundle (esbuild API builds). */
@@ -83,7 +92,9 @@ export function lambdaBundling(projectRoot: string, filesBeside: FilesBeside = {
             beforeBundling: () => [],
             beforeInstall: () => [],
             afterBundling: (_inputDir: string, outputDir: string) =>
-              filesBesideSources(projectRoot, filesBeside).map(([name, source]) => `cp ${quote(source)} ${quote(join(outputDir, name))}`),
+              filesBesideSources(projectRoot, filesBeside).map(
+                ([name, source]) => `cp ${quote(source)} ${quote(join(outputDir, name))}`,
+              ),
           },
         }
       : {}),
@@ -107,7 +118,12 @@ export function lambdaBundling(projectRoot: string, filesBeside: FilesBeside = {
  * (entry name -> file; one `<name>.mjs` each in `outdir`). `sourceMaps` overrides SOURCE_MAPS, for
  * the bench's comparison only.
  */
-export function esbuildOptions(projectRoot: string, entryPoints: Record<string, string>, outdir: string, overrides: { sourceMaps?: boolean } = {}): BuildOptions & { metafile: true } {
+export function esbuildOptions(
+  projectRoot: string,
+  entryPoints: Record<string, string>,
+  outdir: string,
+  overrides: { sourceMaps?: boolean } = {},
+): BuildOptions & { metafile: true } {
   const sourceMaps = overrides.sourceMaps ?? SOURCE_MAPS;
   return {
     entryPoints,

@@ -21,11 +21,23 @@ export function allowLogGroupEncryption(key: Key, namePattern: string): void {
       sid: 'StageLogGroups',
       effect: Effect.ALLOW,
       principals: [new ServicePrincipal(`logs.${stack.region}.amazonaws.com`)],
-      actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+      actions: [
+        'kms:Encrypt',
+        'kms:Decrypt',
+        'kms:ReEncryptFrom',
+        'kms:ReEncryptTo',
+        'kms:GenerateDataKey',
+        'kms:DescribeKey',
+      ],
       resources: ['*'],
       conditions: {
         ArnLike: {
-          'kms:EncryptionContext:aws:logs:arn': stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: namePattern, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+          'kms:EncryptionContext:aws:logs:arn': stack.formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: namePattern,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
         },
       },
     }),

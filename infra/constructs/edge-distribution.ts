@@ -87,7 +87,9 @@ export class EdgeDistribution extends Construct {
 
     // The web ACL is in us-east-1 and this stack may be anywhere: its ARN is read from the edge
     // stack's parameter at deploy (CDK's crossRegionReferences needs both stacks' regions at synth).
-    const role = new FunctionRole(this, 'WebAclArnReaderRole', { description: `medspa-api ${props.stage}: reads the web ACL's ARN at deploy` });
+    const role = new FunctionRole(this, 'WebAclArnReaderRole', {
+      description: `medspa-api ${props.stage}: reads the web ACL's ARN at deploy`,
+    });
     const readerLogs = new LogGroup(this, 'WebAclArnReaderLogs', {
       logGroupName: props.readerLogGroupName,
       retention: props.logs.retention,
@@ -95,9 +97,18 @@ export class EdgeDistribution extends Construct {
       encryptionKey: props.logs.key,
     });
     role.grantOnce('logs', () => logWriteStatement([readerLogs.logGroupArn]));
-    const parameterArn = stack.formatArn({ service: 'ssm', region: EDGE_REGION, resource: 'parameter', resourceName: props.webAclArnParameter.slice(1), arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    const parameterArn = stack.formatArn({
+      service: 'ssm',
+      region: EDGE_REGION,
+      resource: 'parameter',
+      resourceName: props.webAclArnParameter.slice(1),
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
     // On the role's managed policy (HIPAA: no inline policies), not AwsCustomResource's own policy.
-    role.grantOnce('webAclArn', () => new PolicyStatement({ sid: 'WebAclArnRead', actions: ['ssm:GetParameter'], resources: [parameterArn] }));
+    role.grantOnce(
+      'webAclArn',
+      () => new PolicyStatement({ sid: 'WebAclArnRead', actions: ['ssm:GetParameter'], resources: [parameterArn] }),
+    );
     const reader = new AwsCustomResource(this, 'WebAclArn', {
       onUpdate: {
         service: 'SSM',
@@ -115,9 +126,17 @@ export class EdgeDistribution extends Construct {
     // AwsCustomResource's function is a singleton at the stack's root, not under this construct.
     const readerFunction = stack.node.findChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
     acknowledge(readerFunction, {
-      ...bothPacks(undefined, 'LambdaDLQ', 'Invoked synchronously by CloudFormation at deploy, which reports a failure as the deploy\'s.'),
+      ...bothPacks(
+        undefined,
+        'LambdaDLQ',
+        "Invoked synchronously by CloudFormation at deploy, which reports a failure as the deploy's.",
+      ),
       ...bothPacks(undefined, 'LambdaConcurrency', 'Runs once per deploy of the stage.'),
-      ...bothPacks(undefined, 'LambdaInsideVPC', 'Reads one SSM parameter in us-east-1 on its public endpoint (TLS + SigV4), at deploy only.'),
+      ...bothPacks(
+        undefined,
+        'LambdaInsideVPC',
+        'Reads one SSM parameter in us-east-1 on its public endpoint (TLS + SigV4), at deploy only.',
+      ),
     });
 
     const copyHost = new EdgeFunction(this, 'CopyHost', {
@@ -156,14 +175,15 @@ export class EdgeDistribution extends Construct {
         : {}),
     });
     acknowledge(this.distribution, {
-      'AwsSolutions-CFR1': 'No geo restriction: a practice\'s clients book from wherever they are (travel, neighbouring countries); abuse is met by the web ACL\'s rules instead.',
+      'AwsSolutions-CFR1':
+        "No geo restriction: a practice's clients book from wherever they are (travel, neighbouring countries); abuse is met by the web ACL's rules instead.",
       'AwsSolutions-CFR3':
         'Every request that reaches the API is in its access log (requestContext, status, latency); what the web ACL blocked or counted is in the WAF log. CloudFront standard logs would need an ACL-enabled S3 bucket for a third copy.',
       ...(props.domain
         ? {}
         : {
             'AwsSolutions-CFR4':
-              'Without a custom domain the distribution answers on *.cloudfront.net, whose certificate\'s TLS policy AWS fixes; -c domainName with a us-east-1 certificate serves TLSv1.2_2021 at least.',
+              "Without a custom domain the distribution answers on *.cloudfront.net, whose certificate's TLS policy AWS fixes; -c domainName with a us-east-1 certificate serves TLSv1.2_2021 at least.",
           }),
     });
     this.url = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;

@@ -21,7 +21,9 @@ export const defaultProvider = (init: Init = {}): Provider => {
     if (process.env.AWS_ACCESS_KEY_ID && process.env.AWS_SECRET_ACCESS_KEY) return env(properties);
     // fromHttp refuses at construction when no endpoint is set: built only when one is.
     if (CONTAINER_ENDPOINTS.some((name) => process.env[name])) return fromHttp(init)(properties);
-    throw new Error('No AWS credentials: a function bundle reads them from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) or the container credentials endpoint');
+    throw new Error(
+      'No AWS credentials: a function bundle reads them from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) or the container credentials endpoint',
+    );
   };
 };
 

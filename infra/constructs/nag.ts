@@ -11,7 +11,11 @@ export function acknowledge(scope: IConstruct, findings: Record<string, string>)
 }
 
 /** Both packs we run name the same concern differently: one reason for both ids. */
-export const bothPacks = (awsSolutions: string | undefined, hipaa: string | undefined, reason: string): Record<string, string> => ({
+export const bothPacks = (
+  awsSolutions: string | undefined,
+  hipaa: string | undefined,
+  reason: string,
+): Record<string, string> => ({
   ...(awsSolutions ? { [`AwsSolutions-${awsSolutions}`]: reason } : {}),
   ...(hipaa ? { [`HIPAA.Security-${hipaa}`]: reason } : {}),
 });

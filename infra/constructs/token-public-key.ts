@@ -39,11 +39,22 @@ export class TokenPublicKey extends Construct {
       // Its read waits up to 31 s for a new role's grant to reach KMS (functions/deploy/tokenPublicKey.ts).
       timeout: Duration.seconds(60),
     });
-    fn.role.grantOnce('tokenPublicKey', () =>
-      new PolicyStatement({ sid: 'TokenPublicKeyRead', effect: Effect.ALLOW, actions: ['kms:GetPublicKey'], resources: [props.signingKey.keyArn] }),
+    fn.role.grantOnce(
+      'tokenPublicKey',
+      () =>
+        new PolicyStatement({
+          sid: 'TokenPublicKeyRead',
+          effect: Effect.ALLOW,
+          actions: ['kms:GetPublicKey'],
+          resources: [props.signingKey.keyArn],
+        }),
     );
     acknowledge(fn, {
-      ...bothPacks(undefined, 'LambdaDLQ', 'Invoked synchronously by CloudFormation at deploy, which reports a failure as the deploy\'s.'),
+      ...bothPacks(
+        undefined,
+        'LambdaDLQ',
+        "Invoked synchronously by CloudFormation at deploy, which reports a failure as the deploy's.",
+      ),
       ...bothPacks(undefined, 'LambdaConcurrency', 'Runs once per deploy of the stage.'),
     });
     // The reader's code asset (its S3 key is the bundle's hash) is a property too, so a deploy

@@ -19,7 +19,11 @@ import { Stream } from 'node:stream';
  */
 type Global = 'ReadableStream' | 'Blob';
 
-const neverAnInstance = (value: unknown) => (typeof value !== 'object' && typeof value !== 'function') || value === null || value instanceof Stream || ArrayBuffer.isView(value);
+const neverAnInstance = (value: unknown) =>
+  (typeof value !== 'object' && typeof value !== 'function') ||
+  value === null ||
+  value instanceof Stream ||
+  ArrayBuffer.isView(value);
 
 function lazyGlobal<N extends Global>(name: N): (typeof globalThis)[N] {
   const real = () => globalThis[name] as unknown as new (...args: unknown[]) => object;

@@ -39,7 +39,12 @@ const snakeCaseKeys = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(snakeCaseKeys)
     : value && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), snakeCaseKeys(inner)]))
+      ? Object.fromEntries(
+          Object.entries(value).map(([key, inner]) => [
+            key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+            snakeCaseKeys(inner),
+          ]),
+        )
       : value;
 
 function fail(message: string): never {
@@ -82,18 +87,34 @@ async function main() {
       const timeZone = values['time-zone'] ?? 'America/New_York';
       if (!isValidTimeZone(timeZone)) fail(`unknown time zone: ${timeZone}`);
       const { practice, credential } = await createPracticeWithAdmin(
-        { name: values.name, time_zone: timeZone, currency: values.currency ?? 'USD', api_access: values.waitlisted ? 'waitlisted' : 'enabled' },
+        {
+          name: values.name,
+          time_zone: timeZone,
+          currency: values.currency ?? 'USD',
+          api_access: values.waitlisted ? 'waitlisted' : 'enabled',
+        },
         now,
       );
-      const result = { medspa_id: practice.id, client_id: credential.client_id, client_secret: credential.client_secret };
-      console.log(values.json ? JSON.stringify(result) : `Created practice ${practice.name}\n${JSON.stringify(result, null, 2)}`);
+      const result = {
+        medspa_id: practice.id,
+        client_id: credential.client_id,
+        client_secret: credential.client_secret,
+      };
+      console.log(
+        values.json ? JSON.stringify(result) : `Created practice ${practice.name}\n${JSON.stringify(result, null, 2)}`,
+      );
     } else if (command === 'create-credential') {
       const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
       const role = values.role as Role;
       if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
       if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
       const credential = await createCredential(medspaId, { name: values.name ?? `${role} credential`, role }, now);
-      const result = { medspa_id: medspaId, client_id: credential.client_id, client_secret: credential.client_secret, role };
+      const result = {
+        medspa_id: medspaId,
+        client_id: credential.client_id,
+        client_secret: credential.client_secret,
+        role,
+      };
       console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     } else if (command === 'set-api-access') {
       const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
@@ -107,9 +128,11 @@ async function main() {
       const medspaId = values['medspa-id'] ?? fail('--medspa-id is required');
       if (!(await getPractice(medspaId))) fail(`no practice ${medspaId}`);
       const settleMs = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);
-      if (settleMs !== undefined && !(Number.isInteger(settleMs) && settleMs >= 0)) fail('--settle-ms must be a whole number of milliseconds');
+      if (settleMs !== undefined && !(Number.isInteger(settleMs) && settleMs >= 0))
+        fail('--settle-ms must be a whole number of milliseconds');
       for (const option of ['from-month', 'through-month'] as const) {
-        if (values[option] !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(values[option]!)) fail(`--${option} must be YYYY-MM`);
+        if (values[option] !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(values[option]!))
+          fail(`--${option} must be YYYY-MM`);
       }
       const result = await rebuildAggregates(medspaId, {
         settleMs,

@@ -36,12 +36,19 @@ function jarDirectory(): string {
 export function assertJava(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) {
-    throw new Error('Java 17+ is required to run DynamoDB Local: install a JRE (e.g. apt-get install openjdk-17-jre-headless) or set DYNAMODB_ENDPOINT.');
+    throw new Error(
+      'Java 17+ is required to run DynamoDB Local: install a JRE (e.g. apt-get install openjdk-17-jre-headless) or set DYNAMODB_ENDPOINT.',
+    );
   }
 }
 
 async function waitUntilAnswering(endpoint: string, child: ChildProcess): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
   const deadline = Date.now() + 30_000;
   try {
     for (;;) {
@@ -50,7 +57,8 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess): Promis
         await client.send(new ListTablesCommand({}));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${(error as Error).message}`);
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -67,7 +75,16 @@ export async function startDynamoLocal(options: { dbPath?: string; port?: number
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
   const child = spawn(
     'java',
-    ['-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar', '-port', String(port), '-sharedDb', '-disableTelemetry', ...storage],
+    [
+      '-Djava.library.path=./DynamoDBLocal_lib',
+      '-jar',
+      'DynamoDBLocal.jar',
+      '-port',
+      String(port),
+      '-sharedDb',
+      '-disableTelemetry',
+      ...storage,
+    ],
     { cwd, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

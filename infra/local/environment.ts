@@ -18,7 +18,12 @@ export interface LocalEnvironment {
 const endpointFile = (dataDir: string) => join(dataDir, 'dynamodb-endpoint.json');
 
 async function answers(endpoint: string): Promise<boolean> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
   try {
     await client.send(new ListTablesCommand({}));
     return true;
@@ -53,7 +58,10 @@ export async function openLocalEnvironment(options: { owner: boolean }): Promise
   let lost = new Promise<void>(() => {});
   if (!endpoint) {
     const running = await runningServerEndpoint(dataDir);
-    if (running && options.owner) throw new Error(`Another server is already using ${dataDir} (DynamoDB Local at ${running}); stop it or set DATA_DIR.`);
+    if (running && options.owner)
+      throw new Error(
+        `Another server is already using ${dataDir} (DynamoDB Local at ${running}); stop it or set DATA_DIR.`,
+      );
     if (running) {
       endpoint = running;
     } else {

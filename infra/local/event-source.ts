@@ -9,7 +9,14 @@ import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
 import { streamMappingOf, workers } from '../../lib/workers';
-import { latestStreamArn, startStreamPoller, streamsClient, type Consume, type StreamPoller, type StreamPollerOptions } from './stream-poller';
+import {
+  latestStreamArn,
+  startStreamPoller,
+  streamsClient,
+  type Consume,
+  type StreamPoller,
+  type StreamPollerOptions,
+} from './stream-poller';
 
 /**
  * The event source of the local server, in process: what the stream workers and the scheduled
@@ -22,7 +29,9 @@ import { latestStreamArn, startStreamPoller, streamsClient, type Consume, type S
 
 type Workers = typeof workers;
 /** The workers table's rows triggered by the table stream. */
-export type LocalStreamWorker = { [K in keyof Workers]: Workers[K]['trigger']['kind'] extends 'stream' ? K : never }[keyof Workers];
+export type LocalStreamWorker = {
+  [K in keyof Workers]: Workers[K]['trigger']['kind'] extends 'stream' ? K : never;
+}[keyof Workers];
 
 /** The stream workers the local server runs a poller for: every stream row of lib/workers (a test checks they are the template's stream mappings). */
 export const LOCAL_STREAM_WORKERS = (Object.keys(workers) as (keyof Workers)[]).filter(
@@ -88,14 +97,16 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
   // on its own, as on AWS. The report counters are exactly once by their own markers, so a batch
   // handed over again is harmless.
   const pollers: StreamPoller[] = LOCAL_STREAM_WORKERS.map((worker) =>
-    runAsFunction(worker, () => startStreamPoller({
-      ...localStreamMapping(worker),
-      ...options.poller,
-      client: streamsClient(),
-      streamArn,
-      checkpointFile: join(dataDir, checkpointName(table, worker)),
-      consume: (records) => runAsFunction(worker, () => consumers[worker](records)),
-    })),
+    runAsFunction(worker, () =>
+      startStreamPoller({
+        ...localStreamMapping(worker),
+        ...options.poller,
+        client: streamsClient(),
+        streamArn,
+        checkpointFile: join(dataDir, checkpointName(table, worker)),
+        consume: (records) => runAsFunction(worker, () => consumers[worker](records)),
+      }),
+    ),
   );
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.

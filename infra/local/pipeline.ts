@@ -23,7 +23,10 @@ export const localSweepEveryMs = () => (workers.sweepReminders.trigger.everyMinu
  */
 export async function startLocalPipeline(options: { sweepEveryMs?: number } = {}) {
   const delivery = startLocalDelivery({ random: Math.random });
-  const source = await startEventSource({ publish: (events) => delivery.publish(events), sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs() });
+  const source = await startEventSource({
+    publish: (events) => delivery.publish(events),
+    sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs(),
+  });
   return {
     async stop() {
       await source.stop();

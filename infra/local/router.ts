@@ -84,7 +84,12 @@ const isTextType = (contentType: string | undefined) => {
  * moved to `cookies`; repeated query parameters joined with ','; the path decoded (as live HTTP
  * APIs deliver `rawPath`).
  */
-export function toEvent(request: LocalRequest, match: Pick<CompiledRoute, 'route'>, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
+export function toEvent(
+  request: LocalRequest,
+  match: Pick<CompiledRoute, 'route'>,
+  pathParameters: Record<string, string>,
+  requestId: string,
+): APIGatewayProxyEventV2 {
   const url = new URL(request.url, 'http://local');
   // Maps, not objects: a header or parameter named `__proto__` or `constructor` stays an ordinary key.
   const headers = new Map<string, string>();
@@ -93,12 +98,21 @@ export function toEvent(request: LocalRequest, match: Pick<CompiledRoute, 'route
     if (value === undefined) continue;
     const values = Array.isArray(value) ? value : [value];
     const key = name.toLowerCase();
-    if (key === 'cookie') cookies.push(...values.flatMap((line) => line.split(';').map((cookie) => cookie.trim()).filter(Boolean)));
+    if (key === 'cookie')
+      cookies.push(
+        ...values.flatMap((line) =>
+          line
+            .split(';')
+            .map((cookie) => cookie.trim())
+            .filter(Boolean),
+        ),
+      );
     else headers.set(key, headers.has(key) ? `${headers.get(key)},${values.join(',')}` : values.join(','));
   }
   const rawQueryString = /\?([^#]*)/.exec(request.url)?.[1] ?? '';
   const query = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(rawQueryString)) query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
+  for (const [name, value] of new URLSearchParams(rawQueryString))
+    query.set(name, query.has(name) ? `${query.get(name)},${value}` : value);
   const bytes = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
   const text = isTextType(headers.get('content-type'));
   const path = decode(url.pathname);
@@ -163,30 +177,54 @@ function toLocalResponse(response: APIGatewayProxyStructuredResultV2): LocalResp
   for (const [name, value] of Object.entries(response.headers ?? {})) {
     if (value !== undefined && value !== '') headers[name.toLowerCase()] = String(value);
   }
-  return { status: response.statusCode ?? 200, headers, body: response.body ?? '', ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}) };
+  return {
+    status: response.statusCode ?? 200,
+    headers,
+    body: response.body ?? '',
+    ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
+  };
 }
 
 /** API Gateway's `$default` route: whatever no other route matches. */
-const [fallbackOperation, fallbackRoute] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.fallback)!;
+const [fallbackOperation, fallbackRoute] = Object.entries(routes as Record<string, RouteDef>).find(
+  ([, candidate]) => candidate.fallback,
+)!;
 /** The `OPTIONS /v1/{proxy+}` route: every CORS preflight of the API's paths. */
-const [preflightOperation, preflightRoute] = Object.entries(routes as Record<string, RouteDef>).find(([, candidate]) => candidate.preflight)!;
+const [preflightOperation, preflightRoute] = Object.entries(routes as Record<string, RouteDef>).find(
+  ([, candidate]) => candidate.preflight,
+)!;
 const PREFLIGHT_PREFIX = preflightRoute.path.replace('{proxy+}', '');
 
 /** The route a request takes through the route table, and the event API Gateway sends its function. */
-export function eventFor(request: LocalRequest, requestId: string): { operation: string; route: RouteDef; event: APIGatewayProxyEventV2 } {
+export function eventFor(
+  request: LocalRequest,
+  requestId: string,
+): { operation: string; route: RouteDef; event: APIGatewayProxyEventV2 } {
   const path = new URL(request.url, 'http://local').pathname;
   const method = request.method.toUpperCase();
   if (method === 'OPTIONS' && path.startsWith(PREFLIGHT_PREFIX) && path.length > PREFLIGHT_PREFIX.length) {
     const proxy = decode(path.slice(PREFLIGHT_PREFIX.length));
-    return { operation: preflightOperation, route: preflightRoute, event: toEvent(request, { route: preflightRoute }, { proxy }, requestId) };
+    return {
+      operation: preflightOperation,
+      route: preflightRoute,
+      event: toEvent(request, { route: preflightRoute }, { proxy }, requestId),
+    };
   }
   for (const match of compiled) {
     const found = match.pattern.exec(path);
     if (!found || !(methodsOf(match.route) as readonly string[]).includes(method)) continue;
     const pathParameters = Object.fromEntries(match.paramNames.map((name, index) => [name, decode(found[index + 1])]));
-    return { operation: match.operation, route: match.route, event: toEvent(request, match, pathParameters, requestId) };
+    return {
+      operation: match.operation,
+      route: match.route,
+      event: toEvent(request, match, pathParameters, requestId),
+    };
   }
-  return { operation: fallbackOperation, route: fallbackRoute, event: toEvent(request, { route: fallbackRoute }, {}, requestId) };
+  return {
+    operation: fallbackOperation,
+    route: fallbackRoute,
+    event: toEvent(request, { route: fallbackRoute }, {}, requestId),
+  };
 }
 
 /** Routes one request through the route table to the same handler module a Lambda runs. */

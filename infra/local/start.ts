@@ -13,7 +13,13 @@ async function main() {
   // First: a busy port fails in a moment, before seconds of module loading, DynamoDB Local and
   // DATA_DIR, so there is nothing to undo. The listen below still names it if the port is taken since.
   await assertPortFree(port);
-  const [{ installLocalAws }, { openLocalEnvironment }, { createLocalServer, listen }, { startLocalPipeline }, { ensureDemoPractice }] = await Promise.all([
+  const [
+    { installLocalAws },
+    { openLocalEnvironment },
+    { createLocalServer, listen },
+    { startLocalPipeline },
+    { ensureDemoPractice },
+  ] = await Promise.all([
     import('./aws/runtime'),
     import('./environment'),
     import('./http-server'),

@@ -143,7 +143,12 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
   const { client, streamArn, checkpointFile, consume } = options;
   const batchSize = options.batchSize ?? 100;
   const maxAttempts = options.maxAttempts ?? 5;
-  const { reportBatchItemFailures = true, partialRetry = 'failed', bisectOnError = false, maxRecordAgeSeconds } = options;
+  const {
+    reportBatchItemFailures = true,
+    partialRetry = 'failed',
+    bisectOnError = false,
+    maxRecordAgeSeconds,
+  } = options;
   const retryDelayMs = options.retryDelayMs ?? ((attempt) => Math.min(100 * 2 ** (attempt - 2), 5_000));
   const idleDelayMs = options.idleDelayMs ?? 500;
   const shardRefreshMs = options.shardRefreshMs ?? 10_000;
@@ -165,7 +170,9 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     const shards: Shard[] = [];
     let exclusiveStartShardId: string | undefined;
     do {
-      const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }));
+      const { StreamDescription } = await client.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+      );
       shards.push(...(StreamDescription?.Shards ?? []));
       exclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStartShardId);
@@ -176,16 +183,27 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
     const from = position?.sequenceNumber
       ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' as const, SequenceNumber: position.sequenceNumber }
       : { ShardIteratorType: STARTING_POSITION };
-    const { ShardIterator } = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...from }));
+    const { ShardIterator } = await client.send(
+      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...from }),
+    );
     return ShardIterator;
   }
 
   const skip = (shardId: string, record: _Record, reason: string, attempts: number) =>
-    log.error(`stream record skipped ${reason}`, { shard_id: shardId, sequence_number: sequenceOf(record), event_id: record.eventID, attempts });
+    log.error(`stream record skipped ${reason}`, {
+      shard_id: shardId,
+      sequence_number: sequenceOf(record),
+      event_id: record.eventID,
+      attempts,
+    });
 
   const expired = (record: _Record) => {
     const createdAt = record.dynamodb?.ApproximateCreationDateTime;
-    return maxRecordAgeSeconds !== undefined && createdAt !== undefined && Date.now() - new Date(createdAt).getTime() > maxRecordAgeSeconds * 1000;
+    return (
+      maxRecordAgeSeconds !== undefined &&
+      createdAt !== undefined &&
+      Date.now() - new Date(createdAt).getTime() > maxRecordAgeSeconds * 1000
+    );
   };
 
   /** Hands the batch over until every record is done or skipped; false when stopping left it unfinished. */
@@ -205,15 +223,25 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
       let retry: _Record[];
       try {
         const result = await consume(pending as StreamRecord[]);
-        const failedIds = new Set(reportBatchItemFailures ? (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) : []);
+        const failedIds = new Set(
+          reportBatchItemFailures ? (result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) : [],
+        );
         failed = pending.filter((record) => failedIds.has(sequenceOf(record)));
         retry = partialRetry === 'failed' || failed.length === 0 ? failed : pending.slice(pending.indexOf(failed[0]));
       } catch (error) {
-        log.warn('stream batch failed', { shard_id: shardId, records: pending.length, attempt, error: (error as Error).name });
+        log.warn('stream batch failed', {
+          shard_id: shardId,
+          records: pending.length,
+          attempt,
+          error: (error as Error).name,
+        });
         failed = retry = pending;
         if (bisectOnError && pending.length > 1 && stopping === 'no') {
           const half = Math.ceil(pending.length / 2);
-          parts.unshift({ records: pending.slice(0, half), tries: part.tries }, { records: pending.slice(half), tries: part.tries });
+          parts.unshift(
+            { records: pending.slice(0, half), tries: part.tries },
+            { records: pending.slice(half), tries: part.tries },
+          );
           continue;
         }
       }
@@ -334,7 +362,10 @@ const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 export function streamsClient(): DynamoDBStreamsClient {
   const { DYNAMODB_ENDPOINT, AWS_REGION } = config();
   return instrumentClient(
-    new DynamoDBStreamsClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}) }),
+    new DynamoDBStreamsClient({
+      region: AWS_REGION,
+      ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}),
+    }),
     'dynamodb-streams',
   );
 }
@@ -342,7 +373,10 @@ export function streamsClient(): DynamoDBStreamsClient {
 /** The table's current stream. */
 export async function latestStreamArn(tableName: string): Promise<string> {
   const { DYNAMODB_ENDPOINT, AWS_REGION } = config();
-  const dynamo = new DynamoDBClient({ region: AWS_REGION, ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}) });
+  const dynamo = new DynamoDBClient({
+    region: AWS_REGION,
+    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT, credentials: localCredentials } : {}),
+  });
   try {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
     if (!Table?.LatestStreamArn) throw new Error(`table ${tableName} has no stream`);

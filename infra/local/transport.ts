@@ -52,13 +52,24 @@ export function refusal(code: ErrorCode, requestId: string, details?: FieldProbl
 /** The log line of a refusal: ids, codes and sizes only, never a header value or the URL. */
 export function logRefusal(response: LocalResponse, facts: Record<string, string | number | undefined>): void {
   const { error } = JSON.parse(response.body) as { error: { code: string; request_id: string } };
-  logger.warn('request refused before routing', { requestId: error.request_id, status: response.status, code: error.code, ...facts });
+  logger.warn('request refused before routing', {
+    requestId: error.request_id,
+    status: response.status,
+    code: error.code,
+    ...facts,
+  });
 }
 
 /** A complete HTTP/1.1 response for writing straight to a socket; the connection closes after it. */
 export function rawHttpResponse(response: LocalResponse): string {
-  const headers = { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)), connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headers = {
+    ...response.headers,
+    'content-length': String(Buffer.byteLength(response.body)),
+    connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${response.body}`;
 }
 
@@ -79,7 +90,8 @@ function partOf(parserCode: string): FieldProblem {
   if (/HEADER|CONTENT_LENGTH|TRANSFER_ENCODING|CR_EXPECTED|LF_EXPECTED/.test(parserCode)) {
     return { path: 'headers', message: 'a malformed header, or a byte not allowed in a header name or value' };
   }
-  if (/METHOD|URL|VERSION|CONSTANT/.test(parserCode)) return { path: 'request_line', message: 'a malformed request line' };
+  if (/METHOD|URL|VERSION|CONSTANT/.test(parserCode))
+    return { path: 'request_line', message: 'a malformed request line' };
   return { path: 'request', message: 'not valid HTTP/1.1' };
 }
 
@@ -92,6 +104,7 @@ export type ParserError = Error & { code?: string; rawPacket?: Buffer };
 export function parserRefusal(error: ParserError, requestId: string): LocalResponse | null {
   const parserCode = error.code ?? 'UNKNOWN';
   if (parserCode === 'ECONNRESET' || parserCode === 'ERR_HTTP_REQUEST_TIMEOUT') return null;
-  if (parserCode === 'HPE_HEADER_OVERFLOW') return refusal(requestLineOverflowed(error.rawPacket) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE', requestId);
+  if (parserCode === 'HPE_HEADER_OVERFLOW')
+    return refusal(requestLineOverflowed(error.rawPacket) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE', requestId);
   return refusal('VALIDATION_ERROR', requestId, [partOf(parserCode)]);
 }

@@ -21,7 +21,11 @@ export const webAclArnParameterName = (stage: string) => `/medspa-api/${stage}/e
 export const COUNTED_MANAGED_RULES = ['SizeRestrictions_BODY'] as const;
 
 const RATE_LIMITED: ErrorCode = 'RATE_LIMITED';
-const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+const visibility = (metricName: string) => ({
+  cloudWatchMetricsEnabled: true,
+  sampledRequestsEnabled: true,
+  metricName,
+});
 
 /**
  * The stage's AWS WAF web ACL, CLOUDFRONT scope, so in us-east-1 whatever the stage's region
@@ -68,14 +72,19 @@ export class EdgeStack extends Stack {
       customResponseBodies: {
         [RATE_LIMITED]: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ success: false, error: { code: RATE_LIMITED, message: 'Too many requests from this address; retry after 60 s' } }),
+          content: JSON.stringify({
+            success: false,
+            error: { code: RATE_LIMITED, message: 'Too many requests from this address; retry after 60 s' },
+          }),
         },
       },
       rules: [
         {
           name: 'RateLimitPerIp',
           priority: 0,
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: props.rateLimit, evaluationWindowSec: 300 } },
+          statement: {
+            rateBasedStatement: { aggregateKeyType: 'IP', limit: props.rateLimit, evaluationWindowSec: 300 },
+          },
           action: {
             block: {
               customResponse: {
@@ -106,7 +115,14 @@ export class EdgeStack extends Stack {
     const logging = new CfnLoggingConfiguration(this, 'WafLogging', {
       resourceArn: this.webAcl.attrArn,
       // WAF takes the group's ARN without the `:*` that LogGroup.logGroupArn ends with.
-      logDestinationConfigs: [this.formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      logDestinationConfigs: [
+        this.formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
       // Logged headers are the viewer's: never its credentials.
       redactedFields: ['authorization', 'x-booking-token'].map((name) => ({ singleHeader: { Name: name } })),
       // Only what a rule blocked or counted: allowed traffic is in the API's access log already.

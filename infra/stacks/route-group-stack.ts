@@ -4,7 +4,14 @@ import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { TableWrites } from '../../lib/db/table-writes';
-import { methodsOf, readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type RouteDef } from '../../lib/http/route';
+import {
+  methodsOf,
+  readsTable,
+  secretsOf,
+  tableWritesOf,
+  verifiesWithTokenKey,
+  type RouteDef,
+} from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
 import { FunctionRole, writesSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
@@ -50,7 +57,11 @@ export class RouteGroupStack extends NestedStack {
     const logGroupPrefix = `${props.logGroupPrefix}/${props.group}`;
 
     const roles = new Map<string, FunctionRole>();
-    const roleFor = (operation: string, writes: TableWrites | undefined, tokenKey: 'sign' | 'verify' | 'none'): FunctionRole => {
+    const roleFor = (
+      operation: string,
+      writes: TableWrites | undefined,
+      tokenKey: 'sign' | 'verify' | 'none',
+    ): FunctionRole => {
       const key = `${writes ? writesSignature(writes) : 'no table'}:${tokenKey}`;
       let role = roles.get(key);
       if (!role) {
@@ -68,7 +79,11 @@ export class RouteGroupStack extends NestedStack {
     for (const [operation, route] of props.operations) {
       const id = pascal(operation);
       const writes = readsTable(route) ? tableWritesOf(route) : undefined;
-      const tokenKey = props.signingOperations.has(operation) ? 'sign' : verifiesWithTokenKey(route) ? 'verify' : 'none';
+      const tokenKey = props.signingOperations.has(operation)
+        ? 'sign'
+        : verifiesWithTokenKey(route)
+          ? 'verify'
+          : 'none';
       const fn = new AppFunction(this, id, {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
@@ -101,7 +116,13 @@ export class RouteGroupStack extends NestedStack {
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.fn);
       const routeKeys = route.fallback
         ? [['Route', HttpRouteKey.DEFAULT] as const]
-        : methodsOf(route).map((method) => [method === route.method ? 'Route' : 'HeadRoute', HttpRouteKey.with(route.path, HttpMethod[method])] as const);
+        : methodsOf(route).map(
+            (method) =>
+              [
+                method === route.method ? 'Route' : 'HeadRoute',
+                HttpRouteKey.with(route.path, HttpMethod[method]),
+              ] as const,
+          );
       for (const [suffix, routeKey] of routeKeys) {
         const httpRoute = new HttpRoute(this, `${id}${suffix}`, { httpApi: props.api, routeKey, integration });
         acknowledge(
@@ -112,8 +133,8 @@ export class RouteGroupStack extends NestedStack {
             route.auth === 'public'
               ? 'A public route of the contract (health, JWKS, token exchange, OpenAPI, the CORS preflight, the 404 fallback).'
               : route.auth === 'publishable'
-                ? 'Online booking from browsers: the shared middy chain checks the publishable key, its allowed origins and the practice\'s online booking (lib/http/auth.ts).'
-                : 'Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route\'s roles (lib/http/auth.ts), so denials are audited and answered in the contract\'s envelope.',
+                ? "Online booking from browsers: the shared middy chain checks the publishable key, its allowed origins and the practice's online booking (lib/http/auth.ts)."
+                : "Authorized in the function: the shared middy chain verifies the ES256 token against our JWKS, checks revocation and the route's roles (lib/http/auth.ts), so denials are audited and answered in the contract's envelope.",
           ),
         );
       }

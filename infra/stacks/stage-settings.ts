@@ -26,7 +26,9 @@ export function isProductionStage(stage: string): boolean {
 
 export function stageSettings(stage: string): StageSettings {
   if (!STAGE_PATTERN.test(stage)) {
-    throw new Error(`Invalid stage "${stage}": lowercase letters, digits and "-", starting with a letter, at most 24 characters`);
+    throw new Error(
+      `Invalid stage "${stage}": lowercase letters, digits and "-", starting with a letter, at most 24 characters`,
+    );
   }
   const production = isProductionStage(stage);
   return {
@@ -69,7 +71,8 @@ export const DEFAULT_API_OPTIONS: ApiOptions = {
 };
 
 /** Whether a stage has the edge: `-c edge=true|false`, else on for production stages. */
-export const edgeEnabled = (stage: string, options: Partial<ApiOptions>): boolean => options.edge ?? isProductionStage(stage);
+export const edgeEnabled = (stage: string, options: Partial<ApiOptions>): boolean =>
+  options.edge ?? isProductionStage(stage);
 
 /** The web ACL of a CloudFront distribution must be made in us-east-1, whatever the stage's region. */
 export const EDGE_REGION = 'us-east-1';
@@ -90,7 +93,8 @@ export function apiOptionsFromContext(node: Node): ApiOptions {
     const raw = text(name);
     if (raw === undefined) return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${name} must be a positive number, got "${raw}"`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`Context ${name} must be a positive number, got "${raw}"`);
     return value;
   };
   const wafRateLimit = () => {
@@ -99,7 +103,8 @@ export function apiOptionsFromContext(node: Node): ApiOptions {
     return limit;
   };
   const edgeText = text('edge');
-  if (edgeText !== undefined && edgeText !== 'true' && edgeText !== 'false') throw new Error(`Context edge must be true or false, got "${edgeText}"`);
+  if (edgeText !== undefined && edgeText !== 'true' && edgeText !== 'false')
+    throw new Error(`Context edge must be true or false, got "${edgeText}"`);
   const domainName = text('domainName');
   const certificateArn = text('certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('domainName and certificateArn go together');

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { Construct } from 'constructs';
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { ApiMapping, DomainName, HttpApi, HttpStage, LogGroupLogDestination, SecurityPolicy } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  ApiMapping,
+  DomainName,
+  HttpApi,
+  HttpStage,
+  LogGroupLogDestination,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -79,7 +86,9 @@ export class StatelessStack extends Stack {
     const options: ApiOptions = { ...DEFAULT_API_OPTIONS, ...props.options };
     const routes = props.routes ?? routeTable;
     const projectRoot = props.projectRoot ?? PROJECT_ROOT;
-    const entryFor = props.entryFor ?? ((operation: string, route: RouteDef) => join(projectRoot, `${handlerModule(operation, route)}.ts`));
+    const entryFor =
+      props.entryFor ??
+      ((operation: string, route: RouteDef) => join(projectRoot, `${handlerModule(operation, route)}.ts`));
     const { data } = props;
 
     const signingOperations = new Set(props.signingOperations ?? TOKEN_SIGNING_OPERATIONS);
@@ -99,7 +108,11 @@ export class StatelessStack extends Stack {
     }
 
     const logGroupPrefix = stageLogGroupPrefix(settings.stage);
-    const logs: FunctionLogs = { key: data.opsKey, retention: settings.logRetention, removalPolicy: settings.removalPolicy };
+    const logs: FunctionLogs = {
+      key: data.opsKey,
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    };
 
     this.alarmTopic = new Topic(this, 'AlarmTopic', {
       displayName: `medspa-api ${settings.stage} alarms`,
@@ -254,8 +267,17 @@ export class StatelessStack extends Stack {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(alarmAction);
 
-    new CfnOutput(this, 'ApiUrl', { value: this.edge?.url ?? this.stage.url, description: this.edge ? 'Base URL of the API (its CloudFront distribution)' : 'Base URL of the API (execute-api endpoint)' });
-    if (this.edge) new CfnOutput(this, 'OriginUrl', { value: this.stage.url, description: 'The execute-api endpoint behind the edge: refuses requests that do not come through it' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.edge?.url ?? this.stage.url,
+      description: this.edge
+        ? 'Base URL of the API (its CloudFront distribution)'
+        : 'Base URL of the API (execute-api endpoint)',
+    });
+    if (this.edge)
+      new CfnOutput(this, 'OriginUrl', {
+        value: this.stage.url,
+        description: 'The execute-api endpoint behind the edge: refuses requests that do not come through it',
+      });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
   }
 }

@@ -10,7 +10,13 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { EventPattern, EventRule } from '../../lib/events/rules';
-import { queueSettingsOf, streamMappingOf, workerQueues, workerTimeoutSeconds, type WorkerDef } from '../../lib/workers';
+import {
+  queueSettingsOf,
+  streamMappingOf,
+  workerQueues,
+  workerTimeoutSeconds,
+  type WorkerDef,
+} from '../../lib/workers';
 import { AppFunction, type FunctionLogs } from '../constructs/app-function';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
@@ -29,10 +35,16 @@ export interface WorkersStackProps extends NestedStackProps {
   alarmTopic: ITopic;
 }
 
-
 /** lib/events/rules.ts speaks EventBridge's JSON; CDK's pattern type uses camelCase top-level fields. */
 export function cdkEventPattern(pattern: EventPattern): CdkEventPattern {
-  const fields: Record<string, keyof CdkEventPattern> = { source: 'source', 'detail-type': 'detailType', detail: 'detail', account: 'account', region: 'region', resources: 'resources' };
+  const fields: Record<string, keyof CdkEventPattern> = {
+    source: 'source',
+    'detail-type': 'detailType',
+    detail: 'detail',
+    account: 'account',
+    region: 'region',
+    resources: 'resources',
+  };
   return Object.fromEntries(
     Object.entries(pattern).map(([field, value]) => {
       const mapped = fields[field];
@@ -67,7 +79,14 @@ export class WorkersStack extends NestedStack {
         enforceSSL: true,
       });
       this.deadLetterQueues[name] = queue;
-      acknowledge(queue, bothPacks('SQS3', undefined, 'This queue is itself a dead-letter queue (or failure destination): the end of the line, watched by an alarm.'));
+      acknowledge(
+        queue,
+        bothPacks(
+          'SQS3',
+          undefined,
+          'This queue is itself a dead-letter queue (or failure destination): the end of the line, watched by an alarm.',
+        ),
+      );
       const alarm = new Alarm(this, `${pascal(name)}DlqAlarm`, {
         alarmDescription: `medspa-api ${props.settings.stage}: messages in the ${name} dead-letter queue (given up)`,
         metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
@@ -83,10 +102,15 @@ export class WorkersStack extends NestedStack {
     // Queues first: a worker may send to a queue that triggers another.
     for (const [name, { worker, trigger }] of workerQueues(props.workers)) {
       const timeoutSeconds = workerTimeoutSeconds(props.workers[worker]);
-      const { visibilityTimeoutSeconds: visibility, maxReceiveCount } = queueSettingsOf({ ...props.workers[worker], trigger });
+      const { visibilityTimeoutSeconds: visibility, maxReceiveCount } = queueSettingsOf({
+        ...props.workers[worker],
+        trigger,
+      });
       // A Lambda SQS mapping's queue must hide a message at least as long as the function may run.
       if (visibility < timeoutSeconds) {
-        throw new Error(`Queue "${name}": visibility timeout ${visibility}s is shorter than ${worker}'s timeout ${timeoutSeconds}s`);
+        throw new Error(
+          `Queue "${name}": visibility timeout ${visibility}s is shorter than ${worker}'s timeout ${timeoutSeconds}s`,
+        );
       }
       const dlq = deadLetterQueue(name);
       this.queues[name] = new Queue(this, `${pascal(name)}Queue`, {
@@ -153,7 +177,11 @@ export class WorkersStack extends NestedStack {
         errors.addAlarmAction(alarmAction);
         acknowledge(
           fn,
-          bothPacks(undefined, 'LambdaDLQ', 'Invoked synchronously by the stream mapping, whose on-failure destination is a dead-letter queue (alarmed).'),
+          bothPacks(
+            undefined,
+            'LambdaDLQ',
+            'Invoked synchronously by the stream mapping, whose on-failure destination is a dead-letter queue (alarmed).',
+          ),
         );
       } else if (trigger.kind === 'queue') {
         fn.fn.addEventSource(
@@ -166,18 +194,35 @@ export class WorkersStack extends NestedStack {
         );
         acknowledge(
           fn,
-          bothPacks(undefined, 'LambdaDLQ', `Invoked synchronously by the SQS mapping; the ${trigger.queue} queue's redrive policy moves exhausted messages to its dead-letter queue (alarmed).`),
+          bothPacks(
+            undefined,
+            'LambdaDLQ',
+            `Invoked synchronously by the SQS mapping; the ${trigger.queue} queue's redrive policy moves exhausted messages to its dead-letter queue (alarmed).`,
+          ),
         );
       } else {
         // The same dead-letter queue takes failed invocations (function) and failed deliveries (rule target).
         new Rule(this, `${id}Schedule`, {
           description: `${name}: every ${trigger.everyMinutes} minute(s)`,
           schedule: Schedule.rate(Duration.minutes(trigger.everyMinutes)),
-          targets: [new LambdaFunction(fn.fn, { deadLetterQueue: asyncDlq, retryAttempts: 2, maxEventAge: Duration.minutes(trigger.everyMinutes * 5) })],
+          targets: [
+            new LambdaFunction(fn.fn, {
+              deadLetterQueue: asyncDlq,
+              retryAttempts: 2,
+              maxEventAge: Duration.minutes(trigger.everyMinutes * 5),
+            }),
+          ],
         });
       }
       if (!def.reservedConcurrency) {
-        acknowledge(fn, bothPacks(undefined, 'LambdaConcurrency', `${name} is bounded by its trigger (batch size and mapping concurrency).`));
+        acknowledge(
+          fn,
+          bothPacks(
+            undefined,
+            'LambdaConcurrency',
+            `${name} is bounded by its trigger (batch size and mapping concurrency).`,
+          ),
+        );
       }
     }
 
@@ -187,9 +232,10 @@ export class WorkersStack extends NestedStack {
         description: rule.description,
         eventPattern: cdkEventPattern(rule.pattern),
         // EventBridge retries a failed send for up to 24 h, then parks the event with the queue's own DLQ.
-        targets: [new SqsQueue(queueNamed(rule.target.queue), { deadLetterQueue: this.deadLetterQueues[rule.target.queue] })],
+        targets: [
+          new SqsQueue(queueNamed(rule.target.queue), { deadLetterQueue: this.deadLetterQueues[rule.target.queue] }),
+        ],
       });
     }
   }
 }
-

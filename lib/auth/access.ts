@@ -39,7 +39,8 @@ export interface PublicAccess {
 }
 
 /** A key's rate limits: its own, or the configured defaults for a key made before keys had them. */
-export const rateLimitsOf = (key: Pick<PublishableKeyRecord, 'rate_limits'>): KeyRateLimits => key.rate_limits ?? defaultKeyRateLimits();
+export const rateLimitsOf = (key: Pick<PublishableKeyRecord, 'rate_limits'>): KeyRateLimits =>
+  key.rate_limits ?? defaultKeyRateLimits();
 
 /**
  * Keys and practices as this container last read them, for at most AUTH_CACHE_TTL_MS: a deleted
@@ -52,7 +53,12 @@ export async function publicAccessOf(medspaId: string, keyId: string): Promise<P
   let state = publicCache.get(key);
   if (!state) {
     const found = await readPublicAccess(medspaId, keyId);
-    state = { keyLive: found.key !== null, allowedOrigins: found.key?.allowed_origins ?? [], rateLimits: rateLimitsOf(found.key ?? {}), practice: found.practice };
+    state = {
+      keyLive: found.key !== null,
+      allowedOrigins: found.key?.allowed_origins ?? [],
+      rateLimits: rateLimitsOf(found.key ?? {}),
+      practice: found.practice,
+    };
     publicCache.set(key, state, config().AUTH_CACHE_TTL_MS);
   }
   return state;

@@ -23,7 +23,10 @@ export function tokenClaims(caller: Caller, now: Date): Record<string, unknown> 
 }
 
 /** A compact JWS (ES256) of these claims with the server's key; `header` may add fields (tests). */
-export async function signToken(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+export async function signToken(
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
   const signer = await tokenSigner();
   const head = b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: signer.kid, ...header }));
   const body = b64url(JSON.stringify(claims));

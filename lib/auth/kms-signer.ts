@@ -23,7 +23,9 @@ export function derToJose(der: Uint8Array): Buffer {
 export function kmsSign(keyId: string, region: string): (data: Buffer) => Promise<Buffer> {
   const kms = new KMSClient({ region });
   return async (data) => {
-    const { Signature } = await kms.send(new SignCommand({ KeyId: keyId, Message: data, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }));
+    const { Signature } = await kms.send(
+      new SignCommand({ KeyId: keyId, Message: data, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }),
+    );
     return derToJose(Signature!);
   };
 }

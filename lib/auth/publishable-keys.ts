@@ -1,5 +1,6 @@
 const hex = (uuid: string) => uuid.replace(/-/g, '');
-const uuidOf = (hex32: string) => [hex32.slice(0, 8), hex32.slice(8, 12), hex32.slice(12, 16), hex32.slice(16, 20), hex32.slice(20)].join('-');
+const uuidOf = (hex32: string) =>
+  [hex32.slice(0, 8), hex32.slice(8, 12), hex32.slice(12, 16), hex32.slice(16, 20), hex32.slice(20)].join('-');
 
 /**
  * A key names its practice and its id (`pk_` + both in hex), so a public call finds it with one

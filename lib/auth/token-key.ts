@@ -7,7 +7,12 @@ export type PublicJwk = JsonWebKey & { kid: string; alg: 'ES256'; use: 'sig' };
 
 /** The public JWK of a P-256 key, its `kid` the RFC 7638 thumbprint (SHA-256 of the required members, in order). */
 export function publicJwkOf(key: KeyObject): PublicJwk {
-  const { kty, crv, x, y } = (key.type === 'private' ? createPublicKey(key) : key).export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y: string };
+  const { kty, crv, x, y } = (key.type === 'private' ? createPublicKey(key) : key).export({ format: 'jwk' }) as {
+    kty: string;
+    crv: string;
+    x: string;
+    y: string;
+  };
   const kid = createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest('base64url');
   return { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' };
 }
@@ -28,10 +33,14 @@ export function tokenPublicJwk(): PublicJwk {
   requireStageEnvironment(TOKEN_PUBLIC_KEY_ENV);
   if (publicJwk) return publicJwk;
   if (TOKEN_PUBLIC_KEY) {
-    publicJwk = publicJwkOf(createPublicKey({ key: Buffer.from(TOKEN_PUBLIC_KEY, 'base64'), format: 'der', type: 'spki' }));
+    publicJwk = publicJwkOf(
+      createPublicKey({ key: Buffer.from(TOKEN_PUBLIC_KEY, 'base64'), format: 'der', type: 'spki' }),
+    );
   } else if (SIGNING_KMS_KEY_ID) {
     // A KMS key and no public half: a function the stage did not wire (infra/constructs/app-function.ts).
-    throw new Error(`${TOKEN_PUBLIC_KEY_ENV} is not set: the stage gives it to every function that verifies or issues tokens`);
+    throw new Error(
+      `${TOKEN_PUBLIC_KEY_ENV} is not set: the stage gives it to every function that verifies or issues tokens`,
+    );
   } else {
     publicJwk = publicJwkOf(keyFromFile(DATA_DIR));
   }

@@ -47,7 +47,11 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
  * - `iat` not later than now + skew, and `exp - iat` at most the issued lifetime + skew, so a
  *   token minted with a long lifetime (a leaked or misused signing key) cannot outlive an hour.
  */
-export function checkTokenClaims(header: Record<string, unknown>, payload: Record<string, unknown>, nowSeconds: number): void {
+export function checkTokenClaims(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  nowSeconds: number,
+): void {
   if ('crit' in header) throw new Error('token header has crit');
   const { iat, exp, sub, medspa_id, role } = payload;
   if (!isWholeNumber(iat)) throw new Error('token has no iat');
@@ -69,7 +73,11 @@ function getVerifier(): Verifier {
     // token without exp and ignores iat and crit: checkTokenClaims refuses those.
     // Against real time, as aws-jwt-verify checks exp and nbf: the injectable clock dates data, not tokens.
     customJwtCheck: ({ header, payload }) =>
-      checkTokenClaims(header as Record<string, unknown>, payload as Record<string, unknown>, Math.floor(Date.now() / 1000)),
+      checkTokenClaims(
+        header as Record<string, unknown>,
+        payload as Record<string, unknown>,
+        Math.floor(Date.now() / 1000),
+      ),
   });
   jwtVerifier.cacheJwks({ keys: [tokenPublicJwk() as never] });
   verifier = jwtVerifier as unknown as Verifier;
@@ -131,7 +139,11 @@ export async function verifyToken(token: string): Promise<Caller> {
     throw new AppError('UNAUTHORIZED');
   }
   // checkTokenClaims has already required these three.
-  const caller: Caller = { clientId: payload.sub as string, medspaId: payload.medspa_id as string, role: payload.role as Role };
+  const caller: Caller = {
+    clientId: payload.sub as string,
+    medspaId: payload.medspa_id as string,
+    role: payload.role as Role,
+  };
   verified.set(token, { caller, header, payload });
   return caller;
 }

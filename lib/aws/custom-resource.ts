@@ -28,10 +28,16 @@ function put(url: string, body: string): Promise<void> {
   const send = target.protocol === 'http:' ? httpRequest : httpsRequest;
   return new Promise((resolve, reject) => {
     // S3 signed the URL without a content type: an empty one, as AWS's own cfn-response sends.
-    const req = send(target, { method: 'PUT', headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`the response URL answered ${res.statusCode}`))));
-    });
+    const req = send(
+      target,
+      { method: 'PUT', headers: { 'content-type': '', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          (res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`the response URL answered ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -46,10 +52,18 @@ export function customResourceHandler(apply: (properties: Record<string, string>
     const common = { StackId: event.StackId, RequestId: event.RequestId, LogicalResourceId: event.LogicalResourceId };
     let answer: Record<string, unknown>;
     try {
-      const result = event.RequestType === 'Delete' ? { physicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, data: {} } : await apply(event.ResourceProperties);
+      const result =
+        event.RequestType === 'Delete'
+          ? { physicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, data: {} }
+          : await apply(event.ResourceProperties);
       answer = { ...common, Status: 'SUCCESS', PhysicalResourceId: result.physicalResourceId, Data: result.data };
     } catch (error) {
-      answer = { ...common, Status: 'FAILED', PhysicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId, Reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      answer = {
+        ...common,
+        Status: 'FAILED',
+        PhysicalResourceId: event.PhysicalResourceId ?? event.LogicalResourceId,
+        Reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      };
     }
     await put(event.ResponseURL, JSON.stringify(answer));
   };

@@ -35,7 +35,10 @@ export function installLocalRuntime(installed: LocalRuntime | undefined): void {
   runtime = installed;
 }
 
-export function instrumentClient<T extends InstrumentableClient>(client: T, service: 'dynamodb' | 'dynamodb-streams'): T {
+export function instrumentClient<T extends InstrumentableClient>(
+  client: T,
+  service: 'dynamodb' | 'dynamodb-streams',
+): T {
   runtime?.instrument(client, service);
   return client;
 }
@@ -45,7 +48,8 @@ export const authorizeStandIn = async (call: StandInCall): Promise<void> => runt
 /** Locally: the current function must be given `variable` by the stage, as the value a stand-in supplies would be on AWS. */
 export const requireStageEnvironment = (variable: string): void => runtime?.requireEnvironment(variable);
 
-export const runAsFunction = <T>(functionName: string, work: () => T): T => (runtime ? runtime.runAs(functionName, work) : work());
+export const runAsFunction = <T>(functionName: string, work: () => T): T =>
+  runtime ? runtime.runAs(functionName, work) : work();
 
 /**
  * The invocation the current code runs in: on AWS a container serves one at a time (undefined,

@@ -52,7 +52,8 @@ export function retryAfterSeconds(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-export const requestIdOf = (response: Response) => response.headers.get('x-request-id') ?? response.headers.get('apigw-requestid') ?? undefined;
+export const requestIdOf = (response: Response) =>
+  response.headers.get('x-request-id') ?? response.headers.get('apigw-requestid') ?? undefined;
 
 /** The answer's body as JSON; a success that is not JSON is an INVALID_RESPONSE. */
 export function parseSuccess(response: Response, text: string | undefined, what: string): unknown {
@@ -61,8 +62,12 @@ export function parseSuccess(response: Response, text: string | undefined, what:
     return JSON.parse(text);
   } catch (cause) {
     throw new MedspaApiError({
-      code: 'INVALID_RESPONSE', message: `${what}: the answer is not JSON`, status: response.status,
-      requestId: requestIdOf(response), body: text.slice(0, 2048), cause,
+      code: 'INVALID_RESPONSE',
+      message: `${what}: the answer is not JSON`,
+      status: response.status,
+      requestId: requestIdOf(response),
+      body: text.slice(0, 2048),
+      cause,
     });
   }
 }
@@ -73,7 +78,13 @@ export function parseSuccess(response: Response, text: string | undefined, what:
  */
 export function toError(response: Response, body: unknown): MedspaApiError {
   const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
-  const envelope = body as { success?: unknown; error?: { code?: unknown; message?: unknown; request_id?: unknown; details?: unknown }; message?: unknown } | undefined;
+  const envelope = body as
+    | {
+        success?: unknown;
+        error?: { code?: unknown; message?: unknown; request_id?: unknown; details?: unknown };
+        message?: unknown;
+      }
+    | undefined;
   const error = envelope?.success === false ? envelope.error : undefined;
   if (error && typeof error.code === 'string') {
     return new MedspaApiError({
@@ -91,7 +102,7 @@ export function toError(response: Response, body: unknown): MedspaApiError {
     message: `HTTP ${response.status}${typeof gatewayMessage === 'string' ? `: ${gatewayMessage}` : response.statusText ? ` ${response.statusText}` : ''}`,
     status: response.status,
     requestId: requestIdOf(response),
-    body: (typeof body === 'string' ? body : JSON.stringify(body) ?? '').slice(0, 2048),
+    body: (typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).slice(0, 2048),
     retryAfter,
   });
 }

@@ -23,7 +23,9 @@ export type OperationInput<Op extends OperationName> = Operations[Op]['input'];
 /** An operation's `data`. */
 export type OperationData<Op extends OperationName> = Operations[Op]['output'];
 /** Operations that answer a page of a list (`paginate` walks them). */
-export type ListOperationName = { [Op in OperationName]: Operations[Op]['item'] extends never ? never : Op }[OperationName];
+export type ListOperationName = {
+  [Op in OperationName]: Operations[Op]['item'] extends never ? never : Op;
+}[OperationName];
 export type ListItem<Op extends ListOperationName> = Operations[Op]['item'];
 
 /** The contract's success envelope (bare answers, such as the token's, are wrapped in it too). */
@@ -82,12 +84,23 @@ export class MedspaClient {
     const credential = { client_id: options.clientId, client_secret: options.clientSecret };
     this.tokens = new Tokens(async () => {
       // A publishable-key client (a browser) calls the public operations only.
-      if (!credential.client_id || !credential.client_secret) throw new Error('This operation needs the client\'s clientId and clientSecret');
-      return ((await this.transport.send(operations.createToken, { body: credential }, {}, true)) as OperationResult<'createToken'>).data;
+      if (!credential.client_id || !credential.client_secret)
+        throw new Error("This operation needs the client's clientId and clientSecret");
+      return (
+        (await this.transport.send(
+          operations.createToken,
+          { body: credential },
+          {},
+          true,
+        )) as OperationResult<'createToken'>
+      ).data;
     });
     this.transport = new Transport(options, this.tokens);
     this.api = Object.fromEntries(
-      Object.entries(operations).map(([operation, row]) => [operation, (input?: CallInput, requestOptions?: RequestOptions) => this.transport.send(row, input, requestOptions)]),
+      Object.entries(operations).map(([operation, row]) => [
+        operation,
+        (input?: CallInput, requestOptions?: RequestOptions) => this.transport.send(row, input, requestOptions),
+      ]),
     ) as unknown as OperationMethods;
   }
 
@@ -95,12 +108,17 @@ export class MedspaClient {
    * Every item of a list, page after page: `for await (const client of api.paginate('listClients', { query: { q: 'oli' } }))`.
    * `query.limit` is the page size (default 100); `query.cursor` is where to start.
    */
-  async *paginate<Op extends ListOperationName>(operation: Op, ...[input, requestOptions]: Args<Op>): AsyncGenerator<ListItem<Op>, void, undefined> {
+  async *paginate<Op extends ListOperationName>(
+    operation: Op,
+    ...[input, requestOptions]: Args<Op>
+  ): AsyncGenerator<ListItem<Op>, void, undefined> {
     const base = (input ?? {}) as CallInput;
     let cursor = base.query?.cursor as string | undefined;
     do {
       const query = { limit: 100, ...base.query, ...(cursor ? { cursor } : {}) };
-      const page = (await this.transport.send(operations[operation], { ...base, query }, requestOptions)) as Envelope<Array<ListItem<Op>>>;
+      const page = (await this.transport.send(operations[operation], { ...base, query }, requestOptions)) as Envelope<
+        Array<ListItem<Op>>
+      >;
       for (const item of page.data) yield item;
       cursor = page.pagination?.next_cursor ?? undefined;
     } while (cursor);
@@ -117,8 +135,14 @@ export class MedspaClient {
     return this.api.getAppointments(
       {
         query: {
-          from: filters.startDate, to: filters.endDate, provider_id: filters.providerId, client_id: filters.clientId,
-          service_id: filters.serviceId, status: filters.status?.join(','), limit: filters.limit, cursor: filters.cursor,
+          from: filters.startDate,
+          to: filters.endDate,
+          provider_id: filters.providerId,
+          client_id: filters.clientId,
+          service_id: filters.serviceId,
+          status: filters.status?.join(','),
+          limit: filters.limit,
+          cursor: filters.cursor,
         },
       },
       options,
@@ -130,14 +154,25 @@ export class MedspaClient {
   createAppointment(body: OperationInput<'createAppointment'>['body'], options?: RequestOptions) {
     return this.api.createAppointment({ body }, options);
   }
-  updateAppointment(id: string, body: OperationInput<'updateAppointment'>['body'], options: RequestOptions & { ifMatch?: number } = {}) {
+  updateAppointment(
+    id: string,
+    body: OperationInput<'updateAppointment'>['body'],
+    options: RequestOptions & { ifMatch?: number } = {},
+  ) {
     return this.api.updateAppointment({ params: { id }, body }, withIfMatch(options));
   }
-  updateAppointmentStatus(id: string, status: OperationInput<'updateAppointmentStatus'>['body']['status'], options?: RequestOptions) {
+  updateAppointmentStatus(
+    id: string,
+    status: OperationInput<'updateAppointmentStatus'>['body']['status'],
+    options?: RequestOptions,
+  ) {
     return this.api.updateAppointmentStatus({ params: { id }, body: { status } }, options);
   }
   cancelAppointment(id: string, reason?: string, options: RequestOptions & { ifMatch?: number } = {}) {
-    return this.api.cancelAppointment({ params: { id }, body: reason === undefined ? {} : { reason } }, withIfMatch(options));
+    return this.api.cancelAppointment(
+      { params: { id }, body: reason === undefined ? {} : { reason } },
+      withIfMatch(options),
+    );
   }
   markNoShow(id: string, options: RequestOptions & { ifMatch?: number } = {}) {
     return this.api.markNoShow({ params: { id } }, withIfMatch(options));
@@ -151,14 +186,34 @@ export class MedspaClient {
   recordTreatment(id: string, body: OperationInput<'recordTreatment'>['body'], options?: RequestOptions) {
     return this.api.recordTreatment({ params: { id }, body }, options);
   }
-  checkProviderAvailability(providerId: string, start: string, end: string, options: { roomId?: string; equipmentId?: string } & RequestOptions = {}) {
-    return this.api.checkProviderAvailability({ params: { id: providerId }, query: { start, end, room_id: options.roomId, equipment_id: options.equipmentId } }, options);
+  checkProviderAvailability(
+    providerId: string,
+    start: string,
+    end: string,
+    options: { roomId?: string; equipmentId?: string } & RequestOptions = {},
+  ) {
+    return this.api.checkProviderAvailability(
+      { params: { id: providerId }, query: { start, end, room_id: options.roomId, equipment_id: options.equipmentId } },
+      options,
+    );
   }
-  getAvailableSlots(providerId: string, date: string, durationMinutes: number, intervalMinutes = 15, options: { roomId?: string; equipmentId?: string } & RequestOptions = {}) {
+  getAvailableSlots(
+    providerId: string,
+    date: string,
+    durationMinutes: number,
+    intervalMinutes = 15,
+    options: { roomId?: string; equipmentId?: string } & RequestOptions = {},
+  ) {
     return this.api.getAvailableSlots(
       {
         params: { id: providerId },
-        query: { date, duration_minutes: durationMinutes, interval_minutes: intervalMinutes, room_id: options.roomId, equipment_id: options.equipmentId },
+        query: {
+          date,
+          duration_minutes: durationMinutes,
+          interval_minutes: intervalMinutes,
+          room_id: options.roomId,
+          equipment_id: options.equipmentId,
+        },
       },
       options,
     );
@@ -168,9 +223,15 @@ export class MedspaClient {
     return this.api.searchAvailability(
       {
         query: {
-          service_id: search.serviceId, from: search.from, to: search.to, provider_id: search.providerIds?.join(','),
-          duration_minutes: search.durationMinutes, interval_minutes: search.intervalMinutes, room_id: search.roomId,
-          equipment_id: search.equipmentId, time_zone: search.timeZone,
+          service_id: search.serviceId,
+          from: search.from,
+          to: search.to,
+          provider_id: search.providerIds?.join(','),
+          duration_minutes: search.durationMinutes,
+          interval_minutes: search.intervalMinutes,
+          room_id: search.roomId,
+          equipment_id: search.equipmentId,
+          time_zone: search.timeZone,
         },
       },
       options,

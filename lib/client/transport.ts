@@ -116,7 +116,10 @@ class OutgoingRequest {
   /** The caller's, if any (RequestOptions.signal). */
   readonly signal?: AbortSignal;
 
-  constructor(url: string, init: { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; signal?: AbortSignal | null }) {
+  constructor(
+    url: string,
+    init: { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; signal?: AbortSignal | null },
+  ) {
     this.url = url;
     this.method = init.method ?? 'GET';
     this.headers = new Headers(init.headers);
@@ -136,14 +139,22 @@ function attempts(fetcher: typeof fetch, timeoutMs: number, body: () => string |
     try {
       // The API never redirects: a base URL that does is misconfigured, and an error says so (no
       // token sent on to where it points). It also spares fetch a copy of every request.
-      return await fetcher(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body: body(), signal, redirect: 'error' });
+      return await fetcher(request.url, {
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        body: body(),
+        signal,
+        redirect: 'error',
+      });
     } catch (cause) {
       if (request.signal?.aborted) throw cause;
       const timedOut = (cause as { name?: string } | undefined)?.name === 'TimeoutError';
       const what = `${request.method} ${request.url}`;
       throw new MedspaApiError({
         code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-        message: timedOut ? `${what}: no answer within ${timeoutMs} ms` : `${what}: ${(cause as Error | undefined)?.message ?? 'network error'}`,
+        message: timedOut
+          ? `${what}: no answer within ${timeoutMs} ms`
+          : `${what}: ${(cause as Error | undefined)?.message ?? 'network error'}`,
         status: 0,
         cause,
       });
@@ -167,7 +178,8 @@ function retry(policy: RetryPolicy, safe: (request: Request) => boolean): Middle
   /** How long to wait before sending again after `outcome` (an answer or a thrown error); undefined: stop. */
   const delay = (request: Request, outcome: unknown): number | undefined => {
     if (attempt >= policy.maxRetries) return undefined;
-    if (!(outcome instanceof Response)) return outcome instanceof MedspaApiError && outcome.status === 0 && safe(request) ? backoff() : undefined;
+    if (!(outcome instanceof Response))
+      return outcome instanceof MedspaApiError && outcome.status === 0 && safe(request) ? backoff() : undefined;
     if (outcome.status !== 429 && !(outcome.status >= 500 && safe(request))) return undefined;
     const retryAfter = retryAfterSeconds(outcome.headers.get('retry-after'));
     const wait = retryAfter === undefined ? backoff() : retryAfter * 1000;
@@ -221,7 +233,8 @@ function bearer(tokens: Tokens): Middleware {
 /** The public booking operations: the publishable key, never a token. */
 const publishable = (key: string | undefined): Middleware => ({
   onRequest({ request }) {
-    if (!key) throw new Error('This operation needs the client\'s publishableKey (a pk_... key from POST /v1/publishable-keys)');
+    if (!key)
+      throw new Error("This operation needs the client's publishableKey (a pk_... key from POST /v1/publishable-keys)");
     request.headers.set('x-publishable-key', key);
     return undefined;
   },
@@ -229,12 +242,19 @@ const publishable = (key: string | undefined): Middleware => ({
 
 const idempotencyKey = (key?: string): Middleware => ({
   onRequest({ request }) {
-    request.headers.set('idempotency-key', key ?? request.headers.get('idempotency-key') ?? globalThis.crypto.randomUUID());
+    request.headers.set(
+      'idempotency-key',
+      key ?? request.headers.get('idempotency-key') ?? globalThis.crypto.randomUUID(),
+    );
     return undefined;
   },
 });
 
-type Send = (method: string, path: string, init: object) => Promise<{ data?: string; error?: unknown; response: Response }>;
+type Send = (
+  method: string,
+  path: string,
+  init: object,
+) => Promise<{ data?: string; error?: unknown; response: Response }>;
 
 export class Transport {
   private readonly request: Send;
@@ -258,11 +278,22 @@ export class Transport {
   }
 
   /** One operation with its retries: its `data` in the `{ success, data, pagination? }` envelope, or a thrown MedspaApiError. */
-  async send(row: OperationRow, input: CallInput = {}, requestOptions: RequestOptions = {}, alwaysSafe = false): Promise<unknown> {
+  async send(
+    row: OperationRow,
+    input: CallInput = {},
+    requestOptions: RequestOptions = {},
+    alwaysSafe = false,
+  ): Promise<unknown> {
     const { params, query, body } = input;
-    const keyed = row.idempotent === true && this.options.idempotencyKeys !== false && requestOptions.idempotencyKey !== false;
-    const safe = (request: Request) => alwaysSafe || request.method === 'GET' || (request.method === 'POST' && request.headers.has('idempotency-key'));
-    const policy = { maxRetries: this.options.maxRetries ?? 3, retryBaseMs: this.options.retryBaseMs ?? 300, maxRetryDelayMs: this.options.maxRetryDelayMs ?? 20_000 };
+    const keyed =
+      row.idempotent === true && this.options.idempotencyKeys !== false && requestOptions.idempotencyKey !== false;
+    const safe = (request: Request) =>
+      alwaysSafe || request.method === 'GET' || (request.method === 'POST' && request.headers.has('idempotency-key'));
+    const policy = {
+      maxRetries: this.options.maxRetries ?? 3,
+      retryBaseMs: this.options.retryBaseMs ?? 300,
+      maxRetryDelayMs: this.options.maxRetryDelayMs ?? 20_000,
+    };
     let bodyText: string | undefined;
     const { data, error, response } = await this.request(row.method, row.path, {
       params: { path: params, query },
@@ -278,7 +309,13 @@ export class Transport {
         retry(policy, safe),
         ...(row.auth === 'token' ? [bearer(this.tokens)] : []),
         ...(row.auth === 'publishable' ? [publishable(this.options.publishableKey)] : []),
-        ...(keyed ? [idempotencyKey(typeof requestOptions.idempotencyKey === 'string' ? requestOptions.idempotencyKey : undefined)] : []),
+        ...(keyed
+          ? [
+              idempotencyKey(
+                typeof requestOptions.idempotencyKey === 'string' ? requestOptions.idempotencyKey : undefined,
+              ),
+            ]
+          : []),
       ],
     });
     if (!response.ok) throw toError(response, error);

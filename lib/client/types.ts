@@ -12,11 +12,23 @@ export type * from './schema.js';
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 /** One part of an input, absent when the operation has none (`?: never`), optional when the document says so. */
-type Part<Name extends string, T, Required extends boolean> = [NonNullable<T>] extends [never] ? {} : Required extends true ? { [K in Name]: T } : { [K in Name]?: NonNullable<T> };
+type Part<Name extends string, T, Required extends boolean> = [NonNullable<T>] extends [never]
+  ? {}
+  : Required extends true
+    ? { [K in Name]: T }
+    : { [K in Name]?: NonNullable<T> };
 
 type InputOf<Op extends { parameters: object; requestBody?: unknown }> = Simplify<
-  Part<'params', Op['parameters'] extends { path?: infer P } ? P : never, Op['parameters'] extends { path: unknown } ? true : false> &
-    Part<'query', Op['parameters'] extends { query?: infer Q } ? Q : never, Op['parameters'] extends { query: unknown } ? true : false> &
+  Part<
+    'params',
+    Op['parameters'] extends { path?: infer P } ? P : never,
+    Op['parameters'] extends { path: unknown } ? true : false
+  > &
+    Part<
+      'query',
+      Op['parameters'] extends { query?: infer Q } ? Q : never,
+      Op['parameters'] extends { query: unknown } ? true : false
+    > &
     Part<'body', JsonOf<NonNullable<Op['requestBody']>>, Op extends { requestBody: unknown } ? true : false>
 >;
 type AnswerOf<Op extends { responses: object }> = JsonOf<Op['responses'][keyof Op['responses']]>;
@@ -33,4 +45,6 @@ export type Operations = {
 };
 
 /** Operations that cannot be called without an input (a path id, a required body or query). */
-export type OperationsWithRequiredInput = { [Op in keyof Operations]: {} extends Operations[Op]['input'] ? never : Op }[keyof Operations];
+export type OperationsWithRequiredInput = {
+  [Op in keyof Operations]: {} extends Operations[Op]['input'] ? never : Op;
+}[keyof Operations];

@@ -45,11 +45,21 @@ function canonical(value: unknown): unknown {
 }
 
 export function cursorScope(medspaId: string, list: string, filters: KeyMap = {}): CursorScope {
-  return { medspaId, list, filters: createHash('sha256').update(JSON.stringify(canonical(filters))).digest('base64url') };
+  return {
+    medspaId,
+    list,
+    filters: createHash('sha256')
+      .update(JSON.stringify(canonical(filters)))
+      .digest('base64url'),
+  };
 }
 
 /** The page request of a list call: `limit` and `cursor` from the query, everything else in it is a filter the cursor is bound to. */
-export function pageRequest(medspaId: string, list: string, query: { limit: number; cursor?: string } & KeyMap): PageRequest {
+export function pageRequest(
+  medspaId: string,
+  list: string,
+  query: { limit: number; cursor?: string } & KeyMap,
+): PageRequest {
   const { limit, cursor, ...filters } = query;
   return { limit, cursor, scope: cursorScope(medspaId, list, filters) };
 }
@@ -80,7 +90,11 @@ export const sealCursor = (scope: CursorScope, position: unknown): string =>
  * CURSOR_SECRET is tried (current first), so cursors handed out before a rotation keep working
  * while the previous secret is still listed. A position `isValid` refuses is an invalid cursor too.
  */
-export function openCursor(scope: CursorScope, text: string | undefined, isValid: (position: unknown) => boolean = () => true): unknown {
+export function openCursor(
+  scope: CursorScope,
+  text: string | undefined,
+  isValid: (position: unknown) => boolean = () => true,
+): unknown {
   if (!text) return undefined;
   const opened = open(PURPOSE, bindings(scope), text, nowSeconds());
   if (!opened.ok) throw opened.reason === 'expired' ? expiredCursor() : invalidCursor();

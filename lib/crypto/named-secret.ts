@@ -40,7 +40,11 @@ export function secretKeys(name: SecretName): Buffer[] {
   let keys = cache.get(name);
   if (!keys) {
     const raw = process.env[envName(name)] || fromDataDir(name);
-    keys = raw.split(',').map((value) => value.trim()).filter(Boolean).map((value) => createHash('sha256').update(value).digest());
+    keys = raw
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean)
+      .map((value) => createHash('sha256').update(value).digest());
     cache.set(name, keys);
   }
   return keys;

@@ -14,7 +14,8 @@ const FORMAT_VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-const boundTo = (purpose: string, bindings: readonly string[]) => Buffer.from(JSON.stringify([purpose, FORMAT_VERSION, ...bindings]));
+const boundTo = (purpose: string, bindings: readonly string[]) =>
+  Buffer.from(JSON.stringify([purpose, FORMAT_VERSION, ...bindings]));
 
 /** Seals `payload` (any JSON) for this purpose and these ids, with the current key, until `expiresAt` (epoch seconds). */
 export function seal(purpose: string, bindings: readonly string[], payload: unknown, expiresAt: number): string {
@@ -22,7 +23,10 @@ export function seal(purpose: string, bindings: readonly string[], payload: unkn
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(boundTo(purpose, bindings));
-  const sealed = Buffer.concat([cipher.update(JSON.stringify({ exp: expiresAt, at: payload }), 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([
+    cipher.update(JSON.stringify({ exp: expiresAt, at: payload }), 'utf8'),
+    cipher.final(),
+  ]);
   return Buffer.concat([Buffer.from([FORMAT_VERSION]), iv, sealed, cipher.getAuthTag()]).toString('base64url');
 }
 
@@ -53,7 +57,8 @@ export type Opened = { ok: true; payload: unknown } | { ok: false; reason: 'inva
  */
 export function open(purpose: string, bindings: readonly string[], text: string, nowSeconds: number): Opened {
   const bytes = decodeExact(text);
-  if (!bytes || bytes.length <= 1 + IV_BYTES + TAG_BYTES || bytes[0] !== FORMAT_VERSION) return { ok: false, reason: 'invalid' };
+  if (!bytes || bytes.length <= 1 + IV_BYTES + TAG_BYTES || bytes[0] !== FORMAT_VERSION)
+    return { ok: false, reason: 'invalid' };
   const iv = bytes.subarray(1, 1 + IV_BYTES);
   const ciphertext = bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES);
   const tag = bytes.subarray(bytes.length - TAG_BYTES);

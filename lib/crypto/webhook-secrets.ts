@@ -25,7 +25,9 @@ export function encryptSecret(secret: string, context: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** Tries each service key, current first; throws when none opens it (tampered, or the key is gone). */

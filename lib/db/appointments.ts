@@ -2,7 +2,13 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
-import { appointmentCodec, appointmentIndexKeys, claimBucketCodec, reminderCodec, treatmentRecordCodec } from './codecs';
+import {
+  appointmentCodec,
+  appointmentIndexKeys,
+  claimBucketCodec,
+  reminderCodec,
+  treatmentRecordCodec,
+} from './codecs';
 import { readItem } from './key-reads';
 import { queryMonthPartitions, type MonthPartitionQuery } from './month-partitions';
 import type { RequestWrites } from './request-writes';
@@ -50,12 +56,17 @@ export async function getAppointment(medspaId: string, id: string): Promise<Appo
 }
 
 export async function putTreatmentRecord(medspaId: string, record: PublicTreatmentRecord): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec.toItem({ medspa_id: medspaId, ...record }) }));
+  await ddb().send(
+    new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec.toItem({ medspa_id: medspaId, ...record }) }),
+  );
 }
 
 /** A reminder request (the stream makes it `appointment.reminder`), with the request's writes when it has any to commit. */
 export async function putReminderRequest(reminder: ReminderRecord, writes?: RequestWrites): Promise<void> {
-  await writeOne({ name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder) } } }, writes);
+  await writeOne(
+    { name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder) } } },
+    writes,
+  );
 }
 
 // ---- Time claims -------------------------------------------------------------------------
@@ -73,18 +84,31 @@ export const claimBucketKey = (medspaId: string, bucket: Pick<ClaimBucket, 'reso
   claimKey(medspaId, bucket.resource, bucket.resourceId, bucket.hour);
 
 /** A bucket item as read (or absent), with entries as a list. */
-export function toClaimBucket(resource: ClaimedResource, resourceId: string, hour: string, item: Record<string, unknown> | undefined): ClaimBucket {
-  const entries = Object.entries((item?.entries ?? {}) as Record<string, { start: string; end: string }>).map(([appointment_id, interval]) => ({
-    appointment_id,
-    start: interval.start,
-    end: interval.end,
-  }));
+export function toClaimBucket(
+  resource: ClaimedResource,
+  resourceId: string,
+  hour: string,
+  item: Record<string, unknown> | undefined,
+): ClaimBucket {
+  const entries = Object.entries((item?.entries ?? {}) as Record<string, { start: string; end: string }>).map(
+    ([appointment_id, interval]) => ({
+      appointment_id,
+      start: interval.start,
+      end: interval.end,
+    }),
+  );
   return { resource, resourceId, hour, entries, version: item ? Number(item.version) : null };
 }
 
 /** One bucket write: add (or move) this appointment's entry, conditioned on the version read; or remove it. */
 export type ClaimChange =
-  | { kind: 'add'; bucket: Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour' | 'version'>; appointmentId: string; start: string; end: string }
+  | {
+      kind: 'add';
+      bucket: Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour' | 'version'>;
+      appointmentId: string;
+      start: string;
+      end: string;
+    }
   | { kind: 'remove'; bucket: Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'>; appointmentId: string };
 
 function claimAction(medspaId: string, change: ClaimChange): TransactItem {
@@ -138,12 +162,27 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
 
 export type AppointmentWrite =
   | { kind: 'create'; appointment: AppointmentRecord }
-  | { kind: 'update'; medspaId: string; id: string; clientId: string; expectedVersion: number; changes: Record<string, unknown>; remove?: string[]; now: string }
+  | {
+      kind: 'update';
+      medspaId: string;
+      id: string;
+      clientId: string;
+      expectedVersion: number;
+      changes: Record<string, unknown>;
+      remove?: string[];
+      now: string;
+    }
   | { kind: 'delete'; medspaId: string; id: string; expectedVersion: number };
 
 function appointmentAction(write: AppointmentWrite): TransactItem {
   if (write.kind === 'create') {
-    return { Put: { TableName: tableName(), Item: appointmentCodec.toItem(write.appointment), ConditionExpression: 'attribute_not_exists(pk)' } };
+    return {
+      Put: {
+        TableName: tableName(),
+        Item: appointmentCodec.toItem(write.appointment),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
   }
   const Key = appointmentKey(write.medspaId, write.id);
   if (write.kind === 'delete') {
@@ -166,7 +205,9 @@ function appointmentAction(write: AppointmentWrite): TransactItem {
         expectedVersion: write.expectedVersion,
         now: write.now,
         remove: write.remove,
-        indexKeys: scheduledAt ? appointmentIndexKeys(write.medspaId, write.clientId, scheduledAt, write.id) : undefined,
+        indexKeys: scheduledAt
+          ? appointmentIndexKeys(write.medspaId, write.clientId, scheduledAt, write.id)
+          : undefined,
       }),
     },
   };
@@ -196,17 +237,25 @@ export async function commitAppointment(
   alongside: TransactItem[] = [],
   writes?: RequestWrites,
 ): Promise<CommitResult> {
-  const outcome = await transact<NamedAction<'appointment'> | ClaimAction | AlongsideAction>([
-    { name: 'appointment', action: appointmentAction(write) },
-    ...claims.map((change) => ({ name: 'claim' as const, change, action: claimAction(medspaId, change) })),
-    ...alongside.map((action, index) => ({ name: 'alongside' as const, index, action })),
-  ], writes);
+  const outcome = await transact<NamedAction<'appointment'> | ClaimAction | AlongsideAction>(
+    [
+      { name: 'appointment', action: appointmentAction(write) },
+      ...claims.map((change) => ({ name: 'claim' as const, change, action: claimAction(medspaId, change) })),
+      ...alongside.map((action, index) => ({ name: 'alongside' as const, index, action })),
+    ],
+    writes,
+  );
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['appointment', 'claim', 'alongside'])!;
   if (failed.name === 'appointment') return { ok: false, failed: 'appointment' };
   if (failed.name === 'alongside') return { ok: false, failed: 'alongside', index: failed.index };
   const { bucket } = failed.change;
-  return { ok: false, failed: 'claim', resource: bucket.resource, current: failed.old ? toClaimBucket(bucket.resource, bucket.resourceId, bucket.hour, failed.old) : null };
+  return {
+    ok: false,
+    failed: 'claim',
+    resource: bucket.resource,
+    current: failed.old ? toClaimBucket(bucket.resource, bucket.resourceId, bucket.hour, failed.old) : null,
+  };
 }
 
 // ---- Listing by time ---------------------------------------------------------------------

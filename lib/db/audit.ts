@@ -22,7 +22,12 @@ export async function recordAudit(medspaId: string, entry: AuditEntry): Promise<
  */
 export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly TransactItem[]): TransactItem {
   const createdId = actions.map((item) => item.Put?.Item?.id).find((id): id is string => typeof id === 'string');
-  return { Put: { TableName: tableName(), Item: auditItem(medspaId, { ...entry, resource_id: entry.resource_id ?? createdId ?? null }) } };
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: auditItem(medspaId, { ...entry, resource_id: entry.resource_id ?? createdId ?? null }),
+    },
+  };
 }
 
 /** Newest first, within [from, to]. */

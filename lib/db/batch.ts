@@ -1,4 +1,13 @@
-import { clientCodec, equipmentCodec, paymentCodec, productCodec, providerCodec, roomCodec, serviceCodec, type CollectionCodec } from './codecs';
+import {
+  clientCodec,
+  equipmentCodec,
+  paymentCodec,
+  productCodec,
+  providerCodec,
+  roomCodec,
+  serviceCodec,
+  type CollectionCodec,
+} from './codecs';
 import { itemId, readItem, readItems } from './key-reads';
 import { entityKey, type EntityType } from './keys';
 
@@ -17,8 +26,11 @@ export type CollectionType = keyof typeof COLLECTIONS;
 export type RecordOf<K extends CollectionType> = (typeof COLLECTIONS)[K] extends CollectionCodec<infer T> ? T : never;
 
 /** One entity of a collection by id, decoded by its codec (null when absent). */
-export const getEntity = async <T, E extends EntityType>(codec: CollectionCodec<T, E>, medspaId: string, id: string): Promise<T | null> =>
-  codec.fromItem(await readItem(entityKey(medspaId, codec.entity, id)));
+export const getEntity = async <T, E extends EntityType>(
+  codec: CollectionCodec<T, E>,
+  medspaId: string,
+  id: string,
+): Promise<T | null> => codec.fromItem(await readItem(entityKey(medspaId, codec.entity, id)));
 
 /** Entities of one practice read together, each decoded once, when first asked for. */
 export interface Entities {
@@ -38,8 +50,11 @@ export function entitiesOf(medspaId: string, found: Map<string, Record<string, u
 }
 
 /** The keys of these entities (for a read that takes more keys with them). */
-export const entityKeys = (medspaId: string, refs: readonly { type: CollectionType; id: string }[]) => refs.map((ref) => entityKey(medspaId, ref.type, ref.id));
+export const entityKeys = (medspaId: string, refs: readonly { type: CollectionType; id: string }[]) =>
+  refs.map((ref) => entityKey(medspaId, ref.type, ref.id));
 
 /** Reads several entities of one practice in one round trip. */
-export const batchGetEntities = async (medspaId: string, refs: { type: CollectionType; id: string }[]): Promise<Entities> =>
-  entitiesOf(medspaId, await readItems(entityKeys(medspaId, refs)));
+export const batchGetEntities = async (
+  medspaId: string,
+  refs: { type: CollectionType; id: string }[],
+): Promise<Entities> => entitiesOf(medspaId, await readItems(entityKeys(medspaId, refs)));

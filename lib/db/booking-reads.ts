@@ -56,13 +56,22 @@ export interface BookingReads extends EntityReads, ClaimReads {
 type Found = Map<string, Record<string, unknown>>;
 
 const entityKeys = (medspaId: string, entities: EntityRef[]): Key[] =>
-  entities.filter((ref): ref is { type: CollectionType; id: string } => Boolean(ref.id)).map((ref) => entityKey(medspaId, ref.type, ref.id));
+  entities
+    .filter((ref): ref is { type: CollectionType; id: string } => Boolean(ref.id))
+    .map((ref) => entityKey(medspaId, ref.type, ref.id));
 
 type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'> & { key: Key };
 
 /** Every bucket the plans name, with its key made once: the read asks for it, the answer is found by it. */
 const plannedBuckets = (medspaId: string, plans: BucketPlan[]): PlannedBucket[] =>
-  plans.flatMap(({ resource, resourceId, hours }) => hours.map((hour) => ({ resource, resourceId, hour, key: claimBucketKey(medspaId, { resource, resourceId, hour }) })));
+  plans.flatMap(({ resource, resourceId, hours }) =>
+    hours.map((hour) => ({
+      resource,
+      resourceId,
+      hour,
+      key: claimBucketKey(medspaId, { resource, resourceId, hour }),
+    })),
+  );
 
 /** Soft-deleted setup resources (deleted_at) count as absent. */
 function entityReads(medspaId: string, found: Found): EntityReads {
@@ -83,17 +92,35 @@ function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
     if (!byHour) bucketsOf.set(id, (byHour = new Map<string, ClaimBucket>()));
     if (!byHour.has(hour)) byHour.set(hour, toClaimBucket(resource, resourceId, hour, found.get(itemId(key))));
   }
-  const buckets = (resource: ClaimedResource, resourceId: string) => [...(bucketsOf.get(`${resource}#${resourceId}`)?.values() ?? [])];
+  const buckets = (resource: ClaimedResource, resourceId: string) => [
+    ...(bucketsOf.get(`${resource}#${resourceId}`)?.values() ?? []),
+  ];
   return {
     buckets,
     busy: (resource, resourceId) => busyFromBuckets(buckets(resource, resourceId).map((bucket) => bucket.entries)),
   };
 }
 
-export async function readForBooking(medspaId: string, entities: EntityRef[], ranges: ClaimRange[], online: OnlineReads = {}): Promise<BookingReads> {
-  const planned = plannedBuckets(medspaId, ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })));
-  const onlineKeys = [...(online.emails ?? []).map((email) => onlineEmailKeyOf(medspaId, email)), ...(online.ledgersOf ?? []).map((id) => onlineLedgerKey(medspaId, id))];
-  const found = await readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...planned.map((bucket) => bucket.key), ...onlineKeys]);
+export async function readForBooking(
+  medspaId: string,
+  entities: EntityRef[],
+  ranges: ClaimRange[],
+  online: OnlineReads = {},
+): Promise<BookingReads> {
+  const planned = plannedBuckets(
+    medspaId,
+    ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })),
+  );
+  const onlineKeys = [
+    ...(online.emails ?? []).map((email) => onlineEmailKeyOf(medspaId, email)),
+    ...(online.ledgersOf ?? []).map((id) => onlineLedgerKey(medspaId, id)),
+  ];
+  const found = await readItems([
+    practiceKey(medspaId),
+    ...entityKeys(medspaId, entities),
+    ...planned.map((bucket) => bucket.key),
+    ...onlineKeys,
+  ]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
     emailOwner: (email) => emailOwnerOf(found.get(itemId(onlineEmailKeyOf(medspaId, email)))),

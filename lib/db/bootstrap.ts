@@ -1,4 +1,9 @@
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { ddb, tableName } from './client';
 import { createTableInput, TABLE_SHAPE } from './table';
 
@@ -19,7 +24,10 @@ export async function ensureTable(options: { stream?: boolean } = {}): Promise<v
   try {
     await ddb().send(new CreateTableCommand(createTableInput(name, options)));
     await ddb().send(
-      new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: TABLE_SHAPE.ttlAttribute, Enabled: true } }),
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: TABLE_SHAPE.ttlAttribute, Enabled: true },
+      }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;

@@ -33,7 +33,9 @@ export function clientStatsAction(
     Update: {
       TableName: tableName(),
       Key: entityKey(medspaId, 'CLIENT', clientId),
-      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' '),
+      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '']
+        .filter(Boolean)
+        .join(' '),
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
     },

@@ -47,7 +47,10 @@ export function ddb(): DynamoDBDocumentClient {
       if (!trace) return next(args);
       // A batch read says how many keys it carries: reads asked for together go out as one (lib/db/key-reads.ts).
       const keys = (args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> }).RequestItems;
-      const carried = name === 'BatchGetItemCommand' && keys ? ` (${Object.values(keys).reduce((n, table) => n + (table.Keys?.length ?? 0), 0)} keys)` : '';
+      const carried =
+        name === 'BatchGetItemCommand' && keys
+          ? ` (${Object.values(keys).reduce((n, table) => n + (table.Keys?.length ?? 0), 0)} keys)`
+          : '';
       trace.push(`${name} sent${carried}`);
       try {
         return await next(args);

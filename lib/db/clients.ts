@@ -27,7 +27,12 @@ export interface ClientIndex {
 const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
   Put: {
     TableName: tableName(),
-    Item: clientSearchCodec.toItem({ medspa_id: medspaId, term, client_id: clientId, membership_status: index.membershipStatus }),
+    Item: clientSearchCodec.toItem({
+      medspa_id: medspaId,
+      term,
+      client_id: clientId,
+      membership_status: index.membershipStatus,
+    }),
   },
 });
 
@@ -41,14 +46,23 @@ export type ClientWriteResult = { ok: true } | { ok: false; failed: VersionedFai
  * Runs the client's action with its index actions in one transaction; the client's is the only
  * condition: failing, the client is missing or deleted (`absent`) or of another `version`.
  */
-async function transactClient(client: TransactItem, index: TransactItem[], writes?: RequestWrites): Promise<ClientWriteResult> {
-  const outcome = await transact<NamedAction<'client' | 'index'>>([{ name: 'client', action: client }, ...index.map((action) => ({ name: 'index' as const, action }))], writes);
+async function transactClient(
+  client: TransactItem,
+  index: TransactItem[],
+  writes?: RequestWrites,
+): Promise<ClientWriteResult> {
+  const outcome = await transact<NamedAction<'client' | 'index'>>(
+    [{ name: 'client', action: client }, ...index.map((action) => ({ name: 'index' as const, action }))],
+    writes,
+  );
   return outcome.ok ? outcome : { ok: false, failed: versionedFailure(outcome.failed[0].old, isHidden) };
 }
 
 /** The writes of a new client with its search index: the client's Put is conditioned on its id being new. */
 export const newClientActions = (client: ClientRecord, index: ClientIndex): TransactItem[] => [
-  { Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' } },
+  {
+    Put: { TableName: tableName(), Item: clientCodec.toItem(client), ConditionExpression: 'attribute_not_exists(pk)' },
+  },
   ...index.terms.map((term) => indexPut(client.medspa_id, client.id, index, term)),
 ];
 
@@ -57,7 +71,13 @@ export const newClientActions = (client: ClientRecord, index: ClientIndex): Tran
  * known email, item for item where a new one puts its client and index (the two take alike).
  */
 export const clientIndexChecks = (medspaId: string, clientId: string, index: ClientIndex): TransactItem[] =>
-  index.terms.map((term) => ({ ConditionCheck: { TableName: tableName(), Key: clientSearchKey(medspaId, term, clientId), ConditionExpression: 'attribute_exists(pk)' } }));
+  index.terms.map((term) => ({
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: clientSearchKey(medspaId, term, clientId),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  }));
 
 /** A new client with its search index; its id is new (else a DataFailure `collision`). */
 export async function putNewClient(client: ClientRecord, index: ClientIndex, writes?: RequestWrites): Promise<void> {
@@ -83,7 +103,11 @@ export async function updateClientWithIndex(
       Update: {
         TableName: tableName(),
         Key: entityKey(medspaId, 'CLIENT', id),
-        ...versionedUpdate(changes, { expectedVersion: options.expectedVersion, now: options.now, condition: 'attribute_not_exists(deleted_at)' }),
+        ...versionedUpdate(changes, {
+          expectedVersion: options.expectedVersion,
+          now: options.now,
+          condition: 'attribute_not_exists(deleted_at)',
+        }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
@@ -100,22 +124,38 @@ export async function updateClientWithIndex(
  * order: one strongly consistent Query reading only keys, paged past 1 MB. Bounded by the
  * prefix: at most (terms per client, <= 6) x (matching clients) small items.
  */
-export async function findClientIndexEntries(medspaId: string, prefix: string, membershipStatus?: string): Promise<{ sk: string; clientId: string }[]> {
-  const items = await queryAll(withFilter({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ProjectionExpression: 'sk, client_id',
-    ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId), ':prefix': prefix },
-    ConsistentRead: true,
-  }, where<{ membership_status: string }>({ membership_status: membershipStatus })));
+export async function findClientIndexEntries(
+  medspaId: string,
+  prefix: string,
+  membershipStatus?: string,
+): Promise<{ sk: string; clientId: string }[]> {
+  const items = await queryAll(
+    withFilter(
+      {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ProjectionExpression: 'sk, client_id',
+        ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId), ':prefix': prefix },
+        ConsistentRead: true,
+      },
+      where<{ membership_status: string }>({ membership_status: membershipStatus }),
+    ),
+  );
   return items.map((item) => ({ sk: String(item.sk), clientId: String(item.client_id) }));
 }
 
 // ---- The client's appointments (gsi2: P#{mid}#CLIENT_APPTS#{clientId}, sorted by scheduled_at) ----
 
-const clientAppointments = (medspaId: string, clientId: string) => ({ name: 'gsi2pk', value: clientAppointmentsIndexPk(medspaId, clientId) });
+const clientAppointments = (medspaId: string, clientId: string) => ({
+  name: 'gsi2pk',
+  value: clientAppointmentsIndexPk(medspaId, clientId),
+});
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
-export const completedAppointmentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<AppointmentRecord>> =>
+export const completedAppointmentsOf = (
+  medspaId: string,
+  clientId: string,
+  page: PageRequest,
+): Promise<Page<AppointmentRecord>> =>
   queryPage(appointmentCodec, {
     keyCondition: clientAppointments(medspaId, clientId),
     index: 'gsi2',
@@ -125,7 +165,10 @@ export const completedAppointmentsOf = (medspaId: string, clientId: string, page
   });
 
 /** Treatment records of these appointments, by appointment id: one batched read. */
-export async function treatmentRecordsOf(medspaId: string, appointmentIds: string[]): Promise<Map<string, PublicTreatmentRecord>> {
+export async function treatmentRecordsOf(
+  medspaId: string,
+  appointmentIds: string[],
+): Promise<Map<string, PublicTreatmentRecord>> {
   const found = await readItems(appointmentIds.map((id) => treatmentRecordKey(medspaId, id)));
   const records = new Map<string, PublicTreatmentRecord>();
   for (const item of found.values()) {
@@ -139,13 +182,23 @@ export async function treatmentRecordsOf(medspaId: string, appointmentIds: strin
  * Ids of the client's appointments starting at or after `from` whose status is one of
  * `statuses`. gsi2 is eventually consistent: an appointment booked a moment ago may be missing.
  */
-export async function appointmentIdsFrom(medspaId: string, clientId: string, from: string, statuses: readonly string[]): Promise<string[]> {
-  const items = await queryAll(withFilter({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :from',
-    ProjectionExpression: '#id',
-    ExpressionAttributeNames: { '#id': 'id' },
-    ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from },
-  }, where<{ status: string }>({ status: oneOf(statuses) })));
+export async function appointmentIdsFrom(
+  medspaId: string,
+  clientId: string,
+  from: string,
+  statuses: readonly string[],
+): Promise<string[]> {
+  const items = await queryAll(
+    withFilter(
+      {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :from',
+        ProjectionExpression: '#id',
+        ExpressionAttributeNames: { '#id': 'id' },
+        ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from },
+      },
+      where<{ status: string }>({ status: oneOf(statuses) }),
+    ),
+  );
   return items.map((item) => String(item.id));
 }

@@ -93,7 +93,12 @@ const isText = (value: unknown) => typeof value === 'string' && value.length > 0
       if (!item) return null;
       if (item.entity !== entity) throw corruptItem(entity, item, ['entity']);
       const parsed = shape.stored.safeParse(item);
-      if (!parsed.success) throw corruptItem(entity, item, parsed.error.issues.map((issue) => issue.path.join('.') || '(item)'));
+      if (!parsed.success)
+        throw corruptItem(
+          entity,
+          item,
+          parsed.error.issues.map((issue) => issue.path.join('.') || '(item)'),
+        );
       return shape.decode ? shape.decode(parsed.data, item) : (parsed.data as unknown as T);
     },
   };
@@ -105,12 +110,26 @@ const PRIVATE_SORT_KEYS: ReadonlySet<string> = new Set(['CLIENT_SEARCH']);
 /** A failure naming the kind, the key and the fields that do not decode: never a value. */
 function corruptItem(entity: string, item: Record<string, unknown>, fields: string[]): DataFailure {
   const sk = PRIVATE_SORT_KEYS.has(entity) ? '(withheld)' : String(item.sk);
-  return new DataFailure('corrupt', `item ${String(item.pk)} | ${sk} does not decode as ${entity}: ${[...new Set(fields)].join(', ')}`);
+  return new DataFailure(
+    'corrupt',
+    `item ${String(item.pk)} | ${sk} does not decode as ${entity}: ${[...new Set(fields)].join(', ')}`,
+  );
 }
 
 /** A record of a practice's `{TYPE}` collection, keyed by its id. */
-/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(type: E, stored: z.ZodMiniType<T>, indexKeys: (record: T) => object = () => ({})): CollectionCodec<T, E> {
-  return { ...codec<T, E>(type, { keyFields: ['medspa_id', 'id'], stored, keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }) }), collection: true };
+/* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(
+  type: E,
+  stored: z.ZodMiniType<T>,
+  indexKeys: (record: T) => object = () => ({}),
+): CollectionCodec<T, E> {
+  return {
+    ...codec<T, E>(type, {
+      keyFields: ['medspa_id', 'id'],
+      stored,
+      keys: (r) => ({ ...entityKey(r.medspa_id, type, r.id), ...indexKeys(r) }),
+    }),
+    collection: true,
+  };
 }
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
@@ -141,7 +160,9 @@ export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
   stored: S.storedConsent,
 });
-export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) => credentialLookupIndexKey(c.client_id));
+export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) =>
+  credentialLookupIndexKey(c.client_id),
+);
 export const publishableKeyCodec = collectionCodec('PKEY', S.storedPublishableKey);
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
@@ -154,7 +175,10 @@ export const appointmentIndexKeys = (medspaId: string, clientId: string, schedul
 
 export const appointmentCodec = codec<R.AppointmentRecord, 'APPOINTMENT'>('APPOINTMENT', {
   keyFields: ['medspa_id', 'id'],
-  keys: (a) => ({ ...appointmentKey(a.medspa_id, a.id), ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id) }),
+  keys: (a) => ({
+    ...appointmentKey(a.medspa_id, a.id),
+    ...appointmentIndexKeys(a.medspa_id, a.client_id, a.scheduled_at, a.id),
+  }),
   stored: S.storedAppointment,
 });
 export const onlineEmailCodec = codec<R.OnlineEmailRecord, 'ONLINE_EMAIL'>('ONLINE_EMAIL', {
@@ -165,22 +189,32 @@ export const onlineEmailCodec = codec<R.OnlineEmailRecord, 'ONLINE_EMAIL'>('ONLI
 
 /** A ledger entry is a top-level attribute (`end#<appointment id>`): set or removed without reading the item, which may not exist yet. */
 export const LEDGER_ENTRY_PREFIX = 'end#';
-export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER', Omit<R.OnlineLedgerRecord, 'ends'>>('ONLINE_LEDGER', {
-  keyFields: ['medspa_id', 'client_id'],
-  keys: (l) => onlineLedgerKey(l.medspa_id, l.client_id),
-  stored: S.storedOnlineLedger,
-  encode: ({ ends, ...fields }) => ({ ...fields, ...Object.fromEntries(Object.entries(ends).map(([id, end]) => [`${LEDGER_ENTRY_PREFIX}${id}`, end])) }),
-  decode: (stored, item) => {
-    const ends: Record<string, string> = {};
-    for (const [name, value] of Object.entries(item)) {
-      if (!name.startsWith(LEDGER_ENTRY_PREFIX)) continue;
-      if (typeof value !== 'string') throw corruptItem('ONLINE_LEDGER', item, [name]);
-      ends[name.slice(LEDGER_ENTRY_PREFIX.length)] = value;
-    }
-    return { ...stored, ends };
+export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER', Omit<R.OnlineLedgerRecord, 'ends'>>(
+  'ONLINE_LEDGER',
+  {
+    keyFields: ['medspa_id', 'client_id'],
+    keys: (l) => onlineLedgerKey(l.medspa_id, l.client_id),
+    stored: S.storedOnlineLedger,
+    encode: ({ ends, ...fields }) => ({
+      ...fields,
+      ...Object.fromEntries(Object.entries(ends).map(([id, end]) => [`${LEDGER_ENTRY_PREFIX}${id}`, end])),
+    }),
+    decode: (stored, item) => {
+      const ends: Record<string, string> = {};
+      for (const [name, value] of Object.entries(item)) {
+        if (!name.startsWith(LEDGER_ENTRY_PREFIX)) continue;
+        if (typeof value !== 'string') throw corruptItem('ONLINE_LEDGER', item, [name]);
+        ends[name.slice(LEDGER_ENTRY_PREFIX.length)] = value;
+      }
+      return { ...stored, ends };
+    },
   },
-});
-export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT', Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }>('TREATMENT', {
+);
+export const treatmentRecordCodec = codec<
+  R.TreatmentRecord,
+  'TREATMENT',
+  Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }
+>('TREATMENT', {
   keyFields: ['medspa_id', 'appointment_id'],
   keys: (r) => treatmentRecordKey(r.medspa_id, r.appointment_id),
   stored: S.storedTreatmentRecord,
@@ -207,7 +241,11 @@ export const reminderSentCodec = codec<R.ReminderSentRecord, 'REMINDER_SENT'>('R
   keys: (s) => reminderSentKey(s.medspa_id, s.appointment_id, s.scheduled_at),
   stored: S.storedReminderSent,
 });
-export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', { keyFields: [], keys: () => reminderSweepCheckpointKey(), stored: S.storedReminderSweep });
+export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', {
+  keyFields: [],
+  keys: () => reminderSweepCheckpointKey(),
+  stored: S.storedReminderSweep,
+});
 
 // ---- Payments, products, stock -----------------------------------------------------------------
 
@@ -216,7 +254,9 @@ export const paymentCodec = collectionCodec('PAYMENT', S.storedPayment, (p) => (
   ...clientPaymentsIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
 }));
 /** A product is on the sparse low-stock index (gsi2) only while low. */
-export const productCodec = collectionCodec('PRODUCT', S.storedProduct, (p) => (p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {}));
+export const productCodec = collectionCodec('PRODUCT', S.storedProduct, (p) =>
+  p.headroom <= 0 ? lowStockIndexKeys(p.medspa_id, p.id) : {},
+);
 export const productSkuCodec = codec<R.ProductSkuRecord, 'PRODUCT_SKU'>('PRODUCT_SKU', {
   keyFields: ['medspa_id', 'normalized_sku'],
   keys: (s) => productSkuKey(s.medspa_id, s.normalized_sku),
@@ -225,7 +265,10 @@ export const productSkuCodec = codec<R.ProductSkuRecord, 'PRODUCT_SKU'>('PRODUCT
 /** A ledger entry, on the retail-sales index when a sale. */
 export const stockAdjustmentCodec = codec<R.StockAdjustmentRecord, 'STOCK_ADJUSTMENT'>('STOCK_ADJUSTMENT', {
   keyFields: ['medspa_id', 'product_id', 'created_at', 'id'],
-  keys: (e) => ({ ...stockLedgerKey(e.medspa_id, e.product_id, e.created_at, e.id), ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}) }),
+  keys: (e) => ({
+    ...stockLedgerKey(e.medspa_id, e.product_id, e.created_at, e.id),
+    ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}),
+  }),
   stored: S.storedStockAdjustment,
 });
 export const lowStockCrossingCodec = codec<R.LowStockCrossingRecord, 'LOW_STOCK_EVENT'>('LOW_STOCK_EVENT', {
@@ -241,17 +284,27 @@ export const webhookCodec = collectionCodec('WEBHOOK', S.storedWebhook);
 export const DELIVERY_LOG_DAYS = 30;
 
 /** Stored with the event as its JSON text, so a retry by hand sends the very same bytes (a map's key order is not kept); expires after 30 days. */
-export const deliveryCodec = codec<R.DeliveryRecord, 'WEBHOOK_DELIVERY', z.output<typeof S.storedDelivery>>('WEBHOOK_DELIVERY', {
-  keyFields: ['medspa_id', 'subscription_id', 'created_at', 'id'],
-  keys: (d) => ({ ...webhookDeliveryKey(d.medspa_id, d.subscription_id, d.created_at, d.id), ...webhookDeliveryLookupIndexKeys(d.medspa_id, d.id) }),
-  stored: S.storedDelivery,
-  encode: ({ event, ...entry }) => ({ expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400, ...entry, event_json: JSON.stringify(event) }),
-  decode: ({ event_json, ...entry }, item) => {
-    const event = S.storedEvent.safeParse(parseJson(event_json));
-    if (!event.success) throw corruptItem('WEBHOOK_DELIVERY', item, ['event_json']);
-    return { ...entry, event: event.data };
+export const deliveryCodec = codec<R.DeliveryRecord, 'WEBHOOK_DELIVERY', z.output<typeof S.storedDelivery>>(
+  'WEBHOOK_DELIVERY',
+  {
+    keyFields: ['medspa_id', 'subscription_id', 'created_at', 'id'],
+    keys: (d) => ({
+      ...webhookDeliveryKey(d.medspa_id, d.subscription_id, d.created_at, d.id),
+      ...webhookDeliveryLookupIndexKeys(d.medspa_id, d.id),
+    }),
+    stored: S.storedDelivery,
+    encode: ({ event, ...entry }) => ({
+      expires_at: Math.floor(Date.parse(entry.created_at) / 1000) + DELIVERY_LOG_DAYS * 86_400,
+      ...entry,
+      event_json: JSON.stringify(event),
+    }),
+    decode: ({ event_json, ...entry }, item) => {
+      const event = S.storedEvent.safeParse(parseJson(event_json));
+      if (!event.success) throw corruptItem('WEBHOOK_DELIVERY', item, ['event_json']);
+      return { ...entry, event: event.data };
+    },
   },
-});
+);
 
 const parseJson = (text: string): unknown => {
   try {
@@ -279,17 +332,23 @@ export const reportLedgerCodec = codec<R.ReportLedgerRecord, 'REPORT_LEDGER'>('R
   keys: (e) => reportLedgerKey(e.medspa_id, e.generation, e.record_key),
   stored: S.storedReportLedger,
 });
-export const reportClientVisitsCodec = codec<R.ReportClientVisitsRecord, 'REPORT_CLIENT_VISITS'>('REPORT_CLIENT_VISITS', {
-  keyFields: ['medspa_id', 'generation', 'client_id'],
-  keys: (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id),
-  stored: S.storedReportClientVisits,
-});
+export const reportClientVisitsCodec = codec<R.ReportClientVisitsRecord, 'REPORT_CLIENT_VISITS'>(
+  'REPORT_CLIENT_VISITS',
+  {
+    keyFields: ['medspa_id', 'generation', 'client_id'],
+    keys: (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id),
+    stored: S.storedReportClientVisits,
+  },
+);
 /** Its `expires_at` is the table's TTL attribute. */
-export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT_STREAM_MARKER'>('REPORT_STREAM_MARKER', {
-  keyFields: ['medspa_id', 'event_id'],
-  keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
-  stored: S.storedReportStreamMarker,
-});
+export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT_STREAM_MARKER'>(
+  'REPORT_STREAM_MARKER',
+  {
+    keyFields: ['medspa_id', 'event_id'],
+    keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
+    stored: S.storedReportStreamMarker,
+  },
+);
 /** Day items are only ever moved by counter ADDs (lib/db/report-days.ts), which set these tags. */
 export const reportTotalsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_TOTALS'>('REPORT_DAY_TOTALS', {
   keyFields: ['medspa_id', 'generation', 'date'],

@@ -15,24 +15,36 @@ import { firstFailed, transact, type NamedAction } from './transact';
  */
 
 /** Stores the consent if its client is still live, in one transaction (a racing client deletion wins: `client` failed). */
-export async function putConsent(consent: ConsentRecord, writes?: RequestWrites): Promise<{ ok: true } | { ok: false; failed: 'client' }> {
+export async function putConsent(
+  consent: ConsentRecord,
+  writes?: RequestWrites,
+): Promise<{ ok: true } | { ok: false; failed: 'client' }> {
   const { medspa_id: medspaId, client_id: clientId } = consent;
-  const outcome = await transact<NamedAction<'consent' | 'client'>>([
-    { name: 'consent', action: {
-      Put: {
-        TableName: tableName(),
-        Item: consentCodec.toItem(consent),
-        ConditionExpression: 'attribute_not_exists(pk)',
+  const outcome = await transact<NamedAction<'consent' | 'client'>>(
+    [
+      {
+        name: 'consent',
+        action: {
+          Put: {
+            TableName: tableName(),
+            Item: consentCodec.toItem(consent),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
       },
-    } },
-    { name: 'client', action: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: entityKey(medspaId, 'CLIENT', clientId),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+      {
+        name: 'client',
+        action: {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: entityKey(medspaId, 'CLIENT', clientId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+          },
+        },
       },
-    } },
-  ], writes);
+    ],
+    writes,
+  );
   if (outcome.ok) return outcome;
   if (firstFailed(outcome.failed, ['client'])) return { ok: false, failed: 'client' };
   throw new DataFailure('collision', `consent ${consent.id} already exists`);
@@ -40,7 +52,11 @@ export async function putConsent(consent: ConsentRecord, writes?: RequestWrites)
 
 /** A page of the client's consents, newest signed first, with `total`. */
 export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<ConsentRecord>> =>
-  queryPage(consentCodec, { keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) }, ...page, descending: true });
+  queryPage(consentCodec, {
+    keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) },
+    ...page,
+    descending: true,
+  });
 
 /** The client's latest `max` consents, newest signed first: one Query. */
 export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<ConsentRecord[]> {

@@ -26,12 +26,12 @@ export const publicCredential = (credential: CredentialRecord) => ({
 
 export type { CredentialRecord };
 
-export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) => putNew(credentialCodec, credential, writes);
+export const putNewCredential = (credential: CredentialRecord, writes?: RequestWrites) =>
+  putNew(credentialCodec, credential, writes);
 
 export const getCredential = (medspaId: string, clientId: string) => getEntity(credentialCodec, medspaId, clientId);
 
-export const listCredentials = (medspaId: string, page: PageRequest) =>
-  listEntities(credentialCodec, medspaId, page);
+export const listCredentials = (medspaId: string, page: PageRequest) => listEntities(credentialCodec, medspaId, page);
 
 /** For client_ids that do not name their practice (e.g. a configured demo id): the sparse gsi2 lookup. */
 export async function findCredentialPractice(clientId: string): Promise<string | null> {
@@ -74,13 +74,18 @@ export async function readCallerAccess(medspaId: string, clientId: string, role:
 }
 
 /** Revokes a credential (again: no change); null when there is no such credential. */
-export async function revokeCredential(medspaId: string, clientId: string, now: string): Promise<CredentialRecord | null> {
+export async function revokeCredential(
+  medspaId: string,
+  clientId: string,
+  now: string,
+): Promise<CredentialRecord | null> {
   try {
     const { Attributes } = await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: entityKey(medspaId, 'CRED', clientId),
-        UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now), updated_at = :now, version = version + :one',
+        UpdateExpression:
+          'SET revoked_at = if_not_exists(revoked_at, :now), updated_at = :now, version = version + :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':now': now, ':one': 1 },
         ReturnValues: 'ALL_NEW',
@@ -100,16 +105,21 @@ export async function revokeCredential(medspaId: string, clientId: string, now: 
  * is found.
  */
 export async function findOtherLiveAdmin(medspaId: string, exceptClientId: string): Promise<string | null> {
-  const input = withFilter({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED') },
-    ProjectionExpression: 'client_id',
-    ConsistentRead: true,
-  }, where<CredentialRecord>({ role: 'admin', revoked_at: absent(), client_id: not(exceptClientId) }));
+  const input = withFilter(
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED') },
+      ProjectionExpression: 'client_id',
+      ConsistentRead: true,
+    },
+    where<CredentialRecord>({ role: 'admin', revoked_at: absent(), client_id: not(exceptClientId) }),
+  );
   let startKey: Record<string, unknown> | undefined;
   do {
-    const { Items = [], LastEvaluatedKey } = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    const { Items = [], LastEvaluatedKey } = await ddb().send(
+      new QueryCommand({ ...input, ExclusiveStartKey: startKey }),
+    );
     if (Items.length > 0) return Items[0].client_id as string;
     startKey = LastEvaluatedKey;
   } while (startKey);
@@ -137,32 +147,46 @@ export async function revokeAdminCredential(
   writes?: RequestWrites,
 ): Promise<AdminRevokeResult> {
   const medspaId = current.medspa_id;
-  const outcome = await transact<NamedAction<'credential' | 'witness'>>([
-    { name: 'credential', action: {
-      Update: {
-        TableName: tableName(),
-        Key: entityKey(medspaId, 'CRED', current.client_id),
-        UpdateExpression: 'SET revoked_at = :now, updated_at = :now, version = version + :one',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND version = :version',
-        ExpressionAttributeValues: { ':now': now, ':one': 1, ':version': current.version },
+  const outcome = await transact<NamedAction<'credential' | 'witness'>>(
+    [
+      {
+        name: 'credential',
+        action: {
+          Update: {
+            TableName: tableName(),
+            Key: entityKey(medspaId, 'CRED', current.client_id),
+            UpdateExpression: 'SET revoked_at = :now, updated_at = :now, version = version + :one',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND version = :version',
+            ExpressionAttributeValues: { ':now': now, ':one': 1, ':version': current.version },
+          },
+        },
       },
-    } },
-    { name: 'witness', action: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: entityKey(medspaId, 'CRED', witnessClientId),
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND #role = :admin',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':admin': 'admin' },
+      {
+        name: 'witness',
+        action: {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: entityKey(medspaId, 'CRED', witnessClientId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at) AND #role = :admin',
+            ExpressionAttributeNames: { '#role': 'role' },
+            ExpressionAttributeValues: { ':admin': 'admin' },
+          },
+        },
       },
-    } },
-  ], writes);
+    ],
+    writes,
+  );
   if (outcome.ok) return { ok: true, credential: afterUpdate(current, { revoked_at: now }, now) };
   return { ok: false, failed: firstFailed(outcome.failed, ['credential', 'witness'])!.name };
 }
 
 /** Sets a new secret hash and lifts any revocation (the local demo credential, configured by env). */
-export async function resetCredentialSecret(medspaId: string, clientId: string, secretHash: string, now: string): Promise<void> {
+export async function resetCredentialSecret(
+  medspaId: string,
+  clientId: string,
+  secretHash: string,
+  now: string,
+): Promise<void> {
   await ddb().send(
     new UpdateCommand({
       TableName: tableName(),

@@ -17,7 +17,13 @@ export interface StoredResponse {
 }
 
 /** How a response sits in the item: the body as text, gzip-compressed (Binary), or left out. */
-type ResponseAttribute = { status: number; headers: Record<string, string>; body?: string; body_gzip?: Uint8Array; body_omitted?: true };
+type ResponseAttribute = {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  body_gzip?: Uint8Array;
+  body_omitted?: true;
+};
 
 /**
  * DynamoDB refuses an item over 400 KB (names and values, UTF-8). The record's keys and other
@@ -38,7 +44,9 @@ export function responseAttribute(response: StoredResponse): ResponseAttribute {
   if (body === null) return { status, headers, body_omitted: true };
   if (Buffer.byteLength(body, 'utf8') < COMPRESS_BODY_FROM_BYTES) return { status, headers, body };
   const compressed = gzipSync(body);
-  return compressed.length <= MAX_STORED_BODY_BYTES ? { status, headers, body_gzip: compressed } : { status, headers, body_omitted: true };
+  return compressed.length <= MAX_STORED_BODY_BYTES
+    ? { status, headers, body_gzip: compressed }
+    : { status, headers, body_omitted: true };
 }
 
 const fromAttribute = (stored: ResponseAttribute): StoredResponse => ({
@@ -80,7 +88,9 @@ export interface Claim {
  * Claims the key for this request: a Put that succeeds when the key is new, expired, or held by
  * a request that died before committing. Otherwise the record as it is comes back.
  */
-export async function claimIdempotencyKey(claim: Claim): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord | null }> {
+export async function claimIdempotencyKey(
+  claim: Claim,
+): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord | null }> {
   try {
     await ddb().send(
       new PutCommand({
@@ -97,7 +107,11 @@ export async function claimIdempotencyKey(claim: Claim): Promise<{ claimed: true
         ConditionExpression:
           'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#status = :inProgress AND locked_until < :now AND attribute_not_exists(committed_at))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':nowSeconds': Math.floor(claim.now / 1000), ':now': claim.now, ':inProgress': 'in_progress' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': Math.floor(claim.now / 1000),
+          ':now': claim.now,
+          ':inProgress': 'in_progress',
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
@@ -108,8 +122,14 @@ export async function claimIdempotencyKey(claim: Claim): Promise<{ claimed: true
   }
 }
 
-export async function readIdempotencyRecord(medspaId: string, clientId: string, key: string): Promise<IdempotencyRecord | null> {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: idempotencyKey(medspaId, clientId, key), ConsistentRead: true }));
+export async function readIdempotencyRecord(
+  medspaId: string,
+  clientId: string,
+  key: string,
+): Promise<IdempotencyRecord | null> {
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: idempotencyKey(medspaId, clientId, key), ConsistentRead: true }),
+  );
   return recordOf(Item);
 }
 
@@ -124,7 +144,13 @@ export const idempotencyCommitAction = (medspaId: string, clientId: string, key:
 });
 
 /** Stores the answer for replays (only while this request still holds the claim), in its stored form (responseAttribute). */
-export async function completeIdempotencyKey(medspaId: string, clientId: string, key: string, lockId: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  medspaId: string,
+  clientId: string,
+  key: string,
+  lockId: string,
+  response: StoredResponse,
+): Promise<void> {
   await ddb()
     .send(
       new UpdateCommand({
@@ -133,14 +159,23 @@ export async function completeIdempotencyKey(medspaId: string, clientId: string,
         UpdateExpression: 'SET #status = :completed, #response = :response',
         ConditionExpression: 'lock_id = :lock',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':response': responseAttribute(response), ':lock': lockId },
+        ExpressionAttributeValues: {
+          ':completed': 'completed',
+          ':response': responseAttribute(response),
+          ':lock': lockId,
+        },
       }),
     )
     .catch(ignoreFailedCondition);
 }
 
 /** Gives the key back after a 5xx that committed nothing, so a retry runs the operation. */
-export async function releaseIdempotencyKey(medspaId: string, clientId: string, key: string, lockId: string): Promise<void> {
+export async function releaseIdempotencyKey(
+  medspaId: string,
+  clientId: string,
+  key: string,
+  lockId: string,
+): Promise<void> {
   await ddb()
     .send(
       new DeleteCommand({

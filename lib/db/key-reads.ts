@@ -23,7 +23,9 @@ function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
   let pending: Record<string, unknown>[] = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
   return retry<Map<string, Record<string, unknown>>>(
     async () => {
-      const result = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      const result = await ddb().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+      );
       for (const item of result.Responses?.[tableName()] ?? []) found.set(itemId(item as Key), item);
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
       return pending.length > 0 ? { retry: 'later' } : { done: found };
@@ -32,7 +34,10 @@ function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
       attempts: UNPROCESSED_RETRIES + 1,
       delayMs: exponentialJitter(25, 1000),
       exhausted: () => {
-        throw new DataFailure('unprocessed', `BatchGetItem left ${pending.length} key(s) unprocessed after ${UNPROCESSED_RETRIES} retries`);
+        throw new DataFailure(
+          'unprocessed',
+          `BatchGetItem left ${pending.length} key(s) unprocessed after ${UNPROCESSED_RETRIES} retries`,
+        );
       },
     },
   );
@@ -41,7 +46,9 @@ function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
 /** The keys of one or more readers: a lone key is a GetItem, more a BatchGetItem per 100 (in parallel). */
 async function readUnique(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
   if (keys.length === 1) {
-    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: keys[0]!.pk, sk: keys[0]!.sk }, ConsistentRead: true }));
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: keys[0]!.pk, sk: keys[0]!.sk }, ConsistentRead: true }),
+    );
     return new Map(Item ? [[itemId(keys[0]!), Item]] : []);
   }
   const chunks: Key[][] = [];
@@ -109,4 +116,5 @@ export function readItems(keys: Key[]): Promise<Map<string, Record<string, unkno
 }
 
 /** One item, strongly consistent, as stored (keys included), or undefined. */
-export const readItem = async (key: Key): Promise<Record<string, unknown> | undefined> => (await readItems([key])).get(itemId(key));
+export const readItem = async (key: Key): Promise<Record<string, unknown> | undefined> =>
+  (await readItems([key])).get(itemId(key));

@@ -55,24 +55,38 @@ export const auditKey = (medspaId: string, at: string, requestId: string): Key =
  * requests, read together by one Query. One partition per appointment keeps no practice-wide
  * hot partition for the busiest entity.
  */
-export const appointmentPk = (medspaId: string, appointmentId: string) => `${practicePrefix(medspaId)}#APPOINTMENT#${appointmentId}`;
-export const appointmentKey = (medspaId: string, appointmentId: string): Key => ({ pk: appointmentPk(medspaId, appointmentId), sk: 'APPOINTMENT' });
-export const treatmentRecordKey = (medspaId: string, appointmentId: string): Key => ({ pk: appointmentPk(medspaId, appointmentId), sk: 'TREATMENT' });
+export const appointmentPk = (medspaId: string, appointmentId: string) =>
+  `${practicePrefix(medspaId)}#APPOINTMENT#${appointmentId}`;
+export const appointmentKey = (medspaId: string, appointmentId: string): Key => ({
+  pk: appointmentPk(medspaId, appointmentId),
+  sk: 'APPOINTMENT',
+});
+export const treatmentRecordKey = (medspaId: string, appointmentId: string): Key => ({
+  pk: appointmentPk(medspaId, appointmentId),
+  sk: 'TREATMENT',
+});
 export const reminderKey = (medspaId: string, appointmentId: string, at: string, eventId: string): Key => ({
   pk: appointmentPk(medspaId, appointmentId),
   sk: `REMINDER#${at}#${eventId}`,
 });
 
 /** Appointments by time (gsi1): one partition per practice and UTC month, sorted by start. */
-export const appointmentTimeIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#APPTS#${utcMonth}`;
+export const appointmentTimeIndexPk = (medspaId: string, utcMonth: string) =>
+  `${practicePrefix(medspaId)}#APPTS#${utcMonth}`;
 export const appointmentTimeIndexKeys = (medspaId: string, scheduledAt: string, appointmentId: string) => ({
   gsi1pk: appointmentTimeIndexPk(medspaId, scheduledAt.slice(0, 7)),
   gsi1sk: `${scheduledAt}#${appointmentId}`,
 });
 
 /** A client's appointments by time (gsi2): history, and cancelling the future ones when a client is deleted. */
-export const clientAppointmentsIndexPk = (medspaId: string, clientId: string) => `${practicePrefix(medspaId)}#CLIENT_APPTS#${clientId}`;
-export const clientAppointmentsIndexKeys = (medspaId: string, clientId: string, scheduledAt: string, appointmentId: string) => ({
+export const clientAppointmentsIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_APPTS#${clientId}`;
+export const clientAppointmentsIndexKeys = (
+  medspaId: string,
+  clientId: string,
+  scheduledAt: string,
+  appointmentId: string,
+) => ({
   gsi2pk: clientAppointmentsIndexPk(medspaId, clientId),
   gsi2sk: `${scheduledAt}#${appointmentId}`,
 });
@@ -107,11 +121,17 @@ export const claimKey = (medspaId: string, resource: ClaimedResource, resourceId
 });
 
 /** SKU uniqueness: one item per practice and case-folded SKU, holding the product id; written in the product's own transaction. */
-export const productSkuKey = (medspaId: string, normalizedSku: string): Key => ({ pk: `${practicePrefix(medspaId)}#SKU`, sk: normalizedSku });
+export const productSkuKey = (medspaId: string, normalizedSku: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#SKU`,
+  sk: normalizedSku,
+});
 
 /** Low-stock products (gsi2, sparse): present only while quantity_on_hand <= low_stock_threshold, so `?low_stock=true` is one Query. */
 export const lowStockIndexPk = (medspaId: string) => `${practicePrefix(medspaId)}#LOW_STOCK`;
-export const lowStockIndexKeys = (medspaId: string, productId: string) => ({ gsi2pk: lowStockIndexPk(medspaId), gsi2sk: productId });
+export const lowStockIndexKeys = (medspaId: string, productId: string) => ({
+  gsi2pk: lowStockIndexPk(medspaId),
+  gsi2sk: productId,
+});
 
 /** Low-stock crossings, one item per crossing, by time: the stream turns each into `product.low_stock`. */
 export const lowStockEventsPk = (medspaId: string) => `${practicePrefix(medspaId)}#LOW_STOCK_EVENTS`;
@@ -128,20 +148,26 @@ export const stockLedgerKey = (medspaId: string, productId: string, at: string, 
 });
 
 /** gsi1 keys of an item on a time-ordered collection partitioned by UTC month (lib/db/month-partitions). */
-const monthIndexKeys = (partitionOf: (utcMonth: string) => string, at: string, id: string) => ({ gsi1pk: partitionOf(at.slice(0, 7)), gsi1sk: `${at}#${id}` });
+const monthIndexKeys = (partitionOf: (utcMonth: string) => string, at: string, id: string) => ({
+  gsi1pk: partitionOf(at.slice(0, 7)),
+  gsi1sk: `${at}#${id}`,
+});
 
 /** Retail sales by time (gsi1, sale adjustments only): one partition per practice and UTC month, for revenue reports. */
-export const retailSalesIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#SALES#${utcMonth}`;
+export const retailSalesIndexPk = (medspaId: string, utcMonth: string) =>
+  `${practicePrefix(medspaId)}#SALES#${utcMonth}`;
 export const retailSalesIndexKeys = (medspaId: string, at: string, adjustmentId: string) =>
   monthIndexKeys((month) => retailSalesIndexPk(medspaId, month), at, adjustmentId);
 
 /** Payments by time (gsi1): one partition per practice and UTC month, sorted by created_at. */
-export const paymentTimeIndexPk = (medspaId: string, utcMonth: string) => `${practicePrefix(medspaId)}#PAYMENTS#${utcMonth}`;
+export const paymentTimeIndexPk = (medspaId: string, utcMonth: string) =>
+  `${practicePrefix(medspaId)}#PAYMENTS#${utcMonth}`;
 export const paymentTimeIndexKeys = (medspaId: string, createdAt: string, paymentId: string) =>
   monthIndexKeys((month) => paymentTimeIndexPk(medspaId, month), createdAt, paymentId);
 
 /** A client's payments by time (gsi2). */
-export const clientPaymentsIndexPk = (medspaId: string, clientId: string) => `${practicePrefix(medspaId)}#CLIENT_PAYMENTS#${clientId}`;
+export const clientPaymentsIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_PAYMENTS#${clientId}`;
 export const clientPaymentsIndexKeys = (medspaId: string, clientId: string, createdAt: string, paymentId: string) => ({
   gsi2pk: clientPaymentsIndexPk(medspaId, clientId),
   gsi2sk: `${createdAt}#${paymentId}`,
@@ -156,7 +182,12 @@ export const clientPaymentsIndexKeys = (medspaId: string, clientId: string, crea
  * sort key, and the items hold ids and times only.
  */
 export const remindersDuePk = (utcMinute: string) => `REMINDERS_DUE#${utcMinute}`;
-export const reminderDueKey = (utcMinute: string, medspaId: string, appointmentId: string, scheduledAt: string): Key => ({
+export const reminderDueKey = (
+  utcMinute: string,
+  medspaId: string,
+  appointmentId: string,
+  scheduledAt: string,
+): Key => ({
   pk: remindersDuePk(utcMinute),
   sk: `${medspaId}#${appointmentId}#${scheduledAt}`,
 });
@@ -179,8 +210,14 @@ export const reminderSentKey = (medspaId: string, appointmentId: string, schedul
  * (one item per attempt; items carry `expires_at` and vanish after 30 days). Subscriptions
  * themselves are the `WEBHOOK` collection, so fan-out reads a practice's in one Query.
  */
-export const webhookDeliveriesPk = (medspaId: string, subscriptionId: string) => `${practicePrefix(medspaId)}#WEBHOOK_DELIVERIES#${subscriptionId}`;
-export const webhookDeliveryKey = (medspaId: string, subscriptionId: string, createdAt: string, deliveryId: string): Key => ({
+export const webhookDeliveriesPk = (medspaId: string, subscriptionId: string) =>
+  `${practicePrefix(medspaId)}#WEBHOOK_DELIVERIES#${subscriptionId}`;
+export const webhookDeliveryKey = (
+  medspaId: string,
+  subscriptionId: string,
+  createdAt: string,
+  deliveryId: string,
+): Key => ({
   pk: webhookDeliveriesPk(medspaId, subscriptionId),
   sk: `${createdAt}#${deliveryId}`,
 });
@@ -196,26 +233,38 @@ export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: str
  * as, written with the first booking under attribute_not_exists, so simultaneous first bookings
  * make one client. By the normalised email's SHA-256, never the address itself.
  */
-export const onlineEmailKey = (medspaId: string, emailHash: string): Key => ({ pk: `${practicePrefix(medspaId)}#ONLINE_EMAIL`, sk: emailHash });
+export const onlineEmailKey = (medspaId: string, emailHash: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#ONLINE_EMAIL`,
+  sk: emailHash,
+});
 
 /**
  * A client's active online bookings and their ends (the per-client limit's ledger): every write
  * that adds, moves or ends an online booking changes it in the same transaction, and a public
  * booking conditions on its version, so the limit holds whatever the concurrency.
  */
-export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#ONLINE_LEDGER`, sk: clientId });
+export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#ONLINE_LEDGER`,
+  sk: clientId,
+});
 
 /**
  * A credential's rate-limit bucket (its `tat`; TTL): one item per credential, shared by every
  * container. A publishable key's is its overall budget.
  */
-export const rateLimitKey = (medspaId: string, clientId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT`, sk: clientId });
+export const rateLimitKey = (medspaId: string, clientId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#RATE_LIMIT`,
+  sk: clientId,
+});
 
 /**
  * One client IP's budget on one publishable key: a partition per key and address, so a key's
  * visitors never share a hot partition.
  */
-export const keyIpRateLimitKey = (medspaId: string, keyId: string, sourceIp: string): Key => ({ pk: `${practicePrefix(medspaId)}#RATE_LIMIT#${keyId}#IP#${sourceIp}`, sk: 'BUCKET' });
+export const keyIpRateLimitKey = (medspaId: string, keyId: string, sourceIp: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#RATE_LIMIT#${keyId}#IP#${sourceIp}`,
+  sk: 'BUCKET',
+});
 
 /**
  * A client IP's rate-limit bucket before its caller is known (the token exchange, public calls
@@ -233,13 +282,17 @@ export const idempotencyKey = (medspaId: string, clientId: string, key: string):
 // ---- Report aggregates (kept by the table stream, lib/use-cases/report-aggregation.ts) ----------
 
 /** Which aggregate generation reports read and the stream writes (and the one a rebuild is filling): one GetItem per report, cached by the stream. */
-export const reportGenerationKey = (medspaId: string): Key => ({ pk: `${practicePrefix(medspaId)}#REPORTS`, sk: 'GENERATION' });
+export const reportGenerationKey = (medspaId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#REPORTS`,
+  sk: 'GENERATION',
+});
 
 /**
  * Report day items of one generation, one partition per practice-local year: a range of days is
  * one Query per year touched (`TOTALS#{from}`..`TOTALS#{to}`), a year's report at most 366 items.
  */
-export const reportDaysPk = (medspaId: string, generation: string, year: string) => `${practicePrefix(medspaId)}#RPT#${generation}#DAYS#${year}`;
+export const reportDaysPk = (medspaId: string, generation: string, year: string) =>
+  `${practicePrefix(medspaId)}#RPT#${generation}#DAYS#${year}`;
 export type ReportDayKind = 'TOTALS' | 'CLIENTS';
 export const reportDaySk = (kind: ReportDayKind, date: string) => `${kind}#${date}`;
 /** A practice-local day's counters: totals and per provider / per service (TOTALS), or the clients seen and first visits (CLIENTS). */
@@ -249,15 +302,26 @@ export const reportDayKey = (medspaId: string, generation: string, kind: ReportD
 });
 
 /** What a generation has counted of each source record (version and facts): read before each change, so a change or a replay is applied once, against what was counted. */
-export const reportLedgerPk = (medspaId: string, generation: string) => `${practicePrefix(medspaId)}#RPT#${generation}#LEDGER`;
-export const reportLedgerKey = (medspaId: string, generation: string, recordKey: string): Key => ({ pk: reportLedgerPk(medspaId, generation), sk: recordKey });
+export const reportLedgerPk = (medspaId: string, generation: string) =>
+  `${practicePrefix(medspaId)}#RPT#${generation}#LEDGER`;
+export const reportLedgerKey = (medspaId: string, generation: string, recordKey: string): Key => ({
+  pk: reportLedgerPk(medspaId, generation),
+  sk: recordKey,
+});
 
 /** A client's completed visits per practice-local date, in one generation: their first visit, for retention. */
-export const reportClientVisitsPk = (medspaId: string, generation: string) => `${practicePrefix(medspaId)}#RPT#${generation}#CLIENT_VISITS`;
-export const reportClientVisitsKey = (medspaId: string, generation: string, clientId: string): Key => ({ pk: reportClientVisitsPk(medspaId, generation), sk: clientId });
+export const reportClientVisitsPk = (medspaId: string, generation: string) =>
+  `${practicePrefix(medspaId)}#RPT#${generation}#CLIENT_VISITS`;
+export const reportClientVisitsKey = (medspaId: string, generation: string, clientId: string): Key => ({
+  pk: reportClientVisitsPk(medspaId, generation),
+  sk: clientId,
+});
 
 /** A stream record the aggregator has applied, by its eventID (expires after 48 h): GetItem before, attribute_not_exists in the same transaction as the counters. */
-export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key => ({ pk: `${practicePrefix(medspaId)}#RPT_EVENT#${eventId}`, sk: 'APPLIED' });
+export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#RPT_EVENT#${eventId}`,
+  sk: 'APPLIED',
+});
 
 // ---- Partition families: what a function may write (its role's dynamodb:LeadingKeys) ------------
 

@@ -40,10 +40,18 @@ interface RangeCursor {
  * Sealed and bound to the list's scope (lib/crypto/cursor.ts); once opened it must still name a
  * month of this range and a key of that month's partition (a range relative to today moves at midnight).
  */
-function openRangeCursor(scope: CursorScope, text: string | undefined, months: string[], partitionOf: (month: string) => string): RangeCursor | undefined {
+function openRangeCursor(
+  scope: CursorScope,
+  text: string | undefined,
+  months: string[],
+  partitionOf: (month: string) => string,
+): RangeCursor | undefined {
   return openCursor(scope, text, (position) => {
     const cursor = position as Partial<RangeCursor> | null;
-    return months.includes(cursor?.month as string) && isStartKey(cursor!.key, startKeyNames('gsi1'), { gsi1pk: partitionOf(cursor!.month!) });
+    return (
+      months.includes(cursor?.month as string) &&
+      isStartKey(cursor!.key, startKeyNames('gsi1'), { gsi1pk: partitionOf(cursor!.month!) })
+    );
   }) as RangeCursor | undefined;
 }
 
@@ -54,20 +62,25 @@ function openRangeCursor(scope: CursorScope, text: string | undefined, months: s
 export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
   const months = query.descending ? [...ascending].reverse() : ascending;
-  const rangeOf = (month: string) => withFilter({
-    TableName: tableName(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: {
-      ':pk': query.partitionOf(month),
-      ':from': query.start,
-      // Keys are `${instant}#${id}`: everything before `end`.
-      ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
-    },
-    ScanIndexForward: !query.descending,
-  }, query.filter);
+  const rangeOf = (month: string) =>
+    withFilter(
+      {
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': query.partitionOf(month),
+          ':from': query.start,
+          // Keys are `${instant}#${id}`: everything before `end`.
+          ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
+        },
+        ScanIndexForward: !query.descending,
+      },
+      query.filter,
+    );
 
-  const count = async () => (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
+  const count = async () =>
+    (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
   const page = async () => {
     const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
@@ -77,7 +90,11 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
     // Read one item past the page to know whether another page exists.
     while (monthIndex < months.length && items.length <= query.limit) {
       const result = await ddb().send(
-        new QueryCommand({ ...rangeOf(months[monthIndex]), Limit: query.limit + 1 - items.length, ExclusiveStartKey: startKey }),
+        new QueryCommand({
+          ...rangeOf(months[monthIndex]),
+          Limit: query.limit + 1 - items.length,
+          ExclusiveStartKey: startKey,
+        }),
       );
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;

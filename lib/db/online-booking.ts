@@ -7,9 +7,14 @@ import { queryAll, where, withFilter } from './query';
 
 /** The practice's active services: one Query on its service collection (a catalog, tens of items). */
 export async function activeServices(medspaId: string): Promise<ServiceRecord[]> {
-  const items = await queryAll(withFilter({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
-  }, where<ServiceRecord>({ active: true })));
+  const items = await queryAll(
+    withFilter(
+      {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
+      },
+      where<ServiceRecord>({ active: true }),
+    ),
+  );
   return items.map((item) => serviceCodec.fromItem(item)!);
 }

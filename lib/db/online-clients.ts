@@ -19,7 +19,8 @@ export const onlineEmailKeyOf = (medspaId: string, email: string): Key => online
 export { onlineLedgerKey };
 
 /** The client an email item names, or null when it does not exist. */
-export const emailOwnerOf = (item: Record<string, unknown> | undefined): string | null => onlineEmailCodec.fromItem(item)?.client_id ?? null;
+export const emailOwnerOf = (item: Record<string, unknown> | undefined): string | null =>
+  onlineEmailCodec.fromItem(item)?.client_id ?? null;
 
 /** A client's ledger as read: `version` null when it does not exist yet. */
 export interface OnlineLedger {
@@ -40,7 +41,14 @@ export function ledgerOf(item: Record<string, unknown> | undefined): OnlineLedge
  */
 export function emailOwnerAction(medspaId: string, email: string, read: string | null, clientId: string): TransactItem {
   if (read === clientId) {
-    return { ConditionCheck: { TableName: tableName(), Key: onlineEmailKeyOf(medspaId, email), ConditionExpression: 'client_id = :read', ExpressionAttributeValues: { ':read': read } } };
+    return {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: onlineEmailKeyOf(medspaId, email),
+        ConditionExpression: 'client_id = :read',
+        ExpressionAttributeValues: { ':read': read },
+      },
+    };
   }
   return {
     Put: {
@@ -56,15 +64,29 @@ export function emailOwnerAction(medspaId: string, email: string, read: string |
  * A public booking's ledger write: the whole ledger as decided (the entries still live plus the
  * new one), on condition it is still the version read. Expired entries go with it.
  */
-export function ledgerBookAction(medspaId: string, clientId: string, read: OnlineLedger, ends: Record<string, string>): TransactItem {
-  const record: OnlineLedgerRecord = { medspa_id: medspaId, client_id: clientId, ends, version: (read.version ?? 0) + 1 };
+export function ledgerBookAction(
+  medspaId: string,
+  clientId: string,
+  read: OnlineLedger,
+  ends: Record<string, string>,
+): TransactItem {
+  const record: OnlineLedgerRecord = {
+    medspa_id: medspaId,
+    client_id: clientId,
+    ends,
+    version: (read.version ?? 0) + 1,
+  };
   return {
     Put: {
       TableName: tableName(),
       Item: onlineLedgerCodec.toItem(record),
       ...(read.version === null
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: '#version = :read', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':read': read.version } }),
+        : {
+            ConditionExpression: '#version = :read',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':read': read.version },
+          }),
     },
   };
 }
@@ -74,21 +96,56 @@ export function ledgerBookAction(medspaId: string, clientId: string, read: Onlin
  * move): its entry set to its end, unconditionally (the staff's own rules decided). The version
  * grows, so a public booking that read the ledger before decides again.
  */
-export const ledgerTrackAction = (medspaId: string, clientId: string, appointmentId: string, end: string): TransactItem =>
-  ledgerUpdate(medspaId, clientId, 'SET #entry = :end, #medspa = :medspa, #client = :client, #entity = :entity', appointmentId, { ':end': end });
+export const ledgerTrackAction = (
+  medspaId: string,
+  clientId: string,
+  appointmentId: string,
+  end: string,
+): TransactItem =>
+  ledgerUpdate(
+    medspaId,
+    clientId,
+    'SET #entry = :end, #medspa = :medspa, #client = :client, #entity = :entity',
+    appointmentId,
+    { ':end': end },
+  );
 
 /** An online booking that stops holding time (cancelled, completed, no-show, deleted): its entry removed. */
 export const ledgerReleaseAction = (medspaId: string, clientId: string, appointmentId: string): TransactItem =>
-  ledgerUpdate(medspaId, clientId, 'SET #medspa = :medspa, #client = :client, #entity = :entity REMOVE #entry', appointmentId, {});
+  ledgerUpdate(
+    medspaId,
+    clientId,
+    'SET #medspa = :medspa, #client = :client, #entity = :entity REMOVE #entry',
+    appointmentId,
+    {},
+  );
 
-function ledgerUpdate(medspaId: string, clientId: string, expression: string, appointmentId: string, values: Record<string, unknown>): TransactItem {
+function ledgerUpdate(
+  medspaId: string,
+  clientId: string,
+  expression: string,
+  appointmentId: string,
+  values: Record<string, unknown>,
+): TransactItem {
   return {
     Update: {
       TableName: tableName(),
       Key: onlineLedgerKey(medspaId, clientId),
       UpdateExpression: `${expression} ADD #version :one`,
-      ExpressionAttributeNames: { '#entry': `${LEDGER_ENTRY_PREFIX}${appointmentId}`, '#medspa': 'medspa_id', '#client': 'client_id', '#entity': 'entity', '#version': 'version' },
-      ExpressionAttributeValues: { ...values, ':medspa': medspaId, ':client': clientId, ':entity': onlineLedgerCodec.entity, ':one': 1 },
+      ExpressionAttributeNames: {
+        '#entry': `${LEDGER_ENTRY_PREFIX}${appointmentId}`,
+        '#medspa': 'medspa_id',
+        '#client': 'client_id',
+        '#entity': 'entity',
+        '#version': 'version',
+      },
+      ExpressionAttributeValues: {
+        ...values,
+        ':medspa': medspaId,
+        ':client': clientId,
+        ':entity': onlineLedgerCodec.entity,
+        ':one': 1,
+      },
     },
   };
 }

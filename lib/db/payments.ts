@@ -30,7 +30,9 @@ export type PaymentWriteResult =
 function liveClientOnly(action: TransactItem): TransactItem {
   const update = action.Update!;
   const condition = update.ConditionExpression ? `(${update.ConditionExpression}) AND ` : '';
-  return { Update: { ...update, ConditionExpression: `${condition}attribute_exists(pk) AND attribute_not_exists(deleted_at)` } };
+  return {
+    Update: { ...update, ConditionExpression: `${condition}attribute_exists(pk) AND attribute_not_exists(deleted_at)` },
+  };
 }
 
 /**
@@ -40,24 +42,33 @@ function liveClientOnly(action: TransactItem): TransactItem {
 export async function commitPayment(payment: PaymentRecord, writes?: RequestWrites): Promise<PaymentWriteResult> {
   const { medspa_id: medspaId } = payment;
   const actions: NamedAction<'client' | 'payment' | 'appointment'>[] = [
-    { name: 'client', action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })) },
-    { name: 'payment', action: {
-      Put: {
-        TableName: tableName(),
-        Item: paymentCodec.toItem(payment),
-        ConditionExpression: 'attribute_not_exists(pk)',
+    {
+      name: 'client',
+      action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })),
+    },
+    {
+      name: 'payment',
+      action: {
+        Put: {
+          TableName: tableName(),
+          Item: paymentCodec.toItem(payment),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    } },
+    },
   ];
   if (payment.appointment_id) {
-    actions.push({ name: 'appointment', action: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: appointmentKey(medspaId, payment.appointment_id),
-        ConditionExpression: 'attribute_exists(pk) AND client_id = :client',
-        ExpressionAttributeValues: { ':client': payment.client_id },
+    actions.push({
+      name: 'appointment',
+      action: {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: appointmentKey(medspaId, payment.appointment_id),
+          ConditionExpression: 'attribute_exists(pk) AND client_id = :client',
+          ExpressionAttributeValues: { ':client': payment.client_id },
+        },
       },
-    } });
+    });
   }
   const outcome = await transact(actions, writes);
   if (outcome.ok) return outcome;
@@ -68,11 +79,25 @@ export async function commitPayment(payment: PaymentRecord, writes?: RequestWrit
 }
 
 /** Payments created in [start, end), newest first: the practice's monthly partitions. */
-export const listPaymentsByTime = (medspaId: string, range: { start: string; end: string }, page: PageRequest): Promise<Page<PaymentRecord>> =>
-  queryMonthPartitions(paymentCodec, { ...range, ...page, partitionOf: (month) => paymentTimeIndexPk(medspaId, month), descending: true });
+export const listPaymentsByTime = (
+  medspaId: string,
+  range: { start: string; end: string },
+  page: PageRequest,
+): Promise<Page<PaymentRecord>> =>
+  queryMonthPartitions(paymentCodec, {
+    ...range,
+    ...page,
+    partitionOf: (month) => paymentTimeIndexPk(medspaId, month),
+    descending: true,
+  });
 
 /** One client's payments created in [start, end) (or all when no range), newest first. */
-export const listClientPayments = (medspaId: string, clientId: string, range: { start: string; end: string } | null, page: PageRequest): Promise<Page<PaymentRecord>> =>
+export const listClientPayments = (
+  medspaId: string,
+  clientId: string,
+  range: { start: string; end: string } | null,
+  page: PageRequest,
+): Promise<Page<PaymentRecord>> =>
   queryPage(paymentCodec, {
     index: 'gsi2',
     keyCondition: {

@@ -21,13 +21,19 @@ export const normalizeSku = (sku: string) => sku.trim().normalize('NFKC').toLowe
 
 export const findProduct = (medspaId: string, id: string) => getLiveEntity(medspaId, 'PRODUCT', id);
 
-const productKey = (product: Pick<ProductRecord, 'medspa_id' | 'id'>) => entityKey(product.medspa_id, 'PRODUCT', product.id);
+const productKey = (product: Pick<ProductRecord, 'medspa_id' | 'id'>) =>
+  entityKey(product.medspa_id, 'PRODUCT', product.id);
 
 function putSkuAction(medspaId: string, productId: string, sku: string): TransactItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: productSkuCodec.toItem({ medspa_id: medspaId, normalized_sku: normalizeSku(sku), product_id: productId, sku }),
+      Item: productSkuCodec.toItem({
+        medspa_id: medspaId,
+        normalized_sku: normalizeSku(sku),
+        product_id: productId,
+        sku,
+      }),
       ConditionExpression: 'attribute_not_exists(pk)',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
@@ -57,18 +63,35 @@ type ProductAction = NamedAction<'product' | 'old-sku' | 'sku'>;
 function productWriteResult(outcome: TransactOutcome<ProductAction>): ProductWriteResult {
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['sku', 'product', 'old-sku'])!;
-  if (failed.name === 'sku') return { ok: false, failed: 'sku', takenBy: productSkuCodec.fromItem(failed.old ?? undefined)?.product_id ?? null };
+  if (failed.name === 'sku')
+    return { ok: false, failed: 'sku', takenBy: productSkuCodec.fromItem(failed.old ?? undefined)?.product_id ?? null };
   return { ok: false, failed: 'product' };
 }
 
 /** The product with its SKU claim (and its low-stock index entry when it starts low), in one transaction; its id is new. */
-export async function putNewProduct(product: ProductRecord, writes?: RequestWrites): Promise<Exclude<ProductWriteResult, { failed: 'product' }>> {
-  const outcome = await transact<ProductAction>([
-    { name: 'product', action: { Put: { TableName: tableName(), Item: productCodec.toItem(product), ConditionExpression: 'attribute_not_exists(pk)' } } },
-    { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
-  ], writes);
+export async function putNewProduct(
+  product: ProductRecord,
+  writes?: RequestWrites,
+): Promise<Exclude<ProductWriteResult, { failed: 'product' }>> {
+  const outcome = await transact<ProductAction>(
+    [
+      {
+        name: 'product',
+        action: {
+          Put: {
+            TableName: tableName(),
+            Item: productCodec.toItem(product),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      { name: 'sku', action: putSkuAction(product.medspa_id, product.id, product.sku) },
+    ],
+    writes,
+  );
   const result = productWriteResult(outcome);
-  if (!result.ok && result.failed === 'product') throw new DataFailure('collision', `product ${product.id} already exists`);
+  if (!result.ok && result.failed === 'product')
+    throw new DataFailure('collision', `product ${product.id} already exists`);
   return result as Exclude<ProductWriteResult, { failed: 'product' }>;
 }
 
@@ -83,27 +106,40 @@ export interface ProductChange {
 }
 
 /** A PATCH: fields, headroom and low-stock index keys, plus a SKU swap when the SKU changes, all or nothing. */
-export async function commitProductChange({ current, changes, low, now, writes }: ProductChange): Promise<ProductWriteResult> {
+export async function commitProductChange({
+  current,
+  changes,
+  low,
+  now,
+  writes,
+}: ProductChange): Promise<ProductWriteResult> {
   const lowKeys = lowStockIndexKeys(current.medspa_id, current.id);
-  const update: ProductAction = { name: 'product', action: {
-    Update: {
-      TableName: tableName(),
-      Key: productKey(current),
-      ...versionedUpdate(changes, {
-        expectedVersion: current.version,
-        now,
-        indexKeys: low === true ? lowKeys : undefined,
-        remove: low === false ? Object.keys(lowKeys) : undefined,
-      }),
+  const update: ProductAction = {
+    name: 'product',
+    action: {
+      Update: {
+        TableName: tableName(),
+        Key: productKey(current),
+        ...versionedUpdate(changes, {
+          expectedVersion: current.version,
+          now,
+          indexKeys: low === true ? lowKeys : undefined,
+          remove: low === false ? Object.keys(lowKeys) : undefined,
+        }),
+      },
     },
-  } };
+  };
   const newSku = changes.sku as string | undefined;
-  if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku)) return productWriteResult(await transact([update], writes));
-  const outcome = await transact<ProductAction>([
-    update,
-    { name: 'old-sku', action: deleteSkuAction(current.medspa_id, current.id, current.sku) },
-    { name: 'sku', action: putSkuAction(current.medspa_id, current.id, newSku) },
-  ], writes);
+  if (newSku === undefined || normalizeSku(newSku) === normalizeSku(current.sku))
+    return productWriteResult(await transact([update], writes));
+  const outcome = await transact<ProductAction>(
+    [
+      update,
+      { name: 'old-sku', action: deleteSkuAction(current.medspa_id, current.id, current.sku) },
+      { name: 'sku', action: putSkuAction(current.medspa_id, current.id, newSku) },
+    ],
+    writes,
+  );
   return productWriteResult(outcome);
 }
 
@@ -115,8 +151,19 @@ export async function commitProductChange({ current, changes, low, now, writes }
  * failed condition the item as it was comes back (ALL_OLD), to plan the next attempt from.
  */
 function stockUpdateAction(product: ProductRecord, step: StockStep, delta: number, now: string): TransactItem {
-  const names: Record<string, string> = { '#q': 'quantity_on_hand', '#h': 'headroom', '#v': 'version', '#u': 'updated_at' };
-  const values: Record<string, unknown> = { ':d': delta, ':one': 1, ':now': now, ':q': product.quantity_on_hand, ':h': product.headroom };
+  const names: Record<string, string> = {
+    '#q': 'quantity_on_hand',
+    '#h': 'headroom',
+    '#v': 'version',
+    '#u': 'updated_at',
+  };
+  const values: Record<string, unknown> = {
+    ':d': delta,
+    ':one': 1,
+    ':now': now,
+    ':q': product.quantity_on_hand,
+    ':h': product.headroom,
+  };
   const conditions = ['attribute_exists(pk)', '#q = :q', '#h = :h'];
   const sets = ['#q = #q + :d', '#h = #h + :d', '#v = #v + :one', '#u = :now'];
   let remove = '';
@@ -152,57 +199,82 @@ export type StockWriteResult =
  * One stock adjustment in ONE transaction: the product's counters, the ledger entry (on the
  * retail-sales index when a sale) and, on a crossing down, the low-stock crossing record.
  */
-export async function commitStockAdjustment(product: ProductRecord, step: StockStep, entry: Omit<StockAdjustmentRecord, 'medspa_id'>, writes?: RequestWrites): Promise<StockWriteResult> {
+export async function commitStockAdjustment(
+  product: ProductRecord,
+  step: StockStep,
+  entry: Omit<StockAdjustmentRecord, 'medspa_id'>,
+  writes?: RequestWrites,
+): Promise<StockWriteResult> {
   const medspaId = product.medspa_id;
   const at = entry.created_at;
   const actions: NamedAction<'product' | 'ledger' | 'crossing'>[] = [
     { name: 'product', action: stockUpdateAction(product, step, entry.delta, at) },
-    { name: 'ledger', action: {
-      Put: {
-        TableName: tableName(),
-        Item: stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry }),
-        ConditionExpression: 'attribute_not_exists(pk)',
+    {
+      name: 'ledger',
+      action: {
+        Put: {
+          TableName: tableName(),
+          Item: stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    } },
+    },
   ];
   if (step.transition === 'crosses_down') {
-    actions.push({ name: 'crossing', action: {
-      Put: {
-        TableName: tableName(),
-        Item: lowStockCrossingCodec.toItem({
-          medspa_id: medspaId,
-          product_id: product.id,
-          adjustment_id: entry.id,
-          quantity_on_hand: entry.quantity_after,
-          low_stock_threshold: product.low_stock_threshold,
-          occurred_at: at,
-          // The product as of the crossing, for `product.low_stock`'s object: the fields as read,
-          // the quantity this adjustment left (as precise as `quantity_after`).
-          product: {
-            ...product,
+    actions.push({
+      name: 'crossing',
+      action: {
+        Put: {
+          TableName: tableName(),
+          Item: lowStockCrossingCodec.toItem({
+            medspa_id: medspaId,
+            product_id: product.id,
+            adjustment_id: entry.id,
             quantity_on_hand: entry.quantity_after,
-            headroom: entry.quantity_after - product.low_stock_threshold,
-            version: product.version + 1,
-            updated_at: at,
-          },
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
+            low_stock_threshold: product.low_stock_threshold,
+            occurred_at: at,
+            // The product as of the crossing, for `product.low_stock`'s object: the fields as read,
+            // the quantity this adjustment left (as precise as `quantity_after`).
+            product: {
+              ...product,
+              quantity_on_hand: entry.quantity_after,
+              headroom: entry.quantity_after - product.low_stock_threshold,
+              version: product.version + 1,
+              updated_at: at,
+            },
+          }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    } });
+    });
   }
   const outcome = await transact(actions, writes);
   if (outcome.ok) return outcome;
   const moved = firstFailed(outcome.failed, ['product']);
-  if (!moved) throw new DataFailure('collision', `stock adjustment ${entry.id}: its ledger or crossing item already exists`);
+  if (!moved)
+    throw new DataFailure('collision', `stock adjustment ${entry.id}: its ledger or crossing item already exists`);
   return { ok: false, failed: 'product', current: productCodec.fromItem(moved.old ?? undefined) };
 }
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */
-export function listProducts(medspaId: string, page: PageRequest, options: { lowOnly: boolean; filter?: Filter }): Promise<Page<ProductRecord>> {
+export function listProducts(
+  medspaId: string,
+  page: PageRequest,
+  options: { lowOnly: boolean; filter?: Filter },
+): Promise<Page<ProductRecord>> {
   if (!options.lowOnly) return listEntities(productCodec, medspaId, page, options.filter);
-  return queryPage(productCodec, { index: 'gsi2', keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) }, ...page, filter: options.filter });
+  return queryPage(productCodec, {
+    index: 'gsi2',
+    keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) },
+    ...page,
+    filter: options.filter,
+  });
 }
 
 /** A product's ledger, newest first. */
 export const listStockLedger = (medspaId: string, productId: string, page: PageRequest) =>
-  queryPage(stockAdjustmentCodec, { keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) }, ...page, descending: true });
+  queryPage(stockAdjustmentCodec, {
+    keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) },
+    ...page,
+    descending: true,
+  });

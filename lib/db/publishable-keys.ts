@@ -12,16 +12,23 @@ import { deleteEntity, updateEntity } from './update';
 
 export type { PublishableKeyRecord };
 
-export const putNewPublishableKey = (record: PublishableKeyRecord, writes?: RequestWrites) => putNew(publishableKeyCodec, record, writes);
+export const putNewPublishableKey = (record: PublishableKeyRecord, writes?: RequestWrites) =>
+  putNew(publishableKeyCodec, record, writes);
 
-export const listPublishableKeys = (medspaId: string, page: PageRequest) => listEntities(publishableKeyCodec, medspaId, page);
+export const listPublishableKeys = (medspaId: string, page: PageRequest) =>
+  listEntities(publishableKeyCodec, medspaId, page);
 
 /** The key, or null for unknown, deleted and malformed ids. */
-export const findPublishableKey = (medspaId: string, id: string) => (isEntityId(id) ? getEntity(publishableKeyCodec, medspaId, id) : Promise.resolve(null));
+export const findPublishableKey = (medspaId: string, id: string) =>
+  isEntityId(id) ? getEntity(publishableKeyCodec, medspaId, id) : Promise.resolve(null);
 
 /** A versioned change of a key as read (`expectedVersion`): `absent` once deleted, `version` when changed meanwhile. */
-export const updatePublishableKey = (medspaId: string, id: string, changes: Record<string, unknown>, options: { expectedVersion: number; now: string }) =>
-  updateEntity(publishableKeyCodec, medspaId, id, changes, options);
+export const updatePublishableKey = (
+  medspaId: string,
+  id: string,
+  changes: Record<string, unknown>,
+  options: { expectedVersion: number; now: string },
+) => updateEntity(publishableKeyCodec, medspaId, id, changes, options);
 
 /** Deletes a key (gone at once from the table; containers that cached it stop within their cache time). */
 export const deletePublishableKey = (medspaId: string, id: string) => deleteEntity(medspaId, 'PKEY', id);
@@ -30,9 +37,15 @@ export const deletePublishableKey = (medspaId: string, id: string) => deleteEnti
  * What a public call stands on: the key (null when deleted or never made) and its practice, in one
  * strongly consistent BatchGetItem.
  */
-export async function readPublicAccess(medspaId: string, keyId: string): Promise<{ key: PublishableKeyRecord | null; practice: PracticeRecord | null }> {
+export async function readPublicAccess(
+  medspaId: string,
+  keyId: string,
+): Promise<{ key: PublishableKeyRecord | null; practice: PracticeRecord | null }> {
   const keyKey = entityKey(medspaId, 'PKEY', keyId);
   const ofPractice = practiceKey(medspaId);
   const found = await readItems([ofPractice, keyKey]);
-  return { key: publishableKeyCodec.fromItem(found.get(itemId(keyKey))), practice: practiceCodec.fromItem(found.get(itemId(ofPractice))) };
+  return {
+    key: publishableKeyCodec.fromItem(found.get(itemId(keyKey))),
+    practice: practiceCodec.fromItem(found.get(itemId(ofPractice))),
+  };
 }

@@ -10,10 +10,15 @@ import { writeOne } from './transact';
  * marker, the audit entry) when it has any left to commit.
  */
 export async function putNew<T>(codec: Codec<T>, record: T, writes?: RequestWrites): Promise<T> {
-  const outcome = await writeOne({
-    name: 'new',
-    action: { Put: { TableName: tableName(), Item: codec.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
-  }, writes);
+  const outcome = await writeOne(
+    {
+      name: 'new',
+      action: {
+        Put: { TableName: tableName(), Item: codec.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+    },
+    writes,
+  );
   if (!outcome.ok) throw new DataFailure('collision', `a new ${codec.entity} item's key is taken`);
   return record;
 }

@@ -33,7 +33,9 @@ export type Match<T> = { [K in keyof T & string]?: T[K] | Test<NonNullable<T[K]>
 
 /** A Query's filter: tests of attributes, each by name and value (its FilterExpression is written by `filterInput`). */
 export interface Filter {
-  readonly tests: ReadonlyArray<readonly [name: string, test: Pick<Test, 'op' | 'value'> | { op: '='; value: unknown }]>;
+  readonly tests: ReadonlyArray<
+    readonly [name: string, test: Pick<Test, 'op' | 'value'> | { op: '='; value: unknown }]
+  >;
 }
 
 /** The filter of `match`'s defined tests (undefined when there are none). */
@@ -51,7 +53,9 @@ export function allOf(...filters: Array<Filter | undefined>): Filter | undefined
 }
 
 /** A filter as Query input (placeholders `#w<n>` / `:w<n>`, apart from the key condition's). */
-export function filterInput(filter: Filter | undefined): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+export function filterInput(
+  filter: Filter | undefined,
+): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
   if (!filter) return {};
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -61,7 +65,9 @@ export function filterInput(filter: Filter | undefined): Pick<QueryCommandInput,
     names[field] = name;
     if (test.op === 'absent') return `attribute_not_exists(${field})`;
     if (test.op === 'in') {
-      const placeholders = (test.value as unknown[]).map((item, n) => ((values[`${value}_${n}`] = item), `${value}_${n}`));
+      const placeholders = (test.value as unknown[]).map(
+        (item, n) => ((values[`${value}_${n}`] = item), `${value}_${n}`),
+      );
       return `${field} IN (${placeholders.join(', ')})`;
     }
     values[value] = test.value;
@@ -98,15 +104,22 @@ const MAX_KEY_BYTES = 1024;
 export const startKeyNames = (index?: string) => (index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk']);
 
 /** Exactly the key attributes `keyNames`, as strings DynamoDB takes as key values, with `expected` values (the partition read). */
-export const isStartKey = (key: unknown, keyNames: readonly string[], expected: KeyMap = {}): key is Record<string, string> =>
+export const isStartKey = (
+  key: unknown,
+  keyNames: readonly string[],
+  expected: KeyMap = {},
+): key is Record<string, string> =>
   typeof key === 'object' &&
   key !== null &&
   Object.entries(expected).every(([name, value]) => (key as KeyMap)[name] === value) &&
-  Object.values(key).every((value) => typeof value === 'string' && isWellFormed(value) && Buffer.byteLength(value) <= MAX_KEY_BYTES) &&
+  Object.values(key).every(
+    (value) => typeof value === 'string' && isWellFormed(value) && Buffer.byteLength(value) <= MAX_KEY_BYTES,
+  ) &&
   [...Object.keys(key)].sort().join() === [...keyNames].sort().join();
 
 /** A Query's LastEvaluatedKey as a cursor of this scope (null on the last page). */
-const sealStartKey = (scope: CursorScope, key: KeyMap | undefined): string | null => (key ? sealCursor(scope, key) : null);
+const sealStartKey = (scope: CursorScope, key: KeyMap | undefined): string | null =>
+  key ? sealCursor(scope, key) : null;
 
 // ---- Pages, counts, whole ranges ------------------------------------------------------------
 
@@ -145,7 +158,9 @@ export async function countAll(input: QueryInput): Promise<number> {
   let total = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await ddb().send(new QueryCommand({ TableName: tableName(), ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
+    const result = await ddb().send(
+      new QueryCommand({ TableName: tableName(), ...input, Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
     total += result.Count ?? 0;
     startKey = result.LastEvaluatedKey;
   } while (startKey);
@@ -157,7 +172,9 @@ export async function queryAll(input: QueryInput): Promise<Record<string, unknow
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await ddb().send(new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: startKey }));
+    const result = await ddb().send(
+      new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: startKey }),
+    );
     items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
   } while (startKey);
@@ -186,9 +203,16 @@ function keyConditionInput({ keyCondition, index }: Pick<QueryPageInput, 'keyCon
  */
 export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Promise<Page<T>> {
   const { keyCondition, index, limit } = input;
-  const base = { TableName: tableName(), IndexName: index, ...withFilter(keyConditionInput(input), input.filter), ScanIndexForward: !input.descending };
+  const base = {
+    TableName: tableName(),
+    IndexName: index,
+    ...withFilter(keyConditionInput(input), input.filter),
+    ScanIndexForward: !input.descending,
+  };
   const keyNames = startKeyNames(index);
-  const startKey = openCursor(input.scope, input.cursor, (key) => isStartKey(key, keyNames, { [keyCondition.name]: keyCondition.value })) as KeyMap | undefined;
+  const startKey = openCursor(input.scope, input.cursor, (key) =>
+    isStartKey(key, keyNames, { [keyCondition.name]: keyCondition.value }),
+  ) as KeyMap | undefined;
   const keyOf = (item: KeyMap) => Object.fromEntries(keyNames.map((name) => [name, item[name]]));
 
   const readPage = async () => {
@@ -197,7 +221,9 @@ export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Pr
     const items: KeyMap[] = [];
     let exclusiveStartKey = startKey;
     do {
-      const result = await ddb().send(new QueryCommand({ ...base, Limit: limit + 1 - items.length, ExclusiveStartKey: exclusiveStartKey }));
+      const result = await ddb().send(
+        new QueryCommand({ ...base, Limit: limit + 1 - items.length, ExclusiveStartKey: exclusiveStartKey }),
+      );
       items.push(...(result.Items ?? []));
       exclusiveStartKey = result.LastEvaluatedKey;
     } while (exclusiveStartKey && items.length <= limit);
@@ -216,5 +242,9 @@ export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Pr
 }
 
 /** A page of a practice's collection of one entity type, in id order; `filter` narrows it. */
-export const listEntities = <T, E extends EntityType>(codec: CollectionCodec<T, E>, medspaId: string, page: PageRequest, filter?: Filter) =>
-  queryPage(codec, { keyCondition: { name: 'pk', value: collectionPk(medspaId, codec.entity) }, ...page, filter });
+export const listEntities = <T, E extends EntityType>(
+  codec: CollectionCodec<T, E>,
+  medspaId: string,
+  page: PageRequest,
+  filter?: Filter,
+) => queryPage(codec, { keyCondition: { name: 'pk', value: collectionPk(medspaId, codec.entity) }, ...page, filter });

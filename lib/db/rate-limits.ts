@@ -1,7 +1,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { BoundedCache } from '../cache';
-import { givesToken, intervalOf, newerTat, planTake, refused, taken, type BucketPolicy, type Decision } from '../domain/rate-limit';
+import {
+  givesToken,
+  intervalOf,
+  newerTat,
+  planTake,
+  refused,
+  taken,
+  type BucketPolicy,
+  type Decision,
+} from '../domain/rate-limit';
 import { retry } from '../retry';
 import { ddb, tableName } from './client';
 import { itemId } from './key-reads';
@@ -13,7 +22,8 @@ export type Bucket = Key;
 /** A credential's budget, or a publishable key's overall one. */
 export const credentialBucket = (medspaId: string, clientId: string): Bucket => rateLimitKey(medspaId, clientId);
 /** One client IP's budget on one publishable key. */
-export const keyIpBucket = (medspaId: string, keyId: string, sourceIp: string): Bucket => keyIpRateLimitKey(medspaId, keyId, sourceIp);
+export const keyIpBucket = (medspaId: string, keyId: string, sourceIp: string): Bucket =>
+  keyIpRateLimitKey(medspaId, keyId, sourceIp);
 /** A client IP's budget before its caller is known. */
 export const ipBucket = (sourceIp: string): Bucket => ipRateLimitKey(sourceIp);
 
@@ -61,11 +71,16 @@ export async function takeToken(key: Bucket, now: number, policy: BucketPolicy):
             TableName: tableName(),
             Key: key,
             UpdateExpression: `SET #tat = ${plan.kind === 'idle' ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
-            ConditionExpression: plan.kind === 'idle' ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon' : '#tat > :now AND #tat <= :latest',
+            ConditionExpression:
+              plan.kind === 'idle'
+                ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon'
+                : '#tat > :now AND #tat <= :latest',
             ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
             ExpressionAttributeValues: {
               ':now': now,
-              ...(plan.kind === 'idle' ? { ':next': now + interval, ':horizon': plan.horizon } : { ':interval': interval, ':latest': plan.latest }),
+              ...(plan.kind === 'idle'
+                ? { ':next': now + interval, ':horizon': plan.horizon }
+                : { ':interval': interval, ':latest': plan.latest }),
               ':entity': 'RATE_LIMIT',
               ':expires': Math.floor(now / 1000) + TTL_SECONDS,
             },

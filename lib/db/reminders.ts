@@ -59,7 +59,12 @@ export async function remindersDueIn(minute: string): Promise<ReminderDue[]> {
 }
 
 export async function deleteReminderDue(due: ReminderDue): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt) }));
+  await ddb().send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: reminderDueKey(due.minute, due.medspaId, due.appointmentId, due.scheduledAt),
+    }),
+  );
 }
 
 /** The appointments of these due items, by `medspaId|appointmentId`: one BatchGetItem per 100. */
@@ -107,29 +112,44 @@ export async function commitScheduledReminder(reminder: ReminderRecord): Promise
   const { medspa_id: medspaId, appointment } = reminder;
   const statuses = Object.fromEntries(ACTIVE_STATUSES.map((status, index) => [`:s${index}`, status]));
   const outcome = await transact<NamedAction<'reminder' | 'sent' | 'still-due'>>([
-    { name: 'reminder', action: { Put: { TableName: tableName(), Item: reminderCodec.toItem(reminder), ConditionExpression: 'attribute_not_exists(pk)' } } },
-    { name: 'sent', action: {
-      Put: {
-        TableName: tableName(),
-        Item: reminderSentCodec.toItem({
-          medspa_id: medspaId,
-          appointment_id: appointment.id,
-          scheduled_at: appointment.scheduled_at,
-          event_id: reminder.event_id,
-          sent_at: reminder.requested_at,
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
+    {
+      name: 'reminder',
+      action: {
+        Put: {
+          TableName: tableName(),
+          Item: reminderCodec.toItem(reminder),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    } },
-    { name: 'still-due', action: {
-      ConditionCheck: {
-        TableName: tableName(),
-        Key: appointmentKey(medspaId, appointment.id),
-        ConditionExpression: `attribute_exists(pk) AND scheduled_at = :at AND #status IN (${Object.keys(statuses).join(', ')})`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':at': appointment.scheduled_at, ...statuses },
+    },
+    {
+      name: 'sent',
+      action: {
+        Put: {
+          TableName: tableName(),
+          Item: reminderSentCodec.toItem({
+            medspa_id: medspaId,
+            appointment_id: appointment.id,
+            scheduled_at: appointment.scheduled_at,
+            event_id: reminder.event_id,
+            sent_at: reminder.requested_at,
+          }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    } },
+    },
+    {
+      name: 'still-due',
+      action: {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: appointmentKey(medspaId, appointment.id),
+          ConditionExpression: `attribute_exists(pk) AND scheduled_at = :at AND #status IN (${Object.keys(statuses).join(', ')})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': appointment.scheduled_at, ...statuses },
+        },
+      },
+    },
   ]);
   return outcome.ok ? 'written' : 'refused';
 }

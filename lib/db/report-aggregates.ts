@@ -2,7 +2,13 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GenerationPlan, GenerationState, LedgerEntry } from '../domain/report-aggregates';
 import type { PracticeRecord, ReportGenerationRecord } from '../domain/records';
 import { ddb, tableName } from './client';
-import { practiceCodec, reportClientVisitsCodec, reportGenerationCodec, reportLedgerCodec, reportStreamMarkerCodec } from './codecs';
+import {
+  practiceCodec,
+  reportClientVisitsCodec,
+  reportGenerationCodec,
+  reportLedgerCodec,
+  reportStreamMarkerCodec,
+} from './codecs';
 import { itemId, readItems } from './key-reads';
 import { COLLECTIONS, type RecordOf } from './batch';
 import { queryAll } from './query';
@@ -40,11 +46,15 @@ export interface GenerationPointer {
 
 const pointerOf = (item: Record<string, unknown> | undefined): GenerationPointer => {
   const stored = reportGenerationCodec.fromItem(item);
-  return stored ? { active: stored.active, building: stored.building ?? null, rev: stored.rev } : { active: INITIAL_GENERATION, building: null, rev: null };
+  return stored
+    ? { active: stored.active, building: stored.building ?? null, rev: stored.rev }
+    : { active: INITIAL_GENERATION, building: null, rev: null };
 };
 
 /** The practice and its report generation pointer, in one strongly consistent round trip. */
-export async function readReportContext(medspaId: string): Promise<{ practice: PracticeRecord | null; pointer: GenerationPointer }> {
+export async function readReportContext(
+  medspaId: string,
+): Promise<{ practice: PracticeRecord | null; pointer: GenerationPointer }> {
   const found = await readItems([practiceKey(medspaId), reportGenerationKey(medspaId)]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
@@ -53,15 +63,28 @@ export async function readReportContext(medspaId: string): Promise<{ practice: P
 }
 
 /** Moves the pointer, only from the revision read (so two rebuilds never both take it). False when it moved meanwhile. */
-export async function writeGenerationPointer(medspaId: string, next: { active: string; building: string | null }, expectedRev: number | null, now: string): Promise<boolean> {
-  const record: ReportGenerationRecord = { medspa_id: medspaId, active: next.active, building: next.building, rev: (expectedRev ?? 0) + 1, updated_at: now };
+export async function writeGenerationPointer(
+  medspaId: string,
+  next: { active: string; building: string | null },
+  expectedRev: number | null,
+  now: string,
+): Promise<boolean> {
+  const record: ReportGenerationRecord = {
+    medspa_id: medspaId,
+    active: next.active,
+    building: next.building,
+    rev: (expectedRev ?? 0) + 1,
+    updated_at: now,
+  };
   try {
     await ddb().send(
       new PutCommand({
         TableName: tableName(),
         Item: reportGenerationCodec.toItem(record),
         ConditionExpression: expectedRev === null ? 'attribute_not_exists(pk)' : '#rev = :rev',
-        ...(expectedRev === null ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': expectedRev } }),
+        ...(expectedRev === null
+          ? {}
+          : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': expectedRev } }),
       }),
     );
     return true;
@@ -103,12 +126,16 @@ export async function readUnitState(medspaId: string, request: UnitStateRequest)
     }
     const clients: GenerationState['clients'] = new Map();
     for (const id of request.clientIds) {
-      const visits = reportClientVisitsCodec.fromItem(found.get(itemId(reportClientVisitsKey(medspaId, generation, id))));
+      const visits = reportClientVisitsCodec.fromItem(
+        found.get(itemId(reportClientVisitsKey(medspaId, generation, id))),
+      );
       clients.set(id, visits ? { dates: visits.dates, rev: visits.rev } : null);
     }
     byGeneration.set(generation, { ledger, clients });
   }
-  const appliedEvents = new Set(request.eventIds.filter((id) => found.has(itemId(reportStreamMarkerKey(medspaId, id)))));
+  const appliedEvents = new Set(
+    request.eventIds.filter((id) => found.has(itemId(reportStreamMarkerKey(medspaId, id)))),
+  );
   return { byGeneration, appliedEvents };
 }
 
@@ -141,7 +168,11 @@ export type UnitOutcome =
 const conditionOn = (attribute: string, expected: number | null) =>
   expected === null
     ? { ConditionExpression: 'attribute_not_exists(pk)' }
-    : { ConditionExpression: '#v = :expected', ExpressionAttributeNames: { '#v': attribute }, ExpressionAttributeValues: { ':expected': expected } };
+    : {
+        ConditionExpression: '#v = :expected',
+        ExpressionAttributeNames: { '#v': attribute },
+        ExpressionAttributeValues: { ':expected': expected },
+      };
 
 /** The actions of a unit besides its plans: the two context checks and the markers. */
 export const unitOverheadActions = (eventIds: number) => 2 + eventIds;
@@ -152,14 +183,22 @@ export const unitOverheadActions = (eventIds: number) => 2 + eventIds;
  * the pointer and the zone are still those the plan used.
  */
 /** A unit's actions, named by what a failed condition means; a marker carries its record's id. */
-type UnitAction = NamedAction<'pointer' | 'zone' | 'state' | 'totals' | 'clients'> | (NamedAction<'marker'> & { eventId: string });
+type UnitAction =
+  | NamedAction<'pointer' | 'zone' | 'state' | 'totals' | 'clients'>
+  | (NamedAction<'marker'> & { eventId: string });
 
 export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   const { medspaId } = write;
   const actions: UnitAction[] = [
     {
       name: 'pointer',
-      action: { ConditionCheck: { TableName: tableName(), Key: reportGenerationKey(medspaId), ...conditionOn('rev', write.pointerRev) } },
+      action: {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: reportGenerationKey(medspaId),
+          ...conditionOn('rev', write.pointerRev),
+        },
+      },
     },
     {
       name: 'zone',
@@ -183,7 +222,12 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
       action: {
         Put: {
           TableName: tableName(),
-          Item: reportStreamMarkerCodec.toItem({ medspa_id: medspaId, event_id: eventId, applied_at: appliedAt, expires_at: expiresAt }),
+          Item: reportStreamMarkerCodec.toItem({
+            medspa_id: medspaId,
+            event_id: eventId,
+            applied_at: appliedAt,
+            expires_at: expiresAt,
+          }),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -196,7 +240,13 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
         action: {
           Put: {
             TableName: tableName(),
-            Item: reportLedgerCodec.toItem({ medspa_id: medspaId, generation, record_key: recordKey, version: entry.version, facts: entry.facts }),
+            Item: reportLedgerCodec.toItem({
+              medspa_id: medspaId,
+              generation,
+              record_key: recordKey,
+              version: entry.version,
+              facts: entry.facts,
+            }),
             ...conditionOn('version', expectedVersion),
           },
         },
@@ -214,13 +264,17 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
         },
       });
     }
-    for (const [date, counters] of plan.totals) actions.push({ name: 'totals', action: dayUpdate(medspaId, generation, 'TOTALS', date, counters) });
-    for (const [date, counters] of plan.clientDays) actions.push({ name: 'clients', action: dayUpdate(medspaId, generation, 'CLIENTS', date, counters) });
+    for (const [date, counters] of plan.totals)
+      actions.push({ name: 'totals', action: dayUpdate(medspaId, generation, 'TOTALS', date, counters) });
+    for (const [date, counters] of plan.clientDays)
+      actions.push({ name: 'clients', action: dayUpdate(medspaId, generation, 'CLIENTS', date, counters) });
   }
-  if (actions.length > MAX_TRANSACTION_ACTIONS) throw new Error(`report unit of ${actions.length} actions is over the transaction limit`);
+  if (actions.length > MAX_TRANSACTION_ACTIONS)
+    throw new Error(`report unit of ${actions.length} actions is over the transaction limit`);
   const outcome = await transact(actions);
   if (outcome.ok) return outcome;
-  if (outcome.failed.some((failure) => failure.name === 'pointer' || failure.name === 'zone')) return { ok: false, failed: 'context' };
+  if (outcome.failed.some((failure) => failure.name === 'pointer' || failure.name === 'zone'))
+    return { ok: false, failed: 'context' };
   const markers = outcome.failed.flatMap((failure) => (failure.name === 'marker' ? [failure.eventId] : []));
   if (markers.length) return { ok: false, failed: 'markers', eventIds: markers };
   return { ok: false, failed: 'state' };
@@ -239,14 +293,27 @@ async function deleteKeys(keys: Key[]): Promise<void> {
 }
 
 const keysIn = async (pk: string): Promise<Key[]> =>
-  (await queryAll({ KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: '#pk, #sk' })) as unknown as Key[];
+  (await queryAll({
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: '#pk, #sk',
+  })) as unknown as Key[];
 
 /**
  * Deletes a generation nobody reads or writes any more (after a rebuild switched away from it):
  * its ledger, client visits and the day items of `years`. Returns how many items went.
  */
-export async function deleteGeneration(medspaId: string, generation: string, years: readonly string[]): Promise<number> {
-  const partitions = [reportLedgerPk(medspaId, generation), reportClientVisitsPk(medspaId, generation), ...years.map((year) => reportDaysPk(medspaId, generation, year))];
+export async function deleteGeneration(
+  medspaId: string,
+  generation: string,
+  years: readonly string[],
+): Promise<number> {
+  const partitions = [
+    reportLedgerPk(medspaId, generation),
+    reportClientVisitsPk(medspaId, generation),
+    ...years.map((year) => reportDaysPk(medspaId, generation, year)),
+  ];
   let deleted = 0;
   for (const pk of partitions) {
     const keys = await keysIn(pk);
@@ -257,7 +324,14 @@ export async function deleteGeneration(medspaId: string, generation: string, yea
 }
 
 /** Every item of a (small) setup collection, deleted ones included: the providers and services a report names. */
-export async function readWholeCollection<K extends 'PROVIDER' | 'SERVICE'>(medspaId: string, type: K): Promise<RecordOf<K>[]> {
-  const items = await queryAll({ KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'pk' }, ExpressionAttributeValues: { ':pk': collectionPk(medspaId, type) } });
+export async function readWholeCollection<K extends 'PROVIDER' | 'SERVICE'>(
+  medspaId: string,
+  type: K,
+): Promise<RecordOf<K>[]> {
+  const items = await queryAll({
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'pk' },
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, type) },
+  });
   return items.map((item) => COLLECTIONS[type].fromItem(item) as RecordOf<K>);
 }

@@ -12,9 +12,25 @@ export type { ReportDayKind };
  */
 
 /** The ADD of `counters` to a day item, for the unit's transaction (the item is created by the first one). */
-export function dayUpdate(medspaId: string, generation: string, kind: ReportDayKind, date: string, counters: Record<string, number>) {
-  const names: Record<string, string> = { '#entity': 'entity', '#medspa': 'medspa_id', '#generation': 'generation', '#date': 'date' };
-  const values: Record<string, unknown> = { ':entity': (kind === 'TOTALS' ? reportTotalsCodec : reportClientsCodec).entity, ':medspa': medspaId, ':generation': generation, ':date': date };
+export function dayUpdate(
+  medspaId: string,
+  generation: string,
+  kind: ReportDayKind,
+  date: string,
+  counters: Record<string, number>,
+) {
+  const names: Record<string, string> = {
+    '#entity': 'entity',
+    '#medspa': 'medspa_id',
+    '#generation': 'generation',
+    '#date': 'date',
+  };
+  const values: Record<string, unknown> = {
+    ':entity': (kind === 'TOTALS' ? reportTotalsCodec : reportClientsCodec).entity,
+    ':medspa': medspaId,
+    ':generation': generation,
+    ':date': date,
+  };
   const adds = Object.entries(counters).map(([name, delta], index) => {
     names[`#c${index}`] = name;
     values[`:c${index}`] = delta;
@@ -31,7 +47,6 @@ export function dayUpdate(medspaId: string, generation: string, kind: ReportDayK
   };
 }
 
-
 /** Attributes of a day item that are not counters. */
 const DAY_ITEM_FIELDS = new Set(['pk', 'sk', 'entity', 'medspa_id', 'generation', 'date']);
 
@@ -42,7 +57,8 @@ export interface DayItem {
 
 const yearsOf = (from: string, to: string) => {
   const years: string[] = [];
-  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year += 1) years.push(String(year).padStart(4, '0'));
+  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year += 1)
+    years.push(String(year).padStart(4, '0'));
   return years;
 };
 
@@ -76,7 +92,9 @@ export async function queryReportDays(
   );
   return perYear.flat().map((item) => {
     const date = String(item.sk).slice(kind.length + 1);
-    const values = Object.entries(item).filter(([name, value]) => !DAY_ITEM_FIELDS.has(name) && typeof value === 'number');
+    const values = Object.entries(item).filter(
+      ([name, value]) => !DAY_ITEM_FIELDS.has(name) && typeof value === 'number',
+    );
     return { date, counters: Object.fromEntries(values) as Record<string, number> };
   });
 }

@@ -12,9 +12,22 @@ import { decodeStreamRecord, type StreamRecord } from './stream';
 
 /** What a stream record means to the reports: a source record at a version (null: removed), or a practice change. */
 export type ReportSource =
-  | { kind: 'APPOINTMENT'; medspaId: string; id: string; version: number; record: AppointmentRecord | null; clientId: string }
+  | {
+      kind: 'APPOINTMENT';
+      medspaId: string;
+      id: string;
+      version: number;
+      record: AppointmentRecord | null;
+      clientId: string;
+    }
   | { kind: 'PAYMENT'; medspaId: string; id: string; version: number; record: PaymentRecord | null }
-  | { kind: 'SALE'; medspaId: string; id: string; version: number; record: Omit<StockAdjustmentRecord, 'medspa_id'> | null }
+  | {
+      kind: 'SALE';
+      medspaId: string;
+      id: string;
+      version: number;
+      record: Omit<StockAdjustmentRecord, 'medspa_id'> | null;
+    }
   | { kind: 'PRACTICE'; medspaId: string; practice: PracticeRecord | null };
 
 const REPORT_KINDS = ['APPOINTMENT', 'PAYMENT', 'STOCK_ADJUSTMENT', 'PRACTICE'] as const;
@@ -31,11 +44,24 @@ export function decodeReportSource(record: StreamRecord): ReportSource | null {
   switch (change.kind) {
     case 'APPOINTMENT': {
       const current = (change.after ?? change.before)!;
-      return { kind: 'APPOINTMENT', medspaId: current.medspa_id, id: current.id, version: current.version + (removed ? 1 : 0), record: removed ? null : current, clientId: current.client_id };
+      return {
+        kind: 'APPOINTMENT',
+        medspaId: current.medspa_id,
+        id: current.id,
+        version: current.version + (removed ? 1 : 0),
+        record: removed ? null : current,
+        clientId: current.client_id,
+      };
     }
     case 'PAYMENT': {
       const current = (change.after ?? change.before)!;
-      return { kind: 'PAYMENT', medspaId: current.medspa_id, id: current.id, version: (current.version ?? 1) + (removed ? 1 : 0), record: removed ? null : current };
+      return {
+        kind: 'PAYMENT',
+        medspaId: current.medspa_id,
+        id: current.id,
+        version: (current.version ?? 1) + (removed ? 1 : 0),
+        record: removed ? null : current,
+      };
     }
     case 'STOCK_ADJUSTMENT': {
       const current = (change.after ?? change.before)!;
@@ -56,7 +82,14 @@ async function readMonthPartitions(partitions: readonly string[]): Promise<Recor
   const queue = [...partitions];
   const worker = async () => {
     for (let pk = queue.shift(); pk !== undefined; pk = queue.shift()) {
-      items.push(...(await queryAll({ IndexName: 'gsi1', KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'gsi1pk' }, ExpressionAttributeValues: { ':pk': pk } })));
+      items.push(
+        ...(await queryAll({
+          IndexName: 'gsi1',
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': 'gsi1pk' },
+          ExpressionAttributeValues: { ':pk': pk },
+        })),
+      );
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));

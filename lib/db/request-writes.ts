@@ -17,7 +17,9 @@ export class RequestWrites {
 
   /** The items a transaction should carry: none once one transaction committed them. */
   itemsFor(actions: readonly TransactItem[]): TransactItem[] {
-    return this.committed ? [] : this.writes.map((write) => write(actions)).filter((item): item is TransactItem => item !== null);
+    return this.committed
+      ? []
+      : this.writes.map((write) => write(actions)).filter((item): item is TransactItem => item !== null);
   }
 
   markCommitted(): void {

@@ -3,15 +3,30 @@ import { isEntityId } from '../domain/ids';
 import type { ServiceRecord } from '../domain/records';
 import { batchGetEntities, COLLECTIONS, getEntity, type CollectionType, type RecordOf } from './batch';
 import { tableName } from './client';
-import { clientCodec, equipmentCodec, providerCodec, roomCodec, serviceCodec, type Codec, type CollectionCodec } from './codecs';
+import {
+  clientCodec,
+  equipmentCodec,
+  providerCodec,
+  roomCodec,
+  serviceCodec,
+  type Codec,
+  type CollectionCodec,
+} from './codecs';
 import { DataFailure } from './failure';
 import { readItem } from './key-reads';
-import { collectionPk, entityKey, } from './keys';
+import { collectionPk, entityKey } from './keys';
 import { putNew } from './put-new';
 import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
-import { updateEntity, versionedFailure, versionedUpdate, type UpdateOptions, type UpdateOutcome, type VersionedFailure } from './update';
+import {
+  updateEntity,
+  versionedFailure,
+  versionedUpdate,
+  type UpdateOptions,
+  type UpdateOutcome,
+  type VersionedFailure,
+} from './update';
 
 /**
  * Soft-deletable entities (providers, rooms, equipment, clients; services are never deleted).
@@ -31,16 +46,27 @@ type MaybeDeleted = { deleted_at?: string | null };
 const isLive = <T>(item: T | null): item is T => item !== null && !(item as MaybeDeleted).deleted_at;
 
 /** The entity unless absent, deleted or not a well-formed id. */
-export async function getLiveEntity<K extends CollectionType>(medspaId: string, type: K, id: string): Promise<RecordOf<K> | null> {
+export async function getLiveEntity<K extends CollectionType>(
+  medspaId: string,
+  type: K,
+  id: string,
+): Promise<RecordOf<K> | null> {
   if (!isEntityId(id)) return null;
-  const item = (await getEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id));
+  const item = await getEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id);
   return isLive(item) ? item : null;
 }
 
 /** Several live entities of one type in one round trip, by id (missing, deleted and malformed ids are absent). */
-export async function getLiveEntities<K extends CollectionType>(medspaId: string, type: K, ids: readonly string[]): Promise<Map<string, RecordOf<K>>> {
+export async function getLiveEntities<K extends CollectionType>(
+  medspaId: string,
+  type: K,
+  ids: readonly string[],
+): Promise<Map<string, RecordOf<K>>> {
   const wanted = [...new Set(ids)].filter(isEntityId);
-  const found = await batchGetEntities(medspaId, wanted.map((id) => ({ type, id })));
+  const found = await batchGetEntities(
+    medspaId,
+    wanted.map((id) => ({ type, id })),
+  );
   const live = new Map<string, RecordOf<K>>();
   for (const id of wanted) {
     const item = found.get(type, id);
@@ -58,20 +84,42 @@ export async function updateLiveEntity<K extends CollectionType>(
   options: Omit<UpdateOptions, 'condition'>,
 ): Promise<UpdateOutcome<RecordOf<K>>> {
   if (!isEntityId(id)) return { ok: false, failed: 'absent' };
-  return updateEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id, changes, { ...options, condition: NOT_DELETED });
+  return updateEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id, changes, {
+    ...options,
+    condition: NOT_DELETED,
+  });
 }
 
 /** A page of live entities (Query on the collection, never a Scan); `filter` narrows further. */
-export const listLiveEntities = <K extends CollectionType>(medspaId: string, type: K, page: PageRequest, filter?: Filter): Promise<Page<RecordOf<K>>> =>
-  listEntities(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
+export const listLiveEntities = <K extends CollectionType>(
+  medspaId: string,
+  type: K,
+  page: PageRequest,
+  filter?: Filter,
+): Promise<Page<RecordOf<K>>> =>
+  listEntities(
+    COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>,
+    medspaId,
+    page,
+    allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter),
+  );
 
 /** The codec of each soft-deletable (or, for services, deactivatable) resource type. */
-const RESOURCE_CODECS = { PROVIDER: providerCodec, ROOM: roomCodec, EQUIPMENT: equipmentCodec, SERVICE: serviceCodec, CLIENT: clientCodec } as const;
+const RESOURCE_CODECS = {
+  PROVIDER: providerCodec,
+  ROOM: roomCodec,
+  EQUIPMENT: equipmentCodec,
+  SERVICE: serviceCodec,
+  CLIENT: clientCodec,
+} as const;
 export type ResourceType = keyof typeof RESOURCE_CODECS;
 
 /** A new resource (its id must be new, else a DataFailure `collision`), with the request's writes. */
-export const putNewResource = <T extends { id: string; medspa_id: string }>(type: ResourceType, record: T, writes?: RequestWrites): Promise<T> =>
-  putNew(RESOURCE_CODECS[type] as unknown as Codec<T>, record, writes);
+export const putNewResource = <T extends { id: string; medspa_id: string }>(
+  type: ResourceType,
+  record: T,
+  writes?: RequestWrites,
+): Promise<T> => putNew(RESOURCE_CODECS[type] as unknown as Codec<T>, record, writes);
 
 // ---------------------------------------------------------------------------------------------
 // Certifications: a service's `provider_ids` never names a deleted provider
@@ -100,7 +148,10 @@ const certifyProvider = (medspaId: string, providerId: string): CertifyAction =>
 });
 
 /** A live provider's version and certification count (0 before the first), or null when absent, deleted or malformed. */
-export async function readProviderForDeletion(medspaId: string, providerId: string): Promise<{ version: number; certificationSeq: number } | null> {
+export async function readProviderForDeletion(
+  medspaId: string,
+  providerId: string,
+): Promise<{ version: number; certificationSeq: number } | null> {
   if (!isEntityId(providerId)) return null;
   const item = await readItem(entityKey(medspaId, 'PROVIDER', providerId));
   if (!isLive(item ?? null)) return null;
@@ -123,20 +174,41 @@ export type ServiceWriteResult =
  * deletion (which withdraws the provider from every service in its own transaction). Beyond
  * MAX_PROVIDER_CHECKS new providers in one write they rely on the read just before instead.
  */
-async function commitServiceWrite(medspaId: string, service: TransactItem, newProviderIds: readonly string[], writes?: RequestWrites): Promise<ServiceWriteResult> {
-  const checks = newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => certifyProvider(medspaId, id)) : [];
-  const outcome = await transact<NamedAction<'service'> | CertifyAction>([{ name: 'service', action: service }, ...checks], writes);
+async function commitServiceWrite(
+  medspaId: string,
+  service: TransactItem,
+  newProviderIds: readonly string[],
+  writes?: RequestWrites,
+): Promise<ServiceWriteResult> {
+  const checks =
+    newProviderIds.length <= MAX_PROVIDER_CHECKS ? newProviderIds.map((id) => certifyProvider(medspaId, id)) : [];
+  const outcome = await transact<NamedAction<'service'> | CertifyAction>(
+    [{ name: 'service', action: service }, ...checks],
+    writes,
+  );
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['service', 'provider'])!;
-  return failed.name === 'service' ? { ok: false, failed: versionedFailure(failed.old) } : { ok: false, failed: 'provider', providerId: failed.providerId };
+  return failed.name === 'service'
+    ? { ok: false, failed: versionedFailure(failed.old) }
+    : { ok: false, failed: 'provider', providerId: failed.providerId };
 }
 
 /** A new service (every provider it lists checked live); its id is new (else a DataFailure `collision`). */
 export async function commitNewService(service: ServiceRecord, writes?: RequestWrites) {
-  const result = await commitServiceWrite(service.medspa_id, {
-    Put: { TableName: tableName(), Item: serviceCodec.toItem(service), ConditionExpression: 'attribute_not_exists(pk)' },
-  }, service.provider_ids, writes);
-  if (!result.ok && result.failed !== 'provider') throw new DataFailure('collision', `service ${service.id} already exists`);
+  const result = await commitServiceWrite(
+    service.medspa_id,
+    {
+      Put: {
+        TableName: tableName(),
+        Item: serviceCodec.toItem(service),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    service.provider_ids,
+    writes,
+  );
+  if (!result.ok && result.failed !== 'provider')
+    throw new DataFailure('collision', `service ${service.id} already exists`);
   return result as Exclude<ServiceWriteResult, { failed: VersionedFailure }>;
 }
 
@@ -147,23 +219,36 @@ export const commitServiceChange = (
   changes: Record<string, unknown>,
   options: { expectedVersion: number; now: string; newProviderIds: readonly string[]; writes?: RequestWrites },
 ) =>
-  commitServiceWrite(medspaId, {
-    Update: {
-      TableName: tableName(),
-      Key: entityKey(medspaId, 'SERVICE', serviceId),
-      ...versionedUpdate(changes, { expectedVersion: options.expectedVersion, now: options.now }),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  commitServiceWrite(
+    medspaId,
+    {
+      Update: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'SERVICE', serviceId),
+        ...versionedUpdate(changes, { expectedVersion: options.expectedVersion, now: options.now }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
     },
-  }, options.newProviderIds, options.writes);
+    options.newProviderIds,
+    options.writes,
+  );
 
 /** The services of a practice that certify `providerId` (id, version, provider_ids): a strongly consistent Query of the service collection, bounded by it. */
-export async function servicesCertifying(medspaId: string, providerId: string): Promise<{ id: string; version: number; provider_ids: string[] }[]> {
-  const items = await queryAll(withFilter({
-    KeyConditionExpression: 'pk = :pk',
-    ProjectionExpression: 'id, version, provider_ids',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
-    ConsistentRead: true,
-  }, where<{ provider_ids: string[] }>({ provider_ids: contains(providerId) })));
+export async function servicesCertifying(
+  medspaId: string,
+  providerId: string,
+): Promise<{ id: string; version: number; provider_ids: string[] }[]> {
+  const items = await queryAll(
+    withFilter(
+      {
+        KeyConditionExpression: 'pk = :pk',
+        ProjectionExpression: 'id, version, provider_ids',
+        ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
+        ConsistentRead: true,
+      },
+      where<{ provider_ids: string[] }>({ provider_ids: contains(providerId) }),
+    ),
+  );
   return items as { id: string; version: number; provider_ids: string[] }[];
 }
 
@@ -186,33 +271,48 @@ export async function commitProviderDeletion(
   services: { id: string; version: number; provider_ids: string[] }[],
   options: { expectedVersion?: number; certificationSeq: number; now: string; writes?: RequestWrites },
 ): Promise<ProviderDeletionResult> {
-  const update = versionedUpdate({ deleted_at: options.now }, { expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED });
+  const update = versionedUpdate(
+    { deleted_at: options.now },
+    { expectedVersion: options.expectedVersion, now: options.now, condition: NOT_DELETED },
+  );
   // No certification since the services were looked up (else one could be missing from `services`).
   const unchanged = options.certificationSeq === 0 ? '(attribute_not_exists(#cs) OR #cs = :cs)' : '#cs = :cs';
-  const provider: NamedAction<'provider'> = { name: 'provider', action: {
-    Update: {
-      TableName: tableName(),
-      Key: entityKey(medspaId, 'PROVIDER', providerId),
-      ...update,
-      ConditionExpression: `${update.ConditionExpression} AND ${unchanged}`,
-      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#cs': CERTIFICATION_SEQ },
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':cs': options.certificationSeq },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  const provider: NamedAction<'provider'> = {
+    name: 'provider',
+    action: {
+      Update: {
+        TableName: tableName(),
+        Key: entityKey(medspaId, 'PROVIDER', providerId),
+        ...update,
+        ConditionExpression: `${update.ConditionExpression} AND ${unchanged}`,
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#cs': CERTIFICATION_SEQ },
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':cs': options.certificationSeq },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
     },
-  } };
-  const withdrawals = services.map((service): NamedAction<'service'> => ({ name: 'service', action: {
-    Update: {
-      TableName: tableName(),
-      Key: entityKey(medspaId, 'SERVICE', service.id),
-      ...versionedUpdate({ provider_ids: service.provider_ids.filter((id) => id !== providerId) }, { expectedVersion: service.version, now: options.now }),
-    },
-  } }));
+  };
+  const withdrawals = services.map(
+    (service): NamedAction<'service'> => ({
+      name: 'service',
+      action: {
+        Update: {
+          TableName: tableName(),
+          Key: entityKey(medspaId, 'SERVICE', service.id),
+          ...versionedUpdate(
+            { provider_ids: service.provider_ids.filter((id) => id !== providerId) },
+            { expectedVersion: service.version, now: options.now },
+          ),
+        },
+      },
+    }),
+  );
   const outcome = await transact([provider, ...withdrawals], options.writes);
   if (outcome.ok) return outcome;
   const failed = firstFailed(outcome.failed, ['provider', 'service'])!;
   if (failed.name === 'service') return { ok: false, failed: 'service' };
   const old = failed.old;
   if (!old || old.deleted_at) return { ok: false, failed: 'absent' };
-  if (options.expectedVersion !== undefined && old.version !== options.expectedVersion) return { ok: false, failed: 'version' };
+  if (options.expectedVersion !== undefined && old.version !== options.expectedVersion)
+    return { ok: false, failed: 'version' };
   return { ok: false, failed: 'certified' };
 }

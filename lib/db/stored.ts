@@ -29,329 +29,411 @@ const deletedAt = /* @__PURE__ */ built(() => z.optional(z.string()));
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
 /** Settings added after the first practices were stored are optional here; the codec fills their defaults. */
-export const storedPractice = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  name: text,
-  time_zone: text,
-  currency: text,
-  reminder_lead_minutes: count,
-  api_access: z.enum(API_ACCESS),
-  online_booking: z.optional(z.partial(z.object({
-    enabled: z.boolean(),
-    horizon_days: count,
-    min_notice_minutes: count,
-    cancel_cutoff_minutes: count,
-    max_active_bookings_per_client: count,
-  }))),
-  allowed_origins: z.optional(z.array(text)),
-  ...versioned,
-}));
+export const storedPractice = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    name: text,
+    time_zone: text,
+    currency: text,
+    reminder_lead_minutes: count,
+    api_access: z.enum(API_ACCESS),
+    online_booking: z.optional(
+      z.partial(
+        z.object({
+          enabled: z.boolean(),
+          horizon_days: count,
+          min_notice_minutes: count,
+          cancel_cutoff_minutes: count,
+          max_active_bookings_per_client: count,
+        }),
+      ),
+    ),
+    allowed_origins: z.optional(z.array(text)),
+    ...versioned,
+  }),
+);
 
 const period = /* @__PURE__ */ built(() => z.object({ start: text, end: text }));
 const day = /* @__PURE__ */ built(() => z.optional(z.array(period)));
 
-export const storedProvider = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  first_name: text,
-  last_name: text,
-  full_name: text,
-  email: nullableText,
-  title: nullableText,
-  working_hours: z.object({ mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }),
-  time_off: z.array(z.object({ start: text, end: text, reason: z.optional(text) })),
-  active: z.boolean(),
-  deleted_at: deletedAt,
-  ...versioned,
-}));
+export const storedProvider = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    first_name: text,
+    last_name: text,
+    full_name: text,
+    email: nullableText,
+    title: nullableText,
+    working_hours: z.object({ mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }),
+    time_off: z.array(z.object({ start: text, end: text, reason: z.optional(text) })),
+    active: z.boolean(),
+    deleted_at: deletedAt,
+    ...versioned,
+  }),
+);
 
-export const storedFacility = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  name: text,
-  description: nullableText,
-  active: z.boolean(),
-  deleted_at: deletedAt,
-  ...versioned,
-}));
+export const storedFacility = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    name: text,
+    description: nullableText,
+    active: z.boolean(),
+    deleted_at: deletedAt,
+    ...versioned,
+  }),
+);
 
-export const storedService = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  name: text,
-  description: nullableText,
-  category: nullableText,
-  price_cents: count,
-  duration_minutes: count,
-  active: z.boolean(),
-  provider_ids: z.array(text),
-  ...versioned,
-}));
+export const storedService = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    name: text,
+    description: nullableText,
+    category: nullableText,
+    price_cents: count,
+    duration_minutes: count,
+    active: z.boolean(),
+    provider_ids: z.array(text),
+    ...versioned,
+  }),
+);
 
 const addressPart = /* @__PURE__ */ built(() => z.nullable(z.string()));
 
-export const storedClient = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  first_name: text,
-  last_name: text,
-  email: nullableText,
-  phone: nullableText,
-  date_of_birth: nullableText,
-  address: z.nullable(z.object({ line1: addressPart, line2: addressPart, city: addressPart, region: addressPart, postal_code: addressPart, country: addressPart })),
-  membership_status: z.enum(MEMBERSHIP_STATUSES),
-  membership_tier: nullableText,
-  tags: z.array(text),
-  notes: nullableText,
-  last_visit_at: nullableText,
-  total_spent_cents: count,
-  visit_count: count,
-  no_show_count: z.optional(count),
-  deleted_at: deletedAt,
-  ...versioned,
-}));
+export const storedClient = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    first_name: text,
+    last_name: text,
+    email: nullableText,
+    phone: nullableText,
+    date_of_birth: nullableText,
+    address: z.nullable(
+      z.object({
+        line1: addressPart,
+        line2: addressPart,
+        city: addressPart,
+        region: addressPart,
+        postal_code: addressPart,
+        country: addressPart,
+      }),
+    ),
+    membership_status: z.enum(MEMBERSHIP_STATUSES),
+    membership_tier: nullableText,
+    tags: z.array(text),
+    notes: nullableText,
+    last_visit_at: nullableText,
+    total_spent_cents: count,
+    visit_count: count,
+    no_show_count: z.optional(count),
+    deleted_at: deletedAt,
+    ...versioned,
+  }),
+);
 
-export const storedClientSearch = /* @__PURE__ */ built(() => z.object({ medspa_id: text, term: text, client_id: text, membership_status: text }));
+export const storedClientSearch = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, term: text, client_id: text, membership_status: text }),
+);
 
-export const storedConsent = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  client_id: text,
-  form_name: text,
-  signed_at: text,
-  appointment_id: nullableText,
-  ...versioned,
-}));
+export const storedConsent = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    form_name: text,
+    signed_at: text,
+    appointment_id: nullableText,
+    ...versioned,
+  }),
+);
 
-export const storedCredential = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  client_id: text,
-  medspa_id: text,
-  name: text,
-  role: z.enum(ROLES),
-  secret_hash: text,
-  revoked_at: z.optional(text),
-  ...versioned,
-}));
+export const storedCredential = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    client_id: text,
+    medspa_id: text,
+    name: text,
+    role: z.enum(ROLES),
+    secret_hash: text,
+    revoked_at: z.optional(text),
+    ...versioned,
+  }),
+);
 
 const budget = /* @__PURE__ */ built(() => z.object({ requests_per_second: count, burst: count }));
 
-export const storedPublishableKey = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  key: text,
-  name: text,
-  allowed_origins: z.array(text),
-  rate_limits: z.optional(z.object({ per_client_ip: budget, overall: budget })),
-  ...versioned,
-}));
+export const storedPublishableKey = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    key: text,
+    name: text,
+    allowed_origins: z.array(text),
+    rate_limits: z.optional(z.object({ per_client_ip: budget, overall: budget })),
+    ...versioned,
+  }),
+);
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 
-export const storedAppointment = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  client_id: text,
-  service_id: text,
-  provider_id: text,
-  room_id: nullableText,
-  equipment_id: nullableText,
-  scheduled_at: text,
-  end_at: text,
-  duration_minutes: count,
-  status: z.enum(APPOINTMENT_STATUSES),
-  notes: nullableText,
-  internal_notes: nullableText,
-  source: z.enum(APPOINTMENT_SOURCES),
-  price_cents: count,
-  cancelled_at: nullableText,
-  cancellation_reason: nullableText,
-  manage_generation: z.optional(count),
-  ...versioned,
-}));
+export const storedAppointment = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    service_id: text,
+    provider_id: text,
+    room_id: nullableText,
+    equipment_id: nullableText,
+    scheduled_at: text,
+    end_at: text,
+    duration_minutes: count,
+    status: z.enum(APPOINTMENT_STATUSES),
+    notes: nullableText,
+    internal_notes: nullableText,
+    source: z.enum(APPOINTMENT_SOURCES),
+    price_cents: count,
+    cancelled_at: nullableText,
+    cancellation_reason: nullableText,
+    manage_generation: z.optional(count),
+    ...versioned,
+  }),
+);
 
-export const storedOnlineEmail = /* @__PURE__ */ built(() => z.object({ medspa_id: text, email_hash: text, client_id: text }));
+export const storedOnlineEmail = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, email_hash: text, client_id: text }),
+);
 
 /** The ledger's fixed fields; its entries are top-level attributes the codec gathers (lib/db/codecs.ts). */
-export const storedOnlineLedger = /* @__PURE__ */ built(() => z.object({ medspa_id: text, client_id: text, version: z._default(count, 0) }));
+export const storedOnlineLedger = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, client_id: text, version: z._default(count, 0) }),
+);
 
 /** `medspa_id` is absent from items written before it was stored: the codec takes it from the key. */
-export const storedTreatmentRecord = /* @__PURE__ */ built(() => z.object({
-  medspa_id: z.optional(text),
-  appointment_id: text,
-  client_id: text,
-  provider_id: text,
-  recorded_by: text,
-  summary: z.optional(text),
-  notes: z.optional(text),
-  areas_treated: z.optional(z.array(text)),
-  products_used: z.optional(z.array(z.object({ name: text, quantity: z.optional(count), unit: z.optional(text), lot_number: z.optional(text) }))),
-  dosage: z.optional(text),
-  follow_up: z.optional(text),
-  ...versioned,
-}));
+export const storedTreatmentRecord = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: z.optional(text),
+    appointment_id: text,
+    client_id: text,
+    provider_id: text,
+    recorded_by: text,
+    summary: z.optional(text),
+    notes: z.optional(text),
+    areas_treated: z.optional(z.array(text)),
+    products_used: z.optional(
+      z.array(
+        z.object({ name: text, quantity: z.optional(count), unit: z.optional(text), lot_number: z.optional(text) }),
+      ),
+    ),
+    dosage: z.optional(text),
+    follow_up: z.optional(text),
+    ...versioned,
+  }),
+);
 
-export const storedClaimBucket = /* @__PURE__ */ built(() => z.object({
-  medspa_id: text,
-  resource: z.enum(['PROVIDER', 'ROOM', 'EQUIPMENT']),
-  resource_id: text,
-  hour: text,
-  entries: z.record(z.string(), period),
-  version: count,
-}));
+export const storedClaimBucket = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    resource: z.enum(['PROVIDER', 'ROOM', 'EQUIPMENT']),
+    resource_id: text,
+    hour: text,
+    entries: z.record(z.string(), period),
+    version: count,
+  }),
+);
 
-export const storedReminder = /* @__PURE__ */ built(() => z.object({
-  medspa_id: text,
-  event_id: text,
-  appointment_id: text,
-  requested_at: text,
-  requested_by: text,
-  appointment: storedAppointment,
-}));
+export const storedReminder = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    event_id: text,
+    appointment_id: text,
+    requested_at: text,
+    requested_by: text,
+    appointment: storedAppointment,
+  }),
+);
 
-export const storedReminderDue = /* @__PURE__ */ built(() => z.object({ medspa_id: text, appointment_id: text, scheduled_at: text, due_minute: text, expires_at: count }));
-export const storedReminderSent = /* @__PURE__ */ built(() => z.object({ medspa_id: text, appointment_id: text, scheduled_at: text, event_id: text, sent_at: text }));
+export const storedReminderDue = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, appointment_id: text, scheduled_at: text, due_minute: text, expires_at: count }),
+);
+export const storedReminderSent = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, appointment_id: text, scheduled_at: text, event_id: text, sent_at: text }),
+);
 export const storedReminderSweep = /* @__PURE__ */ built(() => z.object({ swept_through: text, updated_at: text }));
 
 // ---- Payments, products, stock -----------------------------------------------------------------
 
 /** Payments stored before payments had a version are at version 1. */
-export const storedPayment = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  client_id: text,
-  appointment_id: nullableText,
-  amount_cents: count,
-  currency: text,
-  method: z.enum(PAYMENT_METHODS),
-  note: nullableText,
-  version: z._default(count, 1),
-  created_at: text,
-}));
+export const storedPayment = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    appointment_id: nullableText,
+    amount_cents: count,
+    currency: text,
+    method: z.enum(PAYMENT_METHODS),
+    note: nullableText,
+    version: z._default(count, 1),
+    created_at: text,
+  }),
+);
 
-export const storedProduct = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  name: text,
-  sku: text,
-  brand: nullableText,
-  category: nullableText,
-  price_cents: count,
-  cost_cents: z.nullable(count),
-  quantity_on_hand: count,
-  low_stock_threshold: count,
-  headroom: count,
-  active: z.boolean(),
-  ...versioned,
-}));
+export const storedProduct = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    name: text,
+    sku: text,
+    brand: nullableText,
+    category: nullableText,
+    price_cents: count,
+    cost_cents: z.nullable(count),
+    quantity_on_hand: count,
+    low_stock_threshold: count,
+    headroom: count,
+    active: z.boolean(),
+    ...versioned,
+  }),
+);
 
-export const storedProductSku = /* @__PURE__ */ built(() => z.object({ medspa_id: text, normalized_sku: text, product_id: text, sku: text }));
+export const storedProductSku = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, normalized_sku: text, product_id: text, sku: text }),
+);
 
-export const storedStockAdjustment = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  product_id: text,
-  delta: count,
-  reason: z.enum(STOCK_REASONS),
-  unit_price_cents: z.nullable(count),
-  note: nullableText,
-  quantity_after: count,
-  low_stock_crossed: z.boolean(),
-  created_at: text,
-  created_by: text,
-}));
+export const storedStockAdjustment = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    product_id: text,
+    delta: count,
+    reason: z.enum(STOCK_REASONS),
+    unit_price_cents: z.nullable(count),
+    note: nullableText,
+    quantity_after: count,
+    low_stock_crossed: z.boolean(),
+    created_at: text,
+    created_by: text,
+  }),
+);
 
-export const storedLowStockCrossing = /* @__PURE__ */ built(() => z.object({
-  medspa_id: text,
-  product_id: text,
-  adjustment_id: text,
-  quantity_on_hand: count,
-  low_stock_threshold: count,
-  occurred_at: text,
-  product: storedProduct,
-}));
+export const storedLowStockCrossing = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    product_id: text,
+    adjustment_id: text,
+    quantity_on_hand: count,
+    low_stock_threshold: count,
+    occurred_at: text,
+    product: storedProduct,
+  }),
+);
 
 // ---- Webhooks, audit ---------------------------------------------------------------------------
 
-export const storedWebhook = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  url: text,
-  events: z.array(text),
-  description: nullableText,
-  enabled: z.boolean(),
-  disabled_reason: nullableText,
-  first_failure_at: z.optional(nullableText),
-  last_success_at: z.optional(nullableText),
-  secret_enc: text,
-  previous_secret_enc: z.optional(nullableText),
-  previous_secret_expires_at: z.optional(nullableText),
-  ...versioned,
-}));
+export const storedWebhook = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    url: text,
+    events: z.array(text),
+    description: nullableText,
+    enabled: z.boolean(),
+    disabled_reason: nullableText,
+    first_failure_at: z.optional(nullableText),
+    last_success_at: z.optional(nullableText),
+    secret_enc: text,
+    previous_secret_enc: z.optional(nullableText),
+    previous_secret_expires_at: z.optional(nullableText),
+    ...versioned,
+  }),
+);
 
 const isEventType = (value: unknown): value is EventType => (ALL_EVENT_TYPES as unknown[]).includes(value);
 
 /** The event is stored as its JSON text (lib/db/codecs.ts deliveryCodec): checked here as an envelope, once parsed. */
-export const storedEvent = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  type: z.custom<EventType>(isEventType),
-  created_at: text,
-  medspa_id: text,
-  data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.optional(z.record(z.string(), z.unknown())) }),
-}));
+export const storedEvent = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    type: z.custom<EventType>(isEventType),
+    created_at: text,
+    medspa_id: text,
+    data: z.object({
+      object: z.record(z.string(), z.unknown()),
+      previous: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  }),
+);
 
-export const storedDelivery = /* @__PURE__ */ built(() => z.object({
-  id: text,
-  medspa_id: text,
-  subscription_id: text,
-  event_id: text,
-  event_type: z.custom<EventType>(isEventType),
-  attempt: count,
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  response_status: z.nullable(count),
-  duration_ms: z.nullable(count),
-  error: nullableText,
-  next_attempt_at: nullableText,
-  created_at: text,
-  event_json: text,
-}));
+export const storedDelivery = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    subscription_id: text,
+    event_id: text,
+    event_type: z.custom<EventType>(isEventType),
+    attempt: count,
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    response_status: z.nullable(count),
+    duration_ms: z.nullable(count),
+    error: nullableText,
+    next_attempt_at: nullableText,
+    created_at: text,
+    event_json: text,
+  }),
+);
 
-export const storedAudit = /* @__PURE__ */ built(() => z.object({
-  medspa_id: text,
-  at: text,
-  request_id: text,
-  client_id: nullableText,
-  role: nullableText,
-  operation: text,
-  method: text,
-  resource_id: nullableText,
-  outcome: text,
-  status: count,
-}));
+export const storedAudit = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    at: text,
+    request_id: text,
+    client_id: nullableText,
+    role: nullableText,
+    operation: text,
+    method: text,
+    resource_id: nullableText,
+    outcome: text,
+    status: count,
+  }),
+);
 
 // ---- Report aggregates ---------------------------------------------------------------------------
 
 /** Pointers written before `building` was always set read as building nothing. */
-export const storedReportGeneration = /* @__PURE__ */ built(() => z.object({ medspa_id: text, active: text, building: z._default(nullableText, null), rev: count, updated_at: text }));
+export const storedReportGeneration = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, active: text, building: z._default(nullableText, null), rev: count, updated_at: text }),
+);
 
-const countedFacts = /* @__PURE__ */ built(() => z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('appointment'),
-    date: text,
-    client_id: text,
-    provider_id: text,
-    service_id: text,
-    status: z.enum(APPOINTMENT_STATUSES),
-    price_cents: count,
-    duration_minutes: count,
-  }),
-  z.object({ kind: z.literal('payment'), date: text, amount_cents: count }),
-  z.object({ kind: z.literal('sale'), date: text, amount_cents: count }),
-]));
+const countedFacts = /* @__PURE__ */ built(() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('appointment'),
+      date: text,
+      client_id: text,
+      provider_id: text,
+      service_id: text,
+      status: z.enum(APPOINTMENT_STATUSES),
+      price_cents: count,
+      duration_minutes: count,
+    }),
+    z.object({ kind: z.literal('payment'), date: text, amount_cents: count }),
+    z.object({ kind: z.literal('sale'), date: text, amount_cents: count }),
+  ]),
+);
 
-export const storedReportLedger = /* @__PURE__ */ built(() => z.object({ medspa_id: text, generation: text, record_key: text, version: count, facts: z.nullable(countedFacts) }));
-export const storedReportClientVisits = /* @__PURE__ */ built(() => z.object({ medspa_id: text, generation: text, client_id: text, dates: z.record(z.string(), count), rev: count }));
-export const storedReportStreamMarker = /* @__PURE__ */ built(() => z.object({ medspa_id: text, event_id: text, applied_at: text, expires_at: count }));
+export const storedReportLedger = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, generation: text, record_key: text, version: count, facts: z.nullable(countedFacts) }),
+);
+export const storedReportClientVisits = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, generation: text, client_id: text, dates: z.record(z.string(), count), rev: count }),
+);
+export const storedReportStreamMarker = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, event_id: text, applied_at: text, expires_at: count }),
+);
 /** A day item's fixed fields; its counters are top-level numbers, read by lib/db/report-days.ts. */
 export const storedReportDay = /* @__PURE__ */ built(() => z.object({ medspa_id: text, generation: text, date: text }));
 
@@ -365,7 +447,12 @@ type Of<S extends z.ZodMiniType> = z.output<S>;
 
 /** @public Compile-time only: nothing imports it. */
 export type StoredChecks = [
-  Check<Exact<Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins'>, Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins'>>>,
+  Check<
+    Exact<
+      Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins'>,
+      Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins'>
+    >
+  >,
   Check<Exact<Of<typeof storedProvider>, R.ProviderRecord>>,
   Check<Exact<Of<typeof storedFacility>, R.FacilityRecord>>,
   Check<Exact<Of<typeof storedService>, R.ServiceRecord>>,

@@ -22,8 +22,11 @@ export interface StreamRecord {
 
 /** Every codec of ./codecs.ts by its `entity` tag: the kinds a stream consumer can ask for. */
 type Kinds = { [N in keyof typeof C as (typeof C)[N] extends C.Codec<any, infer E> ? E : never]: (typeof C)[N] };
-const isCodec = (value: unknown): value is C.Codec<unknown> => typeof value === 'object' && value !== null && 'entity' in value && 'keyOf' in value;
-const KINDS = Object.fromEntries((Object.values(C) as unknown[]).filter(isCodec).map((codec) => [codec.entity, codec])) as unknown as Kinds;
+const isCodec = (value: unknown): value is C.Codec<unknown> =>
+  typeof value === 'object' && value !== null && 'entity' in value && 'keyOf' in value;
+const KINDS = Object.fromEntries(
+  (Object.values(C) as unknown[]).filter(isCodec).map((codec) => [codec.entity, codec]),
+) as unknown as Kinds;
 
 export type Kind = keyof Kinds;
 /** The record type of a kind. */
@@ -39,12 +42,14 @@ function restoreEmptyMaps(value: unknown): unknown {
   const attribute = value as Record<string, unknown>;
   const keys = Object.keys(attribute);
   if (keys.length === 0) return { M: {} };
-  if (attribute.M && typeof attribute.M === 'object') return { M: restoreImage(attribute.M as Record<string, unknown>) };
+  if (attribute.M && typeof attribute.M === 'object')
+    return { M: restoreImage(attribute.M as Record<string, unknown>) };
   if (Array.isArray(attribute.L)) return { L: attribute.L.map(restoreEmptyMaps) };
   return value;
 }
 
-const restoreImage = (image: Record<string, unknown>) => Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restoreEmptyMaps(value)]));
+const restoreImage = (image: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restoreEmptyMaps(value)]));
 
 /** An image (or keys) in the wire format as a plain item, empty maps restored; null when absent. */
 const decodeImage = (image: Record<string, unknown> | undefined): Record<string, unknown> | null =>
@@ -101,7 +106,8 @@ export function decodeStreamRecord<K extends Kind>(record: StreamRecord, kinds: 
     try {
       return codec.fromItem(image ?? undefined);
     } catch (error) {
-      if (isDataFailure(error, 'corrupt')) throw new DataFailure('corrupt', `stream record ${eventId}: ${error.message}`);
+      if (isDataFailure(error, 'corrupt'))
+        throw new DataFailure('corrupt', `stream record ${eventId}: ${error.message}`);
       throw error;
     }
   };
@@ -116,4 +122,7 @@ export function decodeStreamRecord<K extends Kind>(record: StreamRecord, kinds: 
 }
 
 /** Ids only, for logs: never images. */
-export const recordIds = (record: StreamRecord) => ({ event_id: record.eventID, sequence_number: record.dynamodb?.SequenceNumber });
+export const recordIds = (record: StreamRecord) => ({
+  event_id: record.eventID,
+  sequence_number: record.dynamodb?.SequenceNumber,
+});

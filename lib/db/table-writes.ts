@@ -20,7 +20,9 @@ export const DYNAMODB_WRITE_ACTION: Record<WriteAction, string> = {
 export function mergeWrites(...declarations: Array<TableWrites | undefined>): TableWrites {
   const merged: Partial<Record<PartitionName, Set<WriteAction>>> = {};
   for (const declaration of declarations) {
-    for (const [partition, actions] of Object.entries(declaration ?? {}) as Array<[PartitionName, readonly WriteAction[]]>) {
+    for (const [partition, actions] of Object.entries(declaration ?? {}) as Array<
+      [PartitionName, readonly WriteAction[]]
+    >) {
       const set = (merged[partition] ??= new Set());
       for (const action of actions) set.add(action);
     }

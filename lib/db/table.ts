@@ -20,7 +20,6 @@ export const TABLE_SHAPE = {
 /** The stream the events pipeline and the report aggregates read: both images of every change. */
 export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
 
-
 export function createTableInput(tableName: string, options: { stream?: boolean } = {}): CreateTableCommandInput {
   const keyAttributes = [
     TABLE_SHAPE.partitionKey,

@@ -36,7 +36,9 @@ const CONFLICT_ATTEMPTS = 6;
 
 function failedOf<A extends NamedAction>(actions: readonly A[], error: TransactionCanceledException): Failed<A>[] {
   return (error.CancellationReasons ?? []).flatMap((reason, index) =>
-    reason.Code === 'ConditionalCheckFailed' && index < actions.length ? [{ ...actions[index], old: plainItem(reason.Item) ?? null }] : [],
+    reason.Code === 'ConditionalCheckFailed' && index < actions.length
+      ? [{ ...actions[index], old: plainItem(reason.Item) ?? null }]
+      : [],
   );
 }
 
@@ -64,9 +66,13 @@ const newTransactionToken = (): string => randomUUID();
  * (`TransactionInProgressException`, a resend racing its own first send, the SDK retries itself
  * with backoff as a throttling error, under the same token.)
  */
-export async function transact<A extends NamedAction>(actions: readonly A[], writes?: RequestWrites): Promise<TransactOutcome<A>> {
+export async function transact<A extends NamedAction>(
+  actions: readonly A[],
+  writes?: RequestWrites,
+): Promise<TransactOutcome<A>> {
   const own = actions.map((named) => named.action);
-  if (own.length > MAX_TRANSACTION_ACTIONS) throw new DataFailure('too_large', `${own.length} actions in one transaction (at most ${MAX_TRANSACTION_ACTIONS})`);
+  if (own.length > MAX_TRANSACTION_ACTIONS)
+    throw new DataFailure('too_large', `${own.length} actions in one transaction (at most ${MAX_TRANSACTION_ACTIONS})`);
   const extra = writes?.itemsFor(own) ?? [];
   const items = own.length + extra.length <= MAX_TRANSACTION_ACTIONS ? [...own, ...extra] : own;
   return retry<TransactOutcome<A>>(
@@ -99,7 +105,8 @@ export async function transact<A extends NamedAction>(actions: readonly A[], wri
  */
 export async function writeOne<A extends NamedAction>(named: A, writes?: RequestWrites): Promise<TransactOutcome<A>> {
   const { Put, Update, Delete } = named.action;
-  if ((writes?.itemsFor([named.action]).length ?? 0) > 0 || !(Put || Update || Delete)) return transact([named], writes);
+  if ((writes?.itemsFor([named.action]).length ?? 0) > 0 || !(Put || Update || Delete))
+    return transact([named], writes);
   try {
     if (Put) await ddb().send(new PutCommand(Put));
     else if (Update) await ddb().send(new UpdateCommand(Update));
@@ -112,10 +119,17 @@ export async function writeOne<A extends NamedAction>(named: A, writes?: Request
 }
 
 /** The actions of A named one of N (each member narrowed to those names). */
-type NamedOneOf<A extends NamedAction, N extends string> = A extends NamedAction ? ([N & A['name']] extends [never] ? never : A & { name: N & A['name'] }) : never;
+type NamedOneOf<A extends NamedAction, N extends string> = A extends NamedAction
+  ? [N & A['name']] extends [never]
+    ? never
+    : A & { name: N & A['name'] }
+  : never;
 
 /** The first of `names` whose condition failed, in the order given (the API reference's order of checks). */
-export function firstFailed<A extends NamedAction, N extends A['name']>(failed: readonly Failed<A>[], names: readonly N[]): Failed<NamedOneOf<A, N>> | undefined {
+export function firstFailed<A extends NamedAction, N extends A['name']>(
+  failed: readonly Failed<A>[],
+  names: readonly N[],
+): Failed<NamedOneOf<A, N>> | undefined {
   for (const name of names) {
     const found = failed.find((failure) => failure.name === name);
     if (found) return found as Failed<NamedOneOf<A, N>>;

@@ -37,26 +37,47 @@ export interface UpdateOptions {
  */
 export function changesNothing(changes: Record<string, unknown>, current: object): boolean {
   const record = current as Record<string, unknown>;
-  return Object.entries(changes).every(([name, value]) => value === undefined || (name in record && sameValue(value, record[name])));
+  return Object.entries(changes).every(
+    ([name, value]) => value === undefined || (name in record && sameValue(value, record[name])),
+  );
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameValue(item, b[index]))
+    );
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   const left = Object.entries(a).filter(([, value]) => value !== undefined);
   const right = Object.entries(b).filter(([, value]) => value !== undefined);
-  return left.length === right.length && left.every(([name, value]) => name in b && sameValue(value, (b as Record<string, unknown>)[name]));
+  return (
+    left.length === right.length &&
+    left.every(([name, value]) => name in b && sameValue(value, (b as Record<string, unknown>)[name]))
+  );
 }
 
 /** The fields a PATCH gives (undefined ones are not written). */
-export const definedFields = (changes: object): Record<string, unknown> => Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+export const definedFields = (changes: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 
 /** The item as a committed versionedUpdate of `changes` (less `remove`) at `at` leaves it. */
-export function afterUpdate<T extends { version: number }>(current: T, changes: object, at: string, remove: readonly string[] = []): T {
-  const next: Record<string, unknown> = { ...current, ...definedFields(changes), version: current.version + 1, updated_at: at };
+export function afterUpdate<T extends { version: number }>(
+  current: T,
+  changes: object,
+  at: string,
+  remove: readonly string[] = [],
+): T {
+  const next: Record<string, unknown> = {
+    ...current,
+    ...definedFields(changes),
+    version: current.version + 1,
+    updated_at: at,
+  };
   for (const name of remove) delete next[name];
   return next as T;
 }
@@ -98,8 +119,10 @@ export function versionedUpdate(changes: Record<string, unknown>, options: Updat
 export const isHidden = (item: Record<string, unknown>) => Boolean(item.deleted_at);
 
 /** Why a versioned write's condition failed, from the item as it was: gone (or hidden), or of another version. */
-export const versionedFailure = (old: Record<string, unknown> | null | undefined, hidden?: (item: Record<string, unknown>) => boolean): VersionedFailure =>
-  !old || hidden?.(old) ? 'absent' : 'version';
+export const versionedFailure = (
+  old: Record<string, unknown> | null | undefined,
+  hidden?: (item: Record<string, unknown>) => boolean,
+): VersionedFailure => (!old || hidden?.(old) ? 'absent' : 'version');
 
 /**
  * A PATCH of one item, in one round trip: a versioned update conditioned on existence, If-Match,
@@ -107,11 +130,17 @@ export const versionedFailure = (old: Record<string, unknown> | null | undefined
  * there, visible and of the expected version, the values were already those: the item is
  * answered as stored (same version, same updated_at). A PATCH of no fields is a consistent read.
  */
-export async function updateItem<T>(codec: Pick<Codec<T>, 'fromItem'>, key: Key, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> {
+export async function updateItem<T>(
+  codec: Pick<Codec<T>, 'fromItem'>,
+  key: Key,
+  changes: Record<string, unknown>,
+  options: UpdateOptions,
+): Promise<UpdateOutcome<T>> {
   const fields = Object.values(changes).filter((value) => value !== undefined).length + (options.remove?.length ?? 0);
   if (fields === 0) {
     const item = await readItem(key);
-    if (!item || isHidden(item) || (options.expectedVersion !== undefined && item.version !== options.expectedVersion)) return { ok: false, failed: versionedFailure(item, isHidden) };
+    if (!item || isHidden(item) || (options.expectedVersion !== undefined && item.version !== options.expectedVersion))
+      return { ok: false, failed: versionedFailure(item, isHidden) };
     return { ok: true, item: codec.fromItem(item)! };
   }
   try {
@@ -130,23 +159,40 @@ export async function updateItem<T>(codec: Pick<Codec<T>, 'fromItem'>, key: Key,
     const old = plainItem(error.Item);
     const versionHolds = options.expectedVersion === undefined || old?.version === options.expectedVersion;
     // Only the "nothing changes" clause can have failed (the extra condition is a visibility check).
-    if (old && !isHidden(old) && versionHolds && changesNothing(changes, old)) return { ok: true, item: codec.fromItem(old)! };
+    if (old && !isHidden(old) && versionHolds && changesNothing(changes, old))
+      return { ok: true, item: codec.fromItem(old)! };
     return { ok: false, failed: versionedFailure(old, isHidden) };
   }
 }
 
-export const updateEntity = <T, E extends EntityType>(codec: CollectionCodec<T, E>, medspaId: string, id: string, changes: Record<string, unknown>, options: UpdateOptions): Promise<UpdateOutcome<T>> =>
-  updateItem(codec, entityKey(medspaId, codec.entity, id), changes, options);
+export const updateEntity = <T, E extends EntityType>(
+  codec: CollectionCodec<T, E>,
+  medspaId: string,
+  id: string,
+  changes: Record<string, unknown>,
+  options: UpdateOptions,
+): Promise<UpdateOutcome<T>> => updateItem(codec, entityKey(medspaId, codec.entity, id), changes, options);
 
 /** Deletes an entity that exists (and is of `expectedVersion`, when given). */
-export async function deleteEntity(medspaId: string, type: EntityType, id: string, expectedVersion?: number): Promise<{ ok: true } | { ok: false; failed: VersionedFailure }> {
+export async function deleteEntity(
+  medspaId: string,
+  type: EntityType,
+  id: string,
+  expectedVersion?: number,
+): Promise<{ ok: true } | { ok: false; failed: VersionedFailure }> {
   try {
     await ddb().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: entityKey(medspaId, type, id),
-        ConditionExpression: expectedVersion === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
-        ...(expectedVersion === undefined ? {} : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
+        ConditionExpression:
+          expectedVersion === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #version = :expected',
+        ...(expectedVersion === undefined
+          ? {}
+          : {
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':expected': expectedVersion },
+            }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );

@@ -7,7 +7,14 @@ import { ignoreFailedCondition } from './conditions';
 import { itemId, readItems } from './key-reads';
 import { deliveryCodec, webhookCodec } from './codecs';
 import { getEntity } from './batch';
-import { collectionPk, entityKey, webhookDeliveriesPk, webhookDeliveryKey, webhookDeliveryLookupIndexKeys, type Key } from './keys';
+import {
+  collectionPk,
+  entityKey,
+  webhookDeliveriesPk,
+  webhookDeliveryKey,
+  webhookDeliveryLookupIndexKeys,
+  type Key,
+} from './keys';
 import { putNew } from './put-new';
 import { countAll, listEntities, queryAll, queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
@@ -19,25 +26,33 @@ import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type Upda
  * per subscription, one item per attempt, expiring after 30 days).
  */
 
-
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-export const findWebhook = (medspaId: string, id: string) => (isEntityId(id) ? getEntity(webhookCodec, medspaId, id) : Promise.resolve(null));
+export const findWebhook = (medspaId: string, id: string) =>
+  isEntityId(id) ? getEntity(webhookCodec, medspaId, id) : Promise.resolve(null);
 
 export const putNewWebhook = (webhook: WebhookRecord, writes?: RequestWrites) => putNew(webhookCodec, webhook, writes);
 
-export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> => listEntities(webhookCodec, medspaId, page);
+export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> =>
+  listEntities(webhookCodec, medspaId, page);
 
 export const countWebhooks = (medspaId: string) =>
-  countAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') } });
+  countAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') },
+  });
 
 /**
  * Every subscription of a practice: ONE Query on its collection (a practice has at most a few
  * dozen, far under a page), strongly consistent so a subscription takes events from its creation.
  */
 export async function practiceWebhooks(medspaId: string): Promise<WebhookRecord[]> {
-  const items = await queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') }, ConsistentRead: true });
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') },
+    ConsistentRead: true,
+  });
   return items.map((item) => webhookCodec.fromItem(item)!);
 }
 
@@ -50,18 +65,27 @@ export async function commitWebhookChange(
   changes: Record<string, unknown>,
   options: { now: string; remove?: string[]; writes?: RequestWrites },
 ): Promise<UpdateOutcome<WebhookRecord>> {
-  const outcome = await writeOne({ name: 'webhook', action: {
-    Update: {
-      TableName: tableName(),
-      Key: entityKey(current.medspa_id, 'WEBHOOK', current.id),
-      ...versionedUpdate(changes, { expectedVersion: current.version, now: options.now, remove: options.remove }),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  const outcome = await writeOne(
+    {
+      name: 'webhook',
+      action: {
+        Update: {
+          TableName: tableName(),
+          Key: entityKey(current.medspa_id, 'WEBHOOK', current.id),
+          ...versionedUpdate(changes, { expectedVersion: current.version, now: options.now, remove: options.remove }),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
     },
-  } }, options.writes);
-  return outcome.ok ? { ok: true, item: afterUpdate(current, changes, options.now, options.remove) } : { ok: false, failed: versionedFailure(outcome.failed[0].old) };
+    options.writes,
+  );
+  return outcome.ok
+    ? { ok: true, item: afterUpdate(current, changes, options.now, options.remove) }
+    : { ok: false, failed: versionedFailure(outcome.failed[0].old) };
 }
 
-export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) => deleteEntity(medspaId, 'WEBHOOK', id, expectedVersion);
+export const deleteWebhook = (medspaId: string, id: string, expectedVersion?: number) =>
+  deleteEntity(medspaId, 'WEBHOOK', id, expectedVersion);
 
 /*
  * Delivery health. These writes leave `version` alone: they are the service's bookkeeping, and a
@@ -108,15 +132,29 @@ export async function recordDeliveryFailure(medspaId: string, id: string, now: s
  * Disables a subscription still failing since `failingSince`: atomic with any success in between
  * (a success removes `first_failure_at`, so the condition fails and the subscription stays on).
  */
-export async function autoDisableWebhook(medspaId: string, id: string, failingSince: string, reason: string, now: string): Promise<boolean> {
+export async function autoDisableWebhook(
+  medspaId: string,
+  id: string,
+  failingSince: string,
+  reason: string,
+  now: string,
+): Promise<boolean> {
   try {
     await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: entityKey(medspaId, 'WEBHOOK', id),
-        UpdateExpression: 'SET enabled = :false, disabled_reason = :reason, version = version + :one, updated_at = :now',
+        UpdateExpression:
+          'SET enabled = :false, disabled_reason = :reason, version = version + :one, updated_at = :now',
         ConditionExpression: 'attribute_exists(pk) AND enabled = :true AND first_failure_at = :since',
-        ExpressionAttributeValues: { ':false': false, ':true': true, ':reason': reason, ':one': 1, ':now': now, ':since': failingSince },
+        ExpressionAttributeValues: {
+          ':false': false,
+          ':true': true,
+          ':reason': reason,
+          ':one': 1,
+          ':now': now,
+          ':since': failingSince,
+        },
       }),
     );
     return true;
@@ -138,11 +176,16 @@ const deliveryItem = deliveryCodec.toItem;
  * What a delivery job stands on, in one strongly consistent read: its subscription (null once
  * deleted) and its log entry as logged so far (null before its attempt logged itself).
  */
-export async function readDeliveryJob(entry: Pick<DeliveryRecord, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>): Promise<{ subscription: WebhookRecord | null; logged: DeliveryRecord | null }> {
+export async function readDeliveryJob(
+  entry: Pick<DeliveryRecord, 'medspa_id' | 'subscription_id' | 'created_at' | 'id'>,
+): Promise<{ subscription: WebhookRecord | null; logged: DeliveryRecord | null }> {
   const subscriptionKey = entityKey(entry.medspa_id, 'WEBHOOK', entry.subscription_id);
   const entryKey = deliveryKey(entry);
   const found = await readItems([subscriptionKey, entryKey]);
-  return { subscription: webhookCodec.fromItem(found.get(itemId(subscriptionKey))), logged: deliveryCodec.fromItem(found.get(itemId(entryKey))) };
+  return {
+    subscription: webhookCodec.fromItem(found.get(itemId(subscriptionKey))),
+    logged: deliveryCodec.fromItem(found.get(itemId(entryKey))),
+  };
 }
 
 /** Scheduled attempts, logged as `pending` unless their attempt already logged itself (it may run first). */
@@ -150,7 +193,13 @@ export async function putPendingDeliveries(entries: DeliveryRecord[]): Promise<v
   await Promise.all(
     entries.map((entry) =>
       ddb()
-        .send(new PutCommand({ TableName: tableName(), Item: deliveryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' }))
+        .send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: deliveryItem(entry),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        )
         .catch(ignoreFailedCondition),
     ),
   );
@@ -161,10 +210,22 @@ export async function putPendingDeliveries(entries: DeliveryRecord[]): Promise<v
  * transaction, so the log never shows a failure whose announced retry is missing. An attempt made
  * by a request (test, retry by hand) carries the request's writes (its Idempotency-Key marker).
  */
-export async function saveDeliveryAttempt(entry: DeliveryRecord, next?: DeliveryRecord, writes?: RequestWrites): Promise<void> {
+export async function saveDeliveryAttempt(
+  entry: DeliveryRecord,
+  next?: DeliveryRecord,
+  writes?: RequestWrites,
+): Promise<void> {
   const attempt = { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } };
   if (next) {
-    const outcome = await transact([attempt, { name: 'next', action: { Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' } } }]);
+    const outcome = await transact([
+      attempt,
+      {
+        name: 'next',
+        action: {
+          Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' },
+        },
+      },
+    ]);
     // Failed: the next attempt already ran and logged itself; only this outcome is left to write.
     if (outcome.ok) return;
   }
@@ -172,8 +233,16 @@ export async function saveDeliveryAttempt(entry: DeliveryRecord, next?: Delivery
 }
 
 /** A subscription's log, newest first. */
-export async function listDeliveries(medspaId: string, subscriptionId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
-  return queryPage(deliveryCodec, { keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) }, ...page, descending: true });
+export async function listDeliveries(
+  medspaId: string,
+  subscriptionId: string,
+  page: PageRequest,
+): Promise<Page<DeliveryRecord>> {
+  return queryPage(deliveryCodec, {
+    keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) },
+    ...page,
+    descending: true,
+  });
 }
 
 /** A delivery by id (its lookup index entry), or null. */
@@ -181,7 +250,13 @@ export async function findDelivery(medspaId: string, deliveryId: string): Promis
   if (!isEntityId(deliveryId)) return null;
   const { gsi2pk } = webhookDeliveryLookupIndexKeys(medspaId, deliveryId);
   const { Items = [] } = await ddb().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': gsi2pk }, Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': gsi2pk },
+      Limit: 1,
+    }),
   );
   return deliveryCodec.fromItem(Items[0]);
 }

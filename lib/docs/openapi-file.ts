@@ -12,7 +12,10 @@ export const OPENAPI_FILE = 'openapi.json';
 export const DEFAULT_SERVER_URL = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
 /** How the document's `servers` describes the server it names. */
-export const SERVER_DESCRIPTIONS = { request: 'The server that answered this request', local: 'The local server (npm start)' } as const;
+export const SERVER_DESCRIPTIONS = {
+  request: 'The server that answered this request',
+  local: 'The local server (npm start)',
+} as const;
 
 export interface DocumentServer {
   url: string;
@@ -22,7 +25,9 @@ export interface DocumentServer {
 /** The server the document served to a request names: the request's own, else the local server. */
 export function documentServer(headers: Record<string, string | undefined>): DocumentServer {
   const url = serverUrlOf(headers);
-  return url ? { url, description: SERVER_DESCRIPTIONS.request } : { url: DEFAULT_SERVER_URL, description: SERVER_DESCRIPTIONS.local };
+  return url
+    ? { url, description: SERVER_DESCRIPTIONS.request }
+    : { url: DEFAULT_SERVER_URL, description: SERVER_DESCRIPTIONS.local };
 }
 
 /** What the file has in place of the request's server; nothing else in the document looks like them. */
@@ -36,5 +41,8 @@ const inString = (value: string) => JSON.stringify(value).slice(1, -1);
 /** The file's text cut at its marks once; each server's document is then one join. */
 export function documentTemplate(text: string): (server: DocumentServer) => string {
   const pieces = text.split(MARK);
-  return (server) => pieces.map((piece, i) => (i % 2 === 0 ? piece : inString(piece === SERVER_MARKS.url ? server.url : server.description))).join('');
+  return (server) =>
+    pieces
+      .map((piece, i) => (i % 2 === 0 ? piece : inString(piece === SERVER_MARKS.url ? server.url : server.description)))
+      .join('');
 }

@@ -74,7 +74,13 @@ export const DOCS_INIT_SCRIPT = `window.addEventListener('load', function () {
 });
 `;
 
-export function docsResponse(event: APIGatewayProxyEventV2, status: number, contentType: string, body: string, cacheSeconds: number): APIGatewayProxyStructuredResultV2 {
+export function docsResponse(
+  event: APIGatewayProxyEventV2,
+  status: number,
+  contentType: string,
+  body: string,
+  cacheSeconds: number,
+): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: status,
     headers: {
@@ -94,7 +100,14 @@ export function docsNotFound(event: APIGatewayProxyEventV2): APIGatewayProxyStru
   const requestId = event.requestContext?.requestId ?? '';
   return {
     statusCode: 404,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId },
-    body: JSON.stringify({ success: false, error: { code: 'NOT_FOUND', message: `No route for GET ${event.rawPath}`, request_id: requestId } }),
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-request-id': requestId,
+    },
+    body: JSON.stringify({
+      success: false,
+      error: { code: 'NOT_FOUND', message: `No route for GET ${event.rawPath}`, request_id: requestId },
+    }),
   };
 }

@@ -23,7 +23,8 @@ const ms = (iso: string): number => Date.parse(iso);
 export const PAST_START_GRACE_MINUTES = 5;
 
 /** Whether a booking starting at `start` starts too far in the past to be made at `now`. */
-export const startsInThePast = (start: string, now: Date): boolean => ms(start) < now.getTime() - PAST_START_GRACE_MINUTES * 60_000;
+export const startsInThePast = (start: string, now: Date): boolean =>
+  ms(start) < now.getTime() - PAST_START_GRACE_MINUTES * 60_000;
 
 /** Half-open: back-to-back intervals (10:00-11:00, 11:00-12:00) do not overlap. */
 export function overlaps(a: Interval, b: Interval): boolean {
@@ -145,7 +146,11 @@ const REASON_OF: Record<ConflictType, UnavailableReason> = {
  * then the conflicts in the order checkProviderAvailability found them (working hours, time off,
  * overlaps by appointment). Empty when the resource is free.
  */
-export function unavailableProblems(code: UnavailableCode, conflicts: readonly Conflict[], active: boolean): UnavailableProblem[] {
+export function unavailableProblems(
+  code: UnavailableCode,
+  conflicts: readonly Conflict[],
+  active: boolean,
+): UnavailableProblem[] {
   const problems: UnavailableProblem[] = active ? [] : [{ reason: 'inactive' }];
   for (const conflict of conflicts) {
     if (CODE_OF[conflict.type] !== code) continue;
@@ -159,4 +164,5 @@ export function unavailableProblems(code: UnavailableCode, conflicts: readonly C
  * A create refuses these whatever the time (inactive provider, room or equipment: 409
  * `*_UNAVAILABLE`; inactive service: 400), so slots and searches offer nothing for them.
  */
-export const isInactive = (...resources: ({ active?: boolean } | null | undefined)[]) => resources.some((resource) => resource?.active === false);
+export const isInactive = (...resources: ({ active?: boolean } | null | undefined)[]) =>
+  resources.some((resource) => resource?.active === false);

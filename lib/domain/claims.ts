@@ -19,7 +19,8 @@ function hourBuckets(start: string, end: string, maxBuckets: number): string[] {
   const ids: string[] = [];
   // From the hour containing start up to, not including, the hour starting at or after end.
   for (let h = Math.floor(s / HOUR_MS) * HOUR_MS; h < e; h += HOUR_MS) {
-    if (ids.length === maxBuckets) throw new RangeError(`interval ${start}..${end} spans more than ${maxBuckets} hour buckets`);
+    if (ids.length === maxBuckets)
+      throw new RangeError(`interval ${start}..${end} spans more than ${maxBuckets} hour buckets`);
     ids.push(hourText(h).slice(0, 13));
   }
   return ids;
@@ -60,7 +61,11 @@ export function bucketIdsForPeriods(periods: readonly Interval[], notBefore?: st
 const ms = (iso: string): number => Date.parse(iso);
 
 /** Entries that overlap the interval, apart from the appointment being moved. */
-export function bucketConflicts(entries: readonly BucketEntry[], interval: Interval, ignoreAppointmentId?: string): BucketEntry[] {
+export function bucketConflicts(
+  entries: readonly BucketEntry[],
+  interval: Interval,
+  ignoreAppointmentId?: string,
+): BucketEntry[] {
   return entries.filter((e) => e.appointment_id !== ignoreAppointmentId && overlaps(e, interval));
 }
 
@@ -80,7 +85,8 @@ export function withoutEntry(entries: readonly BucketEntry[], appointmentId: str
 export function busyFromBuckets(bucketsEntries: readonly (readonly BucketEntry[])[]): Busy[] {
   const byId = new Map<string, Busy>();
   for (const e of bucketsEntries.flat()) {
-    if (!byId.has(e.appointment_id)) byId.set(e.appointment_id, { appointment_id: e.appointment_id, start: e.start, end: e.end });
+    if (!byId.has(e.appointment_id))
+      byId.set(e.appointment_id, { appointment_id: e.appointment_id, start: e.start, end: e.end });
   }
   return [...byId.values()].sort(byStart);
 }

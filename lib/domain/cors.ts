@@ -8,10 +8,25 @@
 export const MAX_ALLOWED_ORIGINS = 20;
 
 /** Request headers a browser may send (lower case, as the preflight lists them). */
-export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'idempotency-key', 'if-match', 'x-publishable-key', 'x-booking-token'] as const;
+export const CORS_ALLOW_HEADERS = [
+  'authorization',
+  'content-type',
+  'idempotency-key',
+  'if-match',
+  'x-publishable-key',
+  'x-booking-token',
+] as const;
 
 /** Answer headers a browser script may read. */
-export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'] as const;
+export const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'ETag',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Idempotent-Replayed',
+] as const;
 
 /** How long a browser may reuse a preflight's answer. */
 export const CORS_MAX_AGE_SECONDS = 600;
@@ -43,9 +58,12 @@ export function originProblem(origin: string): string | null {
   } catch {
     return 'not an origin (scheme://host[:port])';
   }
-  if (url.origin !== origin) return `not an exact origin: write it as ${url.origin === 'null' ? 'scheme://host[:port]' : url.origin}`;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) return 'https:// only (http:// for localhost and 127.0.0.1)';
-  if (!ORIGIN.test(origin)) return 'not an origin: the host must be a DNS name or an IP address (no wildcard), the port 1-65535';
+  if (url.origin !== origin)
+    return `not an exact origin: write it as ${url.origin === 'null' ? 'scheme://host[:port]' : url.origin}`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))
+    return 'https:// only (http:// for localhost and 127.0.0.1)';
+  if (!ORIGIN.test(origin))
+    return 'not an origin: the host must be a DNS name or an IP address (no wildcard), the port 1-65535';
   return null;
 }
 
@@ -63,7 +81,10 @@ export const corsAnswerHeaders = (origin: string): Record<string, string> => ({
  * The preflight's answer headers: the path's methods, our request headers, cached 10 minutes; the
  * origin's own (Allow-Origin, Vary) when there is one (a preflight without `Origin` is no browser's).
  */
-export const corsPreflightHeaders = (origin: string | undefined, methods: readonly string[]): Record<string, string> => ({
+export const corsPreflightHeaders = (
+  origin: string | undefined,
+  methods: readonly string[],
+): Record<string, string> => ({
   ...(origin ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {}),
   'Access-Control-Allow-Methods': [...new Set([...methods, 'OPTIONS'])].join(', '),
   'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(', '),

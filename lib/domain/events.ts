@@ -34,59 +34,102 @@ interface EventRow {
 
 export const EVENT_CATALOG = {
   'appointment.created': {
-    source: 'APPOINTMENT', object: 'appointment', previous: false, rule: 'AppointmentEvents',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: false,
+    rule: 'AppointmentEvents',
     summary: 'An appointment was booked',
   },
   'appointment.updated': {
-    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: true,
+    rule: 'AppointmentEvents',
     summary: 'An appointment changed (time, resources, notes, price), not its status',
   },
   'appointment.status_changed': {
-    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: true,
+    rule: 'AppointmentEvents',
     summary: 'An appointment moved to another status (cancel and completion included)',
   },
   'appointment.cancelled': {
-    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: true,
+    rule: 'AppointmentEvents',
     summary: 'An appointment was cancelled (sent with appointment.status_changed)',
   },
   'appointment.completed': {
-    source: 'APPOINTMENT', object: 'appointment', previous: true, rule: 'AppointmentEvents',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: true,
+    rule: 'AppointmentEvents',
     summary: 'An appointment was completed (sent with appointment.status_changed)',
   },
   'appointment.deleted': {
-    source: 'APPOINTMENT', object: 'appointment', previous: false, rule: 'AppointmentEvents',
-    summary: 'An appointment was deleted (DELETE /v1/appointments/{id}): the object is the appointment as it was before the delete, with no previous',
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: false,
+    rule: 'AppointmentEvents',
+    summary:
+      'An appointment was deleted (DELETE /v1/appointments/{id}): the object is the appointment as it was before the delete, with no previous',
   },
   'appointment.reminder': {
-    source: 'REMINDER', object: 'appointment', previous: false, rule: 'AppointmentEvents',
+    source: 'REMINDER',
+    object: 'appointment',
+    previous: false,
+    rule: 'AppointmentEvents',
     summary: 'reminder_lead_minutes before an active appointment, or on demand (POST .../reminders)',
   },
   'client.created': {
-    source: 'CLIENT', object: 'client', previous: false, rule: 'ClientEvents',
+    source: 'CLIENT',
+    object: 'client',
+    previous: false,
+    rule: 'ClientEvents',
     summary: 'A client was created',
   },
   'client.updated': {
-    source: 'CLIENT', object: 'client', previous: true, rule: 'ClientEvents',
+    source: 'CLIENT',
+    object: 'client',
+    previous: true,
+    rule: 'ClientEvents',
     summary: 'A client changed (not its visit and spend statistics)',
   },
   'client.deleted': {
-    source: 'CLIENT', object: 'client', previous: false, rule: 'ClientEvents',
+    source: 'CLIENT',
+    object: 'client',
+    previous: false,
+    rule: 'ClientEvents',
     summary: 'A client was deleted: the object is the anonymised client, with no previous',
   },
   'payment.received': {
-    source: 'PAYMENT', object: 'payment', previous: false, rule: 'CommerceEvents',
+    source: 'PAYMENT',
+    object: 'payment',
+    previous: false,
+    rule: 'CommerceEvents',
     summary: 'A payment was recorded',
   },
   'consent.signed': {
-    source: 'CONSENT', object: 'consent', previous: false, rule: 'ClientEvents',
+    source: 'CONSENT',
+    object: 'consent',
+    previous: false,
+    rule: 'ClientEvents',
     summary: 'A consent form was recorded',
   },
   'product.low_stock': {
-    source: 'LOW_STOCK_EVENT', object: 'product', previous: true, rule: 'CommerceEvents',
+    source: 'LOW_STOCK_EVENT',
+    object: 'product',
+    previous: true,
+    rule: 'CommerceEvents',
     summary: 'A stock adjustment took a product to or below its threshold (once per crossing)',
   },
   'webhook.test': {
-    source: null, object: 'webhook_test', previous: false, rule: null,
+    source: null,
+    object: 'webhook_test',
+    previous: false,
+    rule: null,
     summary: 'POST /v1/webhooks/{id}/test: sent to that subscription only',
   },
 } as const satisfies Record<string, EventRow>;
@@ -106,7 +149,9 @@ export type EventRuleName = NonNullable<Catalog[EventType]['rule']>;
 /** Every event type, in table order. */
 export const ALL_EVENT_TYPES = /* @__PURE__ */ Object.keys(EVENT_CATALOG) as EventType[];
 /** The event types of the API reference's webhooks and events section that subscriptions name. */
-export const EVENT_TYPES = /* @__PURE__ */ ALL_EVENT_TYPES.filter((type): type is StreamEventType => EVENT_CATALOG[type].source !== null);
+export const EVENT_TYPES = /* @__PURE__ */ ALL_EVENT_TYPES.filter(
+  (type): type is StreamEventType => EVENT_CATALOG[type].source !== null,
+);
 
 /** What a subscriber receives (API reference, webhooks and events): the body of every delivery. */
 export interface ContractEvent {

@@ -45,7 +45,8 @@ export interface HealthInputs {
 const DAY_MS = 86_400_000;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 /** Missing, negative or non-finite counts count as 0. */
-const count = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : 0);
+const count = (value: number | null | undefined) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : 0;
 
 function recencyPoints(lastVisitAt: string | null | undefined, now: Date): number {
   const visited = lastVisitAt ? Date.parse(lastVisitAt) : Number.NaN;

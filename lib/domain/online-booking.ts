@@ -24,7 +24,10 @@ export const ONLINE_BOOKING_DEFAULTS: OnlineBookingSettings = {
   max_active_bookings_per_client: 3,
 };
 
-export const onlineBookingOf = (stored: Partial<OnlineBookingSettings> | undefined): OnlineBookingSettings => ({ ...ONLINE_BOOKING_DEFAULTS, ...stored });
+export const onlineBookingOf = (stored: Partial<OnlineBookingSettings> | undefined): OnlineBookingSettings => ({
+  ...ONLINE_BOOKING_DEFAULTS,
+  ...stored,
+});
 
 const MINUTE_MS = 60_000;
 
@@ -40,16 +43,25 @@ export function bookingWindow(now: Date, settings: OnlineBookingSettings, timeZo
 }
 
 /** Why `scheduledAt` is outside the window, or null when a client may book it. */
-export function outsideWindow(scheduledAt: string, now: Date, settings: OnlineBookingSettings, timeZone: string): string | null {
+export function outsideWindow(
+  scheduledAt: string,
+  now: Date,
+  settings: OnlineBookingSettings,
+  timeZone: string,
+): string | null {
   const window = bookingWindow(now, settings, timeZone);
-  if (Date.parse(scheduledAt) < Date.parse(window.earliestStart)) return `at least ${settings.min_notice_minutes} minutes ahead`;
+  if (Date.parse(scheduledAt) < Date.parse(window.earliestStart))
+    return `at least ${settings.min_notice_minutes} minutes ahead`;
   if (localDateOf(scheduledAt, timeZone) > window.lastDate) return `at most ${settings.horizon_days} days ahead`;
   return null;
 }
 
 /** Whether a client may still cancel or move a booking starting at `start`. */
-export const withinCancelWindow = (start: string, now: Date, settings: Pick<OnlineBookingSettings, 'cancel_cutoff_minutes'>) =>
-  now.getTime() <= Date.parse(start) - settings.cancel_cutoff_minutes * MINUTE_MS;
+export const withinCancelWindow = (
+  start: string,
+  now: Date,
+  settings: Pick<OnlineBookingSettings, 'cancel_cutoff_minutes'>,
+) => now.getTime() <= Date.parse(start) - settings.cancel_cutoff_minutes * MINUTE_MS;
 
 /** A provider as strangers see them: first name and last initial. */
 export function displayName(person: { first_name: string; last_name: string }): string {

@@ -14,7 +14,13 @@ export function presentClient(client: ClientRecord, now: Date): ClientView {
   const { no_show_count: noShowCount, deleted_at: _deletedAt, ...fields } = client;
   return {
     ...fields,
-    health_score: healthScore({ lastVisitAt: client.last_visit_at, visitCount: client.visit_count, totalSpentCents: client.total_spent_cents, noShowCount, now }),
+    health_score: healthScore({
+      lastVisitAt: client.last_visit_at,
+      visitCount: client.visit_count,
+      totalSpentCents: client.total_spent_cents,
+      noShowCount,
+      now,
+    }),
   };
 }
 

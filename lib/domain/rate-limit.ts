@@ -36,7 +36,8 @@ export const latestTatAllowed = (now: number, policy: BucketPolicy) => now + (po
 export const CLOCK_SKEW_MS = 60_000;
 
 /** Beyond this, a stored `tat` is read as a full bucket's (CLOCK_SKEW_MS). */
-export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
+export const tatHorizon = (now: number, policy: BucketPolicy) =>
+  now + policy.burst * intervalOf(policy) + CLOCK_SKEW_MS;
 
 /**
  * How to take a token from a bucket last seen at `tat` (null: never seen, or full long ago):
@@ -45,7 +46,10 @@ export const tatHorizon = (now: number, policy: BucketPolicy) => now + policy.bu
  * - `busy`: add one interval to the stored `tat`, on condition it is still between now and `latest`;
  * - `refuse`: the bucket is drained.
  */
-export type Take = { kind: 'idle'; horizon: number } | { kind: 'busy'; latest: number } | { kind: 'refuse'; decision: Decision };
+export type Take =
+  | { kind: 'idle'; horizon: number }
+  | { kind: 'busy'; latest: number }
+  | { kind: 'refuse'; decision: Decision };
 
 export function planTake(tat: number | null, now: number, policy: BucketPolicy): Take {
   const horizon = tatHorizon(now, policy);
@@ -64,7 +68,8 @@ export function newerTat(prior: number | null, observed: number, now: number, po
 }
 
 /** Whether a bucket last seen at `tat` gives a token at `now` (no write). */
-export const givesToken = (tat: number | null, now: number, policy: BucketPolicy) => planTake(tat, now, policy).kind !== 'refuse';
+export const givesToken = (tat: number | null, now: number, policy: BucketPolicy) =>
+  planTake(tat, now, policy).kind !== 'refuse';
 
 /** The answer to a request whose token was taken, the bucket now at `tat`. */
 export function taken(tat: number, now: number, policy: BucketPolicy): Decision {
@@ -115,7 +120,10 @@ export const KEY_RATE_LIMIT_MAX: RateBudget = { requests_per_second: 10_000, bur
 /** What a create or PATCH may give: any budget, any field of it; the rest stays. */
 export type KeyRateLimitsChange = { [B in keyof KeyRateLimits]?: Partial<RateBudget> };
 
-export const policyOf = (budget: RateBudget): BucketPolicy => ({ rps: budget.requests_per_second, burst: budget.burst });
+export const policyOf = (budget: RateBudget): BucketPolicy => ({
+  rps: budget.requests_per_second,
+  burst: budget.burst,
+});
 
 /** `change` over `base`, field by field. */
 export const changedRateLimits = (base: KeyRateLimits, change: KeyRateLimitsChange | undefined): KeyRateLimits => ({
@@ -127,5 +135,8 @@ export const changedRateLimits = (base: KeyRateLimits, change: KeyRateLimitsChan
 export function rateLimitProblems(limits: KeyRateLimits): { path: string; message: string }[] {
   return (['requests_per_second', 'burst'] as const)
     .filter((field) => limits.per_client_ip[field] > limits.overall[field])
-    .map((field) => ({ path: `rate_limits.per_client_ip.${field}`, message: `must not be above overall.${field} (${limits.overall[field]})` }));
+    .map((field) => ({
+      path: `rate_limits.per_client_ip.${field}`,
+      message: `must not be above overall.${field} (${limits.overall[field]})`,
+    }));
 }

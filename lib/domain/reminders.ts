@@ -15,10 +15,12 @@ export const utcMinuteOf = (instant: Date | string): string => new Date(instant)
 
 export const minuteStart = (minute: string): number => Date.parse(`${minute}:00.000Z`);
 
-export const addMinutesTo = (minute: string, minutes: number): string => utcMinuteOf(new Date(minuteStart(minute) + minutes * MINUTE_MS));
+export const addMinutesTo = (minute: string, minutes: number): string =>
+  utcMinuteOf(new Date(minuteStart(minute) + minutes * MINUTE_MS));
 
 /** Whole minutes from `from` to `to` (negative when `to` is earlier). */
-export const minutesBetween = (from: string, to: string): number => Math.round((minuteStart(to) - minuteStart(from)) / MINUTE_MS);
+export const minutesBetween = (from: string, to: string): number =>
+  Math.round((minuteStart(to) - minuteStart(from)) / MINUTE_MS);
 
 /**
  * The minute an appointment's reminder falls due: the first minute at or after `lead` minutes
@@ -56,7 +58,9 @@ export function sweepWindow(
   options: { lookbackMinutes: number; firstRunMinutes: number; maxMinutes: number },
 ): { from: string; through: string } | null {
   const end = utcMinuteOf(now);
-  const from = checkpoint ? addMinutesTo(checkpoint, 1 - options.lookbackMinutes) : addMinutesTo(end, 1 - options.firstRunMinutes);
+  const from = checkpoint
+    ? addMinutesTo(checkpoint, 1 - options.lookbackMinutes)
+    : addMinutesTo(end, 1 - options.firstRunMinutes);
   if (minutesBetween(from, end) < 0) return null;
   const through = minutesBetween(from, end) + 1 > options.maxMinutes ? addMinutesTo(from, options.maxMinutes - 1) : end;
   return { from, through };

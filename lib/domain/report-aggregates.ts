@@ -39,11 +39,17 @@ export const appointmentFacts = (a: AppointmentRecord, zone: string): CountedFac
   duration_minutes: a.duration_minutes,
 });
 
-export const paymentFacts = (p: PaymentRecord, zone: string): CountedFacts => ({ kind: 'payment', date: localDateOf(p.created_at, zone), amount_cents: p.amount_cents });
+export const paymentFacts = (p: PaymentRecord, zone: string): CountedFacts => ({
+  kind: 'payment',
+  date: localDateOf(p.created_at, zone),
+  amount_cents: p.amount_cents,
+});
 
 /** A sale's retail revenue is -delta x unit price (sales have negative deltas); other movements are not revenue. */
 export const saleFacts = (e: Omit<StockAdjustmentRecord, 'medspa_id'>, zone: string): CountedFacts | null =>
-  e.reason === 'sale' ? { kind: 'sale', date: localDateOf(e.created_at, zone), amount_cents: -e.delta * (e.unit_price_cents ?? 0) } : null;
+  e.reason === 'sale'
+    ? { kind: 'sale', date: localDateOf(e.created_at, zone), amount_cents: -e.delta * (e.unit_price_cents ?? 0) }
+    : null;
 
 // ---- Counter names -------------------------------------------------------------------------
 
@@ -75,7 +81,10 @@ export const clientSeenCounter = (clientId: string) => `c#${clientId}`;
 export const FIRST_VISITS = 'first_visits';
 
 /** The per-provider (`p`), per-service (`s`) or per-client (`c`) counters of a day item, by id. */
-export function countersByDimension(counters: Record<string, number>, dimension: 'p' | 's' | 'c'): Map<string, Record<string, number>> {
+export function countersByDimension(
+  counters: Record<string, number>,
+  dimension: 'p' | 's' | 'c',
+): Map<string, Record<string, number>> {
   const found = new Map<string, Record<string, number>>();
   const prefix = `${dimension}#`;
   for (const [name, value] of Object.entries(counters)) {
@@ -104,11 +113,21 @@ const bump = (deltas: DayDeltas, date: string, name: string, by: number) => {
 };
 
 /** Adds `sign` x what `facts` contribute to the TOTALS counters and to completed visits. */
-function contribute(facts: CountedFacts | null, sign: 1 | -1, totals: DayDeltas, visits: { client_id: string; date: string; n: number }[]): void {
+function contribute(
+  facts: CountedFacts | null,
+  sign: 1 | -1,
+  totals: DayDeltas,
+  visits: { client_id: string; date: string; n: number }[],
+): void {
   if (!facts) return;
   const { date } = facts;
   if (facts.kind === 'payment' || facts.kind === 'sale') {
-    bump(totals, date, facts.kind === 'payment' ? TOTALS.collected_cents : TOTALS.retail_cents, sign * facts.amount_cents);
+    bump(
+      totals,
+      date,
+      facts.kind === 'payment' ? TOTALS.collected_cents : TOTALS.retail_cents,
+      sign * facts.amount_cents,
+    );
     return;
   }
   const { provider_id: p, service_id: s } = facts;
@@ -194,7 +213,10 @@ export function planGeneration(state: GenerationState, changes: readonly SourceC
     if (current && sameFacts(current.facts, change.facts)) continue;
     contribute(current?.facts ?? null, -1, totals, visits);
     contribute(change.facts, 1, totals, visits);
-    ledger.set(change.recordKey, { expectedVersion: read?.version ?? null, entry: { version: change.version, facts: change.facts } });
+    ledger.set(change.recordKey, {
+      expectedVersion: read?.version ?? null,
+      entry: { version: change.version, facts: change.facts },
+    });
   }
 
   const clientDays: DayDeltas = new Map();
@@ -231,4 +253,5 @@ function pruned(deltas: DayDeltas): DayDeltas {
 }
 
 /** Items one generation's plan writes (each is one transaction action). */
-export const planActions = (plan: GenerationPlan) => plan.ledger.size + plan.clients.size + plan.totals.size + plan.clientDays.size;
+export const planActions = (plan: GenerationPlan) =>
+  plan.ledger.size + plan.clients.size + plan.totals.size + plan.clientDays.size;

@@ -23,4 +23,9 @@ export const DEFAULT_REPORT_DAYS = 30;
  * the range is longer than two years.
  */
 export const reportRange = (input: { from?: string; to?: string }, today: string) =>
-  resolveDateRange(input, today, { defaultDays: DEFAULT_REPORT_DAYS, maxSpanDays: MAX_REPORT_DAYS - 1, tooLong: `the range is longer than 2 years (${MAX_REPORT_DAYS} days)`, direction: 'backward' });
+  resolveDateRange(input, today, {
+    defaultDays: DEFAULT_REPORT_DAYS,
+    maxSpanDays: MAX_REPORT_DAYS - 1,
+    tooLong: `the range is longer than 2 years (${MAX_REPORT_DAYS} days)`,
+    direction: 'backward',
+  });

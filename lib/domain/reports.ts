@@ -30,7 +30,13 @@ export function revenueReport(days: readonly DayCounters[], range: { from: strin
   const series = new Map<string, RevenueSeriesEntry>();
   for (const date of datesBetween(range.from, range.to)) {
     const period = periodOf(date, group);
-    const entry = series.get(period) ?? { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 };
+    const entry = series.get(period) ?? {
+      period,
+      service_cents: 0,
+      retail_cents: 0,
+      collected_cents: 0,
+      appointments_completed: 0,
+    };
     const counters = byDate.get(date);
     entry.service_cents += n(counters, TOTALS.service_cents);
     entry.retail_cents += n(counters, TOTALS.retail_cents);
@@ -42,7 +48,13 @@ export function revenueReport(days: readonly DayCounters[], range: { from: strin
   const sum = (key: keyof Omit<RevenueSeriesEntry, 'period'>) => list.reduce((total, entry) => total + entry[key], 0);
   const service = sum('service_cents');
   const retail = sum('retail_cents');
-  return { total_cents: service + retail, service_cents: service, retail_cents: retail, collected_cents: sum('collected_cents'), series: list };
+  return {
+    total_cents: service + retail,
+    service_cents: service,
+    retail_cents: retail,
+    collected_cents: sum('collected_cents'),
+    series: list,
+  };
 }
 
 /** Sums the per-provider (`p`) or per-service (`s`) counters of the range's days, by id. */
@@ -69,10 +81,15 @@ export interface ProviderRef {
  * Per provider: `providers` (the practice's live ones) plus any other with counters in the range
  * (e.g. deleted since; named from `others`), highest revenue first, then by name and id.
  */
-export function providerPerformance(days: readonly DayCounters[], providers: readonly ProviderRef[], others: ReadonlyMap<string, ProviderRef> = new Map()) {
+export function providerPerformance(
+  days: readonly DayCounters[],
+  providers: readonly ProviderRef[],
+  others: ReadonlyMap<string, ProviderRef> = new Map(),
+) {
   const totals = sumByDimension(days, 'p');
   const known = new Map(providers.map((p) => [p.id, p]));
-  for (const id of totals.keys()) if (!known.has(id)) known.set(id, others.get(id) ?? { id, full_name: null, working_minutes: 0 });
+  for (const id of totals.keys())
+    if (!known.has(id)) known.set(id, others.get(id) ?? { id, full_name: null, working_minutes: 0 });
   const rows = [...known.values()].map((provider) => {
     const t = totals.get(provider.id);
     const completed = n(t, 'completed');
@@ -91,7 +108,10 @@ export function providerPerformance(days: readonly DayCounters[], providers: rea
     };
   });
   return rows.sort(
-    (a, b) => b.revenue_cents - a.revenue_cents || (a.provider.full_name ?? '').localeCompare(b.provider.full_name ?? '') || a.provider.id.localeCompare(b.provider.id),
+    (a, b) =>
+      b.revenue_cents - a.revenue_cents ||
+      (a.provider.full_name ?? '').localeCompare(b.provider.full_name ?? '') ||
+      a.provider.id.localeCompare(b.provider.id),
   );
 }
 
@@ -116,7 +136,11 @@ export function servicePopularity(days: readonly DayCounters[], services: readon
     };
   });
   return rows.sort(
-    (a, b) => b.bookings - a.bookings || b.completed - a.completed || (a.service.name ?? '').localeCompare(b.service.name ?? '') || a.service.id.localeCompare(b.service.id),
+    (a, b) =>
+      b.bookings - a.bookings ||
+      b.completed - a.completed ||
+      (a.service.name ?? '').localeCompare(b.service.name ?? '') ||
+      a.service.id.localeCompare(b.service.id),
   );
 }
 

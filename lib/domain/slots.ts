@@ -64,9 +64,12 @@ export function slotsInRange(input: SlotsInRangeInput): Slot[] {
   const durationMs = durationMinutes * 60_000;
   // A slot inside a working period already meets the hours rule; what is left of the booking
   // check is "overlaps nothing", done on numbers since a range has thousands of candidate starts.
-  const blocked = [...input.timeOff, ...input.providerBusy, ...(input.roomBusy ?? []), ...(input.equipmentBusy ?? [])].map(
-    (block) => [Date.parse(block.start), Date.parse(block.end)] as const,
-  );
+  const blocked = [
+    ...input.timeOff,
+    ...input.providerBusy,
+    ...(input.roomBusy ?? []),
+    ...(input.equipmentBusy ?? []),
+  ].map((block) => [Date.parse(block.start), Date.parse(block.end)] as const);
   const slots: Slot[] = [];
   // Thousands of instants on a month's search: toISOString was most of this function's CPU.
   const iso = isoWriter();

@@ -16,7 +16,9 @@ function utcDay(year: number, month: number, day: number): number {
   // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
-  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day ? at.getTime() : Number.NaN;
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day
+    ? at.getTime()
+    : Number.NaN;
 }
 
 // Callers validate input at the edge; an invalid value reaching the domain is a bug, so fail
@@ -30,9 +32,14 @@ function parseDate(date: string): number {
 
 function parseInstant(iso: string): number {
   const m = INSTANT.exec(iso);
-  const ms = m && !Number.isNaN(utcDay(Number(m[1]), Number(m[2]), Number(m[3]))) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6] ?? 0) < 60
-    ? Date.parse(iso)
-    : Number.NaN;
+  const ms =
+    m &&
+    !Number.isNaN(utcDay(Number(m[1]), Number(m[2]), Number(m[3]))) &&
+    Number(m[4]) < 24 &&
+    Number(m[5]) < 60 &&
+    Number(m[6] ?? 0) < 60
+      ? Date.parse(iso)
+      : Number.NaN;
   if (Number.isNaN(ms)) throw new RangeError(`invalid instant "${iso}"`);
   return ms;
 }
@@ -65,7 +72,8 @@ function formatIn(zone: string): Intl.DateTimeFormat {
 /** The wall clock of `zone` at instant `ms`, as if that wall clock were UTC (whole seconds), read with Intl. */
 function intlWallClock(ms: number, zone: string): number {
   const fields: Record<string, number> = {};
-  for (const part of formatIn(zone).formatToParts(ms)) if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  for (const part of formatIn(zone).formatToParts(ms))
+    if (part.type !== 'literal') fields[part.type] = Number(part.value);
   const wall = new Date(0);
   wall.setUTCFullYear(fields.year!, fields.month! - 1, fields.day!);
   wall.setUTCHours(fields.hour! % 24, fields.minute!, fields.second!, 0);
@@ -163,7 +171,8 @@ export function isoWriter(): (instant: number) => string {
  * Periods by start, in code-unit order: `HH:MM` and UTC ISO strings sort as the times they name.
  * Not localeCompare: it would load ICU (about 10 ms of a cold start) for ASCII digits.
  */
-export const byStart = (a: { start: string }, b: { start: string }): number => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0);
+export const byStart = (a: { start: string }, b: { start: string }): number =>
+  a.start < b.start ? -1 : a.start > b.start ? 1 : 0;
 
 /** IANA's canonical names, listed without building a formatter (ICU's locale data, see processZoneOffset). */
 let canonicalZones: ReadonlySet<string> | undefined;
@@ -209,7 +218,8 @@ export function localTimeToInstant(date: string, hhmm: string, zone: string): st
 // ---- Plain dates (YYYY-MM-DD), no zone -------------------------------------------------------
 
 /** Calendar arithmetic on a plain date (negative `days` go back). */
-export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * A date's ISO week, `YYYY-Www`, with its ISO week-numbering year: the week (Monday first) is
@@ -228,7 +238,8 @@ export function isoWeekOf(date: string): string {
 export function datesBetween(from: string, to: string): string[] {
   const dates: string[] = [];
   const last = Date.parse(`${to}T00:00:00Z`);
-  for (let day = Date.parse(`${from}T00:00:00Z`); day <= last; day += DAY_MS) dates.push(new Date(day).toISOString().slice(0, 10));
+  for (let day = Date.parse(`${from}T00:00:00Z`); day <= last; day += DAY_MS)
+    dates.push(new Date(day).toISOString().slice(0, 10));
   return dates;
 }
 
@@ -261,10 +272,15 @@ export interface DateRangeRule {
  * other, neither is `defaultDays` from `today` in the rule's direction. Answers the problem
  * instead when `to` is before `from` or the range is longer than the rule allows.
  */
-export function resolveDateRange(input: { from?: string; to?: string }, today: string, rule: DateRangeRule): { from: string; to: string } | { path: 'to'; message: string } {
+export function resolveDateRange(
+  input: { from?: string; to?: string },
+  today: string,
+  rule: DateRangeRule,
+): { from: string; to: string } | { path: 'to'; message: string } {
   const span = rule.defaultDays - 1;
   let { from, to } = input;
-  if (from === undefined && to === undefined) [from, to] = rule.direction === 'forward' ? [today, addDays(today, span)] : [addDays(today, -span), today];
+  if (from === undefined && to === undefined)
+    [from, to] = rule.direction === 'forward' ? [today, addDays(today, span)] : [addDays(today, -span), today];
   from ??= addDays(to!, -span);
   to ??= addDays(from, span);
   if (to < from) return { path: 'to', message: '`to` is before `from`' };

@@ -23,7 +23,13 @@ function subtract(period: Interval, cuts: readonly Interval[]): Interval[] {
  * working periods placed by wall-clock time in `zone` (so a period across a spring-forward gap is
  * an hour shorter and one across a fall-back an hour longer, as actually worked), less time off.
  */
-export function workingMinutes(input: { from: string; to: string; zone: string; workingHours: WorkingHours; timeOff: readonly TimeOff[] }): number {
+export function workingMinutes(input: {
+  from: string;
+  to: string;
+  zone: string;
+  workingHours: WorkingHours;
+  timeOff: readonly TimeOff[];
+}): number {
   let total = 0;
   for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
     for (const period of workingPeriods(date, input.workingHours, input.zone)) {

@@ -17,7 +17,8 @@ const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, 
  */
 export function parseRetrySchedule(text: string): number[] {
   const parts = text.split(',').map((part) => part.trim());
-  if (parts.length === 0 || parts.some((part) => part === '')) throw new Error('expected a comma-separated list such as 5s,5m,30m');
+  if (parts.length === 0 || parts.some((part) => part === ''))
+    throw new Error('expected a comma-separated list such as 5s,5m,30m');
   return parts.map((part) => {
     const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(part);
     if (!match) throw new Error(`"${part}" is not a duration such as 500ms, 5s, 5m, 2h`);
@@ -36,7 +37,11 @@ export const RETRY_JITTER = 0.2;
  * (a number in [0, 1): Math.random in the workers) places the wait within ±20% of the schedule's;
  * the default, the midpoint, is the schedule's exactly.
  */
-export function retryDelay(schedule: readonly number[], attempt: number, random: () => number = () => 0.5): number | null {
+export function retryDelay(
+  schedule: readonly number[],
+  attempt: number,
+  random: () => number = () => 0.5,
+): number | null {
   const seconds = schedule[attempt - 1];
   return seconds === undefined ? null : seconds * (1 + RETRY_JITTER * (2 * random() - 1));
 }
@@ -50,7 +55,8 @@ export const ALL_EVENTS = '*';
 export const wantsEvent = (events: readonly string[], type: EventType) =>
   type !== 'webhook.test' && (events.includes(ALL_EVENTS) || events.includes(type));
 
-export const isSubscribableEvent = (name: string) => name === ALL_EVENTS || (EVENT_TYPES as readonly string[]).includes(name);
+export const isSubscribableEvent = (name: string) =>
+  name === ALL_EVENTS || (EVENT_TYPES as readonly string[]).includes(name);
 
 /** A subscription whose every delivery failed for this long is disabled (API reference, webhooks and events). */
 export const AUTO_DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000;
@@ -157,13 +163,20 @@ export function checkWebhookUrl(raw: string, options: { allowLocal: boolean }): 
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const localHost = options.allowLocal && LOCAL_HTTP_HOSTS.has(host);
   if (url.protocol !== 'https:' && !(localHost && url.protocol === 'http:')) {
-    return { ok: false, problem: options.allowLocal ? 'must use https:// (or http://localhost / http://127.0.0.1 locally)' : 'must use https://' };
+    return {
+      ok: false,
+      problem: options.allowLocal
+        ? 'must use https:// (or http://localhost / http://127.0.0.1 locally)'
+        : 'must use https://',
+    };
   }
   if (url.username || url.password) return { ok: false, problem: 'must not contain credentials' };
   if (!host) return { ok: false, problem: 'must name a host' };
   if (localHost) return { ok: true, url, host, publicOnly: false };
-  if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, problem: 'must not point to a loopback address' };
-  if (isIP(host) && isBlockedAddress(host)) return { ok: false, problem: 'must not point to a private, loopback or link-local address' };
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return { ok: false, problem: 'must not point to a loopback address' };
+  if (isIP(host) && isBlockedAddress(host))
+    return { ok: false, problem: 'must not point to a private, loopback or link-local address' };
   return { ok: true, url, host, publicOnly: true };
 }
 

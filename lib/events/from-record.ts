@@ -25,7 +25,8 @@ const isoOrNull = (value: unknown): string | null => {
 };
 
 /** The mapping of the change's kind (one lookup, typed by kind). */
-const draftsOf = <K extends EventSource>(change: StoredChange<K>): Draft[] => (MAPPINGS[change.kind] as (change: StoredChange<K>) => Draft[])(change);
+const draftsOf = <K extends EventSource>(change: StoredChange<K>): Draft[] =>
+  (MAPPINGS[change.kind] as (change: StoredChange<K>) => Draft[])(change);
 
 /** A stream record's contract events, in the order they happened (zero, one, or two for a completion or cancel). */
 export function eventsFromRecord(record: StreamRecord, context: EventContext): ContractEvent[] {
@@ -34,13 +35,17 @@ export function eventsFromRecord(record: StreamRecord, context: EventContext): C
   const medspaId = (change.after ?? change.before)!.medspa_id;
   return draftsOf(change).map((draft) => {
     // The row says whether `data` carries `previous`; a mapping that disagrees is a bug, not data.
-    if (EVENT_CATALOG[draft.type].previous !== (draft.previous !== undefined)) throw new Error(`${draft.type}: previous does not match the event table`);
+    if (EVENT_CATALOG[draft.type].previous !== (draft.previous !== undefined))
+      throw new Error(`${draft.type}: previous does not match the event table`);
     return {
       id: draft.id ?? eventIdFrom(change.eventId, draft.type),
       type: draft.type,
       created_at: isoOrNull(draft.at) ?? change.approximateAt ?? context.now.toISOString(),
       medspa_id: medspaId,
-      data: { ...(draft.previous ? { object: draft.object, previous: draft.previous } : { object: draft.object }), ...draft.extra },
+      data: {
+        ...(draft.previous ? { object: draft.object, previous: draft.previous } : { object: draft.object }),
+        ...draft.extra,
+      },
     };
   });
 }

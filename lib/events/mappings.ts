@@ -38,7 +38,11 @@ export function objectOf(type: StreamEventType, value: unknown, change: { eventI
 }
 
 /** Old values of the fields that changed (null when none did), ignoring `ignored`. */
-function changedFields(before: Record<string, unknown>, after: Record<string, unknown>, ignored: readonly string[]): Record<string, unknown> | null {
+function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  ignored: readonly string[],
+): Record<string, unknown> | null {
   const previous: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (ignored.includes(name)) continue;
@@ -55,8 +59,13 @@ const BOOKKEEPING = ['version', 'updated_at'] as const;
  * booking), so the practice's messaging tool can send the client the link. Any token sealed for
  * this appointment works, so the one exception to "pure" here is the seal's random bytes.
  */
-const manageLinkOf = (appointment: { source: string; medspa_id: string; id: string; end_at: string; manage_generation?: number }) =>
-  appointment.source === 'online' ? { extra: { manage_token: issueManageToken(appointment) } } : {};
+const manageLinkOf = (appointment: {
+  source: string;
+  medspa_id: string;
+  id: string;
+  end_at: string;
+  manage_generation?: number;
+}) => (appointment.source === 'online' ? { extra: { manage_token: issueManageToken(appointment) } } : {});
 
 /** A public reschedule moves the manage link on (lib/crypto/manage-token.ts): its `appointment.updated` carries the new one. */
 const newManageLinkOf = (before: AppointmentRecord, after: AppointmentRecord) =>
@@ -70,14 +79,21 @@ const newManageLinkOf = (before: AppointmentRecord, after: AppointmentRecord) =>
  * the appointment as it was before it, at the stream record's time (a delete leaves no updated_at).
  */
 function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
-  if (change.change === 'REMOVE') return change.before ? [{ type: 'appointment.deleted', object: objectOf('appointment.deleted', change.before, change), at: undefined }] : [];
+  if (change.change === 'REMOVE')
+    return change.before
+      ? [{ type: 'appointment.deleted', object: objectOf('appointment.deleted', change.before, change), at: undefined }]
+      : [];
   if (!change.after) return [];
   const after = objectOf('appointment.updated', change.after, change);
-  if (change.change === 'INSERT' || !change.before) return [{ type: 'appointment.created', object: after, at: after.updated_at, ...manageLinkOf(change.after) }];
+  if (change.change === 'INSERT' || !change.before)
+    return [{ type: 'appointment.created', object: after, at: after.updated_at, ...manageLinkOf(change.after) }];
   const previous = changedFields(objectOf('appointment.updated', change.before, change), after, BOOKKEEPING);
   if (!previous) return [];
   const at = after.updated_at;
-  if (change.before.status === change.after.status) return [{ type: 'appointment.updated', object: after, previous, at, ...newManageLinkOf(change.before, change.after) }];
+  if (change.before.status === change.after.status)
+    return [
+      { type: 'appointment.updated', object: after, previous, at, ...newManageLinkOf(change.before, change.after) },
+    ];
   const drafts: Draft[] = [{ type: 'appointment.status_changed', object: after, previous, at }];
   if (change.after.status === 'completed') drafts.push({ type: 'appointment.completed', object: after, previous, at });
   if (change.after.status === 'cancelled') drafts.push({ type: 'appointment.cancelled', object: after, previous, at });
@@ -88,7 +104,14 @@ function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
 function reminderEvents(change: StoredChange<'REMINDER'>): Draft[] {
   if (change.change !== 'INSERT' || !change.after) return [];
   const reminder = change.after;
-  return [{ type: 'appointment.reminder', id: reminder.event_id, object: objectOf('appointment.reminder', reminder.appointment, change), at: reminder.requested_at }];
+  return [
+    {
+      type: 'appointment.reminder',
+      id: reminder.event_id,
+      object: objectOf('appointment.reminder', reminder.appointment, change),
+      at: reminder.requested_at,
+    },
+  ];
 }
 
 /**
@@ -103,8 +126,10 @@ function clientEvents(change: StoredChange<'CLIENT'>): Draft[] {
   const after = change.after;
   if (change.change === 'REMOVE' || !after || typeof after.updated_at !== 'string' || !after.updated_at) return [];
   const at = after.updated_at;
-  const shown = (type: StreamEventType, client: ClientRecord) => objectOf(type, presentClient(client, new Date(at)), change);
-  if (change.change === 'INSERT' || !change.before) return after.deleted_at ? [] : [{ type: 'client.created', object: shown('client.created', after), at }];
+  const shown = (type: StreamEventType, client: ClientRecord) =>
+    objectOf(type, presentClient(client, new Date(at)), change);
+  if (change.change === 'INSERT' || !change.before)
+    return after.deleted_at ? [] : [{ type: 'client.created', object: shown('client.created', after), at }];
   const before = change.before;
   if (before.deleted_at) return [];
   if (after.deleted_at) return [{ type: 'client.deleted', object: shown('client.deleted', after), at }];
@@ -118,14 +143,24 @@ function clientEvents(change: StoredChange<'CLIENT'>): Draft[] {
 const onInsert =
   <K extends Kind>(type: StreamEventType, at: (record: NonNullable<StoredChange<K>['after']>) => unknown) =>
   (change: StoredChange<K>): Draft[] =>
-    change.change === 'INSERT' && change.after ? [{ type, object: objectOf(type, change.after, change), at: at(change.after!) }] : [];
+    change.change === 'INSERT' && change.after
+      ? [{ type, object: objectOf(type, change.after, change), at: at(change.after!) }]
+      : [];
 
 /** One crossing record per crossing: the product as of the crossing (stored with it), which was not low before. */
 function lowStockEvents(change: StoredChange<'LOW_STOCK_EVENT'>): Draft[] {
   if (change.change !== 'INSERT' || !change.after) return [];
   const crossing = change.after;
-  if (!crossing.product || typeof crossing.product !== 'object') throw new Error(`stream record ${change.eventId}: low-stock crossing without its product`);
-  return [{ type: 'product.low_stock', object: objectOf('product.low_stock', toProduct(crossing.product), change), previous: { low_stock: false }, at: crossing.occurred_at }];
+  if (!crossing.product || typeof crossing.product !== 'object')
+    throw new Error(`stream record ${change.eventId}: low-stock crossing without its product`);
+  return [
+    {
+      type: 'product.low_stock',
+      object: objectOf('product.low_stock', toProduct(crossing.product), change),
+      previous: { low_stock: false },
+      at: crossing.occurred_at,
+    },
+  ];
 }
 
 /** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */

@@ -12,7 +12,9 @@ export type Publish = (events: ContractEvent[]) => Promise<void>;
 export class PublishError extends Error {
   override readonly name = 'PublishError';
   constructor(readonly failures: { eventId: string; code: string }[]) {
-    super(`${failures.length} event(s) not accepted: ${[...new Set(failures.map((failure) => failure.code))].join(', ')}`);
+    super(
+      `${failures.length} event(s) not accepted: ${[...new Set(failures.map((failure) => failure.code))].join(', ')}`,
+    );
   }
 }
 
@@ -44,7 +46,11 @@ export const toEntry = (event: ContractEvent, eventBusName: string): PutEventsRe
 
 /** EventBridge's entry size: source, detail type, detail and bus name in UTF-8, plus 14 bytes for the time. */
 export const entrySize = (entry: PutEventsRequestEntry) =>
-  14 + [entry.Source, entry.DetailType, entry.Detail, entry.EventBusName].reduce((sum, part) => sum + Buffer.byteLength(part ?? '', 'utf8'), 0);
+  14 +
+  [entry.Source, entry.DetailType, entry.Detail, entry.EventBusName].reduce(
+    (sum, part) => sum + Buffer.byteLength(part ?? '', 'utf8'),
+    0,
+  );
 
 /** Consecutive chunks of at most 10 entries and 256 KB, in order. */
 export function chunkEntries<T>(items: T[], sizeOf: (item: T) => number): T[][] {
@@ -80,21 +86,27 @@ export function eventBridgePublisher(options: EventBridgePublisherOptions): Publ
     for (const chunk of chunkEntries(pending, (item) => entrySize(item.entry))) {
       let batch = chunk;
       let failed: { item: (typeof batch)[number]; code: string }[] = [];
-      await retry(async () => {
-        const output = await options.client.send(new PutEventsCommand({ Entries: batch.map((item) => item.entry) }));
-        // Result entries line up with request entries; an ErrorCode marks one not accepted.
-        failed = batch
-          .map((item, index) => ({ item, code: output.Entries?.[index]?.ErrorCode ?? (output.Entries?.[index] ? null : 'NoResult') }))
-          .filter((result): result is { item: (typeof batch)[number]; code: string } => result.code !== null);
-        if (failed.length === 0) return { done: undefined };
-        batch = failed.map(({ item }) => item);
-        return { retry: 'later' };
-      }, {
-        attempts: maxAttempts,
-        delayMs: (attempt) => retryDelayMs(attempt + 1),
-        // What the last try still had refused is reported, with the codes it gave.
-        exhausted: () => void failures.push(...failed.map(({ item, code }) => ({ eventId: item.event.id, code }))),
-      });
+      await retry(
+        async () => {
+          const output = await options.client.send(new PutEventsCommand({ Entries: batch.map((item) => item.entry) }));
+          // Result entries line up with request entries; an ErrorCode marks one not accepted.
+          failed = batch
+            .map((item, index) => ({
+              item,
+              code: output.Entries?.[index]?.ErrorCode ?? (output.Entries?.[index] ? null : 'NoResult'),
+            }))
+            .filter((result): result is { item: (typeof batch)[number]; code: string } => result.code !== null);
+          if (failed.length === 0) return { done: undefined };
+          batch = failed.map(({ item }) => item);
+          return { retry: 'later' };
+        },
+        {
+          attempts: maxAttempts,
+          delayMs: (attempt) => retryDelayMs(attempt + 1),
+          // What the last try still had refused is reported, with the codes it gave.
+          exhausted: () => void failures.push(...failed.map(({ item, code }) => ({ eventId: item.event.id, code }))),
+        },
+      );
     }
     if (failures.length > 0) throw new PublishError(failures);
   };

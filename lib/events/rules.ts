@@ -52,7 +52,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 function matchesValue(alternative: PatternValue, value: unknown): boolean {
   if (isPlainObject(alternative)) {
     const keys = Object.keys(alternative);
-    if (keys.length !== 1 || keys[0] !== 'prefix') throw new Error(`Unsupported pattern operator: ${JSON.stringify(alternative)}`);
+    if (keys.length !== 1 || keys[0] !== 'prefix')
+      throw new Error(`Unsupported pattern operator: ${JSON.stringify(alternative)}`);
     return typeof value === 'string' && value.startsWith(alternative.prefix);
   }
   return value === alternative;
@@ -72,7 +73,12 @@ export function matches(pattern: EventPattern, event: Record<string, unknown>): 
     if (Array.isArray(expected)) {
       if (expected.length === 0) throw new Error(`Empty alternatives for "${field}"`);
       const candidates = Array.isArray(value) ? value : [value];
-      return value !== undefined && candidates.some((candidate) => expected.some((alternative: PatternValue) => matchesValue(alternative, candidate)));
+      return (
+        value !== undefined &&
+        candidates.some((candidate) =>
+          expected.some((alternative: PatternValue) => matchesValue(alternative, candidate)),
+        )
+      );
     }
     return isPlainObject(value) && matches(expected as EventPattern, value);
   });

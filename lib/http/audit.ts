@@ -26,11 +26,16 @@ async function recordOutcome(request: ApiMiddyRequest) {
   // A replay changes nothing: the first request's entry stands (a caller refused before its replay is audited).
   if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied)) return;
   if (state.writes.isCommitted && status < 400) return;
-  const outcome = status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');
+  const outcome =
+    status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');
   try {
     await recordAudit(state.caller.medspaId, entryOf(state, outcome, status));
   } catch (error) {
-    logger.error('audit write failed', { operation: state.route.operation, requestId: state.requestId, error: (error as Error).message });
+    logger.error('audit write failed', {
+      operation: state.route.operation,
+      requestId: state.requestId,
+      error: (error as Error).message,
+    });
   }
 }
 
@@ -44,7 +49,11 @@ export const audit = (): ApiMiddleware => ({
   before: async (request) => {
     const state = request.internal;
     if (state.route.method === 'GET') return;
-    state.writes.add((actions) => (state.caller ? auditPut(state.caller.medspaId, entryOf(state, 'success', successStatusOf(state.route)), actions) : null));
+    state.writes.add((actions) =>
+      state.caller
+        ? auditPut(state.caller.medspaId, entryOf(state, 'success', successStatusOf(state.route)), actions)
+        : null,
+    );
   },
   after: recordOutcome,
   onError: recordOutcome,

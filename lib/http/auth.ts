@@ -9,7 +9,8 @@ import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 /** What a public route's 401 says: its credential is the key, not a bearer token. */
 const NO_PUBLISHABLE_KEY = 'A valid publishable key (X-Publishable-Key) is required';
 
-const rejectedReason = (outcomes: PromiseSettledResult<unknown>[]) => (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
+const rejectedReason = (outcomes: PromiseSettledResult<unknown>[]) =>
+  (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult | undefined)?.reason;
 
 /** 401, readable from any origin (lib/http/cors.ts: an unidentified caller has no list to judge by). */
 function unidentified(request: ApiMiddyRequest, error: unknown = new AppError('UNAUTHORIZED')): never {
@@ -29,7 +30,9 @@ async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
   if (!match || headers['x-publishable-key'] !== undefined) unidentified(request);
   const caller = await verifyToken(match[1]).catch((error: unknown) => unidentified(request, error));
   state.caller = caller;
-  return openGate(state, caller, readsOverlapGate(state.route) && roles.includes(caller.role), () => staffGate(request, caller, roles));
+  return openGate(state, caller, readsOverlapGate(state.route) && roles.includes(caller.role), () =>
+    staffGate(request, caller, roles),
+  );
 }
 
 /**
@@ -37,7 +40,12 @@ async function staffCaller(request: ApiMiddyRequest, roles: readonly string[]) {
  * this container saw drained), left for the handler's answer and the error mapper to wait for
  * (lib/http/chain.ts, errors.ts), so the route's reads go out with it (docs/decisions/0014).
  */
-function openGate(state: RequestState, caller: AnyCaller, readsMayOverlap: boolean, open: () => Promise<void>): Promise<void> | undefined {
+function openGate(
+  state: RequestState,
+  caller: AnyCaller,
+  readsMayOverlap: boolean,
+  open: () => Promise<void>,
+): Promise<void> | undefined {
   const overlap = readsMayOverlap && !state.holdReads.some((hold) => hold(caller));
   const gate = open();
   if (!overlap) return gate;
@@ -53,7 +61,10 @@ function openGate(state: RequestState, caller: AnyCaller, readsMayOverlap: boole
  */
 async function staffGate(request: ApiMiddyRequest, caller: Caller, roles: readonly string[]) {
   const state = request.internal;
-  const [access, ...others] = await Promise.allSettled([accessOf(caller), ...state.onAuthenticated.map((work) => work(caller))]);
+  const [access, ...others] = await Promise.allSettled([
+    accessOf(caller),
+    ...state.onAuthenticated.map((work) => work(caller)),
+  ]);
   if (access.status === 'rejected') throw access.reason;
   admitOrigin(request, access.value.allowedOrigins);
   assertAccess(access.value, { allowWaitlisted: state.route.allowWaitlisted ?? false });
@@ -63,7 +74,8 @@ async function staffGate(request: ApiMiddyRequest, caller: Caller, roles: readon
 }
 
 /** Runs a stage's work; the first refusal, if any. */
-const refusalOf = async (work: (() => Promise<void>)[]) => rejectedReason(await Promise.allSettled(work.map((run) => run())));
+const refusalOf = async (work: (() => Promise<void>)[]) =>
+  rejectedReason(await Promise.allSettled(work.map((run) => run())));
 
 /**
  * A public route: `X-Publishable-Key` (a bearer token alone is 401), read with its practice in one
@@ -81,7 +93,8 @@ async function publicCaller(request: ApiMiddyRequest) {
   if (refused) unidentified(request, refused);
   const { keyLive, practice, allowedOrigins, rateLimits } = await publicAccessOf(named.medspaId, named.keyId);
   // A flood of made-up keys from one address is refused as such (429), not answered 401 forever.
-  if (!keyLive || !practice) unidentified(request, (await refusalOf(state.onUnknownKey)) ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
+  if (!keyLive || !practice)
+    unidentified(request, (await refusalOf(state.onUnknownKey)) ?? new AppError('UNAUTHORIZED', NO_PUBLISHABLE_KEY));
   const caller: PublicCaller = { medspaId: named.medspaId, clientId: named.keyId, role: 'public' };
   state.keyRateLimits = rateLimits;
   try {
@@ -111,7 +124,8 @@ export const auth = (): ApiMiddleware => ({
       // The token exchange takes a credential of its own: a publishable key works on public-booking
       // routes only (API reference, online booking), so beside it, in either header, it is 401.
       const headers = request.event.headers ?? {};
-      if (headers['x-publishable-key'] !== undefined || /^Bearer\s+pk_/i.test(headers.authorization ?? '')) unidentified(request);
+      if (headers['x-publishable-key'] !== undefined || /^Bearer\s+pk_/i.test(headers.authorization ?? ''))
+        unidentified(request);
       return;
     }
     if (route.auth === 'publishable') return publicCaller(request);

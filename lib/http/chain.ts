@@ -21,7 +21,11 @@ import type { ApiEvent, ApiMiddleware, ApiRequest, ApiResponse, ApiResult, Reque
  * read. A request that went around the stage's edge (./edge-only.ts) is refused first; CORS judges
  * the origin before any other work and marks every answer after the envelope is made.
  */
-export function composeChain<R extends RouteDef & { operation: string }>(route: R, fn: (request: ApiRequest<R>) => Promise<ApiResult>, callerWork: ApiMiddleware[]) {
+export function composeChain<R extends RouteDef & { operation: string }>(
+  route: R,
+  fn: (request: ApiRequest<R>) => Promise<ApiResult>,
+  callerWork: ApiMiddleware[],
+) {
   const states = new WeakMap<Context, RequestState>();
   const chain = middy<ApiEvent, ApiResponse, Error, Context, RequestState>()
     .use(httpHeaderNormalizer() as unknown as ApiMiddleware)

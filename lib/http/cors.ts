@@ -18,7 +18,8 @@ const isOwnOrigin = (request: ApiMiddyRequest, origin: string) => serverUrlOf(re
 export function admitOrigin(request: ApiMiddyRequest, allowed: readonly string[] | 'any'): void {
   const origin = originOf(request);
   if (!origin) return;
-  if (allowed !== 'any' && !originAllowed(origin, allowed) && !isOwnOrigin(request, origin)) throw new AppError('ORIGIN_NOT_ALLOWED');
+  if (allowed !== 'any' && !originAllowed(origin, allowed) && !isOwnOrigin(request, origin))
+    throw new AppError('ORIGIN_NOT_ALLOWED');
   request.internal.corsOrigin = origin;
 }
 

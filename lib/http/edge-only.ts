@@ -9,6 +9,7 @@ import type { ApiMiddleware } from './types';
  */
 export const edgeOnly = (): ApiMiddleware => ({
   before: async (request) => {
-    if (edgeRequired() && !viaEdge(request.event.headers)) throw new AppError('FORBIDDEN', 'Call the API at its public URL');
+    if (edgeRequired() && !viaEdge(request.event.headers))
+      throw new AppError('FORBIDDEN', 'Call the API at its public URL');
   },
 });

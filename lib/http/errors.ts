@@ -7,12 +7,29 @@ import { json, type ApiMiddleware, type ApiResponse } from './types';
 /** The one mapper from errors to HTTP: AppErrors answer their code; anything else is a logged 500 with no details. */
 export function errorResponse(error: unknown, requestId: string, operation: string): ApiResponse {
   const appError = isAppError(error) ? error : null;
-  if (!appError) logger.error('unhandled error', { operation, requestId, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  if (!appError)
+    logger.error('unhandled error', {
+      operation,
+      requestId,
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    });
   const failure = appError ?? new AppError('INTERNAL_ERROR');
   return json(
     failure.status,
-    { success: false, error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}), request_id: requestId } },
-    { ...failure.headers, ...(failure.code === 'UNAUTHORIZED' ? { 'www-authenticate': 'Bearer' } : {}), 'x-request-id': requestId },
+    {
+      success: false,
+      error: {
+        code: failure.code,
+        message: failure.message,
+        ...(failure.details ? { details: failure.details } : {}),
+        request_id: requestId,
+      },
+    },
+    {
+      ...failure.headers,
+      ...(failure.code === 'UNAUTHORIZED' ? { 'www-authenticate': 'Bearer' } : {}),
+      'x-request-id': requestId,
+    },
   );
 }
 

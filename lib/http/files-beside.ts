@@ -18,6 +18,8 @@ const here = import.meta.url;
 export async function generatedFileBeside(name: string, generator: GeneratedFile['generated']): Promise<string> {
   if (!here.endsWith('.ts')) return readFile(join(dirname(fileURLToPath(here)), name), 'utf8');
   const generators = new URL('../../infra/generated-files.ts', here).href;
-  const { generatedFileText } = (await import(generators)) as { generatedFileText: (name: GeneratedFile['generated']) => string };
+  const { generatedFileText } = (await import(generators)) as {
+    generatedFileText: (name: GeneratedFile['generated']) => string;
+  };
   return generatedFileText(generator);
 }

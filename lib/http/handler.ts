@@ -14,6 +14,9 @@ export type { ApiRequest, ApiResult } from './types';
  * with the credential check. A handler module is
  * `export const handler = httpHandler(appointmentRoutes.createAppointment, async (req) => ({ data }))`.
  */
-export function httpHandler<R extends RouteDef & { operation: string }>(route: R, fn: (request: ApiRequest<R>) => Promise<ApiResult>) {
+export function httpHandler<R extends RouteDef & { operation: string }>(
+  route: R,
+  fn: (request: ApiRequest<R>) => Promise<ApiResult>,
+) {
   return composeChain(route, fn, [audit(), rateLimit(), idempotency(), auth()]);
 }

@@ -24,8 +24,14 @@ const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
 
 const fingerprintOf = (request: ApiMiddyRequest) => {
   const { event } = request;
-  const body = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
-  return createHash('sha256').update(`${request.internal.route.method} ${event.rawPath ?? request.internal.route.path}\n${body}`).digest('base64url');
+  const body = event.body
+    ? event.isBase64Encoded
+      ? Buffer.from(event.body, 'base64').toString('utf8')
+      : event.body
+    : '';
+  return createHash('sha256')
+    .update(`${request.internal.route.method} ${event.rawPath ?? request.internal.route.path}\n${body}`)
+    .digest('base64url');
 };
 
 /**
@@ -36,15 +42,27 @@ const fingerprintOf = (request: ApiMiddyRequest) => {
 function replayOf(response: StoredResponse): ApiResponse {
   if (response.body === null) {
     const location = response.headers.location ?? response.headers.Location;
-    throw new AppError('CONFLICT', 'The request with this Idempotency-Key completed, but its answer was too large to keep for replay; read the resource instead', {
-      headers: { 'idempotent-replayed': 'true', ...(location ? { location } : {}) },
-    });
+    throw new AppError(
+      'CONFLICT',
+      'The request with this Idempotency-Key completed, but its answer was too large to keep for replay; read the resource instead',
+      {
+        headers: { 'idempotent-replayed': 'true', ...(location ? { location } : {}) },
+      },
+    );
   }
-  return { statusCode: response.status, headers: { ...response.headers, 'idempotent-replayed': 'true' }, body: response.body };
+  return {
+    statusCode: response.status,
+    headers: { ...response.headers, 'idempotent-replayed': 'true' },
+    body: response.body,
+  };
 }
 
 /** Decides on a record held by another request: replay it, refuse it, or wait for it to finish (polling, 25 ms doubling to 400 ms). */
-const settle = (record: IdempotencyRecord | null, fingerprint: string, reread: () => Promise<IdempotencyRecord | null>): Promise<ApiResponse> =>
+const settle = (
+  record: IdempotencyRecord | null,
+  fingerprint: string,
+  reread: () => Promise<IdempotencyRecord | null>,
+): Promise<ApiResponse> =>
   retry<ApiResponse>(
     async (attempt) => {
       const current = attempt === 1 ? record : await reread();
@@ -73,9 +91,18 @@ async function store(request: ApiMiddyRequest) {
   const { medspaId } = state.caller;
   const status = response.statusCode ?? 500;
   // A 5xx is not an answer to keep, nor a refusal: give the key back (unless the change committed) so a retry runs.
-  if (status >= 500 || REFUSALS.has(status)) return releaseIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId);
-  const headers = Object.fromEntries(Object.entries(response.headers ?? {}).filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase())).map(([name, value]) => [name, String(value)]));
-  await completeIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId, { status, headers, body: String(response.body ?? '') });
+  if (status >= 500 || REFUSALS.has(status))
+    return releaseIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId);
+  const headers = Object.fromEntries(
+    Object.entries(response.headers ?? {})
+      .filter(([name]) => REPLAYED_HEADERS.includes(name.toLowerCase()))
+      .map(([name, value]) => [name, String(value)]),
+  );
+  await completeIdempotencyKey(medspaId, claim.scope, claim.key, claim.lockId, {
+    status,
+    headers,
+    body: String(response.body ?? ''),
+  });
 }
 
 /**
@@ -107,7 +134,9 @@ export const idempotency = (): ApiMiddleware => ({
     if (key === undefined && state.route.idempotent === 'required') {
       // Refused once the caller is known: an unauthenticated call is a 401 first.
       state.onAuthenticated.push(async () => {
-        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key is required', { details: [{ path: 'Idempotency-Key', message: 'required' }] });
+        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key is required', {
+          details: [{ path: 'Idempotency-Key', message: 'required' }],
+        });
       });
       return;
     }
@@ -123,7 +152,15 @@ export const idempotency = (): ApiMiddleware => ({
       const scope = scopeOf(request, caller);
       const lockId = randomUUID();
       const now = Date.now();
-      const outcome = await claimIdempotencyKey({ medspaId, clientId: scope, key, fingerprint, lockId, now, lockMs: LOCK_MS });
+      const outcome = await claimIdempotencyKey({
+        medspaId,
+        clientId: scope,
+        key,
+        fingerprint,
+        lockId,
+        now,
+        lockMs: LOCK_MS,
+      });
       if (outcome.claimed) {
         state.idempotency = { key, lockId, scope };
         state.writes.add(() => idempotencyCommitAction(medspaId, scope, key, state.now.toISOString()));

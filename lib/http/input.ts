@@ -36,7 +36,9 @@ async function parseBody(request: ApiMiddyRequest): Promise<void> {
       await formParser.before!(request as never);
     } catch {
       // middy refuses a body with no `name=value` pair (as a 415 HttpError): a malformed form is a 400.
-      throw new AppError('VALIDATION_ERROR', 'The body is not a URL-encoded form (name=value&...)', { details: [{ path: 'body', message: 'malformed form' }] });
+      throw new AppError('VALIDATION_ERROR', 'The body is not a URL-encoded form (name=value&...)', {
+        details: [{ path: 'body', message: 'malformed form' }],
+      });
     }
     return;
   }
@@ -56,12 +58,20 @@ export function parseInput<T>(schema: z.ZodMiniType<T> | undefined, value: unkno
     const at = (path: PropertyKey[]) => (path.length ? path.map(String).join('.') : where);
     // An unknown key is reported at its own path, so a typo is named, not the whole body.
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: at([...issue.path, key]), message: where === 'query' ? 'unknown parameter' : 'unknown field' }));
+      return issue.keys.map((key) => ({
+        path: at([...issue.path, key]),
+        message: where === 'query' ? 'unknown parameter' : 'unknown field',
+      }));
     }
-    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path: at(issue.path), message: `${at(issue.path)} is required` }];
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message))
+      return [{ path: at(issue.path), message: `${at(issue.path)} is required` }];
     return [{ path: at(issue.path), message: issue.message }];
   });
-  throw new AppError('VALIDATION_ERROR', `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, { details });
+  throw new AppError(
+    'VALIDATION_ERROR',
+    `Invalid ${where}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+    { details },
+  );
 }
 
 const MAX_TEXT_PROBLEMS = 20;
@@ -86,11 +96,13 @@ export function illFormedStrings(value: unknown, where: string): FieldProblem[] 
   while (stack.length > 0 && problems.length < MAX_TEXT_PROBLEMS) {
     const [node, path] = stack.pop()!;
     if (typeof node === 'string') {
-      if (!isWellFormed(node)) problems.push({ path: spell(path), message: 'not valid Unicode text (a lone surrogate)' });
+      if (!isWellFormed(node))
+        problems.push({ path: spell(path), message: 'not valid Unicode text (a lone surrogate)' });
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
         const child = { key, parent: path };
-        if (!isWellFormed(key)) problems.push({ path: spell(child), message: 'the field name is not valid Unicode text (a lone surrogate)' });
+        if (!isWellFormed(key))
+          problems.push({ path: spell(child), message: 'the field name is not valid Unicode text (a lone surrogate)' });
         stack.push([item, child]);
       }
     }
@@ -100,7 +112,8 @@ export function illFormedStrings(value: unknown, where: string): FieldProblem[] 
 
 function assertWellFormedInput(parts: Record<string, unknown>): void {
   const details = Object.entries(parts).flatMap(([where, value]) => illFormedStrings(value, where));
-  if (details.length > 0) throw new AppError('VALIDATION_ERROR', `Invalid text: ${details.map((d) => d.path).join(', ')}`, { details });
+  if (details.length > 0)
+    throw new AppError('VALIDATION_ERROR', `Invalid text: ${details.map((d) => d.path).join(', ')}`, { details });
 }
 
 /** `If-Match: "3"`, `W/"3"` or `3`. Anything else is a validation error, not a silent ignore. */
@@ -126,7 +139,8 @@ export const input = (): ApiMiddleware => ({
     const state = request.internal;
     const { route } = state;
     const rawQuery = event.queryStringParameters ?? {};
-    const bodyAsQuery = route.queryFromBody && event.body && typeof event.body === 'object' ? (event.body as object) : {};
+    const bodyAsQuery =
+      route.queryFromBody && event.body && typeof event.body === 'object' ? (event.body as object) : {};
     // An unknown route is a 404 whatever it carries.
     if (!route.fallback) assertWellFormedInput({ body: event.body, query: rawQuery, path: state.params });
     state.input = {

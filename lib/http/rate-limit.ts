@@ -58,7 +58,8 @@ export const rateLimit = (): ApiMiddleware => ({
     const sourceIp = clientIpOf(request.event);
     if (settings.RATE_LIMIT_IP_RPS > 0 && sourceIp && isLimitedPerIp(route)) {
       const policy = { rps: settings.RATE_LIMIT_IP_RPS, burst: settings.RATE_LIMIT_IP_BURST };
-      const byIp = () => takeFrom(state, { bucket: ipBucket(sourceIp), policy, what: 'from this client address', describes: true });
+      const byIp = () =>
+        takeFrom(state, { bucket: ipBucket(sourceIp), policy, what: 'from this client address', describes: true });
       if (route.auth === 'public') await byIp();
       else {
         // Refused on what this container saw (a bucket it saw drained is so at least until then): no call.
@@ -72,18 +73,40 @@ export const rateLimit = (): ApiMiddleware => ({
       // In the order taken: the visitor's budget on the key (the answer's headers), then the key's overall one.
       const budgetsOf = ({ medspaId, clientId }: AnyCaller): Budget[] => {
         const limits = state.keyRateLimits!;
-        const overall: Budget = { bucket: credentialBucket(medspaId, clientId), policy: policyOf(limits.overall), what: 'for this publishable key overall (all its visitors together)', describes: !sourceIp };
+        const overall: Budget = {
+          bucket: credentialBucket(medspaId, clientId),
+          policy: policyOf(limits.overall),
+          what: 'for this publishable key overall (all its visitors together)',
+          describes: !sourceIp,
+        };
         if (!sourceIp) return [overall];
-        return [{ bucket: keyIpBucket(medspaId, clientId, sourceIp), policy: policyOf(limits.per_client_ip), what: 'from this client address on this publishable key', describes: true }, overall];
+        return [
+          {
+            bucket: keyIpBucket(medspaId, clientId, sourceIp),
+            policy: policyOf(limits.per_client_ip),
+            what: 'from this client address on this publishable key',
+            describes: true,
+          },
+          overall,
+        ];
       };
       state.onAuthenticated.push(async (caller) => {
         for (const budget of budgetsOf(caller)) await takeFrom(state, budget);
       });
       state.onRefusedOrigin.push((caller) => takeFrom(state, budgetsOf(caller)[0]!));
-      state.holdReads.push((caller) => budgetsOf(caller).some(({ bucket, policy }) => !expectsToken(bucket, now, policy)));
+      state.holdReads.push((caller) =>
+        budgetsOf(caller).some(({ bucket, policy }) => !expectsToken(bucket, now, policy)),
+      );
     } else if (settings.RATE_LIMIT_RPS > 0 && isRateLimited(route)) {
       const policy = { rps: settings.RATE_LIMIT_RPS, burst: settings.RATE_LIMIT_BURST };
-      state.onAuthenticated.push((caller) => takeFrom(state, { bucket: credentialBucket(caller.medspaId, caller.clientId), policy, what: 'for this credential', describes: true }));
+      state.onAuthenticated.push((caller) =>
+        takeFrom(state, {
+          bucket: credentialBucket(caller.medspaId, caller.clientId),
+          policy,
+          what: 'for this credential',
+          describes: true,
+        }),
+      );
       // A caller this container expects to refuse reads nothing: a flood stays free of reads.
       state.holdReads.push((caller) => !expectsToken(credentialBucket(caller.medspaId, caller.clientId), now, policy));
     }

@@ -18,7 +18,10 @@ export const payloadBytes = (response: ApiResponse) => Buffer.byteLength(JSON.st
 function shape(route: RouteDef, data: unknown): unknown {
   if (!route.response) return data;
   const parsed = route.response.safeParse(data);
-  if (!parsed.success) throw new Error(`response does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `response does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -26,8 +29,13 @@ function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiRespons
   const status = result.status ?? successStatusOf(route);
   if (route.envelope === false) return json(status, data, result.headers);
   const versioned = data as { version?: unknown } | null;
-  const etag: Record<string, string> = !result.pagination && versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
-  return json(status, { success: true, data, ...(result.pagination ? { pagination: result.pagination } : {}) }, { ...etag, ...result.headers });
+  const etag: Record<string, string> =
+    !result.pagination && versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
+  return json(
+    status,
+    { success: true, data, ...(result.pagination ? { pagination: result.pagination } : {}) },
+    { ...etag, ...result.headers },
+  );
 }
 
 /**
@@ -36,30 +44,49 @@ function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiRespons
  * Only lists whose page reader can make that cursor (`cursorAfter`) are cut; any other answer too
  * large is a 400 VALIDATION_ERROR asking for less, never the gateway's bare 502.
  */
-function withinPayloadLimit(request: ApiMiddyRequest, result: ApiResult, data: unknown, answer: ApiResponse): ApiResponse {
+function withinPayloadLimit(
+  request: ApiMiddyRequest,
+  result: ApiResult,
+  data: unknown,
+  answer: ApiResponse,
+): ApiResponse {
   // A body char is at most 3 bytes of payload (a raw non-ASCII char; escapes are ASCII): most answers need no measuring.
-  if (String(answer.body ?? '').length * 3 <= MAX_RESPONSE_BYTES || payloadBytes(answer) <= MAX_RESPONSE_BYTES) return answer;
+  if (String(answer.body ?? '').length * 3 <= MAX_RESPONSE_BYTES || payloadBytes(answer) <= MAX_RESPONSE_BYTES)
+    return answer;
   const { route } = request.internal;
   const tooLarge = () =>
-    new AppError('VALIDATION_ERROR', 'The answer would be larger than the 6 MB a response can carry; ask for less (fewer items, a shorter range)', {
-      details: [{ path: result.pagination ? 'limit' : 'query', message: 'the answer is too large for one response' }],
-    });
+    new AppError(
+      'VALIDATION_ERROR',
+      'The answer would be larger than the 6 MB a response can carry; ask for less (fewer items, a shorter range)',
+      {
+        details: [{ path: result.pagination ? 'limit' : 'query', message: 'the answer is too large for one response' }],
+      },
+    );
   if (route.method !== 'GET') {
     // A change has committed by now: its answer stands (no POST answers anything near this size).
-    logger.error('response over the Lambda payload limit', { operation: route.operation, requestId: request.internal.requestId, bytes: payloadBytes(answer) });
+    logger.error('response over the Lambda payload limit', {
+      operation: route.operation,
+      requestId: request.internal.requestId,
+      bytes: payloadBytes(answer),
+    });
     return answer;
   }
   const { cursorAfter, pagination } = result;
   if (!Array.isArray(data) || !pagination || !cursorAfter) throw tooLarge();
   // Each item's share of the payload (its JSON, escaped again, plus a comma), and room for a longer cursor.
-  const fixed = payloadBytes(envelope(route, { ...result, pagination: { ...pagination, next_cursor: null } }, [])) + 1024;
+  const fixed =
+    payloadBytes(envelope(route, { ...result, pagination: { ...pagination, next_cursor: null } }, [])) + 1024;
   let count = 0;
   for (let bytes = fixed; count < data.length; count += 1) {
     bytes += Buffer.byteLength(JSON.stringify(JSON.stringify(data[count])), 'utf8') - 1;
     if (bytes > MAX_RESPONSE_BYTES) break;
   }
   for (; count > 0; count -= 1) {
-    const cut = envelope(route, { ...result, pagination: { ...pagination, next_cursor: cursorAfter(count - 1) } }, data.slice(0, count));
+    const cut = envelope(
+      route,
+      { ...result, pagination: { ...pagination, next_cursor: cursorAfter(count - 1) } },
+      data.slice(0, count),
+    );
     if (payloadBytes(cut) <= MAX_RESPONSE_BYTES) return cut;
   }
   throw tooLarge();
@@ -70,13 +97,18 @@ function shapedAnswer(request: ApiMiddyRequest, result: ApiResult): ApiResponse 
   return withinPayloadLimit(request, result, data, envelope(request.internal.route, result, data));
 }
 
-const isPrebuilt = (data: unknown): data is PrebuiltAnswer => typeof (data as Partial<PrebuiltAnswer> | null)?.respond === 'function';
+const isPrebuilt = (data: unknown): data is PrebuiltAnswer =>
+  typeof (data as Partial<PrebuiltAnswer> | null)?.respond === 'function';
 
 /** A `prebuilt` row's answer: made and checked against `response` at build time, sent as it is. */
 function prebuilt(request: ApiMiddyRequest, result: ApiResult): ApiResponse {
   const { route } = request.internal;
   if (!isPrebuilt(result.data)) throw new Error(`${route.operation} is prebuilt: its handler answers a PrebuiltAnswer`);
-  const answer = result.data.respond(result.status ?? successStatusOf(route), result.headers, request.event.headers?.['accept-encoding']);
+  const answer = result.data.respond(
+    result.status ?? successStatusOf(route),
+    result.headers,
+    request.event.headers?.['accept-encoding'],
+  );
   return withinPayloadLimit(request, result, undefined, answer);
 }
 

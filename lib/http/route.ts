@@ -133,7 +133,8 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   row.operation = operation;
   if (row.head && row.method !== 'GET') throw new Error(`${operation}: head is for GET routes`);
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
-  if (row.limitPerIp && takesBearer(row)) throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
+  if (row.limitPerIp && takesBearer(row))
+    throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
   // Unknown query parameters are refused (API reference, conventions), in one place: a typo never silently widens a list.
   // An API operation that takes none refuses any (the site's pages and files take cache-busting ones; a preflight answers by path).
   if (!row.query && row.path.startsWith('/v1/') && !row.preflight) row.query = z.object({});
@@ -144,21 +145,26 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
 /** A group of rows keyed by operation name (each row carries its name too, so a handler needs only its row). */
 /* @__NO_SIDE_EFFECTS__ */
 export function defineRoutes<T extends Record<string, RouteDef & { operation: string }>>(rows: T): T {
-  for (const [key, row] of Object.entries(rows)) if (row.operation !== key) throw new Error(`route ${key} is named ${row.operation}`);
+  for (const [key, row] of Object.entries(rows))
+    if (row.operation !== key) throw new Error(`route ${key} is named ${row.operation}`);
   return rows;
 }
 
 /** The methods a route answers, each an API Gateway route of its own: its method, and HEAD when it says so. */
-export const methodsOf = (route: RouteDef): readonly (HttpMethod | 'HEAD')[] => (route.head ? [route.method, 'HEAD'] : [route.method]);
+export const methodsOf = (route: RouteDef): readonly (HttpMethod | 'HEAD')[] =>
+  route.head ? [route.method, 'HEAD'] : [route.method];
 
 /** Whether a route takes `Idempotency-Key` (API reference, conventions: POSTs; the token exchange is not a change). */
-export const isIdempotent = (route: RouteDef) => (route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false);
+export const isIdempotent = (route: RouteDef) =>
+  route.idempotent === undefined ? route.method === 'POST' && route.auth !== 'public' : route.idempotent !== false;
 
 /** Whether a route takes a staff bearer token (every route but the unauthenticated and public-booking ones). */
-export const takesBearer = (route: RouteDef): route is RouteDef & { auth: readonly Role[] } => Array.isArray(route.auth);
+export const takesBearer = (route: RouteDef): route is RouteDef & { auth: readonly Role[] } =>
+  Array.isArray(route.auth);
 
 /** Whether a route reads If-Match (API reference, conventions: versioning). */
-export const honoursIfMatch = (route: RouteDef) => route.ifMatch ?? (route.method === 'PATCH' || route.method === 'DELETE');
+export const honoursIfMatch = (route: RouteDef) =>
+  route.ifMatch ?? (route.method === 'PATCH' || route.method === 'DELETE');
 
 /** Whether a route is rate limited per credential (every authenticated route; a publishable key is one). */
 export const isRateLimited = (route: RouteDef) => route.auth !== 'public';
@@ -201,17 +207,21 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
 /** An object schema's fields (none for any other schema). */
-export const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> => (schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {});
+export const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> =>
+  schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {};
 
 /** Whether a route's query takes a pagination cursor. */
 export const takesCursor = (route: RouteDef) => 'cursor' in shapeOf(route.query);
 
 /** The service secrets a route's function is given: a paginated list's cursor secret, and what it declares. */
 export const secretsOf = (route: RouteDef): SecretName[] =>
-  [...new Set<SecretName>([...(takesCursor(route) ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])])].sort();
+  [
+    ...new Set<SecretName>([...(takesCursor(route) ? (['cursor'] as const) : []), ...(route.touches?.secrets ?? [])]),
+  ].sort();
 
 /** Whether a route's function verifies tokens with the token key's public half (given as TOKEN_PUBLIC_KEY). */
-export const verifiesWithTokenKey = (route: RouteDef) => (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';
+export const verifiesWithTokenKey = (route: RouteDef) =>
+  (route.touches?.tokenKey ?? (takesBearer(route) ? 'verify' : 'none')) === 'verify';
 
 export const successStatusOf = (route: RouteDef) => route.successStatus ?? (route.method === 'POST' ? 201 : 200);
 

@@ -7,9 +7,16 @@ import { EDGE_HEADERS, viaEdge } from './client-ip';
  * believed only with the edge's secret.
  */
 export function serverUrlOf(headers: Record<string, string | undefined>): string | null {
-  const host = ((viaEdge(headers) ? headers[EDGE_HEADERS.forwardedHost] : undefined) ?? headers.host)?.trim().toLowerCase();
+  const host = ((viaEdge(headers) ? headers[EDGE_HEADERS.forwardedHost] : undefined) ?? headers.host)
+    ?.trim()
+    .toLowerCase();
   if (!host || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$/.test(host)) return null;
   const forwarded = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
-  const protocol = forwarded === 'https' || forwarded === 'http' ? forwarded : /^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https';
+  const protocol =
+    forwarded === 'https' || forwarded === 'http'
+      ? forwarded
+      : /^(127\.|localhost|\[::1\])/.test(host)
+        ? 'http'
+        : 'https';
   return `${protocol}://${host}`;
 }

@@ -96,7 +96,10 @@ export type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResponse, Error, Co
  * Headers whose one Vary header also names `names`: an existing `vary` (any case) keeps its spelling
  * and its names, each name once. Two Vary keys would reach the client as one, the other lost.
  */
-export function withVary<V extends string | number | boolean>(headers: Record<string, V> = {}, ...names: string[]): Record<string, V | string> {
+export function withVary<V extends string | number | boolean>(
+  headers: Record<string, V> = {},
+  ...names: string[]
+): Record<string, V | string> {
   const rest: Record<string, V | string> = {};
   const listed: string[] = [];
   let key = 'Vary';
@@ -107,7 +110,12 @@ export function withVary<V extends string | number | boolean>(headers: Record<st
       listed.push(...String(value).split(','));
     }
   }
-  const unique = new Map([...listed, ...names].map((name) => name.trim()).filter(Boolean).map((name) => [name.toLowerCase(), name]));
+  const unique = new Map(
+    [...listed, ...names]
+      .map((name) => name.trim())
+      .filter(Boolean)
+      .map((name) => [name.toLowerCase(), name]),
+  );
   return { ...rest, [key]: [...unique.values()].join(', ') };
 }
 
@@ -118,4 +126,5 @@ export const jsonText = (status: number, body: string, headers: Record<string, s
   body,
 });
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse => jsonText(status, JSON.stringify(body), headers);
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): ApiResponse =>
+  jsonText(status, JSON.stringify(body), headers);

@@ -102,18 +102,28 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
         parameters: REQUEST_HEADER_PARAMETERS,
         headers: RESPONSE_HEADERS,
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from `POST /v1/auth/token`.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An access token from `POST /v1/auth/token`.',
+          },
           oauth2: {
             type: 'oauth2',
             description: 'The same token, obtained with the OAuth 2.0 client-credentials grant.',
             flows: { clientCredentials: { tokenUrl: tokenUrl(serverUrl), scopes: {} } },
           },
-          clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: `client_id:client_secret` (RFC 6749 2.3.1).' },
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'Token endpoint only: `client_id:client_secret` (RFC 6749 2.3.1).',
+          },
           publishableKey: {
             type: 'apiKey',
             in: 'header',
             name: 'X-Publishable-Key',
-            description: 'A publishable key (`pk_...`, from `POST /v1/publishable-keys`): not a secret, for browsers; `/v1/public/*` only.',
+            description:
+              'A publishable key (`pk_...`, from `POST /v1/publishable-keys`): not a secret, for browsers; `/v1/public/*` only.',
           },
         },
       },
@@ -122,7 +132,11 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
   ) as Json;
   addComponents(rendered, eventComponents(RENDERING));
   completeParameters(rendered);
-  const document = withServer(nameInputComponents(rendered), serverUrl, requestedServer ? 'The API' : SERVER_DESCRIPTIONS.local);
+  const document = withServer(
+    nameInputComponents(rendered),
+    serverUrl,
+    requestedServer ? 'The API' : SERVER_DESCRIPTIONS.local,
+  );
   addExamples(document, missing);
   return document;
 }

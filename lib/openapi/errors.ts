@@ -38,7 +38,8 @@ export const errorExample = (code: DocErrorCode) => ({
 });
 
 /** `components.examples`: one error answer per code, which every error response refers to. */
-export const errorExamples = () => Object.fromEntries(ERROR_CODES.map((code) => [code, { summary: messageOf(code), value: errorExample(code) }]));
+export const errorExamples = () =>
+  Object.fromEntries(ERROR_CODES.map((code) => [code, { summary: messageOf(code), value: errorExample(code) }]));
 
 /** `components.schemas.FieldProblem`: one entry of `error.details`. */
 export const FIELD_PROBLEM = {
@@ -46,9 +47,16 @@ export const FIELD_PROBLEM = {
   description: 'One problem with the request.',
   required: ['path', 'message'],
   properties: {
-    path: { type: 'string', description: 'The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`).' },
+    path: {
+      type: 'string',
+      description: 'The field, parameter or header (`provider_id`, `items.0.name`, `If-Match`).',
+    },
     message: { type: 'string', description: 'What is wrong with it.' },
-    reason: { type: 'string', enum: [...UNAVAILABLE_REASONS], description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).' },
+    reason: {
+      type: 'string',
+      enum: [...UNAVAILABLE_REASONS],
+      description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).',
+    },
     appointment_id: { type: 'string', format: 'uuid', description: 'For an overlap: the appointment in the way.' },
   },
 } satisfies oas31.SchemaObject;
@@ -66,7 +74,11 @@ const errorEnvelope = (codes: readonly DocErrorCode[]): Json => ({
       properties: {
         code: { type: 'string', enum: [...codes], description: 'Branch on this.' },
         message: { type: 'string', description: 'For people; may change. Branch on `code`.' },
-        details: { type: 'array', items: { $ref: '#/components/schemas/FieldProblem' }, description: 'The field problems of a `VALIDATION_ERROR` (and the reasons of a `PROVIDER_UNAVAILABLE`).' },
+        details: {
+          type: 'array',
+          items: { $ref: '#/components/schemas/FieldProblem' },
+          description: 'The field problems of a `VALIDATION_ERROR` (and the reasons of a `PROVIDER_UNAVAILABLE`).',
+        },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header.' },
       },
     },
@@ -134,7 +146,8 @@ export function errorCodesOf(route: RouteDef, traffic: Traffic): DocErrorCode[] 
 /** One response per error status of the operation, its codes listed. */
 export function errorResponsesOf(route: RouteDef, traffic: Traffic, rateHeaders: Json): Record<number, Json> {
   const byStatus = new Map<number, DocErrorCode[]>();
-  for (const code of errorCodesOf(route, traffic)) byStatus.set(DOC_ERROR_STATUS[code], [...(byStatus.get(DOC_ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesOf(route, traffic))
+    byStatus.set(DOC_ERROR_STATUS[code], [...(byStatus.get(DOC_ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, codes]) => [
       status,
@@ -174,4 +187,10 @@ export const transportResponses = () =>
   );
 
 /** An operation's references to the transport refusals, by status. */
-export const transportRefs = () => Object.fromEntries(Object.entries(TRANSPORT_RESPONSES).map(([name, { status }]) => [status, { $ref: `#/components/responses/${name}` }]));
+export const transportRefs = () =>
+  Object.fromEntries(
+    Object.entries(TRANSPORT_RESPONSES).map(([name, { status }]) => [
+      status,
+      { $ref: `#/components/responses/${name}` },
+    ]),
+  );

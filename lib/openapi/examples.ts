@@ -46,8 +46,12 @@ export function exampleOf(schema: Json | boolean | undefined, context: ExampleCo
     }
   }
   if (!schema.type && Array.isArray(schema.allOf)) {
-    const parts = schema.allOf.map((part: Json, i: number) => exampleOf(part, context, `${path}/allOf/${i}`, depth + 1));
-    return parts.every((part: unknown) => part && typeof part === 'object' && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0];
+    const parts = schema.allOf.map((part: Json, i: number) =>
+      exampleOf(part, context, `${path}/allOf/${i}`, depth + 1),
+    );
+    return parts.every((part: unknown) => part && typeof part === 'object' && !Array.isArray(part))
+      ? Object.assign({}, ...parts)
+      : parts[0];
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
@@ -55,7 +59,8 @@ export function exampleOf(schema: Json | boolean | undefined, context: ExampleCo
       const result: Record<string, unknown> = {};
       for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
         // `{ not: {} }`: a field that is always refused (documented, never sent).
-        if (property && typeof property === 'object' && property.not && Object.keys(property.not).length === 0) continue;
+        if (property && typeof property === 'object' && property.not && Object.keys(property.not).length === 0)
+          continue;
         result[name] = exampleOf(property, context, `${path}.${name}`, depth + 1);
       }
       return result;
@@ -89,18 +94,27 @@ const SCHEMA_REF = /^#\/components\/schemas\/(.+)$/;
  * from its schema; where nothing could be built is added to `missing`.
  */
 export function addExamples(document: Json, missing: string[]): void {
-  const context: ExampleContext = { missing, resolve: (ref) => document.components?.schemas?.[SCHEMA_REF.exec(ref)?.[1] ?? ''] };
+  const context: ExampleContext = {
+    missing,
+    resolve: (ref) => document.components?.schemas?.[SCHEMA_REF.exec(ref)?.[1] ?? ''],
+  };
   const operations = [
-    ...Object.entries<Json>(document.paths ?? {}).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => [`${method} ${path}`, op] as const)),
-    ...Object.entries<Json>(document.webhooks ?? {}).map(([type, item]) => [`webhook ${type}`, item.post as Json] as const),
+    ...Object.entries<Json>(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries<Json>(item).map(([method, op]) => [`${method} ${path}`, op] as const),
+    ),
+    ...Object.entries<Json>(document.webhooks ?? {}).map(
+      ([type, item]) => [`webhook ${type}`, item.post as Json] as const,
+    ),
   ];
   const fillIn = (content: Json | undefined, at: string) => {
     for (const [type, media] of Object.entries<Json>(content ?? {})) {
-      if (media.example === undefined && media.examples === undefined && media.schema) media.example = exampleOf(media.schema, context, `${at} ${type}`);
+      if (media.example === undefined && media.examples === undefined && media.schema)
+        media.example = exampleOf(media.schema, context, `${at} ${type}`);
     }
   };
   for (const [at, op] of operations) {
     fillIn(op.requestBody?.content, `${at} body`);
-    for (const [status, response] of Object.entries<Json>(op.responses ?? {})) fillIn(response.content, `${at} ${status}`);
+    for (const [status, response] of Object.entries<Json>(op.responses ?? {}))
+      fillIn(response.content, `${at} ${status}`);
   }
 }

@@ -11,6 +11,7 @@ export function openApiFileText(): string {
   const document = buildOpenApiDocument();
   systemRoutes.getOpenApi.response.parse(document);
   const unmarked = JSON.stringify(document);
-  if (Object.values(SERVER_MARKS).some((mark) => unmarked.includes(mark))) throw new Error('the OpenAPI document has a server mark of its own');
+  if (Object.values(SERVER_MARKS).some((mark) => unmarked.includes(mark)))
+    throw new Error('the OpenAPI document has a server mark of its own');
   return JSON.stringify(withServer(document, SERVER_MARKS.url, SERVER_MARKS.description));
 }

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as z from '../schemas/zod';
-import type { ZodOpenApiOperationObject, ZodOpenApiOverrideMeta, ZodOpenApiParameterObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiOverrideMeta,
+  ZodOpenApiParameterObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import { honoursIfMatch, shapeOf, successStatusOf, takesBearer, takesCursor, type RouteDef } from '../http/route';
 import { doc, EXAMPLE_ID, meta, Pagination } from '../schemas/common';
 import { errorResponsesOf, header, transportRefs } from './errors';
@@ -68,9 +73,16 @@ function successSchema(route: RouteDef): z.core.$ZodType {
 function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObject {
   const status = successStatusOf(route);
   const single = route.envelope !== false && !isList(route) && 'version' in shapeOf(route.response);
-  const rateHeaders = traffic.rateLimited ? Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, header(name)])) : {};
+  const rateHeaders = traffic.rateLimited
+    ? Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, header(name)]))
+    : {};
   const content = route.produces
-    ? Object.fromEntries(Object.entries(route.produces).map(([type, { description, example }]) => [type, { schema: { type: 'string' as const, description }, example }]))
+    ? Object.fromEntries(
+        Object.entries(route.produces).map(([type, { description, example }]) => [
+          type,
+          { schema: { type: 'string' as const, description }, example },
+        ]),
+      )
     : { 'application/json': { schema: successSchema(route) } };
   // Numeric keys: an object lists them in ascending order, success first.
   return {
@@ -84,7 +96,11 @@ function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObje
   };
 }
 
-const LIMITED_PER = { public: 'client IP', publishable: 'client IP and per key (the key\'s `rate_limits`)', staff: 'credential' } as const;
+const LIMITED_PER = {
+  public: 'client IP',
+  publishable: "client IP and per key (the key's `rate_limits`)",
+  staff: 'credential',
+} as const;
 
 /** Who may call it, and how, in a sentence each. */
 function notesOf(route: RouteDef, traffic: Traffic): string {
@@ -96,9 +112,17 @@ function notesOf(route: RouteDef, traffic: Traffic): string {
         : `Roles: ${route.auth.join(', ')}.`,
     ...(route.allowWaitlisted ? ['Also answers while the practice is waitlisted.'] : []),
     ...(route.queryFromBody ? ['The query parameters may also come as a JSON body (the query string wins).'] : []),
-    ...(route.acceptsForm ? ['Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.'] : []),
+    ...(route.acceptsForm
+      ? [
+          'Accepts JSON or the OAuth 2.0 form (`application/x-www-form-urlencoded`, RFC 6749 4.4); the client may also authenticate with HTTP Basic.',
+        ]
+      : []),
     ...(traffic.idempotent ? ['Send an `Idempotency-Key` to make retries safe.'] : []),
-    ...(traffic.rateLimited ? [`Rate limited per ${LIMITED_PER[route.auth === 'public' || route.auth === 'publishable' ? route.auth : 'staff']} (\`RateLimit-*\` headers; 429 with \`Retry-After\`).`] : []),
+    ...(traffic.rateLimited
+      ? [
+          `Rate limited per ${LIMITED_PER[route.auth === 'public' || route.auth === 'publishable' ? route.auth : 'staff']} (\`RateLimit-*\` headers; 429 with \`Retry-After\`).`,
+        ]
+      : []),
   ].join(' ');
 }
 

@@ -19,7 +19,9 @@ export const RENDERING: CreateDocumentOptions = {
     if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
     if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
     // The health score's rule lives in code; wherever an answer carries one, the document says it.
-    const score = (def.type === 'object' && def.shape?.health_score ? jsonSchema.properties?.health_score : undefined) as Json | undefined;
+    const score = (
+      def.type === 'object' && def.shape?.health_score ? jsonSchema.properties?.health_score : undefined
+    ) as Json | undefined;
     if (score && !score.$ref) score.description = HEALTH_SCORE_DESCRIPTION;
   },
 };
@@ -49,11 +51,23 @@ function referencedIn(node: unknown, schemas: Json, found = new Set<string>()): 
 export function nameInputComponents(document: Json): Json {
   const schemas = document.components.schemas;
   const operations = Object.values<Json>(document.paths).flatMap((item) => Object.values<Json>(item));
-  const inputs = referencedIn(operations.map((op) => [op.parameters, op.requestBody]), schemas);
-  const outputs = referencedIn([operations.map((op) => op.responses), document.webhooks, document.components.responses], schemas);
+  const inputs = referencedIn(
+    operations.map((op) => [op.parameters, op.requestBody]),
+    schemas,
+  );
+  const outputs = referencedIn(
+    [operations.map((op) => op.responses), document.webhooks, document.components.responses],
+    schemas,
+  );
   const renamed = new Map([...inputs].filter((name) => !outputs.has(name)).map((name) => [name, `${name}Input`]));
-  const result = JSON.parse(JSON.stringify(document).replace(/"#\/components\/schemas\/([^"]+)"/g, (ref, name: string) => (renamed.has(name) ? `"${SCHEMA_REF}${renamed.get(name)}"` : ref)));
-  result.components.schemas = Object.fromEntries(Object.entries(result.components.schemas).map(([name, schema]) => [renamed.get(name) ?? name, schema]));
+  const result = JSON.parse(
+    JSON.stringify(document).replace(/"#\/components\/schemas\/([^"]+)"/g, (ref, name: string) =>
+      renamed.has(name) ? `"${SCHEMA_REF}${renamed.get(name)}"` : ref,
+    ),
+  );
+  result.components.schemas = Object.fromEntries(
+    Object.entries(result.components.schemas).map(([name, schema]) => [renamed.get(name) ?? name, schema]),
+  );
   return result;
 }
 
@@ -76,7 +90,8 @@ export function completeParameters(document: Json): void {
 export function addComponents(document: Json, components: Json): void {
   for (const [name, schema] of Object.entries(components)) {
     const taken = document.components.schemas[name];
-    if (taken && JSON.stringify(taken) !== JSON.stringify(schema)) throw new Error(`OpenAPI: component ${name} renders differently for events and for answers`);
+    if (taken && JSON.stringify(taken) !== JSON.stringify(schema))
+      throw new Error(`OpenAPI: component ${name} renders differently for events and for answers`);
     document.components.schemas[name] = schema;
   }
 }

@@ -51,7 +51,8 @@ export const RESPONSE_HEADERS = {
     schema: { type: 'string', pattern: '^"[0-9]+"$', examples: ['"3"'] },
   },
   'RateLimit-Limit': {
-    description: "Requests the caller may make at once (the burst of its own budget: its credential's, or on a public call its client IP's on the key).",
+    description:
+      "Requests the caller may make at once (the burst of its own budget: its credential's, or on a public call its client IP's on the key).",
     schema: { type: 'integer', minimum: 0, examples: [40] },
   },
   'RateLimit-Remaining': {
@@ -66,7 +67,10 @@ export const RESPONSE_HEADERS = {
     description: 'Seconds to wait before retrying.',
     schema: { type: 'integer', minimum: 0, examples: [1] },
   },
-  'WWW-Authenticate': { description: '`Bearer`, with the error (RFC 6750).', schema: { type: 'string', examples: ['Bearer error="invalid_token"'] } },
+  'WWW-Authenticate': {
+    description: '`Bearer`, with the error (RFC 6750).',
+    schema: { type: 'string', examples: ['Bearer error="invalid_token"'] },
+  },
 } satisfies Record<string, oas31.HeaderObject>;
 
 /** What `If-Match` takes (lib/http/input.ts parseIfMatch): `"3"`, `W/"3"`, `3`, or `*` (no condition). */

@@ -23,11 +23,14 @@ const componentName = (type: string) =>
 
 /** Each envelope, a component under its event's name. */
 const EVENT_COMPONENTS = z.object(
-  Object.fromEntries(Object.entries(EVENT_ENVELOPES).map(([type, envelope]) => [type, meta(envelope, { id: componentName(type) })])),
+  Object.fromEntries(
+    Object.entries(EVENT_ENVELOPES).map(([type, envelope]) => [type, meta(envelope, { id: componentName(type) })]),
+  ),
 );
 
 /** The event envelopes as rendered output, with the components they refer to. */
-export const eventComponents = (options: CreateDocumentOptions) => createSchema(EVENT_COMPONENTS, { io: 'output', opts: options }).components;
+export const eventComponents = (options: CreateDocumentOptions) =>
+  createSchema(EVENT_COMPONENTS, { io: 'output', opts: options }).components;
 
 const WEBHOOK_HEADERS = [
   {
@@ -66,7 +69,10 @@ export function webhooksOf(): ZodOpenApiPathsObject {
           tags: ['events'],
           security: [],
           parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${componentName(type)}` } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${componentName(type)}` } } },
+          },
           responses: {
             '200': { description: 'Received (any 2xx).' },
             '400': { description: 'Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later.' },

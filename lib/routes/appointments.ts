@@ -8,94 +8,191 @@ import { Deleted, IdParams } from '../schemas/common';
 /** A provider, room or equipment the request names may be absent. */
 const RESOURCE_NOT_FOUND = ['PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND'] as const;
 /** What placing an appointment on the calendar can refuse (API reference, appointments: booking rules). */
-const BOOKING_ERRORS = [...RESOURCE_NOT_FOUND, 'PROVIDER_NOT_CERTIFIED', 'PROVIDER_UNAVAILABLE', 'ROOM_UNAVAILABLE', 'EQUIPMENT_UNAVAILABLE'] as const;
+const BOOKING_ERRORS = [
+  ...RESOURCE_NOT_FOUND,
+  'PROVIDER_NOT_CERTIFIED',
+  'PROVIDER_UNAVAILABLE',
+  'ROOM_UNAVAILABLE',
+  'EQUIPMENT_UNAVAILABLE',
+] as const;
 /** A move through the status machine (API reference, appointments: statuses). */
 const STATUS_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION'] as const;
 
 export const getAppointments = /* @__PURE__ */ route('getAppointments', () => ({
-  method: 'GET', path: '/v1/appointments', group: 'appointments', summary: 'List appointments by practice-local date range, ordered by start',
-  auth: ALLOW.readAll, query: appt.ListAppointmentsQuery, queryFromBody: true, response: list(appt.AppointmentListItem),
+  method: 'GET',
+  path: '/v1/appointments',
+  group: 'appointments',
+  summary: 'List appointments by practice-local date range, ordered by start',
+  auth: ALLOW.readAll,
+  query: appt.ListAppointmentsQuery,
+  queryFromBody: true,
+  response: list(appt.AppointmentListItem),
 }));
 
 export const createAppointment = /* @__PURE__ */ route('createAppointment', () => ({
-  method: 'POST', path: '/v1/appointments', group: 'appointments', summary: 'Book an appointment (never double-books)',
-  auth: ALLOW.frontOffice, body: appt.CreateAppointmentBody, response: appt.Appointment,
+  method: 'POST',
+  path: '/v1/appointments',
+  group: 'appointments',
+  summary: 'Book an appointment (never double-books)',
+  auth: ALLOW.frontOffice,
+  body: appt.CreateAppointmentBody,
+  response: appt.Appointment,
   errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
   writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
-  method: 'GET', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Appointment detail with client, service, provider, room, equipment, consents, treatment record',
-  auth: ALLOW.readAll, params: IdParams, response: AppointmentDetail,
+  method: 'GET',
+  path: '/v1/appointments/{id}',
+  group: 'appointments',
+  summary: 'Appointment detail with client, service, provider, room, equipment, consents, treatment record',
+  auth: ALLOW.readAll,
+  params: IdParams,
+  response: AppointmentDetail,
   errors: ['APPOINTMENT_NOT_FOUND'],
 }));
 
 export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () => ({
-  method: 'PATCH', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Change or move an appointment (re-validated, atomic)',
-  auth: ALLOW.frontOffice, params: IdParams, body: appt.UpdateAppointmentBody, response: appt.Appointment,
+  method: 'PATCH',
+  path: '/v1/appointments/{id}',
+  group: 'appointments',
+  summary: 'Change or move an appointment (re-validated, atomic)',
+  auth: ALLOW.frontOffice,
+  params: IdParams,
+  body: appt.UpdateAppointmentBody,
+  response: appt.Appointment,
   errors: ['APPOINTMENT_NOT_FOUND', ...BOOKING_ERRORS, 'INVALID_STATUS_TRANSITION'],
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
 }));
 
 export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentStatus', () => ({
-  method: 'PATCH', path: '/v1/appointments/{id}/status', group: 'appointments', summary: 'Move an appointment through its status machine',
-  auth: ALLOW.clinical, params: IdParams, body: appt.StatusBody, response: appt.Appointment,
+  method: 'PATCH',
+  path: '/v1/appointments/{id}/status',
+  group: 'appointments',
+  summary: 'Move an appointment through its status machine',
+  auth: ALLOW.clinical,
+  params: IdParams,
+  body: appt.StatusBody,
+  response: appt.Appointment,
   errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
 }));
 
 export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () => ({
-  method: 'POST', path: '/v1/appointments/{id}/cancel', group: 'appointments', successStatus: 200, summary: 'Cancel an appointment and free its time',
-  auth: ALLOW.clinical, params: IdParams, body: appt.CancelBody, response: appt.Appointment,
-  ifMatch: true, errors: STATUS_ERRORS,
+  method: 'POST',
+  path: '/v1/appointments/{id}/cancel',
+  group: 'appointments',
+  successStatus: 200,
+  summary: 'Cancel an appointment and free its time',
+  auth: ALLOW.clinical,
+  params: IdParams,
+  body: appt.CancelBody,
+  response: appt.Appointment,
+  ifMatch: true,
+  errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
 }));
 
 export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
-  method: 'POST', path: '/v1/appointments/{id}/no-show', group: 'appointments', successStatus: 200, summary: 'Mark a checked-in appointment as no-show and free its time',
-  auth: ALLOW.clinical, params: IdParams, response: appt.Appointment,
-  ifMatch: true, errors: STATUS_ERRORS,
+  method: 'POST',
+  path: '/v1/appointments/{id}/no-show',
+  group: 'appointments',
+  successStatus: 200,
+  summary: 'Mark a checked-in appointment as no-show and free its time',
+  auth: ALLOW.clinical,
+  params: IdParams,
+  response: appt.Appointment,
+  ifMatch: true,
+  errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
 }));
 
 export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () => ({
-  method: 'DELETE', path: '/v1/appointments/{id}', group: 'appointments', summary: 'Delete an appointment and free its time',
-  auth: ALLOW.frontOffice, params: IdParams, response: Deleted,
+  method: 'DELETE',
+  path: '/v1/appointments/{id}',
+  group: 'appointments',
+  summary: 'Delete an appointment and free its time',
+  auth: ALLOW.frontOffice,
+  params: IdParams,
+  response: Deleted,
   errors: ['APPOINTMENT_NOT_FOUND'],
   writes: { appointments: ['delete'], claims: ['update'], onlineLedger: ['update'] },
 }));
 
 export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({
-  method: 'POST', path: '/v1/appointments/{id}/reminders', group: 'appointments', successStatus: 202, summary: 'Request an appointment.reminder now',
-  auth: ALLOW.frontOffice, params: IdParams, response: appt.ReminderResult,
+  method: 'POST',
+  path: '/v1/appointments/{id}/reminders',
+  group: 'appointments',
+  successStatus: 202,
+  summary: 'Request an appointment.reminder now',
+  auth: ALLOW.frontOffice,
+  params: IdParams,
+  response: appt.ReminderResult,
   errors: STATUS_ERRORS,
   writes: { appointments: ['put'] },
 }));
 
 export const recordTreatment = /* @__PURE__ */ route('recordTreatment', () => ({
-  method: 'PUT', path: '/v1/appointments/{id}/treatment-record', group: 'appointments', summary: 'Write the treatment record of an appointment',
-  auth: ALLOW.treatmentRecords, params: IdParams, body: appt.TreatmentRecordBody, response: appt.TreatmentRecord,
+  method: 'PUT',
+  path: '/v1/appointments/{id}/treatment-record',
+  group: 'appointments',
+  summary: 'Write the treatment record of an appointment',
+  auth: ALLOW.treatmentRecords,
+  params: IdParams,
+  body: appt.TreatmentRecordBody,
+  response: appt.TreatmentRecord,
   errors: STATUS_ERRORS,
   writes: { appointments: ['put'] },
 }));
 
 export const checkProviderAvailability = /* @__PURE__ */ route('checkProviderAvailability', () => ({
-  method: 'GET', path: '/v1/providers/{id}/availability', group: 'appointments', summary: 'Is the provider (and room/equipment) free for [start, end)?',
-  auth: ALLOW.readAll, params: IdParams, query: appt.AvailabilityQuery, response: appt.AvailabilityResult,
+  method: 'GET',
+  path: '/v1/providers/{id}/availability',
+  group: 'appointments',
+  summary: 'Is the provider (and room/equipment) free for [start, end)?',
+  auth: ALLOW.readAll,
+  params: IdParams,
+  query: appt.AvailabilityQuery,
+  response: appt.AvailabilityResult,
   errors: RESOURCE_NOT_FOUND,
 }));
 
 export const getAvailableSlots = /* @__PURE__ */ route('getAvailableSlots', () => ({
-  method: 'GET', path: '/v1/providers/{id}/slots', group: 'appointments', summary: 'Bookable start times on a practice-local date',
-  auth: ALLOW.readAll, params: IdParams, query: appt.SlotsQuery, response: z.array(appt.Slot),
+  method: 'GET',
+  path: '/v1/providers/{id}/slots',
+  group: 'appointments',
+  summary: 'Bookable start times on a practice-local date',
+  auth: ALLOW.readAll,
+  params: IdParams,
+  query: appt.SlotsQuery,
+  response: z.array(appt.Slot),
   errors: ['SERVICE_NOT_FOUND', ...RESOURCE_NOT_FOUND],
 }));
 
 export const searchAvailability = /* @__PURE__ */ route('searchAvailability', () => ({
-  method: 'GET', path: '/v1/availability', group: 'appointments', summary: 'Bookable slots per provider and practice-local day over up to 31 days (same rule as slots)',
-  auth: ALLOW.readAll, query: appt.AvailabilitySearchQuery, response: z.array(appt.AvailabilityEntry),
+  method: 'GET',
+  path: '/v1/availability',
+  group: 'appointments',
+  summary: 'Bookable slots per provider and practice-local day over up to 31 days (same rule as slots)',
+  auth: ALLOW.readAll,
+  query: appt.AvailabilitySearchQuery,
+  response: z.array(appt.AvailabilityEntry),
   errors: ['SERVICE_NOT_FOUND', ...RESOURCE_NOT_FOUND, 'PROVIDER_NOT_CERTIFIED'],
 }));
 
 /** Appointments, availability and slots (API reference, appointments). */
-export const appointmentRoutes = /* @__PURE__ */ defineRoutes({ getAppointments, createAppointment, getAppointment, updateAppointment, updateAppointmentStatus, cancelAppointment, markNoShow, deleteAppointment, sendReminder, recordTreatment, checkProviderAvailability, getAvailableSlots, searchAvailability });
+export const appointmentRoutes = /* @__PURE__ */ defineRoutes({
+  getAppointments,
+  createAppointment,
+  getAppointment,
+  updateAppointment,
+  updateAppointmentStatus,
+  cancelAppointment,
+  markNoShow,
+  deleteAppointment,
+  sendReminder,
+  recordTreatment,
+  checkProviderAvailability,
+  getAvailableSlots,
+  searchAvailability,
+});

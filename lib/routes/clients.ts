@@ -9,9 +9,17 @@ import { createRoute, getRoute, kind, listRoute, updateRoute } from './resources
 const NOT_FOUND = ['CLIENT_NOT_FOUND'] as const;
 
 const clients = /* @__PURE__ */ kind({
-  single: 'Client', plural: 'Clients', group: 'clients', noun: 'client', write: ALLOW.frontOffice, notFound: 'CLIENT_NOT_FOUND',
+  single: 'Client',
+  plural: 'Clients',
+  group: 'clients',
+  noun: 'client',
+  write: ALLOW.frontOffice,
+  notFound: 'CLIENT_NOT_FOUND',
   // The search terms are written, rewritten and erased with their client.
-  writes: { create: { clientSearch: ['put'], clients: ['put'] }, update: { clientSearch: ['delete', 'put'], clients: ['update'] } },
+  writes: {
+    create: { clientSearch: ['put'], clients: ['put'] },
+    update: { clientSearch: ['delete', 'put'], clients: ['update'] },
+  },
 });
 export const listClients = /* @__PURE__ */ listRoute(clients, r.Client, r.ClientListQuery);
 export const createClient = /* @__PURE__ */ createRoute(clients, r.Client, r.CreateClientBody);
@@ -19,31 +27,69 @@ export const getClient = /* @__PURE__ */ getRoute(clients, r.Client);
 export const updateClient = /* @__PURE__ */ updateRoute(clients, r.Client, r.UpdateClientBody);
 
 export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
-  method: 'DELETE', path: '/v1/clients/{id}', group: 'clients',
-  summary: 'Delete a client: erases personal data, hides it (then 404), cancels its future appointments (reason client_deleted); anonymised history stays for reports',
-  auth: ALLOW.frontOffice, params: r.ResourceParams, response: Deleted,
+  method: 'DELETE',
+  path: '/v1/clients/{id}',
+  group: 'clients',
+  summary:
+    'Delete a client: erases personal data, hides it (then 404), cancels its future appointments (reason client_deleted); anonymised history stays for reports',
+  auth: ALLOW.frontOffice,
+  params: r.ResourceParams,
+  response: Deleted,
   errors: NOT_FOUND,
-  writes: { appointments: ['update'], claims: ['update'], clientSearch: ['delete'], clients: ['update'], onlineLedger: ['update'] },
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    clientSearch: ['delete'],
+    clients: ['update'],
+    onlineLedger: ['update'],
+  },
 }));
 
 export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => ({
-  method: 'GET', path: '/v1/clients/{id}/history', group: 'clients', summary: 'Completed appointments of a client with their treatment records, newest first',
-  auth: ALLOW.readAll, params: r.ResourceParams, query: PageQuery, response: list(c.ClientHistoryEntry),
+  method: 'GET',
+  path: '/v1/clients/{id}/history',
+  group: 'clients',
+  summary: 'Completed appointments of a client with their treatment records, newest first',
+  auth: ALLOW.readAll,
+  params: r.ResourceParams,
+  query: PageQuery,
+  response: list(c.ClientHistoryEntry),
   errors: NOT_FOUND,
 }));
 
 export const createConsent = /* @__PURE__ */ route('createConsent', () => ({
-  method: 'POST', path: '/v1/clients/{id}/consents', group: 'clients', summary: 'Record a consent form the client signed',
-  auth: ALLOW.frontOffice, params: r.ResourceParams, body: c.CreateConsentBody, response: c.Consent,
+  method: 'POST',
+  path: '/v1/clients/{id}/consents',
+  group: 'clients',
+  summary: 'Record a consent form the client signed',
+  auth: ALLOW.frontOffice,
+  params: r.ResourceParams,
+  body: c.CreateConsentBody,
+  response: c.Consent,
   errors: [...NOT_FOUND, 'APPOINTMENT_NOT_FOUND'],
   writes: { clients: ['check'], consents: ['put'] },
 }));
 
 export const listConsents = /* @__PURE__ */ route('listConsents', () => ({
-  method: 'GET', path: '/v1/clients/{id}/consents', group: 'clients', summary: "A client's signed consent forms, newest signed first",
-  auth: ALLOW.readAll, params: r.ResourceParams, query: PageQuery, response: list(c.Consent),
+  method: 'GET',
+  path: '/v1/clients/{id}/consents',
+  group: 'clients',
+  summary: "A client's signed consent forms, newest signed first",
+  auth: ALLOW.readAll,
+  params: r.ResourceParams,
+  query: PageQuery,
+  response: list(c.Consent),
   errors: NOT_FOUND,
 }));
 
 /** Clients, their history and consents (API reference, other resources). */
-export const clientRoutes = /* @__PURE__ */ defineRoutes({ listClients, createClient, getClient, updateClient, deleteClient, getClientHistory, createConsent, listConsents });
+export const clientRoutes = /* @__PURE__ */ defineRoutes({
+  listClients,
+  createClient,
+  getClient,
+  updateClient,
+  deleteClient,
+  getClientHistory,
+  createConsent,
+  listConsents,
+});

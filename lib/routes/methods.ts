@@ -4,7 +4,12 @@ export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Each path template as a pattern (`{param}` one segment), with its methods. */
 const patterns = PATH_METHODS.map(([path, methods]) => ({
-  pattern: new RegExp(`^${path.split('/').map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+  pattern: new RegExp(
+    `^${path
+      .split('/')
+      .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}/?$`,
+  ),
   methods,
 }));
 

@@ -4,20 +4,35 @@ import * as pay from '../schemas/payments';
 import { ResourceParams } from '../schemas/resources';
 
 export const listPayments = /* @__PURE__ */ route('listPayments', () => ({
-  method: 'GET', path: '/v1/payments', group: 'payments', summary: 'List payments by practice-local date range and/or client, newest first',
-  auth: ALLOW.paymentRead, query: pay.ListPaymentsQuery, response: list(pay.Payment),
+  method: 'GET',
+  path: '/v1/payments',
+  group: 'payments',
+  summary: 'List payments by practice-local date range and/or client, newest first',
+  auth: ALLOW.paymentRead,
+  query: pay.ListPaymentsQuery,
+  response: list(pay.Payment),
 }));
 
 export const createPayment = /* @__PURE__ */ route('createPayment', () => ({
-  method: 'POST', path: '/v1/payments', group: 'payments', summary: "Record a payment (raises the client's total_spent_cents atomically)",
-  auth: ALLOW.frontOffice, body: pay.CreatePaymentBody, response: pay.Payment,
+  method: 'POST',
+  path: '/v1/payments',
+  group: 'payments',
+  summary: "Record a payment (raises the client's total_spent_cents atomically)",
+  auth: ALLOW.frontOffice,
+  body: pay.CreatePaymentBody,
+  response: pay.Payment,
   errors: ['CLIENT_NOT_FOUND', 'APPOINTMENT_NOT_FOUND'],
   writes: { appointments: ['check'], clients: ['update'], payments: ['put'] },
 }));
 
 export const getPayment = /* @__PURE__ */ route('getPayment', () => ({
-  method: 'GET', path: '/v1/payments/{id}', group: 'payments', summary: 'Get a payment',
-  auth: ALLOW.paymentRead, params: ResourceParams, response: pay.Payment,
+  method: 'GET',
+  path: '/v1/payments/{id}',
+  group: 'payments',
+  summary: 'Get a payment',
+  auth: ALLOW.paymentRead,
+  params: ResourceParams,
+  response: pay.Payment,
   errors: ['PAYMENT_NOT_FOUND'],
 }));
 

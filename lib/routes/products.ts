@@ -4,43 +4,83 @@ import * as p from '../schemas/products';
 import { ResourceParams } from '../schemas/resources';
 
 export const listProducts = /* @__PURE__ */ route('listProducts', () => ({
-  method: 'GET', path: '/v1/products', group: 'products', summary: 'List products (`?low_stock=true`: at or below their threshold; `?category=`)',
-  auth: ALLOW.inventoryRead, query: p.ProductListQuery, response: list(p.Product),
+  method: 'GET',
+  path: '/v1/products',
+  group: 'products',
+  summary: 'List products (`?low_stock=true`: at or below their threshold; `?category=`)',
+  auth: ALLOW.inventoryRead,
+  query: p.ProductListQuery,
+  response: list(p.Product),
 }));
 
 export const createProduct = /* @__PURE__ */ route('createProduct', () => ({
-  method: 'POST', path: '/v1/products', group: 'products', summary: 'Create a product (SKU unique per practice, case-insensitive: else 409 CONFLICT)',
-  auth: ALLOW.catalogWrite, body: p.CreateProductBody, response: p.Product,
+  method: 'POST',
+  path: '/v1/products',
+  group: 'products',
+  summary: 'Create a product (SKU unique per practice, case-insensitive: else 409 CONFLICT)',
+  auth: ALLOW.catalogWrite,
+  body: p.CreateProductBody,
+  response: p.Product,
   errors: ['CONFLICT'],
   writes: { products: ['put'], skus: ['put'] },
 }));
 
 export const getProduct = /* @__PURE__ */ route('getProduct', () => ({
-  method: 'GET', path: '/v1/products/{id}', group: 'products', summary: 'Get a product',
-  auth: ALLOW.inventoryRead, params: ResourceParams, response: p.Product,
+  method: 'GET',
+  path: '/v1/products/{id}',
+  group: 'products',
+  summary: 'Get a product',
+  auth: ALLOW.inventoryRead,
+  params: ResourceParams,
+  response: p.Product,
   errors: ['PRODUCT_NOT_FOUND'],
 }));
 
 export const updateProduct = /* @__PURE__ */ route('updateProduct', () => ({
-  method: 'PATCH', path: '/v1/products/{id}', group: 'products', summary: 'Change a product (quantity_on_hand only through stock adjustments)',
-  auth: ALLOW.catalogWrite, params: ResourceParams, body: p.UpdateProductBody, response: p.Product,
+  method: 'PATCH',
+  path: '/v1/products/{id}',
+  group: 'products',
+  summary: 'Change a product (quantity_on_hand only through stock adjustments)',
+  auth: ALLOW.catalogWrite,
+  params: ResourceParams,
+  body: p.UpdateProductBody,
+  response: p.Product,
   errors: ['PRODUCT_NOT_FOUND', 'CONFLICT'],
   writes: { products: ['update'], skus: ['delete', 'put'] },
 }));
 
 // The front desk records sales only; the use case refuses its other reasons with 403.
 export const createStockAdjustment = /* @__PURE__ */ route('createStockAdjustment', () => ({
-  method: 'POST', path: '/v1/products/{id}/stock-adjustments', group: 'products', summary: 'Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK)',
-  auth: ALLOW.frontOffice, params: ResourceParams, body: p.CreateStockAdjustmentBody, response: p.StockAdjustment,
+  method: 'POST',
+  path: '/v1/products/{id}/stock-adjustments',
+  group: 'products',
+  summary: 'Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK)',
+  auth: ALLOW.frontOffice,
+  params: ResourceParams,
+  body: p.CreateStockAdjustmentBody,
+  response: p.StockAdjustment,
   errors: ['PRODUCT_NOT_FOUND', 'INSUFFICIENT_STOCK'],
   writes: { lowStockEvents: ['put'], products: ['update'], stockLedger: ['put'] },
 }));
 
 export const listStockAdjustments = /* @__PURE__ */ route('listStockAdjustments', () => ({
-  method: 'GET', path: '/v1/products/{id}/stock-adjustments', group: 'products', summary: 'The stock ledger of a product, newest first',
-  auth: ALLOW.inventoryRead, params: ResourceParams, query: p.StockLedgerQuery, response: list(p.StockAdjustment),
+  method: 'GET',
+  path: '/v1/products/{id}/stock-adjustments',
+  group: 'products',
+  summary: 'The stock ledger of a product, newest first',
+  auth: ALLOW.inventoryRead,
+  params: ResourceParams,
+  query: p.StockLedgerQuery,
+  response: list(p.StockAdjustment),
   errors: ['PRODUCT_NOT_FOUND'],
 }));
 
 /** Retail products and stock (API reference, other resources). Products are deactivated (`active: false`), never deleted. */
-export const productRoutes = /* @__PURE__ */ defineRoutes({ listProducts, createProduct, getProduct, updateProduct, createStockAdjustment, listStockAdjustments });
+export const productRoutes = /* @__PURE__ */ defineRoutes({
+  listProducts,
+  createProduct,
+  getProduct,
+  updateProduct,
+  createStockAdjustment,
+  listStockAdjustments,
+});

@@ -2,8 +2,12 @@ import { defineRoutes, route } from '../http/route';
 import { PublicPractice } from '../schemas/public';
 
 export const getPublicPractice = /* @__PURE__ */ route('getPublicPractice', () => ({
-  method: 'GET', path: '/v1/public/practice', group: 'public', summary: 'The practice as its booking page shows it',
-  auth: 'publishable', response: PublicPractice,
+  method: 'GET',
+  path: '/v1/public/practice',
+  group: 'public',
+  summary: 'The practice as its booking page shows it',
+  auth: 'publishable',
+  response: PublicPractice,
 }));
 
 /**

@@ -38,54 +38,127 @@ export function kind<const S extends string, const P extends string>(spec: KindS
  * keeps only its own row (lib/http/route.ts `route`). Reads for every role, writes for `write`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function listRoute<const P extends string, Item extends z.ZodMiniType, Query extends z.ZodMiniType = typeof PageQuery>(spec: KindSpec<string, P>, item: Item, query?: Query) {
-  return route(`list${spec.plural}`, () => ({
-    method: 'GET', path: `/v1/${spec.group}`, group: spec.group, summary: `List ${spec.group}`, auth: ALLOW.readAll, query: (query ?? PageQuery) as Query, response: list(item),
-  }) as const);
+export function listRoute<
+  const P extends string,
+  Item extends z.ZodMiniType,
+  Query extends z.ZodMiniType = typeof PageQuery,
+>(spec: KindSpec<string, P>, item: Item, query?: Query) {
+  return route(
+    `list${spec.plural}`,
+    () =>
+      ({
+        method: 'GET',
+        path: `/v1/${spec.group}`,
+        group: spec.group,
+        summary: `List ${spec.group}`,
+        auth: ALLOW.readAll,
+        query: (query ?? PageQuery) as Query,
+        response: list(item),
+      }) as const,
+  );
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function createRoute<const S extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item, create: Create) {
-  return route(`create${spec.single}`, () => ({
-    method: 'POST', path: `/v1/${spec.group}`, group: spec.group, summary: `Create a ${spec.noun}`, auth: spec.write, body: create, response: item,
-    writes: spec.writes.create, errors: spec.errors?.create,
-  }) as const);
+export function createRoute<const S extends string, Item extends z.ZodMiniType, Create extends z.ZodMiniType>(
+  spec: KindSpec<S, string>,
+  item: Item,
+  create: Create,
+) {
+  return route(
+    `create${spec.single}`,
+    () =>
+      ({
+        method: 'POST',
+        path: `/v1/${spec.group}`,
+        group: spec.group,
+        summary: `Create a ${spec.noun}`,
+        auth: spec.write,
+        body: create,
+        response: item,
+        writes: spec.writes.create,
+        errors: spec.errors?.create,
+      }) as const,
+  );
 }
 
 /* @__NO_SIDE_EFFECTS__ */
 export function getRoute<const S extends string, Item extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item) {
-  return route(`get${spec.single}`, () => ({
-    method: 'GET', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Get a ${spec.noun}`, auth: ALLOW.readAll, params: r.ResourceParams, response: item, errors: [spec.notFound],
-  }) as const);
+  return route(
+    `get${spec.single}`,
+    () =>
+      ({
+        method: 'GET',
+        path: `/v1/${spec.group}/{id}`,
+        group: spec.group,
+        summary: `Get a ${spec.noun}`,
+        auth: ALLOW.readAll,
+        params: r.ResourceParams,
+        response: item,
+        errors: [spec.notFound],
+      }) as const,
+  );
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export function updateRoute<const S extends string, Item extends z.ZodMiniType, Update extends z.ZodMiniType>(spec: KindSpec<S, string>, item: Item, update: Update) {
-  return route(`update${spec.single}`, () => ({
-    method: 'PATCH', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Change a ${spec.noun}`, auth: spec.write, params: r.ResourceParams, body: update, response: item,
-    writes: spec.writes.update, errors: [spec.notFound, ...(spec.errors?.update ?? [])],
-  }) as const);
+export function updateRoute<const S extends string, Item extends z.ZodMiniType, Update extends z.ZodMiniType>(
+  spec: KindSpec<S, string>,
+  item: Item,
+  update: Update,
+) {
+  return route(
+    `update${spec.single}`,
+    () =>
+      ({
+        method: 'PATCH',
+        path: `/v1/${spec.group}/{id}`,
+        group: spec.group,
+        summary: `Change a ${spec.noun}`,
+        auth: spec.write,
+        params: r.ResourceParams,
+        body: update,
+        response: item,
+        writes: spec.writes.update,
+        errors: [spec.notFound, ...(spec.errors?.update ?? [])],
+      }) as const,
+  );
 }
 
 /** A soft DELETE: the resource is hidden; appointments keep referring to it. */
 /* @__NO_SIDE_EFFECTS__ */
 export function deleteRoute<const S extends string>(spec: KindSpec<S, string>) {
-  return route(`delete${spec.single}`, () => ({
-    method: 'DELETE', path: `/v1/${spec.group}/{id}`, group: spec.group, summary: `Delete a ${spec.noun} (then 404; appointments keep it)`,
-    auth: spec.write, params: r.ResourceParams, response: Deleted, writes: spec.writes.delete, errors: [spec.notFound, ...(spec.errors?.delete ?? [])],
-  }) as const);
+  return route(
+    `delete${spec.single}`,
+    () =>
+      ({
+        method: 'DELETE',
+        path: `/v1/${spec.group}/{id}`,
+        group: spec.group,
+        summary: `Delete a ${spec.noun} (then 404; appointments keep it)`,
+        auth: spec.write,
+        params: r.ResourceParams,
+        response: Deleted,
+        writes: spec.writes.delete,
+        errors: [spec.notFound, ...(spec.errors?.delete ?? [])],
+      }) as const,
+  );
 }
 
 /** A kind kept in its own collection partition: created, updated, and soft-deleted (an update). */
-const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') => ({
-  create: { [partition]: ['put'] },
-  update: { [partition]: ['update'] },
-  delete: { [partition]: ['update'] },
-}) as const;
+const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') =>
+  ({
+    create: { [partition]: ['put'] },
+    update: { [partition]: ['update'] },
+    delete: { [partition]: ['update'] },
+  }) as const;
 
 const providers = /* @__PURE__ */ kind({
-  single: 'Provider', plural: 'Providers', group: 'providers', noun: 'provider', write: ALLOW.catalogWrite,
-  notFound: 'PROVIDER_NOT_FOUND', errors: { delete: ['CONFLICT'] },
+  single: 'Provider',
+  plural: 'Providers',
+  group: 'providers',
+  noun: 'provider',
+  write: ALLOW.catalogWrite,
+  notFound: 'PROVIDER_NOT_FOUND',
+  errors: { delete: ['CONFLICT'] },
   // Deleting a provider also withdraws its certifications from the services naming it.
   writes: { ...ownCollection('providers'), delete: { providers: ['update'], services: ['update'] } },
 });
@@ -95,7 +168,15 @@ export const getProvider = /* @__PURE__ */ getRoute(providers, r.Provider);
 export const updateProvider = /* @__PURE__ */ updateRoute(providers, r.Provider, r.UpdateProviderBody);
 export const deleteProvider = /* @__PURE__ */ deleteRoute(providers);
 
-const rooms = /* @__PURE__ */ kind({ single: 'Room', plural: 'Rooms', group: 'rooms', noun: 'room', write: ALLOW.catalogWrite, writes: ownCollection('rooms'), notFound: 'ROOM_NOT_FOUND' });
+const rooms = /* @__PURE__ */ kind({
+  single: 'Room',
+  plural: 'Rooms',
+  group: 'rooms',
+  noun: 'room',
+  write: ALLOW.catalogWrite,
+  writes: ownCollection('rooms'),
+  notFound: 'ROOM_NOT_FOUND',
+});
 export const listRooms = /* @__PURE__ */ listRoute(rooms, r.Room);
 export const createRoom = /* @__PURE__ */ createRoute(rooms, r.Room, r.CreateRoomBody);
 export const getRoom = /* @__PURE__ */ getRoute(rooms, r.Room);
@@ -103,8 +184,13 @@ export const updateRoom = /* @__PURE__ */ updateRoute(rooms, r.Room, r.UpdateRoo
 export const deleteRoom = /* @__PURE__ */ deleteRoute(rooms);
 
 const equipment = /* @__PURE__ */ kind({
-  single: 'Equipment', plural: 'Equipment', group: 'equipment', noun: 'piece of equipment', write: ALLOW.catalogWrite,
-  writes: ownCollection('equipment'), notFound: 'EQUIPMENT_NOT_FOUND',
+  single: 'Equipment',
+  plural: 'Equipment',
+  group: 'equipment',
+  noun: 'piece of equipment',
+  write: ALLOW.catalogWrite,
+  writes: ownCollection('equipment'),
+  notFound: 'EQUIPMENT_NOT_FOUND',
 });
 export const listEquipment = /* @__PURE__ */ listRoute(equipment, r.Equipment);
 export const createEquipment = /* @__PURE__ */ createRoute(equipment, r.Equipment, r.CreateEquipmentBody);
@@ -114,10 +200,18 @@ export const deleteEquipment = /* @__PURE__ */ deleteRoute(equipment);
 
 // Services are deactivated (active: false), never deleted.
 const services = /* @__PURE__ */ kind({
-  single: 'Service', plural: 'Services', group: 'services', noun: 'service', write: ALLOW.catalogWrite,
-  notFound: 'SERVICE_NOT_FOUND', errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
+  single: 'Service',
+  plural: 'Services',
+  group: 'services',
+  noun: 'service',
+  write: ALLOW.catalogWrite,
+  notFound: 'SERVICE_NOT_FOUND',
+  errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
   // A provider keeps the list of services it is certified for.
-  writes: { create: { providers: ['update'], services: ['put'] }, update: { providers: ['update'], services: ['update'] } },
+  writes: {
+    create: { providers: ['update'], services: ['put'] },
+    update: { providers: ['update'], services: ['update'] },
+  },
 });
 export const listServices = /* @__PURE__ */ listRoute(services, r.Service, r.ServiceListQuery);
 export const createService = /* @__PURE__ */ createRoute(services, r.Service, r.CreateServiceBody);
@@ -125,24 +219,52 @@ export const getService = /* @__PURE__ */ getRoute(services, r.Service);
 export const updateService = /* @__PURE__ */ updateRoute(services, r.Service, r.UpdateServiceBody);
 
 export const assignServiceProvider = /* @__PURE__ */ route('assignServiceProvider', () => ({
-  method: 'POST', path: '/v1/services/{id}/providers', group: 'services', successStatus: 200, summary: 'Certify a provider for a service (idempotent)',
-  auth: ALLOW.catalogWrite, params: r.ResourceParams, body: r.AssignProviderBody, response: r.Service,
+  method: 'POST',
+  path: '/v1/services/{id}/providers',
+  group: 'services',
+  successStatus: 200,
+  summary: 'Certify a provider for a service (idempotent)',
+  auth: ALLOW.catalogWrite,
+  params: r.ResourceParams,
+  body: r.AssignProviderBody,
+  response: r.Service,
   errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
   writes: { providers: ['update'], services: ['update'] },
 }));
 
 export const unassignServiceProvider = /* @__PURE__ */ route('unassignServiceProvider', () => ({
-  method: 'DELETE', path: '/v1/services/{id}/providers/{provider_id}', group: 'services', summary: 'Withdraw a provider\'s certification for a service',
-  auth: ALLOW.catalogWrite, params: r.ServiceProviderParams, response: Deleted,
+  method: 'DELETE',
+  path: '/v1/services/{id}/providers/{provider_id}',
+  group: 'services',
+  summary: "Withdraw a provider's certification for a service",
+  auth: ALLOW.catalogWrite,
+  params: r.ServiceProviderParams,
+  response: Deleted,
   errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
   writes: { services: ['update'] },
 }));
 
 /** Setup resources scheduling needs (API reference, other resources): providers, rooms, equipment, services. Clients: ./clients. */
 export const resourceRoutes = /* @__PURE__ */ defineRoutes({
-  listProviders, createProvider, getProvider, updateProvider, deleteProvider,
-  listRooms, createRoom, getRoom, updateRoom, deleteRoom,
-  listEquipment, createEquipment, getEquipment, updateEquipment, deleteEquipment,
-  listServices, createService, getService, updateService,
-  assignServiceProvider, unassignServiceProvider,
+  listProviders,
+  createProvider,
+  getProvider,
+  updateProvider,
+  deleteProvider,
+  listRooms,
+  createRoom,
+  getRoom,
+  updateRoom,
+  deleteRoom,
+  listEquipment,
+  createEquipment,
+  getEquipment,
+  updateEquipment,
+  deleteEquipment,
+  listServices,
+  createService,
+  getService,
+  updateService,
+  assignServiceProvider,
+  unassignServiceProvider,
 });

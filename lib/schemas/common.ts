@@ -82,11 +82,14 @@ export const IdOf = (kind: ExampleKind, description: string) =>
     meta(z.string(), { description, format: 'uuid', examples: [EXAMPLE_ID[kind]] }),
     z.transform((value) => (isEntityId(value.toLowerCase()) ? value.toLowerCase() : NO_SUCH_ID)),
   );
-export const Id = /* @__PURE__ */ schema(() => IdOf('appointment', 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.'));
+export const Id = /* @__PURE__ */ schema(() =>
+  IdOf('appointment', 'A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource.'),
+);
 export const IdParams = /* @__PURE__ */ schema(() => z.object({ id: Id }));
 
 /** An id the server wrote (output). */
-export const OutId = (kind: ExampleKind, description: string) => meta(z.string(), { description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
+export const OutId = (kind: ExampleKind, description: string) =>
+  meta(z.string(), { description, format: 'uuid', examples: [EXAMPLE_ID[kind]] });
 /** An instant the server wrote: always UTC, `Date.toISOString()` form. */
 export const Instant = (description: string, example: string = EXAMPLE_TIME.created) =>
   meta(z.string(), { description, format: 'date-time', examples: [example] });
@@ -121,44 +124,68 @@ export function yearsPattern(from: number, to: number): string {
 }
 
 /** ISO 8601 with an offset (`Z` or `±hh:mm`); a date-time without one is a VALIDATION_ERROR. */
-export const DateTime = /* @__PURE__ */ schema(() => meta(z.iso.datetime({ offset: true }).check(z.refine(yearInRange, YEARS)), {
-  description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
-  examples: ['2026-12-01T10:00:00-05:00'],
-  allOf: [{ pattern: YEARS_PATTERN }],
-}));
+export const DateTime = /* @__PURE__ */ schema(() =>
+  meta(z.iso.datetime({ offset: true }).check(z.refine(yearInRange, YEARS)), {
+    description: 'ISO 8601 date-time with seconds and an offset (`Z` or `±hh:mm`); years 1900-2999.',
+    examples: ['2026-12-01T10:00:00-05:00'],
+    allOf: [{ pattern: YEARS_PATTERN }],
+  }),
+);
 /** A practice-local calendar date. */
-export const LocalDate = /* @__PURE__ */ schema(() => meta(z.iso.date().check(z.refine(yearInRange, YEARS)), {
-  description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.',
-  examples: ['2026-12-01'],
-  allOf: [{ pattern: YEARS_PATTERN }],
-}));
+export const LocalDate = /* @__PURE__ */ schema(() =>
+  meta(z.iso.date().check(z.refine(yearInRange, YEARS)), {
+    description: 'A practice-local date (YYYY-MM-DD); years 1900-2999.',
+    examples: ['2026-12-01'],
+    allOf: [{ pattern: YEARS_PATTERN }],
+  }),
+);
 /** A practice-local wall-clock time. */
-export const LocalTime = /* @__PURE__ */ schema(() => doc(
-  z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')),
-  'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).',
-  '09:00',
-));
+export const LocalTime = /* @__PURE__ */ schema(() =>
+  doc(
+    z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'expected HH:MM')),
+    'Practice-local wall-clock time, HH:MM (24:00 is the next midnight).',
+    '09:00',
+  ),
+);
 
-export const Limit = /* @__PURE__ */ schema(() => doc(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50), 'Page size, 1-100.', 50));
-const Cursor = /* @__PURE__ */ schema(() => doc(
-  z.optional(z.string().check(z.maxLength(2048))),
-  'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
-  'AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ',
-));
+export const Limit = /* @__PURE__ */ schema(() =>
+  doc(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50), 'Page size, 1-100.', 50),
+);
+const Cursor = /* @__PURE__ */ schema(() =>
+  doc(
+    z.optional(z.string().check(z.maxLength(2048))),
+    'The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page.',
+    'AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ',
+  ),
+);
 export const PageQuery = /* @__PURE__ */ schema(() => z.object({ limit: Limit, cursor: Cursor }));
 
-export const Pagination = /* @__PURE__ */ schema(() => doc(z.object({
-  total: doc(z.number().check(z.int()), 'How many items the whole list has, over all pages.', 1),
-  next_cursor: doc(z.nullable(z.string()), 'Pass as `cursor` to get the next page; null on the last page.', null),
-}), 'Where a list stands: `total` items in all, and the cursor of the next page.'));
+export const Pagination = /* @__PURE__ */ schema(() =>
+  doc(
+    z.object({
+      total: doc(z.number().check(z.int()), 'How many items the whole list has, over all pages.', 1),
+      next_cursor: doc(z.nullable(z.string()), 'Pass as `cursor` to get the next page; null on the last page.', null),
+    }),
+    'Where a list stands: `total` items in all, and the cursor of the next page.',
+  ),
+);
 
 export const Timestamps = /* @__PURE__ */ schema(() => ({
-  version: doc(z.number().check(z.int()), 'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.', 1),
+  version: doc(
+    z.number().check(z.int()),
+    'Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.',
+    1,
+  ),
   created_at: Instant('When it was created (UTC).'),
   updated_at: Instant('When it last changed (UTC).', EXAMPLE_TIME.updated),
 }));
 
-export const Deleted = /* @__PURE__ */ schema(() => doc(z.object({
-  id: doc(z.string(), 'The id (or client_id) of what was deleted.', EXAMPLE_ID.appointment),
-  deleted: doc(z.literal(true), 'Always true.'),
-}), 'The answer of every DELETE.'));
+export const Deleted = /* @__PURE__ */ schema(() =>
+  doc(
+    z.object({
+      id: doc(z.string(), 'The id (or client_id) of what was deleted.', EXAMPLE_ID.appointment),
+      deleted: doc(z.literal(true), 'Always true.'),
+    }),
+    'The answer of every DELETE.',
+  ),
+);

@@ -14,10 +14,19 @@ import { Client } from './resources';
  * OpenAPI document's `webhooks` section is built from these.
  */
 
-const WebhookTest = /* @__PURE__ */ schema(() => doc(z.object({
-  webhook_id: OutId('webhook', 'The subscription tested.'),
-  message: doc(z.string(), 'A fixed greeting.', 'A test event from medspa-api: your endpoint is reachable and can verify signatures.'),
-}), 'The payload of a test delivery.'));
+const WebhookTest = /* @__PURE__ */ schema(() =>
+  doc(
+    z.object({
+      webhook_id: OutId('webhook', 'The subscription tested.'),
+      message: doc(
+        z.string(),
+        'A fixed greeting.',
+        'A test event from medspa-api: your endpoint is reachable and can verify signatures.',
+      ),
+    }),
+    'The payload of a test delivery.',
+  ),
+);
 
 type Catalog = typeof EVENT_CATALOG;
 
@@ -32,10 +41,14 @@ export const EVENT_OBJECTS = {
 } as const satisfies Record<EventObject, z.ZodMiniObject>;
 
 /** The object schema of an event type. */
-export const objectSchemaOf = <T extends EventType>(type: T) => EVENT_OBJECTS[EVENT_CATALOG[type].object] as (typeof EVENT_OBJECTS)[Catalog[T]['object']];
+export const objectSchemaOf = <T extends EventType>(type: T) =>
+  EVENT_OBJECTS[EVENT_CATALOG[type].object] as (typeof EVENT_OBJECTS)[Catalog[T]['object']];
 
 /** When each event is sent, for the document. */
-export const EVENT_SUMMARIES = /* @__PURE__ */ schema(() => Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, EVENT_CATALOG[type].summary])) as Record<EventType, string>);
+export const EVENT_SUMMARIES = /* @__PURE__ */ schema(
+  () =>
+    Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, EVENT_CATALOG[type].summary])) as Record<EventType, string>,
+);
 
 const EXAMPLE_EVENT_ID = 'evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b';
 
@@ -66,16 +79,29 @@ const eventEnvelope = <T extends EventType>(type: T) => {
         ...DATA_EXTRAS[type],
       })
     : z.object({ object, ...DATA_EXTRAS[type] });
-  return doc(z.object({
-    id: doc(z.string().check(z.regex(/^evt_/)), 'The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.', EXAMPLE_EVENT_ID),
-    type: doc(z.literal(type), 'The event type.', type),
-    created_at: Instant('When it happened (UTC).'),
-    medspa_id: OutId('practice', 'The practice it happened in.'),
-    data: doc(data, '`object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed.'),
-  }), `${EVENT_SUMMARIES[type]}.`);
+  return doc(
+    z.object({
+      id: doc(
+        z.string().check(z.regex(/^evt_/)),
+        'The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.',
+        EXAMPLE_EVENT_ID,
+      ),
+      type: doc(z.literal(type), 'The event type.', type),
+      created_at: Instant('When it happened (UTC).'),
+      medspa_id: OutId('practice', 'The practice it happened in.'),
+      data: doc(
+        data,
+        '`object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed.',
+      ),
+    }),
+    `${EVENT_SUMMARIES[type]}.`,
+  );
 };
 
 /** The envelope of every event type, by type: what webhook subscribers receive. */
-export const EVENT_ENVELOPES = /* @__PURE__ */ schema(() => Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, eventEnvelope(type)])) as {
-  [T in EventType]: ReturnType<typeof eventEnvelope<T>>;
-});
+export const EVENT_ENVELOPES = /* @__PURE__ */ schema(
+  () =>
+    Object.fromEntries(ALL_EVENT_TYPES.map((type) => [type, eventEnvelope(type)])) as {
+      [T in EventType]: ReturnType<typeof eventEnvelope<T>>;
+    },
+);

@@ -8,19 +8,30 @@ const Cents = /* @__PURE__ */ schema(() => z.number().check(z.int(), z.gte(0), z
 const Count = /* @__PURE__ */ schema(() => z.number().check(z.int(), z.gte(0), z.lte(1_000_000)));
 
 /** Unique per practice, compared case-insensitively (`ab-1` and `AB-1` are the same SKU). */
-export const Sku = /* @__PURE__ */ schema(() => doc(
-  z.string().check(
-    z.trim(),
-    z.minLength(1),
-    z.maxLength(64),
-    z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u, 'letters, digits, spaces and . _ - / #, starting with a letter or digit'),
+export const Sku = /* @__PURE__ */ schema(() =>
+  doc(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(64),
+        z.regex(
+          /^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u,
+          'letters, digits, spaces and . _ - / #, starting with a letter or digit',
+        ),
+      ),
+    'Stock keeping unit, unique per practice (case-insensitive): letters, digits, spaces and . _ - / #.',
+    'GL-SER-HA30',
   ),
-  'Stock keeping unit, unique per practice (case-insensitive): letters, digits, spaces and . _ - / #.',
-  'GL-SER-HA30',
-));
+);
 
 const ProductShape = /* @__PURE__ */ schema(() => ({
-  name: doc(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), 'Name (1-200 characters).', 'Hydrating Hyaluronic Serum'),
+  name: doc(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+    'Name (1-200 characters).',
+    'Hydrating Hyaluronic Serum',
+  ),
   sku: Sku,
   brand: doc(z.nullable(Text(200).check(z.minLength(1))), 'Brand.', 'SkinCeuticals'),
   category: doc(z.nullable(Text(100).check(z.minLength(1))), 'Category, for `?category=`.', 'skincare'),
@@ -30,81 +41,159 @@ const ProductShape = /* @__PURE__ */ schema(() => ({
   active: doc(z.boolean(), 'Whether it is sold.', true),
 }));
 
-export const CreateProductBody = /* @__PURE__ */ schema(() => doc(z.strictObject({
-  ...ProductShape,
-  brand: z.optional(ProductShape.brand),
-  category: z.optional(ProductShape.category),
-  cost_cents: z.optional(ProductShape.cost_cents),
-  quantity_on_hand: doc(z._default(Count, 0), 'The opening stock (0-1000000); afterwards it changes only through stock adjustments.', 24),
-  low_stock_threshold: doc(z._default(ProductShape.low_stock_threshold, 0), 'Low stock means quantity_on_hand <= low_stock_threshold (default 0).', 6),
-  active: doc(z._default(ProductShape.active, true), 'Whether it is sold (default true).', true),
-}), 'A retail product.'));
+export const CreateProductBody = /* @__PURE__ */ schema(() =>
+  doc(
+    z.strictObject({
+      ...ProductShape,
+      brand: z.optional(ProductShape.brand),
+      category: z.optional(ProductShape.category),
+      cost_cents: z.optional(ProductShape.cost_cents),
+      quantity_on_hand: doc(
+        z._default(Count, 0),
+        'The opening stock (0-1000000); afterwards it changes only through stock adjustments.',
+        24,
+      ),
+      low_stock_threshold: doc(
+        z._default(ProductShape.low_stock_threshold, 0),
+        'Low stock means quantity_on_hand <= low_stock_threshold (default 0).',
+        6,
+      ),
+      active: doc(z._default(ProductShape.active, true), 'Whether it is sold (default true).', true),
+    }),
+    'A retail product.',
+  ),
+);
 export type CreateProductInput = z.output<typeof CreateProductBody>;
 
-const QUANTITY_VIA_ADJUSTMENTS = 'quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments';
+const QUANTITY_VIA_ADJUSTMENTS =
+  'quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments';
 
 /** Any subset of the fields; `quantity_on_hand` is refused with a pointer to the ledger. */
-export const UpdateProductBody = /* @__PURE__ */ schema(() => doc(
-  z.partial(z.strictObject({ ...ProductShape, quantity_on_hand: doc(z.never({ error: QUANTITY_VIA_ADJUSTMENTS }), `Refused: ${QUANTITY_VIA_ADJUSTMENTS}.`) })),
-  'Any subset of the fields but quantity_on_hand.',
-));
+export const UpdateProductBody = /* @__PURE__ */ schema(() =>
+  doc(
+    z.partial(
+      z.strictObject({
+        ...ProductShape,
+        quantity_on_hand: doc(z.never({ error: QUANTITY_VIA_ADJUSTMENTS }), `Refused: ${QUANTITY_VIA_ADJUSTMENTS}.`),
+      }),
+    ),
+    'Any subset of the fields but quantity_on_hand.',
+  ),
+);
 export type UpdateProductInput = Omit<z.output<typeof UpdateProductBody>, 'quantity_on_hand'>;
 
-export const Product = /* @__PURE__ */ schema(() => meta(z.object({
-  id: OutId('product', 'The product id.'),
-  medspa_id: OutId('practice', 'The practice it belongs to.'),
-  name: doc(z.string(), 'Name.', 'Hydrating Hyaluronic Serum'),
-  sku: doc(z.string(), 'Stock keeping unit (unique per practice, case-insensitive).', 'GL-SER-HA30'),
-  brand: doc(z.nullable(z.string()), 'Brand.', 'SkinCeuticals'),
-  category: doc(z.nullable(z.string()), 'Category.', 'skincare'),
-  price_cents: doc(z.number().check(z.int()), 'Retail price, minor units.', 10200),
-  cost_cents: doc(z.nullable(z.number().check(z.int())), 'Unit cost, minor units.', 5100),
-  quantity_on_hand: doc(z.number().check(z.int()), 'Units in stock (never below 0; changed by stock adjustments only).', 24),
-  low_stock_threshold: doc(z.number().check(z.int()), 'Low stock at or below this quantity.', 6),
-  low_stock: doc(z.boolean(), 'quantity_on_hand <= low_stock_threshold (read-only).', false),
-  active: doc(z.boolean(), 'Whether it is sold.', true),
-  ...Timestamps,
-}), { description: 'A retail product and its stock.', id: 'Product' }));
+export const Product = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      id: OutId('product', 'The product id.'),
+      medspa_id: OutId('practice', 'The practice it belongs to.'),
+      name: doc(z.string(), 'Name.', 'Hydrating Hyaluronic Serum'),
+      sku: doc(z.string(), 'Stock keeping unit (unique per practice, case-insensitive).', 'GL-SER-HA30'),
+      brand: doc(z.nullable(z.string()), 'Brand.', 'SkinCeuticals'),
+      category: doc(z.nullable(z.string()), 'Category.', 'skincare'),
+      price_cents: doc(z.number().check(z.int()), 'Retail price, minor units.', 10200),
+      cost_cents: doc(z.nullable(z.number().check(z.int())), 'Unit cost, minor units.', 5100),
+      quantity_on_hand: doc(
+        z.number().check(z.int()),
+        'Units in stock (never below 0; changed by stock adjustments only).',
+        24,
+      ),
+      low_stock_threshold: doc(z.number().check(z.int()), 'Low stock at or below this quantity.', 6),
+      low_stock: doc(z.boolean(), 'quantity_on_hand <= low_stock_threshold (read-only).', false),
+      active: doc(z.boolean(), 'Whether it is sold.', true),
+      ...Timestamps,
+    }),
+    { description: 'A retail product and its stock.', id: 'Product' },
+  ),
+);
 export type Product = z.output<typeof Product>;
 
-const BooleanQuery = /* @__PURE__ */ schema(() => z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true')));
+const BooleanQuery = /* @__PURE__ */ schema(() =>
+  z.pipe(
+    z.enum(['true', 'false']),
+    z.transform((value) => value === 'true'),
+  ),
+);
 
-export const ProductListQuery = /* @__PURE__ */ schema(() => z.extend(PageQuery, {
-  category: doc(z.optional(z.string().check(z.maxLength(100))), 'Only products of this category (exact).', 'skincare'),
-  low_stock: doc(z.optional(BooleanQuery), 'true: only products at or below their threshold (an index); false: only those above it.', 'true'),
-}));
+export const ProductListQuery = /* @__PURE__ */ schema(() =>
+  z.extend(PageQuery, {
+    category: doc(
+      z.optional(z.string().check(z.maxLength(100))),
+      'Only products of this category (exact).',
+      'skincare',
+    ),
+    low_stock: doc(
+      z.optional(BooleanQuery),
+      'true: only products at or below their threshold (an index); false: only those above it.',
+      'true',
+    ),
+  }),
+);
 export type ProductListQuery = z.output<typeof ProductListQuery>;
 
-export const StockReason = /* @__PURE__ */ schema(() => doc(z.enum(STOCK_REASONS), 'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.', 'sale'));
+export const StockReason = /* @__PURE__ */ schema(() =>
+  doc(
+    z.enum(STOCK_REASONS),
+    'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.',
+    'sale',
+  ),
+);
 
-export const CreateStockAdjustmentBody = /* @__PURE__ */ schema(() => doc(z.strictObject({
-  delta: meta(z.number().check(z.int(), z.gte(-1_000_000), z.lte(1_000_000), z.refine((delta) => delta !== 0, 'must not be 0')), {
-    description: 'Units in (positive) or out (negative), never 0: sale and damaged are negative, received and return positive, correction either. Stock never goes below 0 (409 INSUFFICIENT_STOCK).',
-    examples: [-2],
-    not: { const: 0 },
-  }),
-  reason: StockReason,
-  unit_price_cents: doc(z.optional(Cents), "Unit price, minor units. Defaults to the product's price for sales (retail revenue).", 10200),
-  note: doc(z.optional(Text(1000)), 'A note (at most 1000 characters).', 'Sold after HydraFacial'),
-}), 'A stock change.'));
+export const CreateStockAdjustmentBody = /* @__PURE__ */ schema(() =>
+  doc(
+    z.strictObject({
+      delta: meta(
+        z.number().check(
+          z.int(),
+          z.gte(-1_000_000),
+          z.lte(1_000_000),
+          z.refine((delta) => delta !== 0, 'must not be 0'),
+        ),
+        {
+          description:
+            'Units in (positive) or out (negative), never 0: sale and damaged are negative, received and return positive, correction either. Stock never goes below 0 (409 INSUFFICIENT_STOCK).',
+          examples: [-2],
+          not: { const: 0 },
+        },
+      ),
+      reason: StockReason,
+      unit_price_cents: doc(
+        z.optional(Cents),
+        "Unit price, minor units. Defaults to the product's price for sales (retail revenue).",
+        10200,
+      ),
+      note: doc(z.optional(Text(1000)), 'A note (at most 1000 characters).', 'Sold after HydraFacial'),
+    }),
+    'A stock change.',
+  ),
+);
 export type CreateStockAdjustmentInput = z.output<typeof CreateStockAdjustmentBody>;
 
-export const StockAdjustment = /* @__PURE__ */ schema(() => meta(z.object({
-  id: OutId('adjustment', 'The adjustment id.'),
-  product_id: OutId('product', 'The product.'),
-  delta: doc(z.number().check(z.int()), 'Units in (positive) or out (negative).', -2),
-  reason: StockReason,
-  unit_price_cents: doc(z.nullable(z.number().check(z.int())), 'Unit price, minor units (sales).', 10200),
-  note: doc(z.nullable(z.string()), 'A note.', 'Sold after HydraFacial'),
-  quantity_after: doc(
-    z.number().check(z.int()),
-    "quantity_on_hand after this adjustment, from the product state its write was conditioned on. Adjustments of one product never wait on each other, so when several commit at the same moment this figure may not count the others; the product's own quantity_on_hand is always exact.",
-    22,
+export const StockAdjustment = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      id: OutId('adjustment', 'The adjustment id.'),
+      product_id: OutId('product', 'The product.'),
+      delta: doc(z.number().check(z.int()), 'Units in (positive) or out (negative).', -2),
+      reason: StockReason,
+      unit_price_cents: doc(z.nullable(z.number().check(z.int())), 'Unit price, minor units (sales).', 10200),
+      note: doc(z.nullable(z.string()), 'A note.', 'Sold after HydraFacial'),
+      quantity_after: doc(
+        z.number().check(z.int()),
+        "quantity_on_hand after this adjustment, from the product state its write was conditioned on. Adjustments of one product never wait on each other, so when several commit at the same moment this figure may not count the others; the product's own quantity_on_hand is always exact.",
+        22,
+      ),
+      low_stock_crossed: doc(
+        z.boolean(),
+        'This adjustment took the product from above its threshold to at or below it.',
+        false,
+      ),
+      created_at: Instant('When it was made.'),
+      created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
+    }),
+    { description: 'A stock ledger entry.', id: 'StockAdjustment' },
   ),
-  low_stock_crossed: doc(z.boolean(), 'This adjustment took the product from above its threshold to at or below it.', false),
-  created_at: Instant('When it was made.'),
-  created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
-}), { description: 'A stock ledger entry.', id: 'StockAdjustment' }));
+);
 export type StockAdjustment = z.output<typeof StockAdjustment>;
 
 export const StockLedgerQuery = PageQuery;

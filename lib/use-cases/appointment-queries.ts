@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { readForBooking, type ClaimRange, } from '../db/booking-reads';
+import { readForBooking, type ClaimRange } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
 
@@ -28,7 +28,11 @@ export interface ListAppointmentsInput {
 /** Each practice's time zone as this container last read it (bounded). */
 const lastZones = new BoundedCache<string, string>({ max: 1000 });
 
-const settle = <T>(promise: Promise<T>) => promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+const settle = <T>(promise: Promise<T>) =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
@@ -46,13 +50,14 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     service_id: input.serviceId || undefined,
     status: input.statuses?.length ? oneOf(input.statuses) : undefined,
   });
-  const pageIn = async (zone: string) => listAppointmentsByTime({
-    medspaId,
-    ...localDateRange({ from: input.from, to: input.to }, zone, now, 'forward'),
-    filter,
-    // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
-    ...pageRequest(medspaId, 'appointments', { ...input }),
-  });
+  const pageIn = async (zone: string) =>
+    listAppointmentsByTime({
+      medspaId,
+      ...localDateRange({ from: input.from, to: input.to }, zone, now, 'forward'),
+      filter,
+      // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
+      ...pageRequest(medspaId, 'appointments', { ...input }),
+    });
 
   const guess = lastZones.get(medspaId);
   // Settled, so a failure of the guess never goes unobserved when the practice read fails first.
@@ -67,11 +72,14 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   } else {
     page = await pageIn(zone);
   }
-  const related = await batchGetEntities(medspaId, page.items.flatMap((a) => [
-    { type: 'CLIENT' as const, id: a.client_id },
-    { type: 'SERVICE' as const, id: a.service_id },
-    { type: 'PROVIDER' as const, id: a.provider_id },
-  ]));
+  const related = await batchGetEntities(
+    medspaId,
+    page.items.flatMap((a) => [
+      { type: 'CLIENT' as const, id: a.client_id },
+      { type: 'SERVICE' as const, id: a.service_id },
+      { type: 'PROVIDER' as const, id: a.provider_id },
+    ]),
+  );
   const items = page.items.map((a) => {
     const client = related.get('CLIENT', a.client_id);
     const service = related.get('SERVICE', a.service_id);
@@ -90,7 +98,12 @@ export async function listAppointments(medspaId: string, input: ListAppointments
 }
 
 /** The appointment with its client, service, provider, room, equipment, consents and treatment record. */
-export async function appointmentDetail(medspaId: string, id: string, consentsOf: (clientId: string) => Promise<ConsentRecord[]>, now: Date) {
+export async function appointmentDetail(
+  medspaId: string,
+  id: string,
+  consentsOf: (clientId: string) => Promise<ConsentRecord[]>,
+  now: Date,
+) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   const [related, consents] = await Promise.all([
@@ -126,7 +139,12 @@ interface ResourceChoice {
 }
 
 /** Provider, room and equipment over one range: one batched read (practice, items, buckets). */
-async function readResources(medspaId: string, choice: ResourceChoice, range: { start: string; end: string }, serviceId?: string) {
+async function readResources(
+  medspaId: string,
+  choice: ResourceChoice,
+  range: { start: string; end: string },
+  serviceId?: string,
+) {
   const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: choice.providerId, ...range }];
   if (choice.roomId) claims.push({ resource: 'ROOM', resourceId: choice.roomId, ...range });
   if (choice.equipmentId) claims.push({ resource: 'EQUIPMENT', resourceId: choice.equipmentId, ...range });
@@ -150,22 +168,43 @@ async function readResources(medspaId: string, choice: ResourceChoice, range: { 
     reads,
     provider,
     zone: reads.practice.time_zone,
-    busy: { providerBusy: reads.busy('PROVIDER', provider.id), roomBusy: busy('ROOM', choice.roomId), equipmentBusy: busy('EQUIPMENT', choice.equipmentId) },
+    busy: {
+      providerBusy: reads.busy('PROVIDER', provider.id),
+      roomBusy: busy('ROOM', choice.roomId),
+      equipmentBusy: busy('EQUIPMENT', choice.equipmentId),
+    },
   };
 }
 
 const MAX_AVAILABILITY_HOURS = 72;
 
-export async function providerAvailability(medspaId: string, choice: ResourceChoice, interval: { start: string; end: string }) {
+export async function providerAvailability(
+  medspaId: string,
+  choice: ResourceChoice,
+  interval: { start: string; end: string },
+) {
   const start = new Date(interval.start).toISOString();
   const end = new Date(interval.end).toISOString();
-  if (Date.parse(end) <= Date.parse(start)) throw new AppError('VALIDATION_ERROR', '`end` must be after `start`', { details: [{ path: 'end', message: 'must be after start' }] });
+  if (Date.parse(end) <= Date.parse(start))
+    throw new AppError('VALIDATION_ERROR', '`end` must be after `start`', {
+      details: [{ path: 'end', message: 'must be after start' }],
+    });
   if (Date.parse(end) - Date.parse(start) > MAX_AVAILABILITY_HOURS * 3_600_000) {
-    throw new AppError('VALIDATION_ERROR', `The interval is longer than ${MAX_AVAILABILITY_HOURS} hours`, { details: [{ path: 'end', message: 'interval too long' }] });
+    throw new AppError('VALIDATION_ERROR', `The interval is longer than ${MAX_AVAILABILITY_HOURS} hours`, {
+      details: [{ path: 'end', message: 'interval too long' }],
+    });
   }
   const { provider, zone, busy } = await readResources(medspaId, choice, { start, end });
-  const result = checkProviderAvailability({ start, end, zone, workingHours: provider.working_hours ?? {}, timeOff: provider.time_off ?? [], ...busy });
-  if (provider.active === false) return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...result.conflicts] };
+  const result = checkProviderAvailability({
+    start,
+    end,
+    zone,
+    workingHours: provider.working_hours ?? {},
+    timeOff: provider.time_off ?? [],
+    ...busy,
+  });
+  if (provider.active === false)
+    return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...result.conflicts] };
   return result;
 }
 
@@ -182,12 +221,19 @@ export async function providerSlots(
   now: Date,
 ) {
   // The zone is not known before the read, so read the widest range any local day can cover.
-  const { provider, zone, busy, reads } = await readResources(medspaId, choice, widestDayRange(input.date), input.serviceId);
+  const { provider, zone, busy, reads } = await readResources(
+    medspaId,
+    choice,
+    widestDayRange(input.date),
+    input.serviceId,
+  );
   const service = input.serviceId ? reads.entity('SERVICE', input.serviceId) : null;
   if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
   const duration = input.durationMinutes ?? service?.duration_minutes;
   if (duration === undefined) {
-    throw new AppError('VALIDATION_ERROR', 'duration_minutes (or service_id) is required', { details: [{ path: 'duration_minutes', message: 'required' }] });
+    throw new AppError('VALIDATION_ERROR', 'duration_minutes (or service_id) is required', {
+      details: [{ path: 'duration_minutes', message: 'required' }],
+    });
   }
   // The same rule as the availability search (lib/use-cases/availability-search.ts), over one date.
   return slotsInRange({
@@ -199,8 +245,12 @@ export async function providerSlots(
     workingHours: provider.working_hours ?? {},
     timeOff: provider.time_off ?? [],
     ...busy,
-    inactive: isInactive(provider, service, reads.entity('ROOM', choice.roomId), reads.entity('EQUIPMENT', choice.equipmentId)),
+    inactive: isInactive(
+      provider,
+      service,
+      reads.entity('ROOM', choice.roomId),
+      reads.entity('EQUIPMENT', choice.equipmentId),
+    ),
     now: now.toISOString(),
   });
 }
-

@@ -1,7 +1,15 @@
 import type { RequestWrites } from '../db/request-writes';
 import { newEventId } from '../events/ids';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
-import { commitAppointment, getAppointment, getAppointmentWithRecord, putReminderRequest, putTreatmentRecord, type AppointmentWrite, type TransactItem } from '../db/appointments';
+import {
+  commitAppointment,
+  getAppointment,
+  getAppointmentWithRecord,
+  putReminderRequest,
+  putTreatmentRecord,
+  type AppointmentWrite,
+  type TransactItem,
+} from '../db/appointments';
 import { clientStatsAction } from '../db/client-stats';
 import { ledgerReleaseAction } from '../db/online-clients';
 import { AppError } from '../errors';
@@ -20,7 +28,12 @@ async function changeAppointment(
   medspaId: string,
   id: string,
   options: { ifMatch?: number; writes?: RequestWrites },
-  decide: (current: Appointment) => { write: AppointmentWrite; releases: boolean; result: (current: Appointment) => Appointment; alongside?: TransactItem[] },
+  decide: (current: Appointment) => {
+    write: AppointmentWrite;
+    releases: boolean;
+    result: (current: Appointment) => Appointment;
+    alongside?: TransactItem[];
+  },
 ): Promise<Appointment> {
   return retry<Appointment>(
     async () => {
@@ -30,8 +43,15 @@ async function changeAppointment(
       const { write, releases, result, alongside } = decide(current);
       const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
       // An online booking that stops holding time leaves its client's ledger (lib/db/online-clients.ts).
-      const ledger = releases && current.source === 'online' ? [ledgerReleaseAction(medspaId, current.client_id, id)] : [];
-      const outcome = await commitAppointment(write, claims, medspaId, [...(alongside ?? []), ...ledger], options.writes);
+      const ledger =
+        releases && current.source === 'online' ? [ledgerReleaseAction(medspaId, current.client_id, id)] : [];
+      const outcome = await commitAppointment(
+        write,
+        claims,
+        medspaId,
+        [...(alongside ?? []), ...ledger],
+        options.writes,
+      );
       // A lost race: the next try reads the new state at once.
       return outcome.ok ? { done: result(current) } : { retry: 'now' };
     },
@@ -46,7 +66,8 @@ async function changeAppointment(
 
 /** A completion counts a visit (at its scheduled time) and a no-show a miss, on the client, in the same transaction. */
 function clientStatsOf(medspaId: string, appointment: Appointment, to: AppointmentStatus): TransactItem[] {
-  if (to === 'completed') return [clientStatsAction(medspaId, appointment.client_id, { visitAt: appointment.scheduled_at })];
+  if (to === 'completed')
+    return [clientStatsAction(medspaId, appointment.client_id, { visitAt: appointment.scheduled_at })];
   if (to === 'no_show') return [clientStatsAction(medspaId, appointment.client_id, { noShow: true })];
   return [];
 }
@@ -56,7 +77,13 @@ export function changeStatus(
   id: string,
   to: AppointmentStatus,
   /** `guard`: the caller's own rule on the appointment as read (online booking: the cutoff). */
-  options: { now: Date; ifMatch?: number; reason?: string; writes?: RequestWrites; guard?: (current: Appointment) => void },
+  options: {
+    now: Date;
+    ifMatch?: number;
+    reason?: string;
+    writes?: RequestWrites;
+    guard?: (current: Appointment) => void;
+  },
 ): Promise<Appointment> {
   const at = options.now.toISOString();
   return changeAppointment(medspaId, id, options, (current) => {
@@ -67,7 +94,15 @@ export function changeStatus(
     const changes: Record<string, unknown> = { status: to };
     if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
     return {
-      write: { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at },
+      write: {
+        kind: 'update',
+        medspaId,
+        id,
+        clientId: current.client_id,
+        expectedVersion: current.version,
+        changes,
+        now: at,
+      },
       releases: isActive(current.status) && !isActive(to),
       alongside: clientStatsOf(medspaId, current, to),
       result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
@@ -75,7 +110,11 @@ export function changeStatus(
   });
 }
 
-export async function deleteAppointment(medspaId: string, id: string, options: { ifMatch?: number; writes?: RequestWrites }) {
+export async function deleteAppointment(
+  medspaId: string,
+  id: string,
+  options: { ifMatch?: number; writes?: RequestWrites },
+) {
   await changeAppointment(medspaId, id, options, (current) => ({
     write: { kind: 'delete', medspaId, id, expectedVersion: current.version },
     releases: isActive(current.status),
@@ -90,13 +129,19 @@ const RECORDABLE: AppointmentStatus[] = ['checked_in', 'in_progress', 'completed
 export async function recordTreatment(
   medspaId: string,
   id: string,
-  input: Omit<TreatmentRecord, 'appointment_id' | 'client_id' | 'provider_id' | 'recorded_by' | 'version' | 'created_at' | 'updated_at'>,
+  input: Omit<
+    TreatmentRecord,
+    'appointment_id' | 'client_id' | 'provider_id' | 'recorded_by' | 'version' | 'created_at' | 'updated_at'
+  >,
   options: { now: Date; recordedBy: string },
 ): Promise<TreatmentRecord> {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   if (!RECORDABLE.includes(appointment.status)) {
-    throw new AppError('INVALID_STATUS_TRANSITION', `A treatment record needs a checked-in, in-progress or completed appointment (this one is ${appointment.status})`);
+    throw new AppError(
+      'INVALID_STATUS_TRANSITION',
+      `A treatment record needs a checked-in, in-progress or completed appointment (this one is ${appointment.status})`,
+    );
   }
   const at = options.now.toISOString();
   const record: TreatmentRecord = {
@@ -114,14 +159,23 @@ export async function recordTreatment(
 }
 
 /** Records the request; delivery as `appointment.reminder` comes from the event pipeline. */
-export async function requestReminder(medspaId: string, id: string, options: { now: Date; requestedBy: string; writes?: RequestWrites }) {
+export async function requestReminder(
+  medspaId: string,
+  id: string,
+  options: { now: Date; requestedBy: string; writes?: RequestWrites },
+) {
   const appointment = await getAppointment(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
   if (!isActive(appointment.status)) {
     throw new AppError('INVALID_STATUS_TRANSITION', `No reminders for a ${appointment.status} appointment`);
   }
   // The id of the `appointment.reminder` event the stream delivers for this request (lib/events).
-  const reminder = { event_id: newEventId(), appointment_id: id, requested_at: options.now.toISOString(), requested_by: options.requestedBy };
+  const reminder = {
+    event_id: newEventId(),
+    appointment_id: id,
+    requested_at: options.now.toISOString(),
+    requested_by: options.requestedBy,
+  };
   await putReminderRequest({ medspa_id: medspaId, ...reminder, appointment }, options.writes);
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
 }

@@ -1,10 +1,19 @@
-import { randomBytes, } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { forgetAccess } from '../auth/access';
 import type { Role } from '../auth/roles';
 import { DUMMY_HASH_INPUT, hashSecret, newClientSecret, verifySecret } from '../auth/secrets';
 import { issueToken } from '../auth/issue';
 import { TOKEN_TTL_SECONDS, type Caller } from '../auth/tokens';
-import { findCredentialPractice, findOtherLiveAdmin, getCredential, publicCredential, putNewCredential, revokeAdminCredential, revokeCredential, type CredentialRecord } from '../db/credentials';
+import {
+  findCredentialPractice,
+  findOtherLiveAdmin,
+  getCredential,
+  publicCredential,
+  putNewCredential,
+  revokeAdminCredential,
+  revokeCredential,
+  type CredentialRecord,
+} from '../db/credentials';
 import type { RequestWrites } from '../db/request-writes';
 import { isWellFormed } from '../domain/text';
 import { AppError } from '../errors';
@@ -43,9 +52,13 @@ export async function createCredential(
 }
 
 const lastAdmin = () =>
-  new AppError('CONFLICT', "This is the practice's last active admin credential: revoking it would leave no one able to manage credentials and settings. Create another admin credential first.", {
-    details: [{ path: 'client_id', message: 'the last active admin credential of the practice' }],
-  });
+  new AppError(
+    'CONFLICT',
+    "This is the practice's last active admin credential: revoking it would leave no one able to manage credentials and settings. Create another admin credential first.",
+    {
+      details: [{ path: 'client_id', message: 'the last active admin credential of the practice' }],
+    },
+  );
 
 /**
  * Revokes a credential (idempotent). A live admin credential is revoked only while another admin
@@ -54,25 +67,28 @@ const lastAdmin = () =>
  */
 export async function revoke(medspaId: string, clientId: string, now: Date, writes?: RequestWrites) {
   const at = now.toISOString();
-  await retry(async () => {
-    const current = await getCredential(medspaId, clientId);
-    if (!current) throw new AppError('CREDENTIAL_NOT_FOUND');
-    if (current.role !== 'admin' || current.revoked_at) {
-      const revoked = await revokeCredential(medspaId, clientId, at);
-      if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND');
-      return { done: revoked };
-    }
-    const witness = await findOtherLiveAdmin(medspaId, clientId);
-    if (!witness) throw lastAdmin();
-    // The credential or the witness changed meanwhile: decide again on a fresh read.
-    const result = await revokeAdminCredential(current, witness, at, writes);
-    return result.ok ? { done: result.credential } : { retry: 'now' };
-  }, {
-    attempts: 10,
-    exhausted: () => {
-      throw new AppError('CONFLICT', 'Admin credentials are changing concurrently; try again');
+  await retry(
+    async () => {
+      const current = await getCredential(medspaId, clientId);
+      if (!current) throw new AppError('CREDENTIAL_NOT_FOUND');
+      if (current.role !== 'admin' || current.revoked_at) {
+        const revoked = await revokeCredential(medspaId, clientId, at);
+        if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND');
+        return { done: revoked };
+      }
+      const witness = await findOtherLiveAdmin(medspaId, clientId);
+      if (!witness) throw lastAdmin();
+      // The credential or the witness changed meanwhile: decide again on a fresh read.
+      const result = await revokeAdminCredential(current, witness, at, writes);
+      return result.ok ? { done: result.credential } : { retry: 'now' };
     },
-  });
+    {
+      attempts: 10,
+      exhausted: () => {
+        throw new AppError('CONFLICT', 'Admin credentials are changing concurrently; try again');
+      },
+    },
+  );
   forgetAccess(medspaId);
   return { id: clientId, deleted: true as const };
 }
@@ -131,4 +147,3 @@ export async function exchangeToken(input: TokenRequestInput, authorization: str
     scope: credential.role,
   };
 }
-

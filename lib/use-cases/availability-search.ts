@@ -3,7 +3,7 @@ import { bucketIdsForPeriods } from '../domain/claims';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
-import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord, } from '../db/booking-reads';
+import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord } from '../db/booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */
 export const MAX_SEARCH_DAYS = 31;
@@ -35,15 +35,18 @@ export interface AvailabilityEntry<P = { id: string; full_name: string }> {
   slots: Slot[];
 }
 
-const invalid = (path: string, message: string) => new AppError('VALIDATION_ERROR', `${path}: ${message}`, { details: [{ path, message }] });
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_ERROR', `${path}: ${message}`, { details: [{ path, message }] });
 
 export function checkInput(input: SearchAvailabilityInput) {
   if (input.to < input.from) throw invalid('to', 'must not be before from');
-  if (datesBetween(input.from, input.to).length > MAX_SEARCH_DAYS) throw invalid('to', `the range is longer than ${MAX_SEARCH_DAYS} days`);
+  if (datesBetween(input.from, input.to).length > MAX_SEARCH_DAYS)
+    throw invalid('to', `the range is longer than ${MAX_SEARCH_DAYS} days`);
   if (!input.serviceId && !(input.providerIds?.length && input.durationMinutes !== undefined)) {
     throw invalid('service_id', 'required unless both provider_id and duration_minutes are given');
   }
-  if ((input.providerIds?.length ?? 0) > MAX_SEARCH_PROVIDERS) throw invalid('provider_id', `at most ${MAX_SEARCH_PROVIDERS} providers`);
+  if ((input.providerIds?.length ?? 0) > MAX_SEARCH_PROVIDERS)
+    throw invalid('provider_id', `at most ${MAX_SEARCH_PROVIDERS} providers`);
 }
 
 const byName = (a: ProviderRecord, b: ProviderRecord) =>
@@ -75,7 +78,8 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
     if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
     return provider;
   });
-  if (service && providers.some((provider) => !(service.provider_ids ?? []).includes(provider.id))) throw new AppError('PROVIDER_NOT_CERTIFIED');
+  if (service && providers.some((provider) => !(service.provider_ids ?? []).includes(provider.id)))
+    throw new AppError('PROVIDER_NOT_CERTIFIED');
   const room = input.roomId ? first.entity('ROOM', input.roomId) : null;
   if (input.roomId && !room) throw new AppError('ROOM_NOT_FOUND');
   const equipment = input.equipmentId ? first.entity('EQUIPMENT', input.equipmentId) : null;
@@ -83,17 +87,30 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
   if (!named) {
     // checkInput: without named providers there is a service.
     const certified = service!.provider_ids ?? [];
-    const second = await readEntities(medspaId, certified.map((id) => ({ type: 'PROVIDER' as const, id })));
+    const second = await readEntities(
+      medspaId,
+      certified.map((id) => ({ type: 'PROVIDER' as const, id })),
+    );
     // Deleted providers read as absent; inactive ones take no bookings.
     for (const id of certified) {
       const provider = second.entity('PROVIDER', id);
       if (provider && provider.active !== false) providers.push(provider);
     }
     if (providers.length > MAX_SEARCH_PROVIDERS) {
-      throw invalid('provider_id', `the service has ${providers.length} active certified providers; name at most ${MAX_SEARCH_PROVIDERS}`);
+      throw invalid(
+        'provider_id',
+        `the service has ${providers.length} active certified providers; name at most ${MAX_SEARCH_PROVIDERS}`,
+      );
     }
   }
-  return { practice: first.practice, zone: first.practice.time_zone, service, providers: providers.sort(byName), room, equipment };
+  return {
+    practice: first.practice,
+    zone: first.practice.time_zone,
+    service,
+    providers: providers.sort(byName),
+    room,
+    equipment,
+  };
 }
 
 /**
@@ -103,9 +120,16 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
  * now on, in parallel BatchGetItems of 100 keys: the number of calls depends on providers, days and
  * working hours, never on how many appointments exist.
  */
-export async function searchAvailability(medspaId: string, input: SearchAvailabilityInput, now: Date): Promise<AvailabilityEntry[]> {
+export async function searchAvailability(
+  medspaId: string,
+  input: SearchAvailabilityInput,
+  now: Date,
+): Promise<AvailabilityEntry[]> {
   checkInput(input);
-  return availabilityOf(medspaId, await readSetup(medspaId, input), input, now, (provider) => ({ id: provider.id, full_name: provider.full_name }));
+  return availabilityOf(medspaId, await readSetup(medspaId, input), input, now, (provider) => ({
+    id: provider.id,
+    full_name: provider.full_name,
+  }));
 }
 
 export type SearchSetup = Awaited<ReturnType<typeof readSetup>>;
@@ -123,10 +147,18 @@ export async function availabilityOf<P>(
   const inactive = (provider: ProviderRecord) => isInactive(provider, service, room, equipment);
 
   const nowIso = now.toISOString();
-  const periodsOf = new Map(providers.map((p) => [p.id, workingPeriodsBetween(input.from, input.to, p.working_hours ?? {}, zone)]));
-  const candidates = providers.reduce((sum, p) => sum + (inactive(p) ? 0 : candidateCount(periodsOf.get(p.id)!, duration, input.intervalMinutes)), 0);
+  const periodsOf = new Map(
+    providers.map((p) => [p.id, workingPeriodsBetween(input.from, input.to, p.working_hours ?? {}, zone)]),
+  );
+  const candidates = providers.reduce(
+    (sum, p) => sum + (inactive(p) ? 0 : candidateCount(periodsOf.get(p.id)!, duration, input.intervalMinutes)),
+    0,
+  );
   if (candidates > MAX_SEARCH_CANDIDATES) {
-    throw invalid('interval_minutes', `the search would try ${candidates} start times (at most ${MAX_SEARCH_CANDIDATES}); narrow the dates or providers, or widen the interval`);
+    throw invalid(
+      'interval_minutes',
+      `the search would try ${candidates} start times (at most ${MAX_SEARCH_CANDIDATES}); narrow the dates or providers, or widen the interval`,
+    );
   }
 
   // Only periods long enough for the duration can hold a slot; only their hours need reading.

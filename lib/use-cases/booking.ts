@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
-import { commitAppointment, getAppointment, type AppointmentWrite, type ClaimChange, type CommitResult, type TransactItem } from '../db/appointments';
+import {
+  commitAppointment,
+  getAppointment,
+  type AppointmentWrite,
+  type ClaimChange,
+  type CommitResult,
+  type TransactItem,
+} from '../db/appointments';
 import type { ClaimedResource } from '../db/appointments';
 import { ledgerTrackAction } from '../db/online-clients';
 import { clientIsLive } from '../db/client-stats';
@@ -11,7 +18,13 @@ import { changesNothing } from '../db/update';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { retry } from '../retry';
-import { readForBooking, type BookingReads, type ClaimRange, type OnlineReads, type ServiceRecord } from '../db/booking-reads';
+import {
+  readForBooking,
+  type BookingReads,
+  type ClaimRange,
+  type OnlineReads,
+  type ServiceRecord,
+} from '../db/booking-reads';
 import { assertNotPast, assertPlaceable, firstPlaceable } from './placement';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
@@ -24,21 +37,30 @@ const UNAVAILABLE: Record<ClaimedResource, ErrorCode> = {
 };
 
 /** The claims an active appointment holds: its provider, and its room and equipment when set. */
-export function claimsOf(appointment: Pick<Appointment, 'provider_id' | 'room_id' | 'equipment_id' | 'scheduled_at' | 'end_at'>): ClaimRange[] {
+export function claimsOf(
+  appointment: Pick<Appointment, 'provider_id' | 'room_id' | 'equipment_id' | 'scheduled_at' | 'end_at'>,
+): ClaimRange[] {
   const interval = { start: appointment.scheduled_at, end: appointment.end_at };
   const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: appointment.provider_id, ...interval }];
   if (appointment.room_id) claims.push({ resource: 'ROOM', resourceId: appointment.room_id, ...interval });
-  if (appointment.equipment_id) claims.push({ resource: 'EQUIPMENT', resourceId: appointment.equipment_id, ...interval });
+  if (appointment.equipment_id)
+    claims.push({ resource: 'EQUIPMENT', resourceId: appointment.equipment_id, ...interval });
   return claims;
 }
 
-const bucketKeyOf = (resource: ClaimedResource, resourceId: string, hour: string) => `${resource}#${resourceId}#${hour}`;
+const bucketKeyOf = (resource: ClaimedResource, resourceId: string, hour: string) =>
+  `${resource}#${resourceId}#${hour}`;
 
 /**
  * The bucket writes that move an appointment from `before` claims to `after` claims: every bucket
  * of `after` gets the entry (conditioned on the version read), every bucket only in `before` loses it.
  */
-export function planClaimChanges(appointmentId: string, before: ClaimRange[], after: ClaimRange[], reads?: BookingReads): ClaimChange[] {
+export function planClaimChanges(
+  appointmentId: string,
+  before: ClaimRange[],
+  after: ClaimRange[],
+  reads?: BookingReads,
+): ClaimChange[] {
   const changes = new Map<string, ClaimChange>();
   for (const claim of after) {
     for (const hour of bucketIdsFor(claim.start, claim.end)) {
@@ -56,7 +78,12 @@ export function planClaimChanges(appointmentId: string, before: ClaimRange[], af
   for (const claim of before) {
     for (const hour of bucketIdsFor(claim.start, claim.end)) {
       const key = bucketKeyOf(claim.resource, claim.resourceId, hour);
-      if (!changes.has(key)) changes.set(key, { kind: 'remove', bucket: { resource: claim.resource, resourceId: claim.resourceId, hour }, appointmentId });
+      if (!changes.has(key))
+        changes.set(key, {
+          kind: 'remove',
+          bucket: { resource: claim.resource, resourceId: claim.resourceId, hour },
+          appointmentId,
+        });
     }
   }
   return [...changes.values()];
@@ -68,14 +95,24 @@ export function planClaimChanges(appointmentId: string, before: ClaimRange[], af
  */
 function readPlacement(
   medspaId: string,
-  placement: { providerIds: readonly string[]; room_id: string | null; equipment_id: string | null; scheduled_at: string },
+  placement: {
+    providerIds: readonly string[];
+    room_id: string | null;
+    equipment_id: string | null;
+    scheduled_at: string;
+  },
   longest: number,
   extra: { type: 'CLIENT' | 'SERVICE'; id: string }[],
   online: OnlineReads = {},
 ) {
   const range = { start: placement.scheduled_at, end: addMinutes(placement.scheduled_at, longest) };
   const claims = placement.providerIds.flatMap((providerId, index) =>
-    claimsOf({ ...placement, provider_id: providerId, ...(index > 0 ? { room_id: null, equipment_id: null } : {}), end_at: range.end }),
+    claimsOf({
+      ...placement,
+      provider_id: providerId,
+      ...(index > 0 ? { room_id: null, equipment_id: null } : {}),
+      end_at: range.end,
+    }),
   );
   return readForBooking(
     medspaId,
@@ -132,17 +169,32 @@ export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 's
   decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
 }
 
-export const createAppointment = (medspaId: string, input: CreateAppointmentInput, now: Date, writes?: RequestWrites): Promise<Appointment> =>
+export const createAppointment = (
+  medspaId: string,
+  input: CreateAppointmentInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<Appointment> =>
   withRetries(() =>
-    placementAttempt(medspaId, {
-      ...input,
-      scheduledAt: input.scheduled_at,
-      providerIds: [input.provider_id],
-      decide: (reads) => {
-        if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
-        return { clientId: input.client_id, providerIds: [input.provider_id], writes: (appointment) => staffClientWrites(medspaId, appointment) };
+    placementAttempt(
+      medspaId,
+      {
+        ...input,
+        scheduledAt: input.scheduled_at,
+        providerIds: [input.provider_id],
+        decide: (reads) => {
+          if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+          return {
+            clientId: input.client_id,
+            providerIds: [input.provider_id],
+            writes: (appointment) => staffClientWrites(medspaId, appointment),
+          };
+        },
       },
-    }, now, writes, [{ type: 'CLIENT', id: input.client_id }]),
+      now,
+      writes,
+      [{ type: 'CLIENT', id: input.client_id }],
+    ),
   );
 
 /**
@@ -151,7 +203,9 @@ export const createAppointment = (medspaId: string, input: CreateAppointmentInpu
  */
 const staffClientWrites = (medspaId: string, appointment: Appointment): TransactItem[] => [
   clientIsLive(medspaId, appointment.client_id),
-  ...(appointment.source === 'online' ? [ledgerTrackAction(medspaId, appointment.client_id, appointment.id, appointment.end_at)] : []),
+  ...(appointment.source === 'online'
+    ? [ledgerTrackAction(medspaId, appointment.client_id, appointment.id, appointment.end_at)]
+    : []),
 ];
 
 /** One try at placing a booking: fresh reads, the caller's decision, the checks, one transaction. */
@@ -165,20 +219,35 @@ export async function placementAttempt(
   const id = randomUUID();
   const scheduledAt = new Date(input.scheduledAt).toISOString();
   assertNotPast(scheduledAt, now);
-  const placementInput = { room_id: input.room_id ?? null, equipment_id: input.equipment_id ?? null, scheduled_at: scheduledAt };
-  const reads = await readPlacement(medspaId, { ...placementInput, providerIds: input.providerIds }, input.duration_minutes ?? MAX_CLAIM_MINUTES, [
-    ...extra,
-    ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
-    { type: 'SERVICE', id: input.service_id },
-  ], input.online);
+  const placementInput = {
+    room_id: input.room_id ?? null,
+    equipment_id: input.equipment_id ?? null,
+    scheduled_at: scheduledAt,
+  };
+  const reads = await readPlacement(
+    medspaId,
+    { ...placementInput, providerIds: input.providerIds },
+    input.duration_minutes ?? MAX_CLAIM_MINUTES,
+    [
+      ...extra,
+      ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
+      { type: 'SERVICE', id: input.service_id },
+    ],
+    input.online,
+  );
   const service = reads.entity('SERVICE', input.service_id);
   const client = input.decide(reads, service);
   if (!service) throw new AppError('SERVICE_NOT_FOUND');
   if (service.active === false) {
-    throw new AppError('VALIDATION_ERROR', 'The service is not active', { details: [{ path: 'service_id', message: 'service is not active' }] });
+    throw new AppError('VALIDATION_ERROR', 'The service is not active', {
+      details: [{ path: 'service_id', message: 'service is not active' }],
+    });
   }
   const duration = input.duration_minutes ?? service.duration_minutes;
-  const placement = firstPlaceable(reads, service, client.providerIds, { ...placementInput, end_at: addMinutes(scheduledAt, duration) });
+  const placement = firstPlaceable(reads, service, client.providerIds, {
+    ...placementInput,
+    end_at: addMinutes(scheduledAt, duration),
+  });
   const at = now.toISOString();
   const appointment: Appointment = {
     id,
@@ -198,7 +267,13 @@ export async function placementAttempt(
     created_at: at,
     updated_at: at,
   };
-  const result = await commitAppointment({ kind: 'create', appointment }, planClaimChanges(id, [], claimsOf(appointment), reads), medspaId, client.writes(appointment), writes);
+  const result = await commitAppointment(
+    { kind: 'create', appointment },
+    planClaimChanges(id, [], claimsOf(appointment), reads),
+    medspaId,
+    client.writes(appointment),
+    writes,
+  );
   return { result, done: () => appointment };
 }
 
@@ -212,7 +287,13 @@ export async function updateAppointment(
    * `guard`: the caller's own rule on the appointment as read (online booking: the cutoff);
    * `alsoChange`: fields the caller changes with a move (online booking: the manage link's generation).
    */
-  options: { ifMatch?: number; now: Date; writes?: RequestWrites; guard?: (current: Appointment) => void; alsoChange?: (current: Appointment) => Record<string, unknown> },
+  options: {
+    ifMatch?: number;
+    now: Date;
+    writes?: RequestWrites;
+    guard?: (current: Appointment) => void;
+    alsoChange?: (current: Appointment) => Record<string, unknown>;
+  },
 ): Promise<Appointment> {
   return withRetries(async () => {
     const current = await getAppointment(medspaId, id);
@@ -229,17 +310,23 @@ export async function updateAppointment(
     };
     const moves = MOVE_FIELDS.some((field) => next[field] !== current[field]);
     const changes: Record<string, unknown> = {};
-    for (const field of ['notes', 'internal_notes', 'price_cents'] as const) if (input[field] !== undefined) changes[field] = input[field];
+    for (const field of ['notes', 'internal_notes', 'price_cents'] as const)
+      if (input[field] !== undefined) changes[field] = input[field];
     let claimChanges: ClaimChange[] = [];
     let updated: Appointment = { ...current, ...changes } as Appointment;
     if (moves) {
       if (!isMovable(current.status)) {
-        throw new AppError('INVALID_STATUS_TRANSITION', `A ${current.status} appointment cannot be moved; only scheduled and confirmed ones can`);
+        throw new AppError(
+          'INVALID_STATUS_TRANSITION',
+          `A ${current.status} appointment cannot be moved; only scheduled and confirmed ones can`,
+        );
       }
       assertNotPast(scheduledAt, options.now);
       const endAt = addMinutes(scheduledAt, next.duration_minutes);
       const placement = { ...next, end_at: endAt };
-      const reads = await readPlacement(medspaId, { ...next, providerIds: [next.provider_id] }, next.duration_minutes, [{ type: 'SERVICE', id: current.service_id }]);
+      const reads = await readPlacement(medspaId, { ...next, providerIds: [next.provider_id] }, next.duration_minutes, [
+        { type: 'SERVICE', id: current.service_id },
+      ]);
       const service = reads.entity('SERVICE', current.service_id);
       if (!service) throw new AppError('SERVICE_NOT_FOUND');
       assertPlaceable(reads, service, placement, id);
@@ -250,12 +337,23 @@ export async function updateAppointment(
     // Values equal to the stored ones: no write, no new version.
     if (!moves && changesNothing(changes, current)) return { result: { ok: true }, done: () => current };
     const at = options.now.toISOString();
-    const write: AppointmentWrite = { kind: 'update', medspaId, id, clientId: current.client_id, expectedVersion: current.version, changes, now: at };
+    const write: AppointmentWrite = {
+      kind: 'update',
+      medspaId,
+      id,
+      clientId: current.client_id,
+      expectedVersion: current.version,
+      changes,
+      now: at,
+    };
     // An online booking's new end goes on its client's ledger (lib/db/online-clients.ts).
-    const ledger = moves && current.source === 'online' && updated.end_at !== current.end_at ? [ledgerTrackAction(medspaId, current.client_id, id, updated.end_at)] : [];
+    const ledger =
+      moves && current.source === 'online' && updated.end_at !== current.end_at
+        ? [ledgerTrackAction(medspaId, current.client_id, id, updated.end_at)]
+        : [];
     const result = await commitAppointment(write, claimChanges, medspaId, ledger, options.writes);
-    if (!result.ok && result.failed === 'appointment' && options.ifMatch !== undefined) throw new AppError('VERSION_CONFLICT');
+    if (!result.ok && result.failed === 'appointment' && options.ifMatch !== undefined)
+      throw new AppError('VERSION_CONFLICT');
     return { result, done: () => ({ ...updated, version: current.version + 1, updated_at: at }) };
   });
 }
-

@@ -24,7 +24,16 @@ import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '
 import { changeStatus } from './appointment-status';
 import { toListResult, type ListResult } from './list-result';
 import { failureOf } from './failures';
-import { changeFromCurrent, changeResource, findResources, listResources, readResource, versionedFailures, type Fields, type WriteOptions } from './resources';
+import {
+  changeFromCurrent,
+  changeResource,
+  findResources,
+  listResources,
+  readResource,
+  versionedFailures,
+  type Fields,
+  type WriteOptions,
+} from './resources';
 
 /**
  * Clients (API reference, other resources): create / change / delete keep the search index in the same transaction
@@ -44,7 +53,8 @@ export async function ofLiveClient<T>(medspaId: string, clientId: string, read: 
   return result.value;
 }
 
-export const getClient = async (medspaId: string, id: string, now: Date) => presentClient(await readResource('client', medspaId, id), now);
+export const getClient = async (medspaId: string, id: string, now: Date) =>
+  presentClient(await readResource('client', medspaId, id), now);
 
 // ---------------------------------------------------------------------------------------------
 // Writes
@@ -59,7 +69,9 @@ function normalizeAddress(address: Partial<Address> | null | undefined): Address
 const uniqueTags = (tags: readonly string[]) => [...new Set(tags)];
 
 /** What the client is found by. */
-export const clientIndexOf = (client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email' | 'phone' | 'membership_status'>): ClientIndex => ({
+export const clientIndexOf = (
+  client: Pick<ClientRecord, 'first_name' | 'last_name' | 'email' | 'phone' | 'membership_status'>,
+): ClientIndex => ({
   terms: clientSearchTerms(client),
   membershipStatus: client.membership_status,
 });
@@ -94,7 +106,12 @@ export function newClientRecord(medspaId: string, input: CreateClientInput, now:
   };
 }
 
-export async function createClient(medspaId: string, input: CreateClientInput, now: Date, writes?: RequestWrites): Promise<ClientView> {
+export async function createClient(
+  medspaId: string,
+  input: CreateClientInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<ClientView> {
   const client = newClientRecord(medspaId, input, now);
   await putNewClient(client, clientIndexOf(client), writes);
   return presentClient(client, now);
@@ -104,22 +121,29 @@ export async function createClient(medspaId: string, input: CreateClientInput, n
  * Writes a change computed from `current` (conditioned on its version) with the index moved
  * from the current terms to the result's; a deleted result keeps no index entries.
  */
-const commitWithIndex = (medspaId: string, id: string, { now, writes }: WriteOptions) => async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
-  const at = now.toISOString();
-  const next = afterUpdate(current, changes, at);
-  const result = await updateClientWithIndex(medspaId, id, changes, {
-    expectedVersion: current.version,
-    now: at,
-    before: clientIndexOf(current).terms,
-    after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : clientIndexOf(next),
-    writes,
-  });
-  if (!result.ok) throw failureOf(versionedFailures('client'), result);
-  return next;
-};
+const commitWithIndex =
+  (medspaId: string, id: string, { now, writes }: WriteOptions) =>
+  async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
+    const at = now.toISOString();
+    const next = afterUpdate(current, changes, at);
+    const result = await updateClientWithIndex(medspaId, id, changes, {
+      expectedVersion: current.version,
+      now: at,
+      before: clientIndexOf(current).terms,
+      after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : clientIndexOf(next),
+      writes,
+    });
+    if (!result.ok) throw failureOf(versionedFailures('client'), result);
+    return next;
+  };
 
 /** A PATCH. One that touches a searched field reads the client and rewrites its index in the same transaction. */
-export async function changeClient(medspaId: string, id: string, input: UpdateClientInput, options: WriteOptions): Promise<ClientView> {
+export async function changeClient(
+  medspaId: string,
+  id: string,
+  input: UpdateClientInput,
+  options: WriteOptions,
+): Promise<ClientView> {
   const changes: ClientFields = {
     ...input,
     address: input.address === undefined ? undefined : normalizeAddress(input.address),
@@ -156,7 +180,11 @@ export const CLIENT_DELETED_REASON = 'client_deleted';
  * from then on) in one transaction, then cancels its appointments starting from now on with
  * reason `client_deleted`. Past and finished appointments keep pointing at the anonymised client.
  */
-export async function removeClient(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
+export async function removeClient(
+  medspaId: string,
+  id: string,
+  options: WriteOptions,
+): Promise<{ id: string; deleted: true }> {
   const erase = () => ({ ...ERASED, deleted_at: options.now.toISOString() }) as ClientFields;
   await changeFromCurrent('client', medspaId, id, options, erase, commitWithIndex(medspaId, id, options));
   await cancelFutureAppointments(medspaId, id, options.now);
@@ -190,12 +218,21 @@ export interface ClientListInput {
 }
 
 /** The list (in id order) or, with a `q` that is not blank, the search; both take `membership_status`. */
-export async function listClients(medspaId: string, input: ClientListInput, now: Date): Promise<ListResult<ClientView>> {
+export async function listClients(
+  medspaId: string,
+  input: ClientListInput,
+  now: Date,
+): Promise<ListResult<ClientView>> {
   const prefix = input.q === undefined ? '' : searchPrefixOf(input.q);
   // On the list, `membership_status` filters the collection Query (and `total` counts with the same filter).
   const result = prefix
     ? await searchClients(medspaId, prefix, input)
-    : await listResources('client', medspaId, { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status }, where<ClientRecord>({ membership_status: input.membership_status }));
+    : await listResources(
+        'client',
+        medspaId,
+        { limit: input.limit, cursor: input.cursor, membership_status: input.membership_status },
+        where<ClientRecord>({ membership_status: input.membership_status }),
+      );
   return { ...result, data: result.data.map((client) => presentClient(client, now)) };
 }
 
@@ -206,7 +243,11 @@ export async function listClients(medspaId: string, input: ClientListInput, now:
  * distinct matching clients (deleted clients have no entries). The page is cut from that ordered
  * list after the cursor's term, and its clients are read in one BatchGet.
  */
-async function searchClients(medspaId: string, prefix: string, input: ClientListInput): Promise<ListResult<ClientRecord>> {
+async function searchClients(
+  medspaId: string,
+  prefix: string,
+  input: ClientListInput,
+): Promise<ListResult<ClientRecord>> {
   const firstMatch = new Map<string, string>();
   for (const entry of await findClientIndexEntries(medspaId, prefix, input.membership_status)) {
     if (!firstMatch.has(entry.clientId)) firstMatch.set(entry.clientId, entry.sk);
@@ -214,12 +255,24 @@ async function searchClients(medspaId: string, prefix: string, input: ClientList
   // Entries come in key order, so the clients are ordered by their first matching key.
   const matches = [...firstMatch].map(([clientId, sk]) => ({ clientId, sk }));
   // Bound to the normalised prefix, so `q=Emil` and `q= emil` share cursors; the position is the last key shown.
-  const { scope } = pageRequest(medspaId, 'client-search', { limit: input.limit, q: prefix, membership_status: input.membership_status });
-  const position = openCursor(scope, input.cursor, (at) => typeof (at as { after?: unknown } | null)?.after === 'string') as { after: string } | undefined;
+  const { scope } = pageRequest(medspaId, 'client-search', {
+    limit: input.limit,
+    q: prefix,
+    membership_status: input.membership_status,
+  });
+  const position = openCursor(
+    scope,
+    input.cursor,
+    (at) => typeof (at as { after?: unknown } | null)?.after === 'string',
+  ) as { after: string } | undefined;
   const after = position?.after;
   const start = after === undefined ? 0 : matches.filter((match) => match.sk <= after).length;
   const page = matches.slice(start, start + input.limit);
-  const clients = await findResources('client', medspaId, page.map((match) => match.clientId));
+  const clients = await findResources(
+    'client',
+    medspaId,
+    page.map((match) => match.clientId),
+  );
   const last = page[page.length - 1];
   const nextCursor = last && start + page.length < matches.length ? sealCursor(scope, { after: last.sk }) : null;
   const shown = page.filter((match) => clients.has(match.clientId));
@@ -234,12 +287,22 @@ async function searchClients(medspaId: string, prefix: string, input: ClientList
 type HistoryEntry = z.output<typeof ClientHistoryEntry>;
 
 /** Completed appointments, newest first, each with its treatment record (one BatchGet per page). */
-export async function clientHistory(medspaId: string, clientId: string, query: { limit: number; cursor?: string }): Promise<ListResult<HistoryEntry>> {
+export async function clientHistory(
+  medspaId: string,
+  clientId: string,
+  query: { limit: number; cursor?: string },
+): Promise<ListResult<HistoryEntry>> {
   const page = pageRequest(medspaId, 'client-history', { ...query, client_id: clientId });
   const appointments = await ofLiveClient(medspaId, clientId, () => completedAppointmentsOf(medspaId, clientId, page));
-  const records = await treatmentRecordsOf(medspaId, appointments.items.map((appointment) => appointment.id));
+  const records = await treatmentRecordsOf(
+    medspaId,
+    appointments.items.map((appointment) => appointment.id),
+  );
   return toListResult({
     ...appointments,
-    items: appointments.items.map((appointment) => ({ ...appointment, treatment_record: records.get(appointment.id) ?? null })),
+    items: appointments.items.map((appointment) => ({
+      ...appointment,
+      treatment_record: records.get(appointment.id) ?? null,
+    })),
   });
 }

@@ -17,10 +17,18 @@ const SIGNED_AT_TOLERANCE_MS = 5 * 60_000;
 /** The appointment detail shows this many of the latest consents (one bounded Query). */
 export const DETAIL_CONSENTS = 100;
 
-export async function createConsent(medspaId: string, clientId: string, input: CreateConsentInput, now: Date, writes?: RequestWrites): Promise<Consent> {
+export async function createConsent(
+  medspaId: string,
+  clientId: string,
+  input: CreateConsentInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<Consent> {
   const signedAt = new Date(input.signed_at);
   if (signedAt.getTime() > now.getTime() + SIGNED_AT_TOLERANCE_MS) {
-    throw new AppError('VALIDATION_ERROR', 'signed_at is in the future', { details: [{ path: 'signed_at', message: 'must not be in the future' }] });
+    throw new AppError('VALIDATION_ERROR', 'signed_at is in the future', {
+      details: [{ path: 'signed_at', message: 'must not be in the future' }],
+    });
   }
   const appointmentId = input.appointment_id ?? null;
   const appointment = await ofLiveClient(medspaId, clientId, async () =>
@@ -47,7 +55,11 @@ export async function createConsent(medspaId: string, clientId: string, input: C
 }
 
 /** A page of the client's consents, newest signed first. */
-export async function listConsents(medspaId: string, clientId: string, query: { limit: number; cursor?: string }): Promise<ListResult<Consent>> {
+export async function listConsents(
+  medspaId: string,
+  clientId: string,
+  query: { limit: number; cursor?: string },
+): Promise<ListResult<Consent>> {
   const page = pageRequest(medspaId, 'consents', { ...query, client_id: clientId });
   return toListResult(await ofLiveClient(medspaId, clientId, () => listConsentsOf(medspaId, clientId, page)));
 }

@@ -8,7 +8,9 @@ import { AppError, type ErrorCode } from '../errors';
  */
 
 /** Each failure's answer: an error code, or the error built from the failure's details. */
-export type FailureTable<R extends { failed: string }> = { readonly [K in R['failed']]: ErrorCode | ((failure: Extract<R, { failed: K }>) => AppError) };
+export type FailureTable<R extends { failed: string }> = {
+  readonly [K in R['failed']]: ErrorCode | ((failure: Extract<R, { failed: K }>) => AppError);
+};
 
 /** The error a use case answers a failed write with, by its table. */
 export function failureOf<R extends { failed: string }>(table: FailureTable<R>, failure: R): AppError {

@@ -1,4 +1,10 @@
-import { bookingWindow, displayName, onlineBookingOf, outsideWindow, type OnlineBookingSettings } from '../domain/online-booking';
+import {
+  bookingWindow,
+  displayName,
+  onlineBookingOf,
+  outsideWindow,
+  type OnlineBookingSettings,
+} from '../domain/online-booking';
 import { AppError, isAppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingView } from '../schemas/public-booking';
@@ -12,7 +18,9 @@ import type { ProviderRecord, ServiceRecord } from '../db/booking-reads';
  */
 
 /** The practice's online booking settings with their defaults; the one place that reads them. */
-export const onlineBookingSettingsOf = (practice: { online_booking?: Partial<OnlineBookingSettings> } | object): OnlineBookingSettings =>
+export const onlineBookingSettingsOf = (
+  practice: { online_booking?: Partial<OnlineBookingSettings> } | object,
+): OnlineBookingSettings =>
   onlineBookingOf((practice as { online_booking?: Partial<OnlineBookingSettings> }).online_booking);
 
 /** 403 while the practice has not opted in. */
@@ -24,9 +32,17 @@ export function enabledSettingsOf(practice: object | null): OnlineBookingSetting
 }
 
 /** 400 at `scheduled_at` when the start is outside the booking window. */
-export function assertInWindow(scheduledAt: string, now: Date, settings: OnlineBookingSettings, timeZone: string): void {
+export function assertInWindow(
+  scheduledAt: string,
+  now: Date,
+  settings: OnlineBookingSettings,
+  timeZone: string,
+): void {
   const why = outsideWindow(new Date(scheduledAt).toISOString(), now, settings, timeZone);
-  if (why) throw new AppError('VALIDATION_ERROR', `scheduled_at is outside the online booking window: ${why}`, { details: [{ path: 'scheduled_at', message: `must be ${why}` }] });
+  if (why)
+    throw new AppError('VALIDATION_ERROR', `scheduled_at is outside the online booking window: ${why}`, {
+      details: [{ path: 'scheduled_at', message: `must be ${why}` }],
+    });
 }
 
 export { bookingWindow };
@@ -43,7 +59,8 @@ export function asPublicError(error: unknown): unknown {
   if (!isAppError(error)) return error;
   if (SLOT_REFUSALS.has(error.code)) return new AppError('SLOT_UNAVAILABLE');
   if (error.code === 'PROVIDER_NOT_CERTIFIED') return new AppError('PROVIDER_NOT_FOUND');
-  if (error.code === 'VALIDATION_ERROR' && error.details?.some((detail) => detail.path === 'service_id')) return new AppError('SERVICE_NOT_FOUND');
+  if (error.code === 'VALIDATION_ERROR' && error.details?.some((detail) => detail.path === 'service_id'))
+    return new AppError('SERVICE_NOT_FOUND');
   return error;
 }
 
@@ -56,10 +73,17 @@ export async function publicly<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export const publicProvider = (provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>) => ({ id: provider.id, display_name: displayName(provider) });
+export const publicProvider = (provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>) => ({
+  id: provider.id,
+  display_name: displayName(provider),
+});
 
 /** A booking as its client sees it, with a fresh manage token of its current generation, valid until it ends. */
-export const presentBooking = (appointment: Appointment, service: Pick<ServiceRecord, 'id' | 'name'>, provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>): PublicBookingView => ({
+export const presentBooking = (
+  appointment: Appointment,
+  service: Pick<ServiceRecord, 'id' | 'name'>,
+  provider: Pick<ProviderRecord, 'id' | 'first_name' | 'last_name'>,
+): PublicBookingView => ({
   appointment_id: appointment.id,
   status: appointment.status,
   scheduled_at: appointment.scheduled_at,
@@ -68,4 +92,3 @@ export const presentBooking = (appointment: Appointment, service: Pick<ServiceRe
   provider: publicProvider(provider),
   manage_token: issueManageToken(appointment),
 });
-

@@ -1,7 +1,13 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
-import { commitPayment, getPayment, listClientPayments, listPaymentsByTime, type PaymentWriteResult } from '../db/payments';
+import {
+  commitPayment,
+  getPayment,
+  listClientPayments,
+  listPaymentsByTime,
+  type PaymentWriteResult,
+} from '../db/payments';
 import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
@@ -21,7 +27,12 @@ const PAYMENT_FAILURES: FailureTable<Exclude<PaymentWriteResult, { ok: true }>> 
   appointment: () => new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client'),
 };
 
-export async function createPayment(medspaId: string, input: CreatePaymentInput, now: Date, writes?: RequestWrites): Promise<Payment> {
+export async function createPayment(
+  medspaId: string,
+  input: CreatePaymentInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<Payment> {
   if (!isEntityId(input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
   if (input.appointment_id && !isEntityId(input.appointment_id)) throw new AppError('APPOINTMENT_NOT_FOUND');
   const practice = await readPractice(medspaId);
@@ -42,7 +53,6 @@ export async function createPayment(medspaId: string, input: CreatePaymentInput,
   return payment;
 }
 
-
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {
   const payment = await getPayment(medspaId, id);
   if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
@@ -53,13 +63,19 @@ export async function readPayment(medspaId: string, id: string): Promise<Payment
  * Payments created on practice-local dates [from, to] (inclusive), newest first. Without dates:
  * the 31 days up to today (practice-local); with `client_id` and no dates: all of that client's payments.
  */
-export async function listPayments(medspaId: string, query: ListPaymentsQuery, now: Date): Promise<ListResult<Payment>> {
+export async function listPayments(
+  medspaId: string,
+  query: ListPaymentsQuery,
+  now: Date,
+): Promise<ListResult<Payment>> {
   const page = pageRequest(medspaId, 'payments', query);
   const dated = query.from !== undefined || query.to !== undefined;
   if (query.client_id && !dated) return toListResult(await listClientPayments(medspaId, query.client_id, null, page));
 
   const zone = (await readPractice(medspaId)).time_zone;
   const range = localDateRange({ from: query.from, to: query.to }, zone, now, 'backward');
-  const result = query.client_id ? await listClientPayments(medspaId, query.client_id, range, page) : await listPaymentsByTime(medspaId, range, page);
+  const result = query.client_id
+    ? await listClientPayments(medspaId, query.client_id, range, page)
+    : await listPaymentsByTime(medspaId, range, page);
   return toListResult(result);
 }

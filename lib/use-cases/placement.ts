@@ -1,4 +1,13 @@
-import { checkProviderAvailability, PAST_START_GRACE_MINUTES, startsInThePast, unavailableProblems, type Busy, type Conflict, type UnavailableCode, type UnavailableProblem } from '../domain/availability';
+import {
+  checkProviderAvailability,
+  PAST_START_GRACE_MINUTES,
+  startsInThePast,
+  unavailableProblems,
+  type Busy,
+  type Conflict,
+  type UnavailableCode,
+  type UnavailableProblem,
+} from '../domain/availability';
 import type { ClaimedResource } from '../db/appointments';
 import { AppError, type FieldProblem } from '../errors';
 import type { BookingReads, ServiceRecord } from '../db/booking-reads';
@@ -29,9 +38,17 @@ function unavailableDetail(code: UnavailableCode, problem: UnavailableProblem): 
     case 'inactive':
       return { path, message: `the ${noun} is inactive`, reason: 'inactive' };
     case 'outside_working_hours':
-      return { path: 'scheduled_at', message: `outside the ${noun}'s working hours that day`, reason: 'outside_working_hours' };
+      return {
+        path: 'scheduled_at',
+        message: `outside the ${noun}'s working hours that day`,
+        reason: 'outside_working_hours',
+      };
     case 'time_off':
-      return { path: 'scheduled_at', message: `the ${noun} is on time off from ${problem.start} to ${problem.end}`, reason: 'time_off' };
+      return {
+        path: 'scheduled_at',
+        message: `the ${noun} is on time off from ${problem.start} to ${problem.end}`,
+        reason: 'time_off',
+      };
     case 'overlap':
       return {
         path: 'scheduled_at',
@@ -47,7 +64,11 @@ function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], acti
   const details = unavailableProblems(code, conflicts, active).map((problem) => unavailableDetail(code, problem));
   if (details.length === 0) return null;
   const { noun } = UNAVAILABLE_SUBJECT[code];
-  return new AppError(code, `The ${noun} is not available at this time: ${details.map((detail) => detail.message).join('; ')}`, { details });
+  return new AppError(
+    code,
+    `The ${noun} is not available at this time: ${details.map((detail) => detail.message).join('; ')}`,
+    { details },
+  );
 }
 
 /**
@@ -55,7 +76,12 @@ function unavailable(code: UnavailableCode, conflicts: readonly Conflict[], acti
  * PROVIDER_NOT_CERTIFIED, PROVIDER_UNAVAILABLE, ROOM_NOT_FOUND / ROOM_UNAVAILABLE,
  * EQUIPMENT_NOT_FOUND / EQUIPMENT_UNAVAILABLE.
  */
-export function assertPlaceable(reads: BookingReads, service: ServiceRecord, placement: Placement, movingId?: string): void {
+export function assertPlaceable(
+  reads: BookingReads,
+  service: ServiceRecord,
+  placement: Placement,
+  movingId?: string,
+): void {
   const provider = reads.entity('PROVIDER', placement.provider_id);
   if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
   if (!(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
@@ -89,7 +115,13 @@ export function assertPlaceable(reads: BookingReads, service: ServiceRecord, pla
  * The first of `providerIds` (in their order) that may take the placement; when none may, the
  * first one's refusal, so a single candidate answers exactly as assertPlaceable does.
  */
-export function firstPlaceable(reads: BookingReads, service: ServiceRecord, providerIds: readonly string[], placement: Omit<Placement, 'provider_id'>, movingId?: string): Placement {
+export function firstPlaceable(
+  reads: BookingReads,
+  service: ServiceRecord,
+  providerIds: readonly string[],
+  placement: Omit<Placement, 'provider_id'>,
+  movingId?: string,
+): Placement {
   let refusal: unknown;
   for (const providerId of providerIds) {
     try {
@@ -107,6 +139,8 @@ export function firstPlaceable(reads: BookingReads, service: ServiceRecord, prov
 export function assertNotPast(scheduledAt: string, now: Date): void {
   if (!startsInThePast(scheduledAt, now)) return;
   throw new AppError('VALIDATION_ERROR', `scheduled_at is in the past (${scheduledAt})`, {
-    details: [{ path: 'scheduled_at', message: `must not be more than ${PAST_START_GRACE_MINUTES} minutes in the past` }],
+    details: [
+      { path: 'scheduled_at', message: `must not be more than ${PAST_START_GRACE_MINUTES} minutes in the past` },
+    ],
   });
 }

@@ -17,7 +17,9 @@ export async function readPractice(medspaId: string): Promise<Practice> {
   return practice;
 }
 
-export type PracticeChanges = Partial<Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access' | 'allowed_origins'>> & {
+export type PracticeChanges = Partial<
+  Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access' | 'allowed_origins'>
+> & {
   online_booking?: Partial<OnlineBookingSettings>;
 };
 
@@ -25,21 +27,37 @@ export type PracticeChanges = Partial<Pick<Practice, 'name' | 'time_zone' | 'cur
  * A PATCH of the settings. `online_booking` merges the given fields into the stored ones: read,
  * merged, written on the version read (without If-Match a concurrent change is merged again).
  */
-export async function changePractice(medspaId: string, changes: PracticeChanges, options: { ifMatch?: number; now: Date }): Promise<Practice> {
+export async function changePractice(
+  medspaId: string,
+  changes: PracticeChanges,
+  options: { ifMatch?: number; now: Date },
+): Promise<Practice> {
   const { online_booking: bookingChanges, ...plain } = changes;
-  const result = await retry<UpdateOutcome<PracticeRecord>>(async () => {
-    let expectedVersion = options.ifMatch;
-    let online_booking: OnlineBookingSettings | undefined;
-    if (bookingChanges) {
-      const current = await getPractice(medspaId);
-      if (!current) throw new AppError('NOT_FOUND');
-      expectedVersion ??= current.version;
-      online_booking = { ...current.online_booking, ...bookingChanges };
-    }
-    const outcome = await updatePractice(medspaId, { ...plain, online_booking }, { now: options.now.toISOString(), expectedVersion });
-    const raced = !outcome.ok && outcome.failed === 'version' && bookingChanges && options.ifMatch === undefined;
-    return raced ? { retry: 'now' as const } : { done: outcome };
-  }, { attempts: 5, exhausted: () => { throw new AppError('VERSION_CONFLICT'); } });
+  const result = await retry<UpdateOutcome<PracticeRecord>>(
+    async () => {
+      let expectedVersion = options.ifMatch;
+      let online_booking: OnlineBookingSettings | undefined;
+      if (bookingChanges) {
+        const current = await getPractice(medspaId);
+        if (!current) throw new AppError('NOT_FOUND');
+        expectedVersion ??= current.version;
+        online_booking = { ...current.online_booking, ...bookingChanges };
+      }
+      const outcome = await updatePractice(
+        medspaId,
+        { ...plain, online_booking },
+        { now: options.now.toISOString(), expectedVersion },
+      );
+      const raced = !outcome.ok && outcome.failed === 'version' && bookingChanges && options.ifMatch === undefined;
+      return raced ? { retry: 'now' as const } : { done: outcome };
+    },
+    {
+      attempts: 5,
+      exhausted: () => {
+        throw new AppError('VERSION_CONFLICT');
+      },
+    },
+  );
   if (!result.ok) throw failureOf({ absent: 'NOT_FOUND', version: 'VERSION_CONFLICT' }, result);
   forgetAccess(medspaId);
   return result.item;
@@ -54,7 +72,10 @@ export interface NewPractice {
 }
 
 /** A practice and its first admin credential (the admin command, the demo seed, tests). */
-export async function createPracticeWithAdmin(input: NewPractice & { clientId?: string; clientSecret?: string }, now: Date) {
+export async function createPracticeWithAdmin(
+  input: NewPractice & { clientId?: string; clientSecret?: string },
+  now: Date,
+) {
   const at = now.toISOString();
   const practice = await putNewPractice({
     id: input.id ?? randomUUID(),

@@ -49,7 +49,12 @@ function offeredAt(reads: BookingReads, providerIds: readonly string[], schedule
  * by the same email fails whole and decides again on fresh reads; a refused booking leaves no
  * client behind.
  */
-export async function bookOnline(medspaId: string, input: PublicBookingInput, now: Date, writes?: RequestWrites): Promise<PublicBookingView> {
+export async function bookOnline(
+  medspaId: string,
+  input: PublicBookingInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<PublicBookingView> {
   return publicly(async () => {
     const wanted = input.client.email.toLowerCase();
     let shown: { service: ServiceRecord; reads: BookingReads } | undefined;
@@ -62,41 +67,64 @@ export async function bookOnline(medspaId: string, input: PublicBookingInput, no
       const service = setup.entity('SERVICE', input.service_id);
       if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
       const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
-      if (providerIds.length === 0 || (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))) {
+      if (
+        providerIds.length === 0 ||
+        (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))
+      ) {
         throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
       }
       assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
       const owner = setup.emailOwner(input.client.email);
       const candidates = [...new Set([...(owner ? [owner] : []), ...indexed])];
-      return placementAttempt(medspaId, {
-        service_id: service.id,
-        providerIds,
-        scheduledAt: input.scheduled_at,
-        notes: input.notes ?? null,
-        source: 'online',
-        clients: candidates,
-        online: { ledgersOf: candidates },
-        decide: (reads) => {
-          shown = { service, reads };
-          // The email's own client while it still has the address, else the first live client with it, else a new one.
-          const known = candidates.map((id) => reads.entity('CLIENT', id)).find((record) => record?.email?.toLowerCase() === wanted) ?? null;
-          const client = known ? null : newClientRecord(medspaId, { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' }, now);
-          const clientId = known?.id ?? client!.id;
-          const ledger = known ? reads.ledger(known.id) : { version: null, ends: {} };
-          const live = liveBookings(ledger.ends, now);
-          if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
-          return {
-            clientId,
-            providerIds: offeredAt(reads, providerIds, input.scheduled_at),
-            // A known email checks its client, index and email item where a new one puts them: the same items either way.
-            writes: (placed) => [
-              ...(client ? newClientActions(client, clientIndexOf(client)) : [clientIsLive(medspaId, clientId), ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!))]),
-              emailOwnerAction(medspaId, input.client.email, owner, clientId),
-              ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
-            ],
-          };
+      return placementAttempt(
+        medspaId,
+        {
+          service_id: service.id,
+          providerIds,
+          scheduledAt: input.scheduled_at,
+          notes: input.notes ?? null,
+          source: 'online',
+          clients: candidates,
+          online: { ledgersOf: candidates },
+          decide: (reads) => {
+            shown = { service, reads };
+            // The email's own client while it still has the address, else the first live client with it, else a new one.
+            const known =
+              candidates
+                .map((id) => reads.entity('CLIENT', id))
+                .find((record) => record?.email?.toLowerCase() === wanted) ?? null;
+            const client = known
+              ? null
+              : newClientRecord(
+                  medspaId,
+                  { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' },
+                  now,
+                );
+            const clientId = known?.id ?? client!.id;
+            const ledger = known ? reads.ledger(known.id) : { version: null, ends: {} };
+            const live = liveBookings(ledger.ends, now);
+            if (Object.keys(live).length >= settings.max_active_bookings_per_client)
+              throw new AppError('BOOKING_LIMIT_REACHED');
+            return {
+              clientId,
+              providerIds: offeredAt(reads, providerIds, input.scheduled_at),
+              // A known email checks its client, index and email item where a new one puts them: the same items either way.
+              writes: (placed) => [
+                ...(client
+                  ? newClientActions(client, clientIndexOf(client))
+                  : [
+                      clientIsLive(medspaId, clientId),
+                      ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!)),
+                    ]),
+                emailOwnerAction(medspaId, input.client.email, owner, clientId),
+                ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
+              ],
+            };
+          },
         },
-      }, now, writes);
+        now,
+        writes,
+      );
     });
     return presentBooking(appointment, shown!.service, shown!.reads.entity('PROVIDER', appointment.provider_id)!);
   });
@@ -114,7 +142,12 @@ function assertToken(medspaId: string, appointmentId: string, token: string | un
 }
 
 /** The appointment a token opens: it exists and the token is of its current generation. */
-async function openedAppointment(medspaId: string, appointmentId: string, token: string | undefined, now: Date): Promise<Appointment> {
+async function openedAppointment(
+  medspaId: string,
+  appointmentId: string,
+  token: string | undefined,
+  now: Date,
+): Promise<Appointment> {
   const generation = assertToken(medspaId, appointmentId, token, now);
   const appointment = await getAppointment(medspaId, appointmentId);
   if (!appointment || manageGenerationOf(appointment) !== generation) throw new AppError('APPOINTMENT_NOT_FOUND');
@@ -127,22 +160,44 @@ async function openedAppointment(medspaId: string, appointmentId: string, token:
  */
 function assertChangeable(current: Appointment, now: Date, cutoffMinutes: number, generation: number): void {
   if (manageGenerationOf(current) !== generation) throw new AppError('APPOINTMENT_NOT_FOUND');
-  if (!isMovable(current.status)) throw new AppError('INVALID_STATUS_TRANSITION', `A ${current.status} booking cannot be changed online`);
-  if (!withinCancelWindow(current.scheduled_at, now, { cancel_cutoff_minutes: cutoffMinutes })) throw new AppError('CANCEL_WINDOW_CLOSED');
+  if (!isMovable(current.status))
+    throw new AppError('INVALID_STATUS_TRANSITION', `A ${current.status} booking cannot be changed online`);
+  if (!withinCancelWindow(current.scheduled_at, now, { cancel_cutoff_minutes: cutoffMinutes }))
+    throw new AppError('CANCEL_WINDOW_CLOSED');
 }
 
 /** The practice's settings and the booking's service and provider, for an answer. */
 async function bookingContext(medspaId: string, appointment: Appointment) {
-  const reads = await readForBooking(medspaId, [{ type: 'SERVICE', id: appointment.service_id }, { type: 'PROVIDER', id: appointment.provider_id }], []);
-  return { reads, present: (current: Appointment) => presentBooking(current, reads.entity('SERVICE', current.service_id)!, namedProvider(reads, current)) };
+  const reads = await readForBooking(
+    medspaId,
+    [
+      { type: 'SERVICE', id: appointment.service_id },
+      { type: 'PROVIDER', id: appointment.provider_id },
+    ],
+    [],
+  );
+  return {
+    reads,
+    present: (current: Appointment) =>
+      presentBooking(current, reads.entity('SERVICE', current.service_id)!, namedProvider(reads, current)),
+  };
 }
 
 /** A deleted provider still has a name on the booking it kept. */
 const namedProvider = (reads: EntityReads, appointment: Appointment) =>
-  reads.entity('PROVIDER', appointment.provider_id) ?? { id: appointment.provider_id, first_name: 'Your', last_name: 'provider' };
+  reads.entity('PROVIDER', appointment.provider_id) ?? {
+    id: appointment.provider_id,
+    first_name: 'Your',
+    last_name: 'provider',
+  };
 
 /** GET /v1/public/bookings/{id}: GetItem of the appointment, then one BatchGetItem of the practice, service and provider. */
-export async function getOnlineBooking(medspaId: string, appointmentId: string, token: string | undefined, now: Date): Promise<PublicBookingView> {
+export async function getOnlineBooking(
+  medspaId: string,
+  appointmentId: string,
+  token: string | undefined,
+  now: Date,
+): Promise<PublicBookingView> {
   const appointment = await openedAppointment(medspaId, appointmentId, token, now);
   const { reads, present } = await bookingContext(medspaId, appointment);
   enabledSettingsOf(reads.practice);
@@ -161,7 +216,8 @@ export async function cancelOnlineBooking(
   const settings = enabledSettingsOf(reads.practice);
   const cancelled = await changeStatus(medspaId, appointmentId, 'cancelled', {
     ...options,
-    guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes, manageGenerationOf(appointment)),
+    guard: (current) =>
+      assertChangeable(current, options.now, settings.cancel_cutoff_minutes, manageGenerationOf(appointment)),
   });
   return present(cancelled);
 }
@@ -180,13 +236,18 @@ export async function rescheduleOnlineBooking(
     const settings = enabledSettingsOf(reads.practice);
     assertInWindow(options.scheduledAt, options.now, settings, reads.practice!.time_zone);
     offeredAt(reads, [appointment.provider_id], options.scheduledAt);
-    const moved = await updateAppointment(medspaId, appointmentId, { scheduled_at: options.scheduledAt }, {
-      now: options.now,
-      writes: options.writes,
-      guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes, generation),
-      // The links handed out so far stop working; the answer (and the event) carries the new one.
-      alsoChange: (current) => ({ manage_generation: manageGenerationOf(current) + 1 }),
-    });
+    const moved = await updateAppointment(
+      medspaId,
+      appointmentId,
+      { scheduled_at: options.scheduledAt },
+      {
+        now: options.now,
+        writes: options.writes,
+        guard: (current) => assertChangeable(current, options.now, settings.cancel_cutoff_minutes, generation),
+        // The links handed out so far stop working; the answer (and the event) carries the new one.
+        alsoChange: (current) => ({ manage_generation: manageGenerationOf(current) + 1 }),
+      },
+    );
     return present(moved);
   });
 }

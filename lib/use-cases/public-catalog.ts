@@ -5,7 +5,13 @@ import { getLiveEntities } from '../db/resources';
 import { AppError } from '../errors';
 import type * as z from '../schemas/zod';
 import type { PublicAvailabilityQuery, PublicService } from '../schemas/public-booking';
-import { availabilityOf, checkInput, readSetup, type AvailabilityEntry, type SearchAvailabilityInput } from './availability-search';
+import {
+  availabilityOf,
+  checkInput,
+  readSetup,
+  type AvailabilityEntry,
+  type SearchAvailabilityInput,
+} from './availability-search';
 import type { PracticeRecord } from '../domain/records';
 import type { ProviderRecord } from '../db/booking-reads';
 import { bookingWindow, enabledSettingsOf, publicly, publicProvider } from './online-booking';
@@ -23,19 +29,40 @@ export async function publicServices(practice: PracticeRecord): Promise<z.output
   enabledSettingsOf(practice);
   const medspaId = practice.id;
   const services = await activeServices(medspaId);
-  const providers = await getLiveEntities(medspaId, 'PROVIDER', services.flatMap((service) => service.provider_ids ?? []));
+  const providers = await getLiveEntities(
+    medspaId,
+    'PROVIDER',
+    services.flatMap((service) => service.provider_ids ?? []),
+  );
   return services
     .filter((service) => (service.provider_ids ?? []).some((id) => isBookable(providers.get(id))))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
-    .map(({ id, name, category, description, duration_minutes, price_cents }) => ({ id, name, category, description, duration_minutes, price_cents }));
+    .map(({ id, name, category, description, duration_minutes, price_cents }) => ({
+      id,
+      name,
+      category,
+      description,
+      duration_minutes,
+      price_cents,
+    }));
 }
 
 /**
  * GET /v1/public/availability: the staff search (same reads, same slot rule) cut to the booking
  * window, each provider as `{ id, display_name }`.
  */
-export async function publicAvailability(medspaId: string, query: z.output<typeof PublicAvailabilityQuery>, now: Date): Promise<AvailabilityEntry<{ id: string; display_name: string }>[]> {
-  const input: SearchAvailabilityInput = { serviceId: query.service_id, from: query.from, to: query.to, providerIds: query.provider_id ? [query.provider_id] : undefined, intervalMinutes: PUBLIC_SLOT_MINUTES };
+export async function publicAvailability(
+  medspaId: string,
+  query: z.output<typeof PublicAvailabilityQuery>,
+  now: Date,
+): Promise<AvailabilityEntry<{ id: string; display_name: string }>[]> {
+  const input: SearchAvailabilityInput = {
+    serviceId: query.service_id,
+    from: query.from,
+    to: query.to,
+    providerIds: query.provider_id ? [query.provider_id] : undefined,
+    intervalMinutes: PUBLIC_SLOT_MINUTES,
+  };
   checkInput(input);
   const setup = await publicly(() => readSetup(medspaId, input));
   const settings = enabledSettingsOf(setup.practice);
@@ -47,5 +74,11 @@ export async function publicAvailability(medspaId: string, query: z.output<typeo
   const from = query.from < today ? today : query.from;
   const to = query.to > window.lastDate ? window.lastDate : query.to;
   if (to < from) return [];
-  return availabilityOf(medspaId, { ...setup, providers }, { ...input, from, to }, new Date(window.earliestStart), publicProvider);
+  return availabilityOf(
+    medspaId,
+    { ...setup, providers },
+    { ...input, from, to },
+    new Date(window.earliestStart),
+    publicProvider,
+  );
 }

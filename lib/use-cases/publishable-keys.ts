@@ -2,10 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { forgetAccess, publicAccessOf, rateLimitsOf } from '../auth/access';
 import { parsePublishableKey, publishableKeyOf } from '../auth/publishable-keys';
 import { defaultKeyRateLimits } from '../config';
-import { deletePublishableKey, findPublishableKey, putNewPublishableKey, updatePublishableKey, type PublishableKeyRecord } from '../db/publishable-keys';
+import {
+  deletePublishableKey,
+  findPublishableKey,
+  putNewPublishableKey,
+  updatePublishableKey,
+  type PublishableKeyRecord,
+} from '../db/publishable-keys';
 import type { RequestWrites } from '../db/request-writes';
 import { changesNothing, definedFields } from '../db/update';
-import { changedRateLimits, rateLimitProblems, type KeyRateLimits, type KeyRateLimitsChange } from '../domain/rate-limit';
+import {
+  changedRateLimits,
+  rateLimitProblems,
+  type KeyRateLimits,
+  type KeyRateLimitsChange,
+} from '../domain/rate-limit';
 import { AppError } from '../errors';
 import { changeFromCurrent } from './change-from-current';
 import { failureOf } from './failures';
@@ -26,7 +37,10 @@ export const publicKeyView = (record: PublishableKeyRecord) => ({
 function checkedRateLimits(base: KeyRateLimits, change: KeyRateLimitsChange | undefined): KeyRateLimits {
   const limits = changedRateLimits(base, change);
   const problems = rateLimitProblems(limits);
-  if (problems.length > 0) throw new AppError('VALIDATION_ERROR', `rate_limits: a client IP's budget may not be above the key's overall one`, { details: problems });
+  if (problems.length > 0)
+    throw new AppError('VALIDATION_ERROR', `rate_limits: a client IP's budget may not be above the key's overall one`, {
+      details: problems,
+    });
   return limits;
 }
 
@@ -76,7 +90,10 @@ export async function changePublishableKey(
     }),
     unchanged: changesNothing,
     commit: async (changes, current) => {
-      const outcome = await updatePublishableKey(medspaId, id, changes, { expectedVersion: current.version, now: options.now.toISOString() });
+      const outcome = await updatePublishableKey(medspaId, id, changes, {
+        expectedVersion: current.version,
+        now: options.now.toISOString(),
+      });
       if (!outcome.ok) throw failureOf({ absent: 'PUBLISHABLE_KEY_NOT_FOUND', version: 'VERSION_CONFLICT' }, outcome);
       return outcome.item;
     },
@@ -94,7 +111,8 @@ export async function publishableKey(medspaId: string, id: string) {
 
 export async function removePublishableKey(medspaId: string, id: string) {
   const outcome = await deletePublishableKey(medspaId, id);
-  if (!outcome.ok) throw failureOf({ absent: 'PUBLISHABLE_KEY_NOT_FOUND', version: 'PUBLISHABLE_KEY_NOT_FOUND' }, outcome);
+  if (!outcome.ok)
+    throw failureOf({ absent: 'PUBLISHABLE_KEY_NOT_FOUND', version: 'PUBLISHABLE_KEY_NOT_FOUND' }, outcome);
   forgetAccess(medspaId);
   return { id, deleted: true as const };
 }

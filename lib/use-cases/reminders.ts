@@ -9,7 +9,14 @@ import {
   remindersDueIn,
   type ReminderDue,
 } from '../db/reminders';
-import { addMinutesTo, DEFAULT_REMINDER_LEAD_MINUTES, minutesBetween, reminderDueMinute, reminderStillDue, sweepWindow } from '../domain/reminders';
+import {
+  addMinutesTo,
+  DEFAULT_REMINDER_LEAD_MINUTES,
+  minutesBetween,
+  reminderDueMinute,
+  reminderStillDue,
+  sweepWindow,
+} from '../domain/reminders';
 import { eventIdFrom } from '../events/ids';
 import type { Appointment } from '../schemas/appointments';
 import type { ReminderArming } from '../events/from-record';
@@ -24,9 +31,18 @@ import type { ReminderArming } from '../events/from-record';
 export async function armReminder(arming: ReminderArming, now: Date): Promise<ReminderDue | null> {
   const practice = await getPractice(arming.medspaId);
   if (!practice) return null;
-  const minute = reminderDueMinute(arming.scheduledAt, practice.reminder_lead_minutes ?? DEFAULT_REMINDER_LEAD_MINUTES, now);
+  const minute = reminderDueMinute(
+    arming.scheduledAt,
+    practice.reminder_lead_minutes ?? DEFAULT_REMINDER_LEAD_MINUTES,
+    now,
+  );
   if (!minute) return null;
-  const due = { minute, medspaId: arming.medspaId, appointmentId: arming.appointmentId, scheduledAt: arming.scheduledAt };
+  const due = {
+    minute,
+    medspaId: arming.medspaId,
+    appointmentId: arming.appointmentId,
+    scheduledAt: arming.scheduledAt,
+  };
   await putReminderDue(due);
   return due;
 }
@@ -104,7 +120,10 @@ export async function sweepReminders(now: Date, options: SweepOptions = {}): Pro
       await Promise.all(
         chunk.slice(j, j + PARALLEL_WRITES).map(async (due) => {
           const appointment = appointments.get(`${due.medspaId}|${due.appointmentId}`) ?? null;
-          const wrote = appointment !== null && reminderStillDue(due.scheduledAt, appointment, now) && (await fire(due, appointment, now));
+          const wrote =
+            appointment !== null &&
+            reminderStillDue(due.scheduledAt, appointment, now) &&
+            (await fire(due, appointment, now));
           if (wrote) sent += 1;
           else lapsed += 1;
           await deleteReminderDue(due);

@@ -36,7 +36,10 @@ const sequenceOf = (record: StreamRecord) => record.dynamodb?.SequenceNumber ?? 
  * `ReportBatchItemFailures`, as the other stream worker does), so the stream hands them over again
  * from there; the records after it that were applied are found applied then.
  */
-export async function applyStreamRecords(records: readonly StreamRecord[], options: { now?: () => Date } = {}): Promise<StreamAggregation> {
+export async function applyStreamRecords(
+  records: readonly StreamRecord[],
+  options: { now?: () => Date } = {},
+): Promise<StreamAggregation> {
   const now = options.now ?? (() => clock().now());
   const stats = newStats(records.length);
   const failed = new Set<string>();
@@ -68,11 +71,17 @@ export async function applyStreamRecords(records: readonly StreamRecord[], optio
     [...byPractice].map(async ([medspaId, sources]) => {
       const unapplied = await applySources(medspaId, sources, { kind: 'stream' }, stats, now);
       if (!unapplied) return;
-      logger.warn('report sources not applied', { medspaId, records: unapplied.sources.length, error: (unapplied.error as Error).name });
+      logger.warn('report sources not applied', {
+        medspaId,
+        records: unapplied.sources.length,
+        error: (unapplied.error as Error).name,
+      });
       for (const source of unapplied.sources) failed.add(source.sequenceNumber);
     }),
   );
   // In stream order: Lambda starts again from the first.
-  const batchItemFailures = records.filter((record) => failed.has(sequenceOf(record))).map((record) => ({ itemIdentifier: sequenceOf(record) }));
+  const batchItemFailures = records
+    .filter((record) => failed.has(sequenceOf(record)))
+    .map((record) => ({ itemIdentifier: sequenceOf(record) }));
   return { stats, batchItemFailures };
 }

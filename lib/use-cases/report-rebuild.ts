@@ -51,11 +51,16 @@ export interface RebuildResult {
 const newGenerationId = (now: Date) => `${now.getTime().toString(36)}${randomBytes(2).toString('hex')}`;
 
 /** Every counter of a generation in a date range, zeros dropped, by `kind|date|counter`. */
-async function countersOf(medspaId: string, generation: string, range: { from: string; to: string }): Promise<Map<string, number>> {
+async function countersOf(
+  medspaId: string,
+  generation: string,
+  range: { from: string; to: string },
+): Promise<Map<string, number>> {
   const counters = new Map<string, number>();
   for (const kind of ['TOTALS', 'CLIENTS'] as const) {
     for (const day of await queryReportDays(medspaId, generation, kind, range)) {
-      for (const [name, value] of Object.entries(day.counters)) if (value !== 0) counters.set(`${kind}|${day.date}|${name}`, value);
+      for (const [name, value] of Object.entries(day.counters))
+        if (value !== 0) counters.set(`${kind}|${day.date}|${name}`, value);
     }
   }
   return counters;
@@ -72,7 +77,6 @@ export function compareCounters(live: Map<string, number>, rebuilt: Map<string, 
   }
   return differences;
 }
-
 
 /**
  * Recomputes every report counter of a practice from its source records (appointments, payments
@@ -102,7 +106,14 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
     log(`resuming generation ${generation} (live: ${previous})`);
   } else {
     generation = newGenerationId(now());
-    if (!(await writeGenerationPointer(medspaId, { active: previous, building: generation }, pointer.rev, now().toISOString()))) {
+    if (
+      !(await writeGenerationPointer(
+        medspaId,
+        { active: previous, building: generation },
+        pointer.rev,
+        now().toISOString(),
+      ))
+    ) {
       throw new Error('the report generation pointer moved meanwhile: is another rebuild running?');
     }
     log(`building generation ${generation} (live: ${previous})`);
@@ -116,20 +127,48 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
     through: options.throughMonth ?? addMonths(now().toISOString().slice(0, 7), 60),
   };
   const sources = await readReportSources(medspaId, monthsBetween(months.from, months.through));
-  log(`read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales (${months.from}..${months.through})`);
+  log(
+    `read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales (${months.from}..${months.through})`,
+  );
   const counted: CountedSource[] = [
-    ...sources.appointments.map((a) => ({ kind: 'APPOINTMENT' as const, medspaId, id: a.id, version: a.version, record: a, clientId: a.client_id })),
-    ...sources.payments.map((p) => ({ kind: 'PAYMENT' as const, medspaId, id: p.id, version: p.version ?? 1, record: p })),
-    ...sources.sales.map(({ medspa_id: _, ...s }) => ({ kind: 'SALE' as const, medspaId, id: s.id, version: 1, record: s })),
+    ...sources.appointments.map((a) => ({
+      kind: 'APPOINTMENT' as const,
+      medspaId,
+      id: a.id,
+      version: a.version,
+      record: a,
+      clientId: a.client_id,
+    })),
+    ...sources.payments.map((p) => ({
+      kind: 'PAYMENT' as const,
+      medspaId,
+      id: p.id,
+      version: p.version ?? 1,
+      record: p,
+    })),
+    ...sources.sales.map(({ medspa_id: _, ...s }) => ({
+      kind: 'SALE' as const,
+      medspaId,
+      id: s.id,
+      version: 1,
+      record: s,
+    })),
   ];
   // A few units in flight. A client's appointments stay in one lane, so lanes never race on a
   // client visits item (day items take unconditioned ADDs; ledger entries are per record).
   const stats = newStats(counted.length);
   const lanes = 4;
-  const laneOf = (source: CountedSource, index: number) => (source.kind === 'APPOINTMENT' ? parseInt(source.clientId.slice(0, 8), 16) || 0 : index) % lanes;
+  const laneOf = (source: CountedSource, index: number) =>
+    (source.kind === 'APPOINTMENT' ? parseInt(source.clientId.slice(0, 8), 16) || 0 : index) % lanes;
   const unapplied = await Promise.all(
     Array.from({ length: lanes }, (_, lane) =>
-      applySources(medspaId, counted.filter((source, index) => laneOf(source, index) === lane), { kind: 'rebuild', generation: generation! }, stats, now),
+      applySources(
+        medspaId,
+        counted.filter((source, index) => laneOf(source, index) === lane),
+        { kind: 'rebuild', generation: generation! },
+        stats,
+        now,
+      ),
     ),
   );
   // Nothing is switched or deleted: re-running resumes this generation.
@@ -138,11 +177,15 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
 
   // Day items can sit a day either side of the UTC months read (local dates).
   const range = { from: addDays(`${months.from}-01`, -1), to: addDays(`${addMonths(months.through, 1)}-01`, 0) };
-  const differences = compareCounters(await countersOf(medspaId, previous, range), await countersOf(medspaId, generation, range));
+  const differences = compareCounters(
+    await countersOf(medspaId, previous, range),
+    await countersOf(medspaId, generation, range),
+  );
   log(`${differences.length} counters differ between the live generation and the rebuilt one`);
 
   const years: string[] = [];
-  for (let year = Number(range.from.slice(0, 4)); year <= Number(range.to.slice(0, 4)); year += 1) years.push(String(year));
+  for (let year = Number(range.from.slice(0, 4)); year <= Number(range.to.slice(0, 4)); year += 1)
+    years.push(String(year));
   ({ pointer } = await readReportContext(medspaId));
   const next = options.verifyOnly ? { active: previous, building: null } : { active: generation, building: null };
   if (!(await writeGenerationPointer(medspaId, next, pointer.rev, now().toISOString()))) {
@@ -150,14 +193,22 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   }
   forgetReportContexts();
   const deletedItems = await deleteGeneration(medspaId, options.verifyOnly ? generation : previous, years);
-  log(options.verifyOnly ? `discarded generation ${generation}` : `generation ${generation} is live; deleted ${deletedItems} items of generation ${previous}`);
+  log(
+    options.verifyOnly
+      ? `discarded generation ${generation}`
+      : `generation ${generation} is live; deleted ${deletedItems} items of generation ${previous}`,
+  );
   return {
     medspaId,
     previousGeneration: previous,
     generation,
     live: next.active,
     months,
-    sources: { appointments: sources.appointments.length, payments: sources.payments.length, sales: sources.sales.length },
+    sources: {
+      appointments: sources.appointments.length,
+      payments: sources.payments.length,
+      sales: sources.sales.length,
+    },
     differences: differences.length,
     examples: differences.slice(0, 20),
     deletedItems,

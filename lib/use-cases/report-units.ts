@@ -104,15 +104,20 @@ const MAX_LOST_RACES = 12;
 
 function generationsFor(pointer: GenerationPointer, target: Target): string[] {
   if (target.kind === 'stream') return unique([pointer.active, ...(pointer.building ? [pointer.building] : [])]);
-  if (pointer.building !== target.generation) throw new Error(`generation ${target.generation} is no longer being built (live ${pointer.active}, building ${pointer.building})`);
+  if (pointer.building !== target.generation)
+    throw new Error(
+      `generation ${target.generation} is no longer being built (live ${pointer.active}, building ${pointer.building})`,
+    );
   return [target.generation];
 }
 
 function changeOf(source: CountedSource, zone: string): SourceChange {
   const recordKey = recordKeyOf(source.kind, source.id);
   if (!source.record) return { recordKey, version: source.version, facts: null };
-  if (source.kind === 'APPOINTMENT') return { recordKey, version: source.version, facts: appointmentFacts(source.record, zone) };
-  if (source.kind === 'PAYMENT') return { recordKey, version: source.version, facts: paymentFacts(source.record, zone) };
+  if (source.kind === 'APPOINTMENT')
+    return { recordKey, version: source.version, facts: appointmentFacts(source.record, zone) };
+  if (source.kind === 'PAYMENT')
+    return { recordKey, version: source.version, facts: paymentFacts(source.record, zone) };
   return { recordKey, version: source.version, facts: saleFacts(source.record, zone) };
 }
 
@@ -127,7 +132,12 @@ interface Unit {
 }
 
 /** Step 1: the unit's markers, ledger entries and client visit items, in one batched read. */
-async function readUnit(medspaId: string, sources: readonly CountedSource[], context: PracticeContext, target: Target): Promise<Unit> {
+async function readUnit(
+  medspaId: string,
+  sources: readonly CountedSource[],
+  context: PracticeContext,
+  target: Target,
+): Promise<Unit> {
   const changes = sources.map((source) => changeOf(source, context.zone));
   const request: UnitStateRequest = {
     generations: generationsFor(context.pointer, target),
@@ -136,7 +146,9 @@ async function readUnit(medspaId: string, sources: readonly CountedSource[], con
     eventIds: unique(sources.flatMap((source) => source.eventId ?? [])),
   };
   const state = await readUnitState(medspaId, request);
-  const fresh = sources.flatMap((source, index) => (source.eventId && state.appliedEvents.has(source.eventId) ? [] : [index]));
+  const fresh = sources.flatMap((source, index) =>
+    source.eventId && state.appliedEvents.has(source.eventId) ? [] : [index],
+  );
   return { sources, changes, request, state, fresh };
 }
 
@@ -159,8 +171,13 @@ async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
   for (;;) {
     const chosen = unit.fresh.slice(0, take);
     const changes = chosen.map((index) => unit.changes[index]);
-    const plans = request.generations.map((generation) => ({ generation, plan: planGeneration(state.byGeneration.get(generation)!, changes) }));
-    const unread = unique(plans.flatMap(({ plan }) => [...plan.clients.keys()])).filter((id) => !request.clientIds.includes(id));
+    const plans = request.generations.map((generation) => ({
+      generation,
+      plan: planGeneration(state.byGeneration.get(generation)!, changes),
+    }));
+    const unread = unique(plans.flatMap(({ plan }) => [...plan.clients.keys()])).filter(
+      (id) => !request.clientIds.includes(id),
+    );
     if (unread.length > 0) {
       request = { ...request, clientIds: [...request.clientIds, ...unread] };
       state = await readUnitState(medspaId, request);
@@ -174,10 +191,22 @@ async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
 }
 
 /** Step 3: one TransactWriteItems, unless there is nothing to write; a lost race comes back as the outcome. */
-async function commit(medspaId: string, context: PracticeContext, fitted: Fitted, now: () => Date): Promise<UnitOutcome> {
+async function commit(
+  medspaId: string,
+  context: PracticeContext,
+  fitted: Fitted,
+  now: () => Date,
+): Promise<UnitOutcome> {
   if (fitted.eventIds.length === 0 && fitted.plans.every(({ plan }) => planActions(plan) === 0)) return { ok: true };
   try {
-    return await commitUnit({ medspaId, zone: context.zone, pointerRev: context.pointer.rev, eventIds: fitted.eventIds, plans: fitted.plans, now: now() });
+    return await commitUnit({
+      medspaId,
+      zone: context.zone,
+      pointerRev: context.pointer.rev,
+      eventIds: fitted.eventIds,
+      plans: fitted.plans,
+      now: now(),
+    });
   } catch (error) {
     // TransactionConflict beyond transact's own retries: another writer is on the same items.
     if (isDataFailure(error, 'busy')) return { ok: false, failed: 'state' };
@@ -190,16 +219,31 @@ type LostRace = Extract<UnitOutcome, { ok: false }>;
 /** A round: how many of the pending records it settled and how, or the race it lost (nothing written). */
 type Round = { ok: true; consumed: number; applied: number; duplicates: number } | LostRace;
 
-async function runRound(medspaId: string, pending: readonly CountedSource[], context: PracticeContext, target: Target, now: () => Date): Promise<Round> {
+async function runRound(
+  medspaId: string,
+  pending: readonly CountedSource[],
+  context: PracticeContext,
+  target: Target,
+  now: () => Date,
+): Promise<Round> {
   const unit = await readUnit(medspaId, pending.slice(0, UNIT_READ), context, target);
-  if (unit.fresh.length === 0) return { ok: true, consumed: unit.sources.length, applied: 0, duplicates: unit.sources.length };
+  if (unit.fresh.length === 0)
+    return { ok: true, consumed: unit.sources.length, applied: 0, duplicates: unit.sources.length };
   const fitted = await fitTransaction(medspaId, unit);
   const outcome = await commit(medspaId, context, fitted, now);
-  return outcome.ok ? { ok: true, consumed: fitted.consumed, applied: fitted.take, duplicates: fitted.consumed - fitted.take } : outcome;
+  return outcome.ok
+    ? { ok: true, consumed: fitted.consumed, applied: fitted.take, duplicates: fitted.consumed - fitted.take }
+    : outcome;
 }
 
 /** After a lost race: the records still pending once its cause is dealt with. */
-async function recover<S extends CountedSource>(medspaId: string, pending: S[], lost: LostRace, stats: AggregationStats, lostRaces: number): Promise<S[]> {
+async function recover<S extends CountedSource>(
+  medspaId: string,
+  pending: S[],
+  lost: LostRace,
+  stats: AggregationStats,
+  lostRaces: number,
+): Promise<S[]> {
   switch (lost.failed) {
     case 'context':
       // The pointer or the zone moved: read them again.
@@ -224,7 +268,13 @@ async function recover<S extends CountedSource>(medspaId: string, pending: S[], 
  * rest, in order, from the first record not committed) rather than throwing, so the stream can
  * name those records alone as failed.
  */
-export async function applySources<S extends CountedSource>(medspaId: string, sources: readonly S[], target: Target, stats: AggregationStats, now: () => Date): Promise<Unapplied<S>> {
+export async function applySources<S extends CountedSource>(
+  medspaId: string,
+  sources: readonly S[],
+  target: Target,
+  stats: AggregationStats,
+  now: () => Date,
+): Promise<Unapplied<S>> {
   let pending = [...sources];
   let lostRaces = 0;
   try {
@@ -245,7 +295,10 @@ export async function applySources<S extends CountedSource>(medspaId: string, so
       }
       lostRaces += 1;
       if (lostRaces > MAX_LOST_RACES) {
-        throw Object.assign(new Error(`report aggregates of practice ${medspaId}: ${lostRaces} lost races in a row (${round.failed})`), { name: 'LostRaces' });
+        throw Object.assign(
+          new Error(`report aggregates of practice ${medspaId}: ${lostRaces} lost races in a row (${round.failed})`),
+          { name: 'LostRaces' },
+        );
       }
       pending = await recover(medspaId, pending, round, stats, lostRaces);
     }

@@ -22,7 +22,12 @@ import { changeFromCurrent as changeFromFresh } from './change-from-current';
 import { failureOf, type FailureTable } from './failures';
 import { toListResult, type ListResult } from './list-result';
 import type { ClientRecord, FacilityRecord, ProviderRecord, ServiceRecord } from '../domain/records';
-import type { CreateFacilityInput, CreateProviderInput, UpdateFacilityInput, UpdateProviderInput } from '../schemas/resources';
+import type {
+  CreateFacilityInput,
+  CreateProviderInput,
+  UpdateFacilityInput,
+  UpdateProviderInput,
+} from '../schemas/resources';
 
 /**
  * Setup resources (API reference, other resources): one generic create / read / change / soft delete / list serving
@@ -67,7 +72,10 @@ const NOT_FOUND = {
 } as const satisfies Record<ResourceKind, ErrorCode>;
 
 /** A failed versioned write of a resource of this kind: absent (or deleted) is its 404, another version VERSION_CONFLICT. */
-export const versionedFailures = (kind: ResourceKind): FailureTable<{ failed: VersionedFailure }> => ({ absent: NOT_FOUND[kind], version: 'VERSION_CONFLICT' });
+export const versionedFailures = (kind: ResourceKind): FailureTable<{ failed: VersionedFailure }> => ({
+  absent: NOT_FOUND[kind],
+  version: 'VERSION_CONFLICT',
+});
 
 type Meta = 'id' | 'medspa_id' | 'version' | 'created_at' | 'updated_at' | 'deleted_at';
 export type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
@@ -79,7 +87,6 @@ export interface WriteOptions {
   /** The request's own writes (its audit entry, its Idempotency-Key marker), committed with the change. */
   writes?: RequestWrites;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Generic operations
@@ -93,22 +100,48 @@ export const findResources = <K extends ResourceKind>(kind: K, medspaId: string,
   getLiveEntities(medspaId, TYPE[kind], ids) as Promise<Map<string, ResourceRecords[K]>>;
 
 /** The live resource, or the kind's 404 (PROVIDER_NOT_FOUND, ROOM_NOT_FOUND, ...). */
-export async function readResource<K extends ResourceKind>(kind: K, medspaId: string, id: string): Promise<ResourceRecords[K]> {
+export async function readResource<K extends ResourceKind>(
+  kind: K,
+  medspaId: string,
+  id: string,
+): Promise<ResourceRecords[K]> {
   const found = await findResource(kind, medspaId, id);
   if (!found) throw new AppError(NOT_FOUND[kind]);
   return found;
 }
 
 /** A new resource, with the request's writes when given (one round trip either way). */
-export async function createResource<K extends ResourceKind>(kind: K, medspaId: string, fields: Fields<K>, now: Date, writes?: RequestWrites): Promise<ResourceRecords[K]> {
+export async function createResource<K extends ResourceKind>(
+  kind: K,
+  medspaId: string,
+  fields: Fields<K>,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<ResourceRecords[K]> {
   const at = now.toISOString();
-  const record = { id: randomUUID(), medspa_id: medspaId, ...fields, version: 1, created_at: at, updated_at: at } as ResourceRecords[K];
+  const record = {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    ...fields,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  } as ResourceRecords[K];
   return putNewResource(TYPE[kind], record, writes);
 }
 
 /** A PATCH: only the fields given change (null clears a nullable one); version +1. */
-export async function changeResource<K extends ResourceKind>(kind: K, medspaId: string, id: string, changes: Partial<Fields<K>>, options: WriteOptions): Promise<ResourceRecords[K]> {
-  const result = await updateLiveEntity(medspaId, TYPE[kind], id, changes, { expectedVersion: options.ifMatch, now: options.now.toISOString() });
+export async function changeResource<K extends ResourceKind>(
+  kind: K,
+  medspaId: string,
+  id: string,
+  changes: Partial<Fields<K>>,
+  options: WriteOptions,
+): Promise<ResourceRecords[K]> {
+  const result = await updateLiveEntity(medspaId, TYPE[kind], id, changes, {
+    expectedVersion: options.ifMatch,
+    now: options.now.toISOString(),
+  });
   if (!result.ok) throw failureOf(versionedFailures(kind), result);
   return result.item as ResourceRecords[K];
 }
@@ -120,10 +153,18 @@ export const changeFromCurrent = <K extends ResourceKind>(
   id: string,
   options: WriteOptions,
   build: (current: ResourceRecords[K]) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
-  commit: (changes: Partial<Fields<K>>, current: ResourceRecords[K]) => Promise<ResourceRecords[K]> = (changes, current) =>
-    changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version }),
+  commit: (changes: Partial<Fields<K>>, current: ResourceRecords[K]) => Promise<ResourceRecords[K]> = (
+    changes,
+    current,
+  ) => changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version }),
 ): Promise<ResourceRecords[K]> =>
-  changeFromFresh({ read: () => readResource(kind, medspaId, id), build, unchanged: changesNothing, commit, ifMatch: options.ifMatch });
+  changeFromFresh({
+    read: () => readResource(kind, medspaId, id),
+    build,
+    unchanged: changesNothing,
+    commit,
+    ifMatch: options.ifMatch,
+  });
 
 /**
  * Soft delete: `deleted_at` is set and the resource is hidden from then on, while appointments
@@ -137,7 +178,13 @@ export async function removeResource(
   options: WriteOptions,
 ): Promise<{ id: string; deleted: true }> {
   if (kind === 'provider') return removeProvider(medspaId, id, options);
-  await changeResource(kind, medspaId, id, { deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>, options);
+  await changeResource(
+    kind,
+    medspaId,
+    id,
+    { deleted_at: options.now.toISOString() } as Partial<Fields<typeof kind>>,
+    options,
+  );
   return { id, deleted: true };
 }
 
@@ -151,31 +198,41 @@ const MAX_SERVICES_PER_DELETION = 99;
  * deletion commits only if that count is unchanged (a certification touches its provider, in its
  * own transaction), so no service can have taken the provider in between; a lost race reads again.
  */
-export async function removeProvider(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
-  await retry(async () => {
-    const provider = await readProviderForDeletion(medspaId, id);
-    if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
-    if (options.ifMatch !== undefined && options.ifMatch !== provider.version) throw new AppError('VERSION_CONFLICT');
-    const services = await servicesCertifying(medspaId, id);
-    if (services.length > MAX_SERVICES_PER_DELETION) {
-      throw new AppError('CONFLICT', `The provider is certified for ${services.length} services; unassign it from some (at most ${MAX_SERVICES_PER_DELETION} may remain) and delete again`);
-    }
-    const result = await commitProviderDeletion(medspaId, id, services, {
-      expectedVersion: options.ifMatch,
-      certificationSeq: provider.certificationSeq,
-      now: options.now.toISOString(),
-      writes: options.writes,
-    });
-    if (result.ok) return { done: true };
-    // A service changed, or a certification came in, since the read: look again.
-    if (result.failed === 'service' || result.failed === 'certified') return { retry: 'later' };
-    throw failureOf(versionedFailures('provider'), { failed: result.failed });
-  }, {
-    attempts: 10,
-    exhausted: () => {
-      throw new AppError('CONFLICT', "The provider's services are changing concurrently; try again");
+export async function removeProvider(
+  medspaId: string,
+  id: string,
+  options: WriteOptions,
+): Promise<{ id: string; deleted: true }> {
+  await retry(
+    async () => {
+      const provider = await readProviderForDeletion(medspaId, id);
+      if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
+      if (options.ifMatch !== undefined && options.ifMatch !== provider.version) throw new AppError('VERSION_CONFLICT');
+      const services = await servicesCertifying(medspaId, id);
+      if (services.length > MAX_SERVICES_PER_DELETION) {
+        throw new AppError(
+          'CONFLICT',
+          `The provider is certified for ${services.length} services; unassign it from some (at most ${MAX_SERVICES_PER_DELETION} may remain) and delete again`,
+        );
+      }
+      const result = await commitProviderDeletion(medspaId, id, services, {
+        expectedVersion: options.ifMatch,
+        certificationSeq: provider.certificationSeq,
+        now: options.now.toISOString(),
+        writes: options.writes,
+      });
+      if (result.ok) return { done: true };
+      // A service changed, or a certification came in, since the read: look again.
+      if (result.failed === 'service' || result.failed === 'certified') return { retry: 'later' };
+      throw failureOf(versionedFailures('provider'), { failed: result.failed });
     },
-  });
+    {
+      attempts: 10,
+      exhausted: () => {
+        throw new AppError('CONFLICT', "The provider's services are changing concurrently; try again");
+      },
+    },
+  );
   return { id, deleted: true };
 }
 
@@ -190,27 +247,52 @@ export async function listResources<K extends ResourceKind>(
   query: { limit: number; cursor?: string } & Record<string, unknown>,
   filter?: Filter,
 ): Promise<ListResult<ResourceRecords[K]>> {
-  return toListResult((await listLiveEntities(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter)) as Page<ResourceRecords[K]>);
+  return toListResult(
+    (await listLiveEntities(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter)) as Page<
+      ResourceRecords[K]
+    >,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rooms and equipment
 
-export const createFacility = (kind: FacilityKind, medspaId: string, input: CreateFacilityInput, now: Date, writes?: RequestWrites) =>
-  createResource(kind, medspaId, { name: input.name, description: input.description ?? null, active: input.active }, now, writes);
+export const createFacility = (
+  kind: FacilityKind,
+  medspaId: string,
+  input: CreateFacilityInput,
+  now: Date,
+  writes?: RequestWrites,
+) =>
+  createResource(
+    kind,
+    medspaId,
+    { name: input.name, description: input.description ?? null, active: input.active },
+    now,
+    writes,
+  );
 
-export const changeFacility = (kind: FacilityKind, medspaId: string, id: string, changes: UpdateFacilityInput, options: WriteOptions) =>
-  changeResource(kind, medspaId, id, changes, options);
+export const changeFacility = (
+  kind: FacilityKind,
+  medspaId: string,
+  id: string,
+  changes: UpdateFacilityInput,
+  options: WriteOptions,
+) => changeResource(kind, medspaId, id, changes, options);
 
 // ---------------------------------------------------------------------------------------------
 // Providers
 
-export const fullName = (provider: { first_name: string; last_name: string }) => `${provider.first_name} ${provider.last_name}`;
+export const fullName = (provider: { first_name: string; last_name: string }) =>
+  `${provider.first_name} ${provider.last_name}`;
 
 /** Every weekday present (missing days are not worked), periods sorted by start. */
 export function normalizeWorkingHours(hours: WorkingHours = {}, base: WorkingHours = {}): WorkingHours {
   return Object.fromEntries(
-    WEEKDAYS.map((day) => [day, [...(hours[day] ?? base[day] ?? [])].map(({ start, end }) => ({ start, end })).sort(byStart)]),
+    WEEKDAYS.map((day) => [
+      day,
+      [...(hours[day] ?? base[day] ?? [])].map(({ start, end }) => ({ start, end })).sort(byStart),
+    ]),
   );
 }
 
@@ -247,7 +329,10 @@ export const createProvider = (medspaId: string, input: CreateProviderInput, now
 export const changeProvider = (medspaId: string, id: string, changes: UpdateProviderInput, options: WriteOptions) =>
   changeFromCurrent('provider', medspaId, id, options, (current) => ({
     ...changes,
-    full_name: fullName({ first_name: changes.first_name ?? current.first_name, last_name: changes.last_name ?? current.last_name }),
+    full_name: fullName({
+      first_name: changes.first_name ?? current.first_name,
+      last_name: changes.last_name ?? current.last_name,
+    }),
     working_hours: changes.working_hours && normalizeWorkingHours(changes.working_hours, current.working_hours),
     time_off: changes.time_off && normalizeTimeOff(changes.time_off),
   }));

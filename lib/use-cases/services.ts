@@ -7,7 +7,16 @@ import { AppError } from '../errors';
 import { failureOf, type FailureTable } from './failures';
 import type { ServiceRecord } from '../domain/records';
 import type { CreateServiceInput, UpdateServiceInput } from '../schemas/resources';
-import { changeFromCurrent, changeResource, findResources, listResources, readResource, versionedFailures, type Fields, type WriteOptions } from './resources';
+import {
+  changeFromCurrent,
+  changeResource,
+  findResources,
+  listResources,
+  readResource,
+  versionedFailures,
+  type Fields,
+  type WriteOptions,
+} from './resources';
 
 /**
  * Services (API reference, other resources) and their certified providers: a service's
@@ -30,15 +39,27 @@ const SERVICE_WRITE_FAILURES: FailureTable<Exclude<ServiceWriteResult, { ok: tru
 };
 
 /** Commits a service change on the version read; the providers it newly certifies must still be live at that moment. */
-const commitService = (medspaId: string, options: WriteOptions) => async (changes: Partial<Fields<'service'>>, current: ServiceRecord): Promise<ServiceRecord> => {
-  const at = options.now.toISOString();
-  const newProviderIds = (changes.provider_ids ?? []).filter((id) => !current.provider_ids.includes(id));
-  const result = await commitServiceChange(medspaId, current.id, changes, { expectedVersion: current.version, now: at, newProviderIds, writes: options.writes });
-  if (!result.ok) throw failureOf(SERVICE_WRITE_FAILURES, result);
-  return afterUpdate(current, changes, at);
-};
+const commitService =
+  (medspaId: string, options: WriteOptions) =>
+  async (changes: Partial<Fields<'service'>>, current: ServiceRecord): Promise<ServiceRecord> => {
+    const at = options.now.toISOString();
+    const newProviderIds = (changes.provider_ids ?? []).filter((id) => !current.provider_ids.includes(id));
+    const result = await commitServiceChange(medspaId, current.id, changes, {
+      expectedVersion: current.version,
+      now: at,
+      newProviderIds,
+      writes: options.writes,
+    });
+    if (!result.ok) throw failureOf(SERVICE_WRITE_FAILURES, result);
+    return afterUpdate(current, changes, at);
+  };
 
-export async function createService(medspaId: string, input: CreateServiceInput, now: Date, writes?: RequestWrites): Promise<ServiceRecord> {
+export async function createService(
+  medspaId: string,
+  input: CreateServiceInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<ServiceRecord> {
   const at = now.toISOString();
   const service: ServiceRecord = {
     id: randomUUID(),
@@ -62,27 +83,53 @@ export async function createService(medspaId: string, input: CreateServiceInput,
 export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
   if (!changes.provider_ids) return changeResource('service', medspaId, id, changes, options);
   // The service's own 404 comes before its providers' (API reference, errors's order): read, then check them.
-  return changeFromCurrent('service', medspaId, id, options, async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }), commitService(medspaId, options));
+  return changeFromCurrent(
+    'service',
+    medspaId,
+    id,
+    options,
+    async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }),
+    commitService(medspaId, options),
+  );
 }
 
 export const listServices = (medspaId: string, query: { limit: number; cursor?: string; category?: string }) =>
   listResources('service', medspaId, query, where<ServiceRecord>({ category: query.category }));
 
 /** Certifies a provider for a service. Idempotent: an assigned provider leaves the service unchanged. */
-export const assignServiceProvider = (medspaId: string, serviceId: string, providerId: string, now: Date, writes?: RequestWrites) =>
-  changeFromCurrent('service', medspaId, serviceId, { now, writes }, async (service) => {
-    await readResource('provider', medspaId, providerId);
-    return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
-  }, commitService(medspaId, { now, writes }));
+export const assignServiceProvider = (
+  medspaId: string,
+  serviceId: string,
+  providerId: string,
+  now: Date,
+  writes?: RequestWrites,
+) =>
+  changeFromCurrent(
+    'service',
+    medspaId,
+    serviceId,
+    { now, writes },
+    async (service) => {
+      await readResource('provider', medspaId, providerId);
+      return service.provider_ids.includes(providerId) ? null : { provider_ids: [...service.provider_ids, providerId] };
+    },
+    commitService(medspaId, { now, writes }),
+  );
 
 /**
  * Withdraws a certification (a DELETE: honours If-Match on the service and answers the deletion
  * object, the provider's id). Idempotent for a live provider. A deletion withdraws its provider
  * everywhere itself; a deleted provider's id still listed (written before that rule) can still be removed.
  */
-export async function unassignServiceProvider(medspaId: string, serviceId: string, providerId: string, options: WriteOptions) {
+export async function unassignServiceProvider(
+  medspaId: string,
+  serviceId: string,
+  providerId: string,
+  options: WriteOptions,
+) {
   await changeFromCurrent('service', medspaId, serviceId, options, async (service) => {
-    if (service.provider_ids.includes(providerId)) return { provider_ids: service.provider_ids.filter((id) => id !== providerId) };
+    if (service.provider_ids.includes(providerId))
+      return { provider_ids: service.provider_ids.filter((id) => id !== providerId) };
     await readResource('provider', medspaId, providerId);
     return null;
   });

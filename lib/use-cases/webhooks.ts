@@ -18,7 +18,13 @@ import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { PREVIOUS_SECRET_VALID_MS } from '../domain/webhooks';
 import { AppError } from '../errors';
 import type { ContractEvent } from '../events/types';
-import type { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookDelivery, WebhookWithSecret } from '../schemas/webhooks';
+import type {
+  CreateWebhookInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookDelivery,
+  WebhookWithSecret,
+} from '../schemas/webhooks';
 import { subscriptionUrlProblem } from '../webhooks/address';
 import { deliverOnce } from '../webhooks/jobs';
 import { changeFromCurrent as changeFromFresh } from './change-from-current';
@@ -67,7 +73,8 @@ const secretContext = (medspaId: string, id: string) => `${medspaId}:${id}`;
 
 async function assertSubscribable(url: string): Promise<void> {
   const problem = await subscriptionUrlProblem(url, { allowLocal: config().ALLOW_LOCAL_WEBHOOKS });
-  if (problem) throw new AppError('VALIDATION_ERROR', `url ${problem}`, { details: [{ path: 'url', message: problem }] });
+  if (problem)
+    throw new AppError('VALIDATION_ERROR', `url ${problem}`, { details: [{ path: 'url', message: problem }] });
 }
 
 async function readStored(medspaId: string, id: string): Promise<WebhookRecord> {
@@ -76,19 +83,31 @@ async function readStored(medspaId: string, id: string): Promise<WebhookRecord> 
   return found;
 }
 
-export const readWebhook = async (medspaId: string, id: string): Promise<Webhook> => toWebhook(await readStored(medspaId, id));
+export const readWebhook = async (medspaId: string, id: string): Promise<Webhook> =>
+  toWebhook(await readStored(medspaId, id));
 
-export async function listWebhooks(medspaId: string, query: { limit: number; cursor?: string }): Promise<ListResult<Webhook>> {
+export async function listWebhooks(
+  medspaId: string,
+  query: { limit: number; cursor?: string },
+): Promise<ListResult<Webhook>> {
   const page = pageRequest(medspaId, 'webhooks', query);
   const result = await queryWebhooks(medspaId, page);
   return toListResult({ ...result, items: result.items.map(toWebhook) });
 }
 
-export async function createWebhook(medspaId: string, input: CreateWebhookInput, now: Date, writes?: RequestWrites): Promise<WebhookWithSecret> {
+export async function createWebhook(
+  medspaId: string,
+  input: CreateWebhookInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<WebhookWithSecret> {
   await assertSubscribable(input.url);
   // Counted, not reserved: two creates racing at the bound may both pass (a soft limit).
   if ((await countWebhooks(medspaId)) >= MAX_WEBHOOKS_PER_PRACTICE) {
-    throw new AppError('CONFLICT', `A practice can have at most ${MAX_WEBHOOKS_PER_PRACTICE} webhook subscriptions; delete one first`);
+    throw new AppError(
+      'CONFLICT',
+      `A practice can have at most ${MAX_WEBHOOKS_PER_PRACTICE} webhook subscriptions; delete one first`,
+    );
   }
   const id = randomUUID();
   const secret = newSigningSecret();
@@ -110,7 +129,10 @@ export async function createWebhook(medspaId: string, input: CreateWebhookInput,
   return { ...toWebhook(stored), secret };
 }
 
-const WEBHOOK_WRITE_FAILURES: FailureTable<{ failed: VersionedFailure }> = { absent: 'WEBHOOK_NOT_FOUND', version: 'VERSION_CONFLICT' };
+const WEBHOOK_WRITE_FAILURES: FailureTable<{ failed: VersionedFailure }> = {
+  absent: 'WEBHOOK_NOT_FOUND',
+  version: 'VERSION_CONFLICT',
+};
 
 /**
  * A change computed from the current subscription and written on its version (./change-from-current.ts:
@@ -128,7 +150,11 @@ const changeFromCurrent = (
     // Nothing to change: no new version, no new ETag (API reference: a PATCH that changes nothing is no change).
     unchanged: ({ changes, remove }, current) => !remove?.length && changesNothing(changes, current),
     commit: async ({ changes, remove }, current) => {
-      const result = await commitWebhookChange(current, changes, { now: options.now.toISOString(), remove, writes: options.writes });
+      const result = await commitWebhookChange(current, changes, {
+        now: options.now.toISOString(),
+        remove,
+        writes: options.writes,
+      });
       if (!result.ok) throw failureOf(WEBHOOK_WRITE_FAILURES, result);
       return result.item;
     },
@@ -136,7 +162,12 @@ const changeFromCurrent = (
   });
 
 /** Re-enabling a disabled subscription clears its reason and its failing streak, so it gets a fresh 3 days. */
-export async function changeWebhook(medspaId: string, id: string, input: UpdateWebhookInput, options: WriteOptions): Promise<Webhook> {
+export async function changeWebhook(
+  medspaId: string,
+  id: string,
+  input: UpdateWebhookInput,
+  options: WriteOptions,
+): Promise<Webhook> {
   if (input.url !== undefined) await assertSubscribable(input.url);
   const updated = await changeFromCurrent(medspaId, id, options, (current) => {
     const changes = definedFields(input);
@@ -147,14 +178,23 @@ export async function changeWebhook(medspaId: string, id: string, input: UpdateW
   return toWebhook(updated);
 }
 
-export async function removeWebhook(medspaId: string, id: string, options: WriteOptions): Promise<{ id: string; deleted: true }> {
+export async function removeWebhook(
+  medspaId: string,
+  id: string,
+  options: WriteOptions,
+): Promise<{ id: string; deleted: true }> {
   const result = await deleteWebhook(medspaId, id, options.ifMatch);
   if (!result.ok) throw failureOf(WEBHOOK_WRITE_FAILURES, result);
   return { id, deleted: true };
 }
 
 /** The new secret signs from now on; the one it replaces signs too for 24 h (an older one stops at once). */
-export async function rotateWebhookSecret(medspaId: string, id: string, now: Date, writes?: RequestWrites): Promise<WebhookWithSecret> {
+export async function rotateWebhookSecret(
+  medspaId: string,
+  id: string,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<WebhookWithSecret> {
   const secret = newSigningSecret();
   const updated = await changeFromCurrent(medspaId, id, { now, writes }, (current) => ({
     changes: {
@@ -167,27 +207,48 @@ export async function rotateWebhookSecret(medspaId: string, id: string, now: Dat
 }
 
 /** `webhook.test`: sent to this subscription only, now, once. */
-export async function testWebhook(medspaId: string, id: string, now: Date, writes?: RequestWrites): Promise<WebhookDelivery> {
+export async function testWebhook(
+  medspaId: string,
+  id: string,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<WebhookDelivery> {
   const sub = await readStored(medspaId, id);
   const event: ContractEvent = {
     id: `evt_test_${randomUUID().replace(/-/g, '')}`,
     type: 'webhook.test',
     created_at: now.toISOString(),
     medspa_id: medspaId,
-    data: { object: { webhook_id: sub.id, message: 'A test event from medspa-api: your endpoint is reachable and can verify signatures.' } },
+    data: {
+      object: {
+        webhook_id: sub.id,
+        message: 'A test event from medspa-api: your endpoint is reachable and can verify signatures.',
+      },
+    },
   };
   return toDelivery(await deliverOnce(sub, event, 1, { now: () => now }, writes));
 }
 
-export async function listWebhookDeliveries(medspaId: string, id: string, query: { limit: number; cursor?: string }): Promise<ListResult<WebhookDelivery>> {
+export async function listWebhookDeliveries(
+  medspaId: string,
+  id: string,
+  query: { limit: number; cursor?: string },
+): Promise<ListResult<WebhookDelivery>> {
   const page = pageRequest(medspaId, 'webhook-deliveries', { ...query, webhook_id: id });
   const [, log] = await Promise.all([readStored(medspaId, id), listDeliveries(medspaId, id, page)]);
   return toListResult({ ...log, items: log.items.map(toDelivery) });
 }
 
 /** The logged attempt's event, sent again now (same `webhook-id`, so receivers dedupe); a new entry with the next attempt number. */
-export async function retryWebhookDelivery(medspaId: string, id: string, deliveryId: string, now: Date, writes?: RequestWrites): Promise<WebhookDelivery> {
+export async function retryWebhookDelivery(
+  medspaId: string,
+  id: string,
+  deliveryId: string,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<WebhookDelivery> {
   const [sub, delivery] = await Promise.all([readStored(medspaId, id), findDelivery(medspaId, deliveryId)]);
-  if (!delivery || delivery.subscription_id !== sub.id) throw new AppError('WEBHOOK_NOT_FOUND', 'No such delivery for this webhook');
+  if (!delivery || delivery.subscription_id !== sub.id)
+    throw new AppError('WEBHOOK_NOT_FOUND', 'No such delivery for this webhook');
   return toDelivery(await deliverOnce(sub, delivery.event, delivery.attempt + 1, { now: () => now }, writes));
 }

@@ -12,7 +12,11 @@ import { BLOCKED_ADDRESS_PROBLEM, checkWebhookUrl, isBlockedAddress } from '../d
 export type Lookup = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemLookup: Lookup = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, order: 'ipv4first' }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, order: 'ipv4first' }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
 
 export type Target = { ok: true; url: URL; addresses: LookupAddress[] } | { ok: false; problem: string };
 
@@ -31,7 +35,8 @@ export async function resolveTarget(raw: string, options: { allowLocal: boolean;
     }
     if (addresses.length === 0) return { ok: false, problem: 'host does not resolve' };
   }
-  if (check.publicOnly && addresses.some((entry) => isBlockedAddress(entry.address))) return { ok: false, problem: BLOCKED_ADDRESS_PROBLEM };
+  if (check.publicOnly && addresses.some((entry) => isBlockedAddress(entry.address)))
+    return { ok: false, problem: BLOCKED_ADDRESS_PROBLEM };
   return { ok: true, url: check.url, addresses };
 }
 
@@ -54,7 +59,10 @@ export function pinnedLookup(addresses: LookupAddress[]) {
  * The subscribe-time check: the URL rule, and in production the host's current addresses. Answers
  * the problem (for a VALIDATION_ERROR on `url`), or null when the URL may be subscribed.
  */
-export async function subscriptionUrlProblem(raw: string, options: { allowLocal: boolean; lookup?: Lookup }): Promise<string | null> {
+export async function subscriptionUrlProblem(
+  raw: string,
+  options: { allowLocal: boolean; lookup?: Lookup },
+): Promise<string | null> {
   const check = checkWebhookUrl(raw, options);
   if (!check.ok) return check.problem;
   if (!check.publicOnly) return null;

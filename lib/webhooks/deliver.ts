@@ -63,7 +63,12 @@ function describeError(error: NodeJS.ErrnoException): string {
 export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const fail = (error: string, status: number | null = null): AttemptOutcome => ({ ok: false, response_status: status, duration_ms: elapsed(), error });
+  const fail = (error: string, status: number | null = null): AttemptOutcome => ({
+    ok: false,
+    response_status: status,
+    duration_ms: elapsed(),
+    error,
+  });
 
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
@@ -72,7 +77,10 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   const timeoutMessage = `no complete response within ${input.timeoutMs / 1000} s`;
   try {
     // The lookup itself cannot be cancelled, but the attempt stops waiting for it at the deadline.
-    const target = await Promise.race([resolveTarget(input.url, { allowLocal: input.allowLocal, lookup: input.lookup }), deadline]);
+    const target = await Promise.race([
+      resolveTarget(input.url, { allowLocal: input.allowLocal, lookup: input.lookup }),
+      deadline,
+    ]);
     if (target === 'timeout') return fail(timeoutMessage);
     if (!target.ok) return fail(`url ${target.problem}`);
 
@@ -97,7 +105,12 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
         req?.destroy();
       };
       // A fresh connection per attempt (no pooled socket), to the pinned addresses only.
-      req = send(target.url, { method: 'POST', headers, agent: false, lookup: pinnedLookup(target.addresses) as never });
+      req = send(target.url, {
+        method: 'POST',
+        headers,
+        agent: false,
+        lookup: pinnedLookup(target.addresses) as never,
+      });
       req.on('error', (error) => settle(fail(describeError(error as NodeJS.ErrnoException))));
       req.on('response', (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
@@ -106,7 +119,8 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
         let received = 0;
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) settle(fail(`response body over ${MAX_RESPONSE_BYTES / 1024} KiB`, status));
+          if (received > MAX_RESPONSE_BYTES)
+            settle(fail(`response body over ${MAX_RESPONSE_BYTES / 1024} KiB`, status));
         });
         response.on('end', () => settle({ ok: true, response_status: status, duration_ms: elapsed(), error: null }));
         response.on('error', () => settle(fail('connection closed during the response', status)));

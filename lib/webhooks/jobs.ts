@@ -42,7 +42,10 @@ export const DeliveryJob = z.object({
     type: z.enum([...EVENT_TYPES, 'webhook.test']),
     created_at: z.string(),
     medspa_id: z.string(),
-    data: z.object({ object: z.record(z.string(), z.unknown()), previous: z.optional(z.record(z.string(), z.unknown())) }),
+    data: z.object({
+      object: z.record(z.string(), z.unknown()),
+      previous: z.optional(z.record(z.string(), z.unknown())),
+    }),
   }),
 });
 export type DeliveryJob = z.output<typeof DeliveryJob>;
@@ -92,10 +95,16 @@ export function derivedId(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-type JobIdentity = Pick<DeliveryJob, 'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'>;
+type JobIdentity = Pick<
+  DeliveryJob,
+  'delivery_id' | 'delivery_created_at' | 'attempt' | 'medspa_id' | 'subscription_id' | 'event'
+>;
 
 /** A delivery log entry of this job's attempt, in the given state. */
-const entryOf = (job: JobIdentity, state: Pick<DeliveryRecord, 'status' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>): DeliveryRecord => ({
+const entryOf = (
+  job: JobIdentity,
+  state: Pick<DeliveryRecord, 'status' | 'response_status' | 'duration_ms' | 'error' | 'next_attempt_at'>,
+): DeliveryRecord => ({
   id: job.delivery_id,
   medspa_id: job.medspa_id,
   subscription_id: job.subscription_id,
@@ -108,19 +117,33 @@ const entryOf = (job: JobIdentity, state: Pick<DeliveryRecord, 'status' | 'respo
 });
 
 const pendingEntry = (job: DeliveryJob): DeliveryRecord =>
-  entryOf(job, { status: 'pending', response_status: null, duration_ms: null, error: null, next_attempt_at: job.due_at });
+  entryOf(job, {
+    status: 'pending',
+    response_status: null,
+    duration_ms: null,
+    error: null,
+    next_attempt_at: job.due_at,
+  });
 
 /**
  * Sends an event to every enabled subscription of its practice that takes its type: ONE Query for
  * the subscriptions, one job each (sent before its `pending` log entry is written, so a logged
  * attempt always has its job). Answers the number of jobs.
  */
-export async function fanOut(event: ContractEvent, queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+export async function fanOut(
+  event: ContractEvent,
+  queue: DeliveryQueue,
+  options: DeliveryOptions = {},
+): Promise<number> {
   return fanOutTo(event, await practiceWebhooks(event.medspa_id), queue, options);
 }
 
 /** Several events: still one Query per practice, shared by that practice's events. */
-export async function fanOutAll(events: readonly ContractEvent[], queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<number> {
+export async function fanOutAll(
+  events: readonly ContractEvent[],
+  queue: DeliveryQueue,
+  options: DeliveryOptions = {},
+): Promise<number> {
   const byPractice = new Map<string, ContractEvent[]>();
   for (const event of events) byPractice.set(event.medspa_id, [...(byPractice.get(event.medspa_id) ?? []), event]);
   let jobs = 0;
@@ -128,14 +151,21 @@ export async function fanOutAll(events: readonly ContractEvent[], queue: Deliver
     const subscriptions = await practiceWebhooks(medspaId);
     // A few at a time: each is a queue send and a log write per interested subscription.
     for (let i = 0; i < practiceEvents.length; i += 8) {
-      const counts = await Promise.all(practiceEvents.slice(i, i + 8).map((event) => fanOutTo(event, subscriptions, queue, options)));
+      const counts = await Promise.all(
+        practiceEvents.slice(i, i + 8).map((event) => fanOutTo(event, subscriptions, queue, options)),
+      );
       jobs += counts.reduce((sum, n) => sum + n, 0);
     }
   }
   return jobs;
 }
 
-async function fanOutTo(event: ContractEvent, all: readonly WebhookRecord[], queue: DeliveryQueue, options: DeliveryOptions): Promise<number> {
+async function fanOutTo(
+  event: ContractEvent,
+  all: readonly WebhookRecord[],
+  queue: DeliveryQueue,
+  options: DeliveryOptions,
+): Promise<number> {
   const { now } = settings(options);
   const subscriptions = all.filter((sub) => sub.enabled && wantsEvent(sub.events, event.type));
   if (subscriptions.length === 0) return 0;
@@ -159,14 +189,31 @@ async function fanOutTo(event: ContractEvent, all: readonly WebhookRecord[], que
 function signingSecrets(sub: WebhookRecord, now: Date): string[] {
   const context = `${sub.medspa_id}:${sub.id}`;
   const secrets = [decryptSecret(sub.secret_enc, context)];
-  if (sub.previous_secret_enc && sub.previous_secret_expires_at && Date.parse(sub.previous_secret_expires_at) > now.getTime()) {
+  if (
+    sub.previous_secret_enc &&
+    sub.previous_secret_expires_at &&
+    Date.parse(sub.previous_secret_expires_at) > now.getTime()
+  ) {
     secrets.push(decryptSecret(sub.previous_secret_enc, context));
   }
   return secrets;
 }
 
-const attempt = (sub: WebhookRecord, event: ContractEvent, now: Date, options: ReturnType<typeof settings>): Promise<AttemptOutcome> =>
-  sendWebhook({ url: sub.url, event, secrets: signingSecrets(sub, now), now, timeoutMs: options.timeoutMs, allowLocal: options.allowLocal, lookup: options.lookup });
+const attempt = (
+  sub: WebhookRecord,
+  event: ContractEvent,
+  now: Date,
+  options: ReturnType<typeof settings>,
+): Promise<AttemptOutcome> =>
+  sendWebhook({
+    url: sub.url,
+    event,
+    secrets: signingSecrets(sub, now),
+    now,
+    timeoutMs: options.timeoutMs,
+    allowLocal: options.allowLocal,
+    lookup: options.lookup,
+  });
 
 /** Successes heal; failures start (or continue) a streak, and a 3-day streak disables. */
 async function recordHealth(sub: WebhookRecord, ok: boolean, now: Date): Promise<void> {
@@ -181,12 +228,22 @@ async function recordHealth(sub: WebhookRecord, ok: boolean, now: Date): Promise
   if (!since || !sub.enabled || !shouldAutoDisable(since, now)) return;
   const reason = `Every delivery failed for ${AUTO_DISABLE_AFTER_MS / 86_400_000} days (since ${since}); re-enable with PATCH {"enabled": true}`;
   if (await autoDisableWebhook(sub.medspa_id, sub.id, since, reason, at)) {
-    logger.warn('webhook subscription disabled', { medspaId: sub.medspa_id, subscriptionId: sub.id, failingSince: since });
+    logger.warn('webhook subscription disabled', {
+      medspaId: sub.medspa_id,
+      subscriptionId: sub.id,
+      failingSince: since,
+    });
   }
 }
 
 const finished = (job: JobIdentity, outcome: AttemptOutcome): DeliveryRecord =>
-  entryOf(job, { status: outcome.ok ? 'succeeded' : 'failed', response_status: outcome.response_status, duration_ms: outcome.duration_ms, error: outcome.error, next_attempt_at: null });
+  entryOf(job, {
+    status: outcome.ok ? 'succeeded' : 'failed',
+    response_status: outcome.response_status,
+    duration_ms: outcome.duration_ms,
+    error: outcome.error,
+    next_attempt_at: null,
+  });
 
 const logAttempt = (entry: DeliveryRecord) =>
   logger.info('webhook attempt', {
@@ -211,7 +268,11 @@ export type JobResult = 'deferred' | 'dropped' | 'duplicate' | 'succeeded' | 're
  * (sent before it is logged) until the schedule runs out. Throws only when the table is unreachable,
  * and then the queue's redelivery runs the job again (at least once).
  */
-export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue, options: DeliveryOptions = {}): Promise<JobResult> {
+export async function processDeliveryJob(
+  job: DeliveryJob,
+  queue: DeliveryQueue,
+  options: DeliveryOptions = {},
+): Promise<JobResult> {
   const opts = settings(options);
   const now = opts.now();
   const wait = (Date.parse(job.due_at) - now.getTime()) / 1000;
@@ -219,14 +280,27 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
     await queue.send(job, wait);
     return 'deferred';
   }
-  const { subscription: sub, logged } = await readDeliveryJob({ ...job, id: job.delivery_id, created_at: job.delivery_created_at });
+  const { subscription: sub, logged } = await readDeliveryJob({
+    ...job,
+    id: job.delivery_id,
+    created_at: job.delivery_created_at,
+  });
   if (!sub) {
-    logger.info('webhook job dropped: subscription deleted', { medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id });
+    logger.info('webhook job dropped: subscription deleted', {
+      medspaId: job.medspa_id,
+      subscriptionId: job.subscription_id,
+      eventId: job.event.id,
+    });
     return 'dropped';
   }
   if (logged && logged.status !== 'pending') return 'duplicate';
   if (!sub.enabled || !wantsEvent(sub.events, job.event.type)) {
-    const entry = finished(job, { ok: false, response_status: null, duration_ms: 0, error: sub.enabled ? 'subscription no longer takes this event type' : 'subscription disabled' });
+    const entry = finished(job, {
+      ok: false,
+      response_status: null,
+      duration_ms: 0,
+      error: sub.enabled ? 'subscription no longer takes this event type' : 'subscription disabled',
+    });
     await saveDeliveryAttempt(entry);
     logAttempt(entry);
     return 'dropped';
@@ -240,7 +314,12 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
     if (delay === null) {
       result = 'gave_up';
       await saveDeliveryAttempt(entry);
-      logger.warn('webhook delivery given up', { medspaId: job.medspa_id, subscriptionId: sub.id, eventId: job.event.id, attempts: job.attempt });
+      logger.warn('webhook delivery given up', {
+        medspaId: job.medspa_id,
+        subscriptionId: sub.id,
+        eventId: job.event.id,
+        attempts: job.attempt,
+      });
     } else {
       result = 'retrying';
       const next: DeliveryJob = {
@@ -267,12 +346,25 @@ export async function processDeliveryJob(job: DeliveryJob, queue: DeliveryQueue,
  * for the subscription's health, never retried automatically. Sent even while the subscription is
  * disabled, so its owner can check the receiver before re-enabling it.
  */
-export async function deliverOnce(sub: WebhookRecord, event: ContractEvent, attemptNumber: number, options: DeliveryOptions = {}, writes?: RequestWrites): Promise<DeliveryRecord> {
+export async function deliverOnce(
+  sub: WebhookRecord,
+  event: ContractEvent,
+  attemptNumber: number,
+  options: DeliveryOptions = {},
+  writes?: RequestWrites,
+): Promise<DeliveryRecord> {
   const opts = settings(options);
   const now = opts.now();
   const outcome = await attempt(sub, event, now, opts);
   const entry = finished(
-    { delivery_id: randomUUID(), delivery_created_at: now.toISOString(), attempt: attemptNumber, medspa_id: sub.medspa_id, subscription_id: sub.id, event },
+    {
+      delivery_id: randomUUID(),
+      delivery_created_at: now.toISOString(),
+      attempt: attemptNumber,
+      medspa_id: sub.medspa_id,
+      subscription_id: sub.id,
+      event,
+    },
     outcome,
   );
   // The request's own writes (Idempotency-Key marker, audit entry) commit with the logged attempt.

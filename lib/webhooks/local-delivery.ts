@@ -37,7 +37,13 @@ export function localFanOut() {
 }
 
 /** An event as the bus carries it (EventBridge's envelope), for the rules to match. */
-export const busEvent = (event: ContractEvent) => ({ version: '0', source: EVENT_SOURCE, 'detail-type': event.type, resources: [], detail: event });
+export const busEvent = (event: ContractEvent) => ({
+  version: '0',
+  source: EVENT_SOURCE,
+  'detail-type': event.type,
+  resources: [],
+  detail: event,
+});
 
 /** The rules that send an event to fan-out's queue: one copy each, as EventBridge sends one per matching rule. */
 export const fanOutRoutes = (event: ContractEvent, rules: readonly EventRule[] = EVENT_RULES) =>
@@ -70,7 +76,11 @@ export const JOURNAL_FILE = 'webhook-jobs.json';
 /** Node's timers take at most 2^31-1 ms (~24.8 days); a longer wait is re-armed when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-type QueueSettings = LocalDeliveryOptions & { concurrency: number; visibilityTimeoutSeconds: number; maxReceiveCount: number };
+type QueueSettings = LocalDeliveryOptions & {
+  concurrency: number;
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+};
 
 class LocalQueue implements DeliveryQueue {
   /** `receives`: failed runs so far (SQS's receive count; not journaled, so a restart resets it). */
@@ -115,12 +125,15 @@ class LocalQueue implements DeliveryQueue {
     if (!slot || this.stopped) return;
     clearTimeout(slot.timer);
     const wait = Math.max(0, delayMs);
-    slot.timer = setTimeout(() => {
-      slot.timer = undefined;
-      if (wait > MAX_TIMER_MS) return this.arm(id, wait - MAX_TIMER_MS);
-      this.ready.push(slot.job);
-      this.pump();
-    }, Math.min(wait, MAX_TIMER_MS));
+    slot.timer = setTimeout(
+      () => {
+        slot.timer = undefined;
+        if (wait > MAX_TIMER_MS) return this.arm(id, wait - MAX_TIMER_MS);
+        this.ready.push(slot.job);
+        this.pump();
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
   }
 
   private pump() {
@@ -146,7 +159,14 @@ class LocalQueue implements DeliveryQueue {
       const slot = this.jobs.get(job.delivery_id);
       const receives = (slot?.receives ?? 0) + 1;
       if (slot) slot.receives = receives;
-      const fields = { deliveryId: job.delivery_id, medspaId: job.medspa_id, subscriptionId: job.subscription_id, eventId: job.event.id, receives, error: (error as Error).message };
+      const fields = {
+        deliveryId: job.delivery_id,
+        medspaId: job.medspa_id,
+        subscriptionId: job.subscription_id,
+        eventId: job.event.id,
+        receives,
+        error: (error as Error).message,
+      };
       if (receives < this.options.maxReceiveCount) {
         logger.error('webhook job failed; it runs again after the visibility timeout', fields);
         this.arm(job.delivery_id, this.options.visibilityTimeoutSeconds * 1000);
@@ -240,7 +260,9 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
       await authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' });
       // Batches run side by side, as concurrent invocations of fan-out would.
       const queued = events.flatMap((event) => fanOutRoutes(event, options.rules).map(() => event));
-      const batches = Array.from({ length: Math.ceil(queued.length / batchSize) }, (_, i) => queued.slice(i * batchSize, (i + 1) * batchSize));
+      const batches = Array.from({ length: Math.ceil(queued.length / batchSize) }, (_, i) =>
+        queued.slice(i * batchSize, (i + 1) * batchSize),
+      );
       await Promise.all(batches.map((routed) => runAsFunction('fanOut', () => fanOutAll(routed, queue, options))));
     },
     stop: () => queue.stop(),

@@ -18,6 +18,12 @@ export class SqsDeliveryQueue implements DeliveryQueue {
   ) {}
 
   async send(job: DeliveryJob, delaySeconds: number): Promise<void> {
-    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job), DelaySeconds: sqsDelaySeconds(delaySeconds) }));
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(job),
+        DelaySeconds: sqsDelaySeconds(delaySeconds),
+      }),
+    );
   }
 }

@@ -1,5 +1,12 @@
 import type { SQSRecord } from 'aws-lambda';
-import { ContractEventSchema, DeliveryJob, fanOut, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
+import {
+  ContractEventSchema,
+  DeliveryJob,
+  fanOut,
+  processDeliveryJob,
+  type DeliveryOptions,
+  type DeliveryQueue,
+} from './jobs';
 
 /**
  * The record handlers of the two SQS-fed workers (functions/workers/fanOut.ts, deliverWebhook.ts),
@@ -8,7 +15,8 @@ import { ContractEventSchema, DeliveryJob, fanOut, processDeliveryJob, type Deli
  */
 
 /** `events` queue: EventBridge → SQS, so the body is the EventBridge event and `detail` the ContractEvent. */
-export const fanOutRecordHandler = (queue: DeliveryQueue, options: DeliveryOptions = {}) =>
+export const fanOutRecordHandler =
+  (queue: DeliveryQueue, options: DeliveryOptions = {}) =>
   async (record: SQSRecord): Promise<void> => {
     const envelope = JSON.parse(record.body) as { detail?: unknown };
     const event = ContractEventSchema.parse(envelope.detail);
@@ -16,7 +24,8 @@ export const fanOutRecordHandler = (queue: DeliveryQueue, options: DeliveryOptio
   };
 
 /** `deliveries` queue: one job per message. */
-export const deliveryRecordHandler = (queue: DeliveryQueue, options: DeliveryOptions = {}) =>
+export const deliveryRecordHandler =
+  (queue: DeliveryQueue, options: DeliveryOptions = {}) =>
   async (record: SQSRecord): Promise<void> => {
     await processDeliveryJob(DeliveryJob.parse(JSON.parse(record.body)), queue, options);
   };

@@ -7,7 +7,6 @@
 import type { SecretName } from '../crypto/named-secret';
 import type { TableWrites } from '../db/table-writes';
 
-
 export type WorkerTrigger =
   /**
    * The table's stream (NEW_AND_OLD_IMAGES). The handler answers Powertools' partial batch
@@ -61,7 +60,16 @@ export const workers = defineWorkers({
   aggregateReports: {
     trigger: { kind: 'stream', batchSize: 100, maxRetries: 10, maxRecordAgeSeconds: 24 * 60 * 60 },
     module: 'functions/workers/aggregateReports',
-    binds: { writes: { practice: ['check'], reportDays: ['update'], reportGeneration: ['check'], reportLedger: ['put'], reportStreamMarkers: ['put'], reportClientVisits: ['put'] } },
+    binds: {
+      writes: {
+        practice: ['check'],
+        reportDays: ['update'],
+        reportGeneration: ['check'],
+        reportLedger: ['put'],
+        reportStreamMarkers: ['put'],
+        reportClientVisits: ['put'],
+      },
+    },
     reservedConcurrency: 5,
     timeoutSeconds: 60,
     description: 'DynamoDB stream -> report day counters',
@@ -83,7 +91,11 @@ export const workers = defineWorkers({
   deliverWebhook: {
     trigger: { kind: 'queue', queue: 'deliveries', batchSize: 5, visibilityTimeoutSeconds: 180, maxReceiveCount: 7 },
     module: 'functions/workers/deliverWebhook',
-    binds: { writes: { webhookDeliveries: ['put'], webhooks: ['update'] }, secrets: ['webhook'], queues: ['deliveries'] },
+    binds: {
+      writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
+      secrets: ['webhook'],
+      queues: ['deliveries'],
+    },
     reservedConcurrency: 10,
     timeoutSeconds: 30,
     description: 'POST one webhook delivery (Standard Webhooks signature); the next attempt re-enqueued with its delay',
@@ -99,7 +111,6 @@ export const workers = defineWorkers({
     description: 'Every minute: due appointment reminders',
   },
 });
-
 
 /** Env var holding a queue's URL for its senders, e.g. `deliveries` -> `DELIVERIES_QUEUE_URL`. */
 export const queueUrlEnv = (queue: string) => `${queue.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_QUEUE_URL`;

@@ -8,7 +8,12 @@ declare module 'autocannon' {
   }
   interface RequestStep {
     setupRequest?: (request: RequestShape, context: Record<string, unknown>) => RequestShape;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
   interface Histogram {
     average: number;

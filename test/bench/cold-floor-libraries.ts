@@ -13,7 +13,9 @@ import middy from '@middy/core';
 import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import * as z from 'zod/mini';
 
-const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION }));
+const ddb = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION }),
+);
 const logger = new Logger({ serviceName: 'libraries-floor' });
 const Key = z.object({ pk: z.string(), sk: z.string() });
 
@@ -26,7 +28,11 @@ export interface LibrariesFloorEvent {
 }
 
 export const handler = middy(async (event: LibrariesFloorEvent) => {
-  const verifier = JwtVerifier.create({ issuer: event.issuer, audience: event.audience, jwksUri: 'https://jwks.invalid/never-fetched' });
+  const verifier = JwtVerifier.create({
+    issuer: event.issuer,
+    audience: event.audience,
+    jwksUri: 'https://jwks.invalid/never-fetched',
+  });
   verifier.cacheJwks({ keys: [event.jwk as never] });
   verifier.verifySync(event.token);
   const { Item } = await ddb.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: Key.parse(event.key) }));

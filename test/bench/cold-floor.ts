@@ -6,9 +6,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
-const ddb = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION }));
+const ddb = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: process.env.AWS_REGION }),
+);
 
 export const handler = async (event: { pk: string; sk: string }) => {
-  const { Item } = await ddb.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: event.pk, sk: event.sk } }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: event.pk, sk: event.sk } }),
+  );
   return { statusCode: Item ? 200 : 404, body: JSON.stringify(Item ?? {}) };
 };

@@ -20,15 +20,23 @@ interface Profile {
 }
 
 /** npm package of a source path, or for ours its folder (e.g. `lib/schemas`). */
-const packageOf = (source: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? /\/((?:lib|functions|infra)\/[^/]+)/.exec(source)?.[1] ?? source;
+const packageOf = (source: string) =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ??
+  /\/((?:lib|functions|infra)\/[^/]+)/.exec(source)?.[1] ??
+  source;
 /** A source function: its file (from the package, or ours from the project root), line and name. */
-const functionOf = (source: string, line: number, name: string) => `${/(?:node_modules\/|\/(?=(?:lib|functions|infra)\/))(.*)$/.exec(source)?.[1] ?? source}:${line + 1} ${name || '(anonymous)'}`;
+const functionOf = (source: string, line: number, name: string) =>
+  `${/(?:node_modules\/|\/(?=(?:lib|functions|infra)\/))(.*)$/.exec(source)?.[1] ?? source}:${line + 1} ${name || '(anonymous)'}`;
 
 /**
  * Self milliseconds per source package (bundle code) or category (Node, idle, GC), largest first;
  * `by: 'function'` names the bundle's functions instead of their packages.
  */
-export function profileBySource(profileFile: string, bundleFile: string, by: 'package' | 'function' = 'package'): Array<[string, number]> {
+export function profileBySource(
+  profileFile: string,
+  bundleFile: string,
+  by: 'package' | 'function' = 'package',
+): Array<[string, number]> {
   const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Profile;
   const map = new SourceMap(JSON.parse(readFileSync(`${bundleFile}.map`, 'utf8')));
   const selfUs = new Map<number, number>();
@@ -42,9 +50,17 @@ export function profileBySource(profileFile: string, bundleFile: string, by: 'pa
     const { url, lineNumber, columnNumber, functionName } = node.callFrame;
     let where: string;
     if (url.endsWith('.mjs') && url.includes('functions/')) {
-      const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string; originalLine?: number; name?: string };
+      const entry = map.findEntry(lineNumber, columnNumber) as {
+        originalSource?: string;
+        originalLine?: number;
+        name?: string;
+      };
       if (!entry.originalSource) where = 'bundle (unmapped)';
-      else where = by === 'package' ? packageOf(entry.originalSource) : functionOf(entry.originalSource, entry.originalLine ?? 0, entry.name ?? functionName);
+      else
+        where =
+          by === 'package'
+            ? packageOf(entry.originalSource)
+            : functionOf(entry.originalSource, entry.originalLine ?? 0, entry.name ?? functionName);
     } else if (!url) where = functionName.startsWith('(') ? functionName : `native ${functionName}`;
     else if (url.startsWith('node:')) where = `node ${url.slice(5).split('/')[0]}`;
     // In a warm profile, the bench's own code around the handler; in a cold one, Node's loaders.

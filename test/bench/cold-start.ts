@@ -52,9 +52,18 @@ process.exit(0);
  */
 const NODE = process.env.BENCH_NODE ?? process.execPath;
 
-function runOnce(runner: string, bundle: FunctionBundle, invocationFile: string, env: NodeJS.ProcessEnv, nodeOptions: string[]): Promise<ColdStart> {
+function runOnce(
+  runner: string,
+  bundle: FunctionBundle,
+  invocationFile: string,
+  env: NodeJS.ProcessEnv,
+  nodeOptions: string[],
+): Promise<ColdStart> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [...nodeOptions, runner, pathToFileURL(bundle.file).href, invocationFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [...nodeOptions, runner, pathToFileURL(bundle.file).href, invocationFile], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -62,7 +71,8 @@ function runOnce(runner: string, bundle: FunctionBundle, invocationFile: string,
     child.on('error', reject);
     child.on('close', (code) => {
       const line = out.split('\n').find((text) => text.startsWith('@@cold '));
-      if (!line) return reject(new Error(`cold start of ${bundle.name} printed no result (exit ${code}): ${err.slice(0, 500)}`));
+      if (!line)
+        return reject(new Error(`cold start of ${bundle.name} printed no result (exit ${code}): ${err.slice(0, 500)}`));
       const { importMs, firstMs, outcome } = JSON.parse(line.slice(7)) as Omit<ColdStart, 'name' | 'totalMs'>;
       resolve({ name: bundle.name, importMs, firstMs, totalMs: importMs + firstMs, outcome });
     });
@@ -84,28 +94,42 @@ export async function measureColdStarts(options: {
 }): Promise<ColdStart[]> {
   const runner = join(options.workDir, 'cold-runner.mjs');
   writeFileSync(runner, RUNNER);
-  const files = new Map(options.bundles.map((bundle, index) => {
-    const file = join(options.workDir, `invocation-${index}.json`);
-    writeFileSync(file, JSON.stringify(options.invocation(bundle)));
-    return [bundle.name, file];
-  }));
+  const files = new Map(
+    options.bundles.map((bundle, index) => {
+      const file = join(options.workDir, `invocation-${index}.json`);
+      writeFileSync(file, JSON.stringify(options.invocation(bundle)));
+      return [bundle.name, file];
+    }),
+  );
   const results: ColdStart[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
-    for (const bundle of options.bundles) results.push(await runOnce(runner, bundle, files.get(bundle.name)!, options.env, options.nodeOptions ?? []));
+    for (const bundle of options.bundles)
+      results.push(await runOnce(runner, bundle, files.get(bundle.name)!, options.env, options.nodeOptions ?? []));
   }
   return results;
 }
 
-export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 /** p50 per function, slowest first. */
-export function byFunction(results: ColdStart[]): Array<{ name: string; p50: number; importP50: number; outcomes: string[] }> {
+export function byFunction(
+  results: ColdStart[],
+): Array<{ name: string; p50: number; importP50: number; outcomes: string[] }> {
   const groups = new Map<string, ColdStart[]>();
   for (const result of results) groups.set(result.name, [...(groups.get(result.name) ?? []), result]);
-  return [...groups].map(([name, list]) => ({
-    name,
-    p50: percentile(list.map((r) => r.totalMs), 50),
-    importP50: percentile(list.map((r) => r.importMs), 50),
-    outcomes: [...new Set(list.map((r) => r.outcome))],
-  })).sort((a, b) => b.p50 - a.p50);
+  return [...groups]
+    .map(([name, list]) => ({
+      name,
+      p50: percentile(
+        list.map((r) => r.totalMs),
+        50,
+      ),
+      importP50: percentile(
+        list.map((r) => r.importMs),
+        50,
+      ),
+      outcomes: [...new Set(list.map((r) => r.outcome))],
+    }))
+    .sort((a, b) => b.p50 - a.p50);
 }

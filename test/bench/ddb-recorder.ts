@@ -29,13 +29,19 @@ export async function startDdbRecorder(target: string) {
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const started = performance.now();
-    const forwarded = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, async (answer) => {
-      const answerBody = await bodyOf(answer);
-      const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
-      calls.push({ operation, input: JSON.parse(body.toString('utf8') || '{}'), started, ended: performance.now() });
-      res.writeHead(answer.statusCode ?? 500, answer.headers);
-      res.end(answerBody);
-    });
+    const forwarded = request(
+      { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      async (answer) => {
+        const answerBody = await bodyOf(answer);
+        const operation =
+          String(req.headers['x-amz-target'] ?? '')
+            .split('.')
+            .pop() ?? '';
+        calls.push({ operation, input: JSON.parse(body.toString('utf8') || '{}'), started, ended: performance.now() });
+        res.writeHead(answer.statusCode ?? 500, answer.headers);
+        res.end(answerBody);
+      },
+    );
     forwarded.on('error', (error) => res.destroy(error));
     forwarded.end(body);
   });

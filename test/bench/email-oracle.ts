@@ -30,14 +30,26 @@ export async function measureEmailOracle(setup: OracleSetup) {
   const knownEmails = Array.from({ length: KNOWN_EMAILS }, (_, i) => `known.${i}.${Date.now()}@example.com`);
   let n = 0;
   const book = (email: string, providerId: string) =>
-    post('/v1/public/bookings', { service_id: setup.serviceId, provider_id: providerId, scheduled_at: setup.slotAt(n++), client: { first_name: 'Oracle', last_name: 'Probe', email } }, { 'idempotency-key': `oracle-${n}-${Date.now()}` });
+    post(
+      '/v1/public/bookings',
+      {
+        service_id: setup.serviceId,
+        provider_id: providerId,
+        scheduled_at: setup.slotAt(n++),
+        client: { first_name: 'Oracle', last_name: 'Probe', email },
+      },
+      { 'idempotency-key': `oracle-${n}-${Date.now()}` },
+    );
   for (const email of knownEmails) await book(email, setup.providerIds[1]);
   const fresh: number[] = [];
   const known: number[] = [];
   let knownSlower = 0;
   for (let i = 0; i < setup.pairs; i += 1) {
     // Which goes first alternates too, so neither side always follows the other.
-    const sides = [() => book(`new.${i}.${Date.now()}@example.com`, setup.providerIds[0]), () => book(knownEmails[i % KNOWN_EMAILS]!, setup.providerIds[1])];
+    const sides = [
+      () => book(`new.${i}.${Date.now()}@example.com`, setup.providerIds[0]),
+      () => book(knownEmails[i % KNOWN_EMAILS]!, setup.providerIds[1]),
+    ];
     const times: number[] = [];
     for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
       const start = performance.now();

@@ -22,7 +22,10 @@ const dynamo = await startBenchTable();
 const receiver = await startReceiver();
 const pipeline = await startLocalPipeline({ sweepEveryMs: 60_000 });
 const practice = await makePractice();
-const hook = await call('POST', '/v1/webhooks', { token: practice.adminToken, body: { url: receiver.url('/hooks'), events: ['client.created'] } });
+const hook = await call('POST', '/v1/webhooks', {
+  token: practice.adminToken,
+  body: { url: receiver.url('/hooks'), events: ['client.created'] },
+});
 if (hook.status !== 201) throw new Error(`subscription failed: ${JSON.stringify(hook.body)}`);
 
 const arrivals = new Map<string, number>();
@@ -58,8 +61,12 @@ const created = await Promise.all(Array.from({ length: THROUGHPUT_EVENTS }, () =
 await until(() => created.every((client) => arrivals.has(client.id)), 120_000);
 const seconds = (performance.now() - started) / 1000;
 
-console.log(`events   201 -> subscriber p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms (${SAMPLES} samples; goal p50 < 1000 ms)`);
-console.log(`events   throughput ${(THROUGHPUT_EVENTS / seconds).toFixed(1)} events/s delivered (${THROUGHPUT_EVENTS} client.created, healthy receiver, ${seconds.toFixed(1)} s)`);
+console.log(
+  `events   201 -> subscriber p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms (${SAMPLES} samples; goal p50 < 1000 ms)`,
+);
+console.log(
+  `events   throughput ${(THROUGHPUT_EVENTS / seconds).toFixed(1)} events/s delivered (${THROUGHPUT_EVENTS} client.created, healthy receiver, ${seconds.toFixed(1)} s)`,
+);
 
 await pipeline.stop();
 await receiver.close();

@@ -35,15 +35,23 @@ export async function buildAll(options: { sourceMaps?: boolean; modules?: string
   const started = performance.now();
   const { bundles } = await buildFunctions(projectRoot, outdir, options.modules, options);
   const buildMs = performance.now() - started;
-  const [floor, callsFloor, librariesFloor] = (await buildFunctions(projectRoot, outdir, [COLD_FLOOR, CALLS_FLOOR, LIBRARIES_FLOOR], options)).bundles;
+  const [floor, callsFloor, librariesFloor] = (
+    await buildFunctions(projectRoot, outdir, [COLD_FLOOR, CALLS_FLOOR, LIBRARIES_FLOOR], options)
+  ).bundles;
   return { bundles, floor: floor!, callsFloor: callsFloor!, librariesFloor: librariesFloor!, outdir, buildMs };
 }
 
 /** min / median / max over all functions, and the three largest by name. */
 export function sizeLines(bundles: FunctionBundle[], buildMs: number): string[] {
   const sorted = [...bundles].sort((a, b) => a.bytes - b.bytes);
-  const median = percentile(sorted.map((b) => b.bytes), 50);
-  const largest = sorted.slice(-3).reverse().map((b) => `${b.name.replace(/^functions\//, '')} ${kb(b.bytes)}`);
+  const median = percentile(
+    sorted.map((b) => b.bytes),
+    50,
+  );
+  const largest = sorted
+    .slice(-3)
+    .reverse()
+    .map((b) => `${b.name.replace(/^functions\//, '')} ${kb(b.bytes)}`);
   const goal = sorted.at(-1)!.bytes <= 500 * 1024 && median <= 400 * 1024;
   return [
     `bundles  ${bundles.length} functions (minified, AWS SDK included, built in ${(buildMs / 1000).toFixed(1)} s): min ${kb(sorted[0]!.bytes)}, median ${kb(median)}, max ${kb(sorted.at(-1)!.bytes)} | largest: ${largest.join(', ')}`,
@@ -71,7 +79,12 @@ export interface SeededIds {
 /** The last date of the bench's availability search (14 days from `date`, both inclusive). */
 export const searchTo = (ids: SeededIds) => new Date(Date.parse(ids.date) + 13 * 86_400_000).toISOString().slice(0, 10);
 
-const operationsByModule = new Map(Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [handlerModule(operation, route), [operation, route] as const]));
+const operationsByModule = new Map(
+  Object.entries(routes as Record<string, RouteDef>).map(([operation, route]) => [
+    handlerModule(operation, route),
+    [operation, route] as const,
+  ]),
+);
 
 /**
  * The first request of a cold start: a real one for the operations the bench also times warm
@@ -84,23 +97,44 @@ export function invocationFor(ids: SeededIds, sample: number) {
   return (bundle: FunctionBundle): Invocation => {
     const requestId = randomUUID();
     const module = bundle.name;
-    if (module === COLD_FLOOR) return { event: practiceKey(ids.medspaId), context: plain(lambdaContext('floor', requestId)) };
+    if (module === COLD_FLOOR)
+      return { event: practiceKey(ids.medspaId), context: plain(lambdaContext('floor', requestId)) };
     if (module.startsWith('functions/workers/')) {
       const worker = module.slice('functions/workers/'.length);
-      const event = worker === 'sweepReminders' ? { 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString() } : { Records: [] };
+      const event =
+        worker === 'sweepReminders'
+          ? { 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString() }
+          : { Records: [] };
       return { event, context: plain(lambdaContext(worker, requestId)) };
     }
     const [operation, route] = operationsByModule.get(module) ?? [];
     if (!operation || !route) throw new Error(`no route for ${module}`);
-    const auth: Record<string, string> = route.auth === 'public' ? {} : route.auth === 'publishable' ? { 'x-publishable-key': ids.publishableKey } : { authorization: `Bearer ${ids.token}` };
+    const auth: Record<string, string> =
+      route.auth === 'public'
+        ? {}
+        : route.auth === 'publishable'
+          ? { 'x-publishable-key': ids.publishableKey }
+          : { authorization: `Bearer ${ids.token}` };
     // A preflight as a browser sends it, from an origin a practice may allow.
-    const preflight: Record<string, string> = route.preflight ? { origin: 'https://spa.example', 'access-control-request-method': 'GET' } : {};
-    const request = (url: string, body?: unknown) => ({ method: route.method, url, headers: { ...auth, ...preflight, 'content-type': 'application/json', host: 'bench' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const preflight: Record<string, string> = route.preflight
+      ? { origin: 'https://spa.example', 'access-control-request-method': 'GET' }
+      : {};
+    const request = (url: string, body?: unknown) => ({
+      method: route.method,
+      url,
+      headers: { ...auth, ...preflight, 'content-type': 'application/json', host: 'bench' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     let params: Record<string, string> = {};
     let call: ReturnType<typeof request>;
     switch (operation) {
       case 'createAppointment':
-        call = request('/v1/appointments', { client_id: ids.clientId, service_id: ids.serviceId, provider_id: ids.providerId, scheduled_at: ids.freeSlot(sample) });
+        call = request('/v1/appointments', {
+          client_id: ids.clientId,
+          service_id: ids.serviceId,
+          provider_id: ids.providerId,
+          scheduled_at: ids.freeSlot(sample),
+        });
         break;
       case 'getAppointments':
         call = request(`/v1/appointments?startDate=${ids.date}&endDate=${ids.date}&limit=50`);
@@ -117,12 +151,17 @@ export function invocationFor(ids: SeededIds, sample: number) {
         call = request(`/v1/clients/${ids.clientId}`);
         break;
       case 'createToken':
-        call = request('/v1/auth/token', { client_id: ids.credential.client_id, client_secret: ids.credential.client_secret });
+        call = request('/v1/auth/token', {
+          client_id: ids.credential.client_id,
+          client_secret: ids.credential.client_secret,
+        });
         break;
       default: {
         // The preflight of a path a browser calls (its answer is 204); the 404 of one nothing serves.
         const proxy = route.preflight ? 'public/services' : 'nowhere';
-        params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name!, name === 'proxy' ? proxy : randomUUID()]));
+        params = Object.fromEntries(
+          [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name!, name === 'proxy' ? proxy : randomUUID()]),
+        );
         const path = route.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => params[name]!);
         call = request(path, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
       }
@@ -138,12 +177,25 @@ const plain = (context: object) => JSON.parse(JSON.stringify(context)) as Record
  * What each API function's first invocation asks of DynamoDB: one untimed cold start per function
  * through the recording proxy (its own sample index, so a create takes a slot of its own).
  */
-async function recordCalls(options: { bundles: FunctionBundle[]; outdir: string; ids: SeededIds; env: NodeJS.ProcessEnv; nodeOptions: string[] }) {
+async function recordCalls(options: {
+  bundles: FunctionBundle[];
+  outdir: string;
+  ids: SeededIds;
+  env: NodeJS.ProcessEnv;
+  nodeOptions: string[];
+}) {
   const recorder = await startDdbRecorder(String(options.env.DYNAMODB_ENDPOINT));
   const calls = new Map<string, RecordedCall[]>();
   try {
     for (const bundle of options.bundles.filter((b) => operationsByModule.has(b.name))) {
-      await measureColdStarts({ bundles: [bundle], invocation: invocationFor(options.ids, RECORDING_SAMPLE), samples: 1, env: { ...options.env, DYNAMODB_ENDPOINT: recorder.endpoint }, nodeOptions: options.nodeOptions, workDir: options.outdir });
+      await measureColdStarts({
+        bundles: [bundle],
+        invocation: invocationFor(options.ids, RECORDING_SAMPLE),
+        samples: 1,
+        env: { ...options.env, DYNAMODB_ENDPOINT: recorder.endpoint },
+        nodeOptions: options.nodeOptions,
+        workDir: options.outdir,
+      });
       calls.set(bundle.name, recorder.take());
     }
   } finally {
@@ -161,9 +213,20 @@ const FLOOR_EVERY = 8;
  * calls made raw (named `<function> [same calls]`), so drift on the machine lands on both sides of
  * each ratio.
  */
-export async function coldStarts(options: { bundles: FunctionBundle[]; floor: FunctionBundle; callsFloor: FunctionBundle; librariesFloor: FunctionBundle; outdir: string; ids: SeededIds; samples: number; env: NodeJS.ProcessEnv; sourceMaps?: boolean; extraNodeOptions?: string[] }): Promise<ColdStart[]> {
+export async function coldStarts(options: {
+  bundles: FunctionBundle[];
+  floor: FunctionBundle;
+  callsFloor: FunctionBundle;
+  librariesFloor: FunctionBundle;
+  outdir: string;
+  ids: SeededIds;
+  samples: number;
+  env: NodeJS.ProcessEnv;
+  sourceMaps?: boolean;
+  extraNodeOptions?: string[];
+}): Promise<ColdStart[]> {
   // The runtime flag goes with the build: maps beside the bundles are only read with it.
-  const runtimeOptions = options.sourceMaps ?? SOURCE_MAPS ? ['--enable-source-maps'] : [];
+  const runtimeOptions = (options.sourceMaps ?? SOURCE_MAPS) ? ['--enable-source-maps'] : [];
   const nodeOptions = [...runtimeOptions, ...(options.extraNodeOptions ?? [])];
   const recorded = await recordCalls({ ...options, nodeOptions: runtimeOptions });
   const sameCalls = (name: string): FunctionBundle => ({ ...options.callsFloor, name: `${name}${SAME_CALLS}` });
@@ -178,26 +241,50 @@ export async function coldStarts(options: { bundles: FunctionBundle[]; floor: Fu
   const { tokenPublicJwk } = await import('../../lib/auth/token-key');
   const { TOKEN_AUDIENCE } = await import('../../lib/auth/tokens');
   const { config } = await import('../../lib/config');
-  const librariesEvent: LibrariesFloorEvent = { key: practiceKey(options.ids.medspaId), token: options.ids.token, jwk: tokenPublicJwk(), issuer: config().TOKEN_ISSUER, audience: TOKEN_AUDIENCE };
+  const librariesEvent: LibrariesFloorEvent = {
+    key: practiceKey(options.ids.medspaId),
+    token: options.ids.token,
+    jwk: tokenPublicJwk(),
+    issuer: config().TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+  };
   const results: ColdStart[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
     const ours = invocationFor(options.ids, sample);
     const invocation = (bundle: FunctionBundle): Invocation => {
-      if (bundle.name === LIBRARIES_FLOOR) return { event: librariesEvent, context: plain(lambdaContext('librariesFloor', randomUUID())) };
+      if (bundle.name === LIBRARIES_FLOOR)
+        return { event: librariesEvent, context: plain(lambdaContext('librariesFloor', randomUUID())) };
       if (!bundle.name.endsWith(SAME_CALLS)) return ours(bundle);
-      return { event: { calls: recorded.get(bundle.name.slice(0, -SAME_CALLS.length)) }, context: plain(lambdaContext('sameCalls', randomUUID())) };
+      return {
+        event: { calls: recorded.get(bundle.name.slice(0, -SAME_CALLS.length)) },
+        context: plain(lambdaContext('sameCalls', randomUUID())),
+      };
     };
-    results.push(...(await measureColdStarts({ bundles: order, invocation, samples: 1, env: options.env, nodeOptions, workDir: options.outdir })));
+    results.push(
+      ...(await measureColdStarts({
+        bundles: order,
+        invocation,
+        samples: 1,
+        env: options.env,
+        nodeOptions,
+        workDir: options.outdir,
+      })),
+    );
   }
   return results;
 }
 
-const p50Of = (results: ColdStart[]) => percentile(results.map((r) => r.totalMs), 50);
+const p50Of = (results: ColdStart[]) =>
+  percentile(
+    results.map((r) => r.totalMs),
+    50,
+  );
 const ratio = (ours: number, floor: number) => `${(ours / floor).toFixed(2)}x`;
 /** The issue-22 goal: import + first invocation p50 at most this many times its floor. */
 export const COLD_GOAL_RATIO = 1.5;
 
-const isFloor = (result: ColdStart) => result.name === COLD_FLOOR || result.name === LIBRARIES_FLOOR || result.name.endsWith(SAME_CALLS);
+const isFloor = (result: ColdStart) =>
+  result.name === COLD_FLOOR || result.name === LIBRARIES_FLOOR || result.name.endsWith(SAME_CALLS);
 
 /** Per function: its p50, the floors' (one GetItem, the libraries), and its own calls made raw (API functions). */
 export function coldByFunction(all: ColdStart[]) {
@@ -206,7 +293,13 @@ export function coldByFunction(all: ColdStart[]) {
   const ours = byFunction(all.filter((r) => !isFloor(r)));
   return ours.map((f) => {
     const same = all.filter((r) => r.name === `${f.name}${SAME_CALLS}`);
-    return { ...f, floorP50, librariesP50, sameCallsP50: same.length ? p50Of(same) : undefined, sameCallsOutcomes: [...new Set(same.map((r) => r.outcome))] };
+    return {
+      ...f,
+      floorP50,
+      librariesP50,
+      sameCallsP50: same.length ? p50Of(same) : undefined,
+      sameCallsOutcomes: [...new Set(same.map((r) => r.outcome))],
+    };
   });
 }
 
@@ -219,20 +312,36 @@ export function coldLines(all: ColdStart[], label: string): string[] {
   const floorP50 = p50Of(floor);
   const imports = results.map((r) => r.importMs);
   const firsts = results.map((r) => r.firstMs);
-  const slowest = byFunction(results).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${f.p50.toFixed(0)} ms`);
+  const slowest = byFunction(results)
+    .slice(0, 3)
+    .map((f) => `${f.name.replace(/^functions\//, '')} ${f.p50.toFixed(0)} ms`);
   const functions = new Set(results.map((r) => r.name)).size;
   return [
     `cold     ${label}: import + first invocation p50 ${percentile(totals, 50).toFixed(1)} ms (import ${percentile(imports, 50).toFixed(1)} ms, first invocation ${percentile(firsts, 50).toFixed(1)} ms), p99 ${percentile(totals, 99).toFixed(1)} ms over ${functions} functions x ${results.length / functions} | slowest p50: ${slowest.join(', ')}`,
-    `cold     floor (the SDK's document client alone, one GetItem): p50 ${floorP50.toFixed(1)} ms (import ${percentile(floor.map((r) => r.importMs), 50).toFixed(1)} ms; ${floor.length} samples) | ours p50 ${ratio(percentile(totals, 50), floorP50)} the floor`,
-    `cold     libraries floor (the same GetItem, and aws-jwt-verify's token check, a zod/mini parse, a Powertools log line, middy): p50 ${p50Of(libraries).toFixed(1)} ms (import ${percentile(libraries.map((r) => r.importMs), 50).toFixed(1)} ms; ${libraries.length} samples), +${(p50Of(libraries) - floorP50).toFixed(1)} ms over the floor`,
-    ...(same.length ? [`cold     same-calls floors (each API function's own first-invocation DynamoDB calls, recorded, made with the bare SDK): p50 ${p50Of(same).toFixed(1)} ms (import ${percentile(same.map((r) => r.importMs), 50).toFixed(1)} ms)`] : []),
+    `cold     floor (the SDK's document client alone, one GetItem): p50 ${floorP50.toFixed(1)} ms (import ${percentile(
+      floor.map((r) => r.importMs),
+      50,
+    ).toFixed(1)} ms; ${floor.length} samples) | ours p50 ${ratio(percentile(totals, 50), floorP50)} the floor`,
+    `cold     libraries floor (the same GetItem, and aws-jwt-verify's token check, a zod/mini parse, a Powertools log line, middy): p50 ${p50Of(libraries).toFixed(1)} ms (import ${percentile(
+      libraries.map((r) => r.importMs),
+      50,
+    ).toFixed(1)} ms; ${libraries.length} samples), +${(p50Of(libraries) - floorP50).toFixed(1)} ms over the floor`,
+    ...(same.length
+      ? [
+          `cold     same-calls floors (each API function's own first-invocation DynamoDB calls, recorded, made with the bare SDK): p50 ${p50Of(same).toFixed(1)} ms (import ${percentile(
+            same.map((r) => r.importMs),
+            50,
+          ).toFixed(1)} ms)`,
+        ]
+      : []),
   ];
 }
 
 /** One line per function: p50, import, against both floors. */
 export const coldFunctionLines = (all: ColdStart[]) =>
-  coldByFunction(all).map((f) =>
-    `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor${f.sameCallsP50 === undefined ? '' : `  ${ratio(f.p50, f.sameCallsP50).padStart(6)} own calls raw (${f.sameCallsP50.toFixed(1)} ms${f.sameCallsOutcomes.some((o) => o !== '200') ? `, ${f.sameCallsOutcomes.join(',')}` : ''})`}  ${f.outcomes.join(',')}`,
+  coldByFunction(all).map(
+    (f) =>
+      `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor${f.sameCallsP50 === undefined ? '' : `  ${ratio(f.p50, f.sameCallsP50).padStart(6)} own calls raw (${f.sameCallsP50.toFixed(1)} ms${f.sameCallsOutcomes.some((o) => o !== '200') ? `, ${f.sameCallsOutcomes.join(',')}` : ''})`}  ${f.outcomes.join(',')}`,
   );
 
 /** Issue 22's cold goal: every route function within COLD_GOAL_RATIO of the floor, and of its own calls made raw. */
@@ -240,7 +349,12 @@ export function coldGoalLines(all: ColdStart[]): string[] {
   const routes = coldByFunction(all).filter((f) => operationsByModule.has(f.name));
   type FloorOf = (f: (typeof routes)[number]) => number | undefined;
   const within = (floorOf: FloorOf) => routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * (floorOf(f) ?? Infinity));
-  const worst = (floorOf: FloorOf) => [...routes].sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity)).slice(0, 3).map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`).join(', ');
+  const worst = (floorOf: FloorOf) =>
+    [...routes]
+      .sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity))
+      .slice(0, 3)
+      .map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`)
+      .join(', ');
   const line = (floorName: string, floorOf: FloorOf, outOfReach = '') => {
     const met = within(floorOf).length;
     return `cold goal: every route function's import + first invocation p50 <= ${COLD_GOAL_RATIO}x ${floorName} -> ${met === routes.length ? 'met' : `NOT met (${met} of ${routes.length}${outOfReach}; worst: ${worst(floorOf)})`}`;
@@ -250,13 +364,17 @@ export function coldGoalLines(all: ColdStart[]): string[] {
   // the libraries every API function runs cost by themselves (the libraries floor above the
   // GetItem floor) do. Named, with how many there are.
   const missed = routes.filter((f) => f.p50 > COLD_GOAL_RATIO * f.floorP50);
-  const beyond = (f: (typeof routes)[number], extra: number) => f.sameCallsP50 !== undefined && f.sameCallsP50 + extra > COLD_GOAL_RATIO * f.floorP50;
+  const beyond = (f: (typeof routes)[number], extra: number) =>
+    f.sameCallsP50 !== undefined && f.sameCallsP50 + extra > COLD_GOAL_RATIO * f.floorP50;
   const byCalls = missed.filter((f) => beyond(f, 0)).length;
   const byCallsAndLibraries = missed.filter((f) => beyond(f, Math.max(0, f.librariesP50 - f.floorP50))).length;
   const outOfReach = byCallsAndLibraries
     ? `; out of reach for ${byCallsAndLibraries} of the ${missed.length} missed: their own calls made raw plus the libraries floor's extra already take over ${COLD_GOAL_RATIO}x it (${byCalls} by their calls alone)`
     : '';
-  return [line('the SDK floor (one GetItem)', (f) => f.floorP50, outOfReach), line('its own DynamoDB calls made raw', (f) => f.sameCallsP50)];
+  return [
+    line('the SDK floor (one GetItem)', (f) => f.floorP50, outOfReach),
+    line('its own DynamoDB calls made raw', (f) => f.sameCallsP50),
+  ];
 }
 
 /** The environment of a cold-started function: as deployed, against this DynamoDB Local. */
@@ -268,7 +386,9 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
     TABLE_NAME: table,
     DATA_DIR: process.env.DATA_DIR,
     // As deployed: the token key's public half in the configuration (the key file's, here).
-    TOKEN_PUBLIC_KEY: createPublicKey(keyFromFile(String(process.env.DATA_DIR))).export({ format: 'der', type: 'spki' }).toString('base64'),
+    TOKEN_PUBLIC_KEY: createPublicKey(keyFromFile(String(process.env.DATA_DIR)))
+      .export({ format: 'der', type: 'spki' })
+      .toString('base64'),
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -294,24 +414,66 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
   const server = createLocalServer();
   const port = await listen(server, 0);
   try {
-    const { practice, credential } = await createPracticeWithAdmin({ name: 'Cold Spa', time_zone: 'America/New_York' }, new Date());
-    const medspa = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: credential.client_id, clientSecret: credential.client_secret });
-    const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
-    const providerId = (await medspa.api.createProvider({ body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })).data.id;
-    const serviceId = (await medspa.api.createService({ body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] } })).data.id;
+    const { practice, credential } = await createPracticeWithAdmin(
+      { name: 'Cold Spa', time_zone: 'America/New_York' },
+      new Date(),
+    );
+    const medspa = new MedspaClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      clientId: credential.client_id,
+      clientSecret: credential.client_secret,
+    });
+    const hours = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+    );
+    const providerId = (
+      await medspa.api.createProvider({ body: { first_name: 'Cold', last_name: 'Start', working_hours: hours } })
+    ).data.id;
+    const serviceId = (
+      await medspa.api.createService({
+        body: { name: 'Facial', category: 'skin', price_cents: 9000, duration_minutes: 30, provider_ids: [providerId] },
+      })
+    ).data.id;
     const clientId = (await medspa.api.createClient({ body: { first_name: 'Cold', last_name: 'Client' } })).data.id;
     await medspa.api.updatePractice({ body: { online_booking: { enabled: true } } });
-    const publishableKey = (await medspa.api.createPublishableKey({ body: { name: 'Bench', allowed_origins: ['https://spa.example'] } })).data.key;
-    const nineToFive = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+    const publishableKey = (
+      await medspa.api.createPublishableKey({ body: { name: 'Bench', allowed_origins: ['https://spa.example'] } })
+    ).data.key;
+    const nineToFive = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]),
+    );
     const searchProviders: string[] = [];
-    for (let i = 0; i < 3; i += 1) searchProviders.push((await medspa.api.createProvider({ body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive } })).data.id);
-    const searchServiceId = (await medspa.api.createService({ body: { name: 'Peel', category: 'skin', price_cents: 12000, duration_minutes: 60, provider_ids: searchProviders } })).data.id;
+    for (let i = 0; i < 3; i += 1)
+      searchProviders.push(
+        (
+          await medspa.api.createProvider({
+            body: { first_name: 'Search', last_name: `P${i}`, working_hours: nineToFive },
+          })
+        ).data.id,
+      );
+    const searchServiceId = (
+      await medspa.api.createService({
+        body: {
+          name: 'Peel',
+          category: 'skin',
+          price_cents: 12000,
+          duration_minutes: 60,
+          provider_ids: searchProviders,
+        },
+      })
+    ).data.id;
     const date = futureWeekday('wed', 3);
     const midnight = Date.parse(utc(date, '00:00'));
     // The listed day: 00:00-19:00 of the around-the-clock provider (38 half hours), 4 hours of each searched one.
-    const book = (provider_id: string, service_id: string, scheduled_at: string) => medspa.createAppointment({ client_id: clientId, service_id, provider_id, scheduled_at }, { idempotencyKey: false });
-    for (let i = 0; i < 38; i += 1) await book(providerId, serviceId, new Date(midnight + i * 30 * 60_000).toISOString());
-    for (const provider of searchProviders) for (const hour of ['09:00', '11:00', '13:00', '15:00']) await book(provider, searchServiceId, utc(date, hour));
+    const book = (provider_id: string, service_id: string, scheduled_at: string) =>
+      medspa.createAppointment(
+        { client_id: clientId, service_id, provider_id, scheduled_at },
+        { idempotencyKey: false },
+      );
+    for (let i = 0; i < 38; i += 1)
+      await book(providerId, serviceId, new Date(midnight + i * 30 * 60_000).toISOString());
+    for (const provider of searchProviders)
+      for (const hour of ['09:00', '11:00', '13:00', '15:00']) await book(provider, searchServiceId, utc(date, hour));
     return {
       medspaId: practice.id,
       token: await issueToken({ medspaId: practice.id, clientId: credential.client_id, role: 'admin' }, new Date()),
@@ -319,7 +481,8 @@ export async function seedColdStartPractice(): Promise<SeededIds> {
       serviceId,
       clientId,
       date,
-      freeSlot: (n: number) => new Date(midnight + (n % 48) * 30 * 60_000 + (1 + Math.floor(n / 48)) * 86_400_000).toISOString(),
+      freeSlot: (n: number) =>
+        new Date(midnight + (n % 48) * 30 * 60_000 + (1 + Math.floor(n / 48)) * 86_400_000).toISOString(),
       credential,
       publishableKey,
       searchServiceId,

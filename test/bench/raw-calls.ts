@@ -7,13 +7,26 @@
 import { intervalOf, latestTatAllowed, tatHorizon, type BucketPolicy } from '../../lib/domain/rate-limit';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../lib/db/client';
-import { appointmentKey, appointmentTimeIndexKeys, appointmentTimeIndexPk, auditKey, claimKey, clientAppointmentsIndexKeys, entityKey, practiceKey, rateLimitKey, type Key } from '../../lib/db/keys';
+import {
+  appointmentKey,
+  appointmentTimeIndexKeys,
+  appointmentTimeIndexPk,
+  auditKey,
+  claimKey,
+  clientAppointmentsIndexKeys,
+  entityKey,
+  practiceKey,
+  rateLimitKey,
+  type Key,
+} from '../../lib/db/keys';
 
 const HOUR_MS = 3_600_000;
 /** 'YYYY-MM-DDTHH' of the `h`-th hour from the hour of `iso`: a claim bucket's sort key. */
-const hourAfter = (iso: string, h: number) => new Date(Date.parse(`${iso.slice(0, 13)}:00:00Z`) + h * HOUR_MS).toISOString().slice(0, 13);
+const hourAfter = (iso: string, h: number) =>
+  new Date(Date.parse(`${iso.slice(0, 13)}:00:00Z`) + h * HOUR_MS).toISOString().slice(0, 13);
 
-const batchGet = (keys: Key[]) => ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: keys } } }));
+const batchGet = (keys: Key[]) =>
+  ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { ConsistentRead: true, Keys: keys } } }));
 
 export interface RawCreate {
   medspaId: string;
@@ -34,47 +47,153 @@ export interface RawCreate {
  * then one transaction of the same items ours writes: the appointment (both index keys), its claim
  * bucket, a check that the client still exists, and the audit entry.
  */
-export async function rawCreateCalls({ medspaId, clientId, service, providerId, start, id, caller }: RawCreate): Promise<void> {
+export async function rawCreateCalls({
+  medspaId,
+  clientId,
+  service,
+  providerId,
+  start,
+  id,
+  caller,
+}: RawCreate): Promise<void> {
   const hours = Math.ceil((Date.parse(start) + 8 * HOUR_MS) / HOUR_MS) - Math.floor(Date.parse(start) / HOUR_MS);
   await batchGet([
-    practiceKey(medspaId), entityKey(medspaId, 'CLIENT', clientId), entityKey(medspaId, 'SERVICE', service.id), entityKey(medspaId, 'PROVIDER', providerId),
+    practiceKey(medspaId),
+    entityKey(medspaId, 'CLIENT', clientId),
+    entityKey(medspaId, 'SERVICE', service.id),
+    entityKey(medspaId, 'PROVIDER', providerId),
     ...Array.from({ length: hours }, (_, h) => claimKey(medspaId, 'PROVIDER', providerId, hourAfter(start, h))),
   ]);
   const now = new Date().toISOString();
   const end = new Date(Date.parse(start) + service.duration_minutes * 60_000).toISOString();
   const appointment = {
-    entity: 'APPOINTMENT', id, medspa_id: medspaId, client_id: clientId, service_id: service.id, room_id: null, equipment_id: null, scheduled_at: start, end_at: end, provider_id: providerId,
-    duration_minutes: service.duration_minutes, status: 'scheduled', notes: null, internal_notes: null, source: 'manual', price_cents: service.price_cents, cancelled_at: null, cancellation_reason: null, version: 1, created_at: now, updated_at: now,
+    entity: 'APPOINTMENT',
+    id,
+    medspa_id: medspaId,
+    client_id: clientId,
+    service_id: service.id,
+    room_id: null,
+    equipment_id: null,
+    scheduled_at: start,
+    end_at: end,
+    provider_id: providerId,
+    duration_minutes: service.duration_minutes,
+    status: 'scheduled',
+    notes: null,
+    internal_notes: null,
+    source: 'manual',
+    price_cents: service.price_cents,
+    cancelled_at: null,
+    cancellation_reason: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
   };
-  const audit = { entity: 'AUDIT', medspa_id: medspaId, at: now, request_id: id, client_id: caller, role: 'admin', operation: 'createAppointment', method: 'POST', resource_id: id, outcome: 'success', status: 201 };
-  await ddb().send(new TransactWriteCommand({ TransactItems: [
-    { Put: { TableName: tableName(), Item: { ...appointmentKey(medspaId, id), ...appointmentTimeIndexKeys(medspaId, start, id), ...clientAppointmentsIndexKeys(medspaId, clientId, start, id), ...appointment }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: tableName(), Item: { ...claimKey(medspaId, 'PROVIDER', `raw-${providerId}`, id), entity: 'CLAIM', medspa_id: medspaId, resource: 'PROVIDER', resource_id: providerId, hour: start.slice(0, 13), entries: { [id]: { start, end } }, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-    { ConditionCheck: { TableName: tableName(), Key: entityKey(medspaId, 'CLIENT', clientId), ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)' } },
-    { Put: { TableName: tableName(), Item: { ...auditKey(medspaId, now, id), ...audit } } },
-  ] }));
+  const audit = {
+    entity: 'AUDIT',
+    medspa_id: medspaId,
+    at: now,
+    request_id: id,
+    client_id: caller,
+    role: 'admin',
+    operation: 'createAppointment',
+    method: 'POST',
+    resource_id: id,
+    outcome: 'success',
+    status: 201,
+  };
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...appointmentKey(medspaId, id),
+              ...appointmentTimeIndexKeys(medspaId, start, id),
+              ...clientAppointmentsIndexKeys(medspaId, clientId, start, id),
+              ...appointment,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...claimKey(medspaId, 'PROVIDER', `raw-${providerId}`, id),
+              entity: 'CLAIM',
+              medspa_id: medspaId,
+              resource: 'PROVIDER',
+              resource_id: providerId,
+              hour: start.slice(0, 13),
+              entries: { [id]: { start, end } },
+              version: 1,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: entityKey(medspaId, 'CLIENT', clientId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
+          },
+        },
+        { Put: { TableName: tableName(), Item: { ...auditKey(medspaId, now, id), ...audit } } },
+      ],
+    }),
+  );
 }
 
 /** The client, service and provider of each appointment on a page, once each. */
-const relatedKeys = (medspaId: string, items: Record<string, unknown>[]) =>
-  [...new Map(items.flatMap((a) => [entityKey(medspaId, 'CLIENT', a.client_id as string), entityKey(medspaId, 'SERVICE', a.service_id as string), entityKey(medspaId, 'PROVIDER', a.provider_id as string)]).map((key) => [`${key.pk}|${key.sk}`, key])).values()];
+const relatedKeys = (medspaId: string, items: Record<string, unknown>[]) => [
+  ...new Map(
+    items
+      .flatMap((a) => [
+        entityKey(medspaId, 'CLIENT', a.client_id as string),
+        entityKey(medspaId, 'SERVICE', a.service_id as string),
+        entityKey(medspaId, 'PROVIDER', a.provider_id as string),
+      ])
+      .map((key) => [`${key.pk}|${key.sk}`, key]),
+  ).values(),
+];
 
 /**
  * A page of appointments between two instants of one month (one time-index partition), and one
  * BatchGet of their clients, services and providers. `count` adds the range's total (a second
  * Query, in parallel); `practice` first reads the practice (for its zone), as a multi-day list does.
  */
-export async function rawListPage(medspaId: string, from: string, to: string, options: { limit: number; count?: boolean; practice?: boolean }): Promise<void> {
-  if (options.practice) await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(medspaId), ConsistentRead: true }));
-  const range = { TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(medspaId, from.slice(0, 7)), ':a': from, ':b': to } };
-  const [page] = await Promise.all([ddb().send(new QueryCommand({ ...range, Limit: options.limit + 1 })), ...(options.count ? [ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))] : [])]);
+export async function rawListPage(
+  medspaId: string,
+  from: string,
+  to: string,
+  options: { limit: number; count?: boolean; practice?: boolean },
+): Promise<void> {
+  if (options.practice)
+    await ddb().send(new GetCommand({ TableName: tableName(), Key: practiceKey(medspaId), ConsistentRead: true }));
+  const range = {
+    TableName: tableName(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :a AND :b',
+    ExpressionAttributeValues: { ':pk': appointmentTimeIndexPk(medspaId, from.slice(0, 7)), ':a': from, ':b': to },
+  };
+  const [page] = await Promise.all([
+    ddb().send(new QueryCommand({ ...range, Limit: options.limit + 1 })),
+    ...(options.count ? [ddb().send(new QueryCommand({ ...range, Select: 'COUNT' }))] : []),
+  ]);
   await batchGet(relatedKeys(medspaId, page.Items ?? []));
 }
 
 /** A provider's slots on a date: one BatchGet of the practice, the provider and 50 claim buckets from 10:00 UTC the day before. */
 export const rawSlots = (medspaId: string, providerId: string, date: string) => {
   const from = new Date(Date.parse(`${date}T10:00:00Z`) - 24 * HOUR_MS).toISOString();
-  return batchGet([practiceKey(medspaId), entityKey(medspaId, 'PROVIDER', providerId), ...Array.from({ length: 50 }, (_, h) => claimKey(medspaId, 'PROVIDER', providerId, hourAfter(from, h)))]);
+  return batchGet([
+    practiceKey(medspaId),
+    entityKey(medspaId, 'PROVIDER', providerId),
+    ...Array.from({ length: 50 }, (_, h) => claimKey(medspaId, 'PROVIDER', providerId, hourAfter(from, h))),
+  ]);
 };
 
 /**
@@ -83,11 +202,17 @@ export const rawSlots = (medspaId: string, providerId: string, date: string) => 
  * working hours), then the providers' claim buckets of the hours each works, one BatchGet per 100
  * keys, in parallel.
  */
-export async function rawSearch(medspaId: string, serviceId: string, plans: { providerId: string; hours: string[] }[]): Promise<void> {
+export async function rawSearch(
+  medspaId: string,
+  serviceId: string,
+  plans: { providerId: string; hours: string[] }[],
+): Promise<void> {
   await batchGet([practiceKey(medspaId), entityKey(medspaId, 'SERVICE', serviceId)]);
   await batchGet(plans.map((plan) => entityKey(medspaId, 'PROVIDER', plan.providerId)));
   const keys = plans.flatMap((plan) => plan.hours.map((hour) => claimKey(medspaId, 'PROVIDER', plan.providerId, hour)));
-  await Promise.all(Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => batchGet(keys.slice(i * 100, (i + 1) * 100))));
+  await Promise.all(
+    Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => batchGet(keys.slice(i * 100, (i + 1) * 100))),
+  );
 }
 
 /** One entity by id: one strongly consistent GetItem. */
@@ -106,21 +231,27 @@ export function rawRateLimit(medspaId: string, clientId: string, policy: BucketP
   return async () => {
     const now = Date.now();
     const idle = tat === undefined || tat <= now;
-    const { Attributes } = await ddb().send(new UpdateCommand({
-      TableName: tableName(),
-      Key: rateLimitKey(medspaId, clientId),
-      UpdateExpression: `SET #tat = ${idle ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
-      ConditionExpression: idle ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon' : '#tat > :now AND #tat <= :latest',
-      ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
-      ExpressionAttributeValues: {
-        ':now': now,
-        ...(idle ? { ':next': now + interval, ':horizon': tatHorizon(now, policy) } : { ':interval': interval, ':latest': latestTatAllowed(now, policy) }),
-        ':entity': 'RATE_LIMIT',
-        ':expires': Math.floor(now / 1000) + 3600,
-      },
-      ReturnValues: 'UPDATED_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }));
+    const { Attributes } = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: rateLimitKey(medspaId, clientId),
+        UpdateExpression: `SET #tat = ${idle ? ':next' : '#tat + :interval'}, #entity = :entity, #expires = :expires`,
+        ConditionExpression: idle
+          ? 'attribute_not_exists(#tat) OR #tat <= :now OR #tat > :horizon'
+          : '#tat > :now AND #tat <= :latest',
+        ExpressionAttributeNames: { '#tat': 'tat', '#entity': 'entity', '#expires': 'expires_at' },
+        ExpressionAttributeValues: {
+          ':now': now,
+          ...(idle
+            ? { ':next': now + interval, ':horizon': tatHorizon(now, policy) }
+            : { ':interval': interval, ':latest': latestTatAllowed(now, policy) }),
+          ':entity': 'RATE_LIMIT',
+          ':expires': Math.floor(now / 1000) + 3600,
+        },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
     tat = Number(Attributes?.tat);
   };
 }

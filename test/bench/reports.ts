@@ -13,7 +13,11 @@ import { DateTime } from 'luxon';
 import { ddb, tableName } from '../../lib/db/client';
 import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
 import { readReportSources } from '../../lib/db/report-sources';
-import type { AppointmentRecord as Appointment, PaymentRecord as Payment, StockAdjustmentRecord as StockAdjustment } from '../../lib/domain/records';
+import type {
+  AppointmentRecord as Appointment,
+  PaymentRecord as Payment,
+  StockAdjustmentRecord as StockAdjustment,
+} from '../../lib/domain/records';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 import { getRevenueReport } from '../../lib/use-cases/reports';
 import { createProvider } from '../../lib/use-cases/resources';
@@ -33,7 +37,10 @@ function countItemsRead() {
     (next) => async (args) => {
       const result = await next(args);
       const output = result.output as { Items?: unknown[]; Item?: unknown; Responses?: Record<string, unknown[]> };
-      itemsRead.count += (output.Items?.length ?? 0) + (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, list) => n + list.length, 0);
+      itemsRead.count +=
+        (output.Items?.length ?? 0) +
+        (output.Item ? 1 : 0) +
+        Object.values(output.Responses ?? {}).reduce((n, list) => n + list.length, 0);
       return result;
     },
     { step: 'initialize', name: 'countItemsRead' },
@@ -55,9 +62,12 @@ async function writeAll(items: Record<string, unknown>[]) {
   await Promise.all(Array.from({ length: 6 }, worker));
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 
-export async function benchReports(options: { appointments?: number; samples?: number; log?: (line: string) => void } = {}): Promise<{ line: string; met: boolean }> {
+export async function benchReports(
+  options: { appointments?: number; samples?: number; log?: (line: string) => void } = {},
+): Promise<{ line: string; met: boolean }> {
   const log = options.log ?? (() => {});
   const total = options.appointments ?? 20_000;
   const samples = options.samples ?? 15;
@@ -65,11 +75,34 @@ export async function benchReports(options: { appointments?: number; samples?: n
   const now = new Date();
   const { practice } = await createPracticeWithAdmin({ name: 'Reports Bench Spa', time_zone: ZONE }, now);
   const mid = practice.id;
-  const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '08:00', end: '20:00' }]]));
+  const allDay = Object.fromEntries(
+    ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '08:00', end: '20:00' }]]),
+  );
   const providers: { id: string }[] = [];
-  for (let i = 0; i < 10; i += 1) providers.push(await createProvider(mid, { first_name: 'Bench', last_name: `P${i}`, working_hours: allDay, active: true } as never, now));
+  for (let i = 0; i < 10; i += 1)
+    providers.push(
+      await createProvider(
+        mid,
+        { first_name: 'Bench', last_name: `P${i}`, working_hours: allDay, active: true } as never,
+        now,
+      ),
+    );
   const services: { id: string; price_cents: number; duration_minutes: number }[] = [];
-  for (let i = 0; i < 8; i += 1) services.push(await createService(mid, { name: `Service ${i}`, category: 'bench', price_cents: 5000 + i * 2500, duration_minutes: 30 + 15 * (i % 4), provider_ids: providers.map((p) => p.id), active: true } as never, now));
+  for (let i = 0; i < 8; i += 1)
+    services.push(
+      await createService(
+        mid,
+        {
+          name: `Service ${i}`,
+          category: 'bench',
+          price_cents: 5000 + i * 2500,
+          duration_minutes: 30 + 15 * (i % 4),
+          provider_ids: providers.map((p) => p.id),
+          active: true,
+        } as never,
+        now,
+      ),
+    );
   const clients = Array.from({ length: 2000 }, () => randomUUID());
 
   // A year of local dates starting tomorrow; instants anywhere in them.
@@ -81,27 +114,76 @@ export async function benchReports(options: { appointments?: number; samples?: n
   const at = now.toISOString();
 
   const seedStarted = performance.now();
-  const statuses = ['completed', 'completed', 'completed', 'completed', 'completed', 'cancelled', 'no_show', 'scheduled', 'confirmed', 'completed'] as const;
+  const statuses = [
+    'completed',
+    'completed',
+    'completed',
+    'completed',
+    'completed',
+    'cancelled',
+    'no_show',
+    'scheduled',
+    'confirmed',
+    'completed',
+  ] as const;
   const appointments: Record<string, unknown>[] = Array.from({ length: total }, () => {
     const service = services[Math.floor(Math.random() * services.length)];
     const scheduled = instant();
     const status = statuses[Math.floor(Math.random() * statuses.length)];
     const record: Appointment = {
-      id: randomUUID(), medspa_id: mid, client_id: clients[Math.floor(Math.random() * clients.length)], service_id: service.id,
-      provider_id: providers[Math.floor(Math.random() * providers.length)].id, room_id: null, equipment_id: null,
-      scheduled_at: scheduled, end_at: new Date(Date.parse(scheduled) + service.duration_minutes * 60_000).toISOString(),
-      duration_minutes: service.duration_minutes, status, notes: null, internal_notes: null, source: 'manual', price_cents: service.price_cents,
-      cancelled_at: status === 'cancelled' ? at : null, cancellation_reason: null, version: 1, created_at: at, updated_at: at,
+      id: randomUUID(),
+      medspa_id: mid,
+      client_id: clients[Math.floor(Math.random() * clients.length)],
+      service_id: service.id,
+      provider_id: providers[Math.floor(Math.random() * providers.length)].id,
+      room_id: null,
+      equipment_id: null,
+      scheduled_at: scheduled,
+      end_at: new Date(Date.parse(scheduled) + service.duration_minutes * 60_000).toISOString(),
+      duration_minutes: service.duration_minutes,
+      status,
+      notes: null,
+      internal_notes: null,
+      source: 'manual',
+      price_cents: service.price_cents,
+      cancelled_at: status === 'cancelled' ? at : null,
+      cancellation_reason: null,
+      version: 1,
+      created_at: at,
+      updated_at: at,
     };
     return appointmentCodec.toItem(record);
   });
   const payments = Array.from({ length: Math.round(total / 5) }, () => {
-    const record: Payment = { id: randomUUID(), medspa_id: mid, client_id: clients[Math.floor(Math.random() * clients.length)], appointment_id: null, amount_cents: 1000 + Math.floor(Math.random() * 40_000), currency: 'USD', method: 'card', note: null, version: 1, created_at: instant() };
+    const record: Payment = {
+      id: randomUUID(),
+      medspa_id: mid,
+      client_id: clients[Math.floor(Math.random() * clients.length)],
+      appointment_id: null,
+      amount_cents: 1000 + Math.floor(Math.random() * 40_000),
+      currency: 'USD',
+      method: 'card',
+      note: null,
+      version: 1,
+      created_at: instant(),
+    };
     return paymentCodec.toItem(record);
   });
   const productId = randomUUID();
   const sales = Array.from({ length: Math.round(total / 20) }, () => {
-    const record: StockAdjustment & { medspa_id: string } = { medspa_id: mid, id: randomUUID(), product_id: productId, delta: -(1 + Math.floor(Math.random() * 3)), reason: 'sale', unit_price_cents: 4800, note: null, quantity_after: 0, low_stock_crossed: false, created_at: instant(), created_by: 'bench' };
+    const record: StockAdjustment & { medspa_id: string } = {
+      medspa_id: mid,
+      id: randomUUID(),
+      product_id: productId,
+      delta: -(1 + Math.floor(Math.random() * 3)),
+      reason: 'sale',
+      unit_price_cents: 4800,
+      note: null,
+      quantity_after: 0,
+      low_stock_crossed: false,
+      created_at: instant(),
+      created_by: 'bench',
+    };
     return stockAdjustmentCodec.toItem(record);
   });
   // The stream starts from here: read past the setup's records first.
@@ -109,7 +191,9 @@ export async function benchReports(options: { appointments?: number; samples?: n
   await stream.read();
   await writeAll([...appointments, ...payments, ...sales]);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  log(`seeded ${appointments.length} appointments, ${payments.length} payments, ${sales.length} sales in ${seedSeconds.toFixed(1)} s`);
+  log(
+    `seeded ${appointments.length} appointments, ${payments.length} payments, ${sales.length} sales in ${seedSeconds.toFixed(1)} s`,
+  );
 
   const aggregateStarted = performance.now();
   const streamRecords = await stream.drain(100);
@@ -122,7 +206,12 @@ export async function benchReports(options: { appointments?: number; samples?: n
   /** The same report computed from the raw records: every month partition of the year on the three indexes, summed in memory. */
   const bruteForce = async () => {
     const months: string[] = [];
-    for (let m = DateTime.fromMillis(start, { zone: 'UTC' }).startOf('month'); m.toMillis() < end; m = m.plus({ months: 1 })) months.push(m.toFormat('yyyy-MM'));
+    for (
+      let m = DateTime.fromMillis(start, { zone: 'UTC' }).startOf('month');
+      m.toMillis() < end;
+      m = m.plus({ months: 1 })
+    )
+      months.push(m.toFormat('yyyy-MM'));
     const raw = await readReportSources(mid, months);
     const local = (iso: string) => DateTime.fromISO(iso, { zone: ZONE }).toISODate()!;
     const inRange = (date: string) => from <= date && date <= to;
@@ -138,20 +227,34 @@ export async function benchReports(options: { appointments?: number; samples?: n
     }
     for (const p of raw.payments) if (inRange(local(p.created_at))) collected += p.amount_cents;
     for (const s of raw.sales) if (inRange(local(s.created_at))) retail += -s.delta * (s.unit_price_cents ?? 0);
-    return { service_cents: service, retail_cents: retail, collected_cents: collected, total_cents: service + retail, months: series.size };
+    return {
+      service_cents: service,
+      retail_cents: retail,
+      collected_cents: collected,
+      total_cents: service + retail,
+      months: series.size,
+    };
   };
 
   const times = { ours: [] as number[], brute: [] as number[] };
   const items = { ours: 0, brute: 0 };
   const figures = { ours: {} as Record<string, number>, brute: {} as Record<string, number> };
   for (let i = 0; i < samples; i += 1) {
-    for (const [side, run] of [['ours', ours], ['brute', bruteForce]] as const) {
+    for (const [side, run] of [
+      ['ours', ours],
+      ['brute', bruteForce],
+    ] as const) {
       itemsRead.count = 0;
       const started = performance.now();
       const result = await run();
       times[side].push(performance.now() - started);
       items[side] = itemsRead.count;
-      figures[side] = { service_cents: result.service_cents, retail_cents: result.retail_cents, collected_cents: result.collected_cents, total_cents: result.total_cents };
+      figures[side] = {
+        service_cents: result.service_cents,
+        retail_cents: result.retail_cents,
+        collected_cents: result.collected_cents,
+        total_cents: result.total_cents,
+      };
     }
   }
   const equal = JSON.stringify(figures.ours) === JSON.stringify(figures.brute);
@@ -170,7 +273,10 @@ if (process.argv[1] === import.meta.filename) {
   benchEnvironment('bench_reports');
   const dynamo = await startBenchTable();
   try {
-    const { line, met } = await benchReports({ appointments: Number(process.env.BENCH_APPOINTMENTS ?? 20_000), log: (text) => console.log(text) });
+    const { line, met } = await benchReports({
+      appointments: Number(process.env.BENCH_APPOINTMENTS ?? 20_000),
+      log: (text) => console.log(text),
+    });
     console.log(`\n${line}\n`);
     process.exitCode = met ? 0 : 1;
   } finally {

@@ -36,5 +36,8 @@ export async function countRoundTrips(work: () => Promise<unknown>): Promise<Rou
 /** e.g. `3 (BatchGetItem, TransactWriteItems, UpdateItem)`, actions sorted. */
 export const describeRoundTrips = ({ calls }: RoundTrips) => {
   const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
-  return `${total} (${[...calls].sort(([a], [b]) => a.localeCompare(b)).map(([action, n]) => (n > 1 ? `${n} ${action}` : action)).join(', ')})`;
+  return `${total} (${[...calls]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([action, n]) => (n > 1 ? `${n} ${action}` : action))
+    .join(', ')})`;
 };

@@ -51,7 +51,9 @@ export interface WarmCpu {
 }
 
 /** The raw side of each operation: what a request on AWS makes to DynamoDB for it, our code aside. */
-async function rawOperations(ids: SeededIds): Promise<Record<string, { expected: number; raw: (n: number) => Promise<unknown> }>> {
+async function rawOperations(
+  ids: SeededIds,
+): Promise<Record<string, { expected: number; raw: (n: number) => Promise<unknown> }>> {
   const mid = ids.medspaId;
   // The request chain's own call on every staff request: the credential's rate-limit bucket. The
   // credential and practice check (lib/auth/access.ts) is cached per container for 60 s, so warm
@@ -60,10 +62,18 @@ async function rawOperations(ids: SeededIds): Promise<Record<string, { expected:
   const booked = (await getEntity(serviceCodec, mid, ids.serviceId))!;
   // The search's keys as our use case plans them (untimed): every hour the providers work in range.
   const service = (await getEntity(serviceCodec, mid, ids.searchServiceId))!;
-  const plans = await Promise.all((service.provider_ids ?? []).map(async (providerId) => {
-    const provider = (await getEntity(providerCodec, mid, providerId))!;
-    return { providerId, hours: bucketIdsForPeriods(workingPeriodsBetween(ids.date, searchTo(ids), provider.working_hours ?? {}, 'America/New_York'), new Date().toISOString()) };
-  }));
+  const plans = await Promise.all(
+    (service.provider_ids ?? []).map(async (providerId) => {
+      const provider = (await getEntity(providerCodec, mid, providerId))!;
+      return {
+        providerId,
+        hours: bucketIdsForPeriods(
+          workingPeriodsBetween(ids.date, searchTo(ids), provider.working_hours ?? {}, 'America/New_York'),
+          new Date().toISOString(),
+        ),
+      };
+    }),
+  );
   // One practice-local (New York) day, as its time-index sort keys start.
   const day = [utc(ids.date, '00:00'), utc(addDays(ids.date, 1), '00:00')].map((instant) => instant.slice(0, 19));
   const after = (calls: (n: number) => Promise<unknown>) => async (n: number) => {
@@ -72,11 +82,27 @@ async function rawOperations(ids: SeededIds): Promise<Record<string, { expected:
   };
   return {
     // BatchGet (practice, client, service, provider, claim buckets) + TransactWrite (appointment, claim, client check, audit entry).
-    createAppointment: { expected: 201, raw: after((n) => rawCreateCalls({ medspaId: mid, clientId: ids.clientId, service: booked, providerId: ids.providerId, start: ids.freeSlot(n), id: `warm-raw-${n}`, caller: ids.credential.client_id })) },
+    createAppointment: {
+      expected: 201,
+      raw: after((n) =>
+        rawCreateCalls({
+          medspaId: mid,
+          clientId: ids.clientId,
+          service: booked,
+          providerId: ids.providerId,
+          start: ids.freeSlot(n),
+          id: `warm-raw-${n}`,
+          caller: ids.credential.client_id,
+        }),
+      ),
+    },
     // One Query of the day's page and one BatchGet of its clients, services and providers (the goal's
     // floor), plus the COUNT Query the answer's pagination.total needs. Not the practice read ours
     // makes for the zone: a raw caller could keep the zone, as it keeps the access check.
-    getAppointments: { expected: 200, raw: after(() => rawListPage(mid, day[0]!, day[1]!, { limit: 50, count: true })) },
+    getAppointments: {
+      expected: 200,
+      raw: after(() => rawListPage(mid, day[0]!, day[1]!, { limit: 50, count: true })),
+    },
     getAvailableSlots: { expected: 200, raw: after(() => rawSlots(mid, ids.providerId, ids.date)) },
     searchAvailability: { expected: 200, raw: after(() => rawSearch(mid, ids.searchServiceId, plans)) },
     getClient: { expected: 200, raw: after(() => rawGetEntity(mid, 'CLIENT', ids.clientId)) },
@@ -115,13 +141,20 @@ async function timed(side: Side, run: () => Promise<unknown>): Promise<unknown> 
 
 /** A deployed function's environment against this DynamoDB Local, the rate limit on but too high to refuse the bench. */
 const WARM_RATE_LIMIT = { rps: 100_000, burst: 200_000 };
-export const warmEnvironment = (endpoint: string): NodeJS.ProcessEnv => ({ ...coldEnvironment(endpoint, tableName()), RATE_LIMIT_RPS: String(WARM_RATE_LIMIT.rps), RATE_LIMIT_BURST: String(WARM_RATE_LIMIT.burst) });
+export const warmEnvironment = (endpoint: string): NodeJS.ProcessEnv => ({
+  ...coldEnvironment(endpoint, tableName()),
+  RATE_LIMIT_RPS: String(WARM_RATE_LIMIT.rps),
+  RATE_LIMIT_BURST: String(WARM_RATE_LIMIT.burst),
+});
 
 /**
  * Runs `work` with `env` set, as a bundle reads it at first use (its logger at import), and stdout
  * discarded: the handlers' request lines cost what they cost without reaching the terminal.
  */
-export async function asDeployed<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<{ value: T; logLines: number }> {
+export async function asDeployed<T>(
+  env: NodeJS.ProcessEnv,
+  work: () => Promise<T>,
+): Promise<{ value: T; logLines: number }> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
@@ -135,7 +168,8 @@ export async function asDeployed<T>(env: NodeJS.ProcessEnv, work: () => Promise<
 }
 
 /** A bundle's handler, imported into this process (Node caches the module: one instance, as in one container). */
-export const importHandler = async (bundle: FunctionBundle) => ((await import(pathToFileURL(bundle.file).href)) as { handler: Handler }).handler;
+export const importHandler = async (bundle: FunctionBundle) =>
+  ((await import(pathToFileURL(bundle.file).href)) as { handler: Handler }).handler;
 
 /** The n-th request of the bench for a bundle's operation (./functions.ts `invocationFor`), as API Gateway and Lambda pass it. */
 export function invocation(bundle: FunctionBundle, ids: SeededIds, n: number): [event: unknown, context: unknown] {
@@ -148,7 +182,14 @@ export function invocation(bundle: FunctionBundle, ids: SeededIds, n: number): [
  * pairs, ours then raw, one operation at a time (as one container serves one function). The raw
  * n-th call reads what ours n-th read (a create's hour buckets): the same items.
  */
-export async function measureWarmCpu(options: { bundles: FunctionBundle[]; modules?: string[]; ids: SeededIds; endpoint: string; samples: number; warmup?: number }) {
+export async function measureWarmCpu(options: {
+  bundles: FunctionBundle[];
+  modules?: string[];
+  ids: SeededIds;
+  endpoint: string;
+  samples: number;
+  warmup?: number;
+}) {
   const warmup = options.warmup ?? 20;
   const operations = await rawOperations(options.ids);
   let invocations = 0;
@@ -194,15 +235,22 @@ const ms = (value: number) => (value < 1 ? `${(value * 1000).toFixed(0)} µs` : 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ratioOf = (result: WarmCpu) => percentile(result.ours.cpuMs, 50) / percentile(result.raw.cpuMs, 50);
 
-export function warmCpuLines({ results, logLines, invocations }: Awaited<ReturnType<typeof measureWarmCpu>>, samples: number): string[] {
+export function warmCpuLines(
+  { results, logLines, invocations }: Awaited<ReturnType<typeof measureWarmCpu>>,
+  samples: number,
+): string[] {
   return [
     `warm cpu  built bundles in this process, ${samples} samples each (ours and raw alternating), user+system CPU per invocation; ${(logLines / invocations).toFixed(2)} log lines per invocation (INFO, as deployed)`,
     ...results.map((r) => {
-      const statuses = [...r.statuses].map(([status, n]) => (n === samples ? String(status) : `${status} x${n}`)).join(', ');
-      return `warm cpu  ${r.operation.padEnd(18)} ours p50 ${ms(percentile(r.ours.cpuMs, 50))} (mean ${ms(mean(r.ours.cpuMs))}) wall p50 ${ms(percentile(r.ours.wallMs, 50))}`
-        + ` | raw p50 ${ms(percentile(r.raw.cpuMs, 50))} (mean ${ms(mean(r.raw.cpuMs))}) wall p50 ${ms(percentile(r.raw.wallMs, 50))}`
-        + ` | ratio p50 ${ratioOf(r).toFixed(2)}x | DynamoDB calls ours ${describeRoundTrips(r.ours.calls)} ${kb(r.ours.calls.bytes)}, raw ${describeRoundTrips(r.raw.calls)} ${kb(r.raw.calls.bytes)}`
-        + ` | ${statuses}${r.statuses.size === 1 && r.statuses.has(r.expected) ? '' : ` (expected ${r.expected})`}`;
+      const statuses = [...r.statuses]
+        .map(([status, n]) => (n === samples ? String(status) : `${status} x${n}`))
+        .join(', ');
+      return (
+        `warm cpu  ${r.operation.padEnd(18)} ours p50 ${ms(percentile(r.ours.cpuMs, 50))} (mean ${ms(mean(r.ours.cpuMs))}) wall p50 ${ms(percentile(r.ours.wallMs, 50))}` +
+        ` | raw p50 ${ms(percentile(r.raw.cpuMs, 50))} (mean ${ms(mean(r.raw.cpuMs))}) wall p50 ${ms(percentile(r.raw.wallMs, 50))}` +
+        ` | ratio p50 ${ratioOf(r).toFixed(2)}x | DynamoDB calls ours ${describeRoundTrips(r.ours.calls)} ${kb(r.ours.calls.bytes)}, raw ${describeRoundTrips(r.raw.calls)} ${kb(r.raw.calls.bytes)}` +
+        ` | ${statuses}${r.statuses.size === 1 && r.statuses.has(r.expected) ? '' : ` (expected ${r.expected})`}`
+      );
     }),
   ];
 }

@@ -23,7 +23,14 @@ export interface WarmProfile {
   functions: Array<[string, number]>;
 }
 
-export async function profileWarm(options: { bundle: FunctionBundle; ids: SeededIds; endpoint: string; samples: number; dir: string; warmup?: number }): Promise<WarmProfile> {
+export async function profileWarm(options: {
+  bundle: FunctionBundle;
+  ids: SeededIds;
+  endpoint: string;
+  samples: number;
+  dir: string;
+  warmup?: number;
+}): Promise<WarmProfile> {
   const { bundle, ids, samples } = options;
   const warmup = options.warmup ?? 50;
   const file = join(options.dir, `${bundle.name.replaceAll('/', '_')}.cpuprofile`);
@@ -33,7 +40,9 @@ export async function profileWarm(options: { bundle: FunctionBundle; ids: Seeded
     await asDeployed(warmEnvironment(options.endpoint), async () => {
       const handler = await importHandler(bundle);
       for (let i = 0; i < warmup; i += 1) await handler(...invocation(bundle, ids, FIRST_PROFILE_SLOT + i));
-      const prepared = Array.from({ length: samples }, (_, i) => invocation(bundle, ids, FIRST_PROFILE_SLOT + warmup + i));
+      const prepared = Array.from({ length: samples }, (_, i) =>
+        invocation(bundle, ids, FIRST_PROFILE_SLOT + warmup + i),
+      );
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 100 });
       await session.post('Profiler.start');
@@ -45,6 +54,13 @@ export async function profileWarm(options: { bundle: FunctionBundle; ids: Seeded
     session.disconnect();
   }
   // Idle is waiting on DynamoDB; `native dispatch` is the profiler's own stop (serializing the profile).
-  const perInvocation = (totals: Array<[string, number]>) => totals.filter(([where]) => where !== '(idle)' && where !== 'native dispatch').map(([where, ms]): [string, number] => [where, ms / samples]);
-  return { file, packages: perInvocation(profileBySource(file, bundle.file)), functions: perInvocation(profileBySource(file, bundle.file, 'function')) };
+  const perInvocation = (totals: Array<[string, number]>) =>
+    totals
+      .filter(([where]) => where !== '(idle)' && where !== 'native dispatch')
+      .map(([where, ms]): [string, number] => [where, ms / samples]);
+  return {
+    file,
+    packages: perInvocation(profileBySource(file, bundle.file)),
+    functions: perInvocation(profileBySource(file, bundle.file, 'function')),
+  };
 }

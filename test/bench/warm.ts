@@ -17,7 +17,9 @@ const { WARM_MODULES, measureWarmCpu, warmCpuGoalLine, warmCpuLines } = await im
 const { profileWarm } = await import('./warm-profile');
 
 const requested = process.argv.slice(2);
-const modules = requested.length ? WARM_MODULES.filter((name) => requested.some((want) => name.endsWith(want))) : WARM_MODULES;
+const modules = requested.length
+  ? WARM_MODULES.filter((name) => requested.some((want) => name.endsWith(want)))
+  : WARM_MODULES;
 const samples = Number(process.env.BENCH_WARM_SAMPLES ?? 200);
 const profileRoot = process.env.BENCH_WARM_PROFILE;
 if (profileRoot) mkdirSync(profileRoot, { recursive: true });
@@ -29,11 +31,17 @@ for (const line of warmCpuLines(warm, samples)) console.log(line);
 console.log(warmCpuGoalLine(warm));
 if (profileRoot) {
   const dir = mkdtempSync(join(profileRoot, 'run-'));
-  const top = (totals: Array<[string, number]>, n: number) => totals.slice(0, n).map(([where, ms]) => `${where} ${ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`}`).join(', ');
+  const top = (totals: Array<[string, number]>, n: number) =>
+    totals
+      .slice(0, n)
+      .map(([where, ms]) => `${where} ${ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`}`)
+      .join(', ');
   for (const bundle of bundles) {
     const profile = await profileWarm({ bundle, ids, endpoint: dynamo.endpoint, samples, dir });
     const total = profile.packages.reduce((sum, [, ms]) => sum + ms, 0);
-    console.log(`\n${bundle.name} profiled, ${total.toFixed(2)} ms self time per invocation (idle excluded), ${profile.file}`);
+    console.log(
+      `\n${bundle.name} profiled, ${total.toFixed(2)} ms self time per invocation (idle excluded), ${profile.file}`,
+    );
     console.log(`  by package: ${top(profile.packages, 16)}`);
     console.log(`  by function: ${top(profile.functions, 25)}`);
   }

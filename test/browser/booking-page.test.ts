@@ -24,7 +24,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 15_000 });
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement).catch(() => false);
 const focused = (locator: Locator) => expect.poll(() => isFocused(locator), { timeout: 15_000 }).toBe(true);
-const attribute = (locator: Locator, name: string) => expect.poll(() => locator.getAttribute(name), { timeout: 15_000 });
+const attribute = (locator: Locator, name: string) =>
+  expect.poll(() => locator.getAttribute(name), { timeout: 15_000 });
 const count = (locator: Locator) => expect.poll(() => locator.count(), { timeout: 15_000 });
 const text = (locator: Locator) => expect.poll(() => locator.first().textContent(), { timeout: 15_000 });
 
@@ -41,7 +42,14 @@ interface Exchange {
 async function exchangeOf(response: Response): Promise<Exchange> {
   const request = response.request();
   const answer = await response.json().catch(() => undefined);
-  return { method: request.method(), url: request.url(), headers: await request.allHeaders(), status: response.status(), body: request.postDataJSON() ?? undefined, answer };
+  return {
+    method: request.method(),
+    url: request.url(),
+    headers: await request.allHeaders(),
+    status: response.status(),
+    body: request.postDataJSON() ?? undefined,
+    answer,
+  };
 }
 
 describe('the booking page in chromium', () => {
@@ -63,7 +71,9 @@ describe('the booking page in chromium', () => {
     site = createServer((req, res) => {
       const key = new URL(req.url ?? '/', 'http://x').searchParams.get('key');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa site</title></head><body><h1>Our spa</h1><p>Book below.</p><script src="${api.url}/book.js" data-key="${key}"></script><footer>Footer</footer></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa site</title></head><body><h1>Our spa</h1><p>Book below.</p><script src="${api.url}/book.js" data-key="${key}"></script><footer>Footer</footer></body></html>`,
+      );
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -87,13 +97,19 @@ describe('the booking page in chromium', () => {
 
   /** A fresh browser context (a device in Los Angeles, so the page says times are the practice's). */
   async function open(path: string, viewport = PHONE): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'America/Los_Angeles', deviceScaleFactor: 2 });
+    const context = await browser.newContext({
+      viewport,
+      locale: 'en-US',
+      timezoneId: 'America/Los_Angeles',
+      deviceScaleFactor: 2,
+    });
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
     // Failed fetches (a 409 is expected in some tests) are logged too; anything else, CSP refusals first, is a problem.
     page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(`console: ${message.text()}`);
     });
     page.on('request', (request) => {
       const url = request.url();
@@ -107,7 +123,8 @@ describe('the booking page in chromium', () => {
 
   const today = () => localDateOf(new Date().toISOString(), SPA_ZONE);
   const group = (scope: Page | FrameLocator, name: string) => scope.getByRole('group', { name, exact: true });
-  const bookingPosts = async () => (await exchanges()).filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/bookings');
+  const bookingPosts = async () =>
+    (await exchanges()).filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/bookings');
   /** What the last booking the API took answered: `{ appointment_id, manage_token, ... }`. */
   const lastBooked = async () => (await bookingPosts()).filter((r) => r.status === 201).at(-1)!.answer.data;
 
@@ -125,7 +142,9 @@ describe('the booking page in chromium', () => {
   /** The first day with free times on or after `from` (practice-local). */
   async function chooseDayFrom(scope: Page | FrameLocator, from: string): Promise<string> {
     await group(scope, 'Days').locator('button[aria-pressed="true"]').waitFor();
-    const dates = await group(scope, 'Days').locator('button:enabled').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')!));
+    const dates = await group(scope, 'Days')
+      .locator('button:enabled')
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-date')!));
     const date = dates.find((d) => d >= from)!;
     await group(scope, 'Days').locator(`[data-date="${date}"]`).click();
     return date;
@@ -148,7 +167,9 @@ describe('the booking page in chromium', () => {
     await text(page.getByRole('heading', { level: 1 })).toMatch('Lumière Med Spa');
     // The element labelled Services holds the public services only, with price and length in the practice's currency.
     const services = group(page, 'Services');
-    await expect.poll(() => services.getByRole('button').allTextContents(), { timeout: 15_000 }).toEqual(['Botox, one area 30 min · $400.00', 'HydraFacial 60 min · $199.00']);
+    await expect
+      .poll(() => services.getByRole('button').allTextContents(), { timeout: 15_000 })
+      .toEqual(['Botox, one area 30 min · $400.00', 'HydraFacial 60 min · $199.00']);
     await visible(page.getByLabel('Services', { exact: true }));
     await services.getByRole('button', { name: /Botox/ }).click();
     await attribute(services.getByRole('button', { name: /Botox/ }), 'aria-pressed').toBe('true');
@@ -160,7 +181,12 @@ describe('the booking page in chromium', () => {
     await attribute(days.locator('button[aria-pressed="true"]'), 'data-date').toBe(firstFree!);
 
     // A day after the cut-off for changes (1 day), so the manage link may still cancel.
-    const later = await days.locator('button:enabled').evaluateAll((buttons, from) => buttons.map((b) => b.getAttribute('data-date')!).find((date) => date >= from)!, addDays(today(), 2));
+    const later = await days
+      .locator('button:enabled')
+      .evaluateAll(
+        (buttons, from) => buttons.map((b) => b.getAttribute('data-date')!).find((date) => date >= from)!,
+        addDays(today(), 2),
+      );
     await days.locator(`[data-date="${later}"]`).click();
     await attribute(days.locator(`[data-date="${later}"]`), 'aria-pressed').toBe('true');
     const times = group(page, 'Available times');
@@ -169,7 +195,11 @@ describe('the booking page in chromium', () => {
     const start = (await first.getAttribute('data-start'))!;
     expect(localDateOf(start, SPA_ZONE)).toBe(later);
     // Times are the practice's (New York), not the device's (Los Angeles).
-    expect(await first.textContent()).toBe(new Intl.DateTimeFormat('en-US', { timeZone: SPA_ZONE, hour: 'numeric', minute: '2-digit' }).format(new Date(start)));
+    expect(await first.textContent()).toBe(
+      new Intl.DateTimeFormat('en-US', { timeZone: SPA_ZONE, hour: 'numeric', minute: '2-digit' }).format(
+        new Date(start),
+      ),
+    );
     await first.click();
     await focused(page.getByLabel('First name', { exact: true }));
     await fillDetails(page, 'jane@example.com');
@@ -180,8 +210,15 @@ describe('the booking page in chromium', () => {
     const manage = page.getByRole('link', { name: 'Manage your booking' });
     await visible(manage);
     const booked = await lastBooked();
-    expect(await spa.appointment(booked.appointment_id)).toMatchObject({ source: 'online', status: 'scheduled', scheduled_at: start, service_id: spa.botox });
-    expect(await spa.clients()).toMatchObject([{ first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '+1 555 0100' }]);
+    expect(await spa.appointment(booked.appointment_id)).toMatchObject({
+      source: 'online',
+      status: 'scheduled',
+      scheduled_at: start,
+      service_id: spa.botox,
+    });
+    expect(await spa.clients()).toMatchObject([
+      { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '+1 555 0100' },
+    ]);
     const href = (await manage.getAttribute('href'))!;
     expect(href).toBe(`${api.url}/book?key=${spa.key}&booking=${booked.appointment_id}#token=${booked.manage_token}`);
     const [post] = await bookingPosts();
@@ -200,12 +237,19 @@ describe('the booking page in chromium', () => {
     await page.getByLabel('Reason (optional)').fill('Travelling');
     await page.getByRole('button', { name: 'Confirm cancellation' }).click();
     await focused(page.getByRole('heading', { name: 'Cancelled' }));
-    expect(await spa.appointment(booked.appointment_id)).toMatchObject({ status: 'cancelled', cancellation_reason: 'Travelling' });
+    expect(await spa.appointment(booked.appointment_id)).toMatchObject({
+      status: 'cancelled',
+      cancellation_reason: 'Travelling',
+    });
     const cancel = (await exchanges()).find((r) => r.url.endsWith('/cancel'))!;
     expect(cancel.headers['x-booking-token']).toBe(booked.manage_token);
     expect(cancel.headers['idempotency-key']).toMatch(UUID);
     // The token went in a header only: no request address or referrer carried it.
-    expect((await exchanges()).filter((r) => r.url.includes(booked.manage_token) || r.headers.referer?.includes(booked.manage_token))).toEqual([]);
+    expect(
+      (await exchanges()).filter(
+        (r) => r.url.includes(booked.manage_token) || r.headers.referer?.includes(booked.manage_token),
+      ),
+    ).toEqual([]);
     expectClean();
   }, 120_000);
 
@@ -214,8 +258,14 @@ describe('the booking page in chromium', () => {
     const start = await pickFirstTime(page);
     await fillDetails(page, 'sam@example.com');
     // The front desk takes that time with every provider the page was offered it with.
-    const offered = (await exchanges()).filter((r) => r.url.includes('/v1/public/availability')).flatMap((r) => r.answer.data as Array<{ provider: { id: string }; slots: Array<{ slot_start: string }> }>);
-    const providers = new Set(offered.filter((entry) => entry.slots.some((slot) => slot.slot_start === start)).map((entry) => entry.provider.id));
+    const offered = (await exchanges())
+      .filter((r) => r.url.includes('/v1/public/availability'))
+      .flatMap((r) => r.answer.data as Array<{ provider: { id: string }; slots: Array<{ slot_start: string }> }>);
+    const providers = new Set(
+      offered
+        .filter((entry) => entry.slots.some((slot) => slot.slot_start === start))
+        .map((entry) => entry.provider.id),
+    );
     expect(providers.size).toBeGreaterThan(0);
     for (const provider of providers) await spa.occupy(provider, start);
     await page.getByRole('button', { name: 'Book', exact: true }).click();
@@ -232,7 +282,16 @@ describe('the booking page in chromium', () => {
 
     // The next time; the first try fails with a 503 (before the API sees it), the second (same submission) books once.
     await times.getByRole('button').first().click();
-    await page.route(`${api.url}/v1/public/bookings`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Something went wrong' } }) }), { times: 1 });
+    await page.route(
+      `${api.url}/v1/public/bookings`,
+      (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Something went wrong' } }),
+        }),
+      { times: 1 },
+    );
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await visible(page.getByRole('alert').filter({ hasText: 'Something went wrong on our side' }));
     await page.getByRole('button', { name: 'Book', exact: true }).click();
@@ -249,9 +308,12 @@ describe('the booking page in chromium', () => {
   it('shows a day without free times as such (disabled, "No times")', async () => {
     const closed = addDays(today(), 3);
     // Every provider is off that whole practice-local day.
-    for (const provider of [spa.ava, spa.maya, spa.lee]) await spa.staff('PATCH', `/v1/providers/${provider}`, { time_off: [localDayBounds(closed, SPA_ZONE)] });
+    for (const provider of [spa.ava, spa.maya, spa.lee])
+      await spa.staff('PATCH', `/v1/providers/${provider}`, { time_off: [localDayBounds(closed, SPA_ZONE)] });
     const page = await open(`/book?key=${spa.key}`);
-    await group(page, 'Services').getByRole('button', { name: /HydraFacial/ }).click();
+    await group(page, 'Services')
+      .getByRole('button', { name: /HydraFacial/ })
+      .click();
     const day = group(page, 'Days').locator(`[data-date="${closed}"]`);
     expect(await day.isDisabled()).toBe(true);
     // Its accessible name says so; days with times do not.
@@ -261,7 +323,12 @@ describe('the booking page in chromium', () => {
     expect(marked.filter((date) => date !== today())).toEqual([closed]);
     expect(await noTimes.evaluateAll((buttons) => buttons.every((b) => (b as HTMLButtonElement).disabled))).toBe(true);
     expect(await group(page, 'Days').locator('button:enabled').count()).toBeGreaterThan(0);
-    expect(await group(page, 'Days').getByRole('button', { name: /No times/ }).and(page.locator(':enabled')).count()).toBe(0);
+    expect(
+      await group(page, 'Days')
+        .getByRole('button', { name: /No times/ })
+        .and(page.locator(':enabled'))
+        .count(),
+    ).toBe(0);
     // Later days, up to the booking window (30 days; 14 at a time: test/unit/booking-page-rules.test.ts).
     await page.getByRole('button', { name: 'Later days' }).click();
     await visible(group(page, 'Days').locator(`[data-date="${addDays(today(), 14)}"]`));
@@ -271,10 +338,11 @@ describe('the booking page in chromium', () => {
   it('books with the keyboard only (Tab, Enter, Space)', async () => {
     const page = await open(`/book?key=${spa.key}`);
     await group(page, 'Services').waitFor();
-    const current = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return `${el?.tagName.toLowerCase()}|${el?.getAttribute('data-start') ?? el?.textContent ?? ''}`;
-    });
+    const current = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return `${el?.tagName.toLowerCase()}|${el?.getAttribute('data-start') ?? el?.textContent ?? ''}`;
+      });
     async function tabUntil(test: (what: string) => boolean, limit = 80): Promise<string> {
       for (let i = 0; i < limit; i += 1) {
         await page.keyboard.press('Tab');
@@ -299,8 +367,13 @@ describe('the booking page in chromium', () => {
     await tabUntil((what) => what === 'button|Book');
     await page.keyboard.press('Enter');
     await focused(page.getByRole('heading', { name: 'Booked' }));
-    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({ scheduled_at: time.split('|')[1], source: 'online' });
-    expect(await spa.clients()).toMatchObject([{ first_name: 'Kim', last_name: 'Lee', email: 'kim@example.com', phone: '555 0101' }]);
+    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({
+      scheduled_at: time.split('|')[1],
+      source: 'online',
+    });
+    expect(await spa.clients()).toMatchObject([
+      { first_name: 'Kim', last_name: 'Lee', email: 'kim@example.com', phone: '555 0101' },
+    ]);
     expectClean();
   }, 120_000);
 
@@ -310,7 +383,9 @@ describe('the booking page in chromium', () => {
     const frameElement = page.locator('iframe[title="Book an appointment"]');
     await attribute(frameElement, 'src').toBe(`${api.url}/book?key=${key}`);
     // Right after the script tag, before the footer.
-    expect(await page.evaluate(() => document.querySelector('script[data-key]')?.nextElementSibling?.tagName)).toBe('IFRAME');
+    expect(await page.evaluate(() => document.querySelector('script[data-key]')?.nextElementSibling?.tagName)).toBe(
+      'IFRAME',
+    );
     const frame = page.frameLocator('iframe[title="Book an appointment"]');
     await pickFirstTime(frame, /HydraFacial/);
     await fillDetails(frame, 'ida@example.com');
@@ -321,12 +396,17 @@ describe('the booking page in chromium', () => {
     // The page reported its (shorter) height; the frame followed, so nothing inside scrolls.
     await expect.poll(() => frameElement.evaluate((el) => el.getBoundingClientRect().height)).not.toBe(heightBefore);
     const inner = await frame.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
-    expect(Math.abs((await frameElement.evaluate((el) => el.getBoundingClientRect().height)) - inner)).toBeLessThanOrEqual(1);
-    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({ source: 'online', service_id: spa.facial });
+    expect(
+      Math.abs((await frameElement.evaluate((el) => el.getBoundingClientRect().height)) - inner),
+    ).toBeLessThanOrEqual(1);
+    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({
+      source: 'online',
+      service_id: spa.facial,
+    });
     expectClean();
   }, 120_000);
 
-  it('is not framed by a site outside the key\'s allowed origins (frame-ancestors)', async () => {
+  it("is not framed by a site outside the key's allowed origins (frame-ancestors)", async () => {
     // The practice's key allows its own site only.
     const page = await open(`${siteUrl}/?key=${spa.key}`);
     await page.locator('iframe').waitFor();
@@ -402,7 +482,9 @@ describe('the booking page in chromium', () => {
     await pickFirstTime(page, /HydraFacial/);
     await fillDetails(page, 'MAX@example.com');
     await page.getByRole('button', { name: 'Book', exact: true }).click();
-    await focused(page.getByRole('alert').filter({ hasText: 'as many upcoming online bookings as the practice allows' }));
+    await focused(
+      page.getByRole('alert').filter({ hasText: 'as many upcoming online bookings as the practice allows' }),
+    );
 
     // A field the API refuses (the page's own check lets this one through: test/unit/booking-page-rules.test.ts) is marked on the field.
     await page.getByLabel('Email', { exact: true }).fill('max@example.c');
@@ -410,7 +492,11 @@ describe('the booking page in chromium', () => {
     await attribute(page.getByLabel('Email', { exact: true }), 'aria-invalid').toBe('true');
     await focused(page.getByLabel('Email', { exact: true }));
     const refused = (await bookingPosts()).at(-1)!;
-    expect([refused.status, refused.answer.error.code, refused.answer.error.details[0].path]).toEqual([400, 'VALIDATION_ERROR', 'client.email']);
+    expect([refused.status, refused.answer.error.code, refused.answer.error.details[0].path]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'client.email',
+    ]);
     await visible(page.locator('.field-error').getByText(`Email: ${refused.answer.error.details[0].message}`));
     expectClean();
   }, 120_000);

@@ -48,11 +48,19 @@ describe('the /docs page in chromium', () => {
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
 
     const document = buildOpenApiDocument();
-    const operationIds = Object.values<Record<string, { operationId: string }>>(document.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const operationIds = Object.values<Record<string, { operationId: string }>>(document.paths).flatMap((ops) =>
+      Object.values(ops).map((op) => op.operationId),
+    );
     const rendered = await page.locator('.opblock .opblock-summary-operation-id').allTextContents();
     for (const id of operationIds) expect(rendered, id).toContain(id);
-    const events = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.textContent ?? ''));
-    for (const type of Object.keys(document.webhooks)) expect(events.some((text) => text.includes(type)), type).toBe(true);
+    const events = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) => blocks.map((block) => block.textContent ?? ''));
+    for (const type of Object.keys(document.webhooks))
+      expect(
+        events.some((text) => text.includes(type)),
+        type,
+      ).toBe(true);
 
     // "Try it out" is on by default: open GET /health and execute it.
     const health = page.locator('#operations-system-getHealth');
@@ -61,7 +69,9 @@ describe('the /docs page in chromium', () => {
     const status = health.locator('.live-responses-table tr.response .response-col_status').first();
     await status.waitFor({ timeout: 30_000 });
     expect((await status.textContent())?.trim()).toBe('200');
-    expect(await health.locator('.live-responses-table tr.response .response-col_description').first().textContent()).toContain('"status": "ok"');
+    expect(
+      await health.locator('.live-responses-table tr.response .response-col_description').first().textContent(),
+    ).toContain('"status": "ok"');
     expect(await health.locator('.request-url').first().textContent()).toContain(`${baseUrl}/health`);
 
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -35,7 +35,8 @@ describe('online booking in chromium, against the local server', () => {
   let foreignKey: string;
   const contexts: BrowserContext[] = [];
 
-  const staff = (method: string, url: string, body?: unknown) => call(method, url, { token: scene.practice.adminToken, body });
+  const staff = (method: string, url: string, body?: unknown) =>
+    call(method, url, { token: scene.practice.adminToken, body });
 
   beforeAll(async () => {
     process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
@@ -48,7 +49,9 @@ describe('online booking in chromium, against the local server', () => {
     site = createServer((req, res) => {
       const embedKey = new URL(req.url ?? '/', 'http://x').searchParams.get('key');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa</title></head><body><h1>Our spa</h1><script src="${base}/book.js" data-key="${embedKey}"></script></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Spa</title></head><body><h1>Our spa</h1><script src="${base}/book.js" data-key="${embedKey}"></script></body></html>`,
+      );
     });
     siteUrl = `http://127.0.0.1:${await new Promise<number>((resolve) => site.listen(0, '127.0.0.1', () => resolve((site.address() as AddressInfo).port)))}`;
 
@@ -58,7 +61,9 @@ describe('online booking in chromium, against the local server', () => {
     const created = await staff('POST', '/v1/publishable-keys', { name: 'Website', allowed_origins: [siteUrl] });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     key = created.body.data.key;
-    foreignKey = (await staff('POST', '/v1/publishable-keys', { name: 'Elsewhere', allowed_origins: ['https://spa.example'] })).body.data.key;
+    foreignKey = (
+      await staff('POST', '/v1/publishable-keys', { name: 'Elsewhere', allowed_origins: ['https://spa.example'] })
+    ).body.data.key;
     const hook = await staff('POST', '/v1/webhooks', { url: receiver.url('/hooks'), events: ['appointment.created'] });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   }, 120_000);
@@ -83,7 +88,10 @@ describe('online booking in chromium, against the local server', () => {
 
   /** The scene's service, its first free time, the client's details, Book: answers the booked appointment's id. */
   async function bookFirstTime(scope: Page | FrameLocator, email: string): Promise<string> {
-    await scope.getByRole('group', { name: 'Services', exact: true }).getByRole('button', { name: new RegExp(scene.service.name) }).click();
+    await scope
+      .getByRole('group', { name: 'Services', exact: true })
+      .getByRole('button', { name: new RegExp(scene.service.name) })
+      .click();
     const firstTime = scope.getByRole('group', { name: 'Available times', exact: true }).getByRole('button').first();
     await visible(firstTime);
     await firstTime.click();
@@ -106,7 +114,12 @@ describe('online booking in chromium, against the local server', () => {
 
     const appointment = await staff('GET', `/v1/appointments/${id}`);
     expect(appointment.status).toBe(200);
-    expect(appointment.body.data).toMatchObject({ id, source: 'online', service_id: scene.service.id, status: 'scheduled' });
+    expect(appointment.body.data).toMatchObject({
+      id,
+      source: 'online',
+      service_id: scene.service.id,
+      status: 'scheduled',
+    });
 
     const delivered = await waitFor('appointment.created with its manage token', () =>
       receiver.accepted.find((request) => JSON.parse(request.body).data?.object?.id === id),
@@ -115,7 +128,9 @@ describe('online booking in chromium, against the local server', () => {
     expect(event.type).toBe('appointment.created');
     expect(event.data.manage_token).toEqual(expect.any(String));
     // The token manages that booking through the public API.
-    const managed = await call('GET', `/v1/public/bookings/${id}`, { headers: { 'x-publishable-key': key, 'x-booking-token': event.data.manage_token } });
+    const managed = await call('GET', `/v1/public/bookings/${id}`, {
+      headers: { 'x-publishable-key': key, 'x-booking-token': event.data.manage_token },
+    });
     expect(managed.status, JSON.stringify(managed.body)).toBe(200);
     expect(managed.body.data).toMatchObject({ appointment_id: id, status: 'scheduled' });
   }, 120_000);

@@ -27,10 +27,20 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 function namedZodImports(bundle: FunctionBundle): string {
   const offenders = Object.keys(bundle.inputs)
     .filter((path) => !path.includes('node_modules') && path.endsWith('.ts'))
-    .filter((path) => /import\s+(?:\w+\s*,\s*)?(?:\{[^}]*\bz\b[^}]*\}|z)\s+from\s+['"](?:zod(?:\/mini)?|[./]*(?:schemas\/)?zod)['"]/.test(readFileSync(join(root, path), 'utf8')));
-  return offenders.length ? ` (every zod locale: ${offenders.join(', ')} import { z } from zod; use import * as z from '../schemas/zod')` : '';
+    .filter((path) =>
+      /import\s+(?:\w+\s*,\s*)?(?:\{[^}]*\bz\b[^}]*\}|z)\s+from\s+['"](?:zod(?:\/mini)?|[./]*(?:schemas\/)?zod)['"]/.test(
+        readFileSync(join(root, path), 'utf8'),
+      ),
+    );
+  return offenders.length
+    ? ` (every zod locale: ${offenders.join(', ')} import { z } from zod; use import * as z from '../schemas/zod')`
+    : '';
 }
-const carrying = (test: (path: string) => boolean) => bundles.filter((b) => Object.keys(b.inputs).some(test)).map((b) => b.name).sort();
+const carrying = (test: (path: string) => boolean) =>
+  bundles
+    .filter((b) => Object.keys(b.inputs).some(test))
+    .map((b) => b.name)
+    .sort();
 
 beforeAll(async () => {
   ({ bundles } = await buildFunctions(root, outdir));
@@ -45,10 +55,15 @@ describe('function bundles', () => {
   });
 
   it(`each stay within ${kb(BUDGET_BYTES)} minified, the AWS SDK included`, () => {
-    const over = bundles.filter((b) => b.bytes > BUDGET_BYTES).map((b) => {
-      const heaviest = bytesByPackage(b).slice(0, 6).map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ');
-      return `${b.name}: ${kb(b.bytes)}, heaviest ${heaviest}${namedZodImports(b)}`;
-    });
+    const over = bundles
+      .filter((b) => b.bytes > BUDGET_BYTES)
+      .map((b) => {
+        const heaviest = bytesByPackage(b)
+          .slice(0, 6)
+          .map(([name, bytes]) => `${name} ${kb(bytes)}`)
+          .join(', ');
+        return `${b.name}: ${kb(b.bytes)}, heaviest ${heaviest}${namedZodImports(b)}`;
+      });
     expect(over).toEqual([]);
   });
 
@@ -57,42 +72,69 @@ describe('function bundles', () => {
   });
 
   it('carry the KMS client only where tokens are signed', () => {
-    expect(carrying((path) => path.includes('node_modules/@aws-sdk/client-kms/'))).toEqual(['functions/auth/createToken']);
+    expect(carrying((path) => path.includes('node_modules/@aws-sdk/client-kms/'))).toEqual([
+      'functions/auth/createToken',
+    ]);
   });
 
   it('carry no DynamoDB client where the route never reads the table (lib/http/tableless-handler.ts)', () => {
-    const tableless = Object.entries(routes as Record<string, RouteDef>).filter(([, route]) => !readsTable(route)).map(([operation, route]) => handlerModule(operation, route));
+    const tableless = Object.entries(routes as Record<string, RouteDef>)
+      .filter(([, route]) => !readsTable(route))
+      .map(([operation, route]) => handlerModule(operation, route));
     expect(tableless.length).toBeGreaterThanOrEqual(8);
     const withClient = carrying((path) => path.includes('node_modules/@aws-sdk/client-dynamodb/'));
     expect(tableless.filter((name) => withClient.includes(name))).toEqual([]);
   });
 
   it('never carry the OpenAPI builder or zod-openapi (the document is a file made at build time beside its functions)', () => {
-    expect(carrying((path) => path.startsWith('lib/openapi/') || path.includes('node_modules/zod-openapi/'))).toEqual([]);
+    expect(carrying((path) => path.startsWith('lib/openapi/') || path.includes('node_modules/zod-openapi/'))).toEqual(
+      [],
+    );
   });
 
   it('carry their own route row, not the other rows of their group (docs/decisions/0011)', () => {
     // Rows whose summary is a plain literal (generated ones are template strings in the bundle).
-    const literal = Object.entries(routes as Record<string, RouteDef>).filter(([, route]) => !/["'`\\$]/.test(route.summary));
-    const foreign = bundles
-      .flatMap((bundle) => {
-        const text = readFileSync(bundle.file, 'utf8');
-        return literal.filter(([operation, route]) => !bundle.name.endsWith(`/${operation}`) && text.includes(route.summary)).map(([operation]) => `${bundle.name} carries ${operation}`);
-      });
+    const literal = Object.entries(routes as Record<string, RouteDef>).filter(
+      ([, route]) => !/["'`\\$]/.test(route.summary),
+    );
+    const foreign = bundles.flatMap((bundle) => {
+      const text = readFileSync(bundle.file, 'utf8');
+      return literal
+        .filter(([operation, route]) => !bundle.name.endsWith(`/${operation}`) && text.includes(route.summary))
+        .map(([operation]) => `${bundle.name} carries ${operation}`);
+    });
     expect(foreign).toEqual([]);
   });
 
   it("a kind's reads build none of its write schemas: a get, list or delete carries no create or PATCH body (lib/routes/resources.ts)", () => {
     // Text only a write body has: the client create body's default, the provider input's period rule.
-    const writeOnly: Record<string, string> = { clients: 'Membership status (default none).', providers: 'end must be after start' };
+    const writeOnly: Record<string, string> = {
+      clients: 'Membership status (default none).',
+      providers: 'end must be after start',
+    };
     const carriers = bundles
       .filter((bundle) => /^functions\/(clients|providers)\/(get|list|delete)(Client|Provider)s?$/.test(bundle.name))
-      .map((bundle) => ({ name: bundle.name, text: readFileSync(bundle.file, 'utf8'), mark: writeOnly[bundle.name.split('/')[1]!]! }));
-    expect(carriers.map((bundle) => bundle.name)).toEqual(['functions/clients/deleteClient', 'functions/clients/getClient', 'functions/clients/listClients', 'functions/providers/deleteProvider', 'functions/providers/getProvider', 'functions/providers/listProviders']);
+      .map((bundle) => ({
+        name: bundle.name,
+        text: readFileSync(bundle.file, 'utf8'),
+        mark: writeOnly[bundle.name.split('/')[1]!]!,
+      }));
+    expect(carriers.map((bundle) => bundle.name)).toEqual([
+      'functions/clients/deleteClient',
+      'functions/clients/getClient',
+      'functions/clients/listClients',
+      'functions/providers/deleteProvider',
+      'functions/providers/getProvider',
+      'functions/providers/listProviders',
+    ]);
     expect(carriers.filter((bundle) => bundle.text.includes(bundle.mark)).map((bundle) => bundle.name)).toEqual([]);
     // The marks are real: the create bodies' bundles carry them.
-    const creates = bundles.filter((bundle) => ['functions/clients/createClient', 'functions/providers/createProvider'].includes(bundle.name));
-    expect(creates.every((bundle) => readFileSync(bundle.file, 'utf8').includes(writeOnly[bundle.name.split('/')[1]!]!))).toBe(true);
+    const creates = bundles.filter((bundle) =>
+      ['functions/clients/createClient', 'functions/providers/createProvider'].includes(bundle.name),
+    );
+    expect(
+      creates.every((bundle) => readFileSync(bundle.file, 'utf8').includes(writeOnly[bundle.name.split('/')[1]!]!)),
+    ).toBe(true);
   });
 
   it('never carry zod classic: the schemas are zod/mini, which builds faster and weighs less (docs/decisions/0013)', () => {
@@ -100,7 +142,11 @@ describe('function bundles', () => {
   });
 
   it("never import Node's web streams (infra/constructs/web-globals.ts: about 6 ms of a cold start)", () => {
-    expect(bundles.filter((bundle) => /["'](?:node:)?stream\/web["']/.test(readFileSync(bundle.file, 'utf8'))).map((bundle) => bundle.name)).toEqual([]);
+    expect(
+      bundles
+        .filter((bundle) => /["'](?:node:)?stream\/web["']/.test(readFileSync(bundle.file, 'utf8')))
+        .map((bundle) => bundle.name),
+    ).toEqual([]);
   });
 
   it('carry their own section of the route table, never the whole table', () => {

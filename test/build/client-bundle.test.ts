@@ -21,7 +21,15 @@ describe('the typed client in a browser bundle', () => {
     const size = result.outputFiles[0].contents.byteLength;
     expect(size, `client bundle is ${size} bytes`).toBeLessThanOrEqual(LIMIT_BYTES);
     // node_modules may be a link to another checkout's: its files are named from their package on.
-    const inputs = Object.keys(result.metafile.inputs).map((input) => input.replace(/^.*node_modules\//, 'node_modules/'));
-    expect(inputs.sort()).toEqual(['lib/client/errors.ts', 'lib/client/index.ts', 'lib/client/operations.ts', 'lib/client/transport.ts', 'node_modules/openapi-fetch/dist/index.mjs']);
+    const inputs = Object.keys(result.metafile.inputs).map((input) =>
+      input.replace(/^.*node_modules\//, 'node_modules/'),
+    );
+    expect(inputs.sort()).toEqual([
+      'lib/client/errors.ts',
+      'lib/client/index.ts',
+      'lib/client/operations.ts',
+      'lib/client/transport.ts',
+      'node_modules/openapi-fetch/dist/index.mjs',
+    ]);
   });
 });

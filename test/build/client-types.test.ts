@@ -10,7 +10,11 @@ const fixtures = join(root, 'test', 'fixtures', 'client-consumer');
 /** `tsc -p` on one fixture config: the diagnostics, empty when it compiles. */
 async function typeCheck(config: string): Promise<string> {
   try {
-    await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(fixtures, config)], { cwd: root, timeout: 120_000 });
+    await run(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(fixtures, config)],
+      { cwd: root, timeout: 120_000 },
+    );
     return '';
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
@@ -18,7 +22,7 @@ async function typeCheck(config: string): Promise<string> {
   }
 }
 
-describe('the typed client type-checks in an integrator\'s project (contract 8)', () => {
+describe("the typed client type-checks in an integrator's project (contract 8)", () => {
   it('under moduleResolution NodeNext (a Node service): it compiles, and its mistakes are errors', async () => {
     expect(await typeCheck('tsconfig.nodenext.json')).toBe('');
   }, 120_000);
@@ -27,7 +31,7 @@ describe('the typed client type-checks in an integrator\'s project (contract 8)'
     expect(await typeCheck('tsconfig.bundler.json')).toBe('');
   }, 120_000);
 
-  it('its generated types agree with the route table\'s zod schemas (inputs it allows are taken, outputs fit)', async () => {
+  it("its generated types agree with the route table's zod schemas (inputs it allows are taken, outputs fit)", async () => {
     expect(await typeCheck('tsconfig.conformance.json')).toBe('');
   }, 120_000);
 });

@@ -33,7 +33,21 @@ let dir = '';
 let floorImports = new Set<string>();
 const file = (name: string) => join(dir, `${name}.mjs`);
 const coldStart = (bundleFile: string, invoke: boolean, env: NodeJS.ProcessEnv = {}) =>
-  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', RUN, pathToFileURL(bundleFile).href, invoke ? 'invoke' : 'import'], { env: { ...process.env, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', ...env } }).toString()) as {
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', RUN, pathToFileURL(bundleFile).href, invoke ? 'invoke' : 'import'],
+      {
+        env: {
+          ...process.env,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+          ...env,
+        },
+      },
+    ).toString(),
+  ) as {
     outcome?: number | string;
     imported: string[];
     all: string[];
@@ -41,8 +55,19 @@ const coldStart = (bundleFile: string, invoke: boolean, env: NodeJS.ProcessEnv =
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cold-start-modules-'));
-  const asBuilt = esbuildOptions(root, { floor: join(root, FLOOR), getClient: join(root, 'functions/clients/getClient.ts'), createToken: join(root, 'functions/auth/createToken.ts') }, dir);
-  const withoutStandIns = { ...esbuildOptions(root, { 'floor-without-stand-ins': join(root, FLOOR) }, dir), inject: [] };
+  const asBuilt = esbuildOptions(
+    root,
+    {
+      floor: join(root, FLOOR),
+      getClient: join(root, 'functions/clients/getClient.ts'),
+      createToken: join(root, 'functions/auth/createToken.ts'),
+    },
+    dir,
+  );
+  const withoutStandIns = {
+    ...esbuildOptions(root, { 'floor-without-stand-ins': join(root, FLOOR) }, dir),
+    inject: [],
+  };
   await Promise.all([build(asBuilt), build(withoutStandIns)]);
   floorImports = new Set(coldStart(file('floor'), false).imported);
 }, 60_000);
@@ -53,12 +78,22 @@ describe('a cold start', () => {
     // A refusal goes through the SDK's retry step, which asks whether the request body is a web stream.
     const refused = { TABLE_NAME: 'no_such_table' };
     const webStreams = (run: ReturnType<typeof coldStart>) => [run.outcome, run.all.includes(WEB_STREAMS)];
-    expect([coldStart(ours, true), coldStart(ours, true, refused)].map(webStreams)).toEqual([[404, false], ['ResourceNotFoundException', false]]);
-    expect([coldStart(plain, true), coldStart(plain, true, refused)].map(webStreams)).toEqual([[404, true], ['ResourceNotFoundException', true]]);
+    expect([coldStart(ours, true), coldStart(ours, true, refused)].map(webStreams)).toEqual([
+      [404, false],
+      ['ResourceNotFoundException', false],
+    ]);
+    expect([coldStart(plain, true), coldStart(plain, true, refused)].map(webStreams)).toEqual([
+      [404, true],
+      ['ResourceNotFoundException', true],
+    ]);
   }, 30_000);
 
-  it.each(['getClient', 'createToken'])("of an API function (%s) imports no more of Node than the SDK's own, but the logger's console and middy's timers", (name) => {
-    const extra = coldStart(file(name), false).imported.filter((module) => !floorImports.has(module));
-    expect(extra.sort()).toEqual(['NativeModule console', 'NativeModule timers/promises']);
-  }, 30_000);
+  it.each(['getClient', 'createToken'])(
+    "of an API function (%s) imports no more of Node than the SDK's own, but the logger's console and middy's timers",
+    (name) => {
+      const extra = coldStart(file(name), false).imported.filter((module) => !floorImports.has(module));
+      expect(extra.sort()).toEqual(['NativeModule console', 'NativeModule timers/promises']);
+    },
+    30_000,
+  );
 });

@@ -23,9 +23,16 @@ describe('the docs functions as the CDK bundles them', () => {
     const [bundle] = (await buildFunctions(root, dir, ['functions/system/getDocsAsset'])).bundles;
     expect(bundle!.bytes).toBeLessThan(100 * 1024);
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    const { handler } = (await import(pathToFileURL(bundle!.file).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }> };
-    const event = (asset: string) => ({ rawPath: `/docs/${asset}`, pathParameters: { asset }, requestContext: { requestId: 'r1' } });
-    const installed = (name: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8');
+    const { handler } = (await import(pathToFileURL(bundle!.file).href)) as {
+      handler: (event: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }>;
+    };
+    const event = (asset: string) => ({
+      rawPath: `/docs/${asset}`,
+      pathParameters: { asset },
+      requestContext: { requestId: 'r1' },
+    });
+    const installed = (name: string) =>
+      readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8');
     for (const name of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
       const answer = await handler(event(name));
       expect(answer.statusCode, name).toBe(200);

@@ -21,7 +21,10 @@ import { systemRoutes } from '../../lib/routes/system';
 
 const root = join(import.meta.dirname, '..', '..');
 const OPERATIONS = ['getOpenApi', 'getOpenApiUnversioned'] as const;
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 & { headers: Record<string, string>; body: string }>;
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2 & { headers: Record<string, string>; body: string }>;
 
 /**
  * The OpenAPI functions as the builds make them (issue 22): the document is rendered at build
@@ -35,13 +38,21 @@ describe('the OpenAPI functions as built', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-bundle-'));
-    ({ bundles } = await buildFunctions(root, dir, OPERATIONS.map((operation) => `functions/system/${operation}`)));
-    for (const [i, operation] of OPERATIONS.entries()) handlers.set(operation, ((await import(pathToFileURL(bundles[i]!.file).href)) as { handler: Handler }).handler);
+    ({ bundles } = await buildFunctions(
+      root,
+      dir,
+      OPERATIONS.map((operation) => `functions/system/${operation}`),
+    ));
+    for (const [i, operation] of OPERATIONS.entries())
+      handlers.set(operation, ((await import(pathToFileURL(bundles[i]!.file).href)) as { handler: Handler }).handler);
   }, 120_000);
 
   const ask = (operation: (typeof OPERATIONS)[number], headers: Record<string, string>) => {
     const route = systemRoutes[operation];
-    return handlers.get(operation)!(toEvent({ method: 'GET', url: route.path, headers }, { route }, {}, 'r1'), lambdaContext(operation, 'r1'));
+    return handlers.get(operation)!(
+      toEvent({ method: 'GET', url: route.path, headers }, { route }, {}, 'r1'),
+      lambdaContext(operation, 'r1'),
+    );
   };
 
   it('are the prebuilt rows, and bare (a prebuilt answer is sent as it is, never in the envelope)', () => {
@@ -53,9 +64,17 @@ describe('the OpenAPI functions as built', () => {
   it('carry neither the builder nor zod-openapi, and have the build-time file beside them', () => {
     const text = openApiFileText();
     for (const bundle of bundles) {
-      expect(Object.keys(bundle.inputs).filter((path) => path.includes('node_modules/zod-openapi/') || path.startsWith('lib/openapi/')), bundle.name).toEqual([]);
+      expect(
+        Object.keys(bundle.inputs).filter(
+          (path) => path.includes('node_modules/zod-openapi/') || path.startsWith('lib/openapi/'),
+        ),
+        bundle.name,
+      ).toEqual([]);
       expect(bundle.bytes, bundle.name).toBeLessThan(500 * 1024);
-      expect(readFileSync(join(dirname(bundle.file), OPENAPI_FILE), 'utf8') === text, `${bundle.name}: the file beside differs from a fresh render`).toBe(true);
+      expect(
+        readFileSync(join(dirname(bundle.file), OPENAPI_FILE), 'utf8') === text,
+        `${bundle.name}: the file beside differs from a fresh render`,
+      ).toBe(true);
     }
   });
 
@@ -84,9 +103,14 @@ describe('the OpenAPI functions as built', () => {
     const bytes = Buffer.from(gzipped.body, 'base64');
     expect(bytes.length).toBeLessThan(Buffer.byteLength(plain.body) / 10);
     expect(gunzipSync(bytes).toString('utf8') === plain.body, 'the gzip is not of the plain answer').toBe(true);
-    expect((await ask('getOpenApi', { host: 'api.glow.example', 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await ask('getOpenApi', { host: 'api.glow.example', 'accept-encoding': 'gzip;q=0, identity' })).headers[
+        'content-encoding'
+      ],
+    ).toBeUndefined();
     for (const taken of ['gzip', 'br;q=1, GZIP;q=0.5', '*', 'x-gzip']) expect(acceptsGzip(taken), taken).toBe(true);
-    for (const refused of [undefined, '', 'br', 'identity', 'gzip;q=0', 'gzip;q=0.000', '*;q=0', 'gzip;q=x']) expect(acceptsGzip(refused), refused).toBe(false);
+    for (const refused of [undefined, '', 'br', 'identity', 'gzip;q=0', 'gzip;q=0.000', '*;q=0', 'gzip;q=x'])
+      expect(acceptsGzip(refused), refused).toBe(false);
   });
 
   it('get the same file beside the bundle from the CDK construct (NodejsFunction, its bundling hook)', () => {
@@ -103,6 +127,9 @@ describe('the OpenAPI functions as built', () => {
     const out = app.synth().directory;
     const [asset] = readdirSync(out).filter((name) => name.startsWith('asset.'));
     expect(readdirSync(join(out, asset!)).sort()).toEqual(['index.mjs', OPENAPI_FILE]);
-    expect(readFileSync(join(out, asset!, OPENAPI_FILE), 'utf8') === readFileSync(join(dirname(bundles[0]!.file), OPENAPI_FILE), 'utf8')).toBe(true);
+    expect(
+      readFileSync(join(out, asset!, OPENAPI_FILE), 'utf8') ===
+        readFileSync(join(dirname(bundles[0]!.file), OPENAPI_FILE), 'utf8'),
+    ).toBe(true);
   }, 120_000);
 });

@@ -14,17 +14,30 @@ import { documentProblems, schemaValidator } from '../fixtures/openapi-validator
 const { document: doc, missingExamples } = buildAll() as { document: Record<string, any>; missingExamples: string[] };
 const validator = schemaValidator(doc);
 /** Operations answering other than JSON (their rows' `produces`). */
-const RAW_RESPONSES = Object.fromEntries(callableRoutes(routes).flatMap(([operation, route]) => (route.produces ? [[operation, route.produces]] : [])));
+const RAW_RESPONSES = Object.fromEntries(
+  callableRoutes(routes).flatMap(([operation, route]) => (route.produces ? [[operation, route.produces]] : [])),
+);
 const entries = callableRoutes(routes);
 const operationOf = (route: RouteDef) => doc.paths[route.path]?.[route.method.toLowerCase()];
-const deref = (node: any) => (node?.$ref ? node.$ref.slice(2).split('/').reduce((at: any, key: string) => at?.[key], doc) : node);
+const deref = (node: any) =>
+  node?.$ref
+    ? node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((at: any, key: string) => at?.[key], doc)
+    : node;
 const json = (content: any) => content?.['application/json'];
 
 /** Every JSON Schema object in the document with where it is: components, parameters, bodies, responses. */
 function schemasOf(): Array<[string, any]> {
-  const found: Array<[string, any]> = Object.entries<any>(doc.components.schemas).map(([name, schema]) => [`components.schemas.${name}`, schema]);
+  const found: Array<[string, any]> = Object.entries<any>(doc.components.schemas).map(([name, schema]) => [
+    `components.schemas.${name}`,
+    schema,
+  ]);
   const operations = [
-    ...Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.entries<any>(ops).map(([method, op]) => [`${method} ${path}`, op] as const)),
+    ...Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+      Object.entries<any>(ops).map(([method, op]) => [`${method} ${path}`, op] as const),
+    ),
     ...Object.entries<any>(doc.webhooks).map(([type, item]) => [`webhook ${type}`, item.post] as const),
   ];
   for (const [at, op] of operations) {
@@ -45,12 +58,17 @@ function undescribed(schema: any, at: string, out: string[] = [], seen = new Set
   seen.add(schema);
   for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
     const target = deref(property);
-    const described = property.description || target?.description || (property.anyOf ?? []).some((option: any) => deref(option)?.description);
+    const described =
+      property.description ||
+      target?.description ||
+      (property.anyOf ?? []).some((option: any) => deref(option)?.description);
     if (!described) out.push(`${at}.${name}`);
     undescribed(property, `${at}.${name}`, out, seen);
   }
-  for (const key of ['items', 'additionalProperties', 'not']) if (schema[key] && typeof schema[key] === 'object') undescribed(schema[key], `${at}[${key}]`, out, seen);
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) for (const [i, part] of (schema[key] ?? []).entries()) undescribed(part, `${at}.${key}${i}`, out, seen);
+  for (const key of ['items', 'additionalProperties', 'not'])
+    if (schema[key] && typeof schema[key] === 'object') undescribed(schema[key], `${at}[${key}]`, out, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    for (const [i, part] of (schema[key] ?? []).entries()) undescribed(part, `${at}.${key}${i}`, out, seen);
   return out;
 }
 
@@ -70,7 +88,9 @@ describe('the OpenAPI document validates', () => {
   });
 
   it('lists every route of the route table, and only those', () => {
-    const documented = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`)).sort();
+    const documented = Object.entries<any>(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
     expect(documented).toEqual(entries.map(([, route]) => `${route.method} ${route.path}`).sort());
   });
 
@@ -80,7 +100,11 @@ describe('the OpenAPI document validates', () => {
       const body = json(item.post.requestBody.content);
       const schema = deref(body.schema);
       expect(schema.properties.type.const, type).toBe(type);
-      expect(item.post.parameters.map((p: any) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(item.post.parameters.map((p: any) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
       expect(EVENT_ENVELOPES[type as keyof typeof EVENT_ENVELOPES].safeParse(body.example).success, type).toBe(true);
     }
   });
@@ -88,7 +112,9 @@ describe('the OpenAPI document validates', () => {
   it('describes every field of every schema', () => {
     const missing = schemasOf().flatMap(([at, schema]) => undescribed(schema, at));
     expect([...new Set(missing)]).toEqual([]);
-    for (const [at, op] of Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.entries<any>(ops).map(([m, op]) => [`${m} ${path}`, op] as const))) {
+    for (const [at, op] of Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+      Object.entries<any>(ops).map(([m, op]) => [`${m} ${path}`, op] as const),
+    )) {
       for (const p of op.parameters) expect(deref(p).description, `${at} ${p.name ?? p.$ref}`).toBeTruthy();
     }
   });
@@ -103,19 +129,17 @@ describe('the OpenAPI document validates', () => {
       timeout: 90_000,
       // No usage telemetry, no update check: the test needs no network.
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch(
-      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-    );
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
-    const problems = (report.problems as Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>).map(
-      (p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`,
-    );
+    const problems = (
+      report.problems as Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>
+    ).map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 90_000);
 });
 
-describe('examples, built from the schemas\' own example metadata', () => {
+describe("examples, built from the schemas' own example metadata", () => {
   it('every field has an example to build from', () => {
     expect(missingExamples).toEqual([]);
   });
@@ -127,7 +151,8 @@ describe('examples, built from the schemas\' own example metadata', () => {
       for (const [status, ref] of Object.entries<any>(op.responses)) {
         const content = deref(ref).content;
         if (RAW_RESPONSES[operation] && Number(status) < 400) {
-          for (const media of Object.values<any>(content)) expect(media.example, `${operation} ${status}`).toBeDefined();
+          for (const media of Object.values<any>(content))
+            expect(media.example, `${operation} ${status}`).toBeDefined();
           continue;
         }
         const media = json(content);
@@ -143,20 +168,25 @@ describe('examples, built from the schemas\' own example metadata', () => {
       expect(validator.check(schema, value), at).toEqual([]);
     };
     const operations = [
-      ...Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.entries<any>(ops).map(([m, op]) => [`${m} ${path}`, op] as const)),
+      ...Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+        Object.entries<any>(ops).map(([m, op]) => [`${m} ${path}`, op] as const),
+      ),
       ...Object.entries<any>(doc.webhooks).map(([type, item]) => [`webhook ${type}`, item.post] as const),
     ];
     for (const [at, op] of operations) {
-      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) check(`${at} ${type}`, media.schema, media.example);
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {}))
+        check(`${at} ${type}`, media.schema, media.example);
       for (const [status, ref] of Object.entries<any>(op.responses)) {
         const media = json(deref(ref).content);
         if (!media) continue;
         if (media.example !== undefined) check(`${at} ${status}`, media.schema, media.example);
-        for (const [name, example] of Object.entries<any>(media.examples ?? {})) check(`${at} ${status} ${name}`, media.schema, deref(example).value);
+        for (const [name, example] of Object.entries<any>(media.examples ?? {}))
+          check(`${at} ${status} ${name}`, media.schema, deref(example).value);
       }
       for (const p of op.parameters ?? []) {
         const parameter = deref(p);
-        for (const example of parameter.schema.examples ?? []) check(`${at} ${parameter.name}`, parameter.schema, example);
+        for (const example of parameter.schema.examples ?? [])
+          check(`${at} ${parameter.name}`, parameter.schema, example);
       }
     }
     expect(checked).toBeGreaterThan(300);
@@ -170,15 +200,20 @@ describe('examples, built from the schemas\' own example metadata', () => {
         expect(parsed.success, `${operation} body: ${parsed.error?.message}`).toBe(true);
       }
       if (route.params) {
-        const params = Object.fromEntries(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => [p.name, p.schema.examples?.[0]]));
+        const params = Object.fromEntries(
+          op.parameters.filter((p: any) => p.in === 'path').map((p: any) => [p.name, p.schema.examples?.[0]]),
+        );
         expect(route.params.safeParse(params).success, `${operation} params`).toBe(true);
       }
       if (route.query) {
-        const query = Object.fromEntries(op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema.examples?.[0]]));
+        const query = Object.fromEntries(
+          op.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema.examples?.[0]]),
+        );
         // Alternatives (`startDate` beside `from`) are each valid, so check them one by one.
         for (const [name, value] of Object.entries(query)) {
           const parsed = route.query.safeParse({ [name]: value });
-          const onlyMissing = parsed.error?.issues.every((issue) => issue.code === 'invalid_type' && issue.input === undefined) ?? true;
+          const onlyMissing =
+            parsed.error?.issues.every((issue) => issue.code === 'invalid_type' && issue.input === undefined) ?? true;
           expect(onlyMissing, `${operation} ?${name}=${String(value)}: ${parsed.error?.message}`).toBe(true);
         }
       }
@@ -195,21 +230,40 @@ describe('examples, built from the schemas\' own example metadata', () => {
 
 describe('allowed_origins in the document', () => {
   const ORIGINS = [
-    'https://spa.example', 'https://book.spa.example:8443', 'http://localhost:3000', 'http://127.0.0.1', 'https://[::1]:8443',
-    '', 'https://*.example', 'https://a;b.example', 'https://a_b.example', 'https://spa.example/', 'http://spa.example', 'https://spa.example:0', 'https://spa.example:65536', '*', 'null',
+    'https://spa.example',
+    'https://book.spa.example:8443',
+    'http://localhost:3000',
+    'http://127.0.0.1',
+    'https://[::1]:8443',
+    '',
+    'https://*.example',
+    'https://a;b.example',
+    'https://a_b.example',
+    'https://spa.example/',
+    'http://spa.example',
+    'https://spa.example:0',
+    'https://spa.example:65536',
+    '*',
+    'null',
   ];
   const bodies = [
     ['createPublishableKey', (origin: string) => ({ name: 'Site', allowed_origins: [origin] })],
     ['updatePractice', (origin: string) => ({ allowed_origins: [origin] })],
   ] as const;
 
-  it.each(bodies)('%s: the JSON Schema takes an origin exactly when the API does ("" and wildcards refused by both)', (operation, bodyOf) => {
-    const [, route] = entries.find(([name]) => name === operation)!;
-    const schema = json(operationOf(route).requestBody.content).schema;
-    for (const origin of ORIGINS) {
-      const api = route.body!.safeParse(bodyOf(origin)).success;
-      expect(validator.check(schema, bodyOf(origin)).length === 0, `${JSON.stringify(origin)}: the API ${api ? 'takes' : 'refuses'} it`).toBe(api);
-    }
-    expect(route.body!.safeParse(bodyOf('https://*.example')).success).toBe(false);
-  });
+  it.each(bodies)(
+    '%s: the JSON Schema takes an origin exactly when the API does ("" and wildcards refused by both)',
+    (operation, bodyOf) => {
+      const [, route] = entries.find(([name]) => name === operation)!;
+      const schema = json(operationOf(route).requestBody.content).schema;
+      for (const origin of ORIGINS) {
+        const api = route.body!.safeParse(bodyOf(origin)).success;
+        expect(
+          validator.check(schema, bodyOf(origin)).length === 0,
+          `${JSON.stringify(origin)}: the API ${api ? 'takes' : 'refuses'} it`,
+        ).toBe(api);
+      }
+      expect(route.body!.safeParse(bodyOf('https://*.example')).success).toBe(false);
+    },
+  );
 });

@@ -9,6 +9,10 @@ describe('API Gateway: 30 s integration timeout', () => {
     const { functions } = await localAwsModel();
     const routeFunctions = Object.values(functions).filter((fn) => fn.kind === 'route');
     expect(routeFunctions.map((fn) => fn.name).sort()).toEqual(Object.keys(routes).sort());
-    expect(routeFunctions.filter((fn) => !(fn.timeoutSeconds > 0 && fn.timeoutSeconds < 30)).map((fn) => [fn.name, fn.timeoutSeconds])).toEqual([]);
+    expect(
+      routeFunctions
+        .filter((fn) => !(fn.timeoutSeconds > 0 && fn.timeoutSeconds < 30))
+        .map((fn) => [fn.name, fn.timeoutSeconds]),
+    ).toEqual([]);
   });
 });

@@ -17,18 +17,32 @@ type Json = Record<string, unknown>;
 function stage(name: string, context: Record<string, string> = {}, props: StageProps = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const stacks = defineStage(app, name, props);
-  const templates = [stacks.stateless, ...Object.values(stacks.stateless.routeGroups)].map((stack) => Template.fromStack(stack));
+  const templates = [stacks.stateless, ...Object.values(stacks.stateless.routeGroups)].map((stack) =>
+    Template.fromStack(stack),
+  );
   const nag = () =>
     [new AwsSolutionsChecks(), new HIPAASecurityChecks()].flatMap((pack) =>
-      pack.validateScope(app).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+      pack
+        .validateScope(app)
+        .violations.map(
+          (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+        ),
     );
   return { ...stacks, main: templates[0], routeTemplates: templates.slice(1), nag };
 }
 
-const resourcesOf = (template: Template, type: string) => Object.entries((template.toJSON().Resources ?? {}) as Record<string, { Type: string; Properties: Json }>).filter(([, r]) => r.Type === type);
+const resourcesOf = (template: Template, type: string) =>
+  Object.entries((template.toJSON().Resources ?? {}) as Record<string, { Type: string; Properties: Json }>).filter(
+    ([, r]) => r.Type === type,
+  );
 const routeEnvironments = (s: ReturnType<typeof stage>) =>
-  s.routeTemplates.flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([, fn]) => ((fn.Properties.Environment as { Variables: Json }).Variables)));
-const hasEdge = (s: ReturnType<typeof stage>) => Boolean(s.edge) && resourcesOf(s.main, 'AWS::CloudFront::Distribution').length === 1;
+  s.routeTemplates.flatMap((t) =>
+    resourcesOf(t, 'AWS::Lambda::Function').map(
+      ([, fn]) => (fn.Properties.Environment as { Variables: Json }).Variables,
+    ),
+  );
+const hasEdge = (s: ReturnType<typeof stage>) =>
+  Boolean(s.edge) && resourcesOf(s.main, 'AWS::CloudFront::Distribution').length === 1;
 
 describe('stage prod (edge on by default)', () => {
   let s: ReturnType<typeof stage>;
@@ -48,7 +62,13 @@ describe('stage prod (edge on by default)', () => {
       Rules: [
         Match.objectLike({
           Name: 'RateLimitPerIp',
-          Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: DEFAULT_API_OPTIONS.wafRateLimit, EvaluationWindowSec: 300 } },
+          Statement: {
+            RateBasedStatement: {
+              AggregateKeyType: 'IP',
+              Limit: DEFAULT_API_OPTIONS.wafRateLimit,
+              EvaluationWindowSec: 300,
+            },
+          },
           Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
           VisibilityConfig: Match.objectLike({ CloudWatchMetricsEnabled: true }),
         }),
@@ -72,20 +92,38 @@ describe('stage prod (edge on by default)', () => {
   it('logs what the ACL blocks or counts, credentials redacted, to a KMS-encrypted aws-waf-logs-* group', () => {
     acl.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
       ResourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WebAcl'), 'Arn'] },
-      LogDestinationConfigs: [Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':log-group:aws-waf-logs-medspa-api-prod$')])] })],
+      LogDestinationConfigs: [
+        Match.objectLike({
+          'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':log-group:aws-waf-logs-medspa-api-prod$')])],
+        }),
+      ],
       RedactedFields: Match.arrayWith([{ SingleHeader: { Name: 'authorization' } }]),
     });
-    acl.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: 'aws-waf-logs-medspa-api-prod', KmsKeyId: Match.anyValue(), RetentionInDays: Match.anyValue() });
+    acl.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: 'aws-waf-logs-medspa-api-prod',
+      KmsKeyId: Match.anyValue(),
+      RetentionInDays: Match.anyValue(),
+    });
   });
 
   it("associates the ACL with the stage's one distribution: its ARN, published in us-east-1, is read at deploy into WebACLId", () => {
     const parameter = webAclArnParameterName('prod');
-    acl.hasResourceProperties('AWS::SSM::Parameter', { Name: parameter, Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WebAcl'), 'Arn'] } });
+    acl.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: parameter,
+      Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^WebAcl'), 'Arn'] },
+    });
     const [[readerId, reader]] = resourcesOf(s.main, 'Custom::AWS');
-    expect(JSON.parse(String(reader.Properties.Create))).toMatchObject({ service: 'SSM', action: 'getParameter', parameters: { Name: parameter }, region: EDGE_REGION });
+    expect(JSON.parse(String(reader.Properties.Create))).toMatchObject({
+      service: 'SSM',
+      action: 'getParameter',
+      parameters: { Name: parameter },
+      region: EDGE_REGION,
+    });
     expect(reader.Properties.Update).toEqual(reader.Properties.Create);
     s.main.resourceCountIs('AWS::CloudFront::Distribution', 1);
-    s.main.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: { 'Fn::GetAtt': [readerId, 'Parameter.Value'] } }) });
+    s.main.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ WebACLId: { 'Fn::GetAtt': [readerId, 'Parameter.Value'] } }),
+    });
     expect(s.stateless.dependencies).toContain(s.edge);
   });
 
@@ -94,7 +132,10 @@ describe('stage prod (edge on by default)', () => {
     const config = distribution.Properties.DistributionConfig as { Origins: Json[]; DefaultCacheBehavior: Json };
     const [origin] = config.Origins;
     expect(JSON.stringify(origin.DomainName)).toContain('ApiEndpoint');
-    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    expect(origin.CustomOriginConfig).toMatchObject({
+      OriginProtocolPolicy: 'https-only',
+      OriginSSLProtocols: ['TLSv1.2'],
+    });
     const [header] = origin.OriginCustomHeaders as Array<{ HeaderName: string; HeaderValue: unknown }>;
     expect(header.HeaderName).toBe(EDGE_HEADERS.verify);
     const secretRef = JSON.stringify(header.HeaderValue);
@@ -105,7 +146,10 @@ describe('stage prod (edge on by default)', () => {
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
       FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })],
     });
-    s.main.hasResourceProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
+    s.main.hasResourceProperties('AWS::SecretsManager::Secret', {
+      KmsKeyId: Match.anyValue(),
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
+    });
     const environments = routeEnvironments(s);
     expect(environments.length).toBeGreaterThan(0);
     for (const env of environments) {
@@ -113,7 +157,11 @@ describe('stage prod (edge on by default)', () => {
       // Tokens name the public URL (the distribution), not the origin behind it.
       expect(JSON.stringify(env.TOKEN_ISSUER)).toContain('EdgeDistribution');
     }
-    s.main.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [Match.stringLikeRegexp('^EdgeDistribution'), 'DomainName'] }]] } });
+    s.main.hasOutput('ApiUrl', {
+      Value: {
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [Match.stringLikeRegexp('^EdgeDistribution'), 'DomainName'] }]],
+      },
+    });
   });
 
   it('is clean under cdk-nag, the edge stack included', () => {
@@ -122,32 +170,49 @@ describe('stage prod (edge on by default)', () => {
 });
 
 describe('stage dev (edge off by default)', () => {
-  it('has no edge stack, distribution or origin-verify secret', () => {
-    const s = stage('dev');
-    expect(s.edge).toBeUndefined();
-    expect(hasEdge(s)).toBe(false);
-    s.main.resourceCountIs('AWS::CloudFront::Distribution', 0);
-    for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'has no edge stack, distribution or origin-verify secret',
+    () => {
+      const s = stage('dev');
+      expect(s.edge).toBeUndefined();
+      expect(hasEdge(s)).toBe(false);
+      s.main.resourceCountIs('AWS::CloudFront::Distribution', 0);
+      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
 
 describe('the -c edge switch', () => {
-  it('turns the edge on for a non-production stage, with -c wafRateLimit', () => {
-    const s = stage('dev', { edge: 'true', wafRateLimit: '1200' });
-    expect(hasEdge(s)).toBe(true);
-    Template.fromStack(s.edge!).hasResourceProperties('AWS::WAFv2::WebACL', {
-      Rules: Match.arrayWith([Match.objectLike({ Name: 'RateLimitPerIp', Statement: { RateBasedStatement: Match.objectLike({ Limit: 1200 }) } })]),
-    });
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'turns the edge on for a non-production stage, with -c wafRateLimit',
+    () => {
+      const s = stage('dev', { edge: 'true', wafRateLimit: '1200' });
+      expect(hasEdge(s)).toBe(true);
+      Template.fromStack(s.edge!).hasResourceProperties('AWS::WAFv2::WebACL', {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Name: 'RateLimitPerIp',
+            Statement: { RateBasedStatement: Match.objectLike({ Limit: 1200 }) },
+          }),
+        ]),
+      });
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it('turns it off for prod', () => {
-    const s = stage('prod', { edge: 'false' });
-    expect(s.edge).toBeUndefined();
-    expect(hasEdge(s)).toBe(false);
-    for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'turns it off for prod',
+    () => {
+      const s = stage('prod', { edge: 'false' });
+      expect(s.edge).toBeUndefined();
+      expect(hasEdge(s)).toBe(false);
+      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it('refuses anything but true or false, and a rate limit under WAF\'s minimum', () => {
+  it("refuses anything but true or false, and a rate limit under WAF's minimum", () => {
     const options = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);
     expect(options({}).edge).toBeUndefined();
     expect(options({ edge: 'true' }).edge).toBe(true);
@@ -158,22 +223,35 @@ describe('the -c edge switch', () => {
 });
 
 describe('stage prod with a custom domain', () => {
-  it('serves the domain from the distribution (TLSv1.2_2021), not from an API Gateway domain, and stays nag clean', () => {
-    const s = stage('prod', {}, { options: { domain: { name: 'api.example.com', certificateArn: CERTIFICATE } } });
-    s.main.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({
-        Aliases: ['api.example.com'],
-        ViewerCertificate: Match.objectLike({ AcmCertificateArn: CERTIFICATE, MinimumProtocolVersion: 'TLSv1.2_2021' }),
-      }),
-    });
-    s.main.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
-    s.main.hasOutput('DomainTarget', {});
-    for (const env of routeEnvironments(s)) expect(env.TOKEN_ISSUER).toBe('https://api.example.com');
-    expect(s.nag()).toEqual([]);
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'serves the domain from the distribution (TLSv1.2_2021), not from an API Gateway domain, and stays nag clean',
+    () => {
+      const s = stage('prod', {}, { options: { domain: { name: 'api.example.com', certificateArn: CERTIFICATE } } });
+      s.main.hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: Match.objectLike({
+          Aliases: ['api.example.com'],
+          ViewerCertificate: Match.objectLike({
+            AcmCertificateArn: CERTIFICATE,
+            MinimumProtocolVersion: 'TLSv1.2_2021',
+          }),
+        }),
+      });
+      s.main.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+      s.main.hasOutput('DomainTarget', {});
+      for (const env of routeEnvironments(s)) expect(env.TOKEN_ISSUER).toBe('https://api.example.com');
+      expect(s.nag()).toEqual([]);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
-  it('refuses a certificate outside us-east-1, which CloudFront cannot use', () => {
-    const elsewhere = CERTIFICATE.replace('us-east-1', 'eu-west-1');
-    expect(() => stage('prod', {}, { options: { domain: { name: 'api.example.com', certificateArn: elsewhere } } })).toThrow(/us-east-1/);
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'refuses a certificate outside us-east-1, which CloudFront cannot use',
+    () => {
+      const elsewhere = CERTIFICATE.replace('us-east-1', 'eu-west-1');
+      expect(() =>
+        stage('prod', {}, { options: { domain: { name: 'api.example.com', certificateArn: elsewhere } } }),
+      ).toThrow(/us-east-1/);
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });

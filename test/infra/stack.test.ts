@@ -7,7 +7,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { EVENT_RULES } from '../../lib/events/rules';
 import { PARTITIONS } from '../../lib/db/keys';
-import { methodsOf, readsTable, secretsOf, tableWritesOf, verifiesWithTokenKey, type HttpMethod, type RouteDef } from '../../lib/http/route';
+import {
+  methodsOf,
+  readsTable,
+  secretsOf,
+  tableWritesOf,
+  verifiesWithTokenKey,
+  type HttpMethod,
+  type RouteDef,
+} from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers, type WorkerDef } from '../../lib/workers';
 import { writeStatements } from '../../infra/constructs/app-function';
@@ -24,9 +32,20 @@ const COMFORTABLE_RESOURCE_COUNT = 150;
 const SYNTH_TIMEOUT_MS = 240_000;
 const ROUTES: Record<string, RouteDef> = routes;
 const WORKERS = Object.keys(workers);
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
 /** The stream consumers' event source mappings read the stream with their role. */
-const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'];
+const STREAM_ACTIONS = [
+  'dynamodb:DescribeStream',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:ListStreams',
+];
 /** Actions with no resource-level permissions: the only ones allowed on Resource "*". */
 const STAR_RESOURCE_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'dynamodb:ListStreams'];
 
@@ -55,13 +74,22 @@ function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
     { name: stateless.stackName, template: Template.fromStack(stateless) },
     ...nested.map((s) => ({ name: s.node.path, template: Template.fromStack(s) })),
   ];
-  return { app, stateful, stateless, code, all: [{ name: stateful.stackName, template: Template.fromStack(stateful) }, ...code] };
+  return {
+    app,
+    stateful,
+    stateless,
+    code,
+    all: [{ name: stateful.stackName, template: Template.fromStack(stateful) }, ...code],
+  };
 }
 
 const resourcesOf = (template: Template): Resources => (template.toJSON().Resources ?? {}) as Resources;
-const ofType = (template: Template, type: string) => Object.entries(resourcesOf(template)).filter(([, r]) => r.Type === type);
-const allOfType = (templates: Synthesized['all'], type: string) => templates.flatMap(({ template }) => ofType(template, type));
-const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const ofType = (template: Template, type: string) =>
+  Object.entries(resourcesOf(template)).filter(([, r]) => r.Type === type);
+const allOfType = (templates: Synthesized['all'], type: string) =>
+  templates.flatMap(({ template }) => ofType(template, type));
+const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 const actionsOf = (statement: Json) => asArray(statement.Action as string | string[]);
 const statefulTemplate = (s: Synthesized) => s.all[0].template;
 
@@ -115,13 +143,18 @@ function allFunctionsOf(s: Synthesized) {
 }
 
 /** Functions that run at deploy (custom resources), not on a route or a trigger. */
-const runsAtDeploy = (f: ReturnType<typeof allFunctionsOf>[number]) => String(f.fn.Properties?.Description).includes('(Custom::');
+const runsAtDeploy = (f: ReturnType<typeof allFunctionsOf>[number]) =>
+  String(f.fn.Properties?.Description).includes('(Custom::');
 /** The route and worker functions. */
 const functionsOf = (s: Synthesized) => allFunctionsOf(s).filter((f) => !runsAtDeploy(f));
 
 function nagViolations(app: App) {
   return [new AwsSolutionsChecks(), new HIPAASecurityChecks()].flatMap((pack) =>
-    pack.validateScope(app).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    pack
+      .validateScope(app)
+      .violations.map(
+        (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+      ),
   );
 }
 
@@ -139,7 +172,12 @@ describe('stage dev (current routes and workers)', () => {
     stateful.resourceCountIs('AWS::DynamoDB::Table', 1);
     stateful.resourceCountIs('AWS::Events::EventBus', 1);
     stateful.resourceCountIs('AWS::SecretsManager::Secret', 2);
-    for (const type of ['AWS::DynamoDB::Table', 'AWS::KMS::Key', 'AWS::Events::EventBus', 'AWS::SecretsManager::Secret']) {
+    for (const type of [
+      'AWS::DynamoDB::Table',
+      'AWS::KMS::Key',
+      'AWS::Events::EventBus',
+      'AWS::SecretsManager::Secret',
+    ]) {
       expect(allOfType(s.code, type), type).toHaveLength(0);
     }
     for (const type of ['AWS::Lambda::Function', 'AWS::ApiGatewayV2::Api', 'AWS::SQS::Queue', 'AWS::IAM::Role']) {
@@ -177,7 +215,10 @@ describe('stage dev (current routes and workers)', () => {
     const sse = table.Properties?.SSESpecification as Json;
     expect(sse).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
     const keyId = logicalIdOf(sse.KMSMasterKeyId)!;
-    expect(resourcesOf(stateful)[keyId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true } });
+    expect(resourcesOf(stateful)[keyId]).toMatchObject({
+      Type: 'AWS::KMS::Key',
+      Properties: { EnableKeyRotation: true },
+    });
   });
 
   it('is disposable outside prod', () => {
@@ -187,16 +228,26 @@ describe('stage dev (current routes and workers)', () => {
   });
 
   it('has an ECC_NIST_P256 SIGN_VERIFY signing key', () => {
-    statefulTemplate(s).resourcePropertiesCountIs('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, 1);
+    statefulTemplate(s).resourcePropertiesCountIs(
+      'AWS::KMS::Key',
+      { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' },
+      1,
+    );
   });
 
   it('has one Lambda per route and per worker: Node 22 on arm64, traced, env read by the code, own encrypted log group', () => {
     const functions = functionsOf(s);
     expect(functions.map((f) => f.name).sort()).toEqual([...Object.keys(ROUTES), ...WORKERS].sort());
     for (const { fn, env, template, name } of functions) {
-      expect(fn.Properties, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+      });
       expect(fn.Properties?.VpcConfig, name).toBeUndefined();
-      for (const variable of ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL']) expect(env[variable], `${name} ${variable}`).toBeDefined();
+      for (const variable of ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL'])
+        expect(env[variable], `${name} ${variable}`).toBeDefined();
       // Only functions that read the table are told its name (and granted it).
       expect(env.TABLE_NAME !== undefined, `${name} TABLE_NAME`).toBe(!(name in ROUTES) || readsTable(ROUTES[name]));
       // Source maps are off by measurement (infra/constructs/bundling.ts): no --enable-source-maps either.
@@ -209,23 +260,29 @@ describe('stage dev (current routes and workers)', () => {
       expect(env.TOKEN_ISSUER, `${name} TOKEN_ISSUER`).toBeDefined();
       // The stage's own endpoint: GET /book.js names it, never a request's Host.
       expect(JSON.stringify(env.API_BASE_URL), `${name} API_BASE_URL`).toMatch(/HttpApi.*ApiEndpoint|execute-api/);
-      expect(env.TOKEN_PUBLIC_KEY !== undefined, `${name} TOKEN_PUBLIC_KEY`).toBe(verifiesWithTokenKey(ROUTES[name]) || name === 'createToken');
+      expect(env.TOKEN_PUBLIC_KEY !== undefined, `${name} TOKEN_PUBLIC_KEY`).toBe(
+        verifiesWithTokenKey(ROUTES[name]) || name === 'createToken',
+      );
     }
   });
 
-  it('encrypts every log group with the stateful stack\'s customer-managed key', () => {
+  it("encrypts every log group with the stateful stack's customer-managed key", () => {
     const logGroups = allOfType(s.code, 'AWS::Logs::LogGroup');
     // Beside the functions': the API's access log and the deploy-time token key reader's.
     expect(logGroups.length).toBe(Object.keys(ROUTES).length + WORKERS.length + 2);
     for (const [id, group] of logGroups) {
-      expect(JSON.stringify(group.Properties?.KmsKeyId), id).toMatch(/MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataOpsKey/);
+      expect(JSON.stringify(group.Properties?.KmsKeyId), id).toMatch(
+        /MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataOpsKey/,
+      );
     }
   });
 
   it('has one API route per route and method, keyed METHOD /path (the fallback as $default), each route with one Lambda integration', () => {
     const apiRoutes = allOfType(s.code, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties ?? {});
     const routeKeys = apiRoutes.map((r) => r.RouteKey);
-    const expected = Object.values(ROUTES).flatMap((route) => (route.fallback ? ['$default'] : methodsOf(route).map((method) => `${method} ${route.path}`)));
+    const expected = Object.values(ROUTES).flatMap((route) =>
+      route.fallback ? ['$default'] : methodsOf(route).map((method) => `${method} ${route.path}`),
+    );
     expect(expected).toContain('$default');
     expect(routeKeys.sort()).toEqual(expected.sort());
     expect(allOfType(s.code, 'AWS::ApiGatewayV2::Integration')).toHaveLength(Object.keys(ROUTES).length);
@@ -248,20 +305,33 @@ describe('stage dev (current routes and workers)', () => {
   });
 
   it('grants each function reads plus exactly its declared writes, every write narrowed to its partitions', () => {
-    const declared = (name: string) => (name in ROUTES ? tableWritesOf(ROUTES[name]) : (workers as Record<string, WorkerDef>)[name].binds.writes);
-    for (const { name, statements } of functionsOf(s).filter((f) => !(f.name in ROUTES) || readsTable(ROUTES[f.name]))) {
-      const dynamo = statements.filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)));
+    const declared = (name: string) =>
+      name in ROUTES ? tableWritesOf(ROUTES[name]) : (workers as Record<string, WorkerDef>)[name].binds.writes;
+    for (const { name, statements } of functionsOf(s).filter(
+      (f) => !(f.name in ROUTES) || readsTable(ROUTES[f.name]),
+    )) {
+      const dynamo = statements.filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)),
+      );
       const writes = dynamo.filter((st) => actionsOf(st).some((a) => WRITE_ACTIONS.includes(a)));
-      expect(new Set(dynamo.filter((st) => !writes.includes(st)).flatMap(actionsOf)), name).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+      expect(new Set(dynamo.filter((st) => !writes.includes(st)).flatMap(actionsOf)), name).toEqual(
+        new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']),
+      );
       expect(
         writes.map((st) => [actionsOf(st), st.Condition]),
         name,
       ).toEqual(
-        writeStatements(declared(name)).map(([actions, partitions]) => [actions, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((p) => PARTITIONS[p]) } }]),
+        writeStatements(declared(name)).map(([actions, partitions]) => [
+          actions,
+          { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((p) => PARTITIONS[p]) } },
+        ]),
       );
     }
     for (const { name, statements } of functionsOf(s).filter((f) => f.name in ROUTES && !readsTable(ROUTES[f.name]))) {
-      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:') || a.startsWith('kms:Decrypt')), name).toEqual([]);
+      expect(
+        statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:') || a.startsWith('kms:Decrypt')),
+        name,
+      ).toEqual([]);
     }
     // Denied calls are audited (API reference, authentication and access) and every authenticated call takes from its rate-limit bucket, GETs included.
     for (const [name, route] of Object.entries(ROUTES).filter(([, r]) => r.auth !== 'public')) {
@@ -281,11 +351,16 @@ describe('stage dev (current routes and workers)', () => {
 
   it('identity policies allow no wildcard actions, and Resource "*" only for actions without resource-level permissions', () => {
     // Deny statements (the queues' TLS-only policies deny sqs:*) only take away.
-    const statements = s.all.flatMap(({ template }) => statementsIn(template.toJSON().Resources)).filter((st) => st.Effect === 'Allow' && !st.Principal);
+    const statements = s.all
+      .flatMap(({ template }) => statementsIn(template.toJSON().Resources))
+      .filter((st) => st.Effect === 'Allow' && !st.Principal);
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
       const actions = actionsOf(statement);
-      expect(actions.filter((a) => a.includes('*')), JSON.stringify(actions)).toEqual([]);
+      expect(
+        actions.filter((a) => a.includes('*')),
+        JSON.stringify(actions),
+      ).toEqual([]);
       if (asArray(statement.Resource).includes('*')) {
         expect(STAR_RESOURCE_ACTIONS, JSON.stringify(actions)).toEqual(expect.arrayContaining(actions));
       }
@@ -294,7 +369,8 @@ describe('stage dev (current routes and workers)', () => {
 
   it("gives the token key's public half, read once at deploy, to every function that verifies or issues tokens: only its reader may kms:GetPublicKey, only the token function kms:Sign", () => {
     const functions = functionsOf(s);
-    const allowed = (action: string) => allFunctionsOf(s).filter((f) => f.statements.flatMap(actionsOf).includes(action));
+    const allowed = (action: string) =>
+      allFunctionsOf(s).filter((f) => f.statements.flatMap(actionsOf).includes(action));
     const [reader, ...others] = allowed('kms:GetPublicKey');
     expect(others).toEqual([]);
     expect(String(reader.fn.Properties?.Description)).toMatch(/Custom::TokenPublicKey/);
@@ -318,25 +394,63 @@ describe('stage dev (current routes and workers)', () => {
 
   it('passes the service secrets as dynamic references, only to the functions that bind them', () => {
     const functions = functionsOf(s);
-    const withSecret = (variable: string) => functions.filter((f) => f.env[variable] !== undefined).map((f) => f.name).sort();
+    const withSecret = (variable: string) =>
+      functions
+        .filter((f) => f.env[variable] !== undefined)
+        .map((f) => f.name)
+        .sort();
     for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
-      for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean)) expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
+      for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean))
+        expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
     }
     // Only where the code reads them (locally, a function the stage does not give one cannot read it).
     // Subscription secrets are sealed at rest by these routes and opened to sign by the delivering ones.
-    expect(withSecret('WEBHOOK_SECRET')).toEqual(['createWebhook', 'deliverWebhook', 'retryWebhookDelivery', 'rotateWebhookSecret', 'testWebhook']);
+    expect(withSecret('WEBHOOK_SECRET')).toEqual([
+      'createWebhook',
+      'deliverWebhook',
+      'retryWebhookDelivery',
+      'rotateWebhookSecret',
+      'testWebhook',
+    ]);
     // Cursors (every list that takes `cursor`) and manage tokens (the public bookings, and the stream
     // worker that puts them in appointment.created).
-    const cursorRoutes = Object.entries(ROUTES).filter(([, r]) => secretsOf(r).includes('cursor')).map(([op]) => op);
+    const cursorRoutes = Object.entries(ROUTES)
+      .filter(([, r]) => secretsOf(r).includes('cursor'))
+      .map(([op]) => op);
     expect(withSecret('CURSOR_SECRET')).toEqual([...cursorRoutes, 'streamToBus'].sort());
-    expect(cursorRoutes).toEqual(expect.arrayContaining(['listClients', 'getAuditLog', 'getAppointments', 'listWebhookDeliveries', 'createPublicBooking', 'getPublicBooking', 'cancelPublicBooking', 'reschedulePublicBooking']));
-    for (const op of ['getClient', 'getPractice', 'searchAvailability', 'getPublicPractice', 'listPublicServices', 'getRevenueReport']) expect(cursorRoutes).not.toContain(op);
-    statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', { KmsKeyId: Match.anyValue(), GenerateSecretString: Match.objectLike({ PasswordLength: 48 }) });
+    expect(cursorRoutes).toEqual(
+      expect.arrayContaining([
+        'listClients',
+        'getAuditLog',
+        'getAppointments',
+        'listWebhookDeliveries',
+        'createPublicBooking',
+        'getPublicBooking',
+        'cancelPublicBooking',
+        'reschedulePublicBooking',
+      ]),
+    );
+    for (const op of [
+      'getClient',
+      'getPractice',
+      'searchAvailability',
+      'getPublicPractice',
+      'listPublicServices',
+      'getRevenueReport',
+    ])
+      expect(cursorRoutes).not.toContain(op);
+    statefulTemplate(s).allResourcesProperties('AWS::SecretsManager::Secret', {
+      KmsKeyId: Match.anyValue(),
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
+    });
   });
 
   it('puts the custom bus in the stateful stack and one rule per lib/events/rules.ts row on it, to the events queue', () => {
     const stateful = statefulTemplate(s);
-    stateful.hasResourceProperties('AWS::Events::EventBus', { Name: 'medspa-api-dev', KmsKeyIdentifier: Match.anyValue() });
+    stateful.hasResourceProperties('AWS::Events::EventBus', {
+      Name: 'medspa-api-dev',
+      KmsKeyIdentifier: Match.anyValue(),
+    });
     const workersTemplate = Template.fromStack(s.stateless.workers);
     const busRules = ofType(workersTemplate, 'AWS::Events::Rule').filter(([, r]) => r.Properties?.EventBusName);
     expect(busRules).toHaveLength(EVENT_RULES.length);
@@ -344,7 +458,9 @@ describe('stage dev (current routes and workers)', () => {
     for (const rule of EVENT_RULES) {
       const [, found] = busRules.find(([id]) => id.startsWith(rule.name))!;
       expect(found.Properties?.EventPattern).toEqual(rule.pattern);
-      expect(JSON.stringify(found.Properties?.EventBusName)).toContain('MedspaApi-dev-Stateful:ExportsOutputRefDataBus');
+      expect(JSON.stringify(found.Properties?.EventBusName)).toContain(
+        'MedspaApi-dev-Stateful:ExportsOutputRefDataBus',
+      );
       const [target] = found.Properties!.Targets as Json[];
       expect(logicalIdOf(target.Arn)).toBe(eventsQueue);
       expect(target.DeadLetterConfig).toBeDefined();
@@ -388,36 +504,61 @@ describe('stage dev (current routes and workers)', () => {
       StartingPosition: 'TRIM_HORIZON',
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
-    const sqsMappings = ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => !JSON.stringify(m.Properties?.EventSourceArn).includes('StreamArn'));
+    const sqsMappings = ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => !JSON.stringify(m.Properties?.EventSourceArn).includes('StreamArn'),
+    );
     expect(sqsMappings).toHaveLength(2);
-    for (const [, mapping] of sqsMappings) expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    for (const [, mapping] of sqsMappings)
+      expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
   it('reserves concurrency for the stream and webhook functions and sweeps every minute', () => {
     const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.fn]));
     expect(byName.streamToBus.Properties?.ReservedConcurrentExecutions).toBe(workers.streamToBus.reservedConcurrency);
-    expect(byName.deliverWebhook.Properties?.ReservedConcurrentExecutions).toBe(workers.deliverWebhook.reservedConcurrency);
-    Template.fromStack(s.stateless.workers).hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+    expect(byName.deliverWebhook.Properties?.ReservedConcurrentExecutions).toBe(
+      workers.deliverWebhook.reservedConcurrency,
+    );
+    Template.fromStack(s.stateless.workers).hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+    });
   });
 
   it('alarms on the deliveries DLQ, the stream consumer, API 5xx rate and p99 latency, all notifying the topic', () => {
     const workersTemplate = Template.fromStack(s.stateless.workers);
     workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'QueueName'] } }],
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^DeliveriesDlq'), 'QueueName'] } },
+      ],
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
     });
     workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^StreamToBusFailuresDlq'), 'QueueName'] } }],
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^StreamToBusFailuresDlq'), 'QueueName'] },
+        },
+      ],
     });
-    workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp('^StreamToBus') } }] });
+    workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp('^StreamToBus') } }],
+    });
     const main = s.code[0].template;
-    main.hasResourceProperties('AWS::CloudWatch::Alarm', { Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('errors / requests') })]), Threshold: 1 });
-    main.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Latency', ExtendedStatistic: 'p99', Threshold: 2000 });
+    main.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ Expression: Match.stringLikeRegexp('errors / requests') })]),
+      Threshold: 1,
+    });
+    main.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Latency',
+      ExtendedStatistic: 'p99',
+      Threshold: 2000,
+    });
     main.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
-    for (const [id, alarm] of allOfType(s.code, 'AWS::CloudWatch::Alarm')) expect(asArray(alarm.Properties?.AlarmActions).length, id).toBe(1);
+    for (const [id, alarm] of allOfType(s.code, 'AWS::CloudWatch::Alarm'))
+      expect(asArray(alarm.Properties?.AlarmActions).length, id).toBe(1);
   });
 
   it('is clean under cdk-nag AwsSolutions and HIPAA Security (every acknowledgement carries its reason in code)', () => {
@@ -439,7 +580,10 @@ describe('stage prod, with a custom domain and options', () => {
       options: {
         // The API Gateway custom domain of a stage without the edge; with it, test/infra/edge.test.ts.
         edge: false,
-        domain: { name: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000' },
+        domain: {
+          name: 'api.example.com',
+          certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
+        },
         throttle: { rateLimit: 50, burstLimit: 80 },
         alarmEmail: 'ops@example.com',
       },
@@ -451,10 +595,14 @@ describe('stage prod, with a custom domain and options', () => {
     stateful.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+      Properties: Match.objectLike({
+        DeletionProtectionEnabled: true,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      }),
     });
     for (const [id, key] of ofType(stateful, 'AWS::KMS::Key')) expect(key.DeletionPolicy, id).toBe('Retain');
-    for (const [id, secret] of ofType(stateful, 'AWS::SecretsManager::Secret')) expect(secret.DeletionPolicy, id).toBe('Retain');
+    for (const [id, secret] of ofType(stateful, 'AWS::SecretsManager::Secret'))
+      expect(secret.DeletionPolicy, id).toBe('Retain');
   });
 
   it('serves the custom domain with TLS 1.2 at least, mapped to the stage', () => {
@@ -466,12 +614,18 @@ describe('stage prod, with a custom domain and options', () => {
     main.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
     main.hasOutput('DomainTarget', {});
     // Tokens name the public host as issuer, and book.js names it as the API's base.
-    for (const f of functionsOf(s).filter((fn) => fn.name in ROUTES)) expect([f.env.TOKEN_ISSUER, f.env.API_BASE_URL]).toEqual(['https://api.example.com', 'https://api.example.com']);
+    for (const f of functionsOf(s).filter((fn) => fn.name in ROUTES))
+      expect([f.env.TOKEN_ISSUER, f.env.API_BASE_URL]).toEqual(['https://api.example.com', 'https://api.example.com']);
   });
 
   it('takes throttling and the alarm address from the options', () => {
-    s.code[0].template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 80 } });
-    s.code[0].template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    s.code[0].template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 80 },
+    });
+    s.code[0].template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
   });
 
   it('is clean under cdk-nag with the domain too', () => {
@@ -501,15 +655,33 @@ describe('stage with 80 routes', () => {
     );
 
   it.each([
-    ['ten groups', ['appointments', 'providers', 'rooms', 'equipment', 'services', 'clients', 'products', 'payments', 'reports', 'webhooks']],
+    [
+      'ten groups',
+      [
+        'appointments',
+        'providers',
+        'rooms',
+        'equipment',
+        'services',
+        'clients',
+        'products',
+        'payments',
+        'reports',
+        'webhooks',
+      ],
+    ],
     ['a single group (worst case)', ['everything']],
-  ])('stays under 500 resources per stack with %s', (_, groups) => {
-    const s = synth({ routes: fakeRoutes(80, groups), entryFor: () => anyHandler, signingOperations: [] });
-    expect(allOfType(s.code, 'AWS::ApiGatewayV2::Route')).toHaveLength(80);
-    for (const { name, template } of s.all) {
-      expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(CFN_RESOURCE_LIMIT);
-    }
-  }, SYNTH_TIMEOUT_MS);
+  ])(
+    'stays under 500 resources per stack with %s',
+    (_, groups) => {
+      const s = synth({ routes: fakeRoutes(80, groups), entryFor: () => anyHandler, signingOperations: [] });
+      expect(allOfType(s.code, 'AWS::ApiGatewayV2::Route')).toHaveLength(80);
+      for (const { name, template } of s.all) {
+        expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(CFN_RESOURCE_LIMIT);
+      }
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 
   it('rejects two operations on the same METHOD /path', () => {
     const routes = fakeRoutes(2, ['a']);
@@ -522,12 +694,26 @@ describe('context options (-c name=value)', () => {
   const optionsFrom = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);
 
   it('defaults throttling and alarm thresholds, with no domain', () => {
-    expect(optionsFrom({})).toEqual({ ...DEFAULT_API_OPTIONS, tokenIssuer: undefined, domain: undefined, alarmEmail: undefined });
+    expect(optionsFrom({})).toEqual({
+      ...DEFAULT_API_OPTIONS,
+      tokenIssuer: undefined,
+      domain: undefined,
+      alarmEmail: undefined,
+    });
   });
 
   it('reads the domain, throttling and thresholds', () => {
-    const options = optionsFrom({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x', throttleRateLimit: '25', throttleBurstLimit: '50', alarmP99LatencyMs: '900' });
-    expect(options.domain).toEqual({ name: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x' });
+    const options = optionsFrom({
+      domainName: 'api.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x',
+      throttleRateLimit: '25',
+      throttleBurstLimit: '50',
+      alarmP99LatencyMs: '900',
+    });
+    expect(options.domain).toEqual({
+      name: 'api.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x',
+    });
     expect(options.throttle).toEqual({ rateLimit: 25, burstLimit: 50 });
     expect(options.alarms.apiP99LatencyMs).toBe(900);
   });

@@ -52,17 +52,31 @@ describe('admin command', () => {
     const token = await tokenFor(created.client_id, created.client_secret);
     const practice = await call('GET', '/v1/practice', { token });
     expect(practice.status).toBe(200);
-    expect(practice.body.data).toMatchObject({ id: created.medspa_id, name: 'CLI Spa', api_access: 'enabled', time_zone: 'America/New_York' });
+    expect(practice.body.data).toMatchObject({
+      id: created.medspa_id,
+      name: 'CLI Spa',
+      api_access: 'enabled',
+      time_zone: 'America/New_York',
+    });
     // Enabled, and the credential is an admin one.
     expect((await call('GET', '/v1/credentials', { token })).status).toBe(200);
   });
 
   it('`npm run -s admin -- ... --json` prints only that JSON on stdout (no npm banner), so it pipes into jq', async () => {
-    const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'create-practice', '--name', 'Piped Spa', '--time-zone', 'Europe/London', '--json'], {
-      cwd: projectRoot,
-      timeout: 60_000,
-      env: { ...process.env, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, TABLE_NAME: process.env.TABLE_NAME, DATA_DIR: process.env.DATA_DIR },
-    });
+    const { stdout } = await run(
+      'npm',
+      ['run', '-s', 'admin', '--', 'create-practice', '--name', 'Piped Spa', '--time-zone', 'Europe/London', '--json'],
+      {
+        cwd: projectRoot,
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+          TABLE_NAME: process.env.TABLE_NAME,
+          DATA_DIR: process.env.DATA_DIR,
+        },
+      },
+    );
     expect(stdout.endsWith('\n')).toBe(true);
     expect(stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(Object.keys(JSON.parse(stdout)).sort()).toEqual(['client_id', 'client_secret', 'medspa_id']);
@@ -83,22 +97,52 @@ describe('admin command', () => {
     const practice = await makePractice({ time_zone: NY });
     const client = await makeClient(practice);
     // Recorded while no stream consumer runs: the live counters miss it.
-    const payment = await createPayment(practice.medspaId, { client_id: client.id, amount_cents: 12_345, method: 'cash' }, new Date());
+    const payment = await createPayment(
+      practice.medspaId,
+      { client_id: client.id, amount_cents: 12_345, method: 'cash' },
+      new Date(),
+    );
     const today = DateTime.fromISO(payment.created_at).setZone(NY).toISODate()!;
-    const revenue = async () => (await call('GET', `/v1/reports/revenue?from=${today}&to=${today}`, { token: practice.adminToken })).body.data.collected_cents;
+    const revenue = async () =>
+      (await call('GET', `/v1/reports/revenue?from=${today}&to=${today}`, { token: practice.adminToken })).body.data
+        .collected_cents;
     expect(await revenue()).toBe(0);
 
-    const { stdout } = await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--json']);
+    const { stdout } = await admin([
+      'rebuild-aggregates',
+      '--medspa-id',
+      practice.medspaId,
+      '--settle-ms',
+      '0',
+      '--json',
+    ]);
     const result = JSON.parse(stdout);
-    expect(result).toMatchObject({ medspa_id: practice.medspaId, previous_generation: '1', live: result.generation, sources: { appointments: 0, payments: 1, sales: 0 }, differences: 1 });
-    expect(result.examples).toEqual([{ kind: 'TOTALS', date: today, counter: 'collected_cents', live: 0, rebuilt: 12_345 }]);
-    expect((await readReportContext(practice.medspaId)).pointer).toMatchObject({ active: result.generation, building: null });
+    expect(result).toMatchObject({
+      medspa_id: practice.medspaId,
+      previous_generation: '1',
+      live: result.generation,
+      sources: { appointments: 0, payments: 1, sales: 0 },
+      differences: 1,
+    });
+    expect(result.examples).toEqual([
+      { kind: 'TOTALS', date: today, counter: 'collected_cents', live: 0, rebuilt: 12_345 },
+    ]);
+    expect((await readReportContext(practice.medspaId)).pointer).toMatchObject({
+      active: result.generation,
+      building: null,
+    });
     expect(await revenue()).toBe(12_345);
 
-    const again = JSON.parse((await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--verify', '--json'])).stdout);
+    const again = JSON.parse(
+      (await admin(['rebuild-aggregates', '--medspa-id', practice.medspaId, '--settle-ms', '0', '--verify', '--json']))
+        .stdout,
+    );
     expect(again).toMatchObject({ differences: 0, live: result.generation });
 
-    const failure = await admin(['rebuild-aggregates', '--json']).then(() => null, (error: { code?: number; stderr?: string }) => error);
+    const failure = await admin(['rebuild-aggregates', '--json']).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain('--medspa-id is required');
   }, 120_000);

@@ -91,7 +91,8 @@ const LIVE_CAPTURE = {
   version: '2.0',
   routeKey: '$default',
   rawPath: '/capture/space value',
-  rawQueryString: 'repeat=one&repeat=two&redirect=https%3A%2F%2Fexample.com%2Fa%2Fb&literalPlus=a+b&encodedPlus=a%2Bb&empty=',
+  rawQueryString:
+    'repeat=one&repeat=two&redirect=https%3A%2F%2Fexample.com%2Fa%2Fb&literalPlus=a+b&encodedPlus=a%2Bb&empty=',
   cookies: ['session=abc123', 'theme=dark'],
   headers: {
     accept: '*/*',
@@ -147,7 +148,14 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
       {
         method: 'post',
         url: '/my/path?parameter1=value1&parameter1=value2&parameter2=value',
-        headers: { Header1: 'value1', Header2: ['value1', 'value2'], Cookie: 'cookie1; cookie2', 'User-Agent': 'agent', Host: 'id.execute-api.us-east-1.amazonaws.com', 'Content-Type': 'text/plain' },
+        headers: {
+          Header1: 'value1',
+          Header2: ['value1', 'value2'],
+          Cookie: 'cookie1; cookie2',
+          'User-Agent': 'agent',
+          Host: 'id.execute-api.us-east-1.amazonaws.com',
+          'Content-Type': 'text/plain',
+        },
         body: 'Hello from Lambda',
         sourceIp: 'IP',
       },
@@ -161,11 +169,27 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
     expect(event).toEqual({
       ...sample,
       // The sample's headers are placeholders; a real request also has these.
-      headers: { ...sample.headers, 'user-agent': 'agent', host: 'id.execute-api.us-east-1.amazonaws.com', 'content-type': 'text/plain' },
-      requestContext: { ...context, accountId: 'local', apiId: 'local', time: expect.stringMatching(GATEWAY_TIME), timeEpoch: expect.any(Number) },
+      headers: {
+        ...sample.headers,
+        'user-agent': 'agent',
+        host: 'id.execute-api.us-east-1.amazonaws.com',
+        'content-type': 'text/plain',
+      },
+      requestContext: {
+        ...context,
+        accountId: 'local',
+        apiId: 'local',
+        time: expect.stringMatching(GATEWAY_TIME),
+        timeEpoch: expect.any(Number),
+      },
     });
     expect(AWS_SAMPLE.requestContext.time).toMatch(GATEWAY_TIME);
-    expect(Math.abs(Date.parse(event.requestContext.time.replace(/^(\d+)\/(\w+)\/(\d+):/, '$1 $2 $3 ')) - event.requestContext.timeEpoch)).toBeLessThan(1000);
+    expect(
+      Math.abs(
+        Date.parse(event.requestContext.time.replace(/^(\d+)\/(\w+)\/(\d+):/, '$1 $2 $3 ')) -
+          event.requestContext.timeEpoch,
+      ),
+    ).toBeLessThan(1000);
   });
 
   it('reproduces a live HTTP API capture from the request that produced it', () => {
@@ -188,8 +212,22 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
       'ATfSmjLgPHcESJw=',
     );
     // Added by the gateway itself, not by the client (the local server adds none of them).
-    const { 'x-amzn-trace-id': _trace, 'x-forwarded-for': _for, 'x-forwarded-port': _port, 'x-forwarded-proto': _proto, ...clientHeaders } = LIVE_CAPTURE.headers;
-    const { accountId: _account, apiId: _api, domainName: _domain, domainPrefix: _prefix, time: _time, timeEpoch: _epoch, ...context } = LIVE_CAPTURE.requestContext;
+    const {
+      'x-amzn-trace-id': _trace,
+      'x-forwarded-for': _for,
+      'x-forwarded-port': _port,
+      'x-forwarded-proto': _proto,
+      ...clientHeaders
+    } = LIVE_CAPTURE.headers;
+    const {
+      accountId: _account,
+      apiId: _api,
+      domainName: _domain,
+      domainPrefix: _prefix,
+      time: _time,
+      timeEpoch: _epoch,
+      ...context
+    } = LIVE_CAPTURE.requestContext;
     const { pathParameters: _params, stageVariables: _stage, ...capture } = LIVE_CAPTURE;
     expect(event).toMatchObject({ ...capture, headers: clientHeaders, requestContext: context });
     expect(event.headers).toEqual(clientHeaders);
@@ -198,14 +236,35 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
   });
 
   it('joins repeated headers with "," under lower-case names, never on an inherited key', () => {
-    const { event } = eventFor({ method: 'GET', url: '/health', headers: { 'X-Dup': ['a', 'b'], 'x-dup': 'c', Authorization: ['Bearer 1', 'Bearer 2'], constructor: 'x', ['__proto__']: 'y' } }, 'r');
+    const { event } = eventFor(
+      {
+        method: 'GET',
+        url: '/health',
+        headers: {
+          'X-Dup': ['a', 'b'],
+          'x-dup': 'c',
+          Authorization: ['Bearer 1', 'Bearer 2'],
+          constructor: 'x',
+          ['__proto__']: 'y',
+        },
+      },
+      'r',
+    );
     expect(event.headers['x-dup']).toBe('a,b,c');
     expect(event.headers.authorization).toBe('Bearer 1,Bearer 2');
-    expect(Object.entries(event.headers)).toEqual(expect.arrayContaining([['constructor', 'x'], ['__proto__', 'y']]));
+    expect(Object.entries(event.headers)).toEqual(
+      expect.arrayContaining([
+        ['constructor', 'x'],
+        ['__proto__', 'y'],
+      ]),
+    );
   });
 
   it('moves every Cookie header into `cookies`, one entry a cookie; none without one', () => {
-    const { event } = eventFor({ method: 'GET', url: '/health', headers: { cookie: ['a=1; b=2', 'c=3'], Cookie: 'd=4' } }, 'r');
+    const { event } = eventFor(
+      { method: 'GET', url: '/health', headers: { cookie: ['a=1; b=2', 'c=3'], Cookie: 'd=4' } },
+      'r',
+    );
     expect(event.cookies).toEqual(['a=1', 'b=2', 'c=3', 'd=4']);
     expect(event.headers).not.toHaveProperty('cookie');
     const plain = eventFor({ method: 'GET', url: '/health', headers: {} }, 'r').event;
@@ -216,7 +275,14 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
     const raw = 'status=scheduled&status=confirmed&from=2030-01-01&to=2030-01-02&q=a+b%2Bc%20d&__proto__=x&empty=';
     const { event } = eventFor({ method: 'GET', url: `/v1/appointments?${raw}` }, 'r');
     expect(event.rawQueryString).toBe(raw);
-    expect(event.queryStringParameters).toEqual({ status: 'scheduled,confirmed', from: '2030-01-01', to: '2030-01-02', q: 'a b+c d', ['__proto__']: 'x', empty: '' });
+    expect(event.queryStringParameters).toEqual({
+      status: 'scheduled,confirmed',
+      from: '2030-01-01',
+      to: '2030-01-02',
+      q: 'a b+c d',
+      ['__proto__']: 'x',
+      empty: '',
+    });
     expect(Object.keys(event.queryStringParameters!)).toContain('__proto__');
     const none = eventFor({ method: 'GET', url: '/v1/appointments' }, 'r').event;
     expect({ raw: none.rawQueryString, parsed: none.queryStringParameters }).toEqual({ raw: '', parsed: undefined });
@@ -236,35 +302,71 @@ describe('toEvent and eventFor: the event API Gateway sends (payload format 2.0)
     [undefined, true],
   ])('a body sent as %s: isBase64Encoded %s, the bytes exact', (contentType, base64) => {
     const bytes = Buffer.from([0x7b, 0x7d, 0x00, 0xff, 0xfe, 0xce, 0xbb]);
-    const { event } = eventFor({ method: 'POST', url: '/v1/credentials', headers: contentType ? { 'content-type': contentType } : {}, body: bytes }, 'r');
+    const { event } = eventFor(
+      {
+        method: 'POST',
+        url: '/v1/credentials',
+        headers: contentType ? { 'content-type': contentType } : {},
+        body: bytes,
+      },
+      'r',
+    );
     expect(event.isBase64Encoded).toBe(base64);
     expect(event.body).toBe(base64 ? bytes.toString('base64') : bytes.toString('utf8'));
   });
 
   it('no body: none in the event, and not base64', () => {
     for (const body of [undefined, '', Buffer.alloc(0)]) {
-      const { event } = eventFor({ method: 'POST', url: '/v1/credentials', headers: { 'content-type': 'application/octet-stream' }, body }, 'r');
-      expect({ body: event.body, isBase64Encoded: event.isBase64Encoded }).toEqual({ body: undefined, isBase64Encoded: false });
+      const { event } = eventFor(
+        { method: 'POST', url: '/v1/credentials', headers: { 'content-type': 'application/octet-stream' }, body },
+        'r',
+      );
+      expect({ body: event.body, isBase64Encoded: event.isBase64Encoded }).toEqual({
+        body: undefined,
+        isBase64Encoded: false,
+      });
     }
   });
 
   it('requestContext.http.sourceIp is the peer address (an IPv4 peer of a dual-stack socket as IPv4)', () => {
-    const ip = (sourceIp?: string) => eventFor({ method: 'GET', url: '/health', sourceIp }, 'r').event.requestContext.http.sourceIp;
-    expect([ip('203.0.113.7'), ip('::ffff:203.0.113.7'), ip('2001:db8::1')]).toEqual(['203.0.113.7', '203.0.113.7', '2001:db8::1']);
+    const ip = (sourceIp?: string) =>
+      eventFor({ method: 'GET', url: '/health', sourceIp }, 'r').event.requestContext.http.sourceIp;
+    expect([ip('203.0.113.7'), ip('::ffff:203.0.113.7'), ip('2001:db8::1')]).toEqual([
+      '203.0.113.7',
+      '203.0.113.7',
+      '2001:db8::1',
+    ]);
   });
 
   it('routeKey is "METHOD /template" of the matched route, `$default` for anything else; pathParameters decoded', () => {
     const one = eventFor({ method: 'get', url: '/v1/appointments/abc%20d%C3%A9f?x=1' }, 'r');
     expect(one.operation).toBe('getAppointment');
-    expect([one.event.routeKey, one.event.requestContext.routeKey]).toEqual(['GET /v1/appointments/{id}', 'GET /v1/appointments/{id}']);
+    expect([one.event.routeKey, one.event.requestContext.routeKey]).toEqual([
+      'GET /v1/appointments/{id}',
+      'GET /v1/appointments/{id}',
+    ]);
     expect(one.event.pathParameters).toEqual({ id: 'abc déf' });
-    expect([one.event.rawPath, one.event.requestContext.http.path]).toEqual(['/v1/appointments/abc déf', '/v1/appointments/abc déf']);
+    expect([one.event.rawPath, one.event.requestContext.http.path]).toEqual([
+      '/v1/appointments/abc déf',
+      '/v1/appointments/abc déf',
+    ]);
     const two = eventFor({ method: 'DELETE', url: '/v1/services/s%201/providers/p%2B2' }, 'r').event;
-    expect([two.routeKey, two.pathParameters]).toEqual(['DELETE /v1/services/{id}/providers/{provider_id}', { id: 's 1', provider_id: 'p+2' }]);
-    for (const [method, url] of [['GET', '/v1/nowhere/%zz'], ['PUT', '/v1/appointments'], ['HEAD', '/health']]) {
+    expect([two.routeKey, two.pathParameters]).toEqual([
+      'DELETE /v1/services/{id}/providers/{provider_id}',
+      { id: 's 1', provider_id: 'p+2' },
+    ]);
+    for (const [method, url] of [
+      ['GET', '/v1/nowhere/%zz'],
+      ['PUT', '/v1/appointments'],
+      ['HEAD', '/health'],
+    ]) {
       const fallback = eventFor({ method, url }, 'r');
       expect(fallback.operation).toBe('notFound');
-      expect([fallback.event.routeKey, fallback.event.requestContext.routeKey, fallback.event.pathParameters]).toEqual(['$default', '$default', undefined]);
+      expect([fallback.event.routeKey, fallback.event.requestContext.routeKey, fallback.event.pathParameters]).toEqual([
+        '$default',
+        '$default',
+        undefined,
+      ]);
     }
     expect(eventFor({ method: 'GET', url: '/v1/nowhere/%zz' }, 'r').event.rawPath).toBe('/v1/nowhere/%zz');
   });
@@ -276,14 +378,28 @@ interface Answer {
 }
 
 /** One request with node:http, which sends an array-valued header as one line per value. */
-function send(port: number, options: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: Buffer | string }): Promise<Answer> {
+function send(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: Buffer | string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers as OutgoingHttpHeaders }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers as OutgoingHttpHeaders,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(options.body);
   });
@@ -313,12 +429,26 @@ describe('the local HTTP server builds the event from the bytes on the wire', ()
   const eventOver = async (options: Parameters<typeof send>[1]) => JSON.parse((await send(port, options)).text);
 
   it('keeps every line of a repeated header (Node itself keeps only the first Authorization), joined with ","', async () => {
-    const event = await eventOver({ path: '/health', headers: { authorization: ['Bearer one', 'Bearer two'], 'x-note': ['a', 'b'], 'content-type': ['text/plain', 'text/csv'] } });
-    expect(event.headers).toMatchObject({ authorization: 'Bearer one,Bearer two', 'x-note': 'a,b', 'content-type': 'text/plain,text/csv' });
+    const event = await eventOver({
+      path: '/health',
+      headers: {
+        authorization: ['Bearer one', 'Bearer two'],
+        'x-note': ['a', 'b'],
+        'content-type': ['text/plain', 'text/csv'],
+      },
+    });
+    expect(event.headers).toMatchObject({
+      authorization: 'Bearer one,Bearer two',
+      'x-note': 'a,b',
+      'content-type': 'text/plain,text/csv',
+    });
   });
 
   it('cookie lines become `cookies`; the query, path parameters and peer come through', async () => {
-    const event = await eventOver({ path: '/v1/appointments/a%20b?status=scheduled&status=confirmed', headers: { cookie: ['a=1; b=2', 'c=3'] } });
+    const event = await eventOver({
+      path: '/v1/appointments/a%20b?status=scheduled&status=confirmed',
+      headers: { cookie: ['a=1; b=2', 'c=3'] },
+    });
     expect(event).toMatchObject({
       routeKey: 'GET /v1/appointments/{id}',
       cookies: ['a=1', 'b=2', 'c=3'],
@@ -332,9 +462,22 @@ describe('the local HTTP server builds the event from the bytes on the wire', ()
 
   it('a binary body arrives base64-encoded, byte for byte; a JSON one as text', async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, index) => index));
-    const binary = await eventOver({ method: 'POST', path: '/v1/credentials', headers: { 'content-type': 'application/octet-stream' }, body: bytes });
-    expect({ base64: binary.isBase64Encoded, bytes: Buffer.from(binary.body, 'base64').equals(bytes) }).toEqual({ base64: true, bytes: true });
-    const json = await eventOver({ method: 'POST', path: '/v1/credentials', headers: { 'content-type': 'application/json' }, body: '{"name":"λ"}' });
+    const binary = await eventOver({
+      method: 'POST',
+      path: '/v1/credentials',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    expect({ base64: binary.isBase64Encoded, bytes: Buffer.from(binary.body, 'base64').equals(bytes) }).toEqual({
+      base64: true,
+      bytes: true,
+    });
+    const json = await eventOver({
+      method: 'POST',
+      path: '/v1/credentials',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"λ"}',
+    });
     expect({ base64: json.isBase64Encoded, body: json.body }).toEqual({ base64: false, body: '{"name":"λ"}' });
   });
 });
@@ -351,9 +494,16 @@ describe('the product parses API Gateway events end to end (real local server)',
     port = await listen(server, 0);
     scene = await makeScene();
     token = scene.practice.adminToken;
-    const at = async (hhmm: string) => (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, hhmm) })).body.data.id as string;
-    [ids.scheduled, ids.confirmed, ids.cancelled, ids.checkedIn] = [await at('09:00'), await at('11:00'), await at('13:00'), await at('15:00')];
-    const move = async (id: string, status: string) => expect((await call('PATCH', `/v1/appointments/${id}/status`, { token, body: { status } })).status).toBe(200);
+    const at = async (hhmm: string) =>
+      (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, hhmm) })).body.data.id as string;
+    [ids.scheduled, ids.confirmed, ids.cancelled, ids.checkedIn] = [
+      await at('09:00'),
+      await at('11:00'),
+      await at('13:00'),
+      await at('15:00'),
+    ];
+    const move = async (id: string, status: string) =>
+      expect((await call('PATCH', `/v1/appointments/${id}/status`, { token, body: { status } })).status).toBe(200);
     await move(ids.confirmed, 'confirmed');
     await move(ids.checkedIn, 'confirmed');
     await move(ids.checkedIn, 'checked_in');
@@ -364,28 +514,43 @@ describe('the product parses API Gateway events end to end (real local server)',
 
   const auth = () => ({ authorization: `Bearer ${token}` });
   const listed = async (query: string) => {
-    const answer = await send(port, { path: `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}&${query}`, headers: auth() });
+    const answer = await send(port, {
+      path: `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}&${query}`,
+      headers: auth(),
+    });
     expect(answer.status, answer.text).toBe(200);
     return (JSON.parse(answer.text).data as { id: string; status: string }[]).map(({ id, status }) => [id, status]);
   };
 
   it('GET /v1/appointments?status=scheduled&status=confirmed answers only those statuses (as status=scheduled,confirmed does)', async () => {
-    const expected = [[ids.scheduled, 'scheduled'], [ids.confirmed, 'confirmed']];
+    const expected = [
+      [ids.scheduled, 'scheduled'],
+      [ids.confirmed, 'confirmed'],
+    ];
     expect(await listed('status=scheduled&status=confirmed')).toEqual(expected);
     expect(await listed('status=scheduled,confirmed')).toEqual(expected);
-    expect(await listed('status=confirmed&status=checked_in')).toEqual([[ids.confirmed, 'confirmed'], [ids.checkedIn, 'checked_in']]);
+    expect(await listed('status=confirmed&status=checked_in')).toEqual([
+      [ids.confirmed, 'confirmed'],
+      [ids.checkedIn, 'checked_in'],
+    ]);
     expect((await listed('')).length).toBe(4);
   });
 
   it('a repeated Authorization header is joined as API Gateway joins it, so it is no longer a bearer token: 401', async () => {
     expect((await send(port, { path: '/v1/practice', headers: auth() })).status).toBe(200);
-    const twice = await send(port, { path: '/v1/practice', headers: { authorization: [auth().authorization, auth().authorization] } });
+    const twice = await send(port, {
+      path: '/v1/practice',
+      headers: { authorization: [auth().authorization, auth().authorization] },
+    });
     expect(twice.status).toBe(401);
     expect(JSON.parse(twice.text).error.code).toBe('UNAUTHORIZED');
   });
 
   it('cookies (which no route reads) change nothing', async () => {
-    const answer = await send(port, { path: '/v1/practice', headers: { ...auth(), cookie: ['session=abc; theme=dark', 'x=1'] } });
+    const answer = await send(port, {
+      path: '/v1/practice',
+      headers: { ...auth(), cookie: ['session=abc; theme=dark', 'x=1'] },
+    });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text).data.id).toBe(scene.practice.medspaId);
   });
@@ -393,13 +558,32 @@ describe('the product parses API Gateway events end to end (real local server)',
   it('a binary body gets the same 4xx as before (JSON expected), never a 500', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]);
     for (const contentType of ['image/png', 'application/octet-stream']) {
-      const answer = await send(port, { method: 'POST', path: '/v1/credentials', headers: { ...auth(), 'content-type': contentType }, body: png });
-      expect({ contentType, status: answer.status, code: JSON.parse(answer.text).error?.code }).toEqual({ contentType, status: 400, code: 'INVALID_JSON' });
+      const answer = await send(port, {
+        method: 'POST',
+        path: '/v1/credentials',
+        headers: { ...auth(), 'content-type': contentType },
+        body: png,
+      });
+      expect({ contentType, status: answer.status, code: JSON.parse(answer.text).error?.code }).toEqual({
+        contentType,
+        status: 400,
+        code: 'INVALID_JSON',
+      });
     }
-    const form = await send(port, { method: 'POST', path: '/v1/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: png });
+    const form = await send(port, {
+      method: 'POST',
+      path: '/v1/auth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: png,
+    });
     expect(form.status).toBe(400);
     expect(JSON.parse(form.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body' }] });
-    const huge = await send(port, { method: 'POST', path: '/v1/credentials', headers: { ...auth(), 'content-type': 'application/octet-stream' }, body: Buffer.alloc(MAX_BODY_BYTES + 1, 0xff) });
+    const huge = await send(port, {
+      method: 'POST',
+      path: '/v1/credentials',
+      headers: { ...auth(), 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(MAX_BODY_BYTES + 1, 0xff),
+    });
     expect([huge.status, JSON.parse(huge.text).error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   });
 
@@ -410,8 +594,17 @@ describe('the product parses API Gateway events end to end (real local server)',
       expect(answer.status, answer.text).toBe(200);
       expect(JSON.parse(answer.text).access_token).toEqual(expect.any(String));
     }
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: scene.practice.clientId, client_secret: scene.practice.clientSecret }).toString();
-    const formAnswer = await send(port, { method: 'POST', path: '/v1/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: scene.practice.clientId,
+      client_secret: scene.practice.clientSecret,
+    }).toString();
+    const formAnswer = await send(port, {
+      method: 'POST',
+      path: '/v1/auth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect(formAnswer.status, formAnswer.text).toBe(200);
   });
 });

@@ -24,8 +24,16 @@ describe('appointment list', () => {
     otherClient = await makeClient(scene.practice);
     otherService = await makeService(scene.practice, { provider_ids: scene.providers.map((p) => p.id) });
     ids.a = (await book(scene, { scheduled_at: nyTime(DAY, '09:00') })).body.data.id;
-    ids.b = (await book(scene, { scheduled_at: nyTime(DAY, '16:00'), provider_id: scene.providers[1].id, client_id: otherClient.id })).body.data.id;
-    ids.c = (await book(scene, { scheduled_at: nyTime(addDays(DAY, 1), '10:00'), service_id: otherService.id })).body.data.id;
+    ids.b = (
+      await book(scene, {
+        scheduled_at: nyTime(DAY, '16:00'),
+        provider_id: scene.providers[1].id,
+        client_id: otherClient.id,
+      })
+    ).body.data.id;
+    ids.c = (
+      await book(scene, { scheduled_at: nyTime(addDays(DAY, 1), '10:00'), service_id: otherService.id })
+    ).body.data.id;
     ids.d = (await book(scene, { scheduled_at: nyTime(addDays(DAY, 2), '10:00') })).body.data.id;
     ids.e = (await book(scene, { scheduled_at: nyTime(MONTH_END, '16:00') })).body.data.id;
     ids.f = (await book(scene, { scheduled_at: nyTime(NEXT_MONTH, '09:00') })).body.data.id;
@@ -50,16 +58,22 @@ describe('appointment list', () => {
   });
 
   it('accepts startDate/endDate and a JSON body on GET', async () => {
-    expect((await list(`startDate=${addDays(DAY, 2)}&endDate=${addDays(DAY, 2)}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
+    expect(
+      (await list(`startDate=${addDays(DAY, 2)}&endDate=${addDays(DAY, 2)}`)).data.map((a: { id: string }) => a.id),
+    ).toEqual([ids.d]);
     const response = await call('GET', '/v1/appointments', { token, body: { from: MONTH_END, to: NEXT_MONTH } });
     expect(response.body.data.map((a: { id: string }) => a.id)).toEqual([ids.e, ids.f]);
   });
 
   it('filters by provider, client, service and several statuses', async () => {
     const range = RANGE;
-    expect((await list(`${range}&provider_id=${scene.providers[1].id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
+    expect((await list(`${range}&provider_id=${scene.providers[1].id}`)).data.map((a: { id: string }) => a.id)).toEqual(
+      [ids.b],
+    );
     expect((await list(`${range}&client_id=${otherClient.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.b]);
-    expect((await list(`${range}&service_id=${otherService.id}`)).data.map((a: { id: string }) => a.id)).toEqual([ids.c]);
+    expect((await list(`${range}&service_id=${otherService.id}`)).data.map((a: { id: string }) => a.id)).toEqual([
+      ids.c,
+    ]);
     expect((await list(`${range}&status=cancelled`)).data.map((a: { id: string }) => a.id)).toEqual([ids.d]);
     const both = await list(`${range}&status=cancelled,scheduled`);
     expect(both.pagination.total).toBe(6);
@@ -84,19 +98,34 @@ describe('appointment list', () => {
 
   it('rejects a forged cursor, a reversed range and a range over a year', async () => {
     const month = monthOf(DAY);
-    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#APPTS#${month}` } })).toString('base64url');
-    expect((await call('GET', `/v1/appointments?from=${firstOfMonth(DAY)}&to=${lastOfMonth(DAY)}&cursor=${forged}`, { token })).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await call('GET', `/v1/appointments?from=${addDays(firstOfMonth(DAY), 9)}&to=${firstOfMonth(DAY)}`, { token })).status).toBe(400);
+    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#APPTS#${month}` } })).toString(
+      'base64url',
+    );
+    expect(
+      (
+        await call('GET', `/v1/appointments?from=${firstOfMonth(DAY)}&to=${lastOfMonth(DAY)}&cursor=${forged}`, {
+          token,
+        })
+      ).body.error.code,
+    ).toBe('VALIDATION_ERROR');
+    expect(
+      (await call('GET', `/v1/appointments?from=${addDays(firstOfMonth(DAY), 9)}&to=${firstOfMonth(DAY)}`, { token }))
+        .status,
+    ).toBe(400);
     expect((await call('GET', `/v1/appointments?from=${DAY}&to=${addDays(DAY, 517)}`, { token })).status).toBe(400);
   });
 
-  it('never lists another practice\'s appointments', async () => {
+  it("never lists another practice's appointments", async () => {
     const other = await makeScene();
     await book(other);
     const body = (await call('GET', `/v1/appointments?${RANGE}`, { token: other.practice.adminToken })).body;
     expect(body.pagination.total).toBe(1);
-    expect((await call('GET', `/v1/appointments/${ids.a}`, { token: other.practice.adminToken })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
-    expect((await call('POST', `/v1/appointments/${ids.a}/cancel`, { token: other.practice.adminToken })).status).toBe(404);
+    expect((await call('GET', `/v1/appointments/${ids.a}`, { token: other.practice.adminToken })).body.error.code).toBe(
+      'APPOINTMENT_NOT_FOUND',
+    );
+    expect((await call('POST', `/v1/appointments/${ids.a}/cancel`, { token: other.practice.adminToken })).status).toBe(
+      404,
+    );
     expect((await call('GET', `/v1/appointments/${ids.a}`, { token })).body.data.status).toBe('scheduled');
   });
 });

@@ -50,9 +50,17 @@ describe('status machine over the API: all 49 pairs', () => {
     expect(outcomes).toHaveLength(49);
     expect(outcomes.filter((o) => o.endsWith(':200')).sort()).toEqual(
       [
-        'scheduled->confirmed', 'confirmed->checked_in', 'checked_in->in_progress', 'in_progress->completed',
-        'scheduled->cancelled', 'confirmed->cancelled', 'in_progress->cancelled', 'checked_in->no_show',
-      ].map((pair) => `${pair}:200`).sort(),
+        'scheduled->confirmed',
+        'confirmed->checked_in',
+        'checked_in->in_progress',
+        'in_progress->completed',
+        'scheduled->cancelled',
+        'confirmed->cancelled',
+        'in_progress->cancelled',
+        'checked_in->no_show',
+      ]
+        .map((pair) => `${pair}:200`)
+        .sort(),
     );
   }, 120_000);
 
@@ -60,10 +68,14 @@ describe('status machine over the API: all 49 pairs', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const a = (await book(scene)).body.data;
-    expect((await call('POST', `/v1/appointments/${a.id}/no-show`, { token })).body.error.code).toBe('INVALID_STATUS_TRANSITION');
+    expect((await call('POST', `/v1/appointments/${a.id}/no-show`, { token })).body.error.code).toBe(
+      'INVALID_STATUS_TRANSITION',
+    );
     await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status: 'confirmed' } });
     await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status: 'checked_in' } });
-    expect((await call('POST', `/v1/appointments/${a.id}/cancel`, { token })).body.error.code).toBe('INVALID_STATUS_TRANSITION');
+    expect((await call('POST', `/v1/appointments/${a.id}/cancel`, { token })).body.error.code).toBe(
+      'INVALID_STATUS_TRANSITION',
+    );
     expect((await call('POST', `/v1/appointments/${a.id}/no-show`, { token })).body.data.status).toBe('no_show');
   });
 
@@ -71,8 +83,15 @@ describe('status machine over the API: all 49 pairs', () => {
     const scene = await makeScene();
     const providerToken = await scene.practice.tokenForRole('provider');
     const a = (await book(scene)).body.data;
-    expect((await call('PATCH', `/v1/appointments/${a.id}/status`, { token: providerToken, body: { status: 'confirmed' } })).status).toBe(200);
-    const denied = await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') }, { ...scene.practice, adminToken: providerToken });
+    expect(
+      (await call('PATCH', `/v1/appointments/${a.id}/status`, { token: providerToken, body: { status: 'confirmed' } }))
+        .status,
+    ).toBe(200);
+    const denied = await book(
+      scene,
+      { scheduled_at: nyTime(BOOKING_DAY, '14:00') },
+      { ...scene.practice, adminToken: providerToken },
+    );
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
   });

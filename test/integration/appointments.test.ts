@@ -12,7 +12,12 @@ const hourOf = (instant: string) => instant.slice(0, 13);
 describe('create appointment', () => {
   it('books with the service duration and price snapshot, and claims the provider, room and equipment', async () => {
     const scene = await makeScene();
-    const response = await book(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id, source: 'online', notes: 'first visit' });
+    const response = await book(scene, {
+      room_id: scene.room.id,
+      equipment_id: scene.equipment.id,
+      source: 'online',
+      notes: 'first visit',
+    });
     expect(response.status).toBe(201);
     const appointment = response.body.data;
     expect(appointment).toMatchObject({
@@ -29,7 +34,11 @@ describe('create appointment', () => {
       version: 1,
     });
     expect(response.headers.etag).toBe('"1"');
-    for (const [resource, id] of [['PROVIDER', scene.provider.id], ['ROOM', scene.room.id], ['EQUIPMENT', scene.equipment.id]] as const) {
+    for (const [resource, id] of [
+      ['PROVIDER', scene.provider.id],
+      ['ROOM', scene.room.id],
+      ['EQUIPMENT', scene.equipment.id],
+    ] as const) {
       const items = await claimItems(scene.practice.medspaId, resource, id);
       expect(items.map((item) => item.sk)).toEqual([hourOf(utc(DAY, '10:00'))]);
       expect(Object.keys(items[0].entries)).toEqual([appointment.id]);
@@ -64,7 +73,11 @@ describe('create appointment', () => {
     ];
     for (const [overrides, status, code] of cases) {
       const response = await book(scene, overrides);
-      expect({ overrides, status: response.status, code: response.body.error?.code }).toEqual({ overrides, status, code });
+      expect({ overrides, status: response.status, code: response.body.error?.code }).toEqual({
+        overrides,
+        status,
+        code,
+      });
     }
     const list = await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}`, { token: scene.practice.adminToken });
     expect(list.body.pagination.total).toBe(1);
@@ -74,15 +87,27 @@ describe('create appointment', () => {
     const scene = await makeScene({ providers: 2 });
     const other = scene.providers[1];
     await book(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id });
-    const roomTaken = await book(scene, { provider_id: other.id, room_id: scene.room.id, scheduled_at: nyTime(DAY, '10:30') });
+    const roomTaken = await book(scene, {
+      provider_id: other.id,
+      room_id: scene.room.id,
+      scheduled_at: nyTime(DAY, '10:30'),
+    });
     expect(roomTaken.status).toBe(409);
     expect(roomTaken.body.error.code).toBe('ROOM_UNAVAILABLE');
-    const equipmentTaken = await book(scene, { provider_id: other.id, equipment_id: scene.equipment.id, scheduled_at: nyTime(DAY, '10:30') });
+    const equipmentTaken = await book(scene, {
+      provider_id: other.id,
+      equipment_id: scene.equipment.id,
+      scheduled_at: nyTime(DAY, '10:30'),
+    });
     expect(equipmentTaken.body.error.code).toBe('EQUIPMENT_UNAVAILABLE');
 
     await call('PATCH', `/v1/providers/${other.id}`, {
       token: scene.practice.adminToken,
-      body: { time_off: [{ start: nyTime(addDays(DAY, 1), '00:00'), end: nyTime(addDays(DAY, 2), '00:00'), reason: 'conference' }] },
+      body: {
+        time_off: [
+          { start: nyTime(addDays(DAY, 1), '00:00'), end: nyTime(addDays(DAY, 2), '00:00'), reason: 'conference' },
+        ],
+      },
     });
     const onTimeOff = await book(scene, { provider_id: other.id, scheduled_at: nyTime(addDays(DAY, 1), '10:00') });
     expect(onTimeOff.body.error.code).toBe('PROVIDER_UNAVAILABLE');
@@ -101,7 +126,10 @@ describe('cancel, no-show, delete free the time', () => {
     const scene = await makeScene();
     const first = (await book(scene)).body.data;
     expect((await book(scene)).body.error.code).toBe('PROVIDER_UNAVAILABLE');
-    const cancelled = await call('POST', `/v1/appointments/${first.id}/cancel`, { token: scene.practice.adminToken, body: { reason: 'client sick' } });
+    const cancelled = await call('POST', `/v1/appointments/${first.id}/cancel`, {
+      token: scene.practice.adminToken,
+      body: { reason: 'client sick' },
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancellation_reason: 'client sick', version: 2 });
     expect(cancelled.body.data.cancelled_at).toMatch(/Z$/);
@@ -113,7 +141,9 @@ describe('cancel, no-show, delete free the time', () => {
     const token = scene.practice.adminToken;
     const first = (await book(scene)).body.data;
     for (const status of ['confirmed', 'checked_in']) {
-      expect((await call('PATCH', `/v1/appointments/${first.id}/status`, { token, body: { status } })).status).toBe(200);
+      expect((await call('PATCH', `/v1/appointments/${first.id}/status`, { token, body: { status } })).status).toBe(
+        200,
+      );
     }
     expect((await call('POST', `/v1/appointments/${first.id}/no-show`, { token })).body.data.status).toBe('no_show');
     const second = (await book(scene)).body.data;
@@ -146,9 +176,17 @@ describe('update (reschedule and resource change)', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const appointment = (await book(scene)).body.data;
-    const moved = await call('PATCH', `/v1/appointments/${appointment.id}`, { token, body: { scheduled_at: nyTime(DAY, '13:00'), notes: 'moved' } });
+    const moved = await call('PATCH', `/v1/appointments/${appointment.id}`, {
+      token,
+      body: { scheduled_at: nyTime(DAY, '13:00'), notes: 'moved' },
+    });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ scheduled_at: utc(DAY, '13:00'), end_at: utc(DAY, '14:00'), notes: 'moved', version: 2 });
+    expect(moved.body.data).toMatchObject({
+      scheduled_at: utc(DAY, '13:00'),
+      end_at: utc(DAY, '14:00'),
+      notes: 'moved',
+      version: 2,
+    });
     const claims = await claimItems(scene.practice.medspaId, 'PROVIDER', scene.provider.id);
     const held = claims.filter((item) => Object.keys(item.entries).length > 0).map((item) => item.sk);
     expect(held).toEqual([hourOf(utc(DAY, '13:00'))]);
@@ -160,25 +198,43 @@ describe('update (reschedule and resource change)', () => {
     const token = scene.practice.adminToken;
     const a = (await book(scene)).body.data;
     const b = (await book(scene, { scheduled_at: nyTime(DAY, '12:00') })).body.data;
-    const clash = await call('PATCH', `/v1/appointments/${b.id}`, { token, body: { scheduled_at: nyTime(DAY, '10:30') } });
+    const clash = await call('PATCH', `/v1/appointments/${b.id}`, {
+      token,
+      body: { scheduled_at: nyTime(DAY, '10:30') },
+    });
     expect(clash.body.error.code).toBe('PROVIDER_UNAVAILABLE');
     // Extending into its own old time is fine.
-    expect((await call('PATCH', `/v1/appointments/${a.id}`, { token, body: { duration_minutes: 120 } })).status).toBe(200);
+    expect((await call('PATCH', `/v1/appointments/${a.id}`, { token, body: { duration_minutes: 120 } })).status).toBe(
+      200,
+    );
     await call('PATCH', `/v1/appointments/${b.id}/status`, { token, body: { status: 'confirmed' } });
     await call('PATCH', `/v1/appointments/${b.id}/status`, { token, body: { status: 'checked_in' } });
-    const locked = await call('PATCH', `/v1/appointments/${b.id}`, { token, body: { scheduled_at: nyTime(DAY, '15:00') } });
+    const locked = await call('PATCH', `/v1/appointments/${b.id}`, {
+      token,
+      body: { scheduled_at: nyTime(DAY, '15:00') },
+    });
     expect(locked.body.error.code).toBe('INVALID_STATUS_TRANSITION');
-    expect((await call('PATCH', `/v1/appointments/${b.id}`, { token, body: { internal_notes: 'arrived early' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/appointments/${b.id}`, { token, body: { internal_notes: 'arrived early' } })).status,
+    ).toBe(200);
   });
 
   it('honours If-Match', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const a = (await book(scene)).body.data;
-    const stale = await call('PATCH', `/v1/appointments/${a.id}`, { token, headers: { 'if-match': '"7"' }, body: { notes: 'x' } });
+    const stale = await call('PATCH', `/v1/appointments/${a.id}`, {
+      token,
+      headers: { 'if-match': '"7"' },
+      body: { notes: 'x' },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.error.code).toBe('VERSION_CONFLICT');
-    const fresh = await call('PATCH', `/v1/appointments/${a.id}`, { token, headers: { 'if-match': '"1"' }, body: { notes: 'x' } });
+    const fresh = await call('PATCH', `/v1/appointments/${a.id}`, {
+      token,
+      headers: { 'if-match': '"1"' },
+      body: { notes: 'x' },
+    });
     expect(fresh.headers.etag).toBe('"2"');
   });
 
@@ -187,8 +243,13 @@ describe('update (reschedule and resource change)', () => {
     const token = scene.practice.adminToken;
     const stranger = await makeProvider(scene.practice);
     const a = (await book(scene)).body.data;
-    expect((await call('PATCH', `/v1/appointments/${a.id}`, { token, body: { provider_id: stranger.id } })).body.error.code).toBe('PROVIDER_NOT_CERTIFIED');
-    const moved = await call('PATCH', `/v1/appointments/${a.id}`, { token, body: { provider_id: scene.providers[1].id } });
+    expect(
+      (await call('PATCH', `/v1/appointments/${a.id}`, { token, body: { provider_id: stranger.id } })).body.error.code,
+    ).toBe('PROVIDER_NOT_CERTIFIED');
+    const moved = await call('PATCH', `/v1/appointments/${a.id}`, {
+      token,
+      body: { provider_id: scene.providers[1].id },
+    });
     expect(moved.body.data.provider_id).toBe(scene.providers[1].id);
     expect((await book(scene)).status).toBe(201);
   });
@@ -199,8 +260,12 @@ describe('detail, treatment record, reminders, availability', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const a = (await book(scene, { room_id: scene.room.id })).body.data;
-    for (const status of ['confirmed', 'checked_in', 'in_progress']) await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status } });
-    const record = await call('PUT', `/v1/appointments/${a.id}/treatment-record`, { token, body: { summary: '20 units', areas_treated: ['forehead'] } });
+    for (const status of ['confirmed', 'checked_in', 'in_progress'])
+      await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status } });
+    const record = await call('PUT', `/v1/appointments/${a.id}/treatment-record`, {
+      token,
+      body: { summary: '20 units', areas_treated: ['forehead'] },
+    });
     expect(record.status).toBe(200);
     let detail = (await call('GET', `/v1/appointments/${a.id}`, { token })).body.data;
     expect(detail.treatment_record).toBeNull();
@@ -236,13 +301,28 @@ describe('detail, treatment record, reminders, availability', () => {
     const url = (start: string, end: string, extra = '') =>
       `/v1/providers/${scene.provider.id}/availability?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}${extra}`;
     const busy = (await call('GET', url(nyTime(DAY, '10:30'), nyTime(DAY, '11:30')), { token })).body.data;
-    expect(busy).toEqual({ isAvailable: false, conflicts: [{ type: 'provider_booked', start: a.scheduled_at, end: a.end_at, appointment_id: a.id }] });
-    const free = (await call('GET', url(nyTime(DAY, '11:00'), nyTime(DAY, '12:00'), `&room_id=${scene.room.id}`), { token })).body.data;
+    expect(busy).toEqual({
+      isAvailable: false,
+      conflicts: [{ type: 'provider_booked', start: a.scheduled_at, end: a.end_at, appointment_id: a.id }],
+    });
+    const free = (
+      await call('GET', url(nyTime(DAY, '11:00'), nyTime(DAY, '12:00'), `&room_id=${scene.room.id}`), { token })
+    ).body.data;
     expect(free).toEqual({ isAvailable: true, conflicts: [] });
     const early = (await call('GET', url(nyTime(DAY, '07:00'), nyTime(DAY, '08:00')), { token })).body.data;
     expect(early.conflicts[0].type).toBe('outside_working_hours');
-    expect((await call('GET', url(nyTime(DAY, '11:00'), nyTime(DAY, '12:00'), '&room_id=nope'), { token })).body.error.code).toBe('ROOM_NOT_FOUND');
-    expect((await call('GET', `/v1/providers/nope/availability?start=${encodeURIComponent(nyTime(DAY, '11:00'))}&end=${encodeURIComponent(nyTime(DAY, '12:00'))}`, { token })).status).toBe(404);
+    expect(
+      (await call('GET', url(nyTime(DAY, '11:00'), nyTime(DAY, '12:00'), '&room_id=nope'), { token })).body.error.code,
+    ).toBe('ROOM_NOT_FOUND');
+    expect(
+      (
+        await call(
+          'GET',
+          `/v1/providers/nope/availability?start=${encodeURIComponent(nyTime(DAY, '11:00'))}&end=${encodeURIComponent(nyTime(DAY, '12:00'))}`,
+          { token },
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('serves slots across the next DST changes at 09:00 local', async () => {
@@ -250,8 +330,13 @@ describe('detail, treatment record, reminders, availability', () => {
     const token = scene.practice.adminToken;
     // New York's next spring-forward (09:00 is EDT, UTC-4) and fall-back (09:00 is EST, UTC-5) days, weeks ahead.
     const [spring, autumn] = [nextDstChange('spring'), nextDstChange('autumn')];
-    for (const [date, first] of [[spring, `${spring}T13:00:00.000Z`], [autumn, `${autumn}T14:00:00.000Z`]]) {
-      const slots = (await call('GET', `/v1/providers/${scene.provider.id}/slots?date=${date}&duration_minutes=60`, { token })).body.data;
+    for (const [date, first] of [
+      [spring, `${spring}T13:00:00.000Z`],
+      [autumn, `${autumn}T14:00:00.000Z`],
+    ]) {
+      const slots = (
+        await call('GET', `/v1/providers/${scene.provider.id}/slots?date=${date}&duration_minutes=60`, { token })
+      ).body.data;
       expect(slots[0].slot_start).toBe(first);
       expect(slots).toHaveLength(29);
     }
@@ -260,7 +345,13 @@ describe('detail, treatment record, reminders, availability', () => {
   it('slots can take the duration from a service', async () => {
     const scene = await makeScene();
     const service = await makeService(scene.practice, { provider_ids: [scene.provider.id], duration_minutes: 240 });
-    const slots = (await call('GET', `/v1/providers/${scene.provider.id}/slots?date=${DAY}&service_id=${service.id}&interval_minutes=60`, { token: scene.practice.adminToken })).body.data;
+    const slots = (
+      await call(
+        'GET',
+        `/v1/providers/${scene.provider.id}/slots?date=${DAY}&service_id=${service.id}&interval_minutes=60`,
+        { token: scene.practice.adminToken },
+      )
+    ).body.data;
     expect(slots).toHaveLength(5);
   });
 });
@@ -274,10 +365,19 @@ describe('booking races a client deletion', () => {
     await call('POST', `/v1/appointments/${template.id}/cancel`, { token: scene.practice.adminToken });
     await call('DELETE', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken });
     // What a create that read the client just before its deletion would commit.
-    const appointment = { ...template, id: '11111111-1111-4111-8111-111111111111', status: 'scheduled' as const, version: 1 };
-    const result = await commitAppointment({ kind: 'create', appointment }, [], scene.practice.medspaId, [clientIsLive(scene.practice.medspaId, scene.client.id)]);
+    const appointment = {
+      ...template,
+      id: '11111111-1111-4111-8111-111111111111',
+      status: 'scheduled' as const,
+      version: 1,
+    };
+    const result = await commitAppointment({ kind: 'create', appointment }, [], scene.practice.medspaId, [
+      clientIsLive(scene.practice.medspaId, scene.client.id),
+    ]);
     expect(result).toEqual({ ok: false, failed: 'alongside', index: 0 });
-    expect((await call('GET', `/v1/appointments/${appointment.id}`, { token: scene.practice.adminToken })).status).toBe(404);
+    expect((await call('GET', `/v1/appointments/${appointment.id}`, { token: scene.practice.adminToken })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -288,8 +388,12 @@ describe('malformed ids are 404s of their resource', () => {
     for (const id of ['x'.repeat(3000), 'ünïcødé-%F0%9F%92%A5', 'NOT-A-UUID', "1' OR '1'='1"]) {
       const path = encodeURIComponent(id);
       expect((await call('GET', `/v1/appointments/${path}`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
-      expect((await call('POST', `/v1/appointments/${path}/cancel`, { token })).body.error.code).toBe('APPOINTMENT_NOT_FOUND');
-      expect((await call('GET', `/v1/providers/${path}/slots?date=${DAY}&duration_minutes=30`, { token })).body.error.code).toBe('PROVIDER_NOT_FOUND');
+      expect((await call('POST', `/v1/appointments/${path}/cancel`, { token })).body.error.code).toBe(
+        'APPOINTMENT_NOT_FOUND',
+      );
+      expect(
+        (await call('GET', `/v1/providers/${path}/slots?date=${DAY}&duration_minutes=30`, { token })).body.error.code,
+      ).toBe('PROVIDER_NOT_FOUND');
       expect((await book(scene, { client_id: id })).body.error.code).toBe('CLIENT_NOT_FOUND');
       expect((await book(scene, { room_id: id })).body.error.code).toBe('ROOM_NOT_FOUND');
     }

@@ -16,7 +16,10 @@ async function jwks(): Promise<JSONWebKeySet> {
 }
 
 /** The RFC 6749 shape (no envelope), a token the JWKS verifies, naming the practice and credential. */
-async function expectValidTokenResponse(response: CallResult, expected: { medspaId: string; clientId: string; role: string }) {
+async function expectValidTokenResponse(
+  response: CallResult,
+  expected: { medspaId: string; clientId: string; role: string },
+) {
   expect(response.status).toBe(200);
   expect(Object.keys(response.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
   expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: expected.role });
@@ -53,17 +56,31 @@ async function expectValidTokenResponse(response: CallResult, expected: { medspa
 describe('POST /v1/auth/token', () => {
   it('exchanges JSON { client_id, client_secret } for an ES256 JWT the JWKS verifies', async () => {
     const practice = await makePractice();
-    const response = await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: practice.clientSecret } });
-    await expectValidTokenResponse(response, { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' });
+    const response = await call('POST', '/v1/auth/token', {
+      body: { client_id: practice.clientId, client_secret: practice.clientSecret },
+    });
+    await expectValidTokenResponse(response, {
+      medspaId: practice.medspaId,
+      clientId: practice.clientId,
+      role: 'admin',
+    });
   });
 
   it('exchanges the OAuth form (grant_type=client_credentials, x-www-form-urlencoded)', async () => {
     const practice = await makePractice();
     const response = await call('POST', '/v1/auth/token', {
-      rawBody: form({ grant_type: 'client_credentials', client_id: practice.clientId, client_secret: practice.clientSecret }),
+      rawBody: form({
+        grant_type: 'client_credentials',
+        client_id: practice.clientId,
+        client_secret: practice.clientSecret,
+      }),
       headers: FORM,
     });
-    await expectValidTokenResponse(response, { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' });
+    await expectValidTokenResponse(response, {
+      medspaId: practice.medspaId,
+      clientId: practice.clientId,
+      role: 'admin',
+    });
   });
 
   it('exchanges HTTP Basic credentials with a grant_type=client_credentials form body', async () => {
@@ -72,15 +89,28 @@ describe('POST /v1/auth/token', () => {
       rawBody: form({ grant_type: 'client_credentials' }),
       headers: { ...FORM, authorization: basic(practice.clientId, practice.clientSecret) },
     });
-    await expectValidTokenResponse(response, { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' });
+    await expectValidTokenResponse(response, {
+      medspaId: practice.medspaId,
+      clientId: practice.clientId,
+      role: 'admin',
+    });
   });
 
   it('names the credential role in the token and its scope', async () => {
     const practice = await makePractice();
-    const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Reports', role: 'analyst' } });
+    const created = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 'Reports', role: 'analyst' },
+    });
     expect(created.status).toBe(201);
-    const response = await call('POST', '/v1/auth/token', { body: { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret } });
-    await expectValidTokenResponse(response, { medspaId: practice.medspaId, clientId: created.body.data.client_id, role: 'analyst' });
+    const response = await call('POST', '/v1/auth/token', {
+      body: { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret },
+    });
+    await expectValidTokenResponse(response, {
+      medspaId: practice.medspaId,
+      clientId: created.body.data.client_id,
+      role: 'analyst',
+    });
   });
 
   it('issues a distinct token per exchange', async () => {
@@ -89,7 +119,9 @@ describe('POST /v1/auth/token', () => {
     const first = await call('POST', '/v1/auth/token', { body });
     const second = await call('POST', '/v1/auth/token', { body });
     expect(first.body.access_token).not.toBe(second.body.access_token);
-    expect(decodeToken(first.body.access_token).payload.jti).not.toBe(decodeToken(second.body.access_token).payload.jti);
+    expect(decodeToken(first.body.access_token).payload.jti).not.toBe(
+      decodeToken(second.body.access_token).payload.jti,
+    );
   });
 
   describe('rejects bad credentials with 401 INVALID_CLIENT', () => {
@@ -103,7 +135,11 @@ describe('POST /v1/auth/token', () => {
 
     it('wrong secret (JSON, form and Basic)', async () => {
       const practice = await makePractice();
-      expectInvalidClient(await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: `${practice.clientSecret}x` } }));
+      expectInvalidClient(
+        await call('POST', '/v1/auth/token', {
+          body: { client_id: practice.clientId, client_secret: `${practice.clientSecret}x` },
+        }),
+      );
       expectInvalidClient(
         await call('POST', '/v1/auth/token', {
           rawBody: form({ grant_type: 'client_credentials', client_id: practice.clientId, client_secret: 'cs_wrong' }),
@@ -118,35 +154,56 @@ describe('POST /v1/auth/token', () => {
       );
     });
 
-    it('another credential\'s secret', async () => {
+    it("another credential's secret", async () => {
       const a = await makePractice();
       const b = await makePractice();
-      expectInvalidClient(await call('POST', '/v1/auth/token', { body: { client_id: a.clientId, client_secret: b.clientSecret } }));
+      expectInvalidClient(
+        await call('POST', '/v1/auth/token', { body: { client_id: a.clientId, client_secret: b.clientSecret } }),
+      );
     });
 
     it('unknown client_id, well-formed or not', async () => {
       const practice = await makePractice();
       // Same shape as a real id (it names an existing practice), but never issued.
       const forged = `${practice.clientId.slice(0, -16)}0000000000000000`;
-      expectInvalidClient(await call('POST', '/v1/auth/token', { body: { client_id: forged, client_secret: practice.clientSecret } }));
-      expectInvalidClient(await call('POST', '/v1/auth/token', { body: { client_id: 'ci_nobody', client_secret: practice.clientSecret } }));
-      expectInvalidClient(await call('POST', '/v1/auth/token', { body: { client_id: 'ci_00000000000000000000000000000000aaaaaaaaaaaaaaaa', client_secret: 'x' } }));
+      expectInvalidClient(
+        await call('POST', '/v1/auth/token', { body: { client_id: forged, client_secret: practice.clientSecret } }),
+      );
+      expectInvalidClient(
+        await call('POST', '/v1/auth/token', {
+          body: { client_id: 'ci_nobody', client_secret: practice.clientSecret },
+        }),
+      );
+      expectInvalidClient(
+        await call('POST', '/v1/auth/token', {
+          body: { client_id: 'ci_00000000000000000000000000000000aaaaaaaaaaaaaaaa', client_secret: 'x' },
+        }),
+      );
     });
 
     it('unknown and wrong-secret answers are indistinguishable', async () => {
       const practice = await makePractice();
-      const wrong = await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: 'cs_wrong' } });
-      const unknown = await call('POST', '/v1/auth/token', { body: { client_id: 'ci_nobody', client_secret: 'cs_wrong' } });
+      const wrong = await call('POST', '/v1/auth/token', {
+        body: { client_id: practice.clientId, client_secret: 'cs_wrong' },
+      });
+      const unknown = await call('POST', '/v1/auth/token', {
+        body: { client_id: 'ci_nobody', client_secret: 'cs_wrong' },
+      });
       const strip = (r: CallResult) => ({ status: r.status, code: r.body.error.code, message: r.body.error.message });
       expect(strip(wrong)).toEqual(strip(unknown));
     });
 
     it('a revoked credential', async () => {
       const practice = await makePractice();
-      const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Temp', role: 'manager' } });
+      const created = await call('POST', '/v1/credentials', {
+        token: practice.adminToken,
+        body: { name: 'Temp', role: 'manager' },
+      });
       const body = { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret };
       expect((await call('POST', '/v1/auth/token', { body })).status).toBe(200);
-      expect((await call('DELETE', `/v1/credentials/${body.client_id}`, { token: practice.adminToken })).status).toBe(200);
+      expect((await call('DELETE', `/v1/credentials/${body.client_id}`, { token: practice.adminToken })).status).toBe(
+        200,
+      );
       expectInvalidClient(await call('POST', '/v1/auth/token', { body }));
     });
   });
@@ -172,7 +229,9 @@ describe('POST /v1/auth/token', () => {
     });
 
     it('a form with only grant_type and no Basic header', async () => {
-      expectValidation(await call('POST', '/v1/auth/token', { rawBody: form({ grant_type: 'client_credentials' }), headers: FORM }));
+      expectValidation(
+        await call('POST', '/v1/auth/token', { rawBody: form({ grant_type: 'client_credentials' }), headers: FORM }),
+      );
     });
 
     it('an unsupported grant_type', async () => {

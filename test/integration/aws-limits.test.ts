@@ -35,22 +35,37 @@ beforeAll(async () => {
   practice = scene.practice;
 });
 
-const admin = (method: string, url: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-  call(method, url, { token: practice.adminToken, ...options });
+const admin = (
+  method: string,
+  url: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+) => call(method, url, { token: practice.adminToken, ...options });
 
 /** A request as API Gateway would deliver it, after `edit` (what the local router cannot send: a lone surrogate in a path or query value). */
 async function invoke(request: LocalRequest, edit: (event: APIGatewayProxyEventV2) => void) {
   const requestId = randomUUID();
-  const { operation, route, event } = eventFor({ ...request, headers: { authorization: `Bearer ${practice.adminToken}`, ...request.headers } }, requestId);
+  const { operation, route, event } = eventFor(
+    { ...request, headers: { authorization: `Bearer ${practice.adminToken}`, ...request.headers } },
+    requestId,
+  );
   edit(event);
   const file = pathToFileURL(join(import.meta.dirname, '../..', `${handlerModule(operation, route)}.ts`)).href;
-  const module = (await import(/* @vite-ignore */ file)) as { handler: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2> };
+  const module = (await import(/* @vite-ignore */ file)) as {
+    handler: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+  };
   const response = await runAsFunction(operation, () => module.handler(event, lambdaContext(operation, requestId)));
   return { status: response.statusCode ?? 200, body: JSON.parse(String(response.body)), requestId };
 }
 
 async function auditEntries(medspaId: string) {
-  const { Items = [] } = await ddb().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': auditPk(medspaId) }, ConsistentRead: true }));
+  const { Items = [] } = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': auditPk(medspaId) },
+      ConsistentRead: true,
+    }),
+  );
   return Items;
 }
 
@@ -67,13 +82,20 @@ const expectValidationAt = (response: { status: number; body: any }, paths: stri
 describe('strings DynamoDB refuses (a lone surrogate is not UTF-8) are 400 at the edge, naming the field', () => {
   it('create client: a top-level and nested fields, and nothing is written', async () => {
     const before = (await admin('GET', '/v1/clients?limit=1')).body.pagination.total;
-    expectValidationAt(await admin('POST', '/v1/clients', { rawBody: '{"first_name":"\\ud800","last_name":"Hart"}' }), ['first_name']);
+    expectValidationAt(await admin('POST', '/v1/clients', { rawBody: '{"first_name":"\\ud800","last_name":"Hart"}' }), [
+      'first_name',
+    ]);
     expectValidationAt(
-      await admin('POST', '/v1/clients', { rawBody: '{"first_name":"Ann","last_name":"Hart","address":{"line1":"1 Main \\udc00St"},"tags":["vip","\\udbff"]}' }),
+      await admin('POST', '/v1/clients', {
+        rawBody:
+          '{"first_name":"Ann","last_name":"Hart","address":{"line1":"1 Main \\udc00St"},"tags":["vip","\\udbff"]}',
+      }),
       ['address.line1', 'tags.1'],
     );
     // A well-formed pair (an emoji written as escapes) is text like any other.
-    const emoji = await admin('POST', '/v1/clients', { rawBody: '{"first_name":"Ann \\ud83d\\ude00","last_name":"Hart"}' });
+    const emoji = await admin('POST', '/v1/clients', {
+      rawBody: '{"first_name":"Ann \\ud83d\\ude00","last_name":"Hart"}',
+    });
     expect(emoji.status, JSON.stringify(emoji.body)).toBe(201);
     expect(emoji.body.data.first_name).toBe('Ann \u{1F600}');
     expect((await admin('GET', '/v1/clients?limit=1')).body.pagination.total).toBe(before + 1);
@@ -81,20 +103,36 @@ describe('strings DynamoDB refuses (a lone surrogate is not UTF-8) are 400 at th
 
   it('PATCH: the client stays as it was', async () => {
     const client = await makeClient(practice);
-    expectValidationAt(await admin('PATCH', `/v1/clients/${client.id}`, { rawBody: '{"notes":"ok \\udc00"}' }), ['notes']);
+    expectValidationAt(await admin('PATCH', `/v1/clients/${client.id}`, { rawBody: '{"notes":"ok \\udc00"}' }), [
+      'notes',
+    ]);
     const after = (await admin('GET', `/v1/clients/${client.id}`)).body.data;
     expect(after.version).toBe(client.version);
     expect(after.notes).toBe(client.notes);
   });
 
   it('a query parameter, a filter sent as a GET body, and a path parameter; the refusal is audited', async () => {
-    expectValidationAt(await invoke({ method: 'GET', url: '/v1/clients?q=x' }, (event) => (event.queryStringParameters = { q: 'ann\ud800' })), ['q']);
+    expectValidationAt(
+      await invoke(
+        { method: 'GET', url: '/v1/clients?q=x' },
+        (event) => (event.queryStringParameters = { q: 'ann\ud800' }),
+      ),
+      ['q'],
+    );
     expectValidationAt(await admin('GET', '/v1/appointments', { rawBody: '{"status":"\\ud800"}' }), ['status']);
-    const refused = await invoke({ method: 'PATCH', url: '/v1/clients/x', body: '{"notes":"n"}', headers: { 'content-type': 'application/json' } }, (event) => (event.pathParameters = { id: 'x\ud800' }));
+    const refused = await invoke(
+      { method: 'PATCH', url: '/v1/clients/x', body: '{"notes":"n"}', headers: { 'content-type': 'application/json' } },
+      (event) => (event.pathParameters = { id: 'x\ud800' }),
+    );
     expectValidationAt(refused, ['id']);
     // The refusal's audit entry names the id as DynamoDB can store it (U+FFFD for the lone surrogate).
     const entry = (await auditEntries(practice.medspaId)).find((item) => item.request_id === refused.requestId);
-    expect(entry).toMatchObject({ operation: 'updateClient', outcome: 'VALIDATION_ERROR', status: 400, resource_id: 'x\ufffd' });
+    expect(entry).toMatchObject({
+      operation: 'updateClient',
+      outcome: 'VALIDATION_ERROR',
+      status: 400,
+      resource_id: 'x\ufffd',
+    });
   });
 });
 
@@ -117,7 +155,10 @@ function installUnprocessedKeys() {
       unprocessed.calls += 1;
       if (unprocessed.armed <= 0) return result;
       unprocessed.armed -= 1;
-      const output = result.output as { Responses?: Record<string, Record<string, unknown>[]>; UnprocessedKeys?: Record<string, { Keys: Key[]; ConsistentRead?: boolean }> };
+      const output = result.output as {
+        Responses?: Record<string, Record<string, unknown>[]>;
+        UnprocessedKeys?: Record<string, { Keys: Key[]; ConsistentRead?: boolean }>;
+      };
       const table = tableName();
       const items = output.Responses?.[table] ?? [];
       const kept = items.slice(0, 1);
@@ -154,7 +195,11 @@ describe('BatchGetItem: 100 keys a call, and UnprocessedKeys asked for again', (
 
   it('a list that reads its related items in a batch names every one of them', async () => {
     const other = await makeClient(practice);
-    for (const [hhmm, client] of [['10:00', scene.client], ['13:00', other]] as const) expect((await book(scene, { client_id: client.id, scheduled_at: nyTime(BOOKING_DAY, hhmm) })).status).toBe(201);
+    for (const [hhmm, client] of [
+      ['10:00', scene.client],
+      ['13:00', other],
+    ] as const)
+      expect((await book(scene, { client_id: client.id, scheduled_at: nyTime(BOOKING_DAY, hhmm) })).status).toBe(201);
     unprocessed.armed = 10;
     unprocessed.moved = 0;
     const list = await admin('GET', `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}&limit=100`);
@@ -183,10 +228,19 @@ describe('BatchGetItem: 100 keys a call, and UnprocessedKeys asked for again', (
 describe('item 400 KB: stored idempotent answers and audit entries', () => {
   /** Time off at the body limit: 3-byte characters stored as such, so the item is ~250 KB. */
   const bigTimeOff = (entries: number, char = '\u20ac') =>
-    Array.from({ length: entries }, (_, n) => ({ start: `2031-01-${String((n % 28) + 1).padStart(2, '0')}T0${n % 10}:00:00Z`, end: `2031-01-${String((n % 28) + 1).padStart(2, '0')}T0${n % 10}:30:00Z`, reason: `${n} ${char.repeat(490)}` }));
+    Array.from({ length: entries }, (_, n) => ({
+      start: `2031-01-${String((n % 28) + 1).padStart(2, '0')}T0${n % 10}:00:00Z`,
+      end: `2031-01-${String((n % 28) + 1).padStart(2, '0')}T0${n % 10}:30:00Z`,
+      reason: `${n} ${char.repeat(490)}`,
+    }));
 
   it('DynamoDB Local refuses an item over 400 KB, as AWS does (so the rest of this block means something)', async () => {
-    const put = ddb().send(new PutCommand({ TableName: tableName(), Item: { pk: `LIMITS#${randomUUID()}`, sk: 'x', text: 'x'.repeat(401 * KiB) } }));
+    const put = ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `LIMITS#${randomUUID()}`, sk: 'x', text: 'x'.repeat(401 * KiB) },
+      }),
+    );
     await expect(put).rejects.toThrow(/size/i);
   });
 
@@ -196,7 +250,13 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
     const key = `big-${randomUUID()}`;
     const first = await admin('POST', '/v1/providers', { body, headers: { 'idempotency-key': key } });
     expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(201);
-    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: idempotencyKey(practice.medspaId, practice.clientId, key), ConsistentRead: true }));
+    const { Item } = await ddb().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: idempotencyKey(practice.medspaId, practice.clientId, key),
+        ConsistentRead: true,
+      }),
+    );
     expect(Item?.response.body).toBeUndefined();
     expect(Item?.response.body_gzip).toBeInstanceOf(Uint8Array);
     const replay = await admin('POST', '/v1/providers', { body, headers: { 'idempotency-key': key } });
@@ -209,9 +269,29 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
   it('a 100-item list answer (1.5 MB of JSON) is kept and read back whole', async () => {
     const key = `list-${randomUUID()}`;
     const lockId = randomUUID();
-    expect((await claimIdempotencyKey({ medspaId: practice.medspaId, clientId: practice.clientId, key, fingerprint: 'f', lockId, now: Date.now(), lockMs: 60_000 })).claimed).toBe(true);
-    const list = JSON.stringify({ success: true, data: Array.from({ length: 100 }, (_, n) => ({ id: randomUUID(), notes: `client ${n} `.repeat(1500) })), pagination: { total: 100, next_cursor: null } });
-    await completeIdempotencyKey(practice.medspaId, practice.clientId, key, lockId, { status: 200, headers: { etag: '"1"' }, body: list });
+    expect(
+      (
+        await claimIdempotencyKey({
+          medspaId: practice.medspaId,
+          clientId: practice.clientId,
+          key,
+          fingerprint: 'f',
+          lockId,
+          now: Date.now(),
+          lockMs: 60_000,
+        })
+      ).claimed,
+    ).toBe(true);
+    const list = JSON.stringify({
+      success: true,
+      data: Array.from({ length: 100 }, (_, n) => ({ id: randomUUID(), notes: `client ${n} `.repeat(1500) })),
+      pagination: { total: 100, next_cursor: null },
+    });
+    await completeIdempotencyKey(practice.medspaId, practice.clientId, key, lockId, {
+      status: 200,
+      headers: { etag: '"1"' },
+      body: list,
+    });
     const record = await readIdempotencyRecord(practice.medspaId, practice.clientId, key);
     expect(record?.status).toBe('completed');
     expect(record?.response).toEqual({ status: 200, headers: { etag: '"1"' }, body: list });
@@ -223,11 +303,20 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
     expect(room.status).toBe(201);
     const record = await readIdempotencyRecord(practice.medspaId, practice.clientId, key);
     // Stands in for an answer no route makes today: 600 KB of noise does not compress below 400 KB.
-    await completeIdempotencyKey(practice.medspaId, practice.clientId, key, record!.lock_id, { status: 201, headers: {}, body: randomBytes(600 * KiB).toString('base64') });
+    await completeIdempotencyKey(practice.medspaId, practice.clientId, key, record!.lock_id, {
+      status: 201,
+      headers: {},
+      body: randomBytes(600 * KiB).toString('base64'),
+    });
     expect((await readIdempotencyRecord(practice.medspaId, practice.clientId, key))?.response?.body).toBeNull();
-    const rooms = async () => (await admin('GET', '/v1/rooms?limit=100')).body.data.filter((r: { name: string }) => r.name === 'Once only').length;
+    const rooms = async () =>
+      (await admin('GET', '/v1/rooms?limit=100')).body.data.filter((r: { name: string }) => r.name === 'Once only')
+        .length;
     expect(await rooms()).toBe(1);
-    const replay = await admin('POST', '/v1/rooms', { body: { name: 'Once only' }, headers: { 'idempotency-key': key } });
+    const replay = await admin('POST', '/v1/rooms', {
+      body: { name: 'Once only' },
+      headers: { 'idempotency-key': key },
+    });
     expect(replay.status).toBe(409);
     expect(replay.body.error.code).toBe('CONFLICT');
     expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -239,11 +328,16 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
     const body = { first_name: 'Big', last_name: 'Audit', time_off: bigTimeOff(160) };
     const created = await call('POST', '/v1/providers', { token: fresh.adminToken, body });
     expect(created.status).toBe(201);
-    const refused = await call('POST', '/v1/providers', { token: fresh.adminToken, body: { ...body, unknown: 'x'.repeat(10_000) } });
+    const refused = await call('POST', '/v1/providers', {
+      token: fresh.adminToken,
+      body: { ...body, unknown: 'x'.repeat(10_000) },
+    });
     expect(refused.status).toBe(400);
     // A long path id is recorded as given (the request line's limit bounds it).
     const longId = 'a'.repeat(7000);
-    expect((await call('PATCH', `/v1/providers/${longId}`, { token: fresh.adminToken, body: { title: 'x' } })).status).toBe(404);
+    expect(
+      (await call('PATCH', `/v1/providers/${longId}`, { token: fresh.adminToken, body: { title: 'x' } })).status,
+    ).toBe(404);
     const entries = await auditEntries(fresh.medspaId);
     expect(entries.map((entry) => entry.outcome).sort()).toEqual(['PROVIDER_NOT_FOUND', 'VALIDATION_ERROR', 'success']);
     const sizes = entries.map((entry) => Buffer.byteLength(JSON.stringify(entry)));
@@ -259,11 +353,23 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
  * the per-credential rate limit is on in the suite, and its bucket is one item that concurrent
  * requests of one credential race for.
  */
-async function several<T>(practiceOf: TestPractice, count: number, make: (lane: TestPractice, n: number) => Promise<T>, lanes = 4): Promise<T[]> {
-  const tokens = [practiceOf.adminToken, ...(await Promise.all(Array.from({ length: lanes - 1 }, () => practiceOf.tokenForRole('admin'))))];
+async function several<T>(
+  practiceOf: TestPractice,
+  count: number,
+  make: (lane: TestPractice, n: number) => Promise<T>,
+  lanes = 4,
+): Promise<T[]> {
+  const tokens = [
+    practiceOf.adminToken,
+    ...(await Promise.all(Array.from({ length: lanes - 1 }, () => practiceOf.tokenForRole('admin')))),
+  ];
   const made: T[] = [];
   for (let i = 0; i < count; i += lanes) {
-    made.push(...(await Promise.all(tokens.slice(0, Math.min(lanes, count - i)).map((adminToken, j) => make({ ...practiceOf, adminToken }, i + j)))));
+    made.push(
+      ...(await Promise.all(
+        tokens.slice(0, Math.min(lanes, count - i)).map((adminToken, j) => make({ ...practiceOf, adminToken }, i + j)),
+      )),
+    );
   }
   return made;
 }
@@ -273,13 +379,28 @@ describe('TransactWriteItems: at most 100 actions', () => {
     const fresh = await makePractice();
     const providers = await several(fresh, 98, (lane) => makeProvider(lane));
     const key = `svc-${randomUUID()}`;
-    const body = { name: 'Everyone', price_cents: 1000, duration_minutes: 30, provider_ids: providers.map((p) => p.id) };
-    const created = await call('POST', '/v1/services', { token: fresh.adminToken, body, headers: { 'idempotency-key': key } });
+    const body = {
+      name: 'Everyone',
+      price_cents: 1000,
+      duration_minutes: 30,
+      provider_ids: providers.map((p) => p.id),
+    };
+    const created = await call('POST', '/v1/services', {
+      token: fresh.adminToken,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
     expect(created.body.data.provider_ids).toHaveLength(98);
     const entries = await auditEntries(fresh.medspaId);
-    expect(entries.filter((entry) => entry.operation === 'createService')).toEqual([expect.objectContaining({ outcome: 'success', resource_id: created.body.data.id })]);
-    const replay = await call('POST', '/v1/services', { token: fresh.adminToken, body, headers: { 'idempotency-key': key } });
+    expect(entries.filter((entry) => entry.operation === 'createService')).toEqual([
+      expect.objectContaining({ outcome: 'success', resource_id: created.body.data.id }),
+    ]);
+    const replay = await call('POST', '/v1/services', {
+      token: fresh.adminToken,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(created.body);
     expect((await call('GET', '/v1/services', { token: fresh.adminToken })).body.pagination.total).toBe(1);
@@ -288,19 +409,33 @@ describe('TransactWriteItems: at most 100 actions', () => {
   it('deleting a provider certified for 100 services (over 100 actions) is 409 CONFLICT and changes nothing; at 99 it goes through', async () => {
     const fresh = await makePractice();
     const provider = await makeProvider(fresh);
-    const services = await several(fresh, 100, (lane, n) => makeService(lane, { name: `Service ${n}`, provider_ids: [provider.id] }));
+    const services = await several(fresh, 100, (lane, n) =>
+      makeService(lane, { name: `Service ${n}`, provider_ids: [provider.id] }),
+    );
     const refused = await call('DELETE', `/v1/providers/${provider.id}`, { token: fresh.adminToken });
     expect(refused.status, JSON.stringify(refused.body)).toBe(409);
     expect(refused.body.error.code).toBe('CONFLICT');
     expect((await call('GET', `/v1/providers/${provider.id}`, { token: fresh.adminToken })).status).toBe(200);
-    expect((await call('GET', `/v1/services/${services[0].id}`, { token: fresh.adminToken })).body.data.provider_ids).toEqual([provider.id]);
+    expect(
+      (await call('GET', `/v1/services/${services[0].id}`, { token: fresh.adminToken })).body.data.provider_ids,
+    ).toEqual([provider.id]);
 
-    expect((await call('DELETE', `/v1/services/${services[0].id}/providers/${provider.id}`, { token: fresh.adminToken })).status).toBe(200);
+    expect(
+      (await call('DELETE', `/v1/services/${services[0].id}/providers/${provider.id}`, { token: fresh.adminToken }))
+        .status,
+    ).toBe(200);
     const deleted = await call('DELETE', `/v1/providers/${provider.id}`, { token: fresh.adminToken });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     const after = await call('GET', '/v1/services?limit=100', { token: fresh.adminToken });
-    expect(after.body.data.filter((service: { provider_ids: string[] }) => service.provider_ids.includes(provider.id))).toEqual([]);
-    expect((await auditEntries(fresh.medspaId)).filter((entry) => entry.operation === 'deleteProvider').map((entry) => entry.outcome).sort()).toEqual(['CONFLICT', 'success']);
+    expect(
+      after.body.data.filter((service: { provider_ids: string[] }) => service.provider_ids.includes(provider.id)),
+    ).toEqual([]);
+    expect(
+      (await auditEntries(fresh.medspaId))
+        .filter((entry) => entry.operation === 'deleteProvider')
+        .map((entry) => entry.outcome)
+        .sort(),
+    ).toEqual(['CONFLICT', 'success']);
   });
 });
 
@@ -308,13 +443,17 @@ describe('TransactWriteItems: at most 100 actions', () => {
 
 /** Lambda's payload of an answer as the router returned it: the JSON of status, headers and body. */
 const payloadOf = (response: { status: number; headers: Record<string, string>; body: unknown }) =>
-  Buffer.byteLength(JSON.stringify({ statusCode: response.status, headers: response.headers, body: JSON.stringify(response.body) }));
+  Buffer.byteLength(
+    JSON.stringify({ statusCode: response.status, headers: response.headers, body: JSON.stringify(response.body) }),
+  );
 
 /** Every page of a list, following next_cursor; each answer checked against Lambda's limit. */
 async function allPages(token: string, url: string) {
   const pages: { items: { id: string }[]; payload: number; total: number }[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const answer: CallResult = await call('GET', cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url, { token });
+    const answer: CallResult = await call('GET', cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url, {
+      token,
+    });
     expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
     pages.push({ items: answer.body.data, payload: payloadOf(answer), total: answer.body.pagination.total });
     cursor = answer.body.pagination.next_cursor;
@@ -325,8 +464,14 @@ async function allPages(token: string, url: string) {
 describe('Query 1 MB pages and Lambda 6 MB responses: lists of the largest items', () => {
   it('26 providers of ~250 KB: one page reads past 1 MB Query pages, and an answer over 6 MB is cut with a cursor, nothing lost', async () => {
     const fresh = await makePractice();
-    const timeOff = Array.from({ length: 160 }, (_, n) => ({ start: `2031-02-${String((n % 28) + 1).padStart(2, '0')}T10:00:00Z`, end: `2031-02-${String((n % 28) + 1).padStart(2, '0')}T11:00:00Z`, reason: `${n} ${'\u20ac'.repeat(490)}` }));
-    const providers = await several(fresh, 26, (lane, n) => makeProvider(lane, { last_name: `Large ${n}`, time_off: timeOff }));
+    const timeOff = Array.from({ length: 160 }, (_, n) => ({
+      start: `2031-02-${String((n % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+      end: `2031-02-${String((n % 28) + 1).padStart(2, '0')}T11:00:00Z`,
+      reason: `${n} ${'\u20ac'.repeat(490)}`,
+    }));
+    const providers = await several(fresh, 26, (lane, n) =>
+      makeProvider(lane, { last_name: `Large ${n}`, time_off: timeOff }),
+    );
     const ids = providers.map((p) => p.id).sort();
 
     ddbCalls.reset();
@@ -351,9 +496,23 @@ describe('Query 1 MB pages and Lambda 6 MB responses: lists of the largest items
     const fresh = await makePractice();
     const text = (length: number) => `a${'\u0001'.repeat(length - 1)}`;
     const body = (n: number) => ({
-      first_name: text(200), last_name: text(200), email: `${String(n).padStart(3, '0')}${'e'.repeat(61)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(57)}.com`, phone: `+${'1'.repeat(39)}`,
-      date_of_birth: '1988-04-12', address: { line1: text(200), line2: text(200), city: text(100), region: text(100), postal_code: text(20), country: text(100) },
-      membership_status: 'active', membership_tier: text(100), tags: Array.from({ length: 50 }, (_, t) => `${t}`.padEnd(50, '\u0001')), notes: text(5000),
+      first_name: text(200),
+      last_name: text(200),
+      email: `${String(n).padStart(3, '0')}${'e'.repeat(61)}@${'d'.repeat(63)}.${'d'.repeat(63)}.${'d'.repeat(57)}.com`,
+      phone: `+${'1'.repeat(39)}`,
+      date_of_birth: '1988-04-12',
+      address: {
+        line1: text(200),
+        line2: text(200),
+        city: text(100),
+        region: text(100),
+        postal_code: text(20),
+        country: text(100),
+      },
+      membership_status: 'active',
+      membership_tier: text(100),
+      tags: Array.from({ length: 50 }, (_, t) => `${t}`.padEnd(50, '\u0001')),
+      notes: text(5000),
     });
     await several(fresh, 100, (lane, n) => makeClient(lane, body(n)));
     for (const url of ['/v1/clients?limit=100', '/v1/clients?limit=100&q=a']) {
@@ -366,16 +525,28 @@ describe('Query 1 MB pages and Lambda 6 MB responses: lists of the largest items
 
   it('the largest availability search it takes (20 providers, 5-minute slots round the clock, long names) fits one response; more is a 400', async () => {
     const fresh = await makePractice({ time_zone: 'America/New_York' });
-    const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, [{ start: '00:00', end: '24:00' }]]));
+    const allDay = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, [{ start: '00:00', end: '24:00' }]]),
+    );
     const name = (n: number) => `${n}`.padEnd(200, '\u0001');
-    const providers = await several(fresh, 20, (lane, n) => makeProvider(lane, { first_name: name(n), last_name: name(n), working_hours: allDay }));
+    const providers = await several(fresh, 20, (lane, n) =>
+      makeProvider(lane, { first_name: name(n), last_name: name(n), working_hours: allDay }),
+    );
     const service = await makeService(fresh, { duration_minutes: 5, provider_ids: providers.map((p) => p.id) });
-    const day = (offset: number) => new Date(Date.parse(`${BOOKING_DAY}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
-    const search = (days: number) => call('GET', `/v1/availability?service_id=${service.id}&from=${BOOKING_DAY}&to=${day(days - 1)}&interval_minutes=5`, { token: fresh.adminToken });
+    const day = (offset: number) =>
+      new Date(Date.parse(`${BOOKING_DAY}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const search = (days: number) =>
+      call(
+        'GET',
+        `/v1/availability?service_id=${service.id}&from=${BOOKING_DAY}&to=${day(days - 1)}&interval_minutes=5`,
+        { token: fresh.adminToken },
+      );
     // 6 days x 20 providers x 288 starts = 34,560, under the search's 40,000 candidates.
     const largest = await search(6);
     expect(largest.status).toBe(200);
-    expect(largest.body.data.reduce((sum: number, entry: { slots: unknown[] }) => sum + entry.slots.length, 0)).toBeGreaterThan(30_000);
+    expect(
+      largest.body.data.reduce((sum: number, entry: { slots: unknown[] }) => sum + entry.slots.length, 0),
+    ).toBeGreaterThan(30_000);
     expect(payloadOf(largest)).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
     expectValidationAt(await search(31), ['interval_minutes']);
   });

@@ -13,9 +13,16 @@ describe('bad input is a 4xx, never a 500', () => {
     const token = scene.practice.adminToken;
     const room = await makeRoom(scene.practice);
     for (const version of ['"9007199254740993"', '12345678901234567890', `"${'9'.repeat(400)}"`]) {
-      expect((await call('PATCH', `/v1/rooms/${room.id}`, { token, headers: { 'if-match': version }, body: { name: 'x' } })).status).toBe(409);
-      expect((await call('DELETE', `/v1/rooms/${room.id}`, { token, headers: { 'if-match': version } })).status).toBe(409);
-      expect((await call('PATCH', '/v1/practice', { token, headers: { 'if-match': version }, body: { name: 'x' } })).status).toBe(409);
+      expect(
+        (await call('PATCH', `/v1/rooms/${room.id}`, { token, headers: { 'if-match': version }, body: { name: 'x' } }))
+          .status,
+      ).toBe(409);
+      expect((await call('DELETE', `/v1/rooms/${room.id}`, { token, headers: { 'if-match': version } })).status).toBe(
+        409,
+      );
+      expect(
+        (await call('PATCH', '/v1/practice', { token, headers: { 'if-match': version }, body: { name: 'x' } })).status,
+      ).toBe(409);
     }
   });
 
@@ -23,9 +30,13 @@ describe('bad input is a 4xx, never a 500', () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const a = (await book(scene)).body.data;
-    for (const status of ['confirmed', 'checked_in']) await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status } });
+    for (const status of ['confirmed', 'checked_in'])
+      await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status } });
     for (const quantity of [1e300, 1e-300]) {
-      const response = await call('PUT', `/v1/appointments/${a.id}/treatment-record`, { token, body: { products_used: [{ name: 'x', quantity }] } });
+      const response = await call('PUT', `/v1/appointments/${a.id}/treatment-record`, {
+        token,
+        body: { products_used: [{ name: 'x', quantity }] },
+      });
       expect(response.status).toBe(400);
     }
     for (const url of [
@@ -63,7 +74,11 @@ describe('bad input is a 4xx, never a 500', () => {
     ];
     for (const url of cases) {
       const response = await call('GET', url, { token });
-      expect({ url, status: response.status, code: response.body.error?.code }).toEqual({ url, status: 400, code: 'VALIDATION_ERROR' });
+      expect({ url, status: response.status, code: response.body.error?.code }).toEqual({
+        url,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
     }
   });
 });

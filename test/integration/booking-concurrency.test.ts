@@ -17,7 +17,9 @@ const codes = (responses: { status: number; body: any }[]) => {
 };
 
 async function activeCount(scene: Awaited<ReturnType<typeof makeScene>>) {
-  const list = await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}&status=${ACTIVE}&limit=100`, { token: scene.practice.adminToken });
+  const list = await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}&status=${ACTIVE}&limit=100`, {
+    token: scene.practice.adminToken,
+  });
   return list.body.pagination.total as number;
 }
 
@@ -26,7 +28,9 @@ describe('no double booking under concurrency', { timeout: 120_000 }, () => {
   it('50 concurrent overlapping creates for one provider: exactly one wins', async () => {
     const scene = await makeScene();
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => book(scene, { scheduled_at: nyTime(DAY, `10:${String(i % 45).padStart(2, '0')}`) })),
+      Array.from({ length: 50 }, (_, i) =>
+        book(scene, { scheduled_at: nyTime(DAY, `10:${String(i % 45).padStart(2, '0')}`) }),
+      ),
     );
     expect(codes(responses)).toEqual({ '201': 1, '409 PROVIDER_UNAVAILABLE': 49 });
     expect(await activeCount(scene)).toBe(1);
@@ -44,7 +48,13 @@ describe('no double booking under concurrency', { timeout: 120_000 }, () => {
   it('50 concurrent creates for one piece of equipment with different providers: exactly one wins', async () => {
     const scene = await makeScene({ providers: 50 });
     const responses = await Promise.all(
-      scene.providers.map((provider, i) => book(scene, { provider_id: provider.id, equipment_id: scene.equipment.id, scheduled_at: nyTime(DAY, `10:${String(i).padStart(2, '0')}`) })),
+      scene.providers.map((provider, i) =>
+        book(scene, {
+          provider_id: provider.id,
+          equipment_id: scene.equipment.id,
+          scheduled_at: nyTime(DAY, `10:${String(i).padStart(2, '0')}`),
+        }),
+      ),
     );
     expect(codes(responses)).toEqual({ '201': 1, '409 EQUIPMENT_UNAVAILABLE': 49 });
     expect(await activeCount(scene)).toBe(1);
@@ -62,7 +72,9 @@ describe('no double booking under concurrency', { timeout: 120_000 }, () => {
     );
     expect(codes(responses)).toEqual({ '201': 20 });
     expect(await activeCount(scene)).toBe(20);
-    const entries = (await claimItems(scene.practice.medspaId, 'PROVIDER', scene.provider.id)).flatMap((item) => Object.keys(item.entries));
+    const entries = (await claimItems(scene.practice.medspaId, 'PROVIDER', scene.provider.id)).flatMap((item) =>
+      Object.keys(item.entries),
+    );
     expect(entries).toHaveLength(20);
   });
 
@@ -70,9 +82,12 @@ describe('no double booking under concurrency', { timeout: 120_000 }, () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
     const appointments = [];
-    for (const hhmm of ['09:00', '10:00', '11:00', '12:00', '13:00']) appointments.push((await book(scene, { scheduled_at: nyTime(DAY, hhmm) })).body.data);
+    for (const hhmm of ['09:00', '10:00', '11:00', '12:00', '13:00'])
+      appointments.push((await book(scene, { scheduled_at: nyTime(DAY, hhmm) })).body.data);
     const responses = await Promise.all(
-      appointments.map((a) => call('PATCH', `/v1/appointments/${a.id}`, { token, body: { scheduled_at: nyTime(DAY, '15:00') } })),
+      appointments.map((a) =>
+        call('PATCH', `/v1/appointments/${a.id}`, { token, body: { scheduled_at: nyTime(DAY, '15:00') } }),
+      ),
     );
     expect(codes(responses)).toEqual({ '200': 1, '409 PROVIDER_UNAVAILABLE': 4 });
     const list = await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}`, { token });
@@ -85,7 +100,9 @@ describe('no double booking under concurrency', { timeout: 120_000 }, () => {
     const scene = await makeScene();
     const a = (await book(scene)).body.data;
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => call('POST', `/v1/appointments/${a.id}/cancel`, { token: scene.practice.adminToken })),
+      Array.from({ length: 10 }, () =>
+        call('POST', `/v1/appointments/${a.id}/cancel`, { token: scene.practice.adminToken }),
+      ),
     );
     expect(codes(responses)).toEqual({ '200': 1, '409 INVALID_STATUS_TRANSITION': 9 });
   });

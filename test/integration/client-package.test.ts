@@ -36,11 +36,18 @@ const CLIENT_GUIDE = 'docs/guide/client.md';
 function guideExample(): string {
   const page = readFileSync(join(root, CLIENT_GUIDE), 'utf8');
   const example = /```js\n([\s\S]*?)```/.exec(page.slice(page.indexOf('```js\nimport')));
-  if (!example) throw new Error(`${CLIENT_GUIDE} has no \`\`\`js block importing the client: the example moved, so move this pointer too`);
+  if (!example)
+    throw new Error(
+      `${CLIENT_GUIDE} has no \`\`\`js block importing the client: the example moved, so move this pointer too`,
+    );
   return example[1];
 }
 
-const credentials = () => ({ BASE: baseUrl, MEDSPA_CLIENT_ID: practice.clientId, MEDSPA_CLIENT_SECRET: practice.clientSecret });
+const credentials = () => ({
+  BASE: baseUrl,
+  MEDSPA_CLIENT_ID: practice.clientId,
+  MEDSPA_CLIENT_SECRET: practice.clientSecret,
+});
 
 beforeAll(async () => {
   tarball = await packClient(work);
@@ -92,7 +99,12 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
     await seedDemoPracticeData(demo.medspaId, new Date());
     const dir = await freshProject('readme');
     writeFileSync(join(dir, 'book.mjs'), guideExample());
-    const env = { ...process.env, BASE: baseUrl, MEDSPA_CLIENT_ID: demo.clientId, MEDSPA_CLIENT_SECRET: demo.clientSecret };
+    const env = {
+      ...process.env,
+      BASE: baseUrl,
+      MEDSPA_CLIENT_ID: demo.clientId,
+      MEDSPA_CLIENT_SECRET: demo.clientSecret,
+    };
     const { stdout } = await run('node', ['book.mjs'], { cwd: dir, env });
     expect(stdout).toMatch(/^booked \S+ with .+, paid \d+ USD$/m);
     expect(stdout).toMatch(/^APPOINTMENT_NOT_FOUND 404 /m);
@@ -103,12 +115,20 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
     writeFileSync(join(dir, 'book.mts'), guideExample());
     // Node's types, as any Node project has them, from this checkout (nothing downloaded).
     const compilerOptions = {
-      noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'],
-      types: ['node'], typeRoots: [join(root, 'node_modules', '@types')],
+      noEmit: true,
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules', '@types')],
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['book.mts'] }));
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run('node', [tsc, '-p', '.', '--strict'], { cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+    const result = await run('node', [tsc, '-p', '.', '--strict'], { cwd: dir }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }),
+    );
     expect(result.stdout).toBe('');
   }, 60_000);
 
@@ -122,11 +142,24 @@ export async function first(): Promise<string | undefined> {
 }
 `;
     writeFileSync(join(dir, 'esm.mts'), use(`import { MedspaClient } from 'medspa-api-client';`));
-    writeFileSync(join(dir, 'cjs-named.cts'), use(`import client = require('medspa-api-client');\nconst { MedspaClient } = client;`));
-    const compilerOptions = { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] };
+    writeFileSync(
+      join(dir, 'cjs-named.cts'),
+      use(`import client = require('medspa-api-client');\nconst { MedspaClient } = client;`),
+    );
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: [],
+    };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['esm.mts', 'cjs-named.cts'] }));
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run('node', [tsc, '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error) }));
+    const result = await run('node', [tsc, '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => ({
+      stdout: error.stdout ?? String(error),
+    }));
     expect(result.stdout).toBe('');
   }, 60_000);
 });

@@ -17,7 +17,11 @@ describe('typed client over the real local HTTP server', () => {
     server = createLocalServer();
     const port = await listen(server, 0);
     scene = await makeScene();
-    client = new MedspaClient({ baseUrl: `http://127.0.0.1:${port}`, clientId: scene.practice.clientId, clientSecret: scene.practice.clientSecret });
+    client = new MedspaClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      clientId: scene.practice.clientId,
+      clientSecret: scene.practice.clientSecret,
+    });
   });
 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -27,34 +31,67 @@ describe('typed client over the real local HTTP server', () => {
     expect(slots.data[0]).toEqual({ slot_start: utc(DAY, '09:00'), slot_end: utc(DAY, '10:00') });
 
     const created = await client.createAppointment({
-      client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime(DAY, '10:00'), source: 'storefront',
+      client_id: scene.client.id,
+      service_id: scene.service.id,
+      provider_id: scene.provider.id,
+      scheduled_at: nyTime(DAY, '10:00'),
+      source: 'storefront',
     });
     expect(created).toMatchObject({ success: true, data: { status: 'scheduled', source: 'storefront' } });
 
-    const availability = await client.checkProviderAvailability(scene.provider.id, nyTime(DAY, '10:00'), nyTime(DAY, '11:00'));
+    const availability = await client.checkProviderAvailability(
+      scene.provider.id,
+      nyTime(DAY, '10:00'),
+      nyTime(DAY, '11:00'),
+    );
     expect(availability.data.isAvailable).toBe(false);
 
-    const listed = await client.getAppointments({ startDate: DAY, endDate: DAY, providerId: scene.provider.id, status: ['scheduled'] });
+    const listed = await client.getAppointments({
+      startDate: DAY,
+      endDate: DAY,
+      providerId: scene.provider.id,
+      status: ['scheduled'],
+    });
     expect(listed.data.map((a) => a.id)).toEqual([created.data.id]);
     expect(listed.pagination?.total).toBe(1);
 
     expect((await client.updateAppointmentStatus(created.data.id, 'confirmed')).data.status).toBe('confirmed');
-    expect((await client.cancelAppointment(created.data.id, 'rescheduling')).data).toMatchObject({ status: 'cancelled', cancellation_reason: 'rescheduling' });
+    expect((await client.cancelAppointment(created.data.id, 'rescheduling')).data).toMatchObject({
+      status: 'cancelled',
+      cancellation_reason: 'rescheduling',
+    });
     expect((await client.getAppointment(created.data.id)).data.client?.id).toBe(scene.client.id);
   });
 
   it('searches availability over a range, with the envelope and typed errors', async () => {
     const from = daysFromToday(1, 'America/New_York');
-    const found = await client.searchAvailability({ serviceId: scene.service.id, from, to: addDays(from, 2), intervalMinutes: 60 });
+    const found = await client.searchAvailability({
+      serviceId: scene.service.id,
+      from,
+      to: addDays(from, 2),
+      intervalMinutes: 60,
+    });
     expect(found.success).toBe(true);
     expect(found.data.map((entry) => entry.date)).toEqual([from, addDays(from, 1), addDays(from, 2)]);
     expect(found.data[0]!.provider).toEqual({ id: scene.provider.id, full_name: scene.provider.full_name });
     const perDay = await client.getAvailableSlots(scene.provider.id, from, 60, 60);
     expect(found.data[0]!.slots).toEqual(perDay.data);
-    const named = await client.searchAvailability({ from, to: from, providerIds: [scene.provider.id], durationMinutes: 30, timeZone: 'Europe/Paris' });
+    const named = await client.searchAvailability({
+      from,
+      to: from,
+      providerIds: [scene.provider.id],
+      durationMinutes: 30,
+      timeZone: 'Europe/Paris',
+    });
     expect(named.data.flatMap((entry) => entry.slots)).toHaveLength(31); // 09:00 to 16:30 every 15 minutes
-    const failure = await client.searchAvailability({ serviceId: scene.service.id, from, to: addDays(from, 31) }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: [{ path: 'to', message: expect.any(String) }] });
+    const failure = await client
+      .searchAvailability({ serviceId: scene.service.id, from, to: addDays(from, 31) })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      status: 400,
+      details: [{ path: 'to', message: expect.any(String) }],
+    });
   });
 
   it('calls the setup resources by their operation names', async () => {
@@ -70,7 +107,12 @@ describe('typed client over the real local HTTP server', () => {
 
   it('throws a typed error carrying the code', async () => {
     const failure = await client
-      .createAppointment({ client_id: 'nope', service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime(DAY, '12:00') })
+      .createAppointment({
+        client_id: 'nope',
+        service_id: scene.service.id,
+        provider_id: scene.provider.id,
+        scheduled_at: nyTime(DAY, '12:00'),
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MedspaApiError);
     expect(failure).toMatchObject({ code: 'CLIENT_NOT_FOUND', status: 404 });

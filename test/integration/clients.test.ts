@@ -22,21 +22,31 @@ const ok = <T extends { status: number; body: any }>(response: T, status = 200):
 
 /** `GET /v1/clients?q=...`: the ids found, the total and the cursor. */
 async function search(practice: TestPractice, q: string, extra = '') {
-  const response = ok(await call('GET', `/v1/clients?q=${encodeURIComponent(q)}${extra}`, { token: practice.adminToken }));
-  return { ids: response.body.data.map((client: { id: string }) => client.id) as string[], ...response.body.pagination as { total: number; next_cursor: string | null } };
+  const response = ok(
+    await call('GET', `/v1/clients?q=${encodeURIComponent(q)}${extra}`, { token: practice.adminToken }),
+  );
+  return {
+    ids: response.body.data.map((client: { id: string }) => client.id) as string[],
+    ...(response.body.pagination as { total: number; next_cursor: string | null }),
+  };
 }
 
 const sorted = (ids: string[]) => [...ids].sort();
 
 /** Walks an appointment through status moves (API reference, appointments), each answering 200. */
 async function walk(token: string, appointmentId: string, steps: string[]) {
-  for (const status of steps) ok(await call('PATCH', `/v1/appointments/${appointmentId}/status`, { token, body: { status } }));
+  for (const status of steps)
+    ok(await call('PATCH', `/v1/appointments/${appointmentId}/status`, { token, body: { status } }));
 }
 const TO_COMPLETED = ['confirmed', 'checked_in', 'in_progress', 'completed'];
 const TO_NO_SHOW = ['confirmed', 'checked_in', 'no_show'];
 
 const rawClient = async (medspaId: string, id: string) =>
-  (await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'CLIENT', id), ConsistentRead: true }))).Item!;
+  (
+    await ddb().send(
+      new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'CLIENT', id), ConsistentRead: true }),
+    )
+  ).Item!;
 
 /** `book`'s default day (some weeks ahead) plus `n` days. */
 const day = (n = 0) => addDays(BOOKING_DAY, n);
@@ -52,9 +62,25 @@ describe('client search (?q=)', () => {
   let olivia: any;
   beforeAll(async () => {
     practice = await makePractice();
-    emilie = await makeClient(practice, { first_name: 'Émilie', last_name: 'Durand', email: 'Emilie.Durand@Example.com', phone: '+1 555 010 0100' });
-    emil = await makeClient(practice, { first_name: 'Emil', last_name: 'Nolan', email: 'enolan@spa.example', phone: '(617) 555-0199' });
-    olivia = await makeClient(practice, { first_name: 'Olivia', last_name: 'Hart', email: 'ohart@example.com', phone: null, membership_status: 'active' });
+    emilie = await makeClient(practice, {
+      first_name: 'Émilie',
+      last_name: 'Durand',
+      email: 'Emilie.Durand@Example.com',
+      phone: '+1 555 010 0100',
+    });
+    emil = await makeClient(practice, {
+      first_name: 'Emil',
+      last_name: 'Nolan',
+      email: 'enolan@spa.example',
+      phone: '(617) 555-0199',
+    });
+    olivia = await makeClient(practice, {
+      first_name: 'Olivia',
+      last_name: 'Hart',
+      email: 'ohart@example.com',
+      phone: null,
+      membership_status: 'active',
+    });
   });
 
   it.each([
@@ -93,12 +119,24 @@ describe('client search (?q=)', () => {
   it('reflects renames and deletions at once', async () => {
     const fresh = await makePractice();
     const client = await makeClient(fresh, { first_name: 'Grace', last_name: 'Lowell', email: 'grace@example.com' });
-    const stale = await call('PATCH', `/v1/clients/${client.id}`, { token: fresh.adminToken, body: { last_name: 'Moreau' }, headers: { 'if-match': '"7"' } });
+    const stale = await call('PATCH', `/v1/clients/${client.id}`, {
+      token: fresh.adminToken,
+      body: { last_name: 'Moreau' },
+      headers: { 'if-match': '"7"' },
+    });
     expectError(stale, 409, 'VERSION_CONFLICT');
     expect((await search(fresh, 'lowell')).ids).toEqual([client.id]);
-    const renamed = ok(await call('PATCH', `/v1/clients/${client.id}`, { token: fresh.adminToken, body: { last_name: 'Moreau', email: 'gm@example.com' }, headers: { 'if-match': '"1"' } }));
+    const renamed = ok(
+      await call('PATCH', `/v1/clients/${client.id}`, {
+        token: fresh.adminToken,
+        body: { last_name: 'Moreau', email: 'gm@example.com' },
+        headers: { 'if-match': '"1"' },
+      }),
+    );
     expect(renamed.body.data).toMatchObject({ last_name: 'Moreau', email: 'gm@example.com', version: 2 });
-    expect(ok(await call('GET', `/v1/clients/${client.id}`, { token: fresh.adminToken })).body.data).toEqual(renamed.body.data);
+    expect(ok(await call('GET', `/v1/clients/${client.id}`, { token: fresh.adminToken })).body.data).toEqual(
+      renamed.body.data,
+    );
     expect((await search(fresh, 'lowell')).ids).toEqual([]);
     expect((await search(fresh, 'grace lowell')).ids).toEqual([]);
     expect((await search(fresh, 'grace@')).ids).toEqual([]);
@@ -107,7 +145,9 @@ describe('client search (?q=)', () => {
     expect((await search(fresh, 'gm@example')).ids).toEqual([client.id]);
 
     // A PATCH that does not touch a searched field leaves the index alone.
-    ok(await call('PATCH', `/v1/clients/${client.id}`, { token: fresh.adminToken, body: { notes: 'Prefers mornings' } }));
+    ok(
+      await call('PATCH', `/v1/clients/${client.id}`, { token: fresh.adminToken, body: { notes: 'Prefers mornings' } }),
+    );
     expect((await search(fresh, 'grace')).ids).toEqual([client.id]);
 
     ok(await call('DELETE', `/v1/clients/${client.id}`, { token: fresh.adminToken }));
@@ -118,12 +158,17 @@ describe('client search (?q=)', () => {
     const fresh = await makePractice();
     // Each matches "pa" by first name, last name and full name, yet is counted and listed once.
     const clients = [];
-    for (let i = 0; i < 5; i++) clients.push(await makeClient(fresh, { first_name: 'Pat', last_name: `Page${i}`, email: `pat${i}@example.com` }));
+    for (let i = 0; i < 5; i++)
+      clients.push(await makeClient(fresh, { first_name: 'Pat', last_name: `Page${i}`, email: `pat${i}@example.com` }));
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Awaited<ReturnType<typeof search>> = await search(fresh, 'pa', `&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: Awaited<ReturnType<typeof search>> = await search(
+        fresh,
+        'pa',
+        `&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.total).toBe(5);
       expect(page.ids.length).toBeLessThanOrEqual(2);
       seen.push(...page.ids);
@@ -140,13 +185,26 @@ describe('client search (?q=)', () => {
     const page = await search(fresh, 'kim', '&limit=1');
     expect(page.next_cursor).not.toBeNull();
     const cursor = encodeURIComponent(page.next_cursor!);
-    expectError(await call('GET', `/v1/clients?q=other&cursor=${cursor}`, { token: fresh.adminToken }), 400, 'VALIDATION_ERROR');
-    expectError(await call('GET', `/v1/clients?cursor=${cursor}`, { token: fresh.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', `/v1/clients?q=other&cursor=${cursor}`, { token: fresh.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call('GET', `/v1/clients?cursor=${cursor}`, { token: fresh.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('filters by membership_status, alone and with q', async () => {
     const fresh = await makePractice();
-    const gold = await makeClient(fresh, { first_name: 'Ann', last_name: 'Gold', membership_status: 'active', membership_tier: 'Gold' });
+    const gold = await makeClient(fresh, {
+      first_name: 'Ann',
+      last_name: 'Gold',
+      membership_status: 'active',
+      membership_tier: 'Gold',
+    });
     const paused = await makeClient(fresh, { first_name: 'Ann', last_name: 'Paused', membership_status: 'paused' });
     await makeClient(fresh, { first_name: 'Bob', last_name: 'Plain' });
 
@@ -157,11 +215,20 @@ describe('client search (?q=)', () => {
     expect((await search(fresh, 'ann', '&membership_status=cancelled')).total).toBe(0);
 
     // A membership change moves the client between filtered searches at once.
-    ok(await call('PATCH', `/v1/clients/${paused.id}`, { token: fresh.adminToken, body: { membership_status: 'active' } }));
+    ok(
+      await call('PATCH', `/v1/clients/${paused.id}`, {
+        token: fresh.adminToken,
+        body: { membership_status: 'active' },
+      }),
+    );
     expect(sorted((await search(fresh, 'ann', '&membership_status=active')).ids)).toEqual(sorted([gold.id, paused.id]));
     expect((await search(fresh, 'ann', '&membership_status=paused')).total).toBe(0);
 
-    expectError(await call('GET', '/v1/clients?membership_status=gold', { token: fresh.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', '/v1/clients?membership_status=gold', { token: fresh.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('a blank q is the plain list', async () => {
@@ -205,7 +272,8 @@ describe('visit statistics and health score', () => {
     expect((await rawClient(scene.practice.medspaId, missing.id)).no_show_count).toBe(2);
 
     // The list and the appointment detail show the same computed score.
-    const listed = ok(await call('GET', `/v1/clients?q=${encodeURIComponent(scene.client.last_name)}`, { token })).body.data;
+    const listed = ok(await call('GET', `/v1/clients?q=${encodeURIComponent(scene.client.last_name)}`, { token })).body
+      .data;
     expect(listed[0].health_score).toBe(good.health_score);
     const detail = ok(await call('GET', `/v1/appointments/${visits[0].id}`, { token })).body.data;
     expect(detail.client).toEqual(good);
@@ -215,7 +283,9 @@ describe('visit statistics and health score', () => {
     const scene = await makeScene();
     const a = await bookFor(scene, scene.client.id, day());
     ok(await call('POST', `/v1/appointments/${a.id}/cancel`, { token: scene.practice.adminToken, body: {} }));
-    expect(ok(await call('GET', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken })).body.data).toMatchObject({ visit_count: 0, health_score: 0 });
+    expect(
+      ok(await call('GET', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken })).body.data,
+    ).toMatchObject({ visit_count: 0, health_score: 0 });
   });
 });
 
@@ -229,7 +299,12 @@ describe('client history', () => {
     const cancelled = await bookFor(scene, scene.client.id, day(4));
     await walk(token, older.id, TO_COMPLETED);
     await walk(token, newer.id, ['confirmed', 'checked_in', 'in_progress']);
-    const record = ok(await call('PUT', `/v1/appointments/${newer.id}/treatment-record`, { token, body: { summary: 'Botox, 20 units', areas_treated: ['forehead'] } })).body.data;
+    const record = ok(
+      await call('PUT', `/v1/appointments/${newer.id}/treatment-record`, {
+        token,
+        body: { summary: 'Botox, 20 units', areas_treated: ['forehead'] },
+      }),
+    ).body.data;
     await walk(token, newer.id, ['completed']);
     await walk(token, cancelled.id, ['cancelled']);
     expect(open.status).toBe('scheduled');
@@ -237,14 +312,28 @@ describe('client history', () => {
     const history = ok(await call('GET', `/v1/clients/${scene.client.id}/history`, { token })).body;
     expect(history.data.map((entry: { id: string }) => entry.id)).toEqual([newer.id, older.id]);
     expect(history.pagination).toEqual({ total: 2, next_cursor: null });
-    expect(history.data[0]).toMatchObject({ status: 'completed', client_id: scene.client.id, treatment_record: { summary: 'Botox, 20 units', appointment_id: newer.id } });
+    expect(history.data[0]).toMatchObject({
+      status: 'completed',
+      client_id: scene.client.id,
+      treatment_record: { summary: 'Botox, 20 units', appointment_id: newer.id },
+    });
     expect(history.data[0].treatment_record).toEqual(record);
     expect(history.data[1].treatment_record).toBeNull();
 
-    const first = ok(await call('GET', `/v1/clients/${scene.client.id}/history?limit=1`, { token: await scene.practice.tokenForRole('provider') })).body;
+    const first = ok(
+      await call('GET', `/v1/clients/${scene.client.id}/history?limit=1`, {
+        token: await scene.practice.tokenForRole('provider'),
+      }),
+    ).body;
     expect(first.data.map((entry: { id: string }) => entry.id)).toEqual([newer.id]);
     expect(first.pagination.total).toBe(2);
-    const second = ok(await call('GET', `/v1/clients/${scene.client.id}/history?limit=1&cursor=${encodeURIComponent(first.pagination.next_cursor)}`, { token })).body;
+    const second = ok(
+      await call(
+        'GET',
+        `/v1/clients/${scene.client.id}/history?limit=1&cursor=${encodeURIComponent(first.pagination.next_cursor)}`,
+        { token },
+      ),
+    ).body;
     expect(second.data.map((entry: { id: string }) => entry.id)).toEqual([older.id]);
     expect(second.pagination.next_cursor).toBeNull();
 
@@ -257,8 +346,16 @@ describe('client history', () => {
   it('answers CLIENT_NOT_FOUND for unknown, malformed and foreign clients', async () => {
     const scene = await makeScene();
     const other = await makePractice();
-    for (const [practice, id] of [[scene.practice, randomUUID()], [scene.practice, 'nope'], [other, scene.client.id]] as const) {
-      expectError(await call('GET', `/v1/clients/${id}/history`, { token: practice.adminToken }), 404, 'CLIENT_NOT_FOUND');
+    for (const [practice, id] of [
+      [scene.practice, randomUUID()],
+      [scene.practice, 'nope'],
+      [other, scene.client.id],
+    ] as const) {
+      expectError(
+        await call('GET', `/v1/clients/${id}/history`, { token: practice.adminToken }),
+        404,
+        'CLIENT_NOT_FOUND',
+      );
     }
   });
 });
@@ -269,8 +366,15 @@ describe('client delete', () => {
     const token = scene.practice.adminToken;
     const medspaId = scene.practice.medspaId;
     const client = await makeClient(scene.practice, {
-      first_name: 'Marisol', last_name: 'Quintero', email: 'marisol.q@example.com', phone: '+1 617 555 0123',
-      date_of_birth: '1990-01-01', notes: 'Allergic to lidocaine', address: { line1: '9 Elm St', city: 'Boston' }, tags: ['vip'], membership_status: 'active',
+      first_name: 'Marisol',
+      last_name: 'Quintero',
+      email: 'marisol.q@example.com',
+      phone: '+1 617 555 0123',
+      date_of_birth: '1990-01-01',
+      notes: 'Allergic to lidocaine',
+      address: { line1: '9 Elm St', city: 'Boston' },
+      tags: ['vip'],
+      membership_status: 'active',
     });
     const done = await bookFor(scene, client.id, day(), '09:00');
     await walk(token, done.id, TO_COMPLETED);
@@ -288,23 +392,57 @@ describe('client delete', () => {
     const otherClients = await bookFor(scene, scene.client.id, day(5));
     const statsBefore = await rawClient(medspaId, client.id);
 
-    const deleted = ok(await call('DELETE', `/v1/clients/${client.id}`, { token: await scene.practice.tokenForRole('front_desk') }));
+    const deleted = ok(
+      await call('DELETE', `/v1/clients/${client.id}`, { token: await scene.practice.tokenForRole('front_desk') }),
+    );
     expect(deleted.body.data).toEqual({ id: client.id, deleted: true });
 
     const stored = await rawClient(medspaId, client.id);
     expect(stored).toMatchObject({
-      first_name: 'Deleted', last_name: 'Client', email: null, phone: null, date_of_birth: null, address: null, notes: null, tags: [],
-      visit_count: 1, last_visit_at: done.scheduled_at, total_spent_cents: 0, membership_status: 'active',
+      first_name: 'Deleted',
+      last_name: 'Client',
+      email: null,
+      phone: null,
+      date_of_birth: null,
+      address: null,
+      notes: null,
+      tags: [],
+      visit_count: 1,
+      last_visit_at: done.scheduled_at,
+      total_spent_cents: 0,
+      membership_status: 'active',
     });
     expect(typeof stored.deleted_at).toBe('string');
-    for (const pii of ['Marisol', 'Quintero', 'marisol', 'quintero', '555 0123', '5550123', 'lidocaine', 'Elm', '1990-01-01', 'vip']) {
+    for (const pii of [
+      'Marisol',
+      'Quintero',
+      'marisol',
+      'quintero',
+      '555 0123',
+      '5550123',
+      'lidocaine',
+      'Elm',
+      '1990-01-01',
+      'vip',
+    ]) {
       expect(JSON.stringify(stored)).not.toContain(pii);
     }
-    expect({ visit_count: stored.visit_count, no_show_count: stored.no_show_count, last_visit_at: stored.last_visit_at }).toEqual({
-      visit_count: statsBefore.visit_count, no_show_count: statsBefore.no_show_count, last_visit_at: statsBefore.last_visit_at,
+    expect({
+      visit_count: stored.visit_count,
+      no_show_count: stored.no_show_count,
+      last_visit_at: stored.last_visit_at,
+    }).toEqual({
+      visit_count: statsBefore.visit_count,
+      no_show_count: statsBefore.no_show_count,
+      last_visit_at: statsBefore.last_visit_at,
     });
     const { Items: indexItems = [] } = await ddb().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId) }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId) },
+        ConsistentRead: true,
+      }),
     );
     expect(indexItems.filter((item) => item.client_id === client.id)).toEqual([]);
 
@@ -337,7 +475,11 @@ describe('client delete', () => {
     await walk(token, a.id, ['confirmed', 'checked_in']);
     ok(await call('DELETE', `/v1/clients/${scene.client.id}`, { token }));
     await walk(token, a.id, ['in_progress', 'completed']);
-    expect(await rawClient(scene.practice.medspaId, scene.client.id)).toMatchObject({ visit_count: 1, last_visit_at: a.scheduled_at, first_name: 'Deleted' });
+    expect(await rawClient(scene.practice.medspaId, scene.client.id)).toMatchObject({
+      visit_count: 1,
+      last_visit_at: a.scheduled_at,
+      first_name: 'Deleted',
+    });
   });
 });
 
@@ -348,13 +490,29 @@ describe('consents', () => {
     const url = `/v1/clients/${scene.client.id}/consents`;
     const appointment = await bookFor(scene, scene.client.id, day());
 
-    const first = ok(await call('POST', url, { token, body: { form_name: 'Botox consent', signed_at: '2026-05-01T09:30:00-04:00' } }), 201).body.data;
+    const first = ok(
+      await call('POST', url, { token, body: { form_name: 'Botox consent', signed_at: '2026-05-01T09:30:00-04:00' } }),
+      201,
+    ).body.data;
     expect(first).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), medspa_id: scene.practice.medspaId, client_id: scene.client.id, form_name: 'Botox consent',
-      signed_at: '2026-05-01T13:30:00.000Z', appointment_id: null, version: 1, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      medspa_id: scene.practice.medspaId,
+      client_id: scene.client.id,
+      form_name: 'Botox consent',
+      signed_at: '2026-05-01T13:30:00.000Z',
+      appointment_id: null,
+      version: 1,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const frontDesk = await scene.practice.tokenForRole('front_desk');
-    const second = ok(await call('POST', url, { token: frontDesk, body: { form_name: 'Photo release', signed_at: '2026-09-01T10:00:00Z', appointment_id: appointment.id } }), 201).body.data;
+    const second = ok(
+      await call('POST', url, {
+        token: frontDesk,
+        body: { form_name: 'Photo release', signed_at: '2026-09-01T10:00:00Z', appointment_id: appointment.id },
+      }),
+      201,
+    ).body.data;
     expect(second.appointment_id).toBe(appointment.id);
 
     const listed = ok(await call('GET', url, { token: await scene.practice.tokenForRole('analyst') })).body;
@@ -363,13 +521,18 @@ describe('consents', () => {
     const page = ok(await call('GET', `${url}?limit=1`, { token })).body;
     expect(page.data).toEqual([second]);
     expect(page.pagination.total).toBe(2);
-    expect(ok(await call('GET', `${url}?limit=1&cursor=${encodeURIComponent(page.pagination.next_cursor)}`, { token })).body.data).toEqual([first]);
+    expect(
+      ok(await call('GET', `${url}?limit=1&cursor=${encodeURIComponent(page.pagination.next_cursor)}`, { token })).body
+        .data,
+    ).toEqual([first]);
 
     const detail = ok(await call('GET', `/v1/appointments/${appointment.id}`, { token })).body.data;
     expect(detail.consent_forms).toEqual([second, first]);
     const otherClient = await makeClient(scene.practice);
     const otherAppointment = await bookFor(scene, otherClient.id, day(1));
-    expect(ok(await call('GET', `/v1/appointments/${otherAppointment.id}`, { token })).body.data.consent_forms).toEqual([]);
+    expect(ok(await call('GET', `/v1/appointments/${otherAppointment.id}`, { token })).body.data.consent_forms).toEqual(
+      [],
+    );
   });
 
   it('answers CLIENT_NOT_FOUND and APPOINTMENT_NOT_FOUND for ids not of this client or practice', async () => {
@@ -379,15 +542,35 @@ describe('consents', () => {
     const other = await makePractice();
     const gone = await makeClient(scene.practice);
     ok(await call('DELETE', `/v1/clients/${gone.id}`, { token }));
-    for (const [practice, id] of [[scene.practice, randomUUID()], [scene.practice, 'nope'], [scene.practice, gone.id], [other, scene.client.id]] as const) {
-      expectError(await call('POST', `/v1/clients/${id}/consents`, { token: practice.adminToken, body }), 404, 'CLIENT_NOT_FOUND');
-      expectError(await call('GET', `/v1/clients/${id}/consents`, { token: practice.adminToken }), 404, 'CLIENT_NOT_FOUND');
+    for (const [practice, id] of [
+      [scene.practice, randomUUID()],
+      [scene.practice, 'nope'],
+      [scene.practice, gone.id],
+      [other, scene.client.id],
+    ] as const) {
+      expectError(
+        await call('POST', `/v1/clients/${id}/consents`, { token: practice.adminToken, body }),
+        404,
+        'CLIENT_NOT_FOUND',
+      );
+      expectError(
+        await call('GET', `/v1/clients/${id}/consents`, { token: practice.adminToken }),
+        404,
+        'CLIENT_NOT_FOUND',
+      );
     }
 
     const someoneElse = await makeClient(scene.practice);
     const theirs = await bookFor(scene, someoneElse.id, day());
     for (const appointmentId of [randomUUID(), 'nope', theirs.id]) {
-      expectError(await call('POST', `/v1/clients/${scene.client.id}/consents`, { token, body: { ...body, appointment_id: appointmentId } }), 404, 'APPOINTMENT_NOT_FOUND');
+      expectError(
+        await call('POST', `/v1/clients/${scene.client.id}/consents`, {
+          token,
+          body: { ...body, appointment_id: appointmentId },
+        }),
+        404,
+        'APPOINTMENT_NOT_FOUND',
+      );
     }
     expect(ok(await call('GET', `/v1/clients/${scene.client.id}/consents`, { token })).body.pagination.total).toBe(0);
   });
@@ -404,7 +587,9 @@ describe('consents', () => {
     const response = await call('POST', `/v1/clients/${client.id}/consents`, { token: practice.adminToken, body });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.some((d: { path: string }) => d.path.startsWith(path))).toBe(true);
-    expect(ok(await call('GET', `/v1/clients/${client.id}/consents`, { token: practice.adminToken })).body.pagination.total).toBe(0);
+    expect(
+      ok(await call('GET', `/v1/clients/${client.id}/consents`, { token: practice.adminToken })).body.pagination.total,
+    ).toBe(0);
   });
 
   it('providers and analysts read consents but may not record them', async () => {
@@ -413,7 +598,14 @@ describe('consents', () => {
     for (const role of ['provider', 'analyst'] as const) {
       const token = await practice.tokenForRole(role);
       ok(await call('GET', `/v1/clients/${client.id}/consents`, { token }));
-      expectError(await call('POST', `/v1/clients/${client.id}/consents`, { token, body: { form_name: 'X', signed_at: '2026-05-01T09:30:00Z' } }), 403, 'FORBIDDEN');
+      expectError(
+        await call('POST', `/v1/clients/${client.id}/consents`, {
+          token,
+          body: { form_name: 'X', signed_at: '2026-05-01T09:30:00Z' },
+        }),
+        403,
+        'FORBIDDEN',
+      );
     }
   });
 });

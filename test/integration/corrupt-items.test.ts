@@ -30,14 +30,26 @@ async function expectHiddenFailure(path: string, secret: string) {
 describe('corrupt and foreign items', () => {
   it('a client whose field holds the wrong type is a 500, not a cast', async () => {
     const client = await makeClient(practice);
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'CLIENT', client.id), UpdateExpression: 'SET tags = :tags', ExpressionAttributeValues: { ':tags': 'Secret-Tag-4711' } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(practice.medspaId, 'CLIENT', client.id),
+        UpdateExpression: 'SET tags = :tags',
+        ExpressionAttributeValues: { ':tags': 'Secret-Tag-4711' },
+      }),
+    );
     await expectHiddenFailure(`/v1/clients/${client.id}`, 'Secret-Tag-4711');
   });
 
   it("another kind's item under a client's key is a 500, not a client", async () => {
     const client = await makeClient(practice);
     const key = entityKey(practice.medspaId, 'CLIENT', client.id);
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key, ...client, entity: 'PROVIDER', full_name: 'Foreign-Name-0815' } }));
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, ...client, entity: 'PROVIDER', full_name: 'Foreign-Name-0815' },
+      }),
+    );
     await expectHiddenFailure(`/v1/clients/${client.id}`, 'Foreign-Name-0815');
   });
 });

@@ -7,12 +7,16 @@ import { makeClient, makeProvider, makeRoom, makeService } from '../fixtures/bui
 
 /** Every cursor refusal: 400 VALIDATION_ERROR whose details name `cursor`. */
 function expectCursorRefused(response: CallResult) {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+  expect({ status: response.status, code: response.body?.error?.code }).toEqual({
+    status: 400,
+    code: 'VALIDATION_ERROR',
+  });
   expect(response.body.error.details).toEqual([{ path: 'cursor', message: expect.any(String) }]);
   expect(response.body.error.request_id).toBe(response.headers['x-request-id']);
 }
 
-const withCursor = (path: string, cursor: string) => `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
+const withCursor = (path: string, cursor: string) =>
+  `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
 
 /** Replaces the character at `index` with another base64url character. */
 const alterCharacter = (cursor: string, index: number) => {
@@ -48,13 +52,24 @@ describe('pagination cursors', () => {
       providerIds.push(...created.map((provider) => provider.id as string));
     }
     await Promise.all([
-      makeRoom(practice), makeRoom(practice),
-      makeService(practice, { category: 'injectables' }), makeService(practice, { category: 'injectables' }), makeService(practice, { category: 'laser' }),
-      makeProvider(other), makeProvider(other),
+      makeRoom(practice),
+      makeRoom(practice),
+      makeService(practice, { category: 'injectables' }),
+      makeService(practice, { category: 'injectables' }),
+      makeService(practice, { category: 'laser' }),
+      makeProvider(other),
+      makeProvider(other),
     ]);
-    const clients = await Promise.all([makeClient(practice, { first_name: 'Paige' }), makeClient(practice, { first_name: 'Paula' }), makeClient(practice, { first_name: 'Pam' })]);
+    const clients = await Promise.all([
+      makeClient(practice, { first_name: 'Paige' }),
+      makeClient(practice, { first_name: 'Paula' }),
+      makeClient(practice, { first_name: 'Pam' }),
+    ]);
     for (const client of clients) {
-      const paid = await call('POST', '/v1/payments', { token: practice.adminToken, body: { client_id: client.id, amount_cents: 5000, method: 'card' } });
+      const paid = await call('POST', '/v1/payments', {
+        token: practice.adminToken,
+        body: { client_id: client.id, amount_cents: 5000, method: 'card' },
+      });
       expect(paid.status).toBe(201);
     }
   }, 120_000);
@@ -68,7 +83,9 @@ describe('pagination cursors', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const response: CallResult = await get(cursor ? withCursor('/v1/providers?limit=9', cursor) : '/v1/providers?limit=9');
+      const response: CallResult = await get(
+        cursor ? withCursor('/v1/providers?limit=9', cursor) : '/v1/providers?limit=9',
+      );
       expect(response.status).toBe(200);
       expect(response.body.pagination.total).toBe(250);
       seen.push(...response.body.data.map((provider: { id: string }) => provider.id));
@@ -102,14 +119,18 @@ describe('pagination cursors', () => {
       expect((await get(withCursor(path, cursor))).status).toBe(200);
       const decodedLength = Buffer.from(cursor, 'base64url').length;
       // The version byte, the IV, the ciphertext and the tag: one of each.
-      for (const index of [0, 5, Math.floor(decodedLength / 2), decodedLength - 1]) expectCursorRefused(await get(withCursor(path, alterByte(cursor, index))));
-      for (const index of [0, Math.floor(cursor.length / 2), cursor.length - 1]) expectCursorRefused(await get(withCursor(path, alterCharacter(cursor, index))));
+      for (const index of [0, 5, Math.floor(decodedLength / 2), decodedLength - 1])
+        expectCursorRefused(await get(withCursor(path, alterByte(cursor, index))));
+      for (const index of [0, Math.floor(cursor.length / 2), cursor.length - 1])
+        expectCursorRefused(await get(withCursor(path, alterCharacter(cursor, index))));
       expectCursorRefused(await get(withCursor(path, cursor.slice(0, -1))));
       expectCursorRefused(await get(withCursor(path, `${cursor}A`)));
     });
 
     it('and the old format (base64 JSON of a table key) is refused too', async () => {
-      const forged = Buffer.from(JSON.stringify({ pk: `P#${practice.medspaId}#PROVIDER`, sk: providerIds[0] })).toString('base64url');
+      const forged = Buffer.from(
+        JSON.stringify({ pk: `P#${practice.medspaId}#PROVIDER`, sk: providerIds[0] }),
+      ).toString('base64url');
       expectCursorRefused(await get(withCursor('/v1/providers', forged)));
     });
   });

@@ -13,15 +13,23 @@ import { counted } from '../fixtures/ddb-calls';
 /** The day `book` uses by default, some weeks ahead. */
 const DAY = BOOKING_DAY;
 
-
 describe('DynamoDB calls per operation (no Scan anywhere)', () => {
   it('create: one batched read and one transaction', async () => {
     const scene = await makeScene();
     const { calls } = await counted(() =>
-      createAppointment(scene.practice.medspaId, {
-        client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id,
-        room_id: scene.room.id, equipment_id: scene.equipment.id, scheduled_at: nyTime(DAY, '10:00'), source: 'manual',
-      }, new Date()),
+      createAppointment(
+        scene.practice.medspaId,
+        {
+          client_id: scene.client.id,
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          room_id: scene.room.id,
+          equipment_id: scene.equipment.id,
+          scheduled_at: nyTime(DAY, '10:00'),
+          source: 'manual',
+        },
+        new Date(),
+      ),
     );
     expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
   });
@@ -30,25 +38,61 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const scene = await makeScene();
     const a = (await book(scene)).body.data;
     const medspaId = scene.practice.medspaId;
-    expect((await counted(() => changeStatus(medspaId, a.id, 'confirmed', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    expect((await counted(() => updateAppointment(medspaId, a.id, { notes: 'x' }, { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    expect((await counted(() => updateAppointment(medspaId, a.id, { scheduled_at: nyTime(DAY, '12:00') }, { now: new Date() }))).calls).toEqual({
-      GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1,
+    expect((await counted(() => changeStatus(medspaId, a.id, 'confirmed', { now: new Date() }))).calls).toEqual({
+      GetItemCommand: 1,
+      TransactWriteItemsCommand: 1,
     });
-    expect((await counted(() => changeStatus(medspaId, a.id, 'cancelled', { now: new Date() }))).calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect((await counted(() => updateAppointment(medspaId, a.id, { notes: 'x' }, { now: new Date() }))).calls).toEqual(
+      { GetItemCommand: 1, TransactWriteItemsCommand: 1 },
+    );
+    expect(
+      (
+        await counted(() =>
+          updateAppointment(medspaId, a.id, { scheduled_at: nyTime(DAY, '12:00') }, { now: new Date() }),
+        )
+      ).calls,
+    ).toEqual({
+      GetItemCommand: 1,
+      BatchGetItemCommand: 1,
+      TransactWriteItemsCommand: 1,
+    });
+    expect((await counted(() => changeStatus(medspaId, a.id, 'cancelled', { now: new Date() }))).calls).toEqual({
+      GetItemCommand: 1,
+      TransactWriteItemsCommand: 1,
+    });
   });
 
   it('slots and availability for one provider-day: one batched read', async () => {
     const scene = await makeScene();
     await book(scene);
     const medspaId = scene.practice.medspaId;
-    const slots = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id }, { date: DAY, durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    const slots = await counted(() =>
+      providerSlots(
+        medspaId,
+        { providerId: scene.provider.id },
+        { date: DAY, durationMinutes: 60, intervalMinutes: 15 },
+        new Date(),
+      ),
+    );
     expect(slots.calls).toEqual({ BatchGetItemCommand: 1 });
     expect(slots.result.length).toBeGreaterThan(0);
-    const availability = await counted(() => providerAvailability(medspaId, { providerId: scene.provider.id, roomId: scene.room.id }, { start: nyTime(DAY, '12:00'), end: nyTime(DAY, '13:00') }));
+    const availability = await counted(() =>
+      providerAvailability(
+        medspaId,
+        { providerId: scene.provider.id, roomId: scene.room.id },
+        { start: nyTime(DAY, '12:00'), end: nyTime(DAY, '13:00') },
+      ),
+    );
     expect(availability.calls).toEqual({ BatchGetItemCommand: 1 });
     // With a room and equipment too, the widest day range needs two batches of 100 keys, read in parallel.
-    const withAll = await counted(() => providerSlots(medspaId, { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id }, { date: DAY, durationMinutes: 60, intervalMinutes: 15 }, new Date()));
+    const withAll = await counted(() =>
+      providerSlots(
+        medspaId,
+        { providerId: scene.provider.id, roomId: scene.room.id, equipmentId: scene.equipment.id },
+        { date: DAY, durationMinutes: 60, intervalMinutes: 15 },
+        new Date(),
+      ),
+    );
     expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
   });
 
@@ -83,33 +127,47 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
       expect(empty[name]!.calls, name).toEqual({ BatchGetItemCommand: count });
       expect(count).toBeLessThanOrEqual(8);
     }
-    await Promise.all(Array.from({ length: 50 }, async (_, i) => {
-      // (i mod 14, i mod 8) differs for every i < 56: no two bookings share a day and hour.
-      const day = addDays(from, i % 14);
-      const created = await createAppointment(medspaId, {
-        client_id: scene.client.id, service_id: scene.service.id, provider_id: providerIds[i % 3]!,
-        room_id: i % 2 ? scene.room.id : null, equipment_id: i % 5 ? null : scene.equipment.id,
-        scheduled_at: localAt(day, `${String(9 + (i % 8)).padStart(2, '0')}:00`, 'America/New_York'), source: 'manual',
-      }, new Date());
-      expect(created.status).toBe('scheduled');
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        // (i mod 14, i mod 8) differs for every i < 56: no two bookings share a day and hour.
+        const day = addDays(from, i % 14);
+        const created = await createAppointment(
+          medspaId,
+          {
+            client_id: scene.client.id,
+            service_id: scene.service.id,
+            provider_id: providerIds[i % 3]!,
+            room_id: i % 2 ? scene.room.id : null,
+            equipment_id: i % 5 ? null : scene.equipment.id,
+            scheduled_at: localAt(day, `${String(9 + (i % 8)).padStart(2, '0')}:00`, 'America/New_York'),
+            source: 'manual',
+          },
+          new Date(),
+        );
+        expect(created.status).toBe('scheduled');
+      }),
+    );
     const booked = await measure();
     for (const name of Object.keys(expected)) {
       // Flat: the same calls whatever is booked, and the bookings do show.
       expect(booked[name]!.calls, name).toEqual(empty[name]!.calls);
       expect(booked[name]!.slots, name).toBeLessThan(empty[name]!.slots);
     }
-   }, 90_000);
+  }, 90_000);
 
   it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
     const scene = await makeScene();
     for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime(DAY, hhmm) });
-    const page = await counted(() => listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
+    const page = await counted(() =>
+      listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
+    );
     expect(page.result.total).toBe(3);
     // GetCommand: the practice's time zone.
     expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
     // Again, now with the zone this container saw last: queried while the practice is read, same calls.
-    const again = await counted(() => listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
+    const again = await counted(() =>
+      listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
+    );
     expect(again.result).toEqual(page.result);
     expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
   });
@@ -125,7 +183,9 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     expect(after.result.total).toBe(0);
     // The early page and its count (old zone), then the page and its count again; no names to read on an empty page.
     expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 4 });
-    expect((await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total).toBe(1);
+    expect(
+      (await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total,
+    ).toBe(1);
   });
 });
 
@@ -148,7 +208,12 @@ describe('a whole create request through the HTTP layer', () => {
     const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });
     const entries = log.body.data.filter((entry: { resource_id: string }) => entry.resource_id === result.body.data.id);
     expect(entries).toEqual([
-      expect.objectContaining({ operation: 'createAppointment', outcome: 'success', status: 201, request_id: result.headers['x-request-id'] }),
+      expect.objectContaining({
+        operation: 'createAppointment',
+        outcome: 'success',
+        status: 201,
+        request_id: result.headers['x-request-id'],
+      }),
     ]);
   });
 
@@ -158,8 +223,12 @@ describe('a whole create request through the HTTP layer', () => {
     const refused = await book(scene);
     expect(refused.status).toBe(409);
     const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });
-    expect(log.body.data.find((entry: { request_id: string }) => entry.request_id === refused.headers['x-request-id'])).toMatchObject({
-      operation: 'createAppointment', outcome: 'PROVIDER_UNAVAILABLE', status: 409,
+    expect(
+      log.body.data.find((entry: { request_id: string }) => entry.request_id === refused.headers['x-request-id']),
+    ).toMatchObject({
+      operation: 'createAppointment',
+      outcome: 'PROVIDER_UNAVAILABLE',
+      status: 409,
     });
   });
 });
@@ -168,7 +237,12 @@ describe('a public call through the HTTP layer', () => {
   it("the key and its practice: one batched read (then cached); the visitor's bucket on the key and the key's overall bucket: one write each; a made-up key: its read and one write (its address's bucket)", async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
+    const key = (
+      await call('POST', '/v1/publishable-keys', {
+        token,
+        body: { name: 'Site', allowed_origins: ['https://spa.example'] },
+      })
+    ).body.data.key;
     await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } });
     const ask = () => call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': key } });
     const cold = await counted(ask);
@@ -176,7 +250,9 @@ describe('a public call through the HTTP layer', () => {
     expect(cold.calls).toEqual({ BatchGetItemCommand: 1, UpdateItemCommand: 2 });
     expect((await counted(ask)).calls).toEqual({ UpdateItemCommand: 2 });
     const madeUp = `pk_${scene.practice.medspaId.replace(/-/g, '')}${'0'.repeat(32)}`;
-    const unknown = await counted(() => call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': madeUp } }));
+    const unknown = await counted(() =>
+      call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': madeUp } }),
+    );
     expect(unknown.result.status).toBe(401);
     expect(unknown.calls).toEqual({ BatchGetItemCommand: 1, UpdateItemCommand: 1 });
   });

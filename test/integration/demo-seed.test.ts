@@ -20,7 +20,10 @@ describe('the demo practice of npm start', () => {
     const again = await ensureDemoPractice(dataDir);
     expect(again).toEqual(first);
     const token = (await exchange(first.client_id, first.client_secret)).body.access_token;
-    expect((await call('GET', '/v1/practice', { token })).body.data).toMatchObject({ id: first.medspa_id, api_access: 'enabled' });
+    expect((await call('GET', '/v1/practice', { token })).body.data).toMatchObject({
+      id: first.medspa_id,
+      api_access: 'enabled',
+    });
   });
 
   it('honours DEMO_CLIENT_ID/DEMO_CLIENT_SECRET, also when they change between restarts', async () => {

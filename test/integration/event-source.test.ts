@@ -41,14 +41,20 @@ describe('startEventSource', () => {
     try {
       const scene = await makeScene();
       const token = scene.practice.adminToken;
-      const ofPractice = (type: string) => published.filter((event) => event.medspa_id === scene.practice.medspaId && event.type === type);
+      const ofPractice = (type: string) =>
+        published.filter((event) => event.medspa_id === scene.practice.medspaId && event.type === type);
       await waitFor(() => ofPractice('client.created').length === 1, 'client.created');
 
       // Booked inside the lead time (14 days), so its reminder falls due the next minute.
       await call('PATCH', '/v1/practice', { token, body: { reminder_lead_minutes: 60 * 24 * 14 } });
       const booked = await call('POST', '/v1/appointments', {
         token,
-        body: { client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: localTimeInDays(3, '10:00') },
+        body: {
+          client_id: scene.client.id,
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          scheduled_at: localTimeInDays(3, '10:00'),
+        },
       });
       expect(booked.status).toBe(201);
       await waitFor(() => ofPractice('appointment.created').length === 1, 'appointment.created');

@@ -16,7 +16,19 @@ useTableStream();
 // Every operation through the real router and handlers on DynamoDB Local, then the table's real
 // stream through the production consumer (lib/use-cases/stream-to-bus) into a list.
 
-const STORAGE = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'deleted_at', 'headroom', 'no_show_count', 'expires_at'];
+const STORAGE = [
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'entity',
+  'deleted_at',
+  'headroom',
+  'no_show_count',
+  'expires_at',
+];
 const schemaFor: Record<string, { shape: Record<string, unknown> }> = {
   appointment: Appointment,
   client: Client,
@@ -25,8 +37,10 @@ const schemaFor: Record<string, { shape: Record<string, unknown> }> = {
   product: Product,
 };
 
-const ofPractice = (events: ContractEvent[], medspaId: string) => events.filter((event) => event.medspa_id === medspaId);
-const summary = (events: ContractEvent[]) => events.map((event) => `${event.type} ${String(event.data.object.id).slice(0, 8)}`);
+const ofPractice = (events: ContractEvent[], medspaId: string) =>
+  events.filter((event) => event.medspa_id === medspaId);
+const summary = (events: ContractEvent[]) =>
+  events.map((event) => `${event.type} ${String(event.data.object.id).slice(0, 8)}`);
 
 describe('contract events from the table stream, operation by operation', () => {
   it('each operation yields exactly its events, with public objects, previous values and stable ids', async () => {
@@ -38,7 +52,13 @@ describe('contract events from the table stream, operation by operation', () => 
     const book = async (scheduledAt: string) => {
       const response = await call('POST', '/v1/appointments', {
         token,
-        body: { client_id: client.id, service_id: scene.service.id, provider_id: scene.provider.id, room_id: scene.room.id, scheduled_at: scheduledAt },
+        body: {
+          client_id: client.id,
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          room_id: scene.room.id,
+          scheduled_at: scheduledAt,
+        },
       });
       expect(response.status).toBe(201);
       return response.body.data;
@@ -48,7 +68,11 @@ describe('contract events from the table stream, operation by operation', () => 
     // Setup: the practice, provider, service, room and equipment emit nothing; the client is created.
     let events = await step();
     expect(events.map((event) => event.type)).toEqual(['client.created']);
-    expect(events[0].data.object).toMatchObject({ id: client.id, email: client.email, health_score: expect.any(Number) });
+    expect(events[0].data.object).toMatchObject({
+      id: client.id,
+      email: client.email,
+      health_score: expect.any(Number),
+    });
 
     // Book.
     const first = await book(localTimeInDays(6, '10:00'));
@@ -58,7 +82,12 @@ describe('contract events from the table stream, operation by operation', () => 
     expect(events[0].created_at).toBe(first.created_at);
 
     // Reschedule and edit a note in one PATCH: ONE updated, previous = old values of what changed.
-    const moved = (await call('PATCH', `/v1/appointments/${first.id}`, { token, body: { scheduled_at: localTimeInDays(6, '13:00'), notes: 'bring sunscreen' } })).body.data;
+    const moved = (
+      await call('PATCH', `/v1/appointments/${first.id}`, {
+        token,
+        body: { scheduled_at: localTimeInDays(6, '13:00'), notes: 'bring sunscreen' },
+      })
+    ).body.data;
     events = await step();
     expect(events.map((event) => event.type)).toEqual(['appointment.updated']);
     expect(events[0].data.previous).toEqual({ scheduled_at: first.scheduled_at, end_at: first.end_at, notes: null });
@@ -69,12 +98,20 @@ describe('contract events from the table stream, operation by operation', () => 
     expect(reminder.status).toBe(202);
     events = await step();
     expect(events).toEqual([
-      { id: reminder.body.data.event_id, type: 'appointment.reminder', created_at: reminder.body.data.requested_at, medspa_id: medspaId, data: { object: moved } },
+      {
+        id: reminder.body.data.event_id,
+        type: 'appointment.reminder',
+        created_at: reminder.body.data.requested_at,
+        medspa_id: medspaId,
+        data: { object: moved },
+      },
     ]);
 
     // Status moves through to completion, with a treatment record on the way (no event of its own).
     for (const status of ['confirmed', 'checked_in', 'in_progress']) {
-      expect((await call('PATCH', `/v1/appointments/${first.id}/status`, { token, body: { status } })).status).toBe(200);
+      expect((await call('PATCH', `/v1/appointments/${first.id}/status`, { token, body: { status } })).status).toBe(
+        200,
+      );
     }
     await call('PUT', `/v1/appointments/${first.id}/treatment-record`, { token, body: { summary: '20 units' } });
     await call('PATCH', `/v1/appointments/${first.id}/status`, { token, body: { status: 'completed' } });
@@ -101,8 +138,18 @@ describe('contract events from the table stream, operation by operation', () => 
     expect(events[2].data.previous).toMatchObject({ status: 'scheduled', cancellation_reason: null });
 
     // A payment and a consent.
-    const payment = (await call('POST', '/v1/payments', { token, body: { client_id: client.id, appointment_id: first.id, amount_cents: 25000, method: 'card' } })).body.data;
-    const consent = (await call('POST', `/v1/clients/${client.id}/consents`, { token, body: { form_name: 'Neurotoxin consent', signed_at: new Date().toISOString() } })).body.data;
+    const payment = (
+      await call('POST', '/v1/payments', {
+        token,
+        body: { client_id: client.id, appointment_id: first.id, amount_cents: 25000, method: 'card' },
+      })
+    ).body.data;
+    const consent = (
+      await call('POST', `/v1/clients/${client.id}/consents`, {
+        token,
+        body: { form_name: 'Neurotoxin consent', signed_at: new Date().toISOString() },
+      })
+    ).body.data;
     events = await step();
     expect(events.map((event) => [event.type, event.data.object])).toEqual([
       ['payment.received', payment],
@@ -112,19 +159,28 @@ describe('contract events from the table stream, operation by operation', () => 
     // A client edit.
     await call('PATCH', `/v1/clients/${client.id}`, { token, body: { phone: '+1 555 010 0199', tags: ['vip'] } });
     events = await step();
-    expect(events.map((event) => [event.type, event.data.previous])).toEqual([['client.updated', { phone: client.phone, tags: [] }]]);
+    expect(events.map((event) => [event.type, event.data.previous])).toEqual([
+      ['client.updated', { phone: client.phone, tags: [] }],
+    ]);
 
     // Stock: the crossing to the threshold emits once; a sale that stays low emits nothing; the
     // product, SKU claim and ledger entries emit nothing.
     const product = await makeProduct(practice, { quantity_on_hand: 7, low_stock_threshold: 5 });
-    const adjust = (delta: number) => call('POST', `/v1/products/${product.id}/stock-adjustments`, { token, body: { delta, reason: 'sale' } });
+    const adjust = (delta: number) =>
+      call('POST', `/v1/products/${product.id}/stock-adjustments`, { token, body: { delta, reason: 'sale' } });
     expect((await adjust(-1)).status).toBe(201);
     expect((await adjust(-1)).status).toBe(201);
     expect((await adjust(-1)).status).toBe(201);
     events = await step();
     expect(events.map((event) => event.type)).toEqual(['product.low_stock']);
     expect(events[0].data).toEqual({
-      object: { ...product, quantity_on_hand: 5, low_stock: true, version: product.version + 2, updated_at: events[0].created_at },
+      object: {
+        ...product,
+        quantity_on_hand: 5,
+        low_stock: true,
+        version: product.version + 2,
+        updated_at: events[0].created_at,
+      },
       previous: { low_stock: false },
     });
 
@@ -141,12 +197,27 @@ describe('contract events from the table stream, operation by operation', () => 
     const third = await book(localTimeInDays(8, '10:00'));
     expect((await call('DELETE', `/v1/clients/${client.id}`, { token })).status).toBe(200);
     events = await step();
-    expect(events.map((event) => event.type)).toEqual(['appointment.created', 'client.deleted', 'appointment.status_changed', 'appointment.cancelled']);
+    expect(events.map((event) => event.type)).toEqual([
+      'appointment.created',
+      'client.deleted',
+      'appointment.status_changed',
+      'appointment.cancelled',
+    ]);
     const deleted = events[1];
     expect(deleted.data).not.toHaveProperty('previous');
-    expect(deleted.data.object).toMatchObject({ id: client.id, first_name: 'Deleted', last_name: 'Client', email: null, phone: null });
+    expect(deleted.data.object).toMatchObject({
+      id: client.id,
+      first_name: 'Deleted',
+      last_name: 'Client',
+      email: null,
+      phone: null,
+    });
     expect(JSON.stringify(deleted)).not.toContain(String(client.email));
-    expect(events[3].data.object).toMatchObject({ id: third.id, status: 'cancelled', cancellation_reason: 'client_deleted' });
+    expect(events[3].data.object).toMatchObject({
+      id: third.id,
+      status: 'cancelled',
+      cancellation_reason: 'client_deleted',
+    });
 
     // Across all of them: public objects only, unique evt_ ids, UTC times.
     const all = ofPractice(tap.published, medspaId);

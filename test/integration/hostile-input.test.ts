@@ -60,14 +60,28 @@ beforeAll(async () => {
   const { practice } = scene;
   const token = practice.adminToken;
   const appointment = (await book(scene, { room_id: scene.room.id })).body.data;
-  const second = (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '13:00'), provider_id: scene.providers[1].id })).body.data;
+  const second = (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '13:00'), provider_id: scene.providers[1].id }))
+    .body.data;
   const product = await makeProduct(practice, { quantity_on_hand: 50 });
-  const payment = (await call('POST', '/v1/payments', { token, body: { client_id: scene.client.id, amount_cents: 1000, method: 'card' } })).body.data;
-  await call('POST', `/v1/clients/${scene.client.id}/consents`, { token, body: { form_name: 'Consent', signed_at: new Date().toISOString() } });
-  const spares = { room: await makeRoom(practice), equipment: await makeEquipment(practice), client: await makeClient(practice) };
+  const payment = (
+    await call('POST', '/v1/payments', {
+      token,
+      body: { client_id: scene.client.id, amount_cents: 1000, method: 'card' },
+    })
+  ).body.data;
+  await call('POST', `/v1/clients/${scene.client.id}/consents`, {
+    token,
+    body: { form_name: 'Consent', signed_at: new Date().toISOString() },
+  });
+  const spares = {
+    room: await makeRoom(practice),
+    equipment: await makeEquipment(practice),
+    client: await makeClient(practice),
+  };
   const other = await makeScene();
   const tokens: Record<string, string> = { admin: token };
-  for (const role of ['manager', 'front_desk', 'provider', 'analyst'] as const) tokens[role] = await practice.tokenForRole(role);
+  for (const role of ['manager', 'front_desk', 'provider', 'analyst'] as const)
+    tokens[role] = await practice.tokenForRole(role);
   world = {
     medspaId: practice.medspaId,
     otherMedspaId: other.practice.medspaId,
@@ -101,21 +115,24 @@ afterAll(async () => {
  * Partitions a refused request may still write: its audit entry (API reference, authentication and access: denied calls are
  * recorded) and request bookkeeping (idempotency, rate limits) where stored.
  */
-const requestScoped = (pk: string) => pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk) || pk.startsWith('RATE_LIMIT_IP#');
+const requestScoped = (pk: string) =>
+  pk === auditPk(world.medspaId) || /#(IDEMPOTENCY|IDEMP|RATE)/.test(pk) || pk.startsWith('RATE_LIMIT_IP#');
 
 /** This file has its own table (useOwnTable), holding only these practices: a Scan of it is the whole truth. */
 async function snapshot(): Promise<Map<string, string>> {
   const items = new Map<string, string>();
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await ddb().send(new ScanCommand({
-      TableName: tableName(),
-      ConsistentRead: true,
-      // The audit partition only grows: leave it in the table (one Scan still sees every other item).
-      FilterExpression: 'pk <> :audit',
-      ExpressionAttributeValues: { ':audit': auditPk(world.medspaId) },
-      ExclusiveStartKey: startKey,
-    }));
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        ConsistentRead: true,
+        // The audit partition only grows: leave it in the table (one Scan still sees every other item).
+        FilterExpression: 'pk <> :audit',
+        ExpressionAttributeValues: { ':audit': auditPk(world.medspaId) },
+        ExclusiveStartKey: startKey,
+      }),
+    );
     for (const item of page.Items ?? []) {
       if (requestScoped(item.pk as string)) continue;
       items.set(`${item.pk}|${item.sk}`, JSON.stringify(item, Object.keys(item).sort()));
@@ -127,7 +144,9 @@ async function snapshot(): Promise<Map<string, string>> {
 
 function differences(before: Map<string, string>, after: Map<string, string>): string[] {
   const changed: string[] = [];
-  for (const [key, value] of after) if (before.get(key) !== value) changed.push(`${before.has(key) ? 'changed' : 'added'} ${key}: ${value.slice(0, 300)}`);
+  for (const [key, value] of after)
+    if (before.get(key) !== value)
+      changed.push(`${before.has(key) ? 'changed' : 'added'} ${key}: ${value.slice(0, 300)}`);
   for (const key of before.keys()) if (!after.has(key)) changed.push(`removed ${key}`);
   return changed;
 }
@@ -151,12 +170,21 @@ interface Received {
 function send(req: Sent): Promise<Received> {
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) };
-    const outgoing = request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
@@ -173,7 +201,10 @@ function expectContractAnswer(req: Sent, res: Received): boolean {
   expect(typeof requestId === 'string' && requestId.length > 0, `no X-Request-Id: ${where}`).toBe(true);
   if (res.status < 400) return false;
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/);
-  let body: { success?: unknown; error?: { code?: unknown; message?: unknown; request_id?: unknown; details?: unknown } };
+  let body: {
+    success?: unknown;
+    error?: { code?: unknown; message?: unknown; request_id?: unknown; details?: unknown };
+  };
   try {
     body = JSON.parse(res.text);
   } catch {
@@ -208,7 +239,9 @@ function jsonText(value: unknown): string {
   if (value instanceof Raw) return value.text;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${jsonText(item)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${jsonText(item)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -217,16 +250,86 @@ const HUGE = ['x'.repeat(10_000), 'é'.repeat(100_000), 'a'.repeat(300_000)];
 
 /** Strings that have broken parsers, queries, key builders and date maths elsewhere. */
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\ud83d', '\ud83d\ude00', '\u202e', '\ufeff', '\uffff', 'ß', 'İ', '̈',
-  '#a = :b', ':v', '#pk', 'attribute_exists(pk)', ') OR attribute_not_exists(pk) OR (', 'SET #a = :b REMOVE pk', 'pk', 'P#', 'P#x#CLIENT',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
-  '2026-02-30', '2026-02-30T10:00:00Z', '2026-13-01', '0000-01-01', '9999-12-31T23:59:59Z', '2026-11-23T25:00:00Z', '2026-11-23T10:00:00',
-  '2026-11-23T10:00:00+99:99', '2026-03-08T02:30:00-05:00', '1900-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '24:00', '23:60', '-1:00',
-  '-0', '1e309', '-1e309', 'NaN', 'Infinity', '0x10', '1_000', '9007199254740993', '-9223372036854775808', '1.5', '0.1e1',
-  '../../etc/passwd', '..', '.', '%00', '%2F', '%', '%zz', '<script>alert(1)</script>', "' OR '1'='1", '${jndi:ldap://x/a}', '{{7*7}}',
-  'null', 'true', 'undefined', '[]', '{}', 'admin', 'scheduled', 'cancelled', 'received',
-  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', '6ba7b810-9dad-11d1-80b4-00c04fd430c8', `ci_${'0'.repeat(48)}`,
-  'https://evil.example/x', 'a'.repeat(1025), 'b'.repeat(2049),
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  '\ud83d\ude00',
+  '\u202e',
+  '\ufeff',
+  '\uffff',
+  'ß',
+  'İ',
+  '̈',
+  '#a = :b',
+  ':v',
+  '#pk',
+  'attribute_exists(pk)',
+  ') OR attribute_not_exists(pk) OR (',
+  'SET #a = :b REMOVE pk',
+  'pk',
+  'P#',
+  'P#x#CLIENT',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '2026-02-30',
+  '2026-02-30T10:00:00Z',
+  '2026-13-01',
+  '0000-01-01',
+  '9999-12-31T23:59:59Z',
+  '2026-11-23T25:00:00Z',
+  '2026-11-23T10:00:00',
+  '2026-11-23T10:00:00+99:99',
+  '2026-03-08T02:30:00-05:00',
+  '1900-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '24:00',
+  '23:60',
+  '-1:00',
+  '-0',
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1_000',
+  '9007199254740993',
+  '-9223372036854775808',
+  '1.5',
+  '0.1e1',
+  '../../etc/passwd',
+  '..',
+  '.',
+  '%00',
+  '%2F',
+  '%',
+  '%zz',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  '${jndi:ldap://x/a}',
+  '{{7*7}}',
+  'null',
+  'true',
+  'undefined',
+  '[]',
+  '{}',
+  'admin',
+  'scheduled',
+  'cancelled',
+  'received',
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
+  '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+  `ci_${'0'.repeat(48)}`,
+  'https://evil.example/x',
+  'a'.repeat(1025),
+  'b'.repeat(2049),
 ];
 
 const nastyString = fc.oneof(
@@ -236,15 +339,27 @@ const nastyString = fc.oneof(
 );
 
 const nastyNumber = fc.oneof(
-  fc.constantFrom<unknown>(new Raw('-0'), new Raw('1e309'), new Raw('-1e309'), new Raw('1e-400'), new Raw('123456789012345678901234567890'), new Raw('0.0000001')),
+  fc.constantFrom<unknown>(
+    new Raw('-0'),
+    new Raw('1e309'),
+    new Raw('-1e309'),
+    new Raw('1e-400'),
+    new Raw('123456789012345678901234567890'),
+    new Raw('0.0000001'),
+  ),
   fc.constantFrom<unknown>(0, -1, 1.5, 2 ** 53, -(2 ** 31), Number.MAX_SAFE_INTEGER + 2, 1e21, 5, 60, 480, 100_000_000),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
 
 /** Deep nesting, as a raw JSON token (built as text: a real object this deep is what JSON.parse makes of it). */
-const deep = fc.constantFrom(1_000, 20_000, 200_000).chain((depth) =>
-  fc.constantFrom(new Raw(`${'['.repeat(depth)}${']'.repeat(depth)}`), new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`)),
-);
+const deep = fc
+  .constantFrom(1_000, 20_000, 200_000)
+  .chain((depth) =>
+    fc.constantFrom(
+      new Raw(`${'['.repeat(depth)}${']'.repeat(depth)}`),
+      new Raw(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+    ),
+  );
 
 const nastyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -254,7 +369,17 @@ const nastyValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =>
     { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}) },
     { weight: 1, arbitrary: deep },
     { weight: 2, arbitrary: fc.array(tie('value'), { maxLength: 4 }) },
-    { weight: 2, arbitrary: fc.dictionary(fc.oneof(nastyString.filter((s) => s.length < 100), fc.constantFrom('__proto__', 'constructor')), tie('value'), { maxKeys: 4 }) },
+    {
+      weight: 2,
+      arbitrary: fc.dictionary(
+        fc.oneof(
+          nastyString.filter((s) => s.length < 100),
+          fc.constantFrom('__proto__', 'constructor'),
+        ),
+        tie('value'),
+        { maxKeys: 4 },
+      ),
+    },
   ),
 })).value;
 
@@ -274,19 +399,67 @@ function queryKeys(route: RouteDef): string[] {
 /** A body: a record of known fields (and some unknown ones) with hostile values, or something that is not an object at all. */
 const bodyFor = (operation: string, route: RouteDef): fc.Arbitrary<Buffer | undefined> => {
   const keys = bodyKeys(route);
-  const known = keys.length ? fc.dictionary(fc.constantFrom(...keys), nastyValue, { maxKeys: Math.min(keys.length, 6) }) : fc.constant({});
-  const hostileObject = fc.tuple(known, fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'pk', 'sk', 'medspa_id', 'id', 'version', '#a', ':b', 'a.b', '', 'x'.repeat(300)), nastyValue, { maxKeys: 2 }))
+  const known = keys.length
+    ? fc.dictionary(fc.constantFrom(...keys), nastyValue, { maxKeys: Math.min(keys.length, 6) })
+    : fc.constant({});
+  const hostileObject = fc
+    .tuple(
+      known,
+      fc.dictionary(
+        fc.constantFrom(
+          '__proto__',
+          'constructor',
+          'prototype',
+          'pk',
+          'sk',
+          'medspa_id',
+          'id',
+          'version',
+          '#a',
+          ':b',
+          'a.b',
+          '',
+          'x'.repeat(300),
+        ),
+        nastyValue,
+        { maxKeys: 2 },
+      ),
+    )
     .map(([a, b]) => Buffer.from(jsonText({ ...a, ...b })));
   // `__proto__` as an own key only exists in JSON text.
-  const protoPollution = fc.constantFrom(
-    '{"__proto__":{"isAdmin":true,"role":"admin"},"constructor":{"prototype":{"polluted":1}}}',
-    `{${keys.map((key) => `"${key}":{"__proto__":{"x":1}}`).join(',')}}`,
-  ).map((text) => Buffer.from(text));
+  const protoPollution = fc
+    .constantFrom(
+      '{"__proto__":{"isAdmin":true,"role":"admin"},"constructor":{"prototype":{"polluted":1}}}',
+      `{${keys.map((key) => `"${key}":{"__proto__":{"x":1}}`).join(',')}}`,
+    )
+    .map((text) => Buffer.from(text));
   const notAnObject = fc.oneof(
     nastyValue.map((value) => Buffer.from(jsonText(value))),
-    fc.constantFrom('', '{', '{"a":', 'nul', '[1,]', '{"a":1,}', "{'a':1}", '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"a":1}{"b":2}', '﻿{}', '1e309', '-0').map((text) => Buffer.from(text)),
+    fc
+      .constantFrom(
+        '',
+        '{',
+        '{"a":',
+        'nul',
+        '[1,]',
+        '{"a":1,}',
+        "{'a':1}",
+        '\u0000',
+        '{"a":"\\ud800"}',
+        '{"a":"\\u0000"}',
+        '{"a":1}{"b":2}',
+        '﻿{}',
+        '1e309',
+        '-0',
+      )
+      .map((text) => Buffer.from(text)),
     // Bytes that are not UTF-8 at all: a lone continuation byte, an overlong NUL, an encoded surrogate, 0xFF.
-    fc.constantFrom(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0x22, 0x7d]), Buffer.from([0xc0, 0x80]), Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]), Buffer.from([0xff, 0xfe, 0x7b, 0x7d])),
+    fc.constantFrom(
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0x22, 0x7d]),
+      Buffer.from([0xc0, 0x80]),
+      Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+      Buffer.from([0xff, 0xfe, 0x7b, 0x7d]),
+    ),
     fc.constantFrom(...HUGE.map((text) => Buffer.from(JSON.stringify({ name: text })))),
   );
   const template = VALID_BODIES[operation];
@@ -305,18 +478,82 @@ const bodyFor = (operation: string, route: RouteDef): fc.Arbitrary<Buffer | unde
 /** A URL-safe encoding of any string; sometimes raw, malformed percent sequences instead. */
 const encoded = (value: fc.Arbitrary<string>) =>
   fc.oneof(
-    { weight: 4, arbitrary: value.filter((s) => s.length < 3000).map((s) => { try { return encodeURIComponent(s); } catch { return '%ED%A0%80'; } }) },
-    { weight: 1, arbitrary: fc.constantFrom('%zz', '%', '%E0%A4%A', '%ED%A0%80', '%C0%80', '%00', '%FF%FE', '%2F..%2F', 'a%20b', '+', '%2B', '%25') },
+    {
+      weight: 4,
+      arbitrary: value
+        .filter((s) => s.length < 3000)
+        .map((s) => {
+          try {
+            return encodeURIComponent(s);
+          } catch {
+            return '%ED%A0%80';
+          }
+        }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%zz',
+        '%',
+        '%E0%A4%A',
+        '%ED%A0%80',
+        '%C0%80',
+        '%00',
+        '%FF%FE',
+        '%2F..%2F',
+        'a%20b',
+        '+',
+        '%2B',
+        '%25',
+      ),
+    },
   );
 
 /** A cursor as a forger would make one: base64url JSON naming this or another practice's partitions, or junk. */
 const forgedCursor = (route: RouteDef) => {
   const segment = route.path.split('/')[2] ?? '';
-  const type = ({ providers: 'PROVIDER', rooms: 'ROOM', equipment: 'EQUIPMENT', services: 'SERVICE', clients: 'CLIENT', products: 'PRODUCT', payments: 'PAYMENT', credentials: 'CRED' } as Record<string, EntityType>)[segment] ?? 'CLIENT';
-  const pk = fc.constantFrom(collectionPk(world.medspaId, type), collectionPk(world.otherMedspaId, type), `P#${world.medspaId}#AUDIT`, 'x');
-  const key = fc.record({ pk, sk: fc.oneof(nastyString.filter((s) => s.length < 1500), fc.constant('z'.repeat(1100))) }, { requiredKeys: [] });
+  const type =
+    (
+      {
+        providers: 'PROVIDER',
+        rooms: 'ROOM',
+        equipment: 'EQUIPMENT',
+        services: 'SERVICE',
+        clients: 'CLIENT',
+        products: 'PRODUCT',
+        payments: 'PAYMENT',
+        credentials: 'CRED',
+      } as Record<string, EntityType>
+    )[segment] ?? 'CLIENT';
+  const pk = fc.constantFrom(
+    collectionPk(world.medspaId, type),
+    collectionPk(world.otherMedspaId, type),
+    `P#${world.medspaId}#AUDIT`,
+    'x',
+  );
+  const key = fc.record(
+    {
+      pk,
+      sk: fc.oneof(
+        nastyString.filter((s) => s.length < 1500),
+        fc.constant('z'.repeat(1100)),
+      ),
+    },
+    { requiredKeys: [] },
+  );
   return fc.oneof(
-    fc.tuple(key, fc.dictionary(fc.constantFrom('gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'extra', '__proto__'), fc.oneof(nastyString.filter((s) => s.length < 200), fc.constant(5) as fc.Arbitrary<unknown>), { maxKeys: 2 }))
+    fc
+      .tuple(
+        key,
+        fc.dictionary(
+          fc.constantFrom('gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'extra', '__proto__'),
+          fc.oneof(
+            nastyString.filter((s) => s.length < 200),
+            fc.constant(5) as fc.Arbitrary<unknown>,
+          ),
+          { maxKeys: 2 },
+        ),
+      )
       .map(([a, b]) => Buffer.from(jsonText({ ...a, ...b })).toString('base64url')),
     fc.constantFrom('', 'bnVsbA', 'W10', 'e30', '!!!', 'eyJwayI6MX0', '.'.repeat(2049)),
   );
@@ -330,23 +567,55 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   createToken: () => ({ client_id: 'ci_x', client_secret: 'secret' }),
   createCredential: () => ({ name: 'fuzz', role: 'analyst' }),
   updatePractice: () => ({ name: 'Fuzz Spa', reminder_lead_minutes: 60 }),
-  createProvider: () => ({ first_name: 'Fuzz', last_name: 'Provider', working_hours: { mon: [{ start: '09:00', end: '17:00' }] }, time_off: [] }),
+  createProvider: () => ({
+    first_name: 'Fuzz',
+    last_name: 'Provider',
+    working_hours: { mon: [{ start: '09:00', end: '17:00' }] },
+    time_off: [],
+  }),
   updateProvider: () => ({ title: 'RN', working_hours: { tue: [{ start: '10:00', end: '12:00' }] } }),
   createRoom: () => ({ name: 'Fuzz room', description: 'd' }),
   updateRoom: () => ({ description: 'd' }),
   createEquipment: () => ({ name: 'Fuzz laser' }),
   updateEquipment: () => ({ description: 'd' }),
-  createService: () => ({ name: 'Fuzz', price_cents: 100, duration_minutes: 30, provider_ids: [world.ids.providers[0]] }),
+  createService: () => ({
+    name: 'Fuzz',
+    price_cents: 100,
+    duration_minutes: 30,
+    provider_ids: [world.ids.providers[0]],
+  }),
   updateService: () => ({ price_cents: 200, provider_ids: world.ids.providers }),
   assignServiceProvider: () => ({ provider_id: world.ids.providers[1] }),
-  createClient: () => ({ first_name: 'Fuzz', last_name: 'Client', email: 'f@example.com', phone: '+1 555 0100', date_of_birth: '1990-01-01', address: { line1: '1 Main St' }, tags: ['x'] }),
+  createClient: () => ({
+    first_name: 'Fuzz',
+    last_name: 'Client',
+    email: 'f@example.com',
+    phone: '+1 555 0100',
+    date_of_birth: '1990-01-01',
+    address: { line1: '1 Main St' },
+    tags: ['x'],
+  }),
   updateClient: () => ({ notes: 'n', tags: ['a', 'b'] }),
-  createConsent: () => ({ form_name: 'Consent', signed_at: new Date(Date.now() - 60_000).toISOString(), appointment_id: world.ids.appointments[0] }),
-  createAppointment: () => ({ client_id: world.ids.clients[0], service_id: world.ids.services[0], provider_id: world.ids.providers[0], scheduled_at: nyTime(BOOKING_DAY, `${10 + Math.floor(Math.random() * 6)}:${Math.random() < 0.5 ? '00' : '30'}`), duration_minutes: 30 }),
+  createConsent: () => ({
+    form_name: 'Consent',
+    signed_at: new Date(Date.now() - 60_000).toISOString(),
+    appointment_id: world.ids.appointments[0],
+  }),
+  createAppointment: () => ({
+    client_id: world.ids.clients[0],
+    service_id: world.ids.services[0],
+    provider_id: world.ids.providers[0],
+    scheduled_at: nyTime(BOOKING_DAY, `${10 + Math.floor(Math.random() * 6)}:${Math.random() < 0.5 ? '00' : '30'}`),
+    duration_minutes: 30,
+  }),
   updateAppointment: () => ({ notes: 'n', price_cents: 100 }),
   updateAppointmentStatus: () => ({ status: 'confirmed' }),
   cancelAppointment: () => ({ reason: 'r' }),
-  recordTreatment: () => ({ summary: 's', areas_treated: ['forehead'], products_used: [{ name: 'Botox', quantity: 20, unit: 'units' }] }),
+  recordTreatment: () => ({
+    summary: 's',
+    areas_treated: ['forehead'],
+    products_used: [{ name: 'Botox', quantity: 20, unit: 'units' }],
+  }),
   createProduct: () => ({ name: 'Fuzz serum', sku: `FZ-${Math.random().toString(36).slice(2)}`, price_cents: 100 }),
   updateProduct: () => ({ brand: 'b', low_stock_threshold: 3 }),
   createStockAdjustment: () => ({ delta: -1, reason: 'sale' }),
@@ -356,7 +625,11 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
 const VALID_QUERIES: Record<string, () => Record<string, string>> = {
   getAppointments: () => ({ from: BOOKING_DAY, to: BOOKING_DAY, status: 'scheduled,confirmed' }),
   getAvailableSlots: () => ({ date: BOOKING_DAY, duration_minutes: '30', room_id: world.ids.rooms[0] }),
-  checkProviderAvailability: () => ({ start: nyTime(BOOKING_DAY, '10:00'), end: nyTime(BOOKING_DAY, '11:00'), equipment_id: world.ids.equipment[0] }),
+  checkProviderAvailability: () => ({
+    start: nyTime(BOOKING_DAY, '10:00'),
+    end: nyTime(BOOKING_DAY, '11:00'),
+    equipment_id: world.ids.equipment[0],
+  }),
   getAuditLog: () => ({ from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() }),
   listPayments: () => ({ client_id: world.ids.clients[0] }),
   listClients: () => ({ q: 'fu', membership_status: 'none' }),
@@ -365,38 +638,58 @@ const VALID_QUERIES: Record<string, () => Record<string, string>> = {
 };
 
 /** A hostile value a schema may well accept: strings within limits, small numbers, edge dates. */
-const plausible = fc.oneof(nastyString.filter((s) => s.length <= 200), fc.constantFrom<unknown>(0, 1, -1, 480, 2 ** 31, null, [], {}));
+const plausible = fc.oneof(
+  nastyString.filter((s) => s.length <= 200),
+  fc.constantFrom<unknown>(0, 1, -1, 480, 2 ** 31, null, [], {}),
+);
 
 /** The template with one field replaced (mostly), one unknown field added, or as it is. */
 const mutated = <T extends Record<string, unknown>>(template: () => T, value: fc.Arbitrary<unknown>) =>
-  fc.tuple(fc.nat(), value, fc.constantFrom('replace', 'replace', 'replace', 'replace', 'add', 'keep')).map(([index, replacement, how]) => {
-    const body: Record<string, unknown> = template();
-    const keys = Object.keys(body);
-    if (how === 'replace' && keys.length) body[keys[index % keys.length]] = replacement;
-    if (how === 'add') body[`x${index % 3}`] = replacement;
-    return body;
-  });
+  fc
+    .tuple(fc.nat(), value, fc.constantFrom('replace', 'replace', 'replace', 'replace', 'add', 'keep'))
+    .map(([index, replacement, how]) => {
+      const body: Record<string, unknown> = template();
+      const keys = Object.keys(body);
+      if (how === 'replace' && keys.length) body[keys[index % keys.length]] = replacement;
+      if (how === 'add') body[`x${index % 3}`] = replacement;
+      return body;
+    });
 
 const queryFor = (operation: string, route: RouteDef): fc.Arbitrary<string> => {
   const template = VALID_QUERIES[operation];
   const oneHostileParam = template
     ? fc.tuple(fc.nat(), encoded(nastyString.filter((v) => v.length <= 300))).map(([index, value]) => {
-      const query = template();
-      const keys = Object.keys(query);
-      const pairs = Object.entries(query).map(([key, v]) => `${key}=${encodeURIComponent(v)}`);
-      pairs[index % keys.length] = `${keys[index % keys.length]}=${value}`;
-      return pairs.join('&');
-    })
+        const query = template();
+        const keys = Object.keys(query);
+        const pairs = Object.entries(query).map(([key, v]) => `${key}=${encodeURIComponent(v)}`);
+        pairs[index % keys.length] = `${keys[index % keys.length]}=${value}`;
+        return pairs.join('&');
+      })
     : null;
-  const keys = [...queryKeys(route), 'limit', 'cursor', 'medspa_id', '__proto__', 'constructor', 'unknown_param', 'from', 'to', 'status'];
-  const pair = fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...keys), encoded(nastyString)) },
-    { weight: 1, arbitrary: fc.tuple(fc.constant('cursor'), forgedCursor(route)) },
-    { weight: 1, arbitrary: fc.tuple(encoded(nastyString.filter((s) => s.length < 200)), encoded(nastyString)) },
-  ).map(([key, value]) => `${key}=${value}`);
+  const keys = [
+    ...queryKeys(route),
+    'limit',
+    'cursor',
+    'medspa_id',
+    '__proto__',
+    'constructor',
+    'unknown_param',
+    'from',
+    'to',
+    'status',
+  ];
+  const pair = fc
+    .oneof(
+      { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...keys), encoded(nastyString)) },
+      { weight: 1, arbitrary: fc.tuple(fc.constant('cursor'), forgedCursor(route)) },
+      { weight: 1, arbitrary: fc.tuple(encoded(nastyString.filter((s) => s.length < 200)), encoded(nastyString)) },
+    )
+    .map(([key, value]) => `${key}=${value}`);
   const random = fc.array(pair, { maxLength: 5 }).chain((pairs) =>
     // Duplicated parameters: the same key twice, with different values.
-    fc.boolean().map((duplicate) => (duplicate && pairs.length ? [...pairs, pairs[0].replace(/=.*/, '=1')] : pairs).join('&')),
+    fc
+      .boolean()
+      .map((duplicate) => (duplicate && pairs.length ? [...pairs, pairs[0].replace(/=.*/, '=1')] : pairs).join('&')),
   );
   return oneHostileParam ? fc.oneof(oneHostileParam, random) : random;
 };
@@ -419,7 +712,18 @@ const pathFor = (route: RouteDef, validWeight = 3): fc.Arbitrary<string> => {
   return fc.tuple(...parts).map((values) => values.join('/'));
 };
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', '*/*', 'application/merge-patch+json', 'ȷson'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=latin1',
+  '*/*',
+  'application/merge-patch+json',
+  'ȷson',
+];
 /** What Node sends as a header value: latin-1 without control bytes (those are transport-level refusals, not sent here). */
 const sendable = (value: string) => value.replace(/[^\x20-\x7e\xa0-\xff]/g, '');
 const headerText = nastyString.map((s) => sendable(s).slice(0, 2000));
@@ -428,12 +732,33 @@ const headersFor = (route: RouteDef) =>
   fc.record(
     {
       authorization: fc.oneof(
-        { weight: 6, arbitrary: fc.constantFrom('admin', 'manager', 'front_desk', 'provider', 'analyst').map((role) => `Bearer ${world.tokens[role]}`) },
-        { weight: 1, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic Og==', 'Basic !!!', `Bearer ${world.tokens.admin}x`, `bearer ${world.tokens.admin}`, `Bearer ${world.tokens.admin.split('.').slice(0, 2).join('.')}.`, 'Bearer eyJhbGciOiJub25lIn0.e30.') },
+        {
+          weight: 6,
+          arbitrary: fc
+            .constantFrom('admin', 'manager', 'front_desk', 'provider', 'analyst')
+            .map((role) => `Bearer ${world.tokens[role]}`),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '',
+            'Bearer',
+            'Bearer ',
+            'Basic Og==',
+            'Basic !!!',
+            `Bearer ${world.tokens.admin}x`,
+            `bearer ${world.tokens.admin}`,
+            `Bearer ${world.tokens.admin.split('.').slice(0, 2).join('.')}.`,
+            'Bearer eyJhbGciOiJub25lIn0.e30.',
+          ),
+        },
         { weight: 1, arbitrary: headerText.map((s) => `Bearer ${s}`) },
       ),
       'content-type': fc.oneof(fc.constantFrom(...CONTENT_TYPES), headerText),
-      'if-match': fc.oneof(fc.constantFrom('"1"', 'W/"2"', '*', '"99999999999999999999999"', '"-1"', '1, 2', '"1.5"', 'W/', '""', '"0"'), headerText),
+      'if-match': fc.oneof(
+        fc.constantFrom('"1"', 'W/"2"', '*', '"99999999999999999999999"', '"-1"', '1, 2', '"1.5"', 'W/', '""', '"0"'),
+        headerText,
+      ),
       'idempotency-key': headerText,
       'x-request-id': headerText,
       'x-forwarded-for': fc.constantFrom('127.0.0.1', '10.0.0.1, 1.2.3.4', 'garbage'),
@@ -446,18 +771,27 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** One hostile request to one route (sometimes with another method, so the fallback is hit too). */
 const requestFor = (operation: string, route: RouteDef): fc.Arbitrary<Sent> =>
-  fc.record({
-    method: fc.oneof({ weight: 9, arbitrary: fc.constant(route.method as string) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-    path: pathFor(route),
-    query: queryFor(operation, route),
-    headers: headersFor(route),
-    body: bodyFor(operation, route),
-  }).map(({ method, path, query, headers, body }) => ({
-    method,
-    path: query ? `${path}?${query}` : path,
-    headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined).map(([name, value]) => [name, sendable(value as string)])),
-    body,
-  }));
+  fc
+    .record({
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(route.method as string) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
+      path: pathFor(route),
+      query: queryFor(operation, route),
+      headers: headersFor(route),
+      body: bodyFor(operation, route),
+    })
+    .map(({ method, path, query, headers, body }) => ({
+      method,
+      path: query ? `${path}?${query}` : path,
+      headers: Object.fromEntries(
+        Object.entries(headers)
+          .filter(([, value]) => value !== undefined)
+          .map(([name, value]) => [name, sendable(value as string)]),
+      ),
+      body,
+    }));
 
 /**
  * A request a real integrator could nearly have sent: a token of a role the route allows, JSON,
@@ -465,21 +799,31 @@ const requestFor = (operation: string, route: RouteDef): fc.Arbitrary<Sent> =>
  */
 const focusedFor = (operation: string, route: RouteDef): fc.Arbitrary<Sent> => {
   const roles = takesBearer(route) ? route.auth.filter((role) => world.tokens[role]) : [];
-  const body = VALID_BODIES[operation] ? fc.oneof(mutated(VALID_BODIES[operation], plausible), mutated(VALID_BODIES[operation], nastyValue)).map((value) => Buffer.from(jsonText(value))) : bodyFor(operation, route);
-  return fc.record({
-    path: pathFor(route, 12),
-    query: VALID_QUERIES[operation] ? queryFor(operation, route) : fc.constant(''),
-    role: roles.length ? fc.constantFrom(...roles) : fc.constant(null),
-    body: route.body ? body : fc.constant(undefined),
-  }).map(({ path, query, role, body: payload }) => ({
-    method: route.method,
-    path: query ? `${path}?${query}` : path,
-    headers: { ...(role ? { authorization: `Bearer ${world.tokens[role]}` } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) },
-    body: payload,
-  }));
+  const body = VALID_BODIES[operation]
+    ? fc
+        .oneof(mutated(VALID_BODIES[operation], plausible), mutated(VALID_BODIES[operation], nastyValue))
+        .map((value) => Buffer.from(jsonText(value)))
+    : bodyFor(operation, route);
+  return fc
+    .record({
+      path: pathFor(route, 12),
+      query: VALID_QUERIES[operation] ? queryFor(operation, route) : fc.constant(''),
+      role: roles.length ? fc.constantFrom(...roles) : fc.constant(null),
+      body: route.body ? body : fc.constant(undefined),
+    })
+    .map(({ path, query, role, body: payload }) => ({
+      method: route.method,
+      path: query ? `${path}?${query}` : path,
+      headers: {
+        ...(role ? { authorization: `Bearer ${world.tokens[role]}` } : {}),
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      },
+      body: payload,
+    }));
 };
 
-const anyRequestFor = (operation: string, route: RouteDef) => fc.oneof(requestFor(operation, route), focusedFor(operation, route));
+const anyRequestFor = (operation: string, route: RouteDef) =>
+  fc.oneof(requestFor(operation, route), focusedFor(operation, route));
 
 // ---------------------------------------------------------------------------------------------
 // The property
@@ -495,12 +839,16 @@ async function attack(req: Sent): Promise<void> {
   const key = refused ? `${res.status} ${JSON.parse(res.text).error.code}` : String(res.status);
   // Another practice's id in the path is never found (API reference, authentication and access: as if absent).
   const pathOnly = req.path.split('?')[0];
-  if (world.foreignIds.some((id) => pathOnly.includes(id))) expect(res.status, `another practice's record reached: ${describeSent(req)}`).toBeGreaterThanOrEqual(400);
+  if (world.foreignIds.some((id) => pathOnly.includes(id)))
+    expect(res.status, `another practice's record reached: ${describeSent(req)}`).toBeGreaterThanOrEqual(400);
   seen.set(key, (seen.get(key) ?? 0) + 1);
   const now = await snapshot();
   if (refused) {
     const changed = differences(known, now);
-    expect(changed, `a refused request changed data: ${describeSent(req)}\n-> ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
+    expect(
+      changed,
+      `a refused request changed data: ${describeSent(req)}\n-> ${res.status} ${res.text.slice(0, 300)}`,
+    ).toEqual([]);
   }
   // An accepted request (an empty PATCH, a reminder, ...) may change data: that is the new baseline.
   known = now;
@@ -514,16 +862,32 @@ describe('hostile input on every route: never a 5xx, always the error envelope, 
     expect(ROUTES.length).toBeGreaterThan(50);
   });
 
-  it.each(ROUTES)('%s', async (operation, route) => {
-    known ??= await snapshot();
-    await fc.assert(fc.asyncProperty(anyRequestFor(operation, route), attack), { numRuns: RUNS_PER_ROUTE, endOnFailure: true });
-  }, 120_000);
+  it.each(ROUTES)(
+    '%s',
+    async (operation, route) => {
+      known ??= await snapshot();
+      await fc.assert(fc.asyncProperty(anyRequestFor(operation, route), attack), {
+        numRuns: RUNS_PER_ROUTE,
+        endOnFailure: true,
+      });
+    },
+    120_000,
+  );
 
   it('a mixed sequence across routes', async () => {
     known ??= await snapshot();
     const anyRequest = fc.constantFrom(...ROUTES).chain(([operation, route]) => anyRequestFor(operation, route));
-    await fc.assert(fc.asyncProperty(anyRequest, attack), { numRuns: Number(process.env.HOSTILE_MIXED_RUNS ?? 200), endOnFailure: true });
-    if (process.env.HOSTILE_VERBOSE) console.log([...seen.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`).join('\n'));
+    await fc.assert(fc.asyncProperty(anyRequest, attack), {
+      numRuns: Number(process.env.HOSTILE_MIXED_RUNS ?? 200),
+      endOnFailure: true,
+    });
+    if (process.env.HOSTILE_VERBOSE)
+      console.log(
+        [...seen.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, n]) => `${k}: ${n}`)
+          .join('\n'),
+      );
     // The fuzz reaches past the front door: some requests succeed, and refusals come from several layers.
     expect([...seen.keys()].some((k) => k.startsWith('2'))).toBe(true);
     expect(['400 VALIDATION_ERROR', '401 UNAUTHORIZED', '404 NOT_FOUND'].every((k) => seen.has(k))).toBe(true);
@@ -538,7 +902,12 @@ describe('regressions this suite found (each a 500 before its fix)', () => {
 
   it('a token request whose form body has no name=value pair is 400 VALIDATION_ERROR (middy answered it as a 500)', async () => {
     for (const body of ['x', '{"client_id":"a","client_secret":"b"}', 'client_id', '%%']) {
-      const req = { method: 'POST', path: '/v1/auth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(body) };
+      const req = {
+        method: 'POST',
+        path: '/v1/auth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: Buffer.from(body),
+      };
       const res = await send(req);
       expect(res.status, body).toBe(400);
       expect(JSON.parse(res.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body' }] });
@@ -550,7 +919,11 @@ describe('regressions this suite found (each a 500 before its fix)', () => {
     const pk = collectionPk(world.medspaId, 'PROVIDER');
     for (const sk of ['z'.repeat(1100), '\ud800', 'a\udfffb']) {
       const cursor = Buffer.from(JSON.stringify({ pk, sk })).toString('base64url');
-      const req = { method: 'GET', path: `/v1/providers?cursor=${cursor}`, headers: { authorization: `Bearer ${world.tokens.admin}` } };
+      const req = {
+        method: 'GET',
+        path: `/v1/providers?cursor=${cursor}`,
+        headers: { authorization: `Bearer ${world.tokens.admin}` },
+      };
       const res = await send(req);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'cursor' }] });
@@ -562,7 +935,10 @@ describe('regressions this suite found (each a 500 before its fix)', () => {
     for (const id of ['x'.repeat(3000), 'é'.repeat(201)]) {
       const authorization = `Basic ${Buffer.from(`${id}:secret`).toString('base64')}`;
       ddbCalls.reset();
-      const response = await call('POST', '/v1/auth/token', { rawBody: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization } });
+      const response = await call('POST', '/v1/auth/token', {
+        rawBody: 'grant_type=client_credentials',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+      });
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe('INVALID_CLIENT');
       expect(Object.fromEntries(ddbCalls.counts)).toEqual({});

@@ -40,7 +40,11 @@ describe('request bodies', () => {
     async (rawBody) => {
       const practice = await makePractice();
       const before = await credentialTotal(practice);
-      const response = await call('POST', '/v1/credentials', { token: practice.adminToken, rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await call('POST', '/v1/credentials', {
+        token: practice.adminToken,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(response, 400, 'INVALID_JSON');
       expect(await credentialTotal(practice)).toBe(before);
     },
@@ -49,13 +53,20 @@ describe('request bodies', () => {
   it('malformed JSON on PATCH leaves the practice unchanged', async () => {
     const practice = await makePractice();
     const before = await call('GET', '/v1/practice', { token: practice.adminToken });
-    expectError(await call('PATCH', '/v1/practice', { token: practice.adminToken, rawBody: '{"name": "x",}' }), 400, 'INVALID_JSON');
+    expectError(
+      await call('PATCH', '/v1/practice', { token: practice.adminToken, rawBody: '{"name": "x",}' }),
+      400,
+      'INVALID_JSON',
+    );
     expect((await call('GET', '/v1/practice', { token: practice.adminToken })).body.data).toEqual(before.body.data);
   });
 
   it('wrong types: 400 VALIDATION_ERROR naming the field', async () => {
     const practice = await makePractice();
-    const response = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 5, role: 'admin' } });
+    const response = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 5, role: 'admin' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details[0].path).toBe('name');
     expect(typeof response.body.error.details[0].message).toBe('string');
@@ -64,7 +75,10 @@ describe('request bodies', () => {
   it('an unknown role: 400 VALIDATION_ERROR on role', async () => {
     const practice = await makePractice();
     const before = await credentialTotal(practice);
-    const response = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Root', role: 'superuser' } });
+    const response = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 'Root', role: 'superuser' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.map((d: { path: string }) => d.path)).toEqual(['role']);
     expect(await credentialTotal(practice)).toBe(before);
@@ -75,14 +89,36 @@ describe('request bodies', () => {
     const missing = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'No role' } });
     expectError(missing, 400, 'VALIDATION_ERROR');
     expect(missing.body.error.details[0].path).toBe('role');
-    expectError(await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'x', role: 'admin', extra: true } }), 400, 'VALIDATION_ERROR');
-    expectError(await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: '   ', role: 'admin' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('POST', '/v1/credentials', {
+        token: practice.adminToken,
+        body: { name: 'x', role: 'admin', extra: true },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: '   ', role: 'admin' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
-  it.each(['null', '[]', '"a string"', '42', 'true'])('a JSON body that is not an object (%s): 400 VALIDATION_ERROR, not 500', async (rawBody) => {
-    const practice = await makePractice();
-    expectError(await call('POST', '/v1/credentials', { token: practice.adminToken, rawBody, headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR');
-  });
+  it.each(['null', '[]', '"a string"', '42', 'true'])(
+    'a JSON body that is not an object (%s): 400 VALIDATION_ERROR, not 500',
+    async (rawBody) => {
+      const practice = await makePractice();
+      expectError(
+        await call('POST', '/v1/credentials', {
+          token: practice.adminToken,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
+    },
+  );
 
   it('no body where one is required: 400 VALIDATION_ERROR', async () => {
     const practice = await makePractice();
@@ -92,7 +128,10 @@ describe('request bodies', () => {
   it('a body over 256 KiB: 413 PAYLOAD_TOO_LARGE and nothing created', async () => {
     const practice = await makePractice();
     const before = await credentialTotal(practice);
-    const big = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'x'.repeat(300 * 1024), role: 'admin' } });
+    const big = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 'x'.repeat(300 * 1024), role: 'admin' },
+    });
     expectError(big, 413, 'PAYLOAD_TOO_LARGE');
     expect(await credentialTotal(practice)).toBe(before);
   });
@@ -102,13 +141,24 @@ describe('request bodies', () => {
     const before = await credentialTotal(practice);
     expect(MAX_BODY_BYTES).toBe(256 * 1024);
 
-    const atLimit = await call('POST', '/v1/credentials', { token: practice.adminToken, rawBody: paddedBody(MAX_BODY_BYTES), headers: { 'content-type': 'application/json' } });
+    const atLimit = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      rawBody: paddedBody(MAX_BODY_BYTES),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(atLimit.status).toBe(201);
-    const overLimit = await call('POST', '/v1/credentials', { token: practice.adminToken, rawBody: paddedBody(MAX_BODY_BYTES + 1), headers: { 'content-type': 'application/json' } });
+    const overLimit = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      rawBody: paddedBody(MAX_BODY_BYTES + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(overLimit, 413, 'PAYLOAD_TOO_LARGE');
 
     // 100 000 characters but 300 000 bytes.
-    const multibyte = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: '€'.repeat(100_000), role: 'admin' } });
+    const multibyte = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: '€'.repeat(100_000), role: 'admin' },
+    });
     expectError(multibyte, 413, 'PAYLOAD_TOO_LARGE');
     expect(await credentialTotal(practice)).toBe(before + 1);
   });
@@ -121,7 +171,9 @@ describe('responses', () => {
     const responses = [
       await call('GET', '/health'),
       await call('GET', '/.well-known/jwks.json'),
-      await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: practice.clientSecret } }),
+      await call('POST', '/v1/auth/token', {
+        body: { client_id: practice.clientId, client_secret: practice.clientSecret },
+      }),
       await call('GET', '/v1/practice', { token: practice.adminToken }),
       await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'ok', role: 'analyst' } }),
       await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: 'wrong' } }),
@@ -156,13 +208,25 @@ describe('responses', () => {
     const response = errorResponse(error, 'req-1', 'someOperation');
     expect(response.statusCode).toBe(500);
     const body = JSON.parse(String(response.body));
-    expect(body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: expect.any(String), request_id: 'req-1' } });
+    expect(body).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: expect.any(String), request_id: 'req-1' },
+    });
     expect(response.body).not.toContain('ECONNREFUSED');
     expect(response.body).not.toContain('secret');
     expect(response.body).not.toMatch(/\n\s+at |\.ts:\d+/);
     // A known error keeps its code and details.
-    const known = errorResponse(new AppError('VALIDATION_ERROR', 'bad', { details: [{ path: 'x', message: 'y' }] }), 'req-2', 'op');
-    expect(JSON.parse(String(known.body)).error).toEqual({ code: 'VALIDATION_ERROR', message: 'bad', details: [{ path: 'x', message: 'y' }], request_id: 'req-2' });
+    const known = errorResponse(
+      new AppError('VALIDATION_ERROR', 'bad', { details: [{ path: 'x', message: 'y' }] }),
+      'req-2',
+      'op',
+    );
+    expect(JSON.parse(String(known.body)).error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'bad',
+      details: [{ path: 'x', message: 'y' }],
+      request_id: 'req-2',
+    });
   });
 
   it('security headers are set on successes and errors', async () => {
@@ -171,7 +235,9 @@ describe('responses', () => {
       await call('GET', '/v1/practice', { token: practice.adminToken }),
       await call('GET', '/v1/practice'),
       await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { time_zone: 'Mars/Base' } }),
-      await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: practice.clientSecret } }),
+      await call('POST', '/v1/auth/token', {
+        body: { client_id: practice.clientId, client_secret: practice.clientSecret },
+      }),
       await call('DELETE', '/v1/no-such-route', { rawBody: '{not json' }),
     ];
     for (const response of responses) {
@@ -183,21 +249,35 @@ describe('responses', () => {
 
   it('success envelopes: 201 on create, 200 { id, deleted: true } on DELETE, lists with pagination', async () => {
     const practice = await makePractice();
-    const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Envelope', role: 'provider' } });
+    const created = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 'Envelope', role: 'provider' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.success).toBe(true);
-    expect(created.body.data).toMatchObject({ name: 'Envelope', role: 'provider', medspa_id: practice.medspaId, revoked_at: null });
+    expect(created.body.data).toMatchObject({
+      name: 'Envelope',
+      role: 'provider',
+      medspa_id: practice.medspaId,
+      revoked_at: null,
+    });
     expect(created.body.data.client_secret).toMatch(/^cs_/);
     expect(created.body.data).not.toHaveProperty('secret_hash');
 
     const listed = await call('GET', '/v1/credentials', { token: practice.adminToken });
-    expect(listed.body).toEqual({ success: true, data: expect.any(Array), pagination: { total: 2, next_cursor: null } });
+    expect(listed.body).toEqual({
+      success: true,
+      data: expect.any(Array),
+      pagination: { total: 2, next_cursor: null },
+    });
     for (const credential of listed.body.data) {
       expect(credential).not.toHaveProperty('client_secret');
       expect(credential).not.toHaveProperty('secret_hash');
     }
 
-    const deleted = await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, { token: practice.adminToken });
+    const deleted = await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, {
+      token: practice.adminToken,
+    });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ success: true, data: { id: created.body.data.client_id, deleted: true } });
   });
@@ -207,22 +287,35 @@ describe('lists', () => {
   it('pages with ?limit= and an opaque cursor; total on every page', async () => {
     const practice = await makePractice();
     for (const name of ['one', 'two']) {
-      expect((await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name, role: 'analyst' } })).status).toBe(201);
+      expect(
+        (await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name, role: 'analyst' } })).status,
+      ).toBe(201);
     }
     const first = await call('GET', '/v1/credentials?limit=2', { token: practice.adminToken });
     expect(first.body.data).toHaveLength(2);
     expect(first.body.pagination).toEqual({ total: 3, next_cursor: expect.any(String) });
-    const second = await call('GET', `/v1/credentials?limit=2&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`, { token: practice.adminToken });
+    const second = await call(
+      'GET',
+      `/v1/credentials?limit=2&cursor=${encodeURIComponent(first.body.pagination.next_cursor)}`,
+      { token: practice.adminToken },
+    );
     expect(second.body.data).toHaveLength(1);
     expect(second.body.pagination).toEqual({ total: 3, next_cursor: null });
     const all = [...first.body.data, ...second.body.data].map((c: { client_id: string }) => c.client_id);
     expect(new Set(all).size).toBe(3);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'cursor=garbage', 'cursor=eyJwayI6IngifQ'])('?%s: 400 VALIDATION_ERROR', async (query) => {
-    const practice = await makePractice();
-    expectError(await call('GET', `/v1/credentials?${query}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
-  });
+  it.each(['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'cursor=garbage', 'cursor=eyJwayI6IngifQ'])(
+    '?%s: 400 VALIDATION_ERROR',
+    async (query) => {
+      const practice = await makePractice();
+      expectError(
+        await call('GET', `/v1/credentials?${query}`, { token: practice.adminToken }),
+        400,
+        'VALIDATION_ERROR',
+      );
+    },
+  );
 
   it("a cursor from another practice's list is refused, not followed", async () => {
     const a = await makePractice();
@@ -231,13 +324,21 @@ describe('lists', () => {
     const bPage = await call('GET', '/v1/credentials?limit=1', { token: b.adminToken });
     const cursor = bPage.body.pagination.next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
-    expectError(await call('GET', `/v1/credentials?limit=1&cursor=${encodeURIComponent(cursor)}`, { token: a.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', `/v1/credentials?limit=1&cursor=${encodeURIComponent(cursor)}`, { token: a.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });
 
 describe('PATCH /v1/practice', () => {
   const patch = (practice: TestPractice, body: unknown, ifMatch?: string) =>
-    call('PATCH', '/v1/practice', { token: practice.adminToken, body, headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } });
+    call('PATCH', '/v1/practice', {
+      token: practice.adminToken,
+      body,
+      headers: ifMatch === undefined ? {} : { 'if-match': ifMatch },
+    });
 
   it('honours If-Match: stale is 409 VERSION_CONFLICT; "v", W/"v" and bare v succeed and the ETag moves on', async () => {
     const practice = await makePractice();
@@ -274,12 +375,18 @@ describe('PATCH /v1/practice', () => {
     expect(after.body.data).toMatchObject({ name: 'Unconditional', version: 5 });
   });
 
-  it.each(['abc', '"x"', '1,2', 'W/', '"1', '1"', '-1', ''])('a malformed If-Match %j: 400 VALIDATION_ERROR and nothing changes', async (ifMatch) => {
-    const practice = await makePractice();
-    const response = await patch(practice, { name: 'Nope' }, ifMatch);
-    expectError(response, 400, 'VALIDATION_ERROR');
-    expect((await call('GET', '/v1/practice', { token: practice.adminToken })).body.data).toMatchObject({ name: 'Test Spa', version: 1 });
-  });
+  it.each(['abc', '"x"', '1,2', 'W/', '"1', '1"', '-1', ''])(
+    'a malformed If-Match %j: 400 VALIDATION_ERROR and nothing changes',
+    async (ifMatch) => {
+      const practice = await makePractice();
+      const response = await patch(practice, { name: 'Nope' }, ifMatch);
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect((await call('GET', '/v1/practice', { token: practice.adminToken })).body.data).toMatchObject({
+        name: 'Test Spa',
+        version: 1,
+      });
+    },
+  );
 
   it('validates settings: time zone, currency, reminder lead, unknown fields', async () => {
     const practice = await makePractice();
@@ -297,7 +404,12 @@ describe('PATCH /v1/practice', () => {
 
     const ok = await patch(practice, { time_zone: 'Europe/Paris', currency: 'EUR', reminder_lead_minutes: 120 });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ time_zone: 'Europe/Paris', currency: 'EUR', reminder_lead_minutes: 120, version: 2 });
+    expect(ok.body.data).toMatchObject({
+      time_zone: 'Europe/Paris',
+      currency: 'EUR',
+      reminder_lead_minutes: 120,
+      version: 2,
+    });
   });
 
   it('a new practice has the documented defaults', async () => {
@@ -317,7 +429,10 @@ describe('PATCH /v1/practice', () => {
 describe('order of checks', () => {
   it('authenticates before reading the body: no token with a bad or huge body is 401', async () => {
     for (const rawBody of ['{not json', 'x'.repeat(300 * 1024)]) {
-      const response = await call('POST', '/v1/credentials', { rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await call('POST', '/v1/credentials', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe('UNAUTHORIZED');
     }

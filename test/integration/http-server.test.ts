@@ -49,13 +49,29 @@ describe('local HTTP server', () => {
   });
 
   it('GET /book.js names the address the server listens on, never the Host a request names (it is cached publicly, with no Vary)', async () => {
-    const answer = await new Promise<{ status?: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      get({ host: '127.0.0.1', port, path: '/book.js', headers: { host: 'evil.example', 'x-forwarded-proto': 'https' } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      }).on('error', reject);
-    });
+    const answer = await new Promise<{ status?: number; headers: Record<string, unknown>; body: string }>(
+      (resolve, reject) => {
+        get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/book.js',
+            headers: { host: 'evil.example', 'x-forwarded-proto': 'https' },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode,
+                headers: response.headers,
+                body: Buffer.concat(chunks).toString('utf8'),
+              }),
+            );
+          },
+        ).on('error', reject);
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers['cache-control']).toBe('public, max-age=300');
     expect(answer.headers.vary).toBeUndefined();
@@ -68,7 +84,13 @@ describe('local HTTP server', () => {
     const head = await fetch(`${baseUrl}/book?key=pk_unknown`, { method: 'HEAD' });
     expect(head.status).toBe(got.status);
     expect(got.status).toBe(200);
-    const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['x-request-id', 'date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)));
+    const headersOf = (response: Response) =>
+      Object.fromEntries(
+        [...response.headers].filter(
+          ([name]) =>
+            !['x-request-id', 'date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name),
+        ),
+      );
     expect(headersOf(head)).toEqual(headersOf(got));
     expect(head.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await got.text()).toContain('<script');
@@ -89,9 +111,18 @@ describe('local HTTP server', () => {
     });
     expect(json.status).toBe(200);
     const tokenBody = (await json.json()) as Record<string, unknown>;
-    expect(tokenBody).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'admin', access_token: expect.any(String) });
+    expect(tokenBody).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'admin',
+      access_token: expect.any(String),
+    });
 
-    const formBody = new URLSearchParams({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: admin.clientSecret });
+    const formBody = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: admin.clientId,
+      client_secret: admin.clientSecret,
+    });
     const form = await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', body: formBody });
     expect(form.status).toBe(200);
 
@@ -102,7 +133,11 @@ describe('local HTTP server', () => {
     });
     expect(basic.status).toBe(200);
 
-    for (const token of [tokenBody.access_token, ((await form.json()) as Record<string, unknown>).access_token, ((await basic.json()) as Record<string, unknown>).access_token]) {
+    for (const token of [
+      tokenBody.access_token,
+      ((await form.json()) as Record<string, unknown>).access_token,
+      ((await basic.json()) as Record<string, unknown>).access_token,
+    ]) {
       const practice = await fetch(`${baseUrl}/v1/practice`, { headers: { authorization: `Bearer ${token}` } });
       expect(practice.status).toBe(200);
       expect(practice.headers.get('etag')).toBe('"1"');
@@ -132,7 +167,10 @@ describe('local HTTP server', () => {
     expect(patched.status).toBe(200);
     expect(patched.headers.get('etag')).toBe('"2"');
 
-    const missing = await fetch(`${baseUrl}/v1/credentials/${encodeURIComponent('ci_no such')}`, { method: 'DELETE', headers: auth });
+    const missing = await fetch(`${baseUrl}/v1/credentials/${encodeURIComponent('ci_no such')}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('CREDENTIAL_NOT_FOUND');
 
@@ -198,7 +236,9 @@ function rawExchange(port: number, request: string): Promise<RawAnswer> {
       const split = text.indexOf('\r\n\r\n');
       if (split === -1) return reject(new Error(`no HTTP answer: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       let rawBody = text.slice(split + 4);
       if (headers['transfer-encoding'] === 'chunked') {
         let decoded = '';
@@ -212,7 +252,12 @@ function rawExchange(port: number, request: string): Promise<RawAnswer> {
         rawBody = decoded;
       }
       try {
-        resolve({ statusLine, status: Number(statusLine.split(' ')[1]), headers, body: rawBody ? JSON.parse(rawBody) : undefined });
+        resolve({
+          statusLine,
+          status: Number(statusLine.split(' ')[1]),
+          headers,
+          body: rawBody ? JSON.parse(rawBody) : undefined,
+        });
       } catch (error) {
         reject(error);
       }
@@ -245,7 +290,15 @@ describe('transport refusals on the local HTTP server (raw socket)', () => {
   function expectRefusal(answer: RawAnswer, status: number, code: string) {
     expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
     expect(answer.statusLine).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    expect(answer.body).toEqual({ success: false, error: { code, message: expect.any(String), request_id: expect.any(String), ...(answer.body.error.details ? { details: expect.any(Array) } : {}) } });
+    expect(answer.body).toEqual({
+      success: false,
+      error: {
+        code,
+        message: expect.any(String),
+        request_id: expect.any(String),
+        ...(answer.body.error.details ? { details: expect.any(Array) } : {}),
+      },
+    });
     expect(answer.headers['x-request-id']).toBe(answer.body.error.request_id);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.headers.connection).toBe('close');

@@ -14,21 +14,31 @@ import type { FunctionModel } from '../../infra/local/aws/model';
  */
 
 /** A key of the family's pattern: every `?` a hex digit, every `*` a random piece. */
-const keyOf = (pattern: string) => pattern.replace(/\?/g, () => Math.floor(Math.random() * 16).toString(16)).replace(/\*/g, () => randomUUID().slice(0, 8));
+const keyOf = (pattern: string) =>
+  pattern
+    .replace(/\?/g, () => Math.floor(Math.random() * 16).toString(16))
+    .replace(/\*/g, () => randomUUID().slice(0, 8));
 const FAMILIES = Object.values(PARTITIONS);
 const patternCount = (fn: FunctionModel) => JSON.stringify(fn.policies).split('dynamodb:LeadingKeys').length;
 
 describe('IAM decisions cached by key pattern', () => {
   it('requests that share a cache key get the same answer from the simulator', async () => {
     const model = await localAwsModel();
-    const roles = [...new Map(Object.values(model.functions).map((fn) => [fn.roleName, fn])).values()].sort((a, b) => patternCount(b) - patternCount(a) || (a.roleName < b.roleName ? -1 : 1));
+    const roles = [...new Map(Object.values(model.functions).map((fn) => [fn.roleName, fn])).values()].sort(
+      (a, b) => patternCount(b) - patternCount(a) || (a.roleName < b.roleName ? -1 : 1),
+    );
     let shared = 0;
     for (const fn of roles.slice(0, 3)) {
       const answers = new Map<string, Verdict>();
       for (const action of ['dynamodb:PutItem', 'dynamodb:Query']) {
         for (const [index, pattern] of FAMILIES.entries()) {
           const next = FAMILIES[(index + 1) % FAMILIES.length];
-          for (const keys of [[keyOf(pattern)], [keyOf(pattern)], [keyOf(pattern), keyOf(next)], [keyOf(next), keyOf(pattern)]]) {
+          for (const keys of [
+            [keyOf(pattern)],
+            [keyOf(pattern)],
+            [keyOf(pattern), keyOf(next)],
+            [keyOf(next), keyOf(pattern)],
+          ]) {
             const request = { action, resource: model.table.arn, context: { 'dynamodb:LeadingKeys': keys } };
             const key = decisionKey(fn, request);
             const verdict = await simulate(fn, request, model.account);
@@ -40,7 +50,9 @@ describe('IAM decisions cached by key pattern', () => {
         }
       }
       // Both verdicts occur: the keys above reach allowed and denied writes alike.
-      expect(new Set([...answers.values()].map((verdict) => verdict.allowed)), fn.roleName).toEqual(new Set([true, false]));
+      expect(new Set([...answers.values()].map((verdict) => verdict.allowed)), fn.roleName).toEqual(
+        new Set([true, false]),
+      );
     }
     expect(shared).toBeGreaterThan(3 * FAMILIES.length * 2);
   }, 240_000);

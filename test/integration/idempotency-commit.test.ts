@@ -37,7 +37,8 @@ const recordOf = (key: string) => readIdempotencyRecord(scene.practice.medspaId,
 
 describe('the Idempotency-Key marker of POSTs that write one item', () => {
   it('is committed with the write: rooms, equipment, providers, credentials, webhooks, secret rotations, reminders', async () => {
-    const webhook = (await keyed(`hook-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] })).body.data;
+    const webhook = (await keyed(`hook-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] })).body
+      .data;
     const appointment = (await book(scene)).body.data;
     const posts: Array<[url: string, body?: unknown]> = [
       ['/v1/rooms', { name: 'Marked room' }],
@@ -59,7 +60,8 @@ describe('the Idempotency-Key marker of POSTs that write one item', () => {
   });
 
   it('is committed with the logged attempt of a webhook test and of a retried delivery', async () => {
-    const webhook = (await keyed(`hook-test-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] })).body.data;
+    const webhook = (await keyed(`hook-test-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] }))
+      .body.data;
     const testKey = `marked-test-${Date.now()}`;
     const tested = await keyed(testKey, `/v1/webhooks/${webhook.id}/test`);
     expect(tested.status, JSON.stringify(tested.body)).toBeLessThan(300);

@@ -12,7 +12,12 @@ beforeAll(async () => {
 const keyed = (key: string, method: string, url: string, body: unknown, token = scene.practice.adminToken) =>
   call(method, url, { token, body, headers: { 'idempotency-key': key } });
 
-const bookingBody = (hhmm: string) => ({ client_id: scene.client.id, service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nyTime(BOOKING_DAY, hhmm) });
+const bookingBody = (hhmm: string) => ({
+  client_id: scene.client.id,
+  service_id: scene.service.id,
+  provider_id: scene.provider.id,
+  scheduled_at: nyTime(BOOKING_DAY, hhmm),
+});
 
 describe('Idempotency-Key (contract 1)', () => {
   it('a retried booking replays the first answer (same status and body), not PROVIDER_UNAVAILABLE', async () => {
@@ -27,7 +32,7 @@ describe('Idempotency-Key (contract 1)', () => {
     expect(retry.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
   });
 
-  it('a 5xx gives the key back (the route\'s role may delete its claim): the retry runs the operation', async () => {
+  it("a 5xx gives the key back (the route's role may delete its claim): the retry runs the operation", async () => {
     let failNext = true;
     const name = 'failOneTransaction';
     ddb().middlewareStack.add(
@@ -58,24 +63,42 @@ describe('Idempotency-Key (contract 1)', () => {
     const other = await keyed(key, 'POST', '/v1/appointments', bookingBody('12:00'));
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    const list = await call('GET', `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}`, { token: scene.practice.adminToken });
-    expect(list.body.data.filter((a: { scheduled_at: string }) => a.scheduled_at === new Date(nyTime(BOOKING_DAY, '12:00')).toISOString())).toEqual([]);
+    const list = await call('GET', `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}`, {
+      token: scene.practice.adminToken,
+    });
+    expect(
+      list.body.data.filter(
+        (a: { scheduled_at: string }) => a.scheduled_at === new Date(nyTime(BOOKING_DAY, '12:00')).toISOString(),
+      ),
+    ).toEqual([]);
   });
 
   it('10 concurrent same-key bookings make one appointment; all answer it', async () => {
     const key = `race-${Date.now()}`;
-    const answers = await Promise.all(Array.from({ length: 10 }, () => keyed(key, 'POST', '/v1/appointments', bookingBody('14:00'))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => keyed(key, 'POST', '/v1/appointments', bookingBody('14:00'))),
+    );
     const ids = new Set(answers.map((answer) => answer.body?.data?.id));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
     expect(ids.size).toBe(1);
-    const list = await call('GET', `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}`, { token: scene.practice.adminToken });
-    expect(list.body.data.filter((a: { scheduled_at: string }) => a.scheduled_at === new Date(nyTime(BOOKING_DAY, '14:00')).toISOString())).toHaveLength(1);
+    const list = await call('GET', `/v1/appointments?from=${BOOKING_DAY}&to=${BOOKING_DAY}`, {
+      token: scene.practice.adminToken,
+    });
+    expect(
+      list.body.data.filter(
+        (a: { scheduled_at: string }) => a.scheduled_at === new Date(nyTime(BOOKING_DAY, '14:00')).toISOString(),
+      ),
+    ).toHaveLength(1);
   });
 
   it('10 concurrent same-key payments record one payment and raise the total once', async () => {
     const client = await makeClient(scene.practice);
     const key = `pay-${Date.now()}`;
-    const answers = await Promise.all(Array.from({ length: 10 }, () => keyed(key, 'POST', '/v1/payments', { client_id: client.id, amount_cents: 1234, method: 'card' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        keyed(key, 'POST', '/v1/payments', { client_id: client.id, amount_cents: 1234, method: 'card' }),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
     expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
     const after = await call('GET', `/v1/clients/${client.id}`, { token: scene.practice.adminToken });

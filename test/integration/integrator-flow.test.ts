@@ -30,7 +30,12 @@ describe('quick start with the typed client against the local server', () => {
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     const url = new URL(String(input));
-    exchanges.push({ method: init?.method ?? 'GET', path: url.pathname, status: response.status, body: await response.clone().text() });
+    exchanges.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      status: response.status,
+      body: await response.clone().text(),
+    });
     return response;
   };
 
@@ -43,7 +48,12 @@ describe('quick start with the typed client against the local server', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('books, confirms, checks in, completes and pays for a first appointment; every answer matches the document', async () => {
-    const client = new MedspaClient({ baseUrl, clientId: demo.client_id, clientSecret: demo.client_secret, fetch: recordingFetch });
+    const client = new MedspaClient({
+      baseUrl,
+      clientId: demo.client_id,
+      clientSecret: demo.client_secret,
+      fetch: recordingFetch,
+    });
 
     // The demo practice comes with a week of appointments: the first list is not empty.
     const week = await client.getAppointments();
@@ -61,13 +71,26 @@ describe('quick start with the typed client against the local server', () => {
     const slot = entry.slots[0];
 
     const booked = await client.createAppointment({
-      client_id: olivia!.id, service_id: botox.id, provider_id: entry.provider.id, scheduled_at: slot.slot_start, source: 'online',
+      client_id: olivia!.id,
+      service_id: botox.id,
+      provider_id: entry.provider.id,
+      scheduled_at: slot.slot_start,
+      source: 'online',
     });
-    expect(booked.data).toMatchObject({ status: 'scheduled', scheduled_at: slot.slot_start, price_cents: botox.price_cents });
+    expect(booked.data).toMatchObject({
+      status: 'scheduled',
+      scheduled_at: slot.slot_start,
+      price_cents: botox.price_cents,
+    });
 
     // The same slot again is refused, with the contract's code.
     const taken = await client
-      .createAppointment({ client_id: olivia!.id, service_id: botox.id, provider_id: entry.provider.id, scheduled_at: slot.slot_start })
+      .createAppointment({
+        client_id: olivia!.id,
+        service_id: botox.id,
+        provider_id: entry.provider.id,
+        scheduled_at: slot.slot_start,
+      })
       .catch((error: unknown) => error);
     expect(taken).toBeInstanceOf(MedspaApiError);
     expect(taken).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', status: 409 });
@@ -75,7 +98,14 @@ describe('quick start with the typed client against the local server', () => {
     for (const status of ['confirmed', 'checked_in', 'in_progress', 'completed'] as const) {
       expect((await client.updateAppointmentStatus(booked.data.id, status)).data.status).toBe(status);
     }
-    const paid = await client.api.createPayment({ body: { client_id: olivia!.id, appointment_id: booked.data.id, amount_cents: booked.data.price_cents, method: 'card' } });
+    const paid = await client.api.createPayment({
+      body: {
+        client_id: olivia!.id,
+        appointment_id: booked.data.id,
+        amount_cents: booked.data.price_cents,
+        method: 'card',
+      },
+    });
     expect(paid.data).toMatchObject({ amount_cents: botox.price_cents, currency: 'USD' });
 
     const detail = await client.getAppointment(booked.data.id);
@@ -93,11 +123,25 @@ describe('quick start with the typed client against the local server', () => {
       expect(found, `${exchange.method} ${exchange.path}`).toBeDefined();
       const schema = responseSchema(document, found!.operation, exchange.status);
       expect(schema, `${found!.operation.operationId} ${exchange.status} is not documented`).toBeDefined();
-      expect(validator.check(schema!, JSON.parse(exchange.body)), `${found!.operation.operationId} ${exchange.status}`).toEqual([]);
+      expect(
+        validator.check(schema!, JSON.parse(exchange.body)),
+        `${found!.operation.operationId} ${exchange.status}`,
+      ).toEqual([]);
     }
     const operations = new Set(exchanges.map((e) => operationFor(document, e.method, e.path)!.operation.operationId));
     expect([...operations].sort()).toEqual(
-      ['createAppointment', 'createPayment', 'createToken', 'getAppointment', 'getAppointments', 'getClient', 'listClients', 'listServices', 'searchAvailability', 'updateAppointmentStatus'].sort(),
+      [
+        'createAppointment',
+        'createPayment',
+        'createToken',
+        'getAppointment',
+        'getAppointments',
+        'getClient',
+        'listClients',
+        'listServices',
+        'searchAvailability',
+        'updateAppointmentStatus',
+      ].sort(),
     );
   }, 60_000);
 });

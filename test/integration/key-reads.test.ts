@@ -15,13 +15,17 @@ const pk = `KEYREADS#${randomUUID()}`;
 const keyOf = (n: number): Key => ({ pk, sk: String(n) });
 
 beforeAll(async () => {
-  await Promise.all([1, 2, 3].map((n) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keyOf(n), n } }))));
+  await Promise.all(
+    [1, 2, 3].map((n) => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keyOf(n), n } }))),
+  );
 });
 
 describe('reads by key', () => {
   it('reads asked for together are one BatchGetItem, duplicates asked once, each caller answered its own', async () => {
     ddbCalls.trace = [];
-    const { result, calls } = await counted(() => Promise.all([readItem(keyOf(1)), readItems([keyOf(1), keyOf(2), keyOf(9)]), readItem(keyOf(3))]));
+    const { result, calls } = await counted(() =>
+      Promise.all([readItem(keyOf(1)), readItems([keyOf(1), keyOf(2), keyOf(9)]), readItem(keyOf(3))]),
+    );
     const trace = ddbCalls.trace;
     ddbCalls.trace = undefined;
     expect(calls).toEqual({ BatchGetItemCommand: 1 });

@@ -13,9 +13,15 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
 
 /** AWS's words for a call no identity policy allows (role session = the function). */
 const DENIED = (action: string) =>
-  new RegExp(`^User: arn:aws:sts::\\d{12}:assumed-role/[\\w-]+/[\\w-]+ is not authorized to perform: ${action} on resource: arn:aws:[\\w-]+:[\\w-]*:\\d{12}:\\S+ because no identity-based policy allows the ${action} action$`);
+  new RegExp(
+    `^User: arn:aws:sts::\\d{12}:assumed-role/[\\w-]+/[\\w-]+ is not authorized to perform: ${action} on resource: arn:aws:[\\w-]+:[\\w-]*:\\d{12}:\\S+ because no identity-based policy allows the ${action} action$`,
+  );
 
-const clientItem = (medspaId: string) => ({ pk: collectionPk(medspaId, 'CLIENT'), sk: crypto.randomUUID(), entity: 'PROBE' });
+const clientItem = (medspaId: string) => ({
+  pk: collectionPk(medspaId, 'CLIENT'),
+  sk: crypto.randomUUID(),
+  entity: 'PROBE',
+});
 
 let practice: TestPractice;
 beforeAll(async () => {
@@ -30,42 +36,76 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
 
   it('a call the role does not grant fails as AWS fails it, and writes nothing', async () => {
     const item = clientItem(practice.medspaId);
-    const error = await runAsFunction('getPractice', () => ddb().send(new PutCommand({ TableName: tableName(), Item: item }))).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    const error = await runAsFunction('getPractice', () =>
+      ddb().send(new PutCommand({ TableName: tableName(), Item: item })),
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+    });
     expect((error as Error).message).toMatch(DENIED('dynamodb:PutItem'));
     const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
     expect(Item).toBeUndefined();
   });
 
-  it('a write outside the route row\'s declaration fails; inside it passes', async () => {
+  it("a write outside the route row's declaration fails; inside it passes", async () => {
     expect(routes.createRoom.writes).not.toHaveProperty('clients');
-    const outside = await runAsFunction('createRoom', () => ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) }))).catch((caught: unknown) => caught);
+    const outside = await runAsFunction('createRoom', () =>
+      ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) })),
+    ).catch((caught: unknown) => caught);
     expect(outside).toMatchObject({ name: 'AccessDeniedException' });
     // The declaration names the action too: createClient puts clients, it does not update them.
-    await runAsFunction('createClient', () => ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) })));
+    await runAsFunction('createClient', () =>
+      ddb().send(new PutCommand({ TableName: tableName(), Item: clientItem(practice.medspaId) })),
+    );
     const update = await runAsFunction('createClient', () =>
-      ddb().send(new UpdateCommand({ TableName: tableName(), Key: { pk: collectionPk(practice.medspaId, 'CLIENT'), sk: 'x' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1 } })),
+      ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: collectionPk(practice.medspaId, 'CLIENT'), sk: 'x' },
+          UpdateExpression: 'SET a = :a',
+          ExpressionAttributeValues: { ':a': 1 },
+        }),
+      ),
     ).catch((caught: unknown) => caught);
     expect((update as Error).message).toMatch(DENIED('dynamodb:UpdateItem'));
   });
 
   it('every authenticated GET may update its own rate-limit bucket (denied on AWS before roles came from declarations)', async () => {
     await runAsFunction('getAppointments', () =>
-      ddb().send(new UpdateCommand({ TableName: tableName(), Key: rateLimitKey(practice.medspaId, 'probe-credential'), UpdateExpression: 'SET probe = :p', ExpressionAttributeValues: { ':p': 1 } })),
+      ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: rateLimitKey(practice.medspaId, 'probe-credential'),
+          UpdateExpression: 'SET probe = :p',
+          ExpressionAttributeValues: { ':p': 1 },
+        }),
+      ),
     );
   });
 
-  it('calls outside any function (test set-up, the seed, the admin command) are the operator\'s and are not checked', async () => {
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...clientItem(practice.medspaId), pk: 'ANYTHING' } }));
+  it("calls outside any function (test set-up, the seed, the admin command) are the operator's and are not checked", async () => {
+    await ddb().send(
+      new PutCommand({ TableName: tableName(), Item: { ...clientItem(practice.medspaId), pk: 'ANYTHING' } }),
+    );
   });
 
   it('stand-ins are checked too: only the token function may kms:Sign; only the stream relay may PutEvents; fan-out may send deliveries', async () => {
     await runAsFunction('createToken', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }));
-    await expect(runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' }))).rejects.toThrow(DENIED('kms:Sign'));
+    await expect(
+      runAsFunction('getPractice', () => authorizeStandIn({ action: 'kms:Sign', resource: 'signingKey' })),
+    ).rejects.toThrow(DENIED('kms:Sign'));
     await runAsFunction('streamToBus', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }));
-    await expect(runAsFunction('fanOut', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' }))).rejects.toThrow(DENIED('events:PutEvents'));
+    await expect(
+      runAsFunction('fanOut', () => authorizeStandIn({ action: 'events:PutEvents', resource: 'bus' })),
+    ).rejects.toThrow(DENIED('events:PutEvents'));
     await runAsFunction('fanOut', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }));
-    await expect(runAsFunction('aggregateReports', () => authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }))).rejects.toThrow(DENIED('sqs:SendMessage'));
+    await expect(
+      runAsFunction('aggregateReports', () =>
+        authorizeStandIn({ action: 'sqs:SendMessage', resource: 'queue:deliveries' }),
+      ),
+    ).rejects.toThrow(DENIED('sqs:SendMessage'));
   });
 
   it("the token key's public half, which the stage gives at deploy, is stood in only for the functions it is given to", async () => {
@@ -73,7 +113,9 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
     expect(await runAsFunction('getPractice', () => verifyToken(token))).toMatchObject({ medspaId: practice.medspaId });
     expect(await runAsFunction('getJwks', () => tokenPublicJwk())).toMatchObject({ alg: 'ES256' });
     // The health check and the workers are not given it: on AWS they would have no key to verify with.
-    await expect(runAsFunction('getHealth', () => verifyToken(token))).rejects.toThrow('The deployed stage does not set TOKEN_PUBLIC_KEY for function "getHealth"');
+    await expect(runAsFunction('getHealth', () => verifyToken(token))).rejects.toThrow(
+      'The deployed stage does not set TOKEN_PUBLIC_KEY for function "getHealth"',
+    );
     expect(() => runAsFunction('streamToBus', () => tokenPublicJwk())).toThrow(/does not set TOKEN_PUBLIC_KEY/);
   });
 
@@ -81,7 +123,9 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
     expect(runAsFunction('listClients', () => secretKeys('cursor'))).toHaveLength(1);
     expect(runAsFunction('deliverWebhook', () => secretKeys('webhook'))).toHaveLength(1);
     // A get reads no cursor; a list reads no subscription secret.
-    expect(() => runAsFunction('getClient', () => secretKeys('cursor'))).toThrow('The deployed stage does not set CURSOR_SECRET for function "getClient"');
+    expect(() => runAsFunction('getClient', () => secretKeys('cursor'))).toThrow(
+      'The deployed stage does not set CURSOR_SECRET for function "getClient"',
+    );
     expect(() => runAsFunction('listWebhooks', () => secretKeys('webhook'))).toThrow(/does not set WEBHOOK_SECRET/);
   });
 

@@ -31,7 +31,10 @@ afterAll(async () => {
 
 describe('the local event pipeline (npm start)', () => {
   it('a booking reaches a subscriber as a signed appointment.created, and a cancel as status_changed + cancelled', async () => {
-    const created = await call('POST', '/v1/webhooks', { token: scene.practice.adminToken, body: { url: receiver.url('/hooks'), events: ['appointment.created', 'appointment.cancelled'] } });
+    const created = await call('POST', '/v1/webhooks', {
+      token: scene.practice.adminToken,
+      body: { url: receiver.url('/hooks'), events: ['appointment.created', 'appointment.cancelled'] },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const secret = created.body.data.secret as string;
 
@@ -39,8 +42,16 @@ describe('the local event pipeline (npm start)', () => {
     const delivered = await waitFor('appointment.created at the receiver', () =>
       receiver.accepted.find((request) => JSON.parse(request.body).data?.object?.id === booked.id),
     );
-    const payload = new Webhook(secret).verify(delivered.body, delivered.headers) as { type: string; medspa_id: string; data: { object: Record<string, unknown> } };
-    expect(payload).toMatchObject({ type: 'appointment.created', medspa_id: scene.practice.medspaId, data: { object: { id: booked.id, status: 'scheduled' } } });
+    const payload = new Webhook(secret).verify(delivered.body, delivered.headers) as {
+      type: string;
+      medspa_id: string;
+      data: { object: Record<string, unknown> };
+    };
+    expect(payload).toMatchObject({
+      type: 'appointment.created',
+      medspa_id: scene.practice.medspaId,
+      data: { object: { id: booked.id, status: 'scheduled' } },
+    });
     expect(payload.data.object).not.toHaveProperty('pk');
 
     await call('POST', `/v1/appointments/${booked.id}/cancel`, { token: scene.practice.adminToken, body: {} });
@@ -49,6 +60,9 @@ describe('the local event pipeline (npm start)', () => {
     );
     expect(JSON.parse(cancelled.body).data.object).toMatchObject({ id: booked.id, status: 'cancelled' });
     // Only the chosen types arrive (status_changed was not subscribed).
-    expect(receiver.accepted.map((request) => JSON.parse(request.body).type).sort()).toEqual(['appointment.cancelled', 'appointment.created']);
+    expect(receiver.accepted.map((request) => JSON.parse(request.body).type).sort()).toEqual([
+      'appointment.cancelled',
+      'appointment.created',
+    ]);
   });
 });

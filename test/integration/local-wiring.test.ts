@@ -40,7 +40,12 @@ beforeAll(async () => {
 });
 
 /** The stack's construct ids: `streamToBus-failures` -> `StreamToBusFailures` (infra/stacks/stage-settings.ts `pascal`). */
-const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part[0].toUpperCase() + part.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
 
 const queue = (id: string) => {
   const found = model.queues.filter((candidate) => candidate.id === id);
@@ -65,43 +70,50 @@ const contractEvent = (type: string, medspaId = 'm1'): ContractEvent => ({
 });
 
 describe('stream mappings: one local poller each, with its settings', () => {
-  it('polls for exactly the template\'s stream mappings', () => {
-    const streamMappings = model.eventSourceMappings.filter((candidate) => candidate.properties.EventSourceArn === model.table.streamArn);
+  it("polls for exactly the template's stream mappings", () => {
+    const streamMappings = model.eventSourceMappings.filter(
+      (candidate) => candidate.properties.EventSourceArn === model.table.streamArn,
+    );
     expect(streamMappings.map((candidate) => candidate.function).sort()).toEqual([...LOCAL_STREAM_WORKERS].sort());
   });
 
-  it.each(LOCAL_STREAM_WORKERS)('%s: batch size, partial batch responses, retries, bisect, record age, start, filters', (worker) => {
-    const properties = mapping(worker);
-    const local = localStreamMapping(worker);
-    // No FilterCriteria, ParallelizationFactor, MaximumBatchingWindowInSeconds or TumblingWindowInSeconds:
-    // the poller hands over every record, one batch of a shard at a time, as soon as it has it.
-    expect(fields(properties)).toEqual([
-      'BatchSize',
-      'BisectBatchOnFunctionError',
-      'DestinationConfig',
-      'EventSourceArn',
-      'FunctionName',
-      'FunctionResponseTypes',
-      'MaximumRecordAgeInSeconds',
-      'MaximumRetryAttempts',
-      'StartingPosition',
-    ]);
-    expect(properties.StartingPosition).toBe(STARTING_POSITION);
-    expect(properties.BatchSize).toBe(local.batchSize);
-    expect(properties.FunctionResponseTypes.includes('ReportBatchItemFailures')).toBe(local.reportBatchItemFailures);
-    // Lambda checkpoints at the lowest failed sequence number and hands over every record from there.
-    expect(local.partialRetry).toBe('fromFirstFailure');
-    // Lambda counts the retries; the poller counts the tries, the first included.
-    expect(properties.MaximumRetryAttempts + 1).toBe(local.maxAttempts);
-    expect(properties.BisectBatchOnFunctionError).toBe(local.bisectOnError);
-    expect(properties.MaximumRecordAgeInSeconds).toBe(local.maxRecordAgeSeconds);
-    // Named difference: records given up go to this queue on AWS; locally they are logged by ids.
-    expect(properties.DestinationConfig).toEqual({ OnFailure: { Destination: queue(`${pascal(worker)}FailuresDlq`).arn } });
-  });
+  it.each(LOCAL_STREAM_WORKERS)(
+    '%s: batch size, partial batch responses, retries, bisect, record age, start, filters',
+    (worker) => {
+      const properties = mapping(worker);
+      const local = localStreamMapping(worker);
+      // No FilterCriteria, ParallelizationFactor, MaximumBatchingWindowInSeconds or TumblingWindowInSeconds:
+      // the poller hands over every record, one batch of a shard at a time, as soon as it has it.
+      expect(fields(properties)).toEqual([
+        'BatchSize',
+        'BisectBatchOnFunctionError',
+        'DestinationConfig',
+        'EventSourceArn',
+        'FunctionName',
+        'FunctionResponseTypes',
+        'MaximumRecordAgeInSeconds',
+        'MaximumRetryAttempts',
+        'StartingPosition',
+      ]);
+      expect(properties.StartingPosition).toBe(STARTING_POSITION);
+      expect(properties.BatchSize).toBe(local.batchSize);
+      expect(properties.FunctionResponseTypes.includes('ReportBatchItemFailures')).toBe(local.reportBatchItemFailures);
+      // Lambda checkpoints at the lowest failed sequence number and hands over every record from there.
+      expect(local.partialRetry).toBe('fromFirstFailure');
+      // Lambda counts the retries; the poller counts the tries, the first included.
+      expect(properties.MaximumRetryAttempts + 1).toBe(local.maxAttempts);
+      expect(properties.BisectBatchOnFunctionError).toBe(local.bisectOnError);
+      expect(properties.MaximumRecordAgeInSeconds).toBe(local.maxRecordAgeSeconds);
+      // Named difference: records given up go to this queue on AWS; locally they are logged by ids.
+      expect(properties.DestinationConfig).toEqual({
+        OnFailure: { Destination: queue(`${pascal(worker)}FailuresDlq`).arn },
+      });
+    },
+  );
 });
 
 describe('queues and their mappings', () => {
-  it('fan-out: takes its queue\'s events a batch of BatchSize at a time, each on its own', () => {
+  it("fan-out: takes its queue's events a batch of BatchSize at a time, each on its own", () => {
     const properties = mapping('fanOut');
     expect(fields(properties)).toEqual(['BatchSize', 'EventSourceArn', 'FunctionName', 'FunctionResponseTypes']);
     expect(properties.EventSourceArn).toBe(queue(`${pascal(localFanOut().queue)}Queue`).arn);
@@ -113,27 +125,52 @@ describe('queues and their mappings', () => {
     // Locally the bus calls fan-out directly, so a fan-out failure fails the relay's stream record,
     // which its poller retries with streamToBus's settings, instead of SQS redelivering the event.
     const events = queue(`${pascal(localFanOut().queue)}Queue`);
-    expect(fields(events.properties)).toEqual(['MessageRetentionPeriod', 'RedrivePolicy', 'SqsManagedSseEnabled', 'VisibilityTimeout']);
-    expect(model.eventSourceMappings.filter((candidate) => candidate.properties.EventSourceArn === events.arn).map((candidate) => candidate.function)).toEqual(['fanOut']);
+    expect(fields(events.properties)).toEqual([
+      'MessageRetentionPeriod',
+      'RedrivePolicy',
+      'SqsManagedSseEnabled',
+      'VisibilityTimeout',
+    ]);
+    expect(
+      model.eventSourceMappings
+        .filter((candidate) => candidate.properties.EventSourceArn === events.arn)
+        .map((candidate) => candidate.function),
+    ).toEqual(['fanOut']);
     const targets = model.rules.flatMap((rule) => rule.properties.Targets.map((target: { Arn: string }) => target.Arn));
     expect(targets.filter((arn) => arn === events.arn)).toHaveLength(EVENT_RULES.length);
   });
 
   it('deliveries: one job per run, each succeeding or failing alone, as with partial batch responses', () => {
     const properties = mapping('deliverWebhook');
-    expect(fields(properties)).toEqual(['BatchSize', 'EventSourceArn', 'FunctionName', 'FunctionResponseTypes', 'ScalingConfig']);
+    expect(fields(properties)).toEqual([
+      'BatchSize',
+      'EventSourceArn',
+      'FunctionName',
+      'FunctionResponseTypes',
+      'ScalingConfig',
+    ]);
     expect(properties.EventSourceArn).toBe(queue('DeliveriesQueue').arn);
     expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     // Named difference: fewer attempts in flight locally than AWS's invocations times their batch.
-    expect(LOCAL_DELIVERY_CONCURRENCY).toBeLessThanOrEqual(properties.ScalingConfig.MaximumConcurrency * properties.BatchSize);
+    expect(LOCAL_DELIVERY_CONCURRENCY).toBeLessThanOrEqual(
+      properties.ScalingConfig.MaximumConcurrency * properties.BatchSize,
+    );
   });
 
   it('deliveries queue: visibility timeout, redrive after maxReceiveCount, no default delay, retention past every retry', () => {
     const { properties } = queue('DeliveriesQueue');
     const local = localDeliveriesQueue();
-    expect(fields(properties)).toEqual(['MessageRetentionPeriod', 'RedrivePolicy', 'SqsManagedSseEnabled', 'VisibilityTimeout']);
+    expect(fields(properties)).toEqual([
+      'MessageRetentionPeriod',
+      'RedrivePolicy',
+      'SqsManagedSseEnabled',
+      'VisibilityTimeout',
+    ]);
     expect(properties.VisibilityTimeout).toBe(local.visibilityTimeoutSeconds);
-    expect(properties.RedrivePolicy).toEqual({ deadLetterTargetArn: queue('DeliveriesDlq').arn, maxReceiveCount: local.maxReceiveCount });
+    expect(properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: queue('DeliveriesDlq').arn,
+      maxReceiveCount: local.maxReceiveCount,
+    });
     // No DelaySeconds: every send names its own delay, to SQS and to the local timers alike.
     expect(properties.DelaySeconds).toBeUndefined();
     // The journal keeps a job until it is done; SQS keeps it longer than the whole retry schedule.
@@ -145,15 +182,31 @@ describe('queues and their mappings', () => {
 describe('bus rules', () => {
   const busRules = () => model.rules.filter((rule) => rule.properties.EventPattern);
 
-  it('are the rules of lib/events/rules.ts, with the same patterns, each to fan-out\'s queue', () => {
-    expect(busRules().map((rule) => rule.id).sort()).toEqual(EVENT_RULES.map((rule) => rule.name).sort());
+  it("are the rules of lib/events/rules.ts, with the same patterns, each to fan-out's queue", () => {
+    expect(
+      busRules()
+        .map((rule) => rule.id)
+        .sort(),
+    ).toEqual(EVENT_RULES.map((rule) => rule.name).sort());
     for (const rule of EVENT_RULES) {
       const { properties } = busRules().find((candidate) => candidate.id === rule.name)!;
-      expect(fields(properties), rule.name).toEqual(['Description', 'EventBusName', 'EventPattern', 'State', 'Targets']);
+      expect(fields(properties), rule.name).toEqual([
+        'Description',
+        'EventBusName',
+        'EventPattern',
+        'State',
+        'Targets',
+      ]);
       expect(properties.EventPattern, rule.name).toEqual(rule.pattern);
       expect(properties.State).toBe('ENABLED');
       // No RetryPolicy: EventBridge's default. Locally the bus is a call, and its failure fails the stream record.
-      expect(properties.Targets).toEqual([{ Id: 'Target0', Arn: queue(`${pascal(rule.target.queue)}Queue`).arn, DeadLetterConfig: { Arn: queue(`${pascal(rule.target.queue)}Dlq`).arn } }]);
+      expect(properties.Targets).toEqual([
+        {
+          Id: 'Target0',
+          Arn: queue(`${pascal(rule.target.queue)}Queue`).arn,
+          DeadLetterConfig: { Arn: queue(`${pascal(rule.target.queue)}Dlq`).arn },
+        },
+      ]);
       expect(rule.target.queue, rule.name).toBe(localFanOut().queue);
     }
   });
@@ -161,8 +214,13 @@ describe('bus rules', () => {
   it('route every event type as the synthesized patterns do, and an unknown type nowhere', () => {
     for (const type of [...EVENT_TYPES, 'webhook.test', 'client.merged']) {
       const event = contractEvent(type);
-      const synthesized = busRules().filter((rule) => matches(rule.properties.EventPattern as EventPattern, busEvent(event))).map((rule) => rule.id);
-      expect(fanOutRoutes(event).map((rule) => rule.name), type).toEqual(synthesized);
+      const synthesized = busRules()
+        .filter((rule) => matches(rule.properties.EventPattern as EventPattern, busEvent(event)))
+        .map((rule) => rule.id);
+      expect(
+        fanOutRoutes(event).map((rule) => rule.name),
+        type,
+      ).toEqual(synthesized);
       expect(synthesized, type).toHaveLength((EVENT_TYPES as readonly string[]).includes(type) ? 1 : 0);
     }
   });
@@ -198,7 +256,10 @@ describe('local delivery with these settings', () => {
   });
 
   const subscribe = async (path: string) => {
-    const response = await call('POST', '/v1/webhooks', { token: practice.adminToken, body: { url: receiver.url(path), events: ['*'] } });
+    const response = await call('POST', '/v1/webhooks', {
+      token: practice.adminToken,
+      body: { url: receiver.url(path), events: ['*'] },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body.data as { id: string };
   };
@@ -215,9 +276,13 @@ describe('local delivery with these settings', () => {
       // Fan-out is done when publish resolves: the log has the routed event's entry only.
       const logged = await call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=100`, { token: practice.adminToken });
       expect(logged.body.data.map((entry: { event_id: string }) => entry.event_id)).toEqual([routed.id]);
-      await waitFor('the routed event at the receiver', () => receiver.accepted.some((request) => request.headers['webhook-id'] === routed.id));
+      await waitFor('the routed event at the receiver', () =>
+        receiver.accepted.some((request) => request.headers['webhook-id'] === routed.id),
+      );
       await waitFor('the queue to drain', () => delivery.pending() === 0);
-      expect(receiver.requests.filter((request) => request.path === path).map((request) => request.headers['webhook-id'])).toEqual([routed.id]);
+      expect(
+        receiver.requests.filter((request) => request.path === path).map((request) => request.headers['webhook-id']),
+      ).toEqual([routed.id]);
     } finally {
       await delivery.stop();
     }
@@ -227,7 +292,14 @@ describe('local delivery with these settings', () => {
     const path = `/poison-${randomUUID()}`;
     const hook = await subscribe(path);
     // A secret that cannot be decrypted makes every run throw, as an unreachable table would.
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'WEBHOOK', hook.id), UpdateExpression: 'SET secret_enc = :broken', ExpressionAttributeValues: { ':broken': 'broken' } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(practice.medspaId, 'WEBHOOK', hook.id),
+        UpdateExpression: 'SET secret_enc = :broken',
+        ExpressionAttributeValues: { ':broken': 'broken' },
+      }),
+    );
     const dataDir = mkdtempSync(join(tmpdir(), 'wiring-'));
     const errors = vi.spyOn(logger, 'error');
     const delivery = startLocalDelivery({ dataDir, schedule: [], visibilityTimeoutSeconds: 0.05, maxReceiveCount: 3 });
@@ -236,7 +308,9 @@ describe('local delivery with these settings', () => {
       await delivery.publish([event]);
       await waitFor('the job to leave the queue', () => delivery.pending() === 0);
       const lines = readFileSync(join(dataDir, DEAD_LETTER_FILE), 'utf8').trim().split('\n');
-      expect(lines.map((line) => JSON.parse(line))).toMatchObject([{ subscription_id: hook.id, attempt: 1, event: { id: event.id } }]);
+      expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+        { subscription_id: hook.id, attempt: 1, event: { id: event.id } },
+      ]);
       const messages = errors.mock.calls.map(([message]) => String(message));
       expect(messages.filter((message) => /runs again after the visibility timeout/.test(message))).toHaveLength(2);
       expect(messages.filter((message) => /moved to the dead letters/.test(message))).toHaveLength(1);

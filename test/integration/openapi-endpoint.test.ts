@@ -20,8 +20,12 @@ describe('GET /v1/openapi.json (and /openapi.json)', () => {
   it("names the request's own host in servers and the token URL", async () => {
     const local = await call('GET', '/v1/openapi.json', { headers: { host: '127.0.0.1:4321' } });
     expect(local.body.servers).toEqual([{ url: 'http://127.0.0.1:4321', description: expect.any(String) }]);
-    expect(local.body.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe('http://127.0.0.1:4321/v1/auth/token');
-    const aws = await call('GET', '/v1/openapi.json', { headers: { host: 'api.glow.example', 'x-forwarded-proto': 'https' } });
+    expect(local.body.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(
+      'http://127.0.0.1:4321/v1/auth/token',
+    );
+    const aws = await call('GET', '/v1/openapi.json', {
+      headers: { host: 'api.glow.example', 'x-forwarded-proto': 'https' },
+    });
     expect(aws.body.servers[0].url).toBe('https://api.glow.example');
     expect(serverUrlOf({ host: 'evil.example/<script>' })).toBeNull();
     expect(serverUrlOf({ host: 'localhost:3000' })).toBe('http://localhost:3000');

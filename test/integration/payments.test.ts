@@ -15,7 +15,8 @@ const expectError = (response: { status: number; body: any }, status: number, co
   expect(response.body.error.code).toBe(code);
 };
 
-const pay = (practice: TestPractice, body: Record<string, unknown>, token = practice.adminToken) => call('POST', '/v1/payments', { token, body });
+const pay = (practice: TestPractice, body: Record<string, unknown>, token = practice.adminToken) =>
+  call('POST', '/v1/payments', { token, body });
 
 const spentBy = async (practice: TestPractice, clientId: string) => {
   const response = await call('GET', `/v1/clients/${clientId}`, { token: practice.adminToken });
@@ -56,7 +57,10 @@ describe('recording a payment', () => {
     expect(new Date(payment.created_at).toISOString()).toBe(payment.created_at);
     expect(await spentBy(scene.practice, client.id)).toBe(5000);
 
-    expect((await pay(scene.practice, { client_id: client.id, amount_cents: 2500, method: 'cash', note: 'Tip included' })).body.data.note).toBe('Tip included');
+    expect(
+      (await pay(scene.practice, { client_id: client.id, amount_cents: 2500, method: 'cash', note: 'Tip included' }))
+        .body.data.note,
+    ).toBe('Tip included');
     expect(await spentBy(scene.practice, client.id)).toBe(7500);
 
     const got = await call('GET', `/v1/payments/${payment.id}`, { token: scene.practice.adminToken });
@@ -66,13 +70,27 @@ describe('recording a payment', () => {
 
   it("links an appointment of the client; another client's, an unknown or a malformed one is 404 APPOINTMENT_NOT_FOUND", async () => {
     const appointment = (await book(scene)).body.data;
-    const linked = await pay(scene.practice, { client_id: scene.client.id, appointment_id: appointment.id, amount_cents: 25000, method: 'gift_card' });
+    const linked = await pay(scene.practice, {
+      client_id: scene.client.id,
+      appointment_id: appointment.id,
+      amount_cents: 25000,
+      method: 'gift_card',
+    });
     expect(linked.status, JSON.stringify(linked.body)).toBe(201);
     expect(linked.body.data.appointment_id).toBe(appointment.id);
 
     const other = await makeClient(scene.practice);
     for (const appointmentId of [appointment.id, randomUUID(), 'nope']) {
-      expectError(await pay(scene.practice, { client_id: other.id, appointment_id: appointmentId, amount_cents: 100, method: 'card' }), 404, 'APPOINTMENT_NOT_FOUND');
+      expectError(
+        await pay(scene.practice, {
+          client_id: other.id,
+          appointment_id: appointmentId,
+          amount_cents: 100,
+          method: 'card',
+        }),
+        404,
+        'APPOINTMENT_NOT_FOUND',
+      );
     }
     expect(await spentBy(scene.practice, other.id)).toBe(0);
     expect((await listIds(scene.practice, `client_id=${other.id}`)).ids).toEqual([]);
@@ -82,11 +100,24 @@ describe('recording a payment', () => {
     const gone = await makeClient(scene.practice);
     expect((await call('DELETE', `/v1/clients/${gone.id}`, { token: scene.practice.adminToken })).status).toBe(200);
     for (const clientId of [randomUUID(), 'not-a-uuid', gone.id]) {
-      expectError(await pay(scene.practice, { client_id: clientId, amount_cents: 100, method: 'cash' }), 404, 'CLIENT_NOT_FOUND');
+      expectError(
+        await pay(scene.practice, { client_id: clientId, amount_cents: 100, method: 'cash' }),
+        404,
+        'CLIENT_NOT_FOUND',
+      );
       expect((await listIds(scene.practice, `client_id=${clientId}`)).ids).toEqual([]);
     }
     // The client's 404 comes first (API reference, errors's order).
-    expectError(await pay(scene.practice, { client_id: randomUUID(), appointment_id: randomUUID(), amount_cents: 100, method: 'cash' }), 404, 'CLIENT_NOT_FOUND');
+    expectError(
+      await pay(scene.practice, {
+        client_id: randomUUID(),
+        appointment_id: randomUUID(),
+        amount_cents: 100,
+        method: 'cash',
+      }),
+      404,
+      'CLIENT_NOT_FOUND',
+    );
   });
 
   it.each([
@@ -98,14 +129,24 @@ describe('recording a payment', () => {
     ['an unknown field', { tip_cents: 5 }, 'tip_cents'],
   ])('rejects %s with 400 VALIDATION_ERROR', async (_label, overrides, path) => {
     const client = await makeClient(scene.practice);
-    const response = await pay(scene.practice, { client_id: client.id, amount_cents: 1000, method: 'card', ...overrides });
+    const response = await pay(scene.practice, {
+      client_id: client.id,
+      amount_cents: 1000,
+      method: 'card',
+      ...overrides,
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     expect(await spentBy(scene.practice, client.id)).toBe(0);
   });
 
   it('GET of an unknown or malformed id is 404 PAYMENT_NOT_FOUND', async () => {
-    for (const id of [randomUUID(), 'not-a-uuid']) expectError(await call('GET', `/v1/payments/${id}`, { token: scene.practice.adminToken }), 404, 'PAYMENT_NOT_FOUND');
+    for (const id of [randomUUID(), 'not-a-uuid'])
+      expectError(
+        await call('GET', `/v1/payments/${id}`, { token: scene.practice.adminToken }),
+        404,
+        'PAYMENT_NOT_FOUND',
+      );
   });
 });
 
@@ -125,7 +166,13 @@ describe('listing payments', () => {
     practice = await makePractice({ time_zone: 'America/New_York' });
     [alice, bob] = [await makeClient(practice), await makeClient(practice)];
     const payAt = async (name: string, client: { id: string }, instant: string) => {
-      ids[name] = (await createPayment(practice.medspaId, { client_id: client.id, amount_cents: 1000, method: 'card' }, new Date(instant))).id;
+      ids[name] = (
+        await createPayment(
+          practice.medspaId,
+          { client_id: client.id, amount_cents: 1000, method: 'card' },
+          new Date(instant),
+        )
+      ).id;
     };
     await payAt('p1', alice, at(DAY_BEFORE, '11:00')); // local day before the month end
     await payAt('p2', bob, at(MONTH_END, '22:00')); // local month end 22:00 (UTC: the next month)
@@ -134,7 +181,10 @@ describe('listing payments', () => {
   });
 
   it('by practice-local date range, inclusive, newest first, across UTC month partitions', async () => {
-    expect(await listIds(practice, `from=${MONTH_END}&to=${NEXT}`)).toEqual({ ids: [ids.p3, ids.p2], pagination: { total: 2, next_cursor: null } });
+    expect(await listIds(practice, `from=${MONTH_END}&to=${NEXT}`)).toEqual({
+      ids: [ids.p3, ids.p2],
+      pagination: { total: 2, next_cursor: null },
+    });
     expect((await listIds(practice, `from=${DAY_BEFORE}&to=${DAY_BEFORE}`)).ids).toEqual([ids.p1]);
     expect((await listIds(practice, `from=${SECOND}&to=${lastOfMonth(NEXT)}`)).ids).toEqual([ids.p4]);
   });
@@ -144,7 +194,10 @@ describe('listing payments', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Awaited<ReturnType<typeof listIds>> = await listIds(practice, `${BOTH_MONTHS}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof listIds>> = await listIds(
+        practice,
+        `${BOTH_MONTHS}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.pagination.total).toBe(4);
       seen.push(...page.ids);
       cursor = page.pagination.next_cursor;
@@ -155,9 +208,14 @@ describe('listing payments', () => {
   });
 
   it('by client (all, or within dates), newest first', async () => {
-    expect(await listIds(practice, `client_id=${alice.id}`)).toEqual({ ids: [ids.p3, ids.p1], pagination: { total: 2, next_cursor: null } });
+    expect(await listIds(practice, `client_id=${alice.id}`)).toEqual({
+      ids: [ids.p3, ids.p1],
+      pagination: { total: 2, next_cursor: null },
+    });
     expect((await listIds(practice, `client_id=${bob.id}&from=${MONTH_END}&to=${MONTH_END}`)).ids).toEqual([ids.p2]);
-    expect((await listIds(practice, `client_id=${alice.id}&from=${NEXT}&to=${lastOfMonth(NEXT)}`)).ids).toEqual([ids.p3]);
+    expect((await listIds(practice, `client_id=${alice.id}&from=${NEXT}&to=${lastOfMonth(NEXT)}`)).ids).toEqual([
+      ids.p3,
+    ]);
   });
 
   it('without dates: the 31 days up to today (new payments in, the future-dated ones out)', async () => {
@@ -166,11 +224,27 @@ describe('listing payments', () => {
   });
 
   it('rejects a reversed range, a range over a year and a forged cursor', async () => {
-    expectError(await call('GET', `/v1/payments?from=${addDays(NEXT, 9)}&to=${NEXT}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
-    expectError(await call('GET', `/v1/payments?from=${addDays(NEXT, -517)}&to=${NEXT}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', `/v1/payments?from=${addDays(NEXT, 9)}&to=${NEXT}`, { token: practice.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call('GET', `/v1/payments?from=${addDays(NEXT, -517)}&to=${NEXT}`, { token: practice.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
     const month = monthOf(NEXT);
-    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#PAYMENTS#${month}` } })).toString('base64url');
-    expectError(await call('GET', `/v1/payments?from=${NEXT}&to=${lastOfMonth(NEXT)}&cursor=${forged}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    const forged = Buffer.from(JSON.stringify({ month, key: { gsi1pk: `P#someone-else#PAYMENTS#${month}` } })).toString(
+      'base64url',
+    );
+    expectError(
+      await call('GET', `/v1/payments?from=${NEXT}&to=${lastOfMonth(NEXT)}&cursor=${forged}`, {
+        token: practice.adminToken,
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it("never shows another practice's payments", async () => {
@@ -191,13 +265,23 @@ describe('roles', () => {
     expect((await call('GET', `/v1/payments/${created.body.data.id}`, { token: frontDesk })).status).toBe(200);
 
     const analyst = await scene.practice.tokenForRole('analyst');
-    expect((await call('GET', `/v1/payments?client_id=${client.id}`, { token: analyst })).body.pagination.total).toBe(1);
-    expectError(await pay(scene.practice, { client_id: client.id, amount_cents: 900, method: 'cash' }, analyst), 403, 'FORBIDDEN');
+    expect((await call('GET', `/v1/payments?client_id=${client.id}`, { token: analyst })).body.pagination.total).toBe(
+      1,
+    );
+    expectError(
+      await pay(scene.practice, { client_id: client.id, amount_cents: 900, method: 'cash' }, analyst),
+      403,
+      'FORBIDDEN',
+    );
 
     const provider = await scene.practice.tokenForRole('provider');
     expectError(await call('GET', '/v1/payments', { token: provider }), 403, 'FORBIDDEN');
     expectError(await call('GET', `/v1/payments/${created.body.data.id}`, { token: provider }), 403, 'FORBIDDEN');
-    expectError(await pay(scene.practice, { client_id: client.id, amount_cents: 900, method: 'cash' }, provider), 403, 'FORBIDDEN');
+    expectError(
+      await pay(scene.practice, { client_id: client.id, amount_cents: 900, method: 'cash' }, provider),
+      403,
+      'FORBIDDEN',
+    );
     expect(await spentBy(scene.practice, client.id)).toBe(900);
   });
 });
@@ -207,7 +291,11 @@ describe('DynamoDB calls', () => {
     const appointment = (await book(scene, { scheduled_at: nyTime(addDays(BOOKING_DAY, 1), '10:00') })).body.data;
     for (const appointmentId of [undefined, appointment.id]) {
       ddbCalls.reset();
-      await createPayment(scene.practice.medspaId, { client_id: scene.client.id, appointment_id: appointmentId, amount_cents: 100, method: 'card' }, new Date());
+      await createPayment(
+        scene.practice.medspaId,
+        { client_id: scene.client.id, appointment_id: appointmentId, amount_cents: 100, method: 'card' },
+        new Date(),
+      );
       expect(Object.fromEntries(ddbCalls.counts)).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
     }
   });

@@ -24,10 +24,15 @@ const tally = (responses: { status: number; body: any }[]) => {
   return counts;
 };
 
-const adjust = (practice: TestPractice, productId: string, body: Record<string, unknown>, token = practice.adminToken) =>
-  call('POST', `/v1/products/${productId}/stock-adjustments`, { token, body });
+const adjust = (
+  practice: TestPractice,
+  productId: string,
+  body: Record<string, unknown>,
+  token = practice.adminToken,
+) => call('POST', `/v1/products/${productId}/stock-adjustments`, { token, body });
 
-const sell = (practice: TestPractice, productId: string, units = 1) => adjust(practice, productId, { delta: -units, reason: 'sale' });
+const sell = (practice: TestPractice, productId: string, units = 1) =>
+  adjust(practice, productId, { delta: -units, reason: 'sale' });
 
 const getProduct = async (practice: TestPractice, id: string) => {
   const response = await call('GET', `/v1/products/${id}`, { token: practice.adminToken });
@@ -36,7 +41,9 @@ const getProduct = async (practice: TestPractice, id: string) => {
 };
 
 const ledger = async (practice: TestPractice, productId: string, query = 'limit=100') => {
-  const response = await call('GET', `/v1/products/${productId}/stock-adjustments?${query}`, { token: practice.adminToken });
+  const response = await call('GET', `/v1/products/${productId}/stock-adjustments?${query}`, {
+    token: practice.adminToken,
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body as { data: any[]; pagination: { total: number; next_cursor: string | null } };
 };
@@ -51,14 +58,21 @@ const lowStockIds = async (practice: TestPractice, extra = '') => {
 /** The crossing records the webhook pipeline will turn into `product.low_stock`. */
 async function crossingRecords(medspaId: string, productId: string) {
   const { Items = [] } = await ddb().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': lowStockEventsPk(medspaId) }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': lowStockEventsPk(medspaId) },
+      ConsistentRead: true,
+    }),
   );
   return Items.filter((item) => item.product_id === productId);
 }
 
 /** The stored invariant: headroom = quantity - threshold, and the sparse index key exactly while low. */
 async function expectStoredConsistent(medspaId: string, productId: string) {
-  const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'PRODUCT', productId), ConsistentRead: true }));
+  const { Item } = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: entityKey(medspaId, 'PRODUCT', productId), ConsistentRead: true }),
+  );
   expect(Item!.headroom).toBe(Item!.quantity_on_hand - Item!.low_stock_threshold);
   expect(Item!.gsi2pk !== undefined).toBe(Item!.quantity_on_hand <= Item!.low_stock_threshold);
 }
@@ -70,7 +84,10 @@ beforeAll(async () => {
 
 describe('products: create, read, change', () => {
   it('creates with defaults and a derived low_stock; GET returns it with an ETag; nothing internal leaks', async () => {
-    const response = await call('POST', '/v1/products', { token: practice.adminToken, body: { name: 'Vitamin C Serum', sku: 'VC-30', price_cents: 9900 } });
+    const response = await call('POST', '/v1/products', {
+      token: practice.adminToken,
+      body: { name: 'Vitamin C Serum', sku: 'VC-30', price_cents: 9900 },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const product = response.body.data;
     expect(product.id).toMatch(UUID);
@@ -99,20 +116,40 @@ describe('products: create, read, change', () => {
   it('PATCH changes the given fields (version + 1), honours If-Match, and deactivates instead of deleting', async () => {
     const product = await makeProduct(practice, { quantity_on_hand: 5, low_stock_threshold: 1 });
     const url = `/v1/products/${product.id}`;
-    const updated = await call('PATCH', url, { token: practice.adminToken, body: { price_cents: 5200, brand: null, active: false }, headers: { 'if-match': '"1"' } });
+    const updated = await call('PATCH', url, {
+      token: practice.adminToken,
+      body: { price_cents: 5200, brand: null, active: false },
+      headers: { 'if-match': '"1"' },
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-    expect(updated.body.data).toEqual({ ...product, price_cents: 5200, brand: null, active: false, version: 2, updated_at: updated.body.data.updated_at });
+    expect(updated.body.data).toEqual({
+      ...product,
+      price_cents: 5200,
+      brand: null,
+      active: false,
+      version: 2,
+      updated_at: updated.body.data.updated_at,
+    });
     expect(updated.headers.etag).toBe('"2"');
-    expectError(await call('PATCH', url, { token: practice.adminToken, body: { name: 'X' }, headers: { 'if-match': '1' } }), 409, 'VERSION_CONFLICT');
+    expectError(
+      await call('PATCH', url, { token: practice.adminToken, body: { name: 'X' }, headers: { 'if-match': '1' } }),
+      409,
+      'VERSION_CONFLICT',
+    );
     expect(await getProduct(practice, product.id)).toEqual(updated.body.data);
     expectError(await call('DELETE', url, { token: practice.adminToken }), 404, 'NOT_FOUND');
   });
 
   it('refuses a PATCH of quantity_on_hand: it changes only through stock adjustments', async () => {
     const product = await makeProduct(practice, { quantity_on_hand: 5 });
-    const response = await call('PATCH', `/v1/products/${product.id}`, { token: practice.adminToken, body: { quantity_on_hand: 50, name: 'Renamed' } });
+    const response = await call('PATCH', `/v1/products/${product.id}`, {
+      token: practice.adminToken,
+      body: { quantity_on_hand: 50, name: 'Renamed' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.details).toEqual([{ path: 'quantity_on_hand', message: expect.stringContaining('stock adjustments') }]);
+    expect(response.body.error.details).toEqual([
+      { path: 'quantity_on_hand', message: expect.stringContaining('stock adjustments') },
+    ]);
     expect(await getProduct(practice, product.id)).toEqual(product);
   });
 
@@ -122,7 +159,11 @@ describe('products: create, read, change', () => {
     ['a negative price', { name: 'A', sku: 'X-1', price_cents: -1 }, 'price_cents'],
     ['a fractional price', { name: 'A', sku: 'X-1', price_cents: 10.5 }, 'price_cents'],
     ['a negative quantity', { name: 'A', sku: 'X-1', price_cents: 100, quantity_on_hand: -1 }, 'quantity_on_hand'],
-    ['a negative threshold', { name: 'A', sku: 'X-1', price_cents: 100, low_stock_threshold: -2 }, 'low_stock_threshold'],
+    [
+      'a negative threshold',
+      { name: 'A', sku: 'X-1', price_cents: 100, low_stock_threshold: -2 },
+      'low_stock_threshold',
+    ],
     ['a sku with control characters', { name: 'A', sku: 'X\n1', price_cents: 100 }, 'sku'],
     ['an unknown field', { name: 'A', sku: 'X-1', price_cents: 100, colour: 'red' }, 'colour'],
   ])('rejects %s with 400 and writes nothing', async (_label, body, path) => {
@@ -136,9 +177,17 @@ describe('products: create, read, change', () => {
   it('answers 404 PRODUCT_NOT_FOUND for unknown and malformed ids, on every verb', async () => {
     for (const id of ['not-a-uuid', randomUUID(), 'x'.repeat(300)]) {
       expectError(await call('GET', `/v1/products/${id}`, { token: practice.adminToken }), 404, 'PRODUCT_NOT_FOUND');
-      expectError(await call('PATCH', `/v1/products/${id}`, { token: practice.adminToken, body: { name: 'X' } }), 404, 'PRODUCT_NOT_FOUND');
+      expectError(
+        await call('PATCH', `/v1/products/${id}`, { token: practice.adminToken, body: { name: 'X' } }),
+        404,
+        'PRODUCT_NOT_FOUND',
+      );
       expectError(await adjust(practice, id, { delta: 1, reason: 'received' }), 404, 'PRODUCT_NOT_FOUND');
-      expectError(await call('GET', `/v1/products/${id}/stock-adjustments`, { token: practice.adminToken }), 404, 'PRODUCT_NOT_FOUND');
+      expectError(
+        await call('GET', `/v1/products/${id}/stock-adjustments`, { token: practice.adminToken }),
+        404,
+        'PRODUCT_NOT_FOUND',
+      );
     }
   });
 
@@ -152,9 +201,13 @@ describe('products: create, read, change', () => {
     const first = await call('GET', '/v1/products?limit=2', { token: fresh.adminToken });
     expect(first.body.pagination.total).toBe(3);
     expect(first.body.data).toHaveLength(2);
-    const second = await call('GET', `/v1/products?limit=2&cursor=${first.body.pagination.next_cursor}`, { token: fresh.adminToken });
+    const second = await call('GET', `/v1/products?limit=2&cursor=${first.body.pagination.next_cursor}`, {
+      token: fresh.adminToken,
+    });
     expect(second.body.pagination.next_cursor).toBeNull();
-    expect([...first.body.data, ...second.body.data].map((p: { id: string }) => p.id).sort()).toEqual(made.map((p) => p.id).sort());
+    expect([...first.body.data, ...second.body.data].map((p: { id: string }) => p.id).sort()).toEqual(
+      made.map((p) => p.id).sort(),
+    );
     const skincare = await call('GET', '/v1/products?category=skincare', { token: fresh.adminToken });
     expect(skincare.body.data.map((p: { id: string }) => p.id).sort()).toEqual([made[0].id, made[2].id].sort());
     expect(skincare.body.pagination.total).toBe(2);
@@ -165,40 +218,81 @@ describe('SKU uniqueness per practice (case-insensitive)', () => {
   it('refuses the same SKU in another case with 409 CONFLICT on sku; a SKU change frees the old one', async () => {
     const fresh = await makePractice();
     const first = await makeProduct(fresh, { sku: 'AB-100' });
-    const duplicate = await call('POST', '/v1/products', { token: fresh.adminToken, body: { name: 'Copy', sku: 'ab-100', price_cents: 100 } });
+    const duplicate = await call('POST', '/v1/products', {
+      token: fresh.adminToken,
+      body: { name: 'Copy', sku: 'ab-100', price_cents: 100 },
+    });
     expectError(duplicate, 409, 'CONFLICT');
     expect(duplicate.body.error.message).toMatch(/SKU "ab-100" already exists/);
     expect(duplicate.body.error.details).toEqual([{ path: 'sku', message: `already used by product ${first.id}` }]);
 
     const second = await makeProduct(fresh, { sku: 'CD-200' });
-    expectError(await call('PATCH', `/v1/products/${second.id}`, { token: fresh.adminToken, body: { sku: 'Ab-100' } }), 409, 'CONFLICT');
+    expectError(
+      await call('PATCH', `/v1/products/${second.id}`, { token: fresh.adminToken, body: { sku: 'Ab-100' } }),
+      409,
+      'CONFLICT',
+    );
     expect((await getProduct(fresh, second.id)).sku).toBe('CD-200');
 
     // A change of case only keeps the claim; a new SKU moves it.
-    expect((await call('PATCH', `/v1/products/${first.id}`, { token: fresh.adminToken, body: { sku: 'ab-100' } })).body.data.sku).toBe('ab-100');
+    expect(
+      (await call('PATCH', `/v1/products/${first.id}`, { token: fresh.adminToken, body: { sku: 'ab-100' } })).body.data
+        .sku,
+    ).toBe('ab-100');
     const moved = await call('PATCH', `/v1/products/${first.id}`, { token: fresh.adminToken, body: { sku: 'AB-101' } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.data).toMatchObject({ sku: 'AB-101', version: 3 });
-    expect((await call('POST', '/v1/products', { token: fresh.adminToken, body: { name: 'Reuse', sku: 'AB-100', price_cents: 100 } })).status).toBe(201);
-    expectError(await call('POST', '/v1/products', { token: fresh.adminToken, body: { name: 'Taken', sku: 'ab-101', price_cents: 100 } }), 409, 'CONFLICT');
+    expect(
+      (
+        await call('POST', '/v1/products', {
+          token: fresh.adminToken,
+          body: { name: 'Reuse', sku: 'AB-100', price_cents: 100 },
+        })
+      ).status,
+    ).toBe(201);
+    expectError(
+      await call('POST', '/v1/products', {
+        token: fresh.adminToken,
+        body: { name: 'Taken', sku: 'ab-101', price_cents: 100 },
+      }),
+      409,
+      'CONFLICT',
+    );
     expect((await call('GET', '/v1/products', { token: fresh.adminToken })).body.pagination.total).toBe(3);
   });
 
   it('of 10 concurrent creates with one SKU exactly one wins; another practice may use it too', async () => {
     const fresh = await makePractice();
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call('POST', '/v1/products', { token: fresh.adminToken, body: { name: `P${i}`, sku: i % 2 ? 'RACE-1' : 'race-1', price_cents: 100 } })),
+      Array.from({ length: 10 }, (_, i) =>
+        call('POST', '/v1/products', {
+          token: fresh.adminToken,
+          body: { name: `P${i}`, sku: i % 2 ? 'RACE-1' : 'race-1', price_cents: 100 },
+        }),
+      ),
     );
     expect(tally(responses)).toEqual({ '201': 1, '409 CONFLICT': 9 });
     expect((await call('GET', '/v1/products', { token: fresh.adminToken })).body.pagination.total).toBe(1);
-    expect((await call('POST', '/v1/products', { token: practice.adminToken, body: { name: 'Elsewhere', sku: 'RACE-1', price_cents: 100 } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/v1/products', {
+          token: practice.adminToken,
+          body: { name: 'Elsewhere', sku: 'RACE-1', price_cents: 100 },
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
 describe('stock adjustments', () => {
   it('answers the adjustment and moves the product; sales default to the product price', async () => {
     const product = await makeProduct(practice, { price_cents: 4800, quantity_on_hand: 0, low_stock_threshold: 2 });
-    const received = await adjust(practice, product.id, { delta: 12, reason: 'received', unit_price_cents: 2000, note: 'PO 1182' });
+    const received = await adjust(practice, product.id, {
+      delta: 12,
+      reason: 'received',
+      unit_price_cents: 2000,
+      note: 'PO 1182',
+    });
     expect(received.status, JSON.stringify(received.body)).toBe(201);
     expect(received.body.data).toEqual({
       id: expect.stringMatching(UUID),
@@ -213,7 +307,13 @@ describe('stock adjustments', () => {
       created_by: practice.clientId,
     });
     const sale = await adjust(practice, product.id, { delta: -2, reason: 'sale' });
-    expect(sale.body.data).toMatchObject({ delta: -2, reason: 'sale', unit_price_cents: 4800, note: null, quantity_after: 10 });
+    expect(sale.body.data).toMatchObject({
+      delta: -2,
+      reason: 'sale',
+      unit_price_cents: 4800,
+      note: null,
+      quantity_after: 10,
+    });
     const discounted = await adjust(practice, product.id, { delta: -1, reason: 'sale', unit_price_cents: 3900 });
     expect(discounted.body.data).toMatchObject({ unit_price_cents: 3900, quantity_after: 9 });
     expect(await getProduct(practice, product.id)).toMatchObject({ quantity_on_hand: 9, low_stock: false, version: 4 });
@@ -222,9 +322,21 @@ describe('stock adjustments', () => {
     // Sales (only) are on the practice's monthly retail-sales index, for revenue reports.
     const month = sale.body.data.created_at.slice(0, 7);
     const { Items = [] } = await ddb().send(
-      new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': retailSalesIndexPk(practice.medspaId, month) } }),
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': retailSalesIndexPk(practice.medspaId, month) },
+      }),
     );
-    expect(Items.filter((item) => item.product_id === product.id).map((item) => [item.delta, item.unit_price_cents]).sort()).toEqual([[-1, 3900], [-2, 4800]]);
+    expect(
+      Items.filter((item) => item.product_id === product.id)
+        .map((item) => [item.delta, item.unit_price_cents])
+        .sort(),
+    ).toEqual([
+      [-1, 3900],
+      [-2, 4800],
+    ]);
   });
 
   it.each([
@@ -247,7 +359,12 @@ describe('stock adjustments', () => {
 
   it('corrections go either way; damaged and return take their sign', async () => {
     const product = await makeProduct(practice, { quantity_on_hand: 5 });
-    for (const [delta, reason, after] of [[-2, 'correction', 3], [4, 'correction', 7], [-1, 'damaged', 6], [1, 'return', 7]] as const) {
+    for (const [delta, reason, after] of [
+      [-2, 'correction', 3],
+      [4, 'correction', 7],
+      [-1, 'damaged', 6],
+      [1, 'return', 7],
+    ] as const) {
       const response = await adjust(practice, product.id, { delta, reason });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       expect(response.body.data.quantity_after).toBe(after);
@@ -279,7 +396,9 @@ describe('stock adjustments', () => {
     expect(await crossingRecords(practice.medspaId, product.id)).toHaveLength(1);
     await expectStoredConsistent(practice.medspaId, product.id);
     // Each ledger entry carries the quantity right after its own commit: 24..0, each once.
-    expect(entries.data.map((entry) => entry.quantity_after).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(entries.data.map((entry) => entry.quantity_after).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i),
+    );
   });
 
   it('14 concurrent sales from 14: quantity_after is exactly 13, 12, ..., 0, each once, in the answers and in the ledger', async () => {
@@ -299,8 +418,12 @@ describe('stock adjustments', () => {
   it('mixed concurrent movements chain exactly: every entry starts where another ended', async () => {
     const product = await makeProduct(practice, { quantity_on_hand: 10, low_stock_threshold: 2 });
     const moves = [-3, 5, -2, -1, 7, -4, 2, -1, -5, 3];
-    const responses = await Promise.all(moves.map((delta) => adjust(practice, product.id, { delta, reason: delta < 0 ? 'sale' : 'received' })));
-    const committed = responses.filter((r) => r.status === 201).map((r) => r.body.data as { delta: number; quantity_after: number });
+    const responses = await Promise.all(
+      moves.map((delta) => adjust(practice, product.id, { delta, reason: delta < 0 ? 'sale' : 'received' })),
+    );
+    const committed = responses
+      .filter((r) => r.status === 201)
+      .map((r) => r.body.data as { delta: number; quantity_after: number });
     expect(responses.every((r) => r.status === 201 || r.body.error?.code === 'INSUFFICIENT_STOCK')).toBe(true);
     // Exact entries chain: the quantities they start from are the initial 10 and every quantity an
     // entry left except the last one (each entry starts where exactly one other ended).
@@ -320,7 +443,11 @@ describe('stock adjustments', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: Awaited<ReturnType<typeof ledger>> = await ledger(practice, product.id, `limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof ledger>> = await ledger(
+        practice,
+        product.id,
+        `limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.pagination.total).toBe(5);
       seen.push(...page.data);
       cursor = page.pagination.next_cursor;
@@ -344,7 +471,10 @@ describe('low stock', () => {
     expect(await crossingRecords(practice.medspaId, product.id)).toHaveLength(1);
 
     // Back above the threshold: no record; selling into it again: a second record.
-    expect((await adjust(practice, product.id, { delta: 20, reason: 'received' })).body.data).toMatchObject({ quantity_after: 20, low_stock_crossed: false });
+    expect((await adjust(practice, product.id, { delta: 20, reason: 'received' })).body.data).toMatchObject({
+      quantity_after: 20,
+      low_stock_crossed: false,
+    });
     expect(await lowStockIds(practice)).not.toContain(product.id);
     const again = await sell(practice, product.id, 15);
     expect(again.body.data).toMatchObject({ quantity_after: 5, low_stock_crossed: true });
@@ -376,8 +506,14 @@ describe('low stock', () => {
     expect(await lowStockIds(fresh)).toEqual([plenty.id, empty.id].sort());
 
     // Thresholds move products in and out too (no crossing record: the stock did not move).
-    expect((await call('PATCH', `/v1/products/${plenty.id}`, { token: fresh.adminToken, body: { low_stock_threshold: 1 } })).body.data).toMatchObject({ low_stock: false, low_stock_threshold: 1 });
-    expect((await call('PATCH', `/v1/products/${short.id}`, { token: fresh.adminToken, body: { low_stock_threshold: 6 } })).body.data).toMatchObject({ low_stock: true, quantity_on_hand: 6 });
+    expect(
+      (await call('PATCH', `/v1/products/${plenty.id}`, { token: fresh.adminToken, body: { low_stock_threshold: 1 } }))
+        .body.data,
+    ).toMatchObject({ low_stock: false, low_stock_threshold: 1 });
+    expect(
+      (await call('PATCH', `/v1/products/${short.id}`, { token: fresh.adminToken, body: { low_stock_threshold: 6 } }))
+        .body.data,
+    ).toMatchObject({ low_stock: true, quantity_on_hand: 6 });
     expect(await lowStockIds(fresh)).toEqual([short.id, empty.id].sort());
     for (const p of [plenty, short, empty]) await expectStoredConsistent(fresh.medspaId, p.id);
 
@@ -395,7 +531,11 @@ describe('low stock', () => {
     ]);
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(tally(sales)).toEqual({ '201': 15 });
-    expect(await getProduct(practice, product.id)).toMatchObject({ quantity_on_hand: 15, low_stock_threshold: 20, low_stock: true });
+    expect(await getProduct(practice, product.id)).toMatchObject({
+      quantity_on_hand: 15,
+      low_stock_threshold: 20,
+      low_stock: true,
+    });
     await expectStoredConsistent(practice.medspaId, product.id);
     expect(await lowStockIds(practice)).toContain(product.id);
   });
@@ -409,9 +549,15 @@ describe('roles and practice isolation', () => {
     expect((await adjust(practice, product.id, { delta: -1, reason: 'sale' }, token)).status).toBe(201);
     expectError(await adjust(practice, product.id, { delta: 5, reason: 'received' }, token), 403, 'FORBIDDEN');
     expectError(await adjust(practice, product.id, { delta: -1, reason: 'damaged' }, token), 403, 'FORBIDDEN');
-    expectError(await call('POST', '/v1/products', { token, body: { name: 'X', sku: 'FD-1', price_cents: 1 } }), 403, 'FORBIDDEN');
+    expectError(
+      await call('POST', '/v1/products', { token, body: { name: 'X', sku: 'FD-1', price_cents: 1 } }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await call('PATCH', `/v1/products/${product.id}`, { token, body: { name: 'X' } }), 403, 'FORBIDDEN');
-    expect((await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token })).body.pagination.total).toBe(1);
+    expect((await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token })).body.pagination.total).toBe(
+      1,
+    );
     expect((await getProduct(practice, product.id)).quantity_on_hand).toBe(4);
   });
 
@@ -422,17 +568,26 @@ describe('roles and practice isolation', () => {
     expect((await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token: analyst })).status).toBe(200);
     const provider = await practice.tokenForRole('provider');
     expectError(await call('GET', '/v1/products', { token: provider }), 403, 'FORBIDDEN');
-    expectError(await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token: provider }), 403, 'FORBIDDEN');
-    for (const token of [analyst, provider]) expectError(await adjust(practice, product.id, { delta: -1, reason: 'sale' }, token), 403, 'FORBIDDEN');
+    expectError(
+      await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token: provider }),
+      403,
+      'FORBIDDEN',
+    );
+    for (const token of [analyst, provider])
+      expectError(await adjust(practice, product.id, { delta: -1, reason: 'sale' }, token), 403, 'FORBIDDEN');
     expect((await getProduct(practice, product.id)).quantity_on_hand).toBe(5);
   });
 
-  it("another practice can neither read nor adjust a product, nor see it in its lists", async () => {
+  it('another practice can neither read nor adjust a product, nor see it in its lists', async () => {
     const product = await makeProduct(practice, { quantity_on_hand: 0, low_stock_threshold: 3 });
     const other = await makePractice();
     const token = other.adminToken;
     expectError(await call('GET', `/v1/products/${product.id}`, { token }), 404, 'PRODUCT_NOT_FOUND');
-    expectError(await call('PATCH', `/v1/products/${product.id}`, { token, body: { name: 'Mine' } }), 404, 'PRODUCT_NOT_FOUND');
+    expectError(
+      await call('PATCH', `/v1/products/${product.id}`, { token, body: { name: 'Mine' } }),
+      404,
+      'PRODUCT_NOT_FOUND',
+    );
     expectError(await adjust(other, product.id, { delta: 5, reason: 'received' }), 404, 'PRODUCT_NOT_FOUND');
     expectError(await call('GET', `/v1/products/${product.id}/stock-adjustments`, { token }), 404, 'PRODUCT_NOT_FOUND');
     expect((await call('GET', '/v1/products?low_stock=true', { token })).body.pagination.total).toBe(0);
@@ -449,12 +604,40 @@ describe('DynamoDB calls', () => {
       return Object.fromEntries(ddbCalls.counts);
     };
     let productId = '';
-    expect(await counted(async () => {
-      productId = (await createProduct(practice.medspaId, { name: 'Count', sku: `CNT-${randomUUID()}`, price_cents: 100, quantity_on_hand: 3, low_stock_threshold: 1, active: true }, new Date())).id;
-    })).toEqual({ TransactWriteItemsCommand: 1 });
-    expect(await counted(() => createStockAdjustment(caller, productId, { delta: -1, reason: 'sale' }, new Date()))).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    expect(await counted(() => createStockAdjustment(caller, productId, { delta: -1, reason: 'sale' }, new Date()))).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
-    expect(await counted(() => changeProduct(practice.medspaId, productId, { low_stock_threshold: 0, sku: `CNT-${randomUUID()}` }, { now: new Date() }))).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(
+      await counted(async () => {
+        productId = (
+          await createProduct(
+            practice.medspaId,
+            {
+              name: 'Count',
+              sku: `CNT-${randomUUID()}`,
+              price_cents: 100,
+              quantity_on_hand: 3,
+              low_stock_threshold: 1,
+              active: true,
+            },
+            new Date(),
+          )
+        ).id;
+      }),
+    ).toEqual({ TransactWriteItemsCommand: 1 });
+    expect(
+      await counted(() => createStockAdjustment(caller, productId, { delta: -1, reason: 'sale' }, new Date())),
+    ).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(
+      await counted(() => createStockAdjustment(caller, productId, { delta: -1, reason: 'sale' }, new Date())),
+    ).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(
+      await counted(() =>
+        changeProduct(
+          practice.medspaId,
+          productId,
+          { low_stock_threshold: 0, sku: `CNT-${randomUUID()}` },
+          { now: new Date() },
+        ),
+      ),
+    ).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
     expect((await getProduct(practice, productId)).quantity_on_hand).toBe(1);
   });
 });

@@ -7,14 +7,20 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
 const ANY_ID = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const urlOf = (route: RouteDef) => route.path.replace(/\{[^}]+\}/g, ANY_ID);
 const STAFF_ROUTES = callableRoutes(routes).filter(([, route]) => takesBearer(route)) as [string, RouteDef][];
-const PUBLIC_ROUTES = callableRoutes(routes).filter(([, route]) => route.auth === 'publishable') as [string, RouteDef][];
+const PUBLIC_ROUTES = callableRoutes(routes).filter(([, route]) => route.auth === 'publishable') as [
+  string,
+  RouteDef,
+][];
 
 let practice: TestPractice;
 let key: string;
 let keyId: string;
 
 async function newKey(target: TestPractice, origins = ['https://spa.example']) {
-  const created = await call('POST', '/v1/publishable-keys', { token: target.adminToken, body: { name: 'Website', allowed_origins: origins } });
+  const created = await call('POST', '/v1/publishable-keys', {
+    token: target.adminToken,
+    body: { name: 'Website', allowed_origins: origins },
+  });
   expect(created.status).toBe(201);
   return created.body.data as { id: string; key: string };
 }
@@ -36,7 +42,16 @@ describe('publishable keys (admin)', () => {
       body: { name: 'Embed', allowed_origins: ['https://a.example', 'http://localhost:5173', 'https://a.example'] },
     });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body.data).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'key', 'name', 'rate_limits', 'updated_at', 'version']);
+    expect(Object.keys(created.body.data).sort()).toEqual([
+      'allowed_origins',
+      'created_at',
+      'id',
+      'key',
+      'name',
+      'rate_limits',
+      'updated_at',
+      'version',
+    ]);
     expect(created.body.data.key).toMatch(/^pk_[0-9a-f]{64}$/);
     expect(created.body.data.allowed_origins).toEqual(['https://a.example', 'http://localhost:5173']);
     const listed = await call('GET', '/v1/publishable-keys?limit=100', { token: practice.adminToken });
@@ -56,7 +71,10 @@ describe('publishable keys (admin)', () => {
     [[''], 'allowed_origins.0'],
     [Array.from({ length: 21 }, (_, i) => `https://s${i}.example`), 'allowed_origins'],
   ])('refuses allowed_origins %j (400 at %s)', async (origins, path) => {
-    const answer = await call('POST', '/v1/publishable-keys', { token: practice.adminToken, body: { name: 'Bad', allowed_origins: origins } });
+    const answer = await call('POST', '/v1/publishable-keys', {
+      token: practice.adminToken,
+      body: { name: 'Bad', allowed_origins: origins },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
@@ -66,7 +84,9 @@ describe('publishable keys (admin)', () => {
     expect((await call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': made.key } })).status).toBe(200);
     const deleted = await call('DELETE', `/v1/publishable-keys/${made.id}`, { token: practice.adminToken });
     expect(deleted.body).toEqual({ success: true, data: { id: made.id, deleted: true } });
-    expect((await call('DELETE', `/v1/publishable-keys/${made.id}`, { token: practice.adminToken })).body.error.code).toBe('PUBLISHABLE_KEY_NOT_FOUND');
+    expect(
+      (await call('DELETE', `/v1/publishable-keys/${made.id}`, { token: practice.adminToken })).body.error.code,
+    ).toBe('PUBLISHABLE_KEY_NOT_FOUND');
     expect((await call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': made.key } })).status).toBe(401);
   });
 
@@ -88,14 +108,21 @@ describe('publishable keys (admin)', () => {
 });
 
 describe('the role and key matrix', () => {
-  it.each(STAFF_ROUTES)('a publishable key on staff route %s is 401 (as the header, as a bearer, and beside a valid token)', async (_operation, route) => {
-    const url = urlOf(route);
-    for (const headers of [{ 'x-publishable-key': key }, { authorization: `Bearer ${key}` }, { 'x-publishable-key': key, authorization: `Bearer ${practice.adminToken}` }] as Record<string, string>[]) {
-      const answer = await call(route.method, url, { headers });
-      expect(answer.status, JSON.stringify(headers)).toBe(401);
-      expect(answer.body.error.code).toBe('UNAUTHORIZED');
-    }
-  });
+  it.each(STAFF_ROUTES)(
+    'a publishable key on staff route %s is 401 (as the header, as a bearer, and beside a valid token)',
+    async (_operation, route) => {
+      const url = urlOf(route);
+      for (const headers of [
+        { 'x-publishable-key': key },
+        { authorization: `Bearer ${key}` },
+        { 'x-publishable-key': key, authorization: `Bearer ${practice.adminToken}` },
+      ] as Record<string, string>[]) {
+        const answer = await call(route.method, url, { headers });
+        expect(answer.status, JSON.stringify(headers)).toBe(401);
+        expect(answer.body.error.code).toBe('UNAUTHORIZED');
+      }
+    },
+  );
 
   it('a publishable key on the token exchange is 401, whatever credentials come with it (JSON, form, Basic); nothing is issued', async () => {
     const { clientId, clientSecret } = practice;
@@ -103,7 +130,11 @@ describe('the role and key matrix', () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const grant = 'grant_type=client_credentials';
     const json = { client_id: clientId, client_secret: clientSecret };
-    for (const key_ of [{ 'x-publishable-key': key }, { 'x-publishable-key': 'pk_nonsense' }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+    for (const key_ of [
+      { 'x-publishable-key': key },
+      { 'x-publishable-key': 'pk_nonsense' },
+      { authorization: `Bearer ${key}` },
+    ] as Record<string, string>[]) {
       for (const request of [
         { body: json, headers: key_ },
         { rawBody: `${grant}&client_id=${clientId}&client_secret=${clientSecret}`, headers: { ...form, ...key_ } },
@@ -119,15 +150,23 @@ describe('the role and key matrix', () => {
     expect((await call('POST', '/v1/auth/token', { body: json })).status).toBe(200);
   });
 
-  it.each(PUBLIC_ROUTES)('public route %s takes X-Publishable-Key only: a staff bearer token alone is 401, missing/unknown/malformed keys too', async (_operation, route) => {
-    const url = urlOf(route);
-    const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${ANY_ID.replace(/-/g, '')}`;
-    for (const headers of [{ authorization: `Bearer ${practice.adminToken}` }, {}, { 'x-publishable-key': unknown }, { 'x-publishable-key': 'pk_nonsense' }] as Record<string, string>[]) {
-      const answer = await call(route.method, url, { headers });
-      expect(answer.status, JSON.stringify(headers)).toBe(401);
-      expect(answer.body.error.code).toBe('UNAUTHORIZED');
-    }
-  });
+  it.each(PUBLIC_ROUTES)(
+    'public route %s takes X-Publishable-Key only: a staff bearer token alone is 401, missing/unknown/malformed keys too',
+    async (_operation, route) => {
+      const url = urlOf(route);
+      const unknown = `pk_${practice.medspaId.replace(/-/g, '')}${ANY_ID.replace(/-/g, '')}`;
+      for (const headers of [
+        { authorization: `Bearer ${practice.adminToken}` },
+        {},
+        { 'x-publishable-key': unknown },
+        { 'x-publishable-key': 'pk_nonsense' },
+      ] as Record<string, string>[]) {
+        const answer = await call(route.method, url, { headers });
+        expect(answer.status, JSON.stringify(headers)).toBe(401);
+        expect(answer.body.error.code).toBe('UNAUTHORIZED');
+      }
+    },
+  );
 });
 
 describe('GET /v1/public/practice', () => {
@@ -178,26 +217,53 @@ describe('practice settings: online_booking and allowed_origins', () => {
   it('PATCH merges online_booking fields, validates bounds, and GET shows the defaults', async () => {
     const fresh = await makePractice();
     const before = await call('GET', '/v1/practice', { token: fresh.adminToken });
-    expect(before.body.data.online_booking).toEqual({ enabled: false, horizon_days: 60, min_notice_minutes: 120, cancel_cutoff_minutes: 1440, max_active_bookings_per_client: 3 });
+    expect(before.body.data.online_booking).toEqual({
+      enabled: false,
+      horizon_days: 60,
+      min_notice_minutes: 120,
+      cancel_cutoff_minutes: 1440,
+      max_active_bookings_per_client: 3,
+    });
     expect(before.body.data.allowed_origins).toEqual([]);
     await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { online_booking: { horizon_days: 30 } } });
-    const merged = await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { online_booking: { enabled: true }, allowed_origins: ['https://app.example'] } });
+    const merged = await call('PATCH', '/v1/practice', {
+      token: fresh.adminToken,
+      body: { online_booking: { enabled: true }, allowed_origins: ['https://app.example'] },
+    });
     expect(merged.body.data.online_booking).toMatchObject({ enabled: true, horizon_days: 30, min_notice_minutes: 120 });
     expect(merged.body.data.allowed_origins).toEqual(['https://app.example']);
-    for (const [field, value] of [['horizon_days', 0], ['horizon_days', 366], ['min_notice_minutes', 10_081], ['cancel_cutoff_minutes', -1], ['max_active_bookings_per_client', 101]] as const) {
-      const bad = await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { online_booking: { [field]: value } } });
+    for (const [field, value] of [
+      ['horizon_days', 0],
+      ['horizon_days', 366],
+      ['min_notice_minutes', 10_081],
+      ['cancel_cutoff_minutes', -1],
+      ['max_active_bookings_per_client', 101],
+    ] as const) {
+      const bad = await call('PATCH', '/v1/practice', {
+        token: fresh.adminToken,
+        body: { online_booking: { [field]: value } },
+      });
       expect(bad.status, field).toBe(400);
       expect(bad.body.error.details[0].path).toBe(`online_booking.${field}`);
     }
-    expect((await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['ftp://x.example'] } })).status).toBe(400);
+    expect(
+      (await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['ftp://x.example'] } }))
+        .status,
+    ).toBe(400);
   });
 
-  it('PATCH allowed_origins takes the publishable keys\' rules: no wildcard, no non-host characters, no empty origin', async () => {
+  it("PATCH allowed_origins takes the publishable keys' rules: no wildcard, no non-host characters, no empty origin", async () => {
     const fresh = await makePractice();
     for (const origin of ['https://*.example', 'https://a;b.example', '']) {
-      const bad = await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { allowed_origins: ['https://app.example', origin] } });
+      const bad = await call('PATCH', '/v1/practice', {
+        token: fresh.adminToken,
+        body: { allowed_origins: ['https://app.example', origin] },
+      });
       expect(bad.status, origin).toBe(400);
-      expect(bad.body.error.details.map((d: { path: string }) => d.path), origin).toEqual(['allowed_origins.1']);
+      expect(
+        bad.body.error.details.map((d: { path: string }) => d.path),
+        origin,
+      ).toEqual(['allowed_origins.1']);
     }
     expect((await call('GET', '/v1/practice', { token: fresh.adminToken })).body.data.allowed_origins).toEqual([]);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bookOnline, cancelOnlineBooking, getOnlineBooking, rescheduleOnlineBooking } from '../../lib/use-cases/public-booking';
+import {
+  bookOnline,
+  cancelOnlineBooking,
+  getOnlineBooking,
+  rescheduleOnlineBooking,
+} from '../../lib/use-cases/public-booking';
 import { getPractice } from '../../lib/db/practices';
 import { publicServices } from '../../lib/use-cases/public-catalog';
 import { makeClient } from '../fixtures/builders';
@@ -7,7 +12,6 @@ import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
 import { BOOKING_DAY, nyTime } from '../fixtures/scheduling';
 import { ddbCalls } from '../../lib/db/client';
 import { counted } from '../fixtures/ddb-calls';
-
 
 describe('DynamoDB calls of online booking (no Scan)', () => {
   it('a new email and a known one make the same calls in the same order: the email Query beside the setup BatchGetItem, then the booking BatchGetItem and TransactWriteItems', async () => {
@@ -23,9 +27,30 @@ describe('DynamoDB calls of online booking (no Scan)', () => {
     };
     const fresh = await sent(() => bookOnline(medspaId, onlineBooking(scene), new Date()));
     const existing = await makeClient(scene.practice);
-    const known = await sent(() => bookOnline(medspaId, onlineBooking(scene, { scheduled_at: nyTime(BOOKING_DAY, '12:00'), client: { first_name: 'A', last_name: 'B', email: existing.email } }), new Date()));
-    const rebooked = await sent(() => bookOnline(medspaId, onlineBooking(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00'), client: { first_name: 'A', last_name: 'B', email: existing.email } }), new Date()));
-    const expected = { calls: { QueryCommand: 1, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 }, order: ['BatchGetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'] };
+    const known = await sent(() =>
+      bookOnline(
+        medspaId,
+        onlineBooking(scene, {
+          scheduled_at: nyTime(BOOKING_DAY, '12:00'),
+          client: { first_name: 'A', last_name: 'B', email: existing.email },
+        }),
+        new Date(),
+      ),
+    );
+    const rebooked = await sent(() =>
+      bookOnline(
+        medspaId,
+        onlineBooking(scene, {
+          scheduled_at: nyTime(BOOKING_DAY, '14:00'),
+          client: { first_name: 'A', last_name: 'B', email: existing.email },
+        }),
+        new Date(),
+      ),
+    );
+    const expected = {
+      calls: { QueryCommand: 1, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 },
+      order: ['BatchGetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactWriteItemsCommand'],
+    };
     expect(fresh).toEqual(expected);
     expect(known).toEqual(expected);
     expect(rebooked).toEqual(expected);
@@ -36,13 +61,24 @@ describe('DynamoDB calls of online booking (no Scan)', () => {
     const medspaId = scene.practice.medspaId;
     const booking = await bookOnline(medspaId, onlineBooking(scene), new Date());
     const now = new Date();
-    expect((await counted(() => getOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, now))).calls).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1 });
-    const moved = await counted(() => rescheduleOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, { now, scheduledAt: nyTime(BOOKING_DAY, '14:00') }));
+    expect(
+      (await counted(() => getOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, now))).calls,
+    ).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1 });
+    const moved = await counted(() =>
+      rescheduleOnlineBooking(medspaId, booking.appointment_id, booking.manage_token, {
+        now,
+        scheduledAt: nyTime(BOOKING_DAY, '14:00'),
+      }),
+    );
     expect(moved.calls).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 2, TransactWriteItemsCommand: 1 });
-    const cancelled = await counted(() => cancelOnlineBooking(medspaId, booking.appointment_id, moved.result.manage_token, { now }));
+    const cancelled = await counted(() =>
+      cancelOnlineBooking(medspaId, booking.appointment_id, moved.result.manage_token, { now }),
+    );
     expect(cancelled.calls).toEqual({ GetItemCommand: 2, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
     // A token that does not open the booking costs nothing.
-    expect((await counted(() => getOnlineBooking(medspaId, booking.appointment_id, 'nope', now).catch(() => null))).calls).toEqual({});
+    expect(
+      (await counted(() => getOnlineBooking(medspaId, booking.appointment_id, 'nope', now).catch(() => null))).calls,
+    ).toEqual({});
   });
 
   it('services: the services Query, then one read of their providers (the practice is the one read with the key)', async () => {

@@ -13,13 +13,19 @@ let keyId: string;
 
 beforeAll(async () => {
   scene = await makeOnlineScene();
-  const created = await call('POST', '/v1/publishable-keys', { token: scene.practice.adminToken, body: { name: 'Site', allowed_origins: ['https://spa.example'] } });
+  const created = await call('POST', '/v1/publishable-keys', {
+    token: scene.practice.adminToken,
+    body: { name: 'Site', allowed_origins: ['https://spa.example'] },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   ({ key, id: keyId } = created.body.data);
 });
 
 const book = (body: unknown, idempotencyKey?: string) =>
-  call('POST', '/v1/public/bookings', { body, headers: { 'x-publishable-key': key, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+  call('POST', '/v1/public/bookings', {
+    body,
+    headers: { 'x-publishable-key': key, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+  });
 
 describe('POST /v1/public/bookings through the request chain', () => {
   it('requires an Idempotency-Key (400 naming it, nothing booked)', async () => {
@@ -40,26 +46,42 @@ describe('POST /v1/public/bookings through the request chain', () => {
 
     const from = new Date(Date.now() - 60_000).toISOString();
     const to = new Date(Date.now() + 60_000).toISOString();
-    const log = await call('GET', `/v1/audit-log?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=100`, { token: scene.practice.adminToken });
+    const log = await call(
+      'GET',
+      `/v1/audit-log?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&limit=100`,
+      { token: scene.practice.adminToken },
+    );
     expect(log.status, JSON.stringify(log.body)).toBe(200);
-    const entry = log.body.data.find((e: { operation: string; outcome: string }) => e.operation === 'createPublicBooking' && e.outcome === 'success');
+    const entry = log.body.data.find(
+      (e: { operation: string; outcome: string }) => e.operation === 'createPublicBooking' && e.outcome === 'success',
+    );
     expect(entry).toMatchObject({ client_id: keyId, role: 'public', status: 201 });
   });
 
   it('20 concurrent bookings of one time: exactly one 201, the rest 409 SLOT_UNAVAILABLE', async () => {
     const at = nyTime(BOOKING_DAY, '16:00');
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => book(onlineBooking(scene, { scheduled_at: at }), `race-${i}-${Date.now()}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => book(onlineBooking(scene, { scheduled_at: at }), `race-${i}-${Date.now()}`)),
+    );
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
     const refused = answers.filter((answer) => answer.status !== 201);
-    expect(refused.map((answer) => [answer.status, answer.body.error?.code])).toEqual(Array.from({ length: 19 }, () => [409, 'SLOT_UNAVAILABLE']));
+    expect(refused.map((answer) => [answer.status, answer.body.error?.code])).toEqual(
+      Array.from({ length: 19 }, () => [409, 'SLOT_UNAVAILABLE']),
+    );
   });
 
   it('moves and cancels with the manage token; the same email books again as the same client', async () => {
     const manage = (id: string, token: string, action: string, body: unknown) =>
-      call('POST', `/v1/public/bookings/${id}/${action}`, { body, headers: { 'x-publishable-key': key, 'x-booking-token': token } });
+      call('POST', `/v1/public/bookings/${id}/${action}`, {
+        body,
+        headers: { 'x-publishable-key': key, 'x-booking-token': token },
+      });
     const email = `mover.${Date.now()}@example.com`;
     const at = (hhmm: string) => nyTime(BOOKING_DAY, hhmm);
-    const first = await book(onlineBooking(scene, { scheduled_at: at('13:00'), client: { first_name: 'Mo', last_name: 'Ver', email } }), `move-${Date.now()}`);
+    const first = await book(
+      onlineBooking(scene, { scheduled_at: at('13:00'), client: { first_name: 'Mo', last_name: 'Ver', email } }),
+      `move-${Date.now()}`,
+    );
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const { appointment_id: id, manage_token: token } = first.body.data;
 
@@ -68,9 +90,19 @@ describe('POST /v1/public/bookings through the request chain', () => {
     expect(moved.body.data).toMatchObject({ appointment_id: id, scheduled_at: new Date(at('14:00')).toISOString() });
 
     // The freed 13:00 again, by the same email (an existing client now): the same client, and its hour's claim item reused.
-    const second = await book(onlineBooking(scene, { scheduled_at: at('13:00'), client: { first_name: 'Mo', last_name: 'Ver', email: email.toUpperCase() } }), `again-${Date.now()}`);
+    const second = await book(
+      onlineBooking(scene, {
+        scheduled_at: at('13:00'),
+        client: { first_name: 'Mo', last_name: 'Ver', email: email.toUpperCase() },
+      }),
+      `again-${Date.now()}`,
+    );
     expect(second.status, JSON.stringify(second.body)).toBe(201);
-    const [a, b] = await Promise.all([id, second.body.data.appointment_id].map((appointment) => call('GET', `/v1/appointments/${appointment}`, { token: scene.practice.adminToken })));
+    const [a, b] = await Promise.all(
+      [id, second.body.data.appointment_id].map((appointment) =>
+        call('GET', `/v1/appointments/${appointment}`, { token: scene.practice.adminToken }),
+      ),
+    );
     expect(b.body.data.client_id).toBe(a.body.data.client_id);
 
     const cancelled = await manage(second.body.data.appointment_id, second.body.data.manage_token, 'cancel', {});
@@ -80,12 +112,40 @@ describe('POST /v1/public/bookings through the request chain', () => {
     // Each change is audited against the appointment it touched, as the key with role public.
     const log = await call('GET', '/v1/audit-log?limit=100', { token: scene.practice.adminToken });
     expect(log.status, JSON.stringify(log.body)).toBe(200);
-    const entryOf = (answer: { headers: Record<string, string> }) => log.body.data.find((entry: { request_id: string }) => entry.request_id === answer.headers['x-request-id']);
+    const entryOf = (answer: { headers: Record<string, string> }) =>
+      log.body.data.find((entry: { request_id: string }) => entry.request_id === answer.headers['x-request-id']);
     expect([first, moved, second, cancelled].map(entryOf)).toEqual([
-      expect.objectContaining({ operation: 'createPublicBooking', resource_id: id, client_id: keyId, role: 'public', outcome: 'success', status: 201 }),
-      expect.objectContaining({ operation: 'reschedulePublicBooking', resource_id: id, client_id: keyId, role: 'public', outcome: 'success', status: 200 }),
-      expect.objectContaining({ operation: 'createPublicBooking', resource_id: second.body.data.appointment_id, client_id: keyId, role: 'public', status: 201 }),
-      expect.objectContaining({ operation: 'cancelPublicBooking', resource_id: second.body.data.appointment_id, client_id: keyId, role: 'public', outcome: 'success', status: 200 }),
+      expect.objectContaining({
+        operation: 'createPublicBooking',
+        resource_id: id,
+        client_id: keyId,
+        role: 'public',
+        outcome: 'success',
+        status: 201,
+      }),
+      expect.objectContaining({
+        operation: 'reschedulePublicBooking',
+        resource_id: id,
+        client_id: keyId,
+        role: 'public',
+        outcome: 'success',
+        status: 200,
+      }),
+      expect.objectContaining({
+        operation: 'createPublicBooking',
+        resource_id: second.body.data.appointment_id,
+        client_id: keyId,
+        role: 'public',
+        status: 201,
+      }),
+      expect.objectContaining({
+        operation: 'cancelPublicBooking',
+        resource_id: second.body.data.appointment_id,
+        client_id: keyId,
+        role: 'public',
+        outcome: 'success',
+        status: 200,
+      }),
     ]);
   });
 });

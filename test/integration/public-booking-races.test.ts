@@ -14,7 +14,10 @@ const PARALLEL = 10;
 
 async function sceneWithKey(maxActive: number) {
   const scene = await makeOnlineScene({ providers: PARALLEL, settings: { max_active_bookings_per_client: maxActive } });
-  const created = await call('POST', '/v1/publishable-keys', { token: scene.practice.adminToken, body: { name: 'Site', allowed_origins: ['https://spa.example'] } });
+  const created = await call('POST', '/v1/publishable-keys', {
+    token: scene.practice.adminToken,
+    body: { name: 'Site', allowed_origins: ['https://spa.example'] },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return { scene, key: created.body.data.key as string };
 }
@@ -25,10 +28,15 @@ const emailOf = (name: string) => `${name}.${Date.now()}.${++sequence}@example.c
 const bookAs = (scene: Scene, key: string, email: string, providerIndex: number, hhmm = '10:00') =>
   call('POST', '/v1/public/bookings', {
     headers: { 'x-publishable-key': key, 'idempotency-key': `race-${++sequence}` },
-    body: onlineBooking(scene, { provider_id: scene.providers[providerIndex]!.id, scheduled_at: nyTime(BOOKING_DAY, hhmm), client: { first_name: 'Sam', last_name: 'Race', email } }),
+    body: onlineBooking(scene, {
+      provider_id: scene.providers[providerIndex]!.id,
+      scheduled_at: nyTime(BOOKING_DAY, hhmm),
+      client: { first_name: 'Sam', last_name: 'Race', email },
+    }),
   });
 
-const parallelBookings = (scene: Scene, key: string, email: string) => Promise.all(Array.from({ length: PARALLEL }, (_, i) => bookAs(scene, key, email, i)));
+const parallelBookings = (scene: Scene, key: string, email: string) =>
+  Promise.all(Array.from({ length: PARALLEL }, (_, i) => bookAs(scene, key, email, i)));
 
 const statuses = (answers: { status: number; body: { error?: { code: string } } }[]) =>
   answers.map((answer) => (answer.status === 201 ? 201 : `${answer.status} ${answer.body.error?.code}`)).sort();
@@ -37,11 +45,14 @@ const statuses = (answers: { status: number; body: { error?: { code: string } } 
 async function clientsOf(scene: Scene, email: string) {
   const found = await call('GET', `/v1/clients?q=${encodeURIComponent(email)}`, { token: scene.practice.adminToken });
   expect(found.status).toBe(200);
-  return (found.body.data as { id: string; email: string }[]).filter((client) => client.email.toLowerCase() === email.toLowerCase()).map((client) => client.id);
+  return (found.body.data as { id: string; email: string }[])
+    .filter((client) => client.email.toLowerCase() === email.toLowerCase())
+    .map((client) => client.id);
 }
 
 const clientOfBooking = async (scene: Scene, appointmentId: string) =>
-  (await call('GET', `/v1/appointments/${appointmentId}`, { token: scene.practice.adminToken })).body.data.client_id as string;
+  (await call('GET', `/v1/appointments/${appointmentId}`, { token: scene.practice.adminToken })).body.data
+    .client_id as string;
 
 describe('one client per email, whatever the concurrency', () => {
   it(`${PARALLEL} parallel first bookings by a new email: all booked, as exactly one client`, async () => {
@@ -68,7 +79,10 @@ describe('the per-client limit, whatever the concurrency', () => {
   it(`a new email with a limit of 1: ${PARALLEL} parallel bookings, exactly one 201`, async () => {
     const { scene, key } = await sceneWithKey(1);
     const answers = await parallelBookings(scene, key, emailOf('one'));
-    expect(statuses(answers)).toEqual([201, ...Array.from({ length: PARALLEL - 1 }, () => '409 BOOKING_LIMIT_REACHED')]);
+    expect(statuses(answers)).toEqual([
+      201,
+      ...Array.from({ length: PARALLEL - 1 }, () => '409 BOOKING_LIMIT_REACHED'),
+    ]);
   });
 
   it(`one booking left (2 of 3 held): ${PARALLEL} parallel bookings, exactly one 201`, async () => {
@@ -76,14 +90,22 @@ describe('the per-client limit, whatever the concurrency', () => {
     const email = emailOf('left1');
     for (const hhmm of ['13:00', '14:00']) expect((await bookAs(scene, key, email, 0, hhmm)).status).toBe(201);
     const answers = await parallelBookings(scene, key, email);
-    expect(statuses(answers)).toEqual([201, ...Array.from({ length: PARALLEL - 1 }, () => '409 BOOKING_LIMIT_REACHED')]);
+    expect(statuses(answers)).toEqual([
+      201,
+      ...Array.from({ length: PARALLEL - 1 }, () => '409 BOOKING_LIMIT_REACHED'),
+    ]);
   });
 
   it(`three bookings left (a client staff made): ${PARALLEL} parallel bookings, exactly three 201`, async () => {
     const { scene, key } = await sceneWithKey(3);
     const existing = await makeClient(scene.practice, { email: emailOf('left3') });
     const answers = await parallelBookings(scene, key, existing.email);
-    expect(statuses(answers)).toEqual([201, 201, 201, ...Array.from({ length: PARALLEL - 3 }, () => '409 BOOKING_LIMIT_REACHED')]);
+    expect(statuses(answers)).toEqual([
+      201,
+      201,
+      201,
+      ...Array.from({ length: PARALLEL - 3 }, () => '409 BOOKING_LIMIT_REACHED'),
+    ]);
   });
 });
 
@@ -95,7 +117,9 @@ describe('the ledger follows every write that adds, moves or ends an online book
     expect(first.status).toBe(201);
     expect((await bookAs(scene, key, email, 1, '09:00')).body.error?.code).toBe('BOOKING_LIMIT_REACHED');
     const staff = { token: scene.practice.adminToken };
-    expect((await call('POST', `/v1/appointments/${first.body.data.appointment_id}/cancel`, { ...staff, body: {} })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/appointments/${first.body.data.appointment_id}/cancel`, { ...staff, body: {} })).status,
+    ).toBe(200);
 
     const second = await bookAs(scene, key, email, 1, '09:00');
     expect(second.status, JSON.stringify(second.body)).toBe(201);
@@ -105,14 +129,29 @@ describe('the ledger follows every write that adds, moves or ends an online book
     const clientId = (await clientsOf(scene, email))[0]!;
     const byStaff = await call('POST', '/v1/appointments', {
       ...staff,
-      body: { client_id: clientId, service_id: scene.service.id, provider_id: scene.providers[2]!.id, scheduled_at: nyTime(BOOKING_DAY, '11:00'), source: 'online' },
+      body: {
+        client_id: clientId,
+        service_id: scene.service.id,
+        provider_id: scene.providers[2]!.id,
+        scheduled_at: nyTime(BOOKING_DAY, '11:00'),
+        source: 'online',
+      },
     });
     expect(byStaff.status, JSON.stringify(byStaff.body)).toBe(201);
     expect((await bookAs(scene, key, email, 3, '09:00')).body.error?.code).toBe('BOOKING_LIMIT_REACHED');
     // Moved by staff, still held; cancelled, given back.
-    expect((await call('PATCH', `/v1/appointments/${byStaff.body.data.id}`, { ...staff, body: { scheduled_at: nyTime(BOOKING_DAY, '13:00') } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/v1/appointments/${byStaff.body.data.id}`, {
+          ...staff,
+          body: { scheduled_at: nyTime(BOOKING_DAY, '13:00') },
+        })
+      ).status,
+    ).toBe(200);
     expect((await bookAs(scene, key, email, 3, '09:00')).body.error?.code).toBe('BOOKING_LIMIT_REACHED');
-    expect((await call('POST', `/v1/appointments/${byStaff.body.data.id}/cancel`, { ...staff, body: {} })).status).toBe(200);
+    expect((await call('POST', `/v1/appointments/${byStaff.body.data.id}/cancel`, { ...staff, body: {} })).status).toBe(
+      200,
+    );
     expect((await bookAs(scene, key, email, 3, '09:00')).status).toBe(201);
   });
 
@@ -122,8 +161,18 @@ describe('the ledger follows every write that adds, moves or ends an online book
     const staff = { token: scene.practice.adminToken };
     const first = await bookAs(scene, key, email, 0, '09:00');
     expect(first.status).toBe(201);
-    for (const status of ['confirmed', 'checked_in']) expect((await call('PATCH', `/v1/appointments/${first.body.data.appointment_id}/status`, { ...staff, body: { status } })).status).toBe(200);
-    expect((await call('POST', `/v1/appointments/${first.body.data.appointment_id}/no-show`, { ...staff, body: {} })).status).toBe(200);
+    for (const status of ['confirmed', 'checked_in'])
+      expect(
+        (
+          await call('PATCH', `/v1/appointments/${first.body.data.appointment_id}/status`, {
+            ...staff,
+            body: { status },
+          })
+        ).status,
+      ).toBe(200);
+    expect(
+      (await call('POST', `/v1/appointments/${first.body.data.appointment_id}/no-show`, { ...staff, body: {} })).status,
+    ).toBe(200);
 
     const second = await bookAs(scene, key, email, 1, '09:00');
     expect(second.status, JSON.stringify(second.body)).toBe(201);

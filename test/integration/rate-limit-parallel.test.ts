@@ -10,7 +10,10 @@ import { withRateLimits } from '../fixtures/rate-limits';
  * two writes.
  */
 let practice: TestPractice;
-withRateLimits({ RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '100' }, { RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000000' });
+withRateLimits(
+  { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '100' },
+  { RATE_LIMIT_RPS: '1000', RATE_LIMIT_BURST: '1000000' },
+);
 beforeAll(async () => {
   practice = await makePractice();
 });
@@ -23,7 +26,9 @@ describe('parallel requests of one credential', () => {
     const passed = answers.filter((answer) => answer.status === 200);
     expect(passed.length).toBe(100);
     expect(answers.filter((answer) => answer.status === 429).length).toBe(50);
-    expect(passed.map((answer) => Number(answer.headers['ratelimit-remaining'])).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(passed.map((answer) => Number(answer.headers['ratelimit-remaining'])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i),
+    );
     // The first writes find the bucket idle; all but one of them then take by increment.
     expect(ddbCalls.counts.get('UpdateItemCommand')).toBeLessThanOrEqual(2 * 150);
   });

@@ -16,7 +16,9 @@ let clientId: string;
 withRateLimits({ RATE_LIMIT_RPS: '2', RATE_LIMIT_BURST: '3' }, { RATE_LIMIT_RPS: '0' });
 beforeAll(async () => {
   practice = await makePractice();
-  clientId = (await call('POST', '/v1/clients', { token: practice.adminToken, body: { first_name: 'Ada', last_name: 'Overlap' } })).body.data.id;
+  clientId = (
+    await call('POST', '/v1/clients', { token: practice.adminToken, body: { first_name: 'Ada', last_name: 'Overlap' } })
+  ).body.data.id;
 });
 afterEach(() => {
   ddbCalls.trace = undefined;
@@ -46,8 +48,15 @@ describe('reads overlap the gate', () => {
   it("a publishable key's GET: once the key is known, its read goes out with the visitor's bucket write", async () => {
     // Each test's admin calls take from a bucket of their own (a burst of 3 here).
     const token = await practice.tokenForRole('admin');
-    const key = (await call('POST', '/v1/publishable-keys', { token, body: { name: 'Site', allowed_origins: ['https://spa.example'] } })).body.data.key;
-    expect((await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } })).status).toBe(200);
+    const key = (
+      await call('POST', '/v1/publishable-keys', {
+        token,
+        body: { name: 'Site', allowed_origins: ['https://spa.example'] },
+      })
+    ).body.data.key;
+    expect((await call('PATCH', '/v1/practice', { token, body: { online_booking: { enabled: true } } })).status).toBe(
+      200,
+    );
     const headers = { 'x-publishable-key': key, origin: 'https://spa.example' };
     expect((await call('GET', '/v1/public/services', { headers })).status).toBe(200);
     const { result, trace } = await traced(() => call('GET', '/v1/public/services', { headers }));
@@ -56,13 +65,20 @@ describe('reads overlap the gate', () => {
     // The key's lookup is cached: the visitor's bucket on the key and the read go out together...
     expect(trace.slice(0, 2).sort()).toEqual(['QueryCommand sent', 'UpdateItemCommand sent']);
     // ...and the key's overall bucket only once the visitor's gave a token.
-    expect(trace.filter((entry) => entry.startsWith('UpdateItemCommand'))).toEqual(['UpdateItemCommand sent', 'UpdateItemCommand answered', 'UpdateItemCommand sent', 'UpdateItemCommand answered']);
+    expect(trace.filter((entry) => entry.startsWith('UpdateItemCommand'))).toEqual([
+      'UpdateItemCommand sent',
+      'UpdateItemCommand answered',
+      'UpdateItemCommand sent',
+      'UpdateItemCommand answered',
+    ]);
   });
 
   it('a change waits for the gate: its first call is sent after the bucket answers', async () => {
     const token = await practice.tokenForRole('manager');
     expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
-    const { result, trace } = await traced(() => call('PATCH', `/v1/clients/${clientId}`, { token, body: { notes: 'waited' } }));
+    const { result, trace } = await traced(() =>
+      call('PATCH', `/v1/clients/${clientId}`, { token, body: { notes: 'waited' } }),
+    );
     expect(result.status).toBe(200);
     expect(trace.slice(0, 2)).toEqual(['UpdateItemCommand sent', 'UpdateItemCommand answered']);
     expect(trace.length).toBeGreaterThan(2);
@@ -70,8 +86,15 @@ describe('reads overlap the gate', () => {
 
   it('a refused caller gets the refusal and nothing read: a revoked credential (401), even with a bad query', async () => {
     const admin = await practice.tokenForRole('admin');
-    const created = await call('POST', '/v1/credentials', { token: admin, body: { name: 'Soon revoked', role: 'manager' } });
-    const token = (await call('POST', '/v1/auth/token', { body: { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret } })).body.access_token;
+    const created = await call('POST', '/v1/credentials', {
+      token: admin,
+      body: { name: 'Soon revoked', role: 'manager' },
+    });
+    const token = (
+      await call('POST', '/v1/auth/token', {
+        body: { client_id: created.body.data.client_id, client_secret: created.body.data.client_secret },
+      })
+    ).body.access_token;
     expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
     expect((await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, { token: admin })).status).toBe(200);
     const { result, trace } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
@@ -89,7 +112,9 @@ describe('reads overlap the gate', () => {
 
   it('a caller whose bucket this container saw drained reads nothing: 429 with no call at all', async () => {
     const token = await practice.tokenForRole('analyst');
-    const answers = await Promise.all(Array.from({ length: 5 }, () => call('GET', `/v1/clients/${clientId}`, { token })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => call('GET', `/v1/clients/${clientId}`, { token })),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429]);
     const { result, calls } = await traced(() => call('GET', `/v1/clients/${clientId}`, { token }));
     expect(result.status).toBe(429);
@@ -108,7 +133,8 @@ describe('reads overlap the gate', () => {
     ddb().middlewareStack.add(
       (next, context) => async (args) => {
         const key = (args.input as { Key?: { pk?: string } }).Key;
-        if (!holding || context.commandName !== 'UpdateItemCommand' || !key?.pk?.endsWith('#RATE_LIMIT')) return next(args);
+        if (!holding || context.commandName !== 'UpdateItemCommand' || !key?.pk?.endsWith('#RATE_LIMIT'))
+          return next(args);
         holding = false;
         const answer = await next(args);
         taken();
@@ -120,7 +146,9 @@ describe('reads overlap the gate', () => {
     try {
       const first = call('GET', `/v1/clients/${clientId}`, { token });
       await firstTaken;
-      const others = await Promise.all(Array.from({ length: 3 }, () => call('GET', `/v1/clients/${clientId}`, { token })));
+      const others = await Promise.all(
+        Array.from({ length: 3 }, () => call('GET', `/v1/clients/${clientId}`, { token })),
+      );
       release();
       expect([(await first).status, ...others.map((answer) => answer.status)].sort()).toEqual([200, 200, 200, 429]);
     } finally {

@@ -35,7 +35,12 @@ const session = walkthrough.slice(0, walkthrough.indexOf('\n# 1.'));
 
 let port: number;
 let server: StartedServer;
-const bash = (script: string) => run('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: server.home, env: { ...process.env, PORT: String(port) }, timeout: 60_000 });
+const bash = (script: string) =>
+  run('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    cwd: server.home,
+    env: { ...process.env, PORT: String(port) },
+    timeout: 60_000,
+  });
 
 beforeAll(async () => {
   port = await freePort();
@@ -61,9 +66,17 @@ describe("the README's and the guide's snippets, as written", () => {
     const project = join(server.home, 'receiver');
     mkdirSync(project);
     await run('npm', ['init', '-y'], { cwd: project });
-    await run('npm', ['install', join(root, 'node_modules', 'standardwebhooks'), '--offline', '--no-audit', '--no-fund'], { cwd: project });
+    await run(
+      'npm',
+      ['install', join(root, 'node_modules', 'standardwebhooks'), '--offline', '--no-audit', '--no-fund'],
+      { cwd: project },
+    );
     writeFileSync(join(project, 'receiver.mjs'), block(...WEBHOOKS, 'js'));
-    receiver = spawn('node', ['receiver.mjs'], { cwd: project, env: { ...process.env, MEDSPA_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    receiver = spawn('node', ['receiver.mjs'], {
+      cwd: project,
+      env: { ...process.env, MEDSPA_WEBHOOK_SECRET: secret, RECEIVER_PORT: String(receiverPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let received = '';
     receiver.stdout!.on('data', (chunk) => (received += chunk));
     receiver.stderr!.on('data', (chunk) => (received += chunk));
@@ -78,7 +91,10 @@ describe("the README's and the guide's snippets, as written", () => {
 
     // Its events arrive signed, and the receiver's verification passes.
     const deadline = Date.now() + 30_000;
-    while (!(received.includes('appointment.created') && received.includes(`payment.received ${payment.id}`)) && Date.now() < deadline) {
+    while (
+      !(received.includes('appointment.created') && received.includes(`payment.received ${payment.id}`)) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(received).toMatch(/^appointment\.created [0-9a-f-]{36}$/m);
@@ -88,7 +104,11 @@ describe("the README's and the guide's snippets, as written", () => {
   it('the curl walkthrough, pasted into a plain shell with no server where BASE says, fails loudly and not with status 0', async () => {
     // A plain `bash`: none of the -e and pipefail the other snippets run with, as a reader's shell has none.
     const nowhere = await freePort();
-    const failed = await run('bash', ['-c', walkthrough], { cwd: server.home, env: { ...process.env, PORT: String(nowhere) }, timeout: 60_000 }).then(
+    const failed = await run('bash', ['-c', walkthrough], {
+      cwd: server.home,
+      env: { ...process.env, PORT: String(nowhere) },
+      timeout: 60_000,
+    }).then(
       () => null,
       (error: { code?: number; stderr?: string }) => error,
     );
@@ -104,7 +124,9 @@ describe("the README's and the guide's snippets, as written", () => {
     expect(tag).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/book\.js" data-key="pk_[0-9a-f]+"><\/script>$/);
     const answer = await fetch(page);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-security-policy')).toContain('frame-ancestors https://www.yourspa.example http://localhost:8080');
+    expect(answer.headers.get('content-security-policy')).toContain(
+      'frame-ancestors https://www.yourspa.example http://localhost:8080',
+    );
     expect(await answer.text()).toContain('<script');
   }, 60_000);
 });

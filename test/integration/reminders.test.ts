@@ -27,7 +27,12 @@ const reminders = (events: ContractEvent[]) => events.filter((event) => event.ty
 async function book(scene: Scene, scheduledAt: string, provider = scene.provider) {
   const response = await call('POST', '/v1/appointments', {
     token: scene.practice.adminToken,
-    body: { client_id: scene.client.id, service_id: scene.service.id, provider_id: provider.id, scheduled_at: scheduledAt },
+    body: {
+      client_id: scene.client.id,
+      service_id: scene.service.id,
+      provider_id: provider.id,
+      scheduled_at: scheduledAt,
+    },
   });
   expect(response.status).toBe(201);
   return response.body.data as { id: string; scheduled_at: string; medspa_id: string };
@@ -79,7 +84,12 @@ describe('scheduled reminders', () => {
     const scene = await makeScene();
     const appointment = await book(scene, localTimeInDays(5, '10:00'));
     await tap.drain();
-    const moved = (await call('PATCH', `/v1/appointments/${appointment.id}`, { token: scene.practice.adminToken, body: { scheduled_at: localTimeInDays(5, '11:00') } })).body.data;
+    const moved = (
+      await call('PATCH', `/v1/appointments/${appointment.id}`, {
+        token: scene.practice.adminToken,
+        body: { scheduled_at: localTimeInDays(5, '11:00') },
+      })
+    ).body.data;
     await tap.drain();
 
     const atOldTime = await sweepReminders(minutesBefore(appointment.scheduled_at, 1440));
@@ -98,7 +108,8 @@ describe('scheduled reminders', () => {
     const times = ['09:00', '10:00', '11:00', '12:00'].map((hhmm) => localTimeInDays(6, hhmm));
     const [cancelled, noShow, completed, deleted] = await Promise.all(times.map((time) => book(scene, time)));
     await tap.drain();
-    const status = (id: string, to: string) => call('PATCH', `/v1/appointments/${id}/status`, { token, body: { status: to } });
+    const status = (id: string, to: string) =>
+      call('PATCH', `/v1/appointments/${id}/status`, { token, body: { status: to } });
     await call('POST', `/v1/appointments/${cancelled.id}/cancel`, { token });
     for (const to of ['confirmed', 'checked_in', 'no_show']) await status(noShow.id, to);
     for (const to of ['confirmed', 'checked_in', 'in_progress', 'completed']) await status(completed.id, to);
@@ -136,7 +147,10 @@ describe('scheduled reminders', () => {
   it('an appointment booked inside the lead time is reminded the next minute', async () => {
     const tap = eventTap();
     const scene = await makeScene();
-    await call('PATCH', '/v1/practice', { token: scene.practice.adminToken, body: { reminder_lead_minutes: 60 * 24 * 14 } });
+    await call('PATCH', '/v1/practice', {
+      token: scene.practice.adminToken,
+      body: { reminder_lead_minutes: 60 * 24 * 14 },
+    });
     const appointment = await book(scene, localTimeInDays(8, '10:00'));
     const armedAt = new Date();
     await tap.drain();

@@ -28,7 +28,8 @@ const NY = 'America/New_York';
 const reader = streamReader();
 afterAll(() => reader.close());
 
-const aggregate = (records: StreamRecord[]) => runAsFunction('aggregateReports', () => handler({ Records: records } as DynamoDBStreamEvent));
+const aggregate = (records: StreamRecord[]) =>
+  runAsFunction('aggregateReports', () => handler({ Records: records } as DynamoDBStreamEvent));
 const sequenceOf = (record: StreamRecord) => record.dynamodb!.SequenceNumber!;
 
 async function collected(practice: TestPractice, date: string): Promise<number | undefined> {
@@ -37,7 +38,7 @@ async function collected(practice: TestPractice, date: string): Promise<number |
 }
 
 describe('aggregateReports with a practice it cannot apply', () => {
-  it('answers that practice\'s records as batch item failures, counts the others, and counts each once when retried from the first failure', async () => {
+  it("answers that practice's records as batch item failures, counts the others, and counts each once when retried from the first failure", async () => {
     const [a, b] = [await makePractice({ time_zone: NY }), await makePractice({ time_zone: NY })];
     const [clientA, clientB] = [await makeClient(a), await makeClient(b)];
     expect((await aggregate(await reader.readNew())).batchItemFailures).toEqual([]);
@@ -46,16 +47,31 @@ describe('aggregateReports with a practice it cannot apply', () => {
     const date = localDateOf(at.toISOString(), NY);
     // A's day item holds a counter that is not a number: no transaction can ADD to it.
     const poisoned = reportDayKey(a.medspaId, INITIAL_GENERATION, 'TOTALS', date);
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...poisoned, collected_cents: 'not a number' } }));
-    const payments = new Map<string, string[]>([[a.medspaId, []], [b.medspaId, []]]);
+    await ddb().send(
+      new PutCommand({ TableName: tableName(), Item: { ...poisoned, collected_cents: 'not a number' } }),
+    );
+    const payments = new Map<string, string[]>([
+      [a.medspaId, []],
+      [b.medspaId, []],
+    ]);
     for (const cents of [1000, 2000]) {
-      payments.get(a.medspaId)!.push((await createPayment(a.medspaId, { client_id: clientA.id, amount_cents: cents, method: 'card' }, at)).id);
-      payments.get(b.medspaId)!.push((await createPayment(b.medspaId, { client_id: clientB.id, amount_cents: cents * 10, method: 'card' }, at)).id);
+      payments
+        .get(a.medspaId)!
+        .push((await createPayment(a.medspaId, { client_id: clientA.id, amount_cents: cents, method: 'card' }, at)).id);
+      payments
+        .get(b.medspaId)!
+        .push(
+          (await createPayment(b.medspaId, { client_id: clientB.id, amount_cents: cents * 10, method: 'card' }, at)).id,
+        );
     }
     const batch = await reader.readNew();
     /** The records of a practice's payments, in stream order. */
     const paymentsOf = (practice: TestPractice) =>
-      batch.filter((record) => record.eventName === 'INSERT' && payments.get(practice.medspaId)!.includes((record.dynamodb?.Keys?.sk as { S?: string } | undefined)?.S ?? ''));
+      batch.filter(
+        (record) =>
+          record.eventName === 'INSERT' &&
+          payments.get(practice.medspaId)!.includes((record.dynamodb?.Keys?.sk as { S?: string } | undefined)?.S ?? ''),
+      );
     expect(paymentsOf(a)).toHaveLength(2);
     expect(paymentsOf(b)).toHaveLength(2);
 
@@ -66,7 +82,9 @@ describe('aggregateReports with a practice it cannot apply', () => {
 
     // Mended, then handed over again from the first failed record on, B's included.
     await ddb().send(new DeleteCommand({ TableName: tableName(), Key: poisoned }));
-    const retried = batch.slice(batch.findIndex((record) => sequenceOf(record) === first.batchItemFailures[0].itemIdentifier));
+    const retried = batch.slice(
+      batch.findIndex((record) => sequenceOf(record) === first.batchItemFailures[0].itemIdentifier),
+    );
     expect(retried).toContain(paymentsOf(b)[0]);
     expect((await aggregate(retried)).batchItemFailures).toEqual([]);
     expect(await collected(a, date)).toBe(3000);

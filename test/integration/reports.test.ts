@@ -48,10 +48,15 @@ for (let d = FIRST; d <= LAST; d = addDays(d, 1)) DAYS.push(d);
 const MONTH_END = lastOfMonth(FIRST) < addDays(LAST, -3) ? lastOfMonth(FIRST) : lastOfMonth(addDays(FIRST, -10));
 
 const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-const every = (periods: { start: string; end: string }[], days: readonly string[] = WEEK) => Object.fromEntries(days.map((d) => [d, periods]));
+const every = (periods: { start: string; end: string }[], days: readonly string[] = WEEK) =>
+  Object.fromEntries(days.map((d) => [d, periods]));
 
 /** Bookable local slots per provider kind: at least the longest service apart, inside the working periods, away from DST gaps. */
-const SLOTS = { allDay: ['00:30', '06:00', '20:00', '22:15'], weekday: ['10:00', '14:00'], split: ['08:30', '13:30', '18:15'] } as const;
+const SLOTS = {
+  allDay: ['00:30', '06:00', '20:00', '22:15'],
+  weekday: ['10:00', '14:00'],
+  split: ['08:30', '13:30', '18:15'],
+} as const;
 /** Reserved for moves: never booked first. */
 const MOVE_SLOT = '04:00';
 
@@ -76,7 +81,8 @@ const TIME_OFF = { start: utc(addDays(DST, -2), '13:00'), end: utc(addDays(DST, 
 const slotFree = (kind: Kind, date: string, time: string) => {
   if (kind === 'weekday' && ['sat', 'sun'].includes(weekdayOf(date))) return false;
   const start = Date.parse(utc(date, time));
-  if (kind === 'weekday' && start < Date.parse(TIME_OFF.end) && Date.parse(TIME_OFF.start) < start + 90 * 60_000) return false;
+  if (kind === 'weekday' && start < Date.parse(TIME_OFF.end) && Date.parse(TIME_OFF.start) < start + 90 * 60_000)
+    return false;
   return !used.has(`${kind}|${date}|${time}`);
 };
 
@@ -137,14 +143,24 @@ async function liveThrough(id: string) {
   if (moveTo) used.add(`allDay|${moveTo.date}|${MOVE_SLOT}`);
 
   if (moveTo) {
-    await updateAppointment(mid, id, { scheduled_at: utc(moveTo.date, MOVE_SLOT), provider_id: scene.providers.allDay.id, duration_minutes: moveTo.duration }, { now: now() });
+    await updateAppointment(
+      mid,
+      id,
+      {
+        scheduled_at: utc(moveTo.date, MOVE_SLOT),
+        provider_id: scene.providers.allDay.id,
+        duration_minutes: moveTo.duration,
+      },
+      { now: now() },
+    );
     happened.moved += 1;
   }
   if (repriceBefore !== null) {
     await updateAppointment(mid, id, { price_cents: repriceBefore }, { now: now() });
     happened.repricedBefore += 1;
   }
-  for (const status of PATHS[fate]) await changeStatus(mid, id, status as never, { now: now(), reason: status === 'cancelled' ? 'test' : undefined });
+  for (const status of PATHS[fate])
+    await changeStatus(mid, id, status as never, { now: now(), reason: status === 'cancelled' ? 'test' : undefined });
   if (repriceAfter !== null) {
     await updateAppointment(mid, id, { price_cents: repriceAfter }, { now: now() });
     happened.repricedAfterCompletion += 1;
@@ -169,11 +185,22 @@ const someInstant = () => new Date(utc(pick(DAYS), pick(['00:10', '07:45', '12:0
 async function addMoney(payments: number, sales: number) {
   const mid = scene.practice.medspaId;
   await inChunks(Array.from({ length: payments }), 8, () =>
-    createPayment(mid, { client_id: pick(scene.clients).id, amount_cents: 500 + Math.floor(random() * 4000) * 10, method: 'card' }, someInstant()),
+    createPayment(
+      mid,
+      { client_id: pick(scene.clients).id, amount_cents: 500 + Math.floor(random() * 4000) * 10, method: 'card' },
+      someInstant(),
+    ),
   );
   await inChunks(Array.from({ length: sales }), 4, async () => {
     const product = pick(scene.products);
-    const input = random() < 0.25 ? { delta: -1, reason: 'damaged' as const } : { delta: -(1 + Math.floor(random() * 3)), reason: 'sale' as const, ...(random() < 0.3 ? { unit_price_cents: 3900 } : {}) };
+    const input =
+      random() < 0.25
+        ? { delta: -1, reason: 'damaged' as const }
+        : {
+            delta: -(1 + Math.floor(random() * 3)),
+            reason: 'sale' as const,
+            ...(random() < 0.3 ? { unit_price_cents: 3900 } : {}),
+          };
     await createStockAdjustment(scene.caller, product.id, input, someInstant());
   });
 }
@@ -182,10 +209,24 @@ async function addMoney(payments: number, sales: number) {
 
 interface Truth {
   zone: string;
-  appointments: { id: string; client_id: string; provider_id: string; service_id: string; scheduled_at: string; duration_minutes: number; status: string; price_cents: number }[];
+  appointments: {
+    id: string;
+    client_id: string;
+    provider_id: string;
+    service_id: string;
+    scheduled_at: string;
+    duration_minutes: number;
+    status: string;
+    price_cents: number;
+  }[];
   payments: { amount_cents: number; created_at: string }[];
   sales: { delta: number; unit_price_cents: number; created_at: string }[];
-  providers: { id: string; full_name: string; working_hours: Record<string, { start: string; end: string }[]>; time_off: { start: string; end: string }[] }[];
+  providers: {
+    id: string;
+    full_name: string;
+    working_hours: Record<string, { start: string; end: string }[]>;
+    time_off: { start: string; end: string }[];
+  }[];
   services: { id: string; name: string }[];
 }
 
@@ -194,7 +235,11 @@ async function pages(path: string, token: string) {
   let cursor: string | null = null;
   do {
     const separator = path.includes('?') ? '&' : '?';
-    const response: { status: number; body: any } = await call('GET', `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    const response: { status: number; body: any } = await call(
+      'GET',
+      `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { token },
+    );
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     items.push(...response.body.data);
     cursor = response.body.pagination.next_cursor;
@@ -207,11 +252,16 @@ async function loadTruth(from = addDays(FIRST, -1), to = addDays(LAST, 1)): Prom
   const zone = (await call('GET', '/v1/practice', { token })).body.data.time_zone;
   const listed = await pages(`/v1/appointments?from=${from}&to=${to}`, token);
   const appointments = [];
-  for (const chunk of Array.from({ length: Math.ceil(listed.length / 10) }, (_, i) => listed.slice(i * 10, i * 10 + 10))) {
+  for (const chunk of Array.from({ length: Math.ceil(listed.length / 10) }, (_, i) =>
+    listed.slice(i * 10, i * 10 + 10),
+  )) {
     appointments.push(
       ...(await Promise.all(
         chunk.map(async (item) => {
-          const detail = item.status === 'completed' ? (await call('GET', `/v1/appointments/${item.id}`, { token })).body.data : null;
+          const detail =
+            item.status === 'completed'
+              ? (await call('GET', `/v1/appointments/${item.id}`, { token })).body.data
+              : null;
           return {
             id: item.id,
             client_id: item.client.id,
@@ -227,8 +277,17 @@ async function loadTruth(from = addDays(FIRST, -1), to = addDays(LAST, 1)): Prom
     );
   }
   const payments = await pages(`/v1/payments?from=${from}&to=${to}`, token);
-  const sales = (await Promise.all(scene.products.map((p) => pages(`/v1/products/${p.id}/stock-adjustments`, token)))).flat().filter((e) => e.reason === 'sale');
-  return { zone, appointments, payments, sales, providers: await pages('/v1/providers', token), services: await pages('/v1/services', token) };
+  const sales = (await Promise.all(scene.products.map((p) => pages(`/v1/products/${p.id}/stock-adjustments`, token))))
+    .flat()
+    .filter((e) => e.reason === 'sale');
+  return {
+    zone,
+    appointments,
+    payments,
+    sales,
+    providers: await pages('/v1/providers', token),
+    services: await pages('/v1/services', token),
+  };
 }
 
 // ---- Brute force -------------------------------------------------------------------------------------
@@ -240,11 +299,25 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'month') {
   const periodOf = (date: string) =>
-    group === 'day' ? date : group === 'month' ? date.slice(0, 7) : DateTime.fromISO(date, { zone: 'UTC' }).toFormat("kkkk-'W'WW");
-  const series = new Map<string, { period: string; service_cents: number; retail_cents: number; collected_cents: number; appointments_completed: number }>();
+    group === 'day'
+      ? date
+      : group === 'month'
+        ? date.slice(0, 7)
+        : DateTime.fromISO(date, { zone: 'UTC' }).toFormat("kkkk-'W'WW");
+  const series = new Map<
+    string,
+    {
+      period: string;
+      service_cents: number;
+      retail_cents: number;
+      collected_cents: number;
+      appointments_completed: number;
+    }
+  >();
   for (let d = range.from; d <= range.to; d = addDays(d, 1)) {
     const period = periodOf(d);
-    if (!series.has(period)) series.set(period, { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 });
+    if (!series.has(period))
+      series.set(period, { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 });
   }
   for (const a of truth.appointments) {
     const date = localDate(a.scheduled_at, truth.zone);
@@ -262,7 +335,13 @@ function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'mo
   }
   const list = [...series.values()];
   const sum = (key: 'service_cents' | 'retail_cents' | 'collected_cents') => list.reduce((t, e) => t + e[key], 0);
-  return { total_cents: sum('service_cents') + sum('retail_cents'), service_cents: sum('service_cents'), retail_cents: sum('retail_cents'), collected_cents: sum('collected_cents'), series: list };
+  return {
+    total_cents: sum('service_cents') + sum('retail_cents'),
+    service_cents: sum('service_cents'),
+    retail_cents: sum('retail_cents'),
+    collected_cents: sum('collected_cents'),
+    series: list,
+  };
 }
 
 /** Working minutes with luxon directly: each local period from its wall-clock start to end, less time off. */
@@ -272,9 +351,13 @@ function expectedWorkingMinutes(provider: Truth['providers'][number], range: Ran
     const midnight = DateTime.fromISO(d, { zone });
     for (const period of provider.working_hours[weekdayOf(d)] ?? []) {
       const start = DateTime.fromISO(`${d}T${period.start}`, { zone }).toMillis();
-      const end = period.end === '24:00' ? midnight.plus({ days: 1 }).toMillis() : DateTime.fromISO(`${d}T${period.end}`, { zone }).toMillis();
+      const end =
+        period.end === '24:00'
+          ? midnight.plus({ days: 1 }).toMillis()
+          : DateTime.fromISO(`${d}T${period.end}`, { zone }).toMillis();
       let off = 0;
-      for (const t of provider.time_off) off += Math.max(0, Math.min(end, Date.parse(t.end)) - Math.max(start, Date.parse(t.start)));
+      for (const t of provider.time_off)
+        off += Math.max(0, Math.min(end, Date.parse(t.end)) - Math.max(start, Date.parse(t.start)));
       minutes += (end - start - off) / 60_000;
     }
   }
@@ -283,7 +366,9 @@ function expectedWorkingMinutes(provider: Truth['providers'][number], range: Ran
 
 function expectedProviders(truth: Truth, range: Range) {
   return truth.providers.map((provider) => {
-    const mine = truth.appointments.filter((a) => a.provider_id === provider.id && within(localDate(a.scheduled_at, truth.zone), range));
+    const mine = truth.appointments.filter(
+      (a) => a.provider_id === provider.id && within(localDate(a.scheduled_at, truth.zone), range),
+    );
     const done = mine.filter((a) => a.status === 'completed');
     const revenue = done.reduce((t, a) => t + a.price_cents, 0);
     const booked = done.reduce((t, a) => t + a.duration_minutes, 0);
@@ -304,7 +389,8 @@ function expectedProviders(truth: Truth, range: Range) {
 
 function expectedRetention(truth: Truth, range: Range) {
   const visits = new Map<string, string[]>();
-  for (const a of truth.appointments.filter((x) => x.status === 'completed')) visits.set(a.client_id, [...(visits.get(a.client_id) ?? []), localDate(a.scheduled_at, truth.zone)]);
+  for (const a of truth.appointments.filter((x) => x.status === 'completed'))
+    visits.set(a.client_id, [...(visits.get(a.client_id) ?? []), localDate(a.scheduled_at, truth.zone)]);
   let seen = 0;
   let fresh = 0;
   let returning = 0;
@@ -314,12 +400,19 @@ function expectedRetention(truth: Truth, range: Range) {
     if (dates.some((d) => d < range.from)) returning += 1;
     else fresh += 1;
   }
-  return { clients_seen: seen, new_clients: fresh, returning_clients: returning, retention_rate: seen ? round4(returning / seen) : 0 };
+  return {
+    clients_seen: seen,
+    new_clients: fresh,
+    returning_clients: returning,
+    retention_rate: seen ? round4(returning / seen) : 0,
+  };
 }
 
 function expectedServices(truth: Truth, range: Range) {
   return truth.services.map((service) => {
-    const mine = truth.appointments.filter((a) => a.service_id === service.id && within(localDate(a.scheduled_at, truth.zone), range));
+    const mine = truth.appointments.filter(
+      (a) => a.service_id === service.id && within(localDate(a.scheduled_at, truth.zone), range),
+    );
     const done = mine.filter((a) => a.status === 'completed');
     return {
       service: { id: service.id, name: service.name },
@@ -332,7 +425,9 @@ function expectedServices(truth: Truth, range: Range) {
 }
 
 const report = async (name: string, range: Range, extra = '') => {
-  const response = await call('GET', `/v1/reports/${name}?from=${range.from}&to=${range.to}${extra}`, { token: scene.practice.adminToken });
+  const response = await call('GET', `/v1/reports/${name}?from=${range.from}&to=${range.to}${extra}`, {
+    token: scene.practice.adminToken,
+  });
   if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data;
 };
@@ -352,15 +447,32 @@ async function expectReportsToMatch(truth: Truth) {
   for (const [name, range] of Object.entries(RANGES)) {
     for (const group of ['day', 'week', 'month'] as const) {
       const revenue = await report('revenue', range, `&group_by=${group}`);
-      expect({ name, group, ...revenue }).toEqual({ name, group, from: range.from, to: range.to, currency: 'USD', group_by: group, ...expectedRevenue(truth, range, group) });
+      expect({ name, group, ...revenue }).toEqual({
+        name,
+        group,
+        from: range.from,
+        to: range.to,
+        currency: 'USD',
+        group_by: group,
+        ...expectedRevenue(truth, range, group),
+      });
     }
     const providers = await report('provider-performance', range);
     expect({ name, rows: byId(providers) }).toEqual({ name, rows: byId(expectedProviders(truth, range)) });
-    expect(providers.map((p: { revenue_cents: number }) => p.revenue_cents)).toEqual([...providers.map((p: { revenue_cents: number }) => p.revenue_cents)].sort((a, b) => b - a));
-    expect({ name, ...(await report('client-retention', range)) }).toEqual({ name, from: range.from, to: range.to, ...expectedRetention(truth, range) });
+    expect(providers.map((p: { revenue_cents: number }) => p.revenue_cents)).toEqual(
+      [...providers.map((p: { revenue_cents: number }) => p.revenue_cents)].sort((a, b) => b - a),
+    );
+    expect({ name, ...(await report('client-retention', range)) }).toEqual({
+      name,
+      from: range.from,
+      to: range.to,
+      ...expectedRetention(truth, range),
+    });
     const services = await report('service-popularity', range);
     expect({ name, rows: byId(services) }).toEqual({ name, rows: byId(expectedServices(truth, range)) });
-    expect(services.map((s: { bookings: number }) => s.bookings)).toEqual([...services.map((s: { bookings: number }) => s.bookings)].sort((a, b) => b - a));
+    expect(services.map((s: { bookings: number }) => s.bookings)).toEqual(
+      [...services.map((s: { bookings: number }) => s.bookings)].sort((a, b) => b - a),
+    );
   }
 }
 
@@ -369,8 +481,12 @@ async function liveCounters() {
   const { pointer } = await readReportContext(scene.practice.medspaId);
   const counters: Record<string, number> = {};
   for (const kind of ['TOTALS', 'CLIENTS'] as const) {
-    for (const day of await queryReportDays(scene.practice.medspaId, pointer.active, kind, { from: addDays(FIRST, -3), to: addDays(LAST, 3) })) {
-      for (const [name, value] of Object.entries(day.counters)) if (value !== 0) counters[`${kind}|${day.date}|${name}`] = value;
+    for (const day of await queryReportDays(scene.practice.medspaId, pointer.active, kind, {
+      from: addDays(FIRST, -3),
+      to: addDays(LAST, 3),
+    })) {
+      for (const [name, value] of Object.entries(day.counters))
+        if (value !== 0) counters[`${kind}|${day.date}|${name}`] = value;
     }
   }
   return counters;
@@ -382,21 +498,43 @@ beforeAll(async () => {
   const practice = await makePractice({ time_zone: NY });
   const providers = {
     allDay: await makeProvider(practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) }),
-    weekday: await makeProvider(practice, { working_hours: every([{ start: '09:00', end: '17:00' }], WEEK.slice(0, 5)), time_off: [{ ...TIME_OFF, reason: 'training' }] }),
-    split: await makeProvider(practice, { working_hours: every([{ start: '08:00', end: '12:00' }, { start: '13:00', end: '20:00' }]) }),
+    weekday: await makeProvider(practice, {
+      working_hours: every([{ start: '09:00', end: '17:00' }], WEEK.slice(0, 5)),
+      time_off: [{ ...TIME_OFF, reason: 'training' }],
+    }),
+    split: await makeProvider(practice, {
+      working_hours: every([
+        { start: '08:00', end: '12:00' },
+        { start: '13:00', end: '20:00' },
+      ]),
+    }),
   };
   const certified = Object.values(providers).map((p) => p.id);
   const services = [];
-  for (const [price, duration] of [[4500, 30], [25000, 60], [12000, 45], [80000, 90]]) services.push(await makeService(practice, { price_cents: price, duration_minutes: duration, provider_ids: certified }));
+  for (const [price, duration] of [
+    [4500, 30],
+    [25000, 60],
+    [12000, 45],
+    [80000, 90],
+  ])
+    services.push(
+      await makeService(practice, { price_cents: price, duration_minutes: duration, provider_ids: certified }),
+    );
   const clients = [];
   for (let i = 0; i < 30; i += 1) clients.push(await makeClient(practice));
-  const products = [await makeProduct(practice, { price_cents: 4800 }), await makeProduct(practice, { price_cents: 2500 })];
+  const products = [
+    await makeProduct(practice, { price_cents: 4800 }),
+    await makeProduct(practice, { price_cents: 2500 }),
+  ];
   const caller = { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' as Role };
-  for (const product of products) await createStockAdjustment(caller, product.id, { delta: 1000, reason: 'received' }, new Date());
+  for (const product of products)
+    await createStockAdjustment(caller, product.id, { delta: 1000, reason: 'received' }, new Date());
   scene = { practice, providers, services, clients, products, caller };
 
   const slots: [Kind, string, string][] = [];
-  for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time) && random() < 0.72) slots.push([kind, date, time]);
+  for (const date of DAYS)
+    for (const kind of Object.keys(SLOTS) as Kind[])
+      for (const time of SLOTS[kind]) if (slotFree(kind, date, time) && random() < 0.72) slots.push([kind, date, time]);
   const booked = await inChunks(slots, 6, ([kind, date, time]) => book(kind, date, time));
   await inChunks(booked, 6, (appointment) => liveThrough(appointment.id));
   await addMoney(70, 40);
@@ -410,7 +548,8 @@ describe('reports from stream-kept counters', () => {
     const truth = await loadTruth();
     expect(truth.appointments.length).toBeGreaterThan(200);
     const statuses = new Set(truth.appointments.map((a) => a.status));
-    for (const status of ['scheduled', 'confirmed', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show']) expect(statuses).toContain(status);
+    for (const status of ['scheduled', 'confirmed', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show'])
+      expect(statuses).toContain(status);
     expect(truth.payments.length).toBe(70);
     expect(truth.sales.length).toBeGreaterThan(10);
     expect(happened.moved).toBeGreaterThan(10);
@@ -422,7 +561,9 @@ describe('reports from stream-kept counters', () => {
     expect(Math.min(whole.service_cents, whole.retail_cents, whole.collected_cents)).toBeGreaterThan(0);
     const later = expectedRetention(truth, RANGES['the second half (returning clients)']);
     expect(Math.min(later.new_clients, later.returning_clients)).toBeGreaterThan(0);
-    expect(expectedRevenue(truth, RANGES['three days either side of the DST change'], 'day').service_cents).toBeGreaterThan(0);
+    expect(
+      expectedRevenue(truth, RANGES['three days either side of the DST change'], 'day').service_cents,
+    ).toBeGreaterThan(0);
   }, 120_000);
 
   it('every report equals a brute-force computation over the raw appointments, payments and sales', async () => {
@@ -437,7 +578,13 @@ describe('reports from stream-kept counters', () => {
     expect(await liveCounters()).toEqual(before);
     // The markers expire after 48 h; the ledger still knows each version was counted.
     for (const record of records) {
-      if (record.eventID) await ddb().send(new DeleteCommand({ TableName: tableName(), Key: reportStreamMarkerKey(scene.practice.medspaId, record.eventID) }));
+      if (record.eventID)
+        await ddb().send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: reportStreamMarkerKey(scene.practice.medspaId, record.eventID),
+          }),
+        );
     }
     for (let i = 0; i < records.length; i += 100) await stream.apply(records.slice(i, i + 100));
     expect(await liveCounters()).toEqual(before);
@@ -451,17 +598,24 @@ describe('reports from stream-kept counters', () => {
     expect(result.previousGeneration).toBe(pointer.active);
     expect(result.live).toBe(result.generation);
     expect(result.differences).toBe(0);
-    expect((await readReportContext(scene.practice.medspaId)).pointer).toMatchObject({ active: result.generation, building: null });
+    expect((await readReportContext(scene.practice.medspaId)).pointer).toMatchObject({
+      active: result.generation,
+      building: null,
+    });
     expect(await liveCounters()).toEqual(before);
     // The old generation is gone.
-    expect(await queryReportDays(scene.practice.medspaId, pointer.active, 'TOTALS', { from: FIRST, to: LAST })).toEqual([]);
+    expect(await queryReportDays(scene.practice.medspaId, pointer.active, 'TOTALS', { from: FIRST, to: LAST })).toEqual(
+      [],
+    );
     await stream.drain();
   }, 300_000);
 
   it('a rebuild while bookings, status changes and payments keep flowing through the stream still ends exact', async () => {
     const mid = scene.practice.medspaId;
     const free: [Kind, string, string][] = [];
-    for (const date of DAYS) for (const kind of Object.keys(SLOTS) as Kind[]) for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
+    for (const date of DAYS)
+      for (const kind of Object.keys(SLOTS) as Kind[])
+        for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
     const building = async () => (await readReportContext(mid)).pointer.building;
     // The rebuild takes its generation, then waits before reading the sources: changes streamed
     // meanwhile must land in both generations.
@@ -501,7 +655,12 @@ describe('reports from stream-kept counters', () => {
   }, 600_000);
 
   it('analysts, managers and admins read reports; the front desk and providers get 403', async () => {
-    for (const [role, status] of [['analyst', 200], ['manager', 200], ['front_desk', 403], ['provider', 403]] as const) {
+    for (const [role, status] of [
+      ['analyst', 200],
+      ['manager', 200],
+      ['front_desk', 403],
+      ['provider', 403],
+    ] as const) {
       const token = await scene.practice.tokenForRole(role);
       for (const name of ['revenue', 'provider-performance', 'client-retention', 'service-popularity']) {
         const response = await call('GET', `/v1/reports/${name}`, { token });
@@ -517,7 +676,9 @@ describe('reports from stream-kept counters', () => {
     const defaults = await call('GET', '/v1/reports/revenue', { token });
     expect(defaults.body.data).toMatchObject({ from: addDays(today, -29), to: today, group_by: 'day' });
     expect(defaults.body.data.series).toHaveLength(30);
-    expect((await call('GET', `/v1/reports/client-retention?from=${FIRST}&to=${addDays(FIRST, 730)}`, { token })).status).toBe(200);
+    expect(
+      (await call('GET', `/v1/reports/client-retention?from=${FIRST}&to=${addDays(FIRST, 730)}`, { token })).status,
+    ).toBe(200);
     for (const [query, path] of [
       [`from=${FIRST}&to=${addDays(FIRST, 731)}`, 'to'],
       [`from=${FIRST}&to=${addDays(FIRST, -1)}`, 'to'],
@@ -525,7 +686,11 @@ describe('reports from stream-kept counters', () => {
       ['group_by=year', 'group_by'],
     ]) {
       const response = await call('GET', `/v1/reports/revenue?${query}`, { token });
-      expect({ query, status: response.status, code: response.body.error?.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      expect({ query, status: response.status, code: response.body.error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
       expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
     const unknown = await call('GET', '/v1/reports/service-popularity?provider=x', { token });
@@ -551,8 +716,25 @@ describe('reports from stream-kept counters', () => {
     const mid = scene.practice.medspaId;
     const token = scene.practice.adminToken;
     const provider = await makeProvider(scene.practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) });
-    expect((await call('POST', `/v1/services/${scene.services[1].id}/providers`, { token, body: { provider_id: provider.id } })).status).toBeLessThan(300);
-    const appointment = await createAppointment(mid, { client_id: scene.clients[0].id, service_id: scene.services[1].id, provider_id: provider.id, scheduled_at: utc(DST, '10:00'), source: 'manual' }, new Date());
+    expect(
+      (
+        await call('POST', `/v1/services/${scene.services[1].id}/providers`, {
+          token,
+          body: { provider_id: provider.id },
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const appointment = await createAppointment(
+      mid,
+      {
+        client_id: scene.clients[0].id,
+        service_id: scene.services[1].id,
+        provider_id: provider.id,
+        scheduled_at: utc(DST, '10:00'),
+        source: 'manual',
+      },
+      new Date(),
+    );
     for (const status of PATHS.completed) await changeStatus(mid, appointment.id, status as never, { now: new Date() });
     expect((await call('DELETE', `/v1/providers/${provider.id}`, { token })).status).toBe(200);
     await stream.drain();

@@ -11,7 +11,14 @@ import { recordAudit } from '../../lib/db/audit';
 import { changePractice } from '../../lib/use-cases/practice';
 import { call, makePractice, tokenFor, type CallResult, type TestPractice } from '../fixtures/api';
 import { TOKEN_CLOCK_SKEW_SECONDS, TOKEN_TTL_SECONDS } from '../../lib/auth/tokens';
-import { claimsFor, decodeToken, signWithForeignKey, signWithServerKey, tamperPayload, unsignedToken } from '../fixtures/tokens';
+import {
+  claimsFor,
+  decodeToken,
+  signWithForeignKey,
+  signWithServerKey,
+  tamperPayload,
+  unsignedToken,
+} from '../fixtures/tokens';
 
 /** Status and error code together, so a failure shows both. */
 function expectError(response: CallResult, status: number, code: string) {
@@ -23,7 +30,10 @@ function expectError(response: CallResult, status: number, code: string) {
 async function newCredential(practice: TestPractice, role: Role, name = `${role} key`) {
   const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name, role } });
   expect(created.status).toBe(201);
-  const { client_id: clientId, client_secret: clientSecret } = created.body.data as { client_id: string; client_secret: string };
+  const { client_id: clientId, client_secret: clientSecret } = created.body.data as {
+    client_id: string;
+    client_secret: string;
+  };
   return { clientId, clientSecret, token: await tokenFor(clientId, clientSecret) };
 }
 
@@ -65,7 +75,10 @@ describe('bearer tokens', () => {
     ['scheme and space', () => 'Bearer '],
     ['token without scheme', () => frontDesk.token],
     ['another scheme', () => `Token ${frontDesk.token}`],
-    ['Basic client credentials', () => `Basic ${Buffer.from(`${frontDesk.clientId}:${frontDesk.clientSecret}`).toString('base64')}`],
+    [
+      'Basic client credentials',
+      () => `Basic ${Buffer.from(`${frontDesk.clientId}:${frontDesk.clientSecret}`).toString('base64')}`,
+    ],
     ['two tokens', () => `Bearer ${frontDesk.token} ${frontDesk.token}`],
     ['not a JWT', () => 'Bearer not-a-jwt'],
     ['three garbage parts', () => 'Bearer aaa.bbb.ccc'],
@@ -79,7 +92,11 @@ describe('bearer tokens', () => {
     const claims = claimsFor(caller());
     expectError(await getPractice(unsignedToken(claims)), 401, 'UNAUTHORIZED');
     expectError(await getPractice(unsignedToken(claims, kid)), 401, 'UNAUTHORIZED');
-    expectError(await getPractice(unsignedToken(claims, kid, decodeToken(frontDesk.token).signature)), 401, 'UNAUTHORIZED');
+    expectError(
+      await getPractice(unsignedToken(claims, kid, decodeToken(frontDesk.token).signature)),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('a tampered payload under a genuine signature (role escalation, other practice): 401', async () => {
@@ -96,13 +113,19 @@ describe('bearer tokens', () => {
   it('a token signed by another ES256 key, with the server kid or another: 401', async () => {
     const { kid } = await tokenSigner();
     expectError(await getPractice(await signWithForeignKey(claimsFor(caller()), kid)), 401, 'UNAUTHORIZED');
-    expectError(await getPractice(await signWithForeignKey(claimsFor(caller()), 'some-other-kid')), 401, 'UNAUTHORIZED');
+    expectError(
+      await getPractice(await signWithForeignKey(claimsFor(caller()), 'some-other-kid')),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('algorithm confusion (HS256 keyed with the public JWK) under the server kid: 401', async () => {
     const signer = await tokenSigner();
     const secret = new TextEncoder().encode(JSON.stringify(signer.publicJwk));
-    const token = await new SignJWT(claimsFor(caller())).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signer.kid }).sign(secret);
+    const token = await new SignJWT(claimsFor(caller()))
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signer.kid })
+      .sign(secret);
     expectError(await getPractice(token), 401, 'UNAUTHORIZED');
   });
 
@@ -129,7 +152,10 @@ describe('bearer tokens', () => {
       expect((await getPractice(frontDesk.token)).status).toBe(200);
       const asAdmin = await signWithServerKey({ ...claimsFor(caller()), role: 'admin' });
       expectError(await getPractice(asAdmin), 401, 'UNAUTHORIZED');
-      const escalated = await call('POST', '/v1/credentials', { token: asAdmin, body: { name: 'escalated', role: 'admin' } });
+      const escalated = await call('POST', '/v1/credentials', {
+        token: asAdmin,
+        body: { name: 'escalated', role: 'admin' },
+      });
       expectError(escalated, 401, 'UNAUTHORIZED');
       expect((await getPractice(frontDesk.token)).status).toBe(200);
     });
@@ -195,7 +221,13 @@ describe('bearer tokens', () => {
     expect(revoked.body).toEqual({ success: true, data: { id: doomed.clientId, deleted: true } });
 
     expectError(await getPractice(doomed.token), 401, 'UNAUTHORIZED');
-    expectError(await call('POST', '/v1/auth/token', { body: { client_id: doomed.clientId, client_secret: doomed.clientSecret } }), 401, 'INVALID_CLIENT');
+    expectError(
+      await call('POST', '/v1/auth/token', {
+        body: { client_id: doomed.clientId, client_secret: doomed.clientSecret },
+      }),
+      401,
+      'INVALID_CLIENT',
+    );
 
     const listed = await call('GET', '/v1/credentials', { token: practice.adminToken });
     const entry = listed.body.data.find((c: { client_id: string }) => c.client_id === doomed.clientId);
@@ -219,12 +251,19 @@ describe('roles', () => {
   });
 
   it('admin may create, list and revoke credentials, change the practice and read the audit log', async () => {
-    const created = await call('POST', '/v1/credentials', { token: tokens.admin, body: { name: 'by admin', role: 'provider' } });
+    const created = await call('POST', '/v1/credentials', {
+      token: tokens.admin,
+      body: { name: 'by admin', role: 'provider' },
+    });
     expect(created.status).toBe(201);
     expect((await call('GET', '/v1/credentials', { token: tokens.admin })).status).toBe(200);
-    expect((await call('PATCH', '/v1/practice', { token: tokens.admin, body: { reminder_lead_minutes: 60 } })).status).toBe(200);
+    expect(
+      (await call('PATCH', '/v1/practice', { token: tokens.admin, body: { reminder_lead_minutes: 60 } })).status,
+    ).toBe(200);
     expect((await call('GET', '/v1/audit-log', { token: tokens.admin })).status).toBe(200);
-    expect((await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, { token: tokens.admin })).status).toBe(200);
+    expect(
+      (await call('DELETE', `/v1/credentials/${created.body.data.client_id}`, { token: tokens.admin })).status,
+    ).toBe(200);
   });
 
   it.each(ROLES)('%s may read the practice', async (role) => {
@@ -236,21 +275,39 @@ describe('roles', () => {
   describe.each(ROLES.filter((role) => role !== 'admin'))('%s', (role) => {
     it('may not change the practice (403) and nothing changes', async () => {
       const before = await call('GET', '/v1/practice', { token: tokens.admin });
-      expectError(await call('PATCH', '/v1/practice', { token: tokens[role], body: { name: `Renamed by ${role}` } }), 403, 'FORBIDDEN');
+      expectError(
+        await call('PATCH', '/v1/practice', { token: tokens[role], body: { name: `Renamed by ${role}` } }),
+        403,
+        'FORBIDDEN',
+      );
       const after = await call('GET', '/v1/practice', { token: tokens.admin });
       expect(after.body.data).toEqual(before.body.data);
     });
 
     it('may not create, list or revoke credentials (403) and nothing changes', async () => {
       const before = await call('GET', '/v1/credentials', { token: tokens.admin });
-      expectError(await call('POST', '/v1/credentials', { token: tokens[role], body: { name: 'sneaky', role: 'admin' } }), 403, 'FORBIDDEN');
+      expectError(
+        await call('POST', '/v1/credentials', { token: tokens[role], body: { name: 'sneaky', role: 'admin' } }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await call('GET', '/v1/credentials', { token: tokens[role] }), 403, 'FORBIDDEN');
-      expectError(await call('DELETE', `/v1/credentials/${practice.clientId}`, { token: tokens[role] }), 403, 'FORBIDDEN');
+      expectError(
+        await call('DELETE', `/v1/credentials/${practice.clientId}`, { token: tokens[role] }),
+        403,
+        'FORBIDDEN',
+      );
       const after = await call('GET', '/v1/credentials', { token: tokens.admin });
       expect(after.body.pagination.total).toBe(before.body.pagination.total);
       expect(after.body.data).toEqual(before.body.data);
       // The admin credential still works.
-      expect((await call('POST', '/v1/auth/token', { body: { client_id: practice.clientId, client_secret: practice.clientSecret } })).status).toBe(200);
+      expect(
+        (
+          await call('POST', '/v1/auth/token', {
+            body: { client_id: practice.clientId, client_secret: practice.clientSecret },
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('may not read the audit log (403)', async () => {
@@ -270,7 +327,9 @@ describe('practice isolation', () => {
     expect(foreign.body.error.message).toBe(absent.body.error.message);
 
     expect((await call('GET', '/v1/practice', { token: b.adminToken })).status).toBe(200);
-    const exchanged = await call('POST', '/v1/auth/token', { body: { client_id: b.clientId, client_secret: b.clientSecret } });
+    const exchanged = await call('POST', '/v1/auth/token', {
+      body: { client_id: b.clientId, client_secret: b.clientSecret },
+    });
     expect(exchanged.status).toBe(200);
     const listed = await call('GET', '/v1/credentials', { token: b.adminToken });
     expect(listed.body.data.find((c: { client_id: string }) => c.client_id === b.clientId).revoked_at).toBeNull();
@@ -297,7 +356,10 @@ describe('practice isolation', () => {
     const bChange = await call('PATCH', '/v1/practice', { token: b.adminToken, body: { name: 'B renamed' } });
     expect(bChange.status).toBe(200);
     await newCredential(b, 'manager');
-    const bDenied = await call('POST', '/v1/credentials', { token: await b.tokenForRole('front_desk'), body: { name: 'x', role: 'admin' } });
+    const bDenied = await call('POST', '/v1/credentials', {
+      token: await b.tokenForRole('front_desk'),
+      body: { name: 'x', role: 'admin' },
+    });
     expect(bDenied.status).toBe(403);
     const aChange = await call('PATCH', '/v1/practice', { token: a.adminToken, body: { name: 'A renamed' } });
     expect(aChange.status).toBe(200);
@@ -327,9 +389,15 @@ describe('practice isolation', () => {
     expect(byHeader.status).toBe(200);
     expect(byHeader.body.data).toMatchObject({ id: a.medspaId, name: 'Practice A' });
 
-    const byBody = await call('PATCH', '/v1/practice', { token: a.adminToken, body: { name: 'Hijacked', medspa_id: b.medspaId } });
+    const byBody = await call('PATCH', '/v1/practice', {
+      token: a.adminToken,
+      body: { name: 'Hijacked', medspa_id: b.medspaId },
+    });
     expectError(byBody, 400, 'VALIDATION_ERROR');
-    const byBodyQuery = await call('PATCH', `/v1/practice?medspa_id=${b.medspaId}`, { token: a.adminToken, body: { name: 'A via query' } });
+    const byBodyQuery = await call('PATCH', `/v1/practice?medspa_id=${b.medspaId}`, {
+      token: a.adminToken,
+      body: { name: 'A via query' },
+    });
     expectError(byBodyQuery, 400, 'VALIDATION_ERROR');
 
     const credential = await call('POST', `/v1/credentials?medspa_id=${b.medspaId}`, {
@@ -337,7 +405,10 @@ describe('practice isolation', () => {
       body: { name: 'planted', role: 'admin', medspa_id: b.medspaId },
     });
     expectError(credential, 400, 'VALIDATION_ERROR');
-    const viaQuery = await call('POST', `/v1/credentials?medspa_id=${b.medspaId}`, { token: a.adminToken, body: { name: 'planted', role: 'analyst' } });
+    const viaQuery = await call('POST', `/v1/credentials?medspa_id=${b.medspaId}`, {
+      token: a.adminToken,
+      body: { name: 'planted', role: 'analyst' },
+    });
     expectError(viaQuery, 400, 'VALIDATION_ERROR');
 
     // Nothing of either practice moved.
@@ -359,10 +430,18 @@ describe('API access gate', () => {
     expect(own.body.data.api_access).toBe('waitlisted');
 
     expectError(await call('GET', '/v1/credentials', { token: practice.adminToken }), 403, 'API_ACCESS_NOT_ENABLED');
-    expectError(await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'x', role: 'admin' } }), 403, 'API_ACCESS_NOT_ENABLED');
+    expectError(
+      await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'x', role: 'admin' } }),
+      403,
+      'API_ACCESS_NOT_ENABLED',
+    );
     expectError(await call('GET', '/v1/audit-log', { token: practice.adminToken }), 403, 'API_ACCESS_NOT_ENABLED');
     // It cannot lift its own gate.
-    expectError(await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { api_access: 'enabled' } }), 403, 'API_ACCESS_NOT_ENABLED');
+    expectError(
+      await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { api_access: 'enabled' } }),
+      403,
+      'API_ACCESS_NOT_ENABLED',
+    );
     expect((await call('GET', '/v1/practice', { token: practice.adminToken })).body.data.api_access).toBe('waitlisted');
 
     // Enabled by the operator (as the admin command does): the same token works at once.
@@ -395,7 +474,10 @@ describe('audit log', () => {
   it('records changes with time, credential, role, operation, resource id, outcome and request id', async () => {
     const practice = await makePractice();
     const before = new Date().toISOString();
-    const created = await call('POST', '/v1/credentials', { token: practice.adminToken, body: { name: 'Audited', role: 'manager' } });
+    const created = await call('POST', '/v1/credentials', {
+      token: practice.adminToken,
+      body: { name: 'Audited', role: 'manager' },
+    });
     expect(created.status).toBe(201);
     const patched = await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { name: 'Audited Spa' } });
     expect(patched.status).toBe(200);
@@ -436,11 +518,16 @@ describe('audit log', () => {
   it('records denied calls with their error code as outcome (403 by role, 401 from a revoked token)', async () => {
     const practice = await makePractice();
     const frontDesk = await newCredential(practice, 'front_desk');
-    const forbidden = await call('POST', '/v1/credentials', { token: frontDesk.token, body: { name: 'nope', role: 'admin' } });
+    const forbidden = await call('POST', '/v1/credentials', {
+      token: frontDesk.token,
+      body: { name: 'nope', role: 'admin' },
+    });
     expect(forbidden.status).toBe(403);
 
     const doomed = await newCredential(practice, 'analyst');
-    expect((await call('DELETE', `/v1/credentials/${doomed.clientId}`, { token: practice.adminToken })).status).toBe(200);
+    expect((await call('DELETE', `/v1/credentials/${doomed.clientId}`, { token: practice.adminToken })).status).toBe(
+      200,
+    );
     const unauthorized = await call('GET', '/v1/practice', { token: doomed.token });
     expect(unauthorized.status).toBe(401);
 
@@ -459,7 +546,10 @@ describe('audit log', () => {
       outcome: 'UNAUTHORIZED',
       status: 401,
     });
-    expect(entries.find((e) => e.operation === 'revokeCredential')).toMatchObject({ resource_id: doomed.clientId, outcome: 'success' });
+    expect(entries.find((e) => e.operation === 'revokeCredential')).toMatchObject({
+      resource_id: doomed.clientId,
+      outcome: 'success',
+    });
   });
 
   it('does not record successful reads', async () => {
@@ -503,25 +593,42 @@ describe('audit log', () => {
     expect(ops(await auditOf(practice, `&from=${daysAgo(50)}&to=${daysAgo(30)}`))).toEqual(['old']);
     expect(ops(await auditOf(practice, `&from=${daysAgo(100)}`))).toEqual(['d1', 'd5', 'd10', 'old']);
     expect(ops(await auditOf(practice, `&to=${daysAgo(3)}&from=${daysAgo(100)}`))).toEqual(['d5', 'd10', 'old']);
-    expect(ops(await auditOf(practice, `&from=${encodeURIComponent('2000-01-01T00:00:00+01:00')}&to=2000-12-31T00:00:00Z`))).toEqual([]);
+    expect(
+      ops(await auditOf(practice, `&from=${encodeURIComponent('2000-01-01T00:00:00+01:00')}&to=2000-12-31T00:00:00Z`)),
+    ).toEqual([]);
 
     // A real call lands inside a window around now.
     const before = new Date().toISOString();
-    const change = await call('PATCH', '/v1/practice', { token: practice.adminToken, body: { reminder_lead_minutes: 30 } });
+    const change = await call('PATCH', '/v1/practice', {
+      token: practice.adminToken,
+      body: { reminder_lead_minutes: 30 },
+    });
     const after = new Date().toISOString();
     const window = await auditOf(practice, `&from=${before}&to=${after}`);
     expect(window.map((e) => e.request_id)).toEqual([change.headers['x-request-id']]);
 
     const page = await call('GET', `/v1/audit-log?limit=2&from=${daysAgo(100)}`, { token: practice.adminToken });
     expect(page.body.pagination).toEqual({ total: 5, next_cursor: expect.any(String) });
-    const rest = await call('GET', `/v1/audit-log?limit=2&from=${daysAgo(100)}&cursor=${page.body.pagination.next_cursor}`, { token: practice.adminToken });
+    const rest = await call(
+      'GET',
+      `/v1/audit-log?limit=2&from=${daysAgo(100)}&cursor=${page.body.pagination.next_cursor}`,
+      { token: practice.adminToken },
+    );
     expect(ops(rest.body.data)).toEqual(['d5', 'd10']);
   });
 
   it('rejects a from/to without an offset', async () => {
     const practice = await makePractice();
-    expectError(await call('GET', '/v1/audit-log?from=2026-01-01T00:00:00', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
-    expectError(await call('GET', '/v1/audit-log?to=yesterday', { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', '/v1/audit-log?from=2026-01-01T00:00:00', { token: practice.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call('GET', '/v1/audit-log?to=yesterday', { token: practice.adminToken }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('takes practice-local dates as whole days', async () => {
@@ -531,7 +638,9 @@ describe('audit log', () => {
     const day = await call('GET', `/v1/audit-log?from=${today}&to=${today}`, { token: practice.adminToken });
     expect(day.body.data.map((e: { operation: string }) => e.operation)).toEqual(['updatePractice']);
     const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-    expect((await call('GET', `/v1/audit-log?from=${yesterday}&to=${yesterday}`, { token: practice.adminToken })).body.data).toEqual([]);
+    expect(
+      (await call('GET', `/v1/audit-log?from=${yesterday}&to=${yesterday}`, { token: practice.adminToken })).body.data,
+    ).toEqual([]);
   });
 });
 
@@ -543,13 +652,18 @@ describe('every route of the route table', () => {
     .filter(([, route]) => takesBearer(route))
     .map(([operation, route]) => ({ operation, route, roles: route.auth as readonly Role[] }));
   // Routes whose handler is still being written are left to their own tests.
-  const served = guarded.filter(({ operation, route }) => existsSync(join(projectRoot, `${handlerModule(operation, route)}.ts`)));
+  const served = guarded.filter(({ operation, route }) =>
+    existsSync(join(projectRoot, `${handlerModule(operation, route)}.ts`)),
+  );
   const urlOf = (route: RouteDef) => route.path.replace(/\{\w+\}/g, () => randomUUID());
   const bodyOf = (route: RouteDef) => (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
 
   it('declares the roles of the API reference (authentication and access)', () => {
     const adminOnly = (path: string, method: string) =>
-      path.startsWith('/v1/credentials') || path.startsWith('/v1/publishable-keys') || path.startsWith('/v1/audit-log') || (path === '/v1/practice' && method !== 'GET');
+      path.startsWith('/v1/credentials') ||
+      path.startsWith('/v1/publishable-keys') ||
+      path.startsWith('/v1/audit-log') ||
+      (path === '/v1/practice' && method !== 'GET');
     const catalog = /^\/v1\/(services|providers|rooms|equipment)(\/|$)/;
     for (const { operation, route, roles } of guarded) {
       const where = `${operation} (${route.method} ${route.path}): ${roles.join(',')}`;
@@ -572,17 +686,31 @@ describe('every route of the route table', () => {
       if (/^\/v1\/(reports|webhooks)(\/|$)/.test(route.path)) expect(roles, where).not.toContain('front_desk');
       if (catalog.test(route.path) && route.method !== 'GET') expect(roles, where).not.toContain('front_desk');
       // provider: reads, plus appointment status and treatment records.
-      if (route.method !== 'GET' && roles.includes('provider')) expect(route.path, where).toMatch(/^\/v1\/appointments\/\{id\}\/[\w-]+$/);
+      if (route.method !== 'GET' && roles.includes('provider'))
+        expect(route.path, where).toMatch(/^\/v1\/appointments\/\{id\}\/[\w-]+$/);
       if (/^\/v1\/(reports|webhooks)(\/|$)/.test(route.path)) expect(roles, where).not.toContain('provider');
     }
   });
 
   it('answers 401 UNAUTHORIZED to every guarded route without a token', async () => {
     // At least the foundation's own routes are served.
-    expect(served.map((s) => s.operation)).toEqual(expect.arrayContaining(['createCredential', 'listCredentials', 'revokeCredential', 'getAuditLog', 'getPractice', 'updatePractice']));
+    expect(served.map((s) => s.operation)).toEqual(
+      expect.arrayContaining([
+        'createCredential',
+        'listCredentials',
+        'revokeCredential',
+        'getAuditLog',
+        'getPractice',
+        'updatePractice',
+      ]),
+    );
     for (const { operation, route } of served) {
       const response = await call(route.method, urlOf(route), { body: bodyOf(route) });
-      expect({ operation, status: response.status, code: response.body?.error?.code }).toEqual({ operation, status: 401, code: 'UNAUTHORIZED' });
+      expect({ operation, status: response.status, code: response.body?.error?.code }).toEqual({
+        operation,
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
     }
   });
 
@@ -594,7 +722,11 @@ describe('every route of the route table', () => {
       for (const role of ROLES) {
         const response = await call(route.method, urlOf(route), { token: tokens[role], body: bodyOf(route) });
         const forbidden = response.status === 403 && response.body?.error?.code === 'FORBIDDEN';
-        expect({ operation, role, forbidden, status: response.status }).toMatchObject({ operation, role, forbidden: !roles.includes(role) });
+        expect({ operation, role, forbidden, status: response.status }).toMatchObject({
+          operation,
+          role,
+          forbidden: !roles.includes(role),
+        });
       }
     }
   });
@@ -606,7 +738,11 @@ describe('every route of the route table', () => {
       if (route.allowWaitlisted) {
         expect({ operation, status: response.status }).not.toEqual({ operation, status: 403 });
       } else {
-        expect({ operation, status: response.status, code: response.body?.error?.code }).toEqual({ operation, status: 403, code: 'API_ACCESS_NOT_ENABLED' });
+        expect({ operation, status: response.status, code: response.body?.error?.code }).toEqual({
+          operation,
+          status: 403,
+          code: 'API_ACCESS_NOT_ENABLED',
+        });
       }
     }
   });

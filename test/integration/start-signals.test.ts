@@ -12,18 +12,21 @@ import { npmStart, processesUsing, stopAll, untilServing } from '../fixtures/npm
 afterEach(stopAll);
 
 describe('npm start behaves like a server', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to the npm process stops the API, the pipeline and DynamoDB Local, and says so', async (signal) => {
-    const port = await freePort();
-    const server = npmStart(port);
-    await untilServing(port, server);
-    expect(processesUsing(server.dataDir)).not.toBe('');
-    server.child.kill(signal);
-    expect(await server.exited).toBe(0);
-    expect(server.output()).toContain(`medspa-api: ${signal}; stopping`);
-    expect(server.output()).toContain('medspa-api: stopped');
-    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
-    expect(processesUsing(server.dataDir)).toBe('');
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the npm process stops the API, the pipeline and DynamoDB Local, and says so',
+    async (signal) => {
+      const port = await freePort();
+      const server = npmStart(port);
+      await untilServing(port, server);
+      expect(processesUsing(server.dataDir)).not.toBe('');
+      server.child.kill(signal);
+      expect(await server.exited).toBe(0);
+      expect(server.output()).toContain(`medspa-api: ${signal}; stopping`);
+      expect(server.output()).toContain('medspa-api: stopped');
+      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+      expect(processesUsing(server.dataDir)).toBe('');
+    },
+  );
 
   it('a port in use fails at once, named with PORT as the way out, leaving nothing behind: no process, no DATA_DIR', async () => {
     const port = await freePort();

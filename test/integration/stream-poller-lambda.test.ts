@@ -8,7 +8,13 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
 import type { StreamRecord } from '../../lib/db/stream';
-import { latestStreamArn, startStreamPoller, streamsClient, type BatchResult, type StreamPollerOptions } from '../../infra/local/stream-poller';
+import {
+  latestStreamArn,
+  startStreamPoller,
+  streamsClient,
+  type BatchResult,
+  type StreamPollerOptions,
+} from '../../infra/local/stream-poller';
 import { waitFor } from '../fixtures/wait';
 import { useTableStream } from '../fixtures/table-stream';
 
@@ -55,10 +61,19 @@ function consumer(run: string, react: (mine: StreamRecord[]) => BatchResult | un
 
 function poller(consume: StreamPollerOptions['consume'], options: Partial<StreamPollerOptions>) {
   const checkpointFile = join(mkdtempSync(join(tmpdir(), 'poller-lambda-')), 'checkpoint.json');
-  return startStreamPoller({ client: streamsClient(), streamArn, checkpointFile, consume, batchSize: 100, idleDelayMs: 25, retryDelayMs: () => 5, ...options });
+  return startStreamPoller({
+    client: streamsClient(),
+    streamArn,
+    checkpointFile,
+    consume,
+    batchSize: 100,
+    idleDelayMs: 25,
+    retryDelayMs: () => 5,
+    ...options,
+  });
 }
 
-describe('stream poller with a Lambda mapping\'s settings', () => {
+describe("stream poller with a Lambda mapping's settings", () => {
   it('bisects a throwing batch until the poison record is alone, retries it alone, then skips it', async () => {
     const run = randomUUID();
     const keys = await writeItems(run, 8);
@@ -68,7 +83,10 @@ describe('stream poller with a Lambda mapping\'s settings', () => {
     });
     const logged = log();
     const p = poller(c.consume, { bisectOnError: true, maxAttempts: 3, log: logged as never });
-    await waitFor('the skip and the rest', () => logged.error.mock.calls.length === 1 && c.succeeded.length === keys.length - 1);
+    await waitFor(
+      'the skip and the rest',
+      () => logged.error.mock.calls.length === 1 && c.succeeded.length === keys.length - 1,
+    );
     await p.stop();
 
     // Every other record went through once, in stream order; splits are not retries.
@@ -103,7 +121,9 @@ describe('stream poller with a Lambda mapping\'s settings', () => {
     const run = randomUUID();
     const keys = await writeItems(run, 3);
     const logged = log();
-    const c = consumer(run, (mine) => ({ batchItemFailures: mine.map((record) => ({ itemIdentifier: sequenceOf(record) })) }));
+    const c = consumer(run, (mine) => ({
+      batchItemFailures: mine.map((record) => ({ itemIdentifier: sequenceOf(record) })),
+    }));
     const p = poller(c.consume, { reportBatchItemFailures: false, maxAttempts: 2, log: logged as never });
     await waitFor('the records', () => c.calls.flat().length >= keys.length);
     await p.stop();
@@ -115,7 +135,8 @@ describe('stream poller with a Lambda mapping\'s settings', () => {
     const run = randomUUID();
     const keys = await writeItems(run, 2);
     const logged = log();
-    const skipped = () => logged.error.mock.calls.filter(([message]) => /older than the maximum record age/.test(message));
+    const skipped = () =>
+      logged.error.mock.calls.filter(([message]) => /older than the maximum record age/.test(message));
     const c = consumer(run, () => undefined);
     // Every record is older than 0 s by the time it is read.
     const p = poller(c.consume, { maxRecordAgeSeconds: 0, log: logged as never });

@@ -8,7 +8,15 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
 import type { StreamRecord } from '../../lib/db/stream';
-import { latestStreamArn, readCheckpoint, readyShards, startStreamPoller, streamsClient, type Consume, type StreamPollerOptions } from '../../infra/local/stream-poller';
+import {
+  latestStreamArn,
+  readCheckpoint,
+  readyShards,
+  startStreamPoller,
+  streamsClient,
+  type Consume,
+  type StreamPollerOptions,
+} from '../../infra/local/stream-poller';
 import { useTableStream } from '../fixtures/table-stream';
 
 useTableStream();
@@ -43,7 +51,10 @@ async function waitFor(condition: () => boolean, what: string, deadlineMs = 20_0
 }
 
 /** A consumer that records what it was handed (of this run), batch by batch. */
-function recorder(run: string, react: (records: StreamRecord[], batchNumber: number) => ReturnType<Consume> | undefined = () => undefined) {
+function recorder(
+  run: string,
+  react: (records: StreamRecord[], batchNumber: number) => ReturnType<Consume> | undefined = () => undefined,
+) {
   const batches: string[][] = [];
   const consume: Consume = async (records) => {
     const mine = records.filter((record) => pkOf(record).startsWith(`POLL#${run}#`));
@@ -54,11 +65,21 @@ function recorder(run: string, react: (records: StreamRecord[], batchNumber: num
 }
 
 function poller(checkpointFile: string, consume: Consume, extra: Partial<StreamPollerOptions> = {}) {
-  return startStreamPoller({ client: streamsClient(), streamArn, checkpointFile, consume, batchSize: 5, idleDelayMs: 25, retryDelayMs: () => 5, ...extra });
+  return startStreamPoller({
+    client: streamsClient(),
+    streamArn,
+    checkpointFile,
+    consume,
+    batchSize: 5,
+    idleDelayMs: 25,
+    retryDelayMs: () => 5,
+    ...extra,
+  });
 }
 
 const freshCheckpoint = () => join(mkdtempSync(join(tmpdir(), 'poller-')), 'stream-checkpoint.json');
-const countOf = (keys: string[]) => keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
+const countOf = (keys: string[]) =>
+  keys.reduce((counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1), new Map<string, number>());
 
 describe('stream poller on DynamoDB Local', () => {
   it('hands over every record once, resumes after a restart with nothing lost or repeated', async () => {
@@ -144,7 +165,9 @@ describe('stream poller on DynamoDB Local', () => {
     const a = recorder(run, async (records) => {
       let saved: string | undefined;
       try {
-        saved = Object.values(JSON.parse(readFileSync(file, 'utf8')).shards as Record<string, { sequenceNumber?: string }>)[0]?.sequenceNumber;
+        saved = Object.values(
+          JSON.parse(readFileSync(file, 'utf8')).shards as Record<string, { sequenceNumber?: string }>,
+        )[0]?.sequenceNumber;
       } catch {
         saved = undefined;
       }
@@ -175,12 +198,16 @@ describe('stream poller on DynamoDB Local', () => {
         const key = pkOf(record);
         attempts.set(key, (attempts.get(key) ?? 0) + 1);
         // The poison record always fails; the flaky one fails once.
-        if (key === poison || (key === flaky && attempts.get(key) === 1)) failures.push({ itemIdentifier: record.dynamodb!.SequenceNumber! });
+        if (key === poison || (key === flaky && attempts.get(key) === 1))
+          failures.push({ itemIdentifier: record.dynamodb!.SequenceNumber! });
       }
       return Promise.resolve({ batchItemFailures: failures });
     });
     const p = poller(file, a.consume, { maxAttempts: 3, log: log as never });
-    await waitFor(() => log.error.mock.calls.length > 0 && attempts.get(keys[7]) !== undefined && attempts.get(flaky) === 2, 'the skip');
+    await waitFor(
+      () => log.error.mock.calls.length > 0 && attempts.get(keys[7]) !== undefined && attempts.get(flaky) === 2,
+      'the skip',
+    );
     await p.stop();
 
     expect(attempts.get(poison)).toBe(3);
@@ -232,7 +259,10 @@ describe('stream poller resilience', () => {
       send(command: { constructor: { name: string } }) {
         calls += 1;
         const name = command.constructor.name;
-        if ((name === 'DescribeStreamCommand' && injected === 0) || (name === 'GetRecordsCommand' && (calls === 6 || calls === 9))) {
+        if (
+          (name === 'DescribeStreamCommand' && injected === 0) ||
+          (name === 'GetRecordsCommand' && (calls === 6 || calls === 9))
+        ) {
           injected += 1;
           return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { name: 'ECONNREFUSED' }));
         }
@@ -245,13 +275,19 @@ describe('stream poller resilience', () => {
     await waitFor(() => a.handled().length >= keys.length, 'every record');
     await p.stop();
     expect(injected).toBe(3);
-    expect(log.warn).toHaveBeenCalledWith('stream poll failed; retrying', expect.objectContaining({ error: 'ECONNREFUSED' }));
+    expect(log.warn).toHaveBeenCalledWith(
+      'stream poll failed; retrying',
+      expect.objectContaining({ error: 'ECONNREFUSED' }),
+    );
     expect(a.handled()).toEqual(keys);
   });
 });
 
 describe('readyShards', () => {
-  const checkpoint = (shards: Record<string, { finished?: boolean; sequenceNumber?: string }>) => ({ streamArn: 'arn', shards });
+  const checkpoint = (shards: Record<string, { finished?: boolean; sequenceNumber?: string }>) => ({
+    streamArn: 'arn',
+    shards,
+  });
   const lineage = [
     { ShardId: 'parent' },
     { ShardId: 'left', ParentShardId: 'parent' },
@@ -263,6 +299,11 @@ describe('readyShards', () => {
   it('children wait until their parent is read to its end', () => {
     expect(readyShards(lineage, checkpoint({}))).toEqual(['parent', 'orphan']);
     expect(readyShards(lineage, checkpoint({ parent: { finished: true } }))).toEqual(['left', 'right', 'orphan']);
-    expect(readyShards(lineage, checkpoint({ parent: { finished: true }, left: { finished: true }, orphan: { sequenceNumber: '5' } }))).toEqual(['right', 'grandchild', 'orphan']);
+    expect(
+      readyShards(
+        lineage,
+        checkpoint({ parent: { finished: true }, left: { finished: true }, orphan: { sequenceNumber: '5' } }),
+      ),
+    ).toEqual(['right', 'grandchild', 'orphan']);
   });
 });

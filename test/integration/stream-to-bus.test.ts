@@ -19,7 +19,13 @@ useTableStream();
 /** A GetRecords record in the shape Lambda's event has (change time in epoch seconds). */
 const asLambdaRecord = (record: StreamRecord): DynamoDBRecord => {
   const at = record.dynamodb?.ApproximateCreationDateTime;
-  return { ...record, dynamodb: { ...record.dynamodb, ApproximateCreationDateTime: at instanceof Date ? at.getTime() / 1000 : (at as number) } } as DynamoDBRecord;
+  return {
+    ...record,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: at instanceof Date ? at.getTime() / 1000 : (at as number),
+    },
+  } as DynamoDBRecord;
 };
 
 async function recordsOfNewClients(count: number) {
@@ -40,20 +46,37 @@ describe('stream worker: records -> events -> PutEvents', () => {
     vi.resetModules();
   });
 
-  it('publishes each record\'s events to the bus and reports no failures', async () => {
+  it("publishes each record's events to the bus and reports no failures", async () => {
     const { practice, clients, records } = await recordsOfNewClients(3);
     const sent: { Source?: string; DetailType?: string; Detail?: string; EventBusName?: string }[] = [];
     const client = {
       async send(command: PutEventsCommand): Promise<PutEventsCommandOutput> {
         sent.push(...(command.input.Entries ?? []));
-        return { FailedEntryCount: 0, Entries: (command.input.Entries ?? []).map(() => ({ EventId: 'x' })), $metadata: {} };
+        return {
+          FailedEntryCount: 0,
+          Entries: (command.input.Entries ?? []).map(() => ({ EventId: 'x' })),
+          $metadata: {},
+        };
       },
     };
-    const result = await processStreamRecords(records, { publish: eventBridgePublisher({ client, eventBusName: 'medspa-test-bus' }) });
+    const result = await processStreamRecords(records, {
+      publish: eventBridgePublisher({ client, eventBusName: 'medspa-test-bus' }),
+    });
     expect(result).toEqual({ batchItemFailures: [] });
-    const mine = sent.map((entry) => JSON.parse(entry.Detail!) as ContractEvent).filter((event) => event.medspa_id === practice.medspaId);
-    expect(mine.map((event) => [event.type, event.data.object.id])).toEqual(clients.map((c) => ['client.created', c.id]));
-    expect(sent.every((entry) => entry.Source === EVENT_SOURCE && entry.EventBusName === 'medspa-test-bus' && entry.DetailType === JSON.parse(entry.Detail!).type)).toBe(true);
+    const mine = sent
+      .map((entry) => JSON.parse(entry.Detail!) as ContractEvent)
+      .filter((event) => event.medspa_id === practice.medspaId);
+    expect(mine.map((event) => [event.type, event.data.object.id])).toEqual(
+      clients.map((c) => ['client.created', c.id]),
+    );
+    expect(
+      sent.every(
+        (entry) =>
+          entry.Source === EVENT_SOURCE &&
+          entry.EventBusName === 'medspa-test-bus' &&
+          entry.DetailType === JSON.parse(entry.Detail!).type,
+      ),
+    ).toBe(true);
   });
 
   it('a record whose events are not accepted is reported by sequence number; the others are not', async () => {
@@ -63,7 +86,10 @@ describe('stream worker: records -> events -> PutEvents', () => {
       if (events.some((event) => event.data.object.id === refused)) throw new Error('ThrottlingException');
     };
     const result = await processStreamRecords(records, { publish });
-    const failing = records.filter((record) => JSON.stringify(record.dynamodb?.NewImage ?? {}).includes(refused) && record.dynamodb?.Keys?.sk?.S === refused);
+    const failing = records.filter(
+      (record) =>
+        JSON.stringify(record.dynamodb?.NewImage ?? {}).includes(refused) && record.dynamodb?.Keys?.sk?.S === refused,
+    );
     expect(failing).toHaveLength(1);
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: sequenceOf(failing[0]) }]);
   });
@@ -75,10 +101,16 @@ describe('stream worker: records -> events -> PutEvents', () => {
       publish: async (events) => {
         // Uneven publish times would reorder records handled in parallel.
         await new Promise((resolve) => setTimeout(resolve, 10 * Math.random()));
-        order.push(...events.filter((event) => event.medspa_id === practice.medspaId).map((event) => String(event.data.object.id)));
+        order.push(
+          ...events
+            .filter((event) => event.medspa_id === practice.medspaId)
+            .map((event) => String(event.data.object.id)),
+        );
       },
     });
-    const inStream = records.filter((record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'CLIENT').map((record) => record.dynamodb!.NewImage!.id.S);
+    const inStream = records
+      .filter((record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === 'CLIENT')
+      .map((record) => record.dynamodb!.NewImage!.id.S);
     expect(inStream).toEqual(clients.map((c) => c.id));
     expect(order).toEqual(inStream);
   });

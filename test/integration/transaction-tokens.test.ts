@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException, TransactionInProgressException, TransactWriteItemsCommand, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  TransactionCanceledException,
+  TransactionInProgressException,
+  TransactWriteItemsCommand,
+  type TransactWriteItemsCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ddb } from '../../lib/db/client';
 import { call } from '../fixtures/api';
@@ -31,23 +36,34 @@ beforeAll(() => {
     (next, context) => async (args) => {
       if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
       const body = textOf((args as { request: { body: unknown } }).request.body);
-      sent.push({ inputToken: (args.input as { ClientRequestToken?: string }).ClientRequestToken, wire: JSON.parse(body), body });
+      sent.push({
+        inputToken: (args.input as { ClientRequestToken?: string }).ClientRequestToken,
+        wire: JSON.parse(body),
+        body,
+      });
       const injected = fault;
       fault = undefined;
       if (injected === 'conflict') {
         const { TransactItems = [] } = JSON.parse(body) as TransactWriteItemsCommandInput;
         throw new TransactionCanceledException({
-          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+          message:
+            'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
           $metadata: { httpStatusCode: 400 },
-          CancellationReasons: TransactItems.map((_, index) => (index === 0 ? { Code: 'TransactionConflict' } : { Code: 'None' })),
+          CancellationReasons: TransactItems.map((_, index) =>
+            index === 0 ? { Code: 'TransactionConflict' } : { Code: 'None' },
+          ),
         });
       }
       if (injected === 'in-progress') {
-        throw new TransactionInProgressException({ message: 'The transaction with the given request token is already in progress.', $metadata: { httpStatusCode: 400 } });
+        throw new TransactionInProgressException({
+          message: 'The transaction with the given request token is already in progress.',
+          $metadata: { httpStatusCode: 400 },
+        });
       }
       const answer = await next(args);
       // Committed; the answer is lost on the way back, as a reset connection loses it.
-      if (injected === 'lose-answer') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET', $metadata: {} });
+      if (injected === 'lose-answer')
+        throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET', $metadata: {} });
       return answer;
     },
     { step: 'deserialize', name: 'transactionFaults' },
@@ -87,22 +103,31 @@ describe('ClientRequestToken on every TransactWriteItems', () => {
     expect(sent[1].body).toBe(sent[0].body);
     expectOwnTokens();
     const id = response.body.data.id as string;
-    expect((await call('GET', `/v1/appointments/${id}`, { token: scene.practice.adminToken })).body.data.status).toBe('scheduled');
+    expect((await call('GET', `/v1/appointments/${id}`, { token: scene.practice.adminToken })).body.data.status).toBe(
+      'scheduled',
+    );
 
     // The same transaction, replayed as sent: still a success. Under a new token it is judged
     // afresh, and its conditions fail: what the resend would have met without a token.
     const replay = sent[0].wire;
     await expect(ddb().send(new TransactWriteItemsCommand(replay))).resolves.toBeDefined();
-    const fresh = await ddb().send(new TransactWriteItemsCommand({ ...replay, ClientRequestToken: randomUUID() })).catch((error: unknown) => error);
+    const fresh = await ddb()
+      .send(new TransactWriteItemsCommand({ ...replay, ClientRequestToken: randomUUID() }))
+      .catch((error: unknown) => error);
     expect(fresh).toBeInstanceOf(TransactionCanceledException);
-    expect((fresh as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toContain('ConditionalCheckFailed');
+    expect((fresh as TransactionCanceledException).CancellationReasons?.map((reason) => reason.Code)).toContain(
+      'ConditionalCheckFailed',
+    );
   });
 
   it('a status change whose answer was lost answers 200, not INVALID_STATUS_TRANSITION from deciding again on its own result', async () => {
     const { id } = (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '11:00') })).body.data as { id: string };
     sent.length = 0;
     fault = 'lose-answer';
-    const response = await call('PATCH', `/v1/appointments/${id}/status`, { token: scene.practice.adminToken, body: { status: 'confirmed' } });
+    const response = await call('PATCH', `/v1/appointments/${id}/status`, {
+      token: scene.practice.adminToken,
+      body: { status: 'confirmed' },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.data).toMatchObject({ status: 'confirmed', version: 2 });
     expect(sent).toHaveLength(2);

@@ -25,7 +25,11 @@ import { waitFor } from '../fixtures/wait';
  */
 
 let eventSeq = 0;
-const makeEvent = (medspaId: string, type: ContractEventType = 'client.created', overrides: Partial<ContractEvent> = {}): ContractEvent => ({
+const makeEvent = (
+  medspaId: string,
+  type: ContractEventType = 'client.created',
+  overrides: Partial<ContractEvent> = {},
+): ContractEvent => ({
   id: `evt_${randomUUID().replace(/-/g, '')}`,
   type,
   created_at: new Date().toISOString(),
@@ -43,7 +47,15 @@ const subscribe = async (practice: TestPractice, url: string, events: string[] =
 const log = async (practice: TestPractice, webhookId: string) => {
   const response = await call('GET', `/v1/webhooks/${webhookId}/deliveries?limit=100`, { token: practice.adminToken });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.data as Array<{ id: string; event_id: string; attempt: number; status: string; response_status: number | null; error: string | null; next_attempt_at: string | null }>;
+  return response.body.data as Array<{
+    id: string;
+    event_id: string;
+    attempt: number;
+    status: string;
+    response_status: number | null;
+    error: string | null;
+    next_attempt_at: string | null;
+  }>;
 };
 
 const idsAt = (receiver: Receiver, path: string, list: 'requests' | 'accepted' = 'accepted') =>
@@ -89,7 +101,9 @@ describe('local delivery (the in-process queue of the local server)', () => {
   it('retries a failing receiver on the schedule: 2 failures, then the event arrives; the log shows the 3 attempts', async () => {
     const path = `/retry-${randomUUID()}`;
     const hook = await subscribe(practice, receiver.url(path));
-    receiver.behave((request) => (request.path === path && receiver.requests.filter((r) => r.path === path).length <= 2 ? { status: 500 } : 'ok'));
+    receiver.behave((request) =>
+      request.path === path && receiver.requests.filter((r) => r.path === path).length <= 2 ? { status: 500 } : 'ok',
+    );
     const delivery = start({ schedule: [0.05, 0.1, 0.2] });
     const event = makeEvent(practice.medspaId);
     await delivery.publish([event]);
@@ -147,20 +161,38 @@ describe('local delivery (the in-process queue of the local server)', () => {
   it("sends a subscription only its practice's events of its chosen types; a disabled one gets none", async () => {
     const other = await makePractice();
     const tag = randomUUID();
-    const paths = { clients: `/clients-${tag}`, all: `/all-${tag}`, disabled: `/disabled-${tag}`, otherAll: `/other-${tag}` };
+    const paths = {
+      clients: `/clients-${tag}`,
+      all: `/all-${tag}`,
+      disabled: `/disabled-${tag}`,
+      otherAll: `/other-${tag}`,
+    };
     await subscribe(practice, receiver.url(paths.clients), ['client.created', 'client.updated']);
     await subscribe(practice, receiver.url(paths.all), ['*']);
     const disabled = await subscribe(practice, receiver.url(paths.disabled), ['*']);
-    expect((await call('PATCH', `/v1/webhooks/${disabled.id}`, { token: practice.adminToken, body: { enabled: false } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/webhooks/${disabled.id}`, { token: practice.adminToken, body: { enabled: false } }))
+        .status,
+    ).toBe(200);
     await subscribe(other, receiver.url(paths.otherAll), ['*']);
 
     const delivery = start({ schedule: [] });
-    const mine = [makeEvent(practice.medspaId, 'client.created'), makeEvent(practice.medspaId, 'payment.received'), makeEvent(practice.medspaId, 'appointment.cancelled')];
+    const mine = [
+      makeEvent(practice.medspaId, 'client.created'),
+      makeEvent(practice.medspaId, 'payment.received'),
+      makeEvent(practice.medspaId, 'appointment.cancelled'),
+    ];
     const theirs = [makeEvent(other.medspaId, 'client.created')];
     // Not a contract event type on the bus: the rule does not route it.
     const stray = makeEvent(practice.medspaId, 'webhook.test');
     await delivery.publish([...mine, ...theirs, stray]);
-    await waitFor('deliveries', () => idsAt(receiver, paths.all).length === 3 && idsAt(receiver, paths.otherAll).length === 1 && idsAt(receiver, paths.clients).length === 1);
+    await waitFor(
+      'deliveries',
+      () =>
+        idsAt(receiver, paths.all).length === 3 &&
+        idsAt(receiver, paths.otherAll).length === 1 &&
+        idsAt(receiver, paths.clients).length === 1,
+    );
     await waitFor('the queue to drain', () => delivery.pending() === 0);
 
     expect(idsAt(receiver, paths.clients, 'requests')).toEqual([mine[0].id]);
@@ -181,7 +213,12 @@ describe('local delivery (the in-process queue of the local server)', () => {
     };
     const healthy = `/healthy-${tag}`;
     receiver.behave((request) => cases[request.path] ?? 'ok');
-    const hooks = await Promise.all(Object.keys(cases).map(async (path) => ({ path, hook: await subscribe(practice, receiver.url(path), ['consent.signed']) })));
+    const hooks = await Promise.all(
+      Object.keys(cases).map(async (path) => ({
+        path,
+        hook: await subscribe(practice, receiver.url(path), ['consent.signed']),
+      })),
+    );
     const good = await subscribe(practice, receiver.url(healthy), ['consent.signed']);
     const delivery = start({ schedule: [], timeoutMs: 500 });
     const first = makeEvent(practice.medspaId, 'consent.signed');
@@ -191,7 +228,10 @@ describe('local delivery (the in-process queue of the local server)', () => {
     const errors: Record<string, string | null> = {};
     for (const { path, hook } of hooks) {
       const entries = await log(practice, hook.id);
-      expect(entries.map((e) => [e.attempt, e.status, e.next_attempt_at]), path).toEqual([[1, 'failed', null]]);
+      expect(
+        entries.map((e) => [e.attempt, e.status, e.next_attempt_at]),
+        path,
+      ).toEqual([[1, 'failed', null]]);
       errors[path.split('-')[0]] = entries[0].error;
     }
     expect(errors).toEqual({
@@ -207,7 +247,10 @@ describe('local delivery (the in-process queue of the local server)', () => {
     await delivery.publish([second]);
     await waitFor('the next event', () => idsAt(receiver, healthy).includes(second.id));
     // The attempt is logged right after the receiver answers: wait for the log, not a sleep.
-    await waitFor('both attempts logged as succeeded', async () => (await log(practice, good.id)).map((e) => e.status).join() === 'succeeded,succeeded');
+    await waitFor(
+      'both attempts logged as succeeded',
+      async () => (await log(practice, good.id)).map((e) => e.status).join() === 'succeeded,succeeded',
+    );
   });
 
   it('delivers a repeated event (a replayed stream record) once more at most, not once per replay', async () => {
@@ -299,7 +342,11 @@ describe('auto-disable', () => {
     expect((await state()).enabled).toBe(true);
     await attemptAt(71 + 72);
     const disabled = await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken });
-    expect(disabled.body.data).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('failed for 3 days'), first_failure_at: new Date(t0 + 71 * 3600_000).toISOString() });
+    expect(disabled.body.data).toMatchObject({
+      enabled: false,
+      disabled_reason: expect.stringContaining('failed for 3 days'),
+      first_failure_at: new Date(t0 + 71 * 3600_000).toISOString(),
+    });
 
     // Disabled: no new jobs for it, and a retry already queued is logged as failed without a call.
     const before = receiver.requests.filter((r) => r.path === path).length;
@@ -315,10 +362,17 @@ describe('auto-disable', () => {
     };
     expect(await processDeliveryJob(late, queue, { now: at(150) })).toBe('dropped');
     expect(receiver.requests.filter((r) => r.path === path).length).toBe(before);
-    expect((await log(practice, hook.id))[0]).toMatchObject({ attempt: 2, status: 'failed', error: 'subscription disabled' });
+    expect((await log(practice, hook.id))[0]).toMatchObject({
+      attempt: 2,
+      status: 'failed',
+      error: 'subscription disabled',
+    });
 
     // Re-enabled, it starts afresh.
-    const enabled = await call('PATCH', `/v1/webhooks/${hook.id}`, { token: practice.adminToken, body: { enabled: true } });
+    const enabled = await call('PATCH', `/v1/webhooks/${hook.id}`, {
+      token: practice.adminToken,
+      body: { enabled: true },
+    });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, first_failure_at: null });
     await attemptAt(151);
     expect((await state()).enabled).toBe(true);
@@ -333,10 +387,16 @@ describe('retry jitter', () => {
     receiver.behave((request) => (request.path === path ? { status: 500 } : 'ok'));
     const queue = new CapturingQueue();
     const now = new Date();
-    for (const [random, seconds] of [[0, 80], [0.5, 100], [0.75, 110]] as const) {
+    for (const [random, seconds] of [
+      [0, 80],
+      [0.5, 100],
+      [0.75, 110],
+    ] as const) {
       await fanOut(makeEvent(practice.medspaId, 'client.deleted'), queue, { now: () => now });
       const [{ job }] = queue.take();
-      expect(await processDeliveryJob(job, queue, { now: () => now, schedule: [100], random: () => random })).toBe('retrying');
+      expect(await processDeliveryJob(job, queue, { now: () => now, schedule: [100], random: () => random })).toBe(
+        'retrying',
+      );
       const [retry] = queue.take();
       expect(retry.delaySeconds).toBeCloseTo(seconds, 6);
       expect(retry.job.due_at).toBe(new Date(now.getTime() + seconds * 1000).toISOString());
@@ -346,8 +406,28 @@ describe('retry jitter', () => {
 
 describe('SQS workers (record handlers)', () => {
   const sqsRecord = (body: unknown, messageId: string = randomUUID()): SQSRecord =>
-    ({ messageId, receiptHandle: 'r', body: typeof body === 'string' ? body : JSON.stringify(body), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q', awsRegion: 'us-east-1' }) as SQSRecord;
-  const onBus = (event: ContractEvent) => ({ version: '0', id: randomUUID(), 'detail-type': event.type, source: 'medspa-api', account: '0', time: event.created_at, region: 'us-east-1', resources: [], detail: event });
+    ({
+      messageId,
+      receiptHandle: 'r',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      attributes: {},
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
+      awsRegion: 'us-east-1',
+    }) as SQSRecord;
+  const onBus = (event: ContractEvent) => ({
+    version: '0',
+    id: randomUUID(),
+    'detail-type': event.type,
+    source: 'medspa-api',
+    account: '0',
+    time: event.created_at,
+    region: 'us-east-1',
+    resources: [],
+    detail: event,
+  });
 
   /** SqsDeliveryQueue over a client that records SendMessage inputs instead of calling AWS. */
   const recordingSqs = () => {
@@ -386,7 +466,12 @@ describe('SQS workers (record handlers)', () => {
     receiver.behave((request) => (request.path === path ? { status: 500 } : 'ok'));
     const now = new Date();
     const deliver = deliveryRecordHandler(queue, { now: () => now, schedule: [7200] });
-    const delivered = await processPartialResponse({ Records: [sqsRecord(messages[0].MessageBody)] }, deliver, processor, { context });
+    const delivered = await processPartialResponse(
+      { Records: [sqsRecord(messages[0].MessageBody)] },
+      deliver,
+      processor,
+      { context },
+    );
     expect(delivered.batchItemFailures).toEqual([]);
     expect(messages).toHaveLength(2);
     const retry = JSON.parse(messages[1].MessageBody!);

@@ -19,7 +19,15 @@ const event = (overrides: Partial<ContractEvent> = {}): ContractEvent => ({
 let receiver: Receiver;
 const secret = newSigningSecret();
 const send = (overrides: Partial<SendInput> = {}) =>
-  sendWebhook({ url: receiver.url(), event: event(), secrets: [secret], now: new Date(), allowLocal: true, timeoutMs: 2000, ...overrides });
+  sendWebhook({
+    url: receiver.url(),
+    event: event(),
+    secrets: [secret],
+    now: new Date(),
+    allowLocal: true,
+    timeoutMs: 2000,
+    ...overrides,
+  });
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -58,7 +66,11 @@ describe('a delivery attempt', () => {
   it.each([
     ['a 500', { status: 500 }, { response_status: 500, error: 'HTTP 500' }],
     ['a 404', { status: 404 }, { response_status: 404, error: 'HTTP 404' }],
-    ['a redirect (not followed)', { status: 302, location: 'http://169.254.169.254/latest/meta-data/' }, { response_status: 302, error: 'redirect (HTTP 302) not followed' }],
+    [
+      'a redirect (not followed)',
+      { status: 302, location: 'http://169.254.169.254/latest/meta-data/' },
+      { response_status: 302, error: 'redirect (HTTP 302) not followed' },
+    ],
     ['a dropped connection', 'close', { response_status: null, error: 'connection closed by the receiver' }],
     ['a 100 MB body', { huge: 100 * 1024 * 1024 }, { response_status: 200, error: 'response body over 64 KiB' }],
   ] as const)('fails on %s, without throwing', async (_, behaviour, expected) => {
@@ -91,7 +103,10 @@ describe('SSRF rules at delivery time', () => {
     receiver.behave(() => 'ok');
     const before = receiver.requests.length;
     expect(await send({ allowLocal: false })).toMatchObject({ ok: false, error: 'url must use https://' });
-    expect(await send({ allowLocal: false, url: receiver.url().replace('http:', 'https:') })).toMatchObject({ ok: false, error: expect.stringContaining('loopback') });
+    expect(await send({ allowLocal: false, url: receiver.url().replace('http:', 'https:') })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('loopback'),
+    });
     expect(receiver.requests.length).toBe(before);
   });
 
@@ -100,11 +115,18 @@ describe('SSRF rules at delivery time', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.7', family: 4 },
     ];
-    expect(await send({ allowLocal: false, url: 'https://hooks.example.test/', lookup })).toMatchObject({ ok: false, error: 'url resolves to a private, loopback or link-local address' });
+    expect(await send({ allowLocal: false, url: 'https://hooks.example.test/', lookup })).toMatchObject({
+      ok: false,
+      error: 'url resolves to a private, loopback or link-local address',
+    });
     const metadata = async () => [{ address: '169.254.169.254', family: 4 }];
-    expect(await send({ allowLocal: false, url: 'https://metadata.example.test/', lookup: metadata })).toMatchObject({ ok: false });
+    expect(await send({ allowLocal: false, url: 'https://metadata.example.test/', lookup: metadata })).toMatchObject({
+      ok: false,
+    });
     const mapped = async () => [{ address: '::ffff:127.0.0.1', family: 6 }];
-    expect(await send({ allowLocal: false, url: 'https://mapped.example.test/', lookup: mapped })).toMatchObject({ ok: false });
+    expect(await send({ allowLocal: false, url: 'https://mapped.example.test/', lookup: mapped })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('connects to the address it resolved and checked, never resolving again (no DNS rebinding)', async () => {

@@ -58,7 +58,11 @@ describe('subscriptions', () => {
   it('create answers 201 with the secret once; reads never show it; only ciphertext is stored', async () => {
     const response = await call('POST', '/v1/webhooks', {
       token: practice.adminToken,
-      body: { url: receiver.url(), events: ['appointment.created', 'client.created', 'client.created'], description: 'CRM sync' },
+      body: {
+        url: receiver.url(),
+        events: ['appointment.created', 'client.created', 'client.created'],
+        description: 'CRM sync',
+      },
     });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const created = response.body.data;
@@ -86,13 +90,20 @@ describe('subscriptions', () => {
     expect(listed.body.data).toContainEqual(withoutSecret);
     expect(JSON.stringify(listed.body)).not.toContain('secret');
 
-    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'WEBHOOK', created.id) }));
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'WEBHOOK', created.id) }),
+    );
     expect(Item!.secret_enc).toMatch(/^v1\./);
     expect(JSON.stringify(Item)).not.toContain(secret.slice('whsec_'.length));
   });
 
   it.each([
-    ['an unknown event name', { events: ['client.created', 'client.exploded'] }, 'events.1', 'unknown event type "client.exploded"'],
+    [
+      'an unknown event name',
+      { events: ['client.created', 'client.exploded'] },
+      'events.1',
+      'unknown event type "client.exploded"',
+    ],
     ['"*" mixed with names', { events: ['*', 'client.created'] }, 'events', '"*" stands alone'],
     ['no events', { events: [] }, 'events', ''],
     ['webhook.test (never subscribable)', { events: ['webhook.test'] }, 'events.0', 'unknown event type'],
@@ -102,7 +113,10 @@ describe('subscriptions', () => {
     ['credentials in the URL', { url: 'https://user:pw@example.com/' }, 'url', 'credentials'],
     ['an unknown field', { secret: 'whsec_mine' }, 'secret', 'unknown field'],
   ])('refuses %s: 400 VALIDATION_ERROR naming the field', async (_, change, path, message) => {
-    const response = await call('POST', '/v1/webhooks', { token: practice.adminToken, body: { url: receiver.url(), events: ['*'], ...change } });
+    const response = await call('POST', '/v1/webhooks', {
+      token: practice.adminToken,
+      body: { url: receiver.url(), events: ['*'], ...change },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details).toContainEqual({ path, message: expect.stringContaining(message) });
   });
@@ -110,25 +124,52 @@ describe('subscriptions', () => {
   it('PATCH changes fields (version + 1, If-Match honoured); re-enabling clears disabled_reason and the failing streak', async () => {
     const hook = await create({ events: ['client.created'] });
     const url = `/v1/webhooks/${hook.id}`;
-    const patched = await call('PATCH', url, { token: practice.adminToken, body: { events: ['payment.received'], description: null }, headers: { 'if-match': '"1"' } });
+    const patched = await call('PATCH', url, {
+      token: practice.adminToken,
+      body: { events: ['payment.received'], description: null },
+      headers: { 'if-match': '"1"' },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).toMatchObject({ events: ['payment.received'], description: null, version: 2 });
     expect(patched.headers.etag).toBe('"2"');
-    expectError(await call('PATCH', url, { token: practice.adminToken, body: { enabled: false }, headers: { 'if-match': '1' } }), 409, 'VERSION_CONFLICT');
+    expectError(
+      await call('PATCH', url, { token: practice.adminToken, body: { enabled: false }, headers: { 'if-match': '1' } }),
+      409,
+      'VERSION_CONFLICT',
+    );
 
     // The service disables it after 3 days of failures...
-    const since = await recordDeliveryFailure(practice.medspaId, hook.id, new Date(Date.now() - 4 * 86_400_000).toISOString());
-    expect(await autoDisableWebhook(practice.medspaId, hook.id, since!, 'every delivery failed', new Date().toISOString())).toBe(true);
+    const since = await recordDeliveryFailure(
+      practice.medspaId,
+      hook.id,
+      new Date(Date.now() - 4 * 86_400_000).toISOString(),
+    );
+    expect(
+      await autoDisableWebhook(practice.medspaId, hook.id, since!, 'every delivery failed', new Date().toISOString()),
+    ).toBe(true);
     const disabled = await call('GET', url, { token: practice.adminToken });
-    expect(disabled.body.data).toMatchObject({ enabled: false, disabled_reason: 'every delivery failed', first_failure_at: since, version: 3 });
+    expect(disabled.body.data).toMatchObject({
+      enabled: false,
+      disabled_reason: 'every delivery failed',
+      first_failure_at: since,
+      version: 3,
+    });
     // ...and its owner turns it back on.
     const enabled = await call('PATCH', url, { token: practice.adminToken, body: { enabled: true } });
-    expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, first_failure_at: null, version: 4 });
+    expect(enabled.body.data).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      first_failure_at: null,
+      version: 4,
+    });
   });
 
   it('PATCH validates url and events like create', async () => {
     const hook = await create();
-    const response = await call('PATCH', `/v1/webhooks/${hook.id}`, { token: practice.adminToken, body: { url: 'http://example.com/', events: ['nope'] } });
+    const response = await call('PATCH', `/v1/webhooks/${hook.id}`, {
+      token: practice.adminToken,
+      body: { url: 'http://example.com/', events: ['nope'] },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain('events.0');
   });
@@ -136,7 +177,11 @@ describe('subscriptions', () => {
   it('DELETE answers the deletion; then the subscription is 404 everywhere', async () => {
     const hook = await create();
     const url = `/v1/webhooks/${hook.id}`;
-    expectError(await call('DELETE', url, { token: practice.adminToken, headers: { 'if-match': '"7"' } }), 409, 'VERSION_CONFLICT');
+    expectError(
+      await call('DELETE', url, { token: practice.adminToken, headers: { 'if-match': '"7"' } }),
+      409,
+      'VERSION_CONFLICT',
+    );
     const deleted = await call('DELETE', url, { token: practice.adminToken });
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual({ id: hook.id, deleted: true });
@@ -173,7 +218,10 @@ describe('SSRF at subscribe time (production mode)', () => {
   it('refuses a PATCH to a private URL too', async () => {
     const hook = await create();
     setMode('production');
-    const response = await call('PATCH', `/v1/webhooks/${hook.id}`, { token: practice.adminToken, body: { url: 'https://10.0.0.1/x' } });
+    const response = await call('PATCH', `/v1/webhooks/${hook.id}`, {
+      token: practice.adminToken,
+      body: { url: 'https://10.0.0.1/x' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR');
     expect(response.body.error.details[0].path).toBe('url');
   });
@@ -183,7 +231,11 @@ describe('SSRF at subscribe time (production mode)', () => {
     setMode('production');
     const before = receiver.requests.length;
     const response = await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken });
-    expect(response.body.data).toMatchObject({ status: 'failed', error: 'url must use https://', response_status: null });
+    expect(response.body.data).toMatchObject({
+      status: 'failed',
+      error: 'url must use https://',
+      response_status: null,
+    });
     expect(receiver.requests.length).toBe(before);
   });
 });
@@ -194,11 +246,17 @@ describe('roles and practices', () => {
     const manager = await practice.tokenForRole('manager');
     const analyst = await practice.tokenForRole('analyst');
     const managed = await create({}, manager);
-    expect((await call('PATCH', `/v1/webhooks/${managed.id}`, { token: manager, body: { enabled: false } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/webhooks/${managed.id}`, { token: manager, body: { enabled: false } })).status,
+    ).toBe(200);
     expectError(await call('GET', `/v1/webhooks/${hook.id}`, { token: analyst }), 403, 'FORBIDDEN');
     expectError(await call('GET', `/v1/webhooks/${hook.id}/deliveries`, { token: analyst }), 403, 'FORBIDDEN');
     expectError(await call('POST', `/v1/webhooks/${hook.id}/test`, { token: analyst }), 403, 'FORBIDDEN');
-    expectError(await call('POST', '/v1/webhooks', { token: analyst, body: { url: receiver.url(), events: ['*'] } }), 403, 'FORBIDDEN');
+    expectError(
+      await call('POST', '/v1/webhooks', { token: analyst, body: { url: receiver.url(), events: ['*'] } }),
+      403,
+      'FORBIDDEN',
+    );
 
     const delivery = (await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data;
     for (const role of ['front_desk', 'provider'] as const) {
@@ -221,7 +279,9 @@ describe('roles and practices', () => {
 
   it("answers 404 WEBHOOK_NOT_FOUND for unknown, malformed and other practices' ids", async () => {
     const other = await makePractice();
-    const theirs = (await call('POST', '/v1/webhooks', { token: other.adminToken, body: { url: receiver.url(), events: ['*'] } })).body.data;
+    const theirs = (
+      await call('POST', '/v1/webhooks', { token: other.adminToken, body: { url: receiver.url(), events: ['*'] } })
+    ).body.data;
     const theirDelivery = (await call('POST', `/v1/webhooks/${theirs.id}/test`, { token: other.adminToken })).body.data;
     const mine = await create();
     for (const id of [randomUUID(), 'not-a-uuid', theirs.id]) {
@@ -239,7 +299,11 @@ describe('roles and practices', () => {
     }
     // A delivery id that is unknown, malformed, or another subscription's.
     for (const deliveryId of [randomUUID(), 'x', theirDelivery.id]) {
-      expectError(await call('POST', `/v1/webhooks/${mine.id}/deliveries/${deliveryId}/retry`, { token: practice.adminToken }), 404, 'WEBHOOK_NOT_FOUND');
+      expectError(
+        await call('POST', `/v1/webhooks/${mine.id}/deliveries/${deliveryId}/retry`, { token: practice.adminToken }),
+        404,
+        'WEBHOOK_NOT_FOUND',
+      );
     }
     expect((await call('GET', `/v1/webhooks/${theirs.id}`, { token: other.adminToken })).body.data.version).toBe(1);
   });
@@ -265,10 +329,19 @@ describe('test, deliveries, retry, rotation', () => {
     });
     const request = receiver.requests.find((r) => r.headers['webhook-id'] === attempt.event_id)!;
     const body = new Webhook(hook.secret).verify(request.body, request.headers) as any;
-    expect(body).toMatchObject({ id: attempt.event_id, type: 'webhook.test', medspa_id: practice.medspaId, data: { object: { webhook_id: hook.id } } });
-    expect(() => new Webhook(hook.secret).verify(request.body.replace('webhook.test', 'client.created'), request.headers)).toThrow();
+    expect(body).toMatchObject({
+      id: attempt.event_id,
+      type: 'webhook.test',
+      medspa_id: practice.medspaId,
+      data: { object: { webhook_id: hook.id } },
+    });
+    expect(() =>
+      new Webhook(hook.secret).verify(request.body.replace('webhook.test', 'client.created'), request.headers),
+    ).toThrow();
     expect((await deliveries(hook.id)).data).toEqual([attempt]);
-    expect((await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.last_success_at).toBe(attempt.created_at);
+    expect(
+      (await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.last_success_at,
+    ).toBe(attempt.created_at);
   });
 
   it('a failing receiver gives a failed attempt (never a 5xx of ours); retry delivers the same event again as a new attempt', async () => {
@@ -276,23 +349,35 @@ describe('test, deliveries, retry, rotation', () => {
     receiver.behave(() => ({ status: 503 }));
     const failed = (await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data;
     expect(failed).toMatchObject({ status: 'failed', response_status: 503, error: 'HTTP 503', attempt: 1 });
-    expect((await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.first_failure_at).toBe(failed.created_at);
+    expect(
+      (await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.first_failure_at,
+    ).toBe(failed.created_at);
 
     receiver.behave(() => 'ok');
-    const retried = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${failed.id}/retry`, { token: practice.adminToken });
+    const retried = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${failed.id}/retry`, {
+      token: practice.adminToken,
+    });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-    expect(retried.body.data).toMatchObject({ status: 'succeeded', event_id: failed.event_id, attempt: 2, response_status: 200 });
+    expect(retried.body.data).toMatchObject({
+      status: 'succeeded',
+      event_id: failed.event_id,
+      attempt: 2,
+      response_status: 200,
+    });
     expect(retried.body.data.id).not.toBe(failed.id);
     const sent = receiver.requests.filter((r) => r.headers['webhook-id'] === failed.event_id);
     expect(sent).toHaveLength(2);
     expect(sent[1].body).toBe(sent[0].body);
-    expect((await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.first_failure_at).toBeNull();
+    expect(
+      (await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body.data.first_failure_at,
+    ).toBeNull();
   });
 
   it('lists deliveries newest first, paginated', async () => {
     const hook = await create();
     const made: string[] = [];
-    for (let i = 0; i < 3; i++) made.push((await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data.id);
+    for (let i = 0; i < 3; i++)
+      made.push((await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data.id);
     const first = await deliveries(hook.id, 'limit=2');
     expect(first.pagination.total).toBe(3);
     expect(first.data.map((d) => d.id)).toEqual([made[2], made[1]]);
@@ -300,7 +385,13 @@ describe('test, deliveries, retry, rotation', () => {
     expect(second.data.map((d) => d.id)).toEqual([made[0]]);
     expect(second.pagination.next_cursor).toBeNull();
     const other = await create();
-    expectError(await call('GET', `/v1/webhooks/${other.id}/deliveries?cursor=${first.pagination.next_cursor}`, { token: practice.adminToken }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call('GET', `/v1/webhooks/${other.id}/deliveries?cursor=${first.pagination.next_cursor}`, {
+        token: practice.adminToken,
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('rotate-secret answers a new secret; for 24 h deliveries carry both signatures, then only the new one', async () => {
@@ -311,7 +402,9 @@ describe('test, deliveries, retry, rotation', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(hook.secret);
     expect(rest.version).toBe(2);
-    expect(JSON.stringify((await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body)).not.toContain('secret');
+    expect(
+      JSON.stringify((await call('GET', `/v1/webhooks/${hook.id}`, { token: practice.adminToken })).body),
+    ).not.toContain('secret');
 
     const attempt = (await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data;
     const request = receiver.requests.find((r) => r.headers['webhook-id'] === attempt.event_id)!;
@@ -322,13 +415,27 @@ describe('test, deliveries, retry, rotation', () => {
     // 25 hours on, the previous secret no longer signs.
     const later = new Date(Date.now() + 25 * 3600_000);
     const stored = (await findWebhook(practice.medspaId, hook.id))!;
-    const entry = await deliverOnce(stored, { id: 'evt_later', type: 'webhook.test', created_at: later.toISOString(), medspa_id: practice.medspaId, data: { object: {} } }, 1, { now: () => later });
+    const entry = await deliverOnce(
+      stored,
+      {
+        id: 'evt_later',
+        type: 'webhook.test',
+        created_at: later.toISOString(),
+        medspa_id: practice.medspaId,
+        data: { object: {} },
+      },
+      1,
+      { now: () => later },
+    );
     expect(entry.status).toBe('succeeded');
     const lateRequest = receiver.requests.find((r) => r.headers['webhook-id'] === 'evt_later')!;
-    expect(lateRequest.headers['webhook-signature']).toBe(new Webhook(secret).sign('evt_later', later, lateRequest.body));
+    expect(lateRequest.headers['webhook-signature']).toBe(
+      new Webhook(secret).sign('evt_later', later, lateRequest.body),
+    );
 
     // A second rotation keeps only the secret it replaces.
-    const again = (await call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: practice.adminToken })).body.data;
+    const again = (await call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: practice.adminToken })).body
+      .data;
     const third = (await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken })).body.data;
     const thirdRequest = receiver.requests.find((r) => r.headers['webhook-id'] === third.event_id)!;
     expect(new Webhook(again.secret).verify(thirdRequest.body, thirdRequest.headers)).toBeTruthy();
@@ -344,7 +451,8 @@ describe('test, deliveries, retry, rotation', () => {
       }) as never);
     }
     const hook = await create();
-    const rotated = (await call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: practice.adminToken })).body.data;
+    const rotated = (await call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: practice.adminToken })).body
+      .data;
     receiver.behave(() => ({ status: 500 }));
     await call('POST', `/v1/webhooks/${hook.id}/test`, { token: practice.adminToken });
     expect(lines.length).toBeGreaterThan(0);

@@ -9,7 +9,10 @@ import {
 } from '../../lib/domain/availability';
 
 const NY = 'America/New_York';
-const NINE_TO_FIVE = { mon: [{ start: '09:00', end: '17:00' }], tue: [{ start: '09:00', end: '17:00' }] } satisfies WorkingHours;
+const NINE_TO_FIVE = {
+  mon: [{ start: '09:00', end: '17:00' }],
+  tue: [{ start: '09:00', end: '17:00' }],
+} satisfies WorkingHours;
 
 // Monday 2026-11-23, New York is UTC-5: 09:00 local = 14:00Z, 17:00 local = 22:00Z.
 function input(overrides: Partial<AvailabilityInput> = {}): AvailabilityInput {
@@ -87,14 +90,23 @@ describe('checkProviderAvailability', () => {
     expect(outside('2026-11-23T13:30:00Z', '2026-11-23T14:30:00Z')).toEqual([{ type: 'outside_working_hours' }]);
     expect(outside('2026-11-23T21:30:00Z', '2026-11-23T22:30:00Z')).toEqual([{ type: 'outside_working_hours' }]);
     expect(outside('2026-11-25T15:00:00Z', '2026-11-25T16:00:00Z')).toEqual([{ type: 'outside_working_hours' }]);
-    const withLunch: WorkingHours = { mon: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:00' }] };
-    expect(outside('2026-11-23T16:30:00Z', '2026-11-23T18:30:00Z', withLunch)).toEqual([{ type: 'outside_working_hours' }]);
+    const withLunch: WorkingHours = {
+      mon: [
+        { start: '09:00', end: '12:00' },
+        { start: '13:00', end: '17:00' },
+      ],
+    };
+    expect(outside('2026-11-23T16:30:00Z', '2026-11-23T18:30:00Z', withLunch)).toEqual([
+      { type: 'outside_working_hours' },
+    ]);
   });
 
   it('uses the working hours of the local date of start, not the UTC date', () => {
     // Monday 23:00 local is Tuesday 04:00Z: Monday's evening hours apply.
     const evenings: WorkingHours = { mon: [{ start: '18:00', end: '24:00' }] };
-    const r = checkProviderAvailability(input({ start: '2026-11-24T04:00:00Z', end: '2026-11-24T05:00:00Z', workingHours: evenings }));
+    const r = checkProviderAvailability(
+      input({ start: '2026-11-24T04:00:00Z', end: '2026-11-24T05:00:00Z', workingHours: evenings }),
+    );
     expect(r.isAvailable).toBe(true);
   });
 
@@ -134,7 +146,14 @@ describe('checkProviderAvailability', () => {
   it('ignores the appointment being moved', () => {
     const own = { appointment_id: 'moving', start: '2026-11-23T15:00:00Z', end: '2026-11-23T16:00:00Z' };
     const r = checkProviderAvailability(
-      input({ start: '2026-11-23T15:30:00Z', end: '2026-11-23T16:30:00Z', providerBusy: [own], roomBusy: [own], equipmentBusy: [own], ignoreAppointmentId: 'moving' }),
+      input({
+        start: '2026-11-23T15:30:00Z',
+        end: '2026-11-23T16:30:00Z',
+        providerBusy: [own],
+        roomBusy: [own],
+        equipmentBusy: [own],
+        ignoreAppointmentId: 'moving',
+      }),
     );
     expect(r).toEqual({ isAvailable: true, conflicts: [] });
   });
@@ -151,7 +170,9 @@ describe('firstUnavailableCode', () => {
   });
 
   it('puts provider problems first, then the room, then the equipment, whatever the order given', () => {
-    expect(firstUnavailableCode([{ type: 'equipment_booked' }, { type: 'room_booked' }, { type: 'time_off' }])).toBe('PROVIDER_UNAVAILABLE');
+    expect(firstUnavailableCode([{ type: 'equipment_booked' }, { type: 'room_booked' }, { type: 'time_off' }])).toBe(
+      'PROVIDER_UNAVAILABLE',
+    );
     expect(firstUnavailableCode([{ type: 'outside_working_hours' }])).toBe('PROVIDER_UNAVAILABLE');
     expect(firstUnavailableCode([{ type: 'provider_booked' }])).toBe('PROVIDER_UNAVAILABLE');
     expect(firstUnavailableCode([{ type: 'equipment_booked' }, { type: 'room_booked' }])).toBe('ROOM_UNAVAILABLE');

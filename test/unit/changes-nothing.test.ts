@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { changesNothing } from '../../lib/db/update';
 
 describe('changesNothing: DynamoDB equality of a PATCH against the stored record', () => {
-  const stored = { name: 'Room', description: null, tags: ['a', 'b'], hours: { mon: [{ start: '09:00', end: '17:00' }], tue: [] } };
+  const stored = {
+    name: 'Room',
+    description: null,
+    tags: ['a', 'b'],
+    hours: { mon: [{ start: '09:00', end: '17:00' }], tue: [] },
+  };
 
   it('equal values, maps in any key order, undefined fields ignored', () => {
     expect(changesNothing({}, stored)).toBe(true);

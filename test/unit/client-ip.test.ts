@@ -8,8 +8,12 @@ import type { ApiMiddyRequest } from '../../lib/http/types';
 
 const SECRET = `${'x'.repeat(20)}the-stage-origin-verify-secret`;
 const CLOUDFRONT = '130.176.0.10';
-const event = (headers: Record<string, string>, sourceIp = CLOUDFRONT): ClientEvent => ({ headers, requestContext: { http: { sourceIp } } });
-const throughEdge = (viewerAddress: string) => event({ [EDGE_HEADERS.verify]: SECRET, [EDGE_HEADERS.viewerAddress]: viewerAddress });
+const event = (headers: Record<string, string>, sourceIp = CLOUDFRONT): ClientEvent => ({
+  headers,
+  requestContext: { http: { sourceIp } },
+});
+const throughEdge = (viewerAddress: string) =>
+  event({ [EDGE_HEADERS.verify]: SECRET, [EDGE_HEADERS.viewerAddress]: viewerAddress });
 
 function withEdge(secret: string | undefined) {
   if (secret === undefined) delete process.env.ORIGIN_VERIFY_SECRET;
@@ -38,12 +42,15 @@ describe('clientIpOf', () => {
   it('trusts no header at all where no edge is configured (locally, or the edge off), whatever is sent', () => {
     withEdge(undefined);
     expect(clientIpOf(throughEdge('198.51.100.10:46532'))).toBe(CLOUDFRONT);
-    expect(clientIpOf(event({ [EDGE_HEADERS.verify]: 'undefined', [EDGE_HEADERS.viewerAddress]: '198.51.100.10:1' }))).toBe(CLOUDFRONT);
+    expect(
+      clientIpOf(event({ [EDGE_HEADERS.verify]: 'undefined', [EDGE_HEADERS.viewerAddress]: '198.51.100.10:1' })),
+    ).toBe(CLOUDFRONT);
   });
 
   it('falls back to sourceIp when the trusted header is missing or not an address (it becomes a table key)', () => {
     withEdge(SECRET);
-    for (const bad of ['', 'no-port', ':443', 'PK#x:1', '198.51.100.10 OR 1=1:5']) expect(clientIpOf(throughEdge(bad)), bad).toBe(CLOUDFRONT);
+    for (const bad of ['', 'no-port', ':443', 'PK#x:1', '198.51.100.10 OR 1=1:5'])
+      expect(clientIpOf(throughEdge(bad)), bad).toBe(CLOUDFRONT);
     expect(clientIpOf(event({ [EDGE_HEADERS.verify]: SECRET }))).toBe(CLOUDFRONT);
   });
 
@@ -63,7 +70,7 @@ describe('with the edge on', () => {
     }
   };
 
-  it('refuses, 403, a request that went around CloudFront (no or a wrong secret), and lets the edge\'s through', async () => {
+  it("refuses, 403, a request that went around CloudFront (no or a wrong secret), and lets the edge's through", async () => {
     withEdge(SECRET);
     expect(await refusal({})).toEqual([403, 'FORBIDDEN']);
     expect(await refusal({ [EDGE_HEADERS.verify]: 'guess' })).toEqual([403, 'FORBIDDEN']);
@@ -74,10 +81,15 @@ describe('with the edge on', () => {
 
   it("names the viewer's host in the API's own URLs only for the edge's requests", () => {
     withEdge(SECRET);
-    const origin = { host: 'abc123.execute-api.eu-west-1.amazonaws.com', [EDGE_HEADERS.forwardedHost]: 'd111.cloudfront.net' };
+    const origin = {
+      host: 'abc123.execute-api.eu-west-1.amazonaws.com',
+      [EDGE_HEADERS.forwardedHost]: 'd111.cloudfront.net',
+    };
     expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe('https://d111.cloudfront.net');
     expect(serverUrlOf(origin)).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com');
     withEdge(undefined);
-    expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com');
+    expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe(
+      'https://abc123.execute-api.eu-west-1.amazonaws.com',
+    );
   });
 });

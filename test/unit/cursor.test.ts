@@ -14,7 +14,11 @@ function refusal(open: () => unknown): AppError {
   } catch (error) {
     expect(error).toBeInstanceOf(AppError);
     const appError = error as AppError;
-    expect({ status: appError.status, code: appError.code, paths: appError.details?.map((d) => d.path) }).toEqual({ status: 400, code: 'VALIDATION_ERROR', paths: ['cursor'] });
+    expect({ status: appError.status, code: appError.code, paths: appError.details?.map((d) => d.path) }).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      paths: ['cursor'],
+    });
     return appError;
   }
   throw new Error('the cursor was accepted');
@@ -48,7 +52,10 @@ describe('sealed cursors', () => {
   it('refuses every one-character change, at every position', () => {
     const cursor = sealCursor(scope, position);
     for (let index = 0; index < cursor.length; index += 1) {
-      for (const replacement of [BASE64URL[(BASE64URL.indexOf(cursor[index]) + 1) % 64], BASE64URL[(BASE64URL.indexOf(cursor[index]) + 32) % 64]]) {
+      for (const replacement of [
+        BASE64URL[(BASE64URL.indexOf(cursor[index]) + 1) % 64],
+        BASE64URL[(BASE64URL.indexOf(cursor[index]) + 32) % 64],
+      ]) {
         refusal(() => openCursor(scope, `${cursor.slice(0, index)}${replacement}${cursor.slice(index + 1)}`));
       }
     }
@@ -76,7 +83,13 @@ describe('sealed cursors', () => {
   });
 
   it('binds the filters, not their spelling: key order, undefined values, limit and cursor do not count', () => {
-    const a = pageRequest('m', 'payments', { limit: 10, cursor: 'x', from: '2020-01-01', client_id: undefined, to: '2020-01-31' });
+    const a = pageRequest('m', 'payments', {
+      limit: 10,
+      cursor: 'x',
+      from: '2020-01-01',
+      client_id: undefined,
+      to: '2020-01-31',
+    });
     const b = pageRequest('m', 'payments', { to: '2020-01-31', limit: 50, from: '2020-01-01' });
     expect(a.scope).toEqual(b.scope);
     expect(a).toMatchObject({ limit: 10, cursor: 'x' });

@@ -15,7 +15,9 @@ function markdownFiles(dir: string): string[] {
     return statSync(path).isDirectory() ? markdownFiles(path) : name.endsWith('.md') ? [path] : [];
   });
 }
-const FILES = ['README.md', 'CONTRIBUTING.md', 'lib/client/README.md'].map((file) => join(root, file)).concat(markdownFiles(join(root, 'docs')));
+const FILES = ['README.md', 'CONTRIBUTING.md', 'lib/client/README.md']
+  .map((file) => join(root, file))
+  .concat(markdownFiles(join(root, 'docs')));
 
 /** The text outside fenced code blocks (a link or heading inside one is code, not Markdown). */
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
@@ -25,8 +27,13 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, text] of prose(markdown).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
-    const rendered = text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]{1,2}(?=\S)|(?<=\S)[`*_]{1,2}/g, (m) => (m.includes('_') ? m : ''));
-    const slug = rendered.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const rendered = text
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/[`*_]{1,2}(?=\S)|(?<=\S)[`*_]{1,2}/g, (m) => (m.includes('_') ? m : ''));
+    const slug = rendered
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -38,9 +45,11 @@ function linksOf(markdown: string): string[] {
   return [...prose(markdown).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?: "[^"]*")?\)/g)].map((m) => m[1]);
 }
 
-describe('the docs: relative links, and the README\'s length', () => {
+describe("the docs: relative links, and the README's length", () => {
   it('finds the docs to check', () => {
-    expect(FILES.map((file) => relative(root, file))).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/architecture.md', 'docs/guide/choices.md']));
+    expect(FILES.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/architecture.md', 'docs/guide/choices.md']),
+    );
   });
 
   it('keeps the README a front door: at most 300 lines (the rest lives in docs/ and CONTRIBUTING.md)', () => {
@@ -48,8 +57,18 @@ describe('the docs: relative links, and the README\'s length', () => {
   });
 
   it('slugs headings as GitHub does', () => {
-    expect(anchorsOf('# Local vs AWS\n## More practices and credentials: `npm run -s admin`\n## The edge: CloudFront and AWS WAF (AWS only)\n## A\n## A\n```\n# not a heading\n```\n')).toEqual(
-      new Set(['local-vs-aws', 'more-practices-and-credentials-npm-run--s-admin', 'the-edge-cloudfront-and-aws-waf-aws-only', 'a', 'a-1']),
+    expect(
+      anchorsOf(
+        '# Local vs AWS\n## More practices and credentials: `npm run -s admin`\n## The edge: CloudFront and AWS WAF (AWS only)\n## A\n## A\n```\n# not a heading\n```\n',
+      ),
+    ).toEqual(
+      new Set([
+        'local-vs-aws',
+        'more-practices-and-credentials-npm-run--s-admin',
+        'the-edge-cloudfront-and-aws-waf-aws-only',
+        'a',
+        'a-1',
+      ]),
     );
   });
 
@@ -66,7 +85,8 @@ describe('the docs: relative links, and the README\'s length', () => {
           dead.push(`${link}: no ${fromRoot}`);
           continue;
         }
-        if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) dead.push(`${link}: no heading #${anchor} in ${fromRoot}`);
+        if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+          dead.push(`${link}: no heading #${anchor} in ${fromRoot}`);
       }
       expect(dead).toEqual([]);
     });

@@ -34,9 +34,13 @@ const autoscalingEvent = {
   detail: { eventVersion: '', responseElements: null },
 };
 
-describe('the local matcher follows EventBridge\'s documented matching', () => {
-  it('matches the guide\'s EC2 termination pattern, on the fields it names only', () => {
-    const pattern: EventPattern = { source: ['aws.ec2'], 'detail-type': ['EC2 Instance State-change Notification'], detail: { state: ['terminated'] } };
+describe("the local matcher follows EventBridge's documented matching", () => {
+  it("matches the guide's EC2 termination pattern, on the fields it names only", () => {
+    const pattern: EventPattern = {
+      source: ['aws.ec2'],
+      'detail-type': ['EC2 Instance State-change Notification'],
+      detail: { state: ['terminated'] },
+    };
     expect(matches(pattern, ec2Event)).toBe(true);
     expect(matches(pattern, { ...ec2Event, detail: { ...ec2Event.detail, state: 'running' } })).toBe(false);
     // Fields the pattern does not name are ignored ("*": "*").
@@ -51,7 +55,7 @@ describe('the local matcher follows EventBridge\'s documented matching', () => {
     expect(matches({ source: ['aws.ec2'] }, { detail: { source: 'aws.ec2' } })).toBe(false);
   });
 
-  it('matches any one of the values in a pattern\'s array', () => {
+  it("matches any one of the values in a pattern's array", () => {
     const pattern: EventPattern = { source: ['aws.ec2', 'aws.fargate'] };
     expect(matches(pattern, ec2Event)).toBe(true);
     expect(matches(pattern, { ...ec2Event, source: 'aws.fargate' })).toBe(true);
@@ -68,7 +72,9 @@ describe('the local matcher follows EventBridge\'s documented matching', () => {
 
   it('matches JSON values by type: a number is not its string', () => {
     const macie = { source: 'aws.macie', detail: { 'risk-score': 80, trigger: { risk: 8 } } };
-    expect(matches({ source: ['aws.macie'], detail: { 'risk-score': [80], trigger: { risk: [8] } } }, macie)).toBe(true);
+    expect(matches({ source: ['aws.macie'], detail: { 'risk-score': [80], trigger: { risk: [8] } } }, macie)).toBe(
+      true,
+    );
     expect(matches({ detail: { 'risk-score': ['80'] } }, macie)).toBe(false);
     expect(matches({ flag: [true] }, { flag: 'true' })).toBe(false);
   });
@@ -81,7 +87,7 @@ describe('the local matcher follows EventBridge\'s documented matching', () => {
     expect(matches({ detail: { missing: [null] } }, autoscalingEvent)).toBe(false);
   });
 
-  it('matches an array in the event when it shares a value with the pattern\'s array', () => {
+  it("matches an array in the event when it shares a value with the pattern's array", () => {
     const pattern: EventPattern = {
       resources: [
         'arn:aws:ec2:us-east-1:123456789012:instance/i-b188560f',
@@ -107,7 +113,14 @@ describe('the local matcher follows EventBridge\'s documented matching', () => {
   });
 
   it('refuses what it does not implement rather than guess', () => {
-    for (const operator of [{ 'anything-but': 'x' }, { suffix: 'x' }, { numeric: ['>', 0] }, { exists: true }, { 'equals-ignore-case': 'x' }, { wildcard: 'x*' }]) {
+    for (const operator of [
+      { 'anything-but': 'x' },
+      { suffix: 'x' },
+      { numeric: ['>', 0] },
+      { exists: true },
+      { 'equals-ignore-case': 'x' },
+      { wildcard: 'x*' },
+    ]) {
       expect(() => matches({ source: [operator as never] }, ec2Event), JSON.stringify(operator)).toThrow(/Unsupported/);
     }
   });
@@ -127,9 +140,19 @@ describe('the patterns we deploy use only what the matcher implements', () => {
   it('an event of each type matches its rule, and no rule for another source, a type in other case, or a padded type', () => {
     for (const type of EVENT_TYPES) {
       const event = { source: EVENT_SOURCE, 'detail-type': type, detail: {} };
-      expect(EVENT_RULES.filter((rule) => matches(rule.pattern, event)), type).toHaveLength(1);
-      for (const other of [{ ...event, source: `${EVENT_SOURCE}.other` }, { ...event, 'detail-type': type.toUpperCase() }, { ...event, 'detail-type': ` ${type}` }]) {
-        expect(EVENT_RULES.filter((rule) => matches(rule.pattern, other)), JSON.stringify(other)).toHaveLength(0);
+      expect(
+        EVENT_RULES.filter((rule) => matches(rule.pattern, event)),
+        type,
+      ).toHaveLength(1);
+      for (const other of [
+        { ...event, source: `${EVENT_SOURCE}.other` },
+        { ...event, 'detail-type': type.toUpperCase() },
+        { ...event, 'detail-type': ` ${type}` },
+      ]) {
+        expect(
+          EVENT_RULES.filter((rule) => matches(rule.pattern, other)),
+          JSON.stringify(other),
+        ).toHaveLength(0);
       }
     }
   });

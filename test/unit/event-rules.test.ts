@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_RULES, EVENT_SOURCE, EVENT_TYPES, matches, rulesMatching, type EventPattern } from '../../lib/events/rules';
+import {
+  EVENT_RULES,
+  EVENT_SOURCE,
+  EVENT_TYPES,
+  matches,
+  rulesMatching,
+  type EventPattern,
+} from '../../lib/events/rules';
 import { workerQueues } from '../../lib/workers';
 
 const event = (type: string, extra: Record<string, unknown> = {}) => ({
@@ -59,10 +66,14 @@ describe('matches (EventBridge pattern subset)', () => {
 });
 
 describe('EVENT_RULES', () => {
-  it('routes each of the contract\'s event types through exactly one rule (no duplicate deliveries)', () => {
+  it("routes each of the contract's event types through exactly one rule (no duplicate deliveries)", () => {
     expect(EVENT_TYPES).toHaveLength(13);
     expect(rulesMatching(event('webhook.test'))).toEqual([]);
-    for (const type of EVENT_TYPES) expect(rulesMatching(event(type)).map((rule) => rule.name), type).toHaveLength(1);
+    for (const type of EVENT_TYPES)
+      expect(
+        rulesMatching(event(type)).map((rule) => rule.name),
+        type,
+      ).toHaveLength(1);
   });
 
   it('routes nothing of another source or of an unknown type', () => {

@@ -5,8 +5,11 @@ import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
 import { manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 
 const appointmentItem = appointmentCodec.toItem;
-const reminderItem = (medspaId: string, reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string }, appointment: any) =>
-  reminderCodec.toItem({ medspa_id: medspaId, ...reminder, appointment });
+const reminderItem = (
+  medspaId: string,
+  reminder: { event_id: string; appointment_id: string; requested_at: string; requested_by: string },
+  appointment: any,
+) => reminderCodec.toItem({ medspa_id: medspaId, ...reminder, appointment });
 import {
   auditKey,
   claimKey,
@@ -42,8 +45,13 @@ const MID = randomUUID();
 
 type Item = Record<string, unknown>;
 
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', change: { keys: Key; oldItem?: Item; newItem?: Item }, eventID: string = randomUUID()): StreamRecord {
-  const image = (item?: Item) => (item ? marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: false }) : undefined);
+function record(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  change: { keys: Key; oldItem?: Item; newItem?: Item },
+  eventID: string = randomUUID(),
+): StreamRecord {
+  const image = (item?: Item) =>
+    item ? marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: false }) : undefined;
   return {
     eventID,
     eventName,
@@ -59,7 +67,8 @@ function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', change: { keys: Key; 
 }
 const keyOf = (item: Item): Key => ({ pk: item.pk as string, sk: item.sk as string });
 const insert = (item: Item, eventID?: string) => record('INSERT', { keys: keyOf(item), newItem: item }, eventID);
-const modify = (oldItem: Item, newItem: Item, eventID?: string) => record('MODIFY', { keys: keyOf(newItem), oldItem, newItem }, eventID);
+const modify = (oldItem: Item, newItem: Item, eventID?: string) =>
+  record('MODIFY', { keys: keyOf(newItem), oldItem, newItem }, eventID);
 
 function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
   const scheduledAt = iso(3 * 24 * 60);
@@ -105,7 +114,14 @@ const clientRecord = (overrides: Item = {}) => {
     email: 'casey@example.com',
     phone: '+1 555 010 0100',
     date_of_birth: '1990-04-01',
-    address: { line1: '1 Main St', line2: null, city: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
+    address: {
+      line1: '1 Main St',
+      line2: null,
+      city: 'Springfield',
+      region: 'IL',
+      postal_code: '62701',
+      country: 'US',
+    },
     membership_status: 'active',
     membership_tier: 'gold',
     tags: ['vip'],
@@ -159,10 +175,18 @@ describe('appointments', () => {
   it('a reschedule is ONE appointment.updated whose previous holds the old values of the changed fields', () => {
     const before = makeAppointment();
     const later = iso(4 * 24 * 60);
-    const after = changed(before, { scheduled_at: later, end_at: new Date(Date.parse(later) + 5_400_000).toISOString(), duration_minutes: 90 });
+    const after = changed(before, {
+      scheduled_at: later,
+      end_at: new Date(Date.parse(later) + 5_400_000).toISOString(),
+      duration_minutes: 90,
+    });
     const events = eventsFromRecord(modify(appointmentItem(before), after), context);
     expect(events.map((event) => event.type)).toEqual(['appointment.updated']);
-    expect(events[0].data.previous).toEqual({ scheduled_at: before.scheduled_at, end_at: before.end_at, duration_minutes: 60 });
+    expect(events[0].data.previous).toEqual({
+      scheduled_at: before.scheduled_at,
+      end_at: before.end_at,
+      duration_minutes: 60,
+    });
     expect(events[0].data.object).toMatchObject({ scheduled_at: later, duration_minutes: 90, version: 2 });
     expect(events[0].created_at).toBe(after.updated_at);
   });
@@ -171,7 +195,10 @@ describe('appointments', () => {
     const before = makeAppointment({ source: 'online' });
     const later = iso(4 * 24 * 60);
     const moved = { scheduled_at: later, end_at: new Date(Date.parse(later) + 3_600_000).toISOString() };
-    const [event] = eventsFromRecord(modify(appointmentItem(before), { ...changed(before, moved), manage_generation: 1 }), context);
+    const [event] = eventsFromRecord(
+      modify(appointmentItem(before), { ...changed(before, moved), manage_generation: 1 }),
+      context,
+    );
     expect(event.type).toBe('appointment.updated');
     const token = (event.data as { manage_token?: string }).manage_token!;
     expect(manageTokenGeneration(MID, before.id, token, NOW)).toBe(1);
@@ -184,28 +211,45 @@ describe('appointments', () => {
 
   it('an edit of notes or price is appointment.updated with just those fields in previous', () => {
     const before = makeAppointment();
-    const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { notes: null, price_cents: 20000 })), context);
-    expect(events.map((event) => [event.type, event.data.previous])).toEqual([['appointment.updated', { notes: 'first visit', price_cents: 25000 }]]);
+    const events = eventsFromRecord(
+      modify(appointmentItem(before), changed(before, { notes: null, price_cents: 20000 })),
+      context,
+    );
+    expect(events.map((event) => [event.type, event.data.previous])).toEqual([
+      ['appointment.updated', { notes: 'first visit', price_cents: 25000 }],
+    ]);
   });
 
   it('a status move is status_changed only, with previous.status', () => {
     const before = makeAppointment();
     const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { status: 'confirmed' })), context);
-    expect(events.map((event) => [event.type, event.data.previous])).toEqual([['appointment.status_changed', { status: 'scheduled' }]]);
+    expect(events.map((event) => [event.type, event.data.previous])).toEqual([
+      ['appointment.status_changed', { status: 'scheduled' }],
+    ]);
   });
 
   it('a completion is status_changed + completed, with distinct ids', () => {
     const before = makeAppointment({ status: 'in_progress' });
     const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { status: 'completed' })), context);
     expect(events.map((event) => event.type)).toEqual(['appointment.status_changed', 'appointment.completed']);
-    expect(events.every((event) => event.data.object.status === 'completed' && event.data.previous?.status === 'in_progress')).toBe(true);
+    expect(
+      events.every(
+        (event) => event.data.object.status === 'completed' && event.data.previous?.status === 'in_progress',
+      ),
+    ).toBe(true);
     expect(new Set(events.map((event) => event.id)).size).toBe(2);
   });
 
   it('a cancel is status_changed + cancelled, previous holding the old status and cancel fields', () => {
     const before = makeAppointment({ status: 'confirmed' });
     const at = iso(1);
-    const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { status: 'cancelled', cancelled_at: at, cancellation_reason: 'client_deleted' })), context);
+    const events = eventsFromRecord(
+      modify(
+        appointmentItem(before),
+        changed(before, { status: 'cancelled', cancelled_at: at, cancellation_reason: 'client_deleted' }),
+      ),
+      context,
+    );
     expect(events.map((event) => event.type)).toEqual(['appointment.status_changed', 'appointment.cancelled']);
     expect(events[1].data).toEqual({
       object: expect.objectContaining({ status: 'cancelled', cancelled_at: at, cancellation_reason: 'client_deleted' }),
@@ -223,7 +267,9 @@ describe('appointments', () => {
     const appointment = makeAppointment();
     const item = appointmentItem(appointment);
     const deleted = eventsFromRecord(record('REMOVE', { keys: keyOf(item), oldItem: item }), context);
-    expect(deleted.map((event) => [event.type, event.data])).toEqual([['appointment.deleted', { object: appointment }]]);
+    expect(deleted.map((event) => [event.type, event.data])).toEqual([
+      ['appointment.deleted', { object: appointment }],
+    ]);
     expect(eventsFromRecord(modify(item, changed(appointment, {})), context)).toEqual([]);
   });
 
@@ -238,17 +284,37 @@ describe('reminders', () => {
   it('a reminder item is appointment.reminder under the event id it stores (the one the API answered)', () => {
     const appointment = makeAppointment();
     const requestedAt = iso(0);
-    const item = reminderItem(MID, { event_id: 'evt_0123456789abcdef0123456789abcdef', appointment_id: appointment.id, requested_at: requestedAt, requested_by: 'cred' }, appointment);
+    const item = reminderItem(
+      MID,
+      {
+        event_id: 'evt_0123456789abcdef0123456789abcdef',
+        appointment_id: appointment.id,
+        requested_at: requestedAt,
+        requested_by: 'cred',
+      },
+      appointment,
+    );
     const events = eventsFromRecord(insert(item), context);
     expect(events).toEqual([
-      { id: 'evt_0123456789abcdef0123456789abcdef', type: 'appointment.reminder', created_at: requestedAt, medspa_id: MID, data: { object: appointment } },
+      {
+        id: 'evt_0123456789abcdef0123456789abcdef',
+        type: 'appointment.reminder',
+        created_at: requestedAt,
+        medspa_id: MID,
+        data: { object: appointment },
+      },
     ]);
   });
 
   it('reminderToArm: an active appointment created or moved arms its time; other changes arm nothing', () => {
     const appointment = makeAppointment();
     const item = appointmentItem(appointment);
-    expect(reminderToArm(insert(item))).toEqual({ medspaId: MID, appointmentId: appointment.id, scheduledAt: appointment.scheduled_at, endAt: appointment.end_at });
+    expect(reminderToArm(insert(item))).toEqual({
+      medspaId: MID,
+      appointmentId: appointment.id,
+      scheduledAt: appointment.scheduled_at,
+      endAt: appointment.end_at,
+    });
     const later = iso(5 * 24 * 60);
     expect(reminderToArm(modify(item, changed(appointment, { scheduled_at: later })))?.scheduledAt).toBe(later);
     expect(reminderToArm(modify(item, changed(appointment, { notes: 'x' })))).toBeNull();
@@ -264,7 +330,11 @@ describe('clients', () => {
     const [event] = eventsFromRecord(insert(item), context);
     expect(event.type).toBe('client.created');
     expect(Object.keys(event.data.object).sort()).toEqual(publicKeys(Client));
-    expect(event.data.object).toMatchObject({ id: item.id, email: 'casey@example.com', health_score: expect.any(Number) });
+    expect(event.data.object).toMatchObject({
+      id: item.id,
+      email: 'casey@example.com',
+      health_score: expect.any(Number),
+    });
     expect(event.data.object).not.toHaveProperty('no_show_count');
   });
 
@@ -272,7 +342,9 @@ describe('clients', () => {
     const before = clientRecord();
     const after = { ...before, email: 'new@example.com', tags: ['vip', 'laser'], version: 2, updated_at: iso(1) };
     const events = eventsFromRecord(modify(before, after), context);
-    expect(events.map((event) => [event.type, event.data.previous])).toEqual([['client.updated', { email: 'casey@example.com', tags: ['vip'] }]]);
+    expect(events.map((event) => [event.type, event.data.previous])).toEqual([
+      ['client.updated', { email: 'casey@example.com', tags: ['vip'] }],
+    ]);
   });
 
   it('statistics moved by a completion or payment (no version bump) emit no client.updated', () => {
@@ -284,10 +356,27 @@ describe('clients', () => {
   it('the soft delete is client.deleted with the anonymised client and no previous; a deleted client emits nothing more', () => {
     const before = clientRecord();
     const deletedAt = iso(1);
-    const after = { ...before, first_name: 'Deleted', last_name: 'Client', email: null, phone: null, date_of_birth: null, address: null, notes: null, tags: [], deleted_at: deletedAt, version: 2, updated_at: deletedAt };
+    const after = {
+      ...before,
+      first_name: 'Deleted',
+      last_name: 'Client',
+      email: null,
+      phone: null,
+      date_of_birth: null,
+      address: null,
+      notes: null,
+      tags: [],
+      deleted_at: deletedAt,
+      version: 2,
+      updated_at: deletedAt,
+    };
     const events = eventsFromRecord(modify(before, after), context);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'client.deleted', created_at: deletedAt, data: { object: { id: before.id, first_name: 'Deleted', email: null } } });
+    expect(events[0]).toMatchObject({
+      type: 'client.deleted',
+      created_at: deletedAt,
+      data: { object: { id: before.id, first_name: 'Deleted', email: null } },
+    });
     expect(events[0].data).not.toHaveProperty('previous');
     expect(JSON.stringify(events[0])).not.toMatch(/casey@example.com|latex|deleted_at/);
     expect(eventsFromRecord(modify(after, { ...after, total_spent_cents: 100 }), context)).toEqual([]);
@@ -299,16 +388,57 @@ describe('payments, consents, low stock', () => {
     const id = randomUUID();
     const clientId = randomUUID();
     const createdAt = iso(0);
-    const payment = { id, medspa_id: MID, client_id: clientId, appointment_id: null, amount_cents: 5000, currency: 'USD', method: 'card', note: null, version: 1, created_at: createdAt };
-    const item = { ...entityKey(MID, 'PAYMENT', id), gsi1pk: 'x', gsi1sk: 'y', gsi2pk: 'z', gsi2sk: 'w', entity: 'PAYMENT', ...payment };
+    const payment = {
+      id,
+      medspa_id: MID,
+      client_id: clientId,
+      appointment_id: null,
+      amount_cents: 5000,
+      currency: 'USD',
+      method: 'card',
+      note: null,
+      version: 1,
+      created_at: createdAt,
+    };
+    const item = {
+      ...entityKey(MID, 'PAYMENT', id),
+      gsi1pk: 'x',
+      gsi1sk: 'y',
+      gsi2pk: 'z',
+      gsi2sk: 'w',
+      entity: 'PAYMENT',
+      ...payment,
+    };
     const events = eventsFromRecord(insert(item), context);
-    expect(events).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'payment.received', created_at: createdAt, medspa_id: MID, data: { object: payment } }]);
+    expect(events).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: 'payment.received',
+        created_at: createdAt,
+        medspa_id: MID,
+        data: { object: payment },
+      },
+    ]);
     expect(Object.keys(events[0].data.object).sort()).toEqual(publicKeys(Payment));
   });
 
   it('a consent insert is consent.signed', () => {
-    const consent = { id: randomUUID(), medspa_id: MID, client_id: randomUUID(), form_name: 'Botox consent', signed_at: iso(-1), appointment_id: null, version: 1, created_at: iso(0), updated_at: iso(0) };
-    const item = { ...consentKey(MID, consent.client_id, consent.signed_at, consent.id), entity: 'CONSENT', ...consent };
+    const consent = {
+      id: randomUUID(),
+      medspa_id: MID,
+      client_id: randomUUID(),
+      form_name: 'Botox consent',
+      signed_at: iso(-1),
+      appointment_id: null,
+      version: 1,
+      created_at: iso(0),
+      updated_at: iso(0),
+    };
+    const item = {
+      ...consentKey(MID, consent.client_id, consent.signed_at, consent.id),
+      entity: 'CONSENT',
+      ...consent,
+    };
     const events = eventsFromRecord(insert(item), context);
     expect(events.map((event) => [event.type, event.data.object])).toEqual([['consent.signed', consent]]);
     expect(Object.keys(events[0].data.object).sort()).toEqual(publicKeys(Consent));
@@ -318,17 +448,61 @@ describe('payments, consents, low stock', () => {
     const productId = randomUUID();
     const adjustmentId = randomUUID();
     const at = iso(0);
-    const stored = { id: productId, medspa_id: MID, name: 'Serum', sku: 'SR-1', brand: null, category: null, price_cents: 4800, cost_cents: null, quantity_on_hand: 2, low_stock_threshold: 3, headroom: -1, active: true, version: 5, created_at: iso(-60), updated_at: at };
-    const item = { ...lowStockEventKey(MID, at, productId, adjustmentId), entity: 'LOW_STOCK_EVENT', medspa_id: MID, product_id: productId, adjustment_id: adjustmentId, quantity_on_hand: 2, low_stock_threshold: 3, occurred_at: at, product: stored };
+    const stored = {
+      id: productId,
+      medspa_id: MID,
+      name: 'Serum',
+      sku: 'SR-1',
+      brand: null,
+      category: null,
+      price_cents: 4800,
+      cost_cents: null,
+      quantity_on_hand: 2,
+      low_stock_threshold: 3,
+      headroom: -1,
+      active: true,
+      version: 5,
+      created_at: iso(-60),
+      updated_at: at,
+    };
+    const item = {
+      ...lowStockEventKey(MID, at, productId, adjustmentId),
+      entity: 'LOW_STOCK_EVENT',
+      medspa_id: MID,
+      product_id: productId,
+      adjustment_id: adjustmentId,
+      quantity_on_hand: 2,
+      low_stock_threshold: 3,
+      occurred_at: at,
+      product: stored,
+    };
     const events = eventsFromRecord(insert(item), context);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'product.low_stock', created_at: at, data: { object: { id: productId, quantity_on_hand: 2, low_stock: true }, previous: { low_stock: false } } });
+    expect(events[0]).toMatchObject({
+      type: 'product.low_stock',
+      created_at: at,
+      data: { object: { id: productId, quantity_on_hand: 2, low_stock: true }, previous: { low_stock: false } },
+    });
     expect(Object.keys(events[0].data.object).sort()).toEqual(publicKeys(Product));
   });
 
   it('payments, consents and crossings are never re-emitted on a later change or removal', () => {
-    const consent = { id: randomUUID(), medspa_id: MID, client_id: randomUUID(), form_name: 'f', signed_at: iso(-1), appointment_id: null, version: 1, created_at: iso(0), updated_at: iso(0) };
-    const item = { ...consentKey(MID, consent.client_id, consent.signed_at, consent.id), entity: 'CONSENT', ...consent };
+    const consent = {
+      id: randomUUID(),
+      medspa_id: MID,
+      client_id: randomUUID(),
+      form_name: 'f',
+      signed_at: iso(-1),
+      appointment_id: null,
+      version: 1,
+      created_at: iso(0),
+      updated_at: iso(0),
+    };
+    const item = {
+      ...consentKey(MID, consent.client_id, consent.signed_at, consent.id),
+      entity: 'CONSENT',
+      ...consent,
+    };
     expect(eventsFromRecord(modify(item, { ...item, version: 2 }), context)).toEqual([]);
     expect(eventsFromRecord(record('REMOVE', { keys: keyOf(item), oldItem: item }), context)).toEqual([]);
   });
@@ -340,15 +514,62 @@ describe('everything else emits nothing', () => {
   const productId = randomUUID();
   const scheduledAt = iso(60);
   const bookkeeping: [string, Item][] = [
-    ['time claim bucket', { ...claimKey(MID, 'PROVIDER', randomUUID(), scheduledAt.slice(0, 13)), entity: 'CLAIM', medspa_id: MID, entries: {}, version: 1 }],
-    ['client search term', { ...clientSearchKey(MID, 'casey', clientId), entity: 'CLIENT_SEARCH', client_id: clientId, membership_status: 'none' }],
-    ['audit entry', { ...auditKey(MID, iso(0), randomUUID()), entity: 'AUDIT', operation: 'createClient', status: 201 }],
-    ['SKU claim', { ...productSkuKey(MID, 'sr-1'), entity: 'PRODUCT_SKU', medspa_id: MID, product_id: productId, sku: 'SR-1' }],
-    ['ledger entry', { ...stockLedgerKey(MID, productId, iso(0), randomUUID()), entity: 'STOCK_ADJUSTMENT', medspa_id: MID, delta: -1 }],
-    ['treatment record', { ...treatmentRecordKey(MID, appointmentId), entity: 'TREATMENT', appointment_id: appointmentId, summary: 'x' }],
-    ['reminder due', { ...reminderDueKey(scheduledAt.slice(0, 16), MID, appointmentId, scheduledAt), entity: 'REMINDER_DUE', medspa_id: MID }],
-    ['reminder sent marker', { ...reminderSentKey(MID, appointmentId, scheduledAt), entity: 'REMINDER_SENT', medspa_id: MID }],
-    ['product', { ...entityKey(MID, 'PRODUCT', productId), entity: 'PRODUCT', id: productId, medspa_id: MID, name: 'Serum' }],
+    [
+      'time claim bucket',
+      {
+        ...claimKey(MID, 'PROVIDER', randomUUID(), scheduledAt.slice(0, 13)),
+        entity: 'CLAIM',
+        medspa_id: MID,
+        entries: {},
+        version: 1,
+      },
+    ],
+    [
+      'client search term',
+      {
+        ...clientSearchKey(MID, 'casey', clientId),
+        entity: 'CLIENT_SEARCH',
+        client_id: clientId,
+        membership_status: 'none',
+      },
+    ],
+    [
+      'audit entry',
+      { ...auditKey(MID, iso(0), randomUUID()), entity: 'AUDIT', operation: 'createClient', status: 201 },
+    ],
+    [
+      'SKU claim',
+      { ...productSkuKey(MID, 'sr-1'), entity: 'PRODUCT_SKU', medspa_id: MID, product_id: productId, sku: 'SR-1' },
+    ],
+    [
+      'ledger entry',
+      {
+        ...stockLedgerKey(MID, productId, iso(0), randomUUID()),
+        entity: 'STOCK_ADJUSTMENT',
+        medspa_id: MID,
+        delta: -1,
+      },
+    ],
+    [
+      'treatment record',
+      { ...treatmentRecordKey(MID, appointmentId), entity: 'TREATMENT', appointment_id: appointmentId, summary: 'x' },
+    ],
+    [
+      'reminder due',
+      {
+        ...reminderDueKey(scheduledAt.slice(0, 16), MID, appointmentId, scheduledAt),
+        entity: 'REMINDER_DUE',
+        medspa_id: MID,
+      },
+    ],
+    [
+      'reminder sent marker',
+      { ...reminderSentKey(MID, appointmentId, scheduledAt), entity: 'REMINDER_SENT', medspa_id: MID },
+    ],
+    [
+      'product',
+      { ...entityKey(MID, 'PRODUCT', productId), entity: 'PRODUCT', id: productId, medspa_id: MID, name: 'Serum' },
+    ],
     ['practice', { ...practiceKey(MID), entity: 'PRACTICE', id: MID, name: 'Glow' }],
     ['idempotency record', { pk: `P#${MID}#IDEMPOTENCY#cred`, sk: 'key-1', entity: 'IDEMPOTENCY', status: 201 }],
     ['rate-limit bucket', { pk: `RATE#cred`, sk: 'WINDOW', tokens: 3 }],
@@ -379,7 +600,10 @@ describe('record shapes', () => {
   it('takes the Streams API shape too (a Date change time)', () => {
     const appointment = makeAppointment();
     const source = insert(appointmentItem(appointment));
-    const sdkShape: StreamRecord = { ...source, dynamodb: { ...source.dynamodb, ApproximateCreationDateTime: new Date(NOW) } };
+    const sdkShape: StreamRecord = {
+      ...source,
+      dynamodb: { ...source.dynamodb, ApproximateCreationDateTime: new Date(NOW) },
+    };
     expect(eventsFromRecord(sdkShape, context)).toEqual(eventsFromRecord(source, context));
   });
 
@@ -403,7 +627,12 @@ describe('wire format quirks', () => {
     expect(eventsFromRecord(quirky, context)).toEqual(eventsFromRecord(source, context));
     const bucket = { ...claimKey(MID, 'ROOM', randomUUID(), '2030-01-01T10'), entity: 'CLAIM', entries: {} };
     const emptied = modify(bucket, bucket);
-    expect(eventsFromRecord({ ...emptied, dynamodb: { ...emptied.dynamodb, NewImage: { ...emptied.dynamodb!.NewImage!, entries: {} } } }, context)).toEqual([]);
+    expect(
+      eventsFromRecord(
+        { ...emptied, dynamodb: { ...emptied.dynamodb, NewImage: { ...emptied.dynamodb!.NewImage!, entries: {} } } },
+        context,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -415,14 +644,28 @@ describe('the envelopes the OpenAPI document publishes (its webhooks section)', 
       insert(appointmentItem(appointment)),
       modify(appointmentItem(appointment), changed(appointment, { notes: 'moved', scheduled_at: iso(4 * 24 * 60) })),
       modify(appointmentItem(appointment), changed(appointment, { status: 'confirmed' })),
-      modify(appointmentItem({ ...appointment, status: 'in_progress' }), changed({ ...appointment, status: 'in_progress' }, { status: 'completed' })),
-      modify(appointmentItem(appointment), changed(appointment, { status: 'cancelled', cancelled_at: iso(1), cancellation_reason: 'ill' })),
+      modify(
+        appointmentItem({ ...appointment, status: 'in_progress' }),
+        changed({ ...appointment, status: 'in_progress' }, { status: 'completed' }),
+      ),
+      modify(
+        appointmentItem(appointment),
+        changed(appointment, { status: 'cancelled', cancelled_at: iso(1), cancellation_reason: 'ill' }),
+      ),
       insert(client),
       modify(client, { ...client, first_name: 'Kasey', version: 2, updated_at: iso(2) }),
     ];
     const events = records.flatMap((source) => eventsFromRecord(source, context));
     expect(new Set(events.map((event) => event.type))).toEqual(
-      new Set(['appointment.created', 'appointment.updated', 'appointment.status_changed', 'appointment.completed', 'appointment.cancelled', 'client.created', 'client.updated']),
+      new Set([
+        'appointment.created',
+        'appointment.updated',
+        'appointment.status_changed',
+        'appointment.completed',
+        'appointment.cancelled',
+        'client.created',
+        'client.updated',
+      ]),
     );
     for (const event of events) {
       const parsed = EVENT_ENVELOPES[event.type].safeParse(event);

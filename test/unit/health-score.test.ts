@@ -9,12 +9,22 @@ const score = (overrides: Partial<HealthInputs>) =>
 describe('healthScore', () => {
   it('is 0 for a new client with no history, and for missing statistics', () => {
     expect(score({})).toBe(0);
-    expect(healthScore({ lastVisitAt: undefined, visitCount: undefined, totalSpentCents: null, noShowCount: undefined, now: NOW })).toBe(0);
+    expect(
+      healthScore({
+        lastVisitAt: undefined,
+        visitCount: undefined,
+        totalSpentCents: null,
+        noShowCount: undefined,
+        now: NOW,
+      }),
+    ).toBe(0);
   });
 
   it('clamps extremely high values at 100', () => {
     expect(score({ lastVisitAt: daysAgo(1), visitCount: 10_000, totalSpentCents: 1e12 })).toBe(100);
-    expect(score({ lastVisitAt: daysAgo(0), visitCount: Number.MAX_SAFE_INTEGER, totalSpentCents: Number.MAX_SAFE_INTEGER })).toBe(100);
+    expect(
+      score({ lastVisitAt: daysAgo(0), visitCount: Number.MAX_SAFE_INTEGER, totalSpentCents: Number.MAX_SAFE_INTEGER }),
+    ).toBe(100);
   });
 
   it('clamps at 0 with many no-shows, whatever else there is', () => {
@@ -31,7 +41,9 @@ describe('healthScore', () => {
 
   it('never rises as the last visit gets older, and is full within 30 days and nothing after a year', () => {
     const base = { visitCount: 2, totalSpentCents: 20_000 };
-    const scores = [0, 15, 30, 31, 60, 120, 200, 300, 364, 365, 366, 1000].map((days) => score({ ...base, lastVisitAt: daysAgo(days) }));
+    const scores = [0, 15, 30, 31, 60, 120, 200, 300, 364, 365, 366, 1000].map((days) =>
+      score({ ...base, lastVisitAt: daysAgo(days) }),
+    );
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]);
     expect(scores[0]).toBe(scores[2]);
     expect(scores[0] - scores[scores.length - 1]).toBe(40);
@@ -39,7 +51,9 @@ describe('healthScore', () => {
   });
 
   it('counts a visit dated after now as today', () => {
-    expect(score({ visitCount: 1, lastVisitAt: new Date(NOW.getTime() + 86_400_000).toISOString() })).toBe(score({ visitCount: 1, lastVisitAt: daysAgo(0) }));
+    expect(score({ visitCount: 1, lastVisitAt: new Date(NOW.getTime() + 86_400_000).toISOString() })).toBe(
+      score({ visitCount: 1, lastVisitAt: daysAgo(0) }),
+    );
   });
 
   it('ignores negative, non-finite and unparsable inputs', () => {
@@ -53,7 +67,12 @@ describe('healthScore', () => {
       for (const visits of [0, 1, 5, 20]) {
         for (const spent of [0, 12_345, 499_999, 10_000_000]) {
           for (const noShows of [0, 1, 3]) {
-            const value = score({ lastVisitAt: daysAgo(days), visitCount: visits, totalSpentCents: spent, noShowCount: noShows });
+            const value = score({
+              lastVisitAt: daysAgo(days),
+              visitCount: visits,
+              totalSpentCents: spent,
+              noShowCount: noShows,
+            });
             expect(Number.isInteger(value)).toBe(true);
             expect(value).toBeGreaterThanOrEqual(0);
             expect(value).toBeLessThanOrEqual(100);

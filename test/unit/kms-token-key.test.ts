@@ -20,11 +20,20 @@ import { handler as tokenPublicKeyReader } from '../../functions/deploy/tokenPub
  * TOKEN_PUBLIC_KEY.
  */
 const KEY_ID = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', AWS_SESSION_TOKEN: 'session-token-example' };
+const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+  AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  AWS_SESSION_TOKEN: 'session-token-example',
+};
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const spki = publicKey.export({ format: 'der', type: 'spki' });
 
-interface Seen { target: string; body: Record<string, unknown>; signatureValid: boolean; authorization: string }
+interface Seen {
+  target: string;
+  body: Record<string, unknown>;
+  signatureValid: boolean;
+  authorization: string;
+}
 let seen: Seen[] = [];
 /** What was PUT to the stand-in's CloudFormation response URL. */
 let responses: Array<{ headers: IncomingMessage['headers']; body: Record<string, unknown> }> = [];
@@ -37,14 +46,20 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 /** SigV4 (docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html), written out independently. */
 function signatureValid(req: IncomingMessage, body: string): boolean {
   const authorization = String(req.headers.authorization ?? '');
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
   if (!match) return false;
   const [, accessKey, day, region, service, signedHeaders, signature] = match;
   if (accessKey !== CREDENTIALS.AWS_ACCESS_KEY_ID || region !== 'us-east-1' || service !== 'kms') return false;
   const names = signedHeaders!.split(';');
-  if (!['host', 'x-amz-date', 'x-amz-target', 'x-amz-security-token'].every((name) => names.includes(name))) return false;
+  if (!['host', 'x-amz-date', 'x-amz-target', 'x-amz-security-token'].every((name) => names.includes(name)))
+    return false;
   const canonicalHeaders = names.map((name) => `${name}:${String(req.headers[name]).trim()}\n`).join('');
-  const canonicalRequest = [req.method, req.url!.split('?')[0], '', canonicalHeaders, signedHeaders, sha256(body)].join('\n');
+  const canonicalRequest = [req.method, req.url!.split('?')[0], '', canonicalHeaders, signedHeaders, sha256(body)].join(
+    '\n',
+  );
   const date = String(req.headers['x-amz-date']);
   const scope = `${day}/${region}/${service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonicalRequest)].join('\n');
@@ -56,7 +71,13 @@ function signatureValid(req: IncomingMessage, body: string): boolean {
 let server: Server;
 const saved: Record<string, string | undefined> = {};
 const standIn = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const env = () => ({ ...CREDENTIALS, AWS_ENDPOINT_URL_KMS: standIn(), SIGNING_KMS_KEY_ID: KEY_ID, TOKEN_PUBLIC_KEY: spki.toString('base64'), AWS_REGION: 'us-east-1' });
+const env = () => ({
+  ...CREDENTIALS,
+  AWS_ENDPOINT_URL_KMS: standIn(),
+  SIGNING_KMS_KEY_ID: KEY_ID,
+  TOKEN_PUBLIC_KEY: spki.toString('base64'),
+  AWS_REGION: 'us-east-1',
+});
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -69,17 +90,35 @@ beforeAll(async () => {
       }
       const target = String(req.headers['x-amz-target']);
       const parsed = JSON.parse(body) as Record<string, unknown>;
-      seen.push({ target, body: parsed, signatureValid: signatureValid(req, body), authorization: String(req.headers.authorization) });
+      seen.push({
+        target,
+        body: parsed,
+        signatureValid: signatureValid(req, body),
+        authorization: String(req.headers.authorization),
+      });
       const reply = (status: number, value: object) => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
         res.end(JSON.stringify(value));
       };
       const failure = failures.shift();
       if (failure) return reply(failure.status, { __type: failure.type, message: 'stand-in failure' });
-      if (target === 'TrentService.GetPublicKey') return reply(200, { KeyId: parsed.KeyId, PublicKey: spki.toString('base64'), KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+      if (target === 'TrentService.GetPublicKey')
+        return reply(200, {
+          KeyId: parsed.KeyId,
+          PublicKey: spki.toString('base64'),
+          KeySpec: 'ECC_NIST_P256',
+          KeyUsage: 'SIGN_VERIFY',
+        });
       if (target === 'TrentService.Sign') {
-        const signature = sign('sha256', Buffer.from(String(parsed.Message), 'base64'), { key: privateKey, dsaEncoding: 'der' });
-        return reply(200, { KeyId: parsed.KeyId, Signature: signature.toString('base64'), SigningAlgorithm: 'ECDSA_SHA_256' });
+        const signature = sign('sha256', Buffer.from(String(parsed.Message), 'base64'), {
+          key: privateKey,
+          dsaEncoding: 'der',
+        });
+        return reply(200, {
+          KeyId: parsed.KeyId,
+          Signature: signature.toString('base64'),
+          SigningAlgorithm: 'ECDSA_SHA_256',
+        });
       }
       reply(400, { __type: 'UnknownOperationException' });
     });
@@ -116,11 +155,16 @@ beforeEach(() => {
 describe('the token key on AWS (a stand-in KMS)', () => {
   it('reads the public key with one signed GetPublicKey, session token included', async () => {
     expect(await kmsPublicKey(KEY_ID, 'us-east-1')).toEqual(spki);
-    expect(seen).toEqual([expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true })]);
+    expect(seen).toEqual([
+      expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true }),
+    ]);
   });
 
   it('retries throttling and server errors, and gives up at once on anything else', async () => {
-    failures = [{ status: 400, type: 'ThrottlingException' }, { status: 500, type: 'KMSInternalException' }];
+    failures = [
+      { status: 400, type: 'ThrottlingException' },
+      { status: 500, type: 'KMSInternalException' },
+    ];
     expect(await kmsPublicKey(KEY_ID, 'us-east-1')).toEqual(spki);
     expect(seen).toHaveLength(3);
     seen = [];
@@ -167,7 +211,9 @@ describe("Custom::TokenPublicKey, the deploy-time reader (CloudFormation's side 
       seen = [];
       responses = [];
       await tokenPublicKeyReader(event(type));
-      expect(seen).toEqual([expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true })]);
+      expect(seen).toEqual([
+        expect.objectContaining({ target: 'TrentService.GetPublicKey', body: { KeyId: KEY_ID }, signatureValid: true }),
+      ]);
       expect(responses).toHaveLength(1);
       expect(responses[0].headers['content-type']).toBe('');
       expect(responses[0].body).toEqual({
@@ -179,10 +225,18 @@ describe("Custom::TokenPublicKey, the deploy-time reader (CloudFormation's side 
         Data: { PublicKey: spki.toString('base64') },
       });
     }
-    expect(publicJwkOf(createPublicKey({ key: Buffer.from(String((responses[0].body.Data as Record<string, string>).PublicKey), 'base64'), format: 'der', type: 'spki' }))).toEqual(publicJwkOf(publicKey));
+    expect(
+      publicJwkOf(
+        createPublicKey({
+          key: Buffer.from(String((responses[0].body.Data as Record<string, string>).PublicKey), 'base64'),
+          format: 'der',
+          type: 'spki',
+        }),
+      ),
+    ).toEqual(publicJwkOf(publicKey));
   });
 
-  it("waits out a grant IAM has not yet propagated (AccessDenied), then answers", async () => {
+  it('waits out a grant IAM has not yet propagated (AccessDenied), then answers', async () => {
     failures = [{ status: 400, type: 'com.amazonaws.kms#AccessDeniedException' }];
     await tokenPublicKeyReader(event('Create'));
     expect(seen.map((s) => s.target)).toEqual(['TrentService.GetPublicKey', 'TrentService.GetPublicKey']);
@@ -193,7 +247,9 @@ describe("Custom::TokenPublicKey, the deploy-time reader (CloudFormation's side 
     failures = [{ status: 400, type: 'com.amazonaws.kms#NotFoundException' }];
     await tokenPublicKeyReader(event('Create'));
     expect(seen).toHaveLength(1);
-    expect(responses.map((r) => [r.body.Status, r.body.Reason])).toEqual([['FAILED', expect.stringMatching(/^NotFoundException: /)]]);
+    expect(responses.map((r) => [r.body.Status, r.body.Reason])).toEqual([
+      ['FAILED', expect.stringMatching(/^NotFoundException: /)],
+    ]);
     responses = [];
     seen = [];
     await tokenPublicKeyReader(event('Delete'));

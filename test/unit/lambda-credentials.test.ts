@@ -5,7 +5,14 @@ import { BUNDLE_ALIASES } from '../../infra/constructs/bundling';
 import { defaultProvider } from '../../infra/constructs/lambda-credentials';
 
 /** The function bundles' stand-in for the SDK's default credential chain (infra/constructs/bundling.ts). */
-const NAMES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_PROFILE'];
+const NAMES = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_PROFILE',
+];
 const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
 const setEnv = (values: Record<string, string | undefined>) => {
   for (const name of NAMES) {
@@ -24,17 +31,30 @@ describe('Lambda credentials in function bundles', () => {
 
   it('are the role credentials Lambda puts in the environment', async () => {
     setEnv({ AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' });
-    expect(await defaultProvider()()).toMatchObject({ accessKeyId: 'AKIDLAMBDA', secretAccessKey: 'secret', sessionToken: 'token' });
+    expect(await defaultProvider()()).toMatchObject({
+      accessKeyId: 'AKIDLAMBDA',
+      secretAccessKey: 'secret',
+      sessionToken: 'token',
+    });
   });
 
   it('come from the container credentials endpoint when that is what the runtime provides', async () => {
     const server = createServer((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ AccessKeyId: 'AKIDCONTAINER', SecretAccessKey: 'secret', Token: 'token', Expiration: new Date(Date.now() + 3_600_000).toISOString() }));
+      res.end(
+        JSON.stringify({
+          AccessKeyId: 'AKIDCONTAINER',
+          SecretAccessKey: 'secret',
+          Token: 'token',
+          Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      setEnv({ AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${(server.address() as AddressInfo).port}/creds` });
+      setEnv({
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${(server.address() as AddressInfo).port}/creds`,
+      });
       expect(await defaultProvider()()).toMatchObject({ accessKeyId: 'AKIDCONTAINER', sessionToken: 'token' });
     } finally {
       server.close();

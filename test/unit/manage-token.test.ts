@@ -24,7 +24,8 @@ describe('manage tokens', () => {
       const changed = token.slice(0, i) + (token[i] === 'A' ? 'B' : 'A') + token.slice(i + 1);
       expect(manageTokenValid(practice, appointment, changed, before), `position ${i}`).toBe(false);
     }
-    for (const junk of ['', 'x', '====', `${token}A`, token.slice(0, -2)]) expect(manageTokenValid(practice, appointment, junk, before)).toBe(false);
+    for (const junk of ['', 'x', '====', `${token}A`, token.slice(0, -2)])
+      expect(manageTokenValid(practice, appointment, junk, before)).toBe(false);
   });
   it('carries the generation it was issued at (a public reschedule moves it on: lib/use-cases/public-booking.ts)', () => {
     expect(manageTokenGeneration(practice, appointment, token, before)).toBe(0);

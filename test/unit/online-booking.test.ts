@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { corsAnswerHeaders, corsPreflightHeaders, originAllowed, originProblem } from '../../lib/domain/cors';
-import { bookingWindow, displayName, ONLINE_BOOKING_DEFAULTS, onlineBookingOf, outsideWindow, withinCancelWindow } from '../../lib/domain/online-booking';
+import {
+  bookingWindow,
+  displayName,
+  ONLINE_BOOKING_DEFAULTS,
+  onlineBookingOf,
+  outsideWindow,
+  withinCancelWindow,
+} from '../../lib/domain/online-booking';
 
 describe('allowed origins', () => {
-  it.each(['https://spa.example', 'https://book.spa.example:8443', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://localhost', 'https://10.0.0.7:8443', 'https://[::1]:8443', 'https://xn--bcher-kva.example'])('%s may be listed', (origin) => {
+  it.each([
+    'https://spa.example',
+    'https://book.spa.example:8443',
+    'http://localhost:3000',
+    'http://127.0.0.1:5173',
+    'http://localhost',
+    'https://10.0.0.7:8443',
+    'https://[::1]:8443',
+    'https://xn--bcher-kva.example',
+  ])('%s may be listed', (origin) => {
     expect(originProblem(origin)).toBeNull();
   });
   it.each([
@@ -41,7 +57,8 @@ describe('CORS headers', () => {
     expect(corsAnswerHeaders('https://spa.example')).toEqual({
       'Access-Control-Allow-Origin': 'https://spa.example',
       Vary: 'Origin',
-      'Access-Control-Expose-Headers': 'X-Request-Id, ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed',
+      'Access-Control-Expose-Headers':
+        'X-Request-Id, ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed',
     });
   });
   it('preflights with the path methods, the request headers and 600 s', () => {
@@ -49,14 +66,16 @@ describe('CORS headers', () => {
       'Access-Control-Allow-Origin': 'https://spa.example',
       Vary: 'Origin',
       'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
+      'Access-Control-Allow-Headers':
+        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
       'Access-Control-Max-Age': '600',
     });
   });
   it('leaves the origin headers out of a preflight without Origin', () => {
     expect(corsPreflightHeaders(undefined, ['GET'])).toEqual({
       'Access-Control-Allow-Methods': 'GET, OPTIONS',
-      'Access-Control-Allow-Headers': 'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
+      'Access-Control-Allow-Headers':
+        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
       'Access-Control-Max-Age': '600',
     });
   });
@@ -68,11 +87,20 @@ describe('online booking rules', () => {
   const settings = onlineBookingOf({ enabled: true });
 
   it('defaults to off, 60 days, 120 minutes, 1440 minutes, 3 bookings', () => {
-    expect(onlineBookingOf(undefined)).toEqual({ enabled: false, horizon_days: 60, min_notice_minutes: 120, cancel_cutoff_minutes: 1440, max_active_bookings_per_client: 3 });
+    expect(onlineBookingOf(undefined)).toEqual({
+      enabled: false,
+      horizon_days: 60,
+      min_notice_minutes: 120,
+      cancel_cutoff_minutes: 1440,
+      max_active_bookings_per_client: 3,
+    });
     expect(onlineBookingOf({ horizon_days: 7 })).toEqual({ ...ONLINE_BOOKING_DEFAULTS, horizon_days: 7 });
   });
   it('opens min_notice after now and closes horizon_days after today, practice-local', () => {
-    expect(bookingWindow(now, settings, zone)).toEqual({ earliestStart: '2031-03-10T16:00:00.000Z', lastDate: '2031-05-09' });
+    expect(bookingWindow(now, settings, zone)).toEqual({
+      earliestStart: '2031-03-10T16:00:00.000Z',
+      lastDate: '2031-05-09',
+    });
     expect(outsideWindow('2031-03-10T16:00:00Z', now, settings, zone)).toBeNull();
     expect(outsideWindow('2031-03-10T15:59:00Z', now, settings, zone)).toMatch(/120 minutes/);
     expect(outsideWindow('2031-05-10T03:30:00Z', now, settings, zone)).toBeNull(); // 23:30 on 05-09 local

@@ -20,9 +20,10 @@ const handlerSource = (operation: string, route: RouteDef) => {
 
 /** Every `$ref` in the document, with where it is. */
 function refsOf(node: unknown, at = '#', found: Array<[string, string]> = []) {
-  if (Array.isArray(node)) node.forEach((item, i) => {
-    refsOf(item, `${at}/${i}`, found);
-  });
+  if (Array.isArray(node))
+    node.forEach((item, i) => {
+      refsOf(item, `${at}/${i}`, found);
+    });
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') found.push([at, value]);
@@ -89,14 +90,26 @@ describe('OpenAPI document', () => {
     expect(list.find((p: any) => p.name === 'limit').required).toBe(false);
     const search = operationOf(routes.searchAvailability);
     expect(search.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.required])).toEqual([
-      ['service_id', false], ['from', true], ['to', true], ['provider_id', false], ['duration_minutes', false],
-      ['interval_minutes', false], ['room_id', false], ['equipment_id', false], ['time_zone', false],
+      ['service_id', false],
+      ['from', true],
+      ['to', true],
+      ['provider_id', false],
+      ['duration_minutes', false],
+      ['interval_minutes', false],
+      ['room_id', false],
+      ['equipment_id', false],
+      ['time_zone', false],
     ]);
-    expect(search.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/AvailabilityEntry' });
+    expect(search.responses['200'].content['application/json'].schema.properties.data.items).toEqual({
+      $ref: '#/components/schemas/AvailabilityEntry',
+    });
     expect(doc.components.schemas.AvailabilityEntry.required).toEqual(['date', 'provider', 'slots']);
     expect(Object.keys(search.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422']));
     const availability = operationOf(routes.checkProviderAvailability).parameters.filter((p: any) => p.in === 'query');
-    expect(availability.find((p: any) => p.name === 'start')).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
+    expect(availability.find((p: any) => p.name === 'start')).toMatchObject({
+      required: true,
+      schema: { type: 'string', format: 'date-time' },
+    });
   });
 
   it('has a JSON request body schema for every route with a body (and the form where accepted)', () => {
@@ -107,11 +120,15 @@ describe('OpenAPI document', () => {
         continue;
       }
       expect(op.requestBody.content['application/json'].schema, operation).toBeTypeOf('object');
-      expect(Boolean(op.requestBody.content['application/x-www-form-urlencoded']), operation).toBe(Boolean(route.acceptsForm));
+      expect(Boolean(op.requestBody.content['application/x-www-form-urlencoded']), operation).toBe(
+        Boolean(route.acceptsForm),
+      );
     }
     const create = operationOf(routes.createAppointment).requestBody;
     expect(create.required).toBe(true);
-    expect(create.content['application/json'].schema.required).toEqual(expect.arrayContaining(['client_id', 'service_id', 'provider_id', 'scheduled_at']));
+    expect(create.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['client_id', 'service_id', 'provider_id', 'scheduled_at']),
+    );
     expect(operationOf(routes.cancelAppointment).requestBody.required).toBe(false);
   });
 
@@ -142,7 +159,10 @@ describe('OpenAPI document', () => {
       const source = handlerSource(operation, route);
       if (source === undefined) continue;
       const reads = /\bifMatch\b/.test(source);
-      expect(honoursIfMatch(route), `${operation}: handler ${reads ? 'reads' : 'ignores'} If-Match; set ifMatch in its route row`).toBe(reads);
+      expect(
+        honoursIfMatch(route),
+        `${operation}: handler ${reads ? 'reads' : 'ignores'} If-Match; set ifMatch in its route row`,
+      ).toBe(reads);
       const documented = operationOf(route).parameters.some((p: any) => p.$ref === '#/components/parameters/IfMatch');
       expect(documented, operation).toBe(reads);
     }
@@ -152,19 +172,44 @@ describe('OpenAPI document', () => {
     for (const [operation, route] of entries) {
       for (const [status, ref] of Object.entries<any>(operationOf(route).responses)) {
         const response = ref.$ref ? resolvePointer(ref.$ref) : ref;
-        expect(response.headers['X-Request-Id'], `${operation} ${status}`).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+        expect(response.headers['X-Request-Id'], `${operation} ${status}`).toEqual({
+          $ref: '#/components/headers/X-Request-Id',
+        });
         if (Number(status) < 400) continue;
         const codes: DocErrorCode[] = response.content['application/json'].schema.properties.error.properties.code.enum;
         expect(codes.length, `${operation} ${status}`).toBeGreaterThan(0);
         for (const code of codes) expect(DOC_ERROR_STATUS[code], `${operation} ${code}`).toBe(Number(status));
-        expect(Object.keys(response.content['application/json'].examples).sort(), `${operation} ${status}`).toEqual([...codes].sort());
+        expect(Object.keys(response.content['application/json'].examples).sort(), `${operation} ${status}`).toEqual(
+          [...codes].sort(),
+        );
       }
     }
-    const codesAt = (route: RouteDef, status: number) => operationOf(route).responses[status].content['application/json'].schema.properties.error.properties.code.enum;
+    const codesAt = (route: RouteDef, status: number) =>
+      operationOf(route).responses[status].content['application/json'].schema.properties.error.properties.code.enum;
     expect(codesAt(routes.createAppointment, 404)).toEqual(
-      expect.arrayContaining(['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND']),
+      expect.arrayContaining([
+        'CLIENT_NOT_FOUND',
+        'SERVICE_NOT_FOUND',
+        'PROVIDER_NOT_FOUND',
+        'ROOM_NOT_FOUND',
+        'EQUIPMENT_NOT_FOUND',
+      ]),
     );
-    expect(Object.keys(operationOf(routes.createAppointment).responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '414', '415', '422', '429', '431', '500']);
+    expect(Object.keys(operationOf(routes.createAppointment).responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '414',
+      '415',
+      '422',
+      '429',
+      '431',
+      '500',
+    ]);
     expect(codesAt(routes.createAppointment, 422)).toEqual(['IDEMPOTENCY_KEY_REUSED', 'PROVIDER_NOT_CERTIFIED']);
     expect(codesAt(routes.createAppointment, 429)).toEqual(['RATE_LIMITED']);
     expect(operationOf(routes.getHealth).responses['401']).toBeUndefined();
@@ -174,16 +219,28 @@ describe('OpenAPI document', () => {
   });
 
   it('secures every staff operation with the bearer JWT and lists its roles; public booking with the publishable key', () => {
-    expect(doc.components.securitySchemes.publishableKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Publishable-Key' }));
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${doc.servers[0].url}${routes.createToken.path}`);
+    expect(doc.components.securitySchemes.publishableKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Publishable-Key' }),
+    );
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(
+      `${doc.servers[0].url}${routes.createToken.path}`,
+    );
     for (const [operation, route] of entries) {
       const op = operationOf(route);
       for (const requirement of op.security) {
-        for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes[scheme], `${operation}: ${scheme}`).toBeDefined();
+        for (const scheme of Object.keys(requirement))
+          expect(doc.components.securitySchemes[scheme], `${operation}: ${scheme}`).toBeDefined();
       }
       if (route.auth === 'public') {
-        expect(op.security.some((r: object) => Object.keys(r).length === 0) || op.security.length === 0, operation).toBe(true);
+        expect(
+          op.security.some((r: object) => Object.keys(r).length === 0) || op.security.length === 0,
+          operation,
+        ).toBe(true);
         expect(op['x-roles']).toBeUndefined();
       } else if (route.auth === 'publishable') {
         // Browsers with a publishable key only: a bearer token is not taken there.
@@ -224,7 +281,11 @@ describe('OpenAPI document', () => {
         if (!idName(p.name) || notUuids.has(p.name)) continue;
         checked++;
         // `a,b` lists are one string of several ids: their repeated form's items say uuid.
-        if (p.schema.anyOf) check(p.schema.anyOf.find((s: any) => s.type === 'array'), `${route.method} ${route.path} ${p.name}`);
+        if (p.schema.anyOf)
+          check(
+            p.schema.anyOf.find((s: any) => s.type === 'array'),
+            `${route.method} ${route.path} ${p.name}`,
+          );
         else check(p.schema, `${route.method} ${route.path} ${p.name}`);
       }
       const body = op.requestBody?.content?.['application/json']?.schema;
@@ -240,23 +301,33 @@ describe('OpenAPI document', () => {
   });
 
   it('describes the health score formula wherever health_score appears', () => {
-    expect(operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/Client' });
+    expect(operationOf(routes.getClient).responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/Client',
+    });
     expect(doc.components.schemas.Client.properties.health_score.description).toBe(HEALTH_SCORE_DESCRIPTION);
-    expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1);
+    expect(JSON.stringify(doc).split('"health_score":{').length - 1).toBe(
+      JSON.stringify(doc).split(JSON.stringify(HEALTH_SCORE_DESCRIPTION)).length - 1,
+    );
   });
 
   it('carries docs/guide\'s conventions and "Choices where the contract is silent", word for word', () => {
-    for (const [heading, file] of [['## Conventions', GUIDE_PROSE.conventions], ['## Choices where the contract is silent', GUIDE_PROSE.choices]]) {
+    for (const [heading, file] of [
+      ['## Conventions', GUIDE_PROSE.conventions],
+      ['## Choices where the contract is silent', GUIDE_PROSE.choices],
+    ]) {
       const part = embeddedPart(readFileSync(join(root, file), 'utf8'), file);
       expect(part.length, `${file}'s embedded part`).toBeGreaterThan(1000);
       expect(doc.info.description).toContain(`${heading}\n\n${part}`);
     }
-    for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units']) expect(doc.info.description).toContain(topic);
+    for (const topic of ['success', 'pagination', 'If-Match', 'time zone', 'minor units'])
+      expect(doc.info.description).toContain(topic);
   });
 });
 
 describe('rate limits and idempotency keys (the trafficOf hook)', () => {
-  const header = (name: string) => (p: any) => p.$ref === `#/components/parameters/${name}` || (name === 'IdempotencyKey' && p.name === 'Idempotency-Key' && p.in === 'header');
+  const header = (name: string) => (p: any) =>
+    p.$ref === `#/components/parameters/${name}` ||
+    (name === 'IdempotencyKey' && p.name === 'Idempotency-Key' && p.in === 'header');
   it('every authenticated operation is rate limited, and the token exchange per client IP: RateLimit-* on every answer, 429 with Retry-After', () => {
     for (const [operation, route] of entries) {
       const op = operationOf(route);
@@ -267,7 +338,8 @@ describe('rate limits and idempotency keys (the trafficOf hook)', () => {
         expect(Boolean(response.headers['RateLimit-Remaining']), `${operation} ${status}`).toBe(limited);
       }
       expect(Boolean(op.responses['429']), operation).toBe(limited);
-      if (limited) expect(op.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+      if (limited)
+        expect(op.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
     }
   });
 
@@ -275,14 +347,27 @@ describe('rate limits and idempotency keys (the trafficOf hook)', () => {
     for (const [operation, route] of entries) {
       const takes = route.method === 'POST' && operation !== 'createToken';
       expect(operationOf(route).parameters.some(header('IdempotencyKey')), operation).toBe(takes);
-      expect(operationOf(route).responses['422']?.content['application/json'].examples.IDEMPOTENCY_KEY_REUSED !== undefined, operation).toBe(takes);
+      expect(
+        operationOf(route).responses['422']?.content['application/json'].examples.IDEMPOTENCY_KEY_REUSED !== undefined,
+        operation,
+      ).toBe(takes);
     }
     // Each its own example key: example-driven tools replay a shown key with other bodies.
-    const keys = entries.flatMap(([, route]) => operationOf(route).parameters.filter(header('IdempotencyKey')).map((p: any) => p.schema.examples[0]));
+    const keys = entries.flatMap(([, route]) =>
+      operationOf(route)
+        .parameters.filter(header('IdempotencyKey'))
+        .map((p: any) => p.schema.examples[0]),
+    );
     expect(keys.length).toBeGreaterThan(10);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(trafficOf('createAppointment', { ...routes.createAppointment, idempotent: false })).toEqual({ rateLimited: true, idempotent: false });
-    expect(trafficOf('getHealth', { ...routes.getHealth, rateLimited: true })).toEqual({ rateLimited: true, idempotent: false });
+    expect(trafficOf('createAppointment', { ...routes.createAppointment, idempotent: false })).toEqual({
+      rateLimited: true,
+      idempotent: false,
+    });
+    expect(trafficOf('getHealth', { ...routes.getHealth, rateLimited: true })).toEqual({
+      rateLimited: true,
+      idempotent: false,
+    });
   });
 
   it('states the If-Match forms the server takes as a pattern', () => {

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { PATH_METHODS_FILE, pathMethodsSource } from '../../infra/path-methods';
 import { methodsOfPath } from '../../lib/routes/methods';
 
-describe('the CORS preflight\'s path methods (infra/path-methods.ts)', () => {
+describe("the CORS preflight's path methods (infra/path-methods.ts)", () => {
   it('are generated from the route table and up to date (npm run generate)', () => {
-    expect(readFileSync(PATH_METHODS_FILE, 'utf8'), 'lib/routes/path-methods.generated.ts is stale: run npm run generate').toBe(pathMethodsSource());
+    expect(
+      readFileSync(PATH_METHODS_FILE, 'utf8'),
+      'lib/routes/path-methods.generated.ts is stale: run npm run generate',
+    ).toBe(pathMethodsSource());
   });
 
   it('match request paths by template, in a fixed method order; an unknown path has none', () => {

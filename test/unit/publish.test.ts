@@ -15,7 +15,9 @@ const makeEvent = (n: number, bytes = 100): ContractEvent => ({
 });
 
 function fakeBus(failures: (call: number, eventId: string) => string | null = () => null) {
-  const calls: { Entries: { Source?: string; DetailType?: string; Detail?: string; EventBusName?: string; Time?: Date }[] }[] = [];
+  const calls: {
+    Entries: { Source?: string; DetailType?: string; Detail?: string; EventBusName?: string; Time?: Date }[];
+  }[] = [];
   const client = {
     async send(command: PutEventsCommand): Promise<PutEventsCommandOutput> {
       const entries = command.input.Entries ?? [];
@@ -40,14 +42,23 @@ describe('eventBridgePublisher', () => {
     expect(bus.calls.map((call) => call.Entries.length)).toEqual([10, 10, 3]);
     const sent = bus.calls.flatMap((call) => call.Entries);
     expect(sent.map((entry) => JSON.parse(entry.Detail!))).toEqual(events);
-    expect(sent.every((entry) => entry.Source === EVENT_SOURCE && entry.DetailType === 'appointment.created' && entry.EventBusName === 'medspa-events')).toBe(true);
+    expect(
+      sent.every(
+        (entry) =>
+          entry.Source === EVENT_SOURCE &&
+          entry.DetailType === 'appointment.created' &&
+          entry.EventBusName === 'medspa-events',
+      ),
+    ).toBe(true);
     expect(sent[0].Time).toEqual(new Date(events[0].created_at));
   });
 
   it('retries only the entries EventBridge failed, then succeeds', async () => {
     const flaky = new Set([makeEvent(3).id, makeEvent(7).id]);
     const bus = fakeBus((call, id) => (call === 1 && flaky.has(id) ? 'ThrottlingException' : null));
-    await eventBridgePublisher({ client: bus.client, eventBusName: 'b', retryDelayMs: noWait })(Array.from({ length: 10 }, (_, n) => makeEvent(n)));
+    await eventBridgePublisher({ client: bus.client, eventBusName: 'b', retryDelayMs: noWait })(
+      Array.from({ length: 10 }, (_, n) => makeEvent(n)),
+    );
     expect(bus.calls.map((call) => call.Entries.map((entry) => JSON.parse(entry.Detail!).id))).toEqual([
       Array.from({ length: 10 }, (_, n) => makeEvent(n).id),
       [makeEvent(3).id, makeEvent(7).id],
@@ -57,7 +68,12 @@ describe('eventBridgePublisher', () => {
   it('reports entries still failing after the bounded attempts, having published the rest', async () => {
     const bad = makeEvent(1).id;
     const bus = fakeBus((_call, id) => (id === bad ? 'InternalFailure' : null));
-    const publish = eventBridgePublisher({ client: bus.client, eventBusName: 'b', maxAttempts: 3, retryDelayMs: noWait });
+    const publish = eventBridgePublisher({
+      client: bus.client,
+      eventBusName: 'b',
+      maxAttempts: 3,
+      retryDelayMs: noWait,
+    });
     const error = await publish([makeEvent(0), makeEvent(1), makeEvent(2)]).catch((caught) => caught);
     expect(error).toBeInstanceOf(PublishError);
     expect(error.failures).toEqual([{ eventId: bad, code: 'InternalFailure' }]);
@@ -66,7 +82,11 @@ describe('eventBridgePublisher', () => {
   });
 
   it('a call that throws rejects the publish', async () => {
-    const client = { send: async () => { throw new Error('AccessDenied'); } };
+    const client = {
+      send: async () => {
+        throw new Error('AccessDenied');
+      },
+    };
     await expect(eventBridgePublisher({ client, eventBusName: 'b' })([makeEvent(0)])).rejects.toThrow('AccessDenied');
   });
 
@@ -80,7 +100,15 @@ describe('eventBridgePublisher', () => {
 describe('chunkEntries', () => {
   it('keeps each request under 256 KB as well as 10 entries', () => {
     const sizes = [100_000, 100_000, 100_000, 10, 10];
-    expect(chunkEntries(sizes, (size) => size)).toEqual([[100_000, 100_000], [100_000, 10, 10]]);
-    expect(chunkEntries(Array.from({ length: 12 }, () => 1), (size) => size).map((chunk) => chunk.length)).toEqual([10, 2]);
+    expect(chunkEntries(sizes, (size) => size)).toEqual([
+      [100_000, 100_000],
+      [100_000, 10, 10],
+    ]);
+    expect(
+      chunkEntries(
+        Array.from({ length: 12 }, () => 1),
+        (size) => size,
+      ).map((chunk) => chunk.length),
+    ).toEqual([10, 2]);
   });
 });

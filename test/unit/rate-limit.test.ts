@@ -67,31 +67,39 @@ describe('rate-limit bucket (GCRA)', () => {
 
   it('agrees with a token bucket on any sequence of requests', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 60 }), fc.array(fc.integer({ min: 0, max: 3_000 }), { maxLength: 80 }), (rps, burst, gaps) => {
-        const p = { rps, burst };
-        let tat: number | null = null;
-        let tokens = burst;
-        let at = 0;
-        let now = 0;
-        for (const gap of gaps) {
-          now += gap;
-          tokens = Math.min(burst, tokens + ((now - at) / 1000) * rps);
-          at = now;
-          const bucketAllows = tokens >= 1 - 1e-9;
-          if (bucketAllows) tokens -= 1;
-          const step = apply(tat, now, p);
-          expect(step.decision.allowed).toBe(bucketAllows);
-          if (bucketAllows) expect(step.decision.remaining).toBe(Math.floor(tokens + 1e-9));
-          tat = step.tat;
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.array(fc.integer({ min: 0, max: 3_000 }), { maxLength: 80 }),
+        (rps, burst, gaps) => {
+          const p = { rps, burst };
+          let tat: number | null = null;
+          let tokens = burst;
+          let at = 0;
+          let now = 0;
+          for (const gap of gaps) {
+            now += gap;
+            tokens = Math.min(burst, tokens + ((now - at) / 1000) * rps);
+            at = now;
+            const bucketAllows = tokens >= 1 - 1e-9;
+            if (bucketAllows) tokens -= 1;
+            const step = apply(tat, now, p);
+            expect(step.decision.allowed).toBe(bucketAllows);
+            if (bucketAllows) expect(step.decision.remaining).toBe(Math.floor(tokens + 1e-9));
+            tat = step.tat;
+          }
+        },
+      ),
     );
   });
 });
 
 describe("a publishable key's rate limits", () => {
   it("the defaults are the contract's (10/s burst 20 per client IP, 200/s burst 400 overall), and configured so when the environment names none", () => {
-    expect(KEY_RATE_LIMIT_DEFAULTS).toEqual({ per_client_ip: { requests_per_second: 10, burst: 20 }, overall: { requests_per_second: 200, burst: 400 } });
+    expect(KEY_RATE_LIMIT_DEFAULTS).toEqual({
+      per_client_ip: { requests_per_second: 10, burst: 20 },
+      overall: { requests_per_second: 200, burst: 400 },
+    });
     // The test run raises them (vitest.config.ts); a deployment's environment does not.
     const names = ['RATE_LIMIT_KEY_IP_RPS', 'RATE_LIMIT_KEY_IP_BURST', 'RATE_LIMIT_KEY_RPS', 'RATE_LIMIT_KEY_BURST'];
     const saved = names.map((name) => process.env[name]);
@@ -105,7 +113,14 @@ describe("a publishable key's rate limits", () => {
       });
       resetConfig();
     }
-    expect(defaultKeyRateLimits({ RATE_LIMIT_KEY_IP_RPS: 1, RATE_LIMIT_KEY_IP_BURST: 2, RATE_LIMIT_KEY_RPS: 3, RATE_LIMIT_KEY_BURST: 4 } as Config)).toEqual({
+    expect(
+      defaultKeyRateLimits({
+        RATE_LIMIT_KEY_IP_RPS: 1,
+        RATE_LIMIT_KEY_IP_BURST: 2,
+        RATE_LIMIT_KEY_RPS: 3,
+        RATE_LIMIT_KEY_BURST: 4,
+      } as Config),
+    ).toEqual({
       per_client_ip: { requests_per_second: 1, burst: 2 },
       overall: { requests_per_second: 3, burst: 4 },
     });
@@ -113,13 +128,22 @@ describe("a publishable key's rate limits", () => {
 
   it('a change is merged field by field; a client IP budget above the overall one is a problem at each field', () => {
     const merged = changedRateLimits(KEY_RATE_LIMIT_DEFAULTS, { overall: { burst: 50 } });
-    expect(merged).toEqual({ per_client_ip: { requests_per_second: 10, burst: 20 }, overall: { requests_per_second: 200, burst: 50 } });
+    expect(merged).toEqual({
+      per_client_ip: { requests_per_second: 10, burst: 20 },
+      overall: { requests_per_second: 200, burst: 50 },
+    });
     expect(rateLimitProblems(merged)).toEqual([]);
-    expect(rateLimitProblems(changedRateLimits(KEY_RATE_LIMIT_DEFAULTS, { per_client_ip: { requests_per_second: 300, burst: 500 } })).map((problem) => problem.path)).toEqual([
-      'rate_limits.per_client_ip.requests_per_second',
-      'rate_limits.per_client_ip.burst',
-    ]);
+    expect(
+      rateLimitProblems(
+        changedRateLimits(KEY_RATE_LIMIT_DEFAULTS, { per_client_ip: { requests_per_second: 300, burst: 500 } }),
+      ).map((problem) => problem.path),
+    ).toEqual(['rate_limits.per_client_ip.requests_per_second', 'rate_limits.per_client_ip.burst']);
     // Equal is allowed: one visitor may use the whole key.
-    expect(rateLimitProblems({ per_client_ip: { requests_per_second: 5, burst: 5 }, overall: { requests_per_second: 5, burst: 5 } })).toEqual([]);
+    expect(
+      rateLimitProblems({
+        per_client_ip: { requests_per_second: 5, burst: 5 },
+        overall: { requests_per_second: 5, burst: 5 },
+      }),
+    ).toEqual([]);
   });
 });

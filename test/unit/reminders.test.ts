@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addMinutesTo, minutesBetween, reminderDueMinute, reminderStillDue, sweepWindow, utcMinuteOf } from '../../lib/domain/reminders';
+import {
+  addMinutesTo,
+  minutesBetween,
+  reminderDueMinute,
+  reminderStillDue,
+  sweepWindow,
+  utcMinuteOf,
+} from '../../lib/domain/reminders';
 
 // Times relative to now, aligned to whole minutes where the rule is about minutes.
 const MINUTE = 60_000;
@@ -45,7 +52,10 @@ describe('sweepWindow', () => {
   });
 
   it('next runs: from just after the checkpoint, less the look-back', () => {
-    expect(sweepWindow(utcMinuteOf(at(-1)), at(0), options)).toEqual({ from: utcMinuteOf(at(-2)), through: utcMinuteOf(at(0)) });
+    expect(sweepWindow(utcMinuteOf(at(-1)), at(0), options)).toEqual({
+      from: utcMinuteOf(at(-2)),
+      through: utcMinuteOf(at(0)),
+    });
   });
 
   it('a sweep that fell behind catches up at most maxMinutes per run', () => {

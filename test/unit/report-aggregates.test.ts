@@ -26,7 +26,11 @@ const appt = (overrides: Partial<Extract<CountedFacts, { kind: 'appointment' }>>
   ...overrides,
 });
 
-const change = (version: number, facts: CountedFacts | null, recordKey = 'APPOINTMENT#a1'): SourceChange => ({ recordKey, version, facts });
+const change = (version: number, facts: CountedFacts | null, recordKey = 'APPOINTMENT#a1'): SourceChange => ({
+  recordKey,
+  version,
+  facts,
+});
 
 /** Applies plans one after another to a state, like committed transactions would. */
 function run(steps: SourceChange[][]) {
@@ -48,7 +52,11 @@ function run(steps: SourceChange[][]) {
     add(clientDays, plan.clientDays);
   }
   const nonZero = (map: Map<string, Record<string, number>>) =>
-    Object.fromEntries([...map].map(([date, c]) => [date, Object.fromEntries(Object.entries(c).filter(([, n]) => n !== 0))]).filter(([, c]) => Object.keys(c as object).length));
+    Object.fromEntries(
+      [...map]
+        .map(([date, c]) => [date, Object.fromEntries(Object.entries(c).filter(([, n]) => n !== 0))])
+        .filter(([, c]) => Object.keys(c as object).length),
+    );
   return { state, totals: nonZero(totals), clientDays: nonZero(clientDays) };
 }
 
@@ -71,7 +79,11 @@ describe('report counters (pure planning)', () => {
   });
 
   it('a reprice after completion moves revenue by the difference; a reschedule moves the booking between days', () => {
-    const repriced = run([[change(1, appt())], [change(5, appt({ status: 'completed' }))], [change(6, appt({ status: 'completed', price_cents: 12500 }))]]);
+    const repriced = run([
+      [change(1, appt())],
+      [change(5, appt({ status: 'completed' }))],
+      [change(6, appt({ status: 'completed', price_cents: 12500 }))],
+    ]);
     expect(repriced.totals['2031-03-09'].service_cents).toBe(12500);
     const moved = run([[change(1, appt())], [change(2, appt({ date: '2031-03-31' }))]]);
     expect(moved.totals['2031-03-09']).toBeUndefined();
@@ -79,16 +91,42 @@ describe('report counters (pure planning)', () => {
   });
 
   it('a replay, a duplicate or an older version changes nothing; order within a unit is kept', () => {
-    const once = run([[change(1, appt())], [change(2, appt({ status: 'confirmed' }))], [change(3, appt({ status: 'cancelled' }))]]);
-    const replayed = run([[change(1, appt())], [change(2, appt({ status: 'confirmed' }))], [change(3, appt({ status: 'cancelled' }))], [change(1, appt())], [change(3, appt({ status: 'cancelled' })), change(2, appt({ status: 'confirmed' }))]]);
+    const once = run([
+      [change(1, appt())],
+      [change(2, appt({ status: 'confirmed' }))],
+      [change(3, appt({ status: 'cancelled' }))],
+    ]);
+    const replayed = run([
+      [change(1, appt())],
+      [change(2, appt({ status: 'confirmed' }))],
+      [change(3, appt({ status: 'cancelled' }))],
+      [change(1, appt())],
+      [change(3, appt({ status: 'cancelled' })), change(2, appt({ status: 'confirmed' }))],
+    ]);
     expect(replayed.totals).toEqual(once.totals);
-    const oneUnit = run([[change(1, appt()), change(2, appt({ status: 'confirmed' })), change(3, appt({ status: 'cancelled' })), change(2, appt())]]);
+    const oneUnit = run([
+      [
+        change(1, appt()),
+        change(2, appt({ status: 'confirmed' })),
+        change(3, appt({ status: 'cancelled' })),
+        change(2, appt()),
+      ],
+    ]);
     expect(oneUnit.totals).toEqual(once.totals);
-    expect(once.totals['2031-03-09']).toMatchObject({ booked: 1, cancelled: 1, [providerCounter('p1', 'cancelled')]: 1, [serviceCounter('s1', 'cancelled')]: 1 });
+    expect(once.totals['2031-03-09']).toMatchObject({
+      booked: 1,
+      cancelled: 1,
+      [providerCounter('p1', 'cancelled')]: 1,
+      [serviceCounter('s1', 'cancelled')]: 1,
+    });
   });
 
   it('a deletion subtracts what was counted (tombstone), and a late stale copy does not bring it back', () => {
-    const { totals, clientDays, state } = run([[change(5, appt({ status: 'completed' }))], [change(6, null)], [change(5, appt({ status: 'completed' }))]]);
+    const { totals, clientDays, state } = run([
+      [change(5, appt({ status: 'completed' }))],
+      [change(6, null)],
+      [change(5, appt({ status: 'completed' }))],
+    ]);
     expect(totals).toEqual({});
     expect(clientDays).toEqual({});
     expect(state.ledger.get('APPOINTMENT#a1')).toEqual({ version: 6, facts: null });
@@ -96,7 +134,12 @@ describe('report counters (pure planning)', () => {
 
   it('first visits follow the earliest completed visit, also when it is deleted or another comes earlier', () => {
     const a = (id: string, date: string) => change(5, appt({ status: 'completed', date }), `APPOINTMENT#${id}`);
-    const { clientDays } = run([[a('x', '2031-03-20')], [a('y', '2031-03-10')], [change(6, null, 'APPOINTMENT#y')], [a('z', '2031-03-25')]]);
+    const { clientDays } = run([
+      [a('x', '2031-03-20')],
+      [a('y', '2031-03-10')],
+      [change(6, null, 'APPOINTMENT#y')],
+      [a('z', '2031-03-25')],
+    ]);
     expect(clientDays['2031-03-20']).toEqual({ [clientSeenCounter('c1')]: 1, [FIRST_VISITS]: 1 });
     expect(clientDays['2031-03-10']).toBeUndefined();
     expect(clientDays['2031-03-25']).toEqual({ [clientSeenCounter('c1')]: 1 });
@@ -114,7 +157,10 @@ describe('report counters (pure planning)', () => {
     state.ledger.set('APPOINTMENT#a1', { version: 4, facts: appt({ status: 'in_progress' }) });
     state.clients.set('c1', { dates: { '2031-01-01': 1 }, rev: 7 });
     const plan = planGeneration(state, [change(5, appt({ status: 'completed' }))]);
-    expect(plan.ledger.get('APPOINTMENT#a1')).toEqual({ expectedVersion: 4, entry: { version: 5, facts: appt({ status: 'completed' }) } });
+    expect(plan.ledger.get('APPOINTMENT#a1')).toEqual({
+      expectedVersion: 4,
+      entry: { version: 5, facts: appt({ status: 'completed' }) },
+    });
     expect(plan.clients.get('c1')).toEqual({ expectedRev: 7, dates: { '2031-01-01': 1, '2031-03-09': 1 }, rev: 8 });
     // Not a first visit: one before.
     expect(plan.clientDays.get('2031-03-09')).toEqual({ [clientSeenCounter('c1')]: 1 });
@@ -134,7 +180,10 @@ describe('report maths', () => {
     expect(reportRange({}, '2031-03-31')).toEqual({ from: '2031-03-02', to: '2031-03-31' });
     expect(reportRange({ from: '2031-01-01' }, '2031-03-31')).toEqual({ from: '2031-01-01', to: '2031-01-30' });
     expect(reportRange({ to: '2031-01-30' }, '2031-03-31')).toEqual({ from: '2031-01-01', to: '2031-01-30' });
-    expect(reportRange({ from: '2031-01-01', to: '2032-12-31' }, '2031-03-31')).toEqual({ from: '2031-01-01', to: '2032-12-31' });
+    expect(reportRange({ from: '2031-01-01', to: '2032-12-31' }, '2031-03-31')).toEqual({
+      from: '2031-01-01',
+      to: '2032-12-31',
+    });
     expect(reportRange({ from: '2031-01-01', to: '2033-01-01' }, '2031-03-31')).toMatchObject({ path: 'to' });
     expect(reportRange({ from: '2031-01-02', to: '2031-01-01' }, '2031-03-31')).toMatchObject({ path: 'to' });
   });
@@ -156,7 +205,12 @@ describe('report maths', () => {
         { period: '2031-03', service_cents: 200, retail_cents: 0, collected_cents: 50, appointments_completed: 2 },
       ],
     });
-    expect(revenueReport([], { from: '2031-02-27', to: '2031-03-02' }, 'day').series.map((s) => s.period)).toEqual(['2031-02-27', '2031-02-28', '2031-03-01', '2031-03-02']);
+    expect(revenueReport([], { from: '2031-02-27', to: '2031-03-02' }, 'day').series.map((s) => s.period)).toEqual([
+      '2031-02-27',
+      '2031-02-28',
+      '2031-03-01',
+      '2031-03-02',
+    ]);
   });
 
   it('retention: distinct clients over days; returning = seen - new', () => {
@@ -164,13 +218,32 @@ describe('report maths', () => {
       { date: '2031-03-01', counters: { 'c#a': 1, 'c#b': 2, first_visits: 1 } },
       { date: '2031-03-02', counters: { 'c#a': 1, 'c#c': 0, first_visits: 0 } },
     ];
-    expect(clientRetention(days)).toEqual({ clients_seen: 2, new_clients: 1, returning_clients: 1, retention_rate: 0.5 });
+    expect(clientRetention(days)).toEqual({
+      clients_seen: 2,
+      new_clients: 1,
+      returning_clients: 1,
+      retention_rate: 0.5,
+    });
     expect(clientRetention([])).toEqual({ clients_seen: 0, new_clients: 0, returning_clients: 0, retention_rate: 0 });
   });
 
   it('service popularity: the catalog plus services with counters, most booked first', () => {
-    const days = [{ date: '2031-03-01', counters: { [serviceCounter('s2', 'booked')]: 3, [serviceCounter('s1', 'booked')]: 1, [serviceCounter('s1', 'completed')]: 1 } }];
-    expect(servicePopularity(days, [{ id: 's1', name: 'A' }, { id: 's3', name: 'C' }]).map((row) => [row.service.id, row.bookings])).toEqual([
+    const days = [
+      {
+        date: '2031-03-01',
+        counters: {
+          [serviceCounter('s2', 'booked')]: 3,
+          [serviceCounter('s1', 'booked')]: 1,
+          [serviceCounter('s1', 'completed')]: 1,
+        },
+      },
+    ];
+    expect(
+      servicePopularity(days, [
+        { id: 's1', name: 'A' },
+        { id: 's3', name: 'C' },
+      ]).map((row) => [row.service.id, row.bookings]),
+    ).toEqual([
       ['s2', 3],
       ['s1', 1],
       ['s3', 0],

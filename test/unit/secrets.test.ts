@@ -23,7 +23,13 @@ describe('client secrets', () => {
 
   it('never match a malformed or unknown stored form', async () => {
     const secret = newClientSecret();
-    for (const stored of ['', 'sha256$', `sha256$${hashSecret(secret).slice(7)}$extra`, `md5$${hashSecret(secret).slice(7)}`, 'scrypt$1024$$']) {
+    for (const stored of [
+      '',
+      'sha256$',
+      `sha256$${hashSecret(secret).slice(7)}$extra`,
+      `md5$${hashSecret(secret).slice(7)}`,
+      'scrypt$1024$$',
+    ]) {
       expect(await verifySecret(secret, stored)).toBe(false);
     }
   });

@@ -1,7 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import type { WorkingHours } from '../../lib/domain/availability';
 import { bucketIdsForPeriods } from '../../lib/domain/claims';
-import { availableSlots, candidateCount, groupSlotsByDate, slotsInRange, type SlotsInput } from '../../lib/domain/slots';
+import {
+  availableSlots,
+  candidateCount,
+  groupSlotsByDate,
+  slotsInRange,
+  type SlotsInput,
+} from '../../lib/domain/slots';
 import { datesBetween } from '../../lib/domain/time';
 
 const NY = 'America/New_York';
@@ -33,7 +39,11 @@ describe('availableSlots', () => {
   });
 
   it('defaults the interval to 15 minutes', () => {
-    expect(starts().slice(0, 3)).toEqual(['2026-11-23T14:00:00.000Z', '2026-11-23T14:15:00.000Z', '2026-11-23T14:30:00.000Z']);
+    expect(starts().slice(0, 3)).toEqual([
+      '2026-11-23T14:00:00.000Z',
+      '2026-11-23T14:15:00.000Z',
+      '2026-11-23T14:30:00.000Z',
+    ]);
   });
 
   it('begins at 09:00 local on DST change days', () => {
@@ -93,7 +103,12 @@ describe('availableSlots', () => {
   });
 
   it('steps each period from its own start, sorted', () => {
-    const split: WorkingHours = { mon: [{ start: '13:10', end: '15:10' }, { start: '09:00', end: '11:00' }] };
+    const split: WorkingHours = {
+      mon: [
+        { start: '13:10', end: '15:10' },
+        { start: '09:00', end: '11:00' },
+      ],
+    };
     expect(starts({ workingHours: split, intervalMinutes: 60 })).toEqual([
       '2026-11-23T14:00:00.000Z',
       '2026-11-23T15:00:00.000Z',
@@ -132,13 +147,34 @@ describe('availableSlots agrees with the booking check', () => {
           start: new Date(base + b.startMinute * 60_000).toISOString(),
           end: new Date(base + (b.startMinute + b.length) * 60_000).toISOString(),
         }));
-        const workingHours = { sun: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:30' }] };
-        const input = { date, zone, durationMinutes: duration, intervalMinutes: 15, workingHours, timeOff: [], providerBusy, now: '2027-01-01T00:00:00Z' };
+        const workingHours = {
+          sun: [
+            { start: '09:00', end: '12:00' },
+            { start: '13:00', end: '17:30' },
+          ],
+        };
+        const input = {
+          date,
+          zone,
+          durationMinutes: duration,
+          intervalMinutes: 15,
+          workingHours,
+          timeOff: [],
+          providerBusy,
+          now: '2027-01-01T00:00:00Z',
+        };
         const slots = new Set(availableSlots(input).map((s) => s.slot_start));
         for (let m = 0; m < 24 * 60; m += 15) {
           const start = new Date(base + m * 60_000).toISOString();
           const end = new Date(base + (m + duration) * 60_000).toISOString();
-          const free = checkProviderAvailability({ start, end, zone, workingHours, timeOff: [], providerBusy }).isAvailable;
+          const free = checkProviderAvailability({
+            start,
+            end,
+            zone,
+            workingHours,
+            timeOff: [],
+            providerBusy,
+          }).isAvailable;
           const onGrid = slots.has(start);
           if (onGrid) expect(free).toBe(true);
           if (free) expect(onGrid).toBe(true);
@@ -154,7 +190,14 @@ describe('slotsInRange: the one rule, over any range of local dates', () => {
     zone: NY,
     durationMinutes: 45,
     intervalMinutes: 30,
-    workingHours: { ...EVERY_DAY, sat: [{ start: '12:00', end: '15:00' }], sun: [{ start: '01:00', end: '04:00' }, { start: '09:00', end: '17:00' }] },
+    workingHours: {
+      ...EVERY_DAY,
+      sat: [{ start: '12:00', end: '15:00' }],
+      sun: [
+        { start: '01:00', end: '04:00' },
+        { start: '09:00', end: '17:00' },
+      ],
+    },
     timeOff: [{ start: '2027-03-12T20:00:00Z', end: '2027-03-13T15:00:00Z' }],
     providerBusy: [
       { appointment_id: 'a', start: '2027-03-14T14:00:00Z', end: '2027-03-14T15:00:00Z' },
@@ -176,13 +219,17 @@ describe('slotsInRange: the one rule, over any range of local dates', () => {
     expect(ranged[0]!.slot_start >= rule.now).toBe(true);
     // 01:00-04:00 on the spring-forward Sunday is two hours long (02:00-03:00 does not exist).
     expect(ranged.filter((s) => s.slot_start.startsWith('2027-03-14T0')).map((s) => s.slot_start)).toEqual([
-      '2027-03-14T06:00:00.000Z', '2027-03-14T06:30:00.000Z', '2027-03-14T07:00:00.000Z',
+      '2027-03-14T06:00:00.000Z',
+      '2027-03-14T06:30:00.000Z',
+      '2027-03-14T07:00:00.000Z',
     ]);
   });
 
   it('offers nothing when a resource is inactive, and validates steps as before', () => {
     expect(slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-16', inactive: true })).toEqual([]);
-    expect(() => slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-15', intervalMinutes: 0 })).toThrow(RangeError);
+    expect(() => slotsInRange({ ...rule, from: '2027-03-15', to: '2027-03-15', intervalMinutes: 0 })).toThrow(
+      RangeError,
+    );
     expect(slotsInRange({ ...rule, from: '2027-03-16', to: '2027-03-15' })).toEqual([]);
   });
 
@@ -210,8 +257,18 @@ describe('bucketIdsForPeriods', () => {
       { start: '2027-03-15T14:15:00Z', end: '2027-03-15T16:01:00Z' },
       { start: '2027-03-14T13:00:00Z', end: '2027-03-14T14:00:00Z' },
     ];
-    expect(bucketIdsForPeriods(periods)).toEqual(['2027-03-14T13', '2027-03-15T13', '2027-03-15T14', '2027-03-15T15', '2027-03-15T16']);
-    expect(bucketIdsForPeriods(periods, '2027-03-15T14:59:00Z')).toEqual(['2027-03-15T14', '2027-03-15T15', '2027-03-15T16']);
+    expect(bucketIdsForPeriods(periods)).toEqual([
+      '2027-03-14T13',
+      '2027-03-15T13',
+      '2027-03-15T14',
+      '2027-03-15T15',
+      '2027-03-15T16',
+    ]);
+    expect(bucketIdsForPeriods(periods, '2027-03-15T14:59:00Z')).toEqual([
+      '2027-03-15T14',
+      '2027-03-15T15',
+      '2027-03-15T16',
+    ]);
     expect(bucketIdsForPeriods(periods, '2027-03-16T00:00:00Z')).toEqual([]);
   });
 });

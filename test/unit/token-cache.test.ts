@@ -46,8 +46,12 @@ describe('verified tokens, kept per container', () => {
     const token = await signToken(tokenClaims(caller, new Date()));
     await verifyToken(token);
     const [head, body, signature] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), role: 'admin' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), role: 'admin' }),
+    ).toString('base64url');
     await expect(verifyToken(`${head}.${forged}.${signature}`)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(verifyToken(`${head}.${body}.${signature!.slice(0, -4)}AAAA`)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(verifyToken(`${head}.${body}.${signature!.slice(0, -4)}AAAA`)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 });

@@ -6,7 +6,10 @@ describe('checkTokenClaims', () => {
   const now = 1_000_000_000;
   const header = { alg: 'ES256', typ: 'JWT', kid: 'k' };
   const claims = { sub: 'ci_x', medspa_id: 'm', role: 'manager', iat: now, exp: now + TTL };
-  const check = (payload: Record<string, unknown>, head: Record<string, unknown> = header) => () => checkTokenClaims(head, payload, now);
+  const check =
+    (payload: Record<string, unknown>, head: Record<string, unknown> = header) =>
+    () =>
+      checkTokenClaims(head, payload, now);
 
   it('accepts the issued shape, a lifetime of exactly TTL + skew, and an iat exactly skew ahead', () => {
     expect(check(claims)).not.toThrow();

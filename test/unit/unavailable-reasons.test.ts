@@ -19,7 +19,10 @@ describe('unavailableProblems: the contract reasons per resource', () => {
     expect(unavailableProblems('PROVIDER_UNAVAILABLE', conflicts, true)).toEqual([
       { reason: 'overlap', start: t('10:00'), end: t('11:00'), appointment_id: 'a1' },
     ]);
-    expect(unavailableProblems('PROVIDER_UNAVAILABLE', conflicts, false).map((p) => p.reason)).toEqual(['inactive', 'overlap']);
+    expect(unavailableProblems('PROVIDER_UNAVAILABLE', conflicts, false).map((p) => p.reason)).toEqual([
+      'inactive',
+      'overlap',
+    ]);
     expect(unavailableProblems('ROOM_UNAVAILABLE', conflicts, true)).toEqual([
       { reason: 'overlap', start: t('10:30'), end: t('11:30'), appointment_id: 'a2' },
     ]);
@@ -28,9 +31,13 @@ describe('unavailableProblems: the contract reasons per resource', () => {
 
   it('working hours and time off', () => {
     const late = checkProviderAvailability({ ...base, start: t('16:30'), end: t('17:30') });
-    expect(unavailableProblems('PROVIDER_UNAVAILABLE', late.conflicts, true)).toEqual([{ reason: 'outside_working_hours' }]);
+    expect(unavailableProblems('PROVIDER_UNAVAILABLE', late.conflicts, true)).toEqual([
+      { reason: 'outside_working_hours' },
+    ]);
     const off = checkProviderAvailability({ ...base, start: t('14:30'), end: t('15:30') });
-    expect(unavailableProblems('PROVIDER_UNAVAILABLE', off.conflicts, true)).toEqual([{ reason: 'time_off', start: t('14:00'), end: t('15:00') }]);
+    expect(unavailableProblems('PROVIDER_UNAVAILABLE', off.conflicts, true)).toEqual([
+      { reason: 'time_off', start: t('14:00'), end: t('15:00') },
+    ]);
   });
 });
 

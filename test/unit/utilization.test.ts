@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { utilization, workingMinutes } from '../../lib/domain/utilization';
 import { addDays, nextDstChange, NY } from '../fixtures/dates';
 
-const ALL_DAY = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
-const NINE_TO_FIVE = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+const ALL_DAY = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+);
+const NINE_TO_FIVE = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]),
+);
 
 describe('working minutes (DST-correct)', () => {
   it('a whole-day schedule works 23 h on the spring-forward day and 25 h on the fall-back day', () => {
@@ -11,7 +15,15 @@ describe('working minutes (DST-correct)', () => {
     const autumn = nextDstChange('autumn');
     expect(workingMinutes({ from: spring, to: spring, zone: NY, workingHours: ALL_DAY, timeOff: [] })).toBe(23 * 60);
     expect(workingMinutes({ from: autumn, to: autumn, zone: NY, workingHours: ALL_DAY, timeOff: [] })).toBe(25 * 60);
-    expect(workingMinutes({ from: addDays(spring, -1), to: addDays(spring, 1), zone: NY, workingHours: ALL_DAY, timeOff: [] })).toBe(71 * 60);
+    expect(
+      workingMinutes({
+        from: addDays(spring, -1),
+        to: addDays(spring, 1),
+        zone: NY,
+        workingHours: ALL_DAY,
+        timeOff: [],
+      }),
+    ).toBe(71 * 60);
   });
 
   it('a 09:00-17:00 day is 8 h whatever the offset, less time off (clipped to the period)', () => {

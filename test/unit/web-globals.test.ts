@@ -28,7 +28,15 @@ describe('the web globals in function bundles', () => {
     expect(webStream instanceof ReadableStream).toBe(true);
     expect(new globalThis.Blob(['x']) instanceof Blob).toBe(true);
     expect(new File(['x'], 'x.txt') instanceof Blob).toBe(true);
-    for (const value of ['text', Buffer.from('x'), new Uint8Array(1), Readable.from(['a']), { getReader: () => undefined }, null, undefined]) {
+    for (const value of [
+      'text',
+      Buffer.from('x'),
+      new Uint8Array(1),
+      Readable.from(['a']),
+      { getReader: () => undefined },
+      null,
+      undefined,
+    ]) {
       expect(value instanceof ReadableStream).toBe(false);
       expect(value instanceof Blob).toBe(false);
     }

@@ -12,7 +12,8 @@ import {
 } from '../../lib/domain/webhooks';
 import { rulesMatching } from '../../lib/events/rules';
 
-const toFanOut = (event: Record<string, unknown>) => rulesMatching(event).some((rule) => rule.target.queue === 'events');
+const toFanOut = (event: Record<string, unknown>) =>
+  rulesMatching(event).some((rule) => rule.target.queue === 'events');
 import { derivedId } from '../../lib/webhooks/jobs';
 import { sqsDelaySeconds } from '../../lib/webhooks/sqs-queue';
 
@@ -65,17 +66,44 @@ describe('retry jitter', () => {
 
 describe('addresses a delivery may reach', () => {
   it.each([
-    '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.0.1', '127.0.0.1', '127.1.2.3',
-    '169.254.169.254', '169.254.1.1', '100.64.0.1', '100.127.255.255', '0.0.0.0', '224.0.0.1', '239.255.255.250', '255.255.255.255',
-    '::1', '::', 'fc00::1', 'fd12:3456::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::ffff:192.168.1.1', '64:ff9b::a00:1', 'not-an-ip',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '127.0.0.1',
+    '127.1.2.3',
+    '169.254.169.254',
+    '169.254.1.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12:3456::1',
+    'fd00:ec2::254',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:192.168.1.1',
+    '64:ff9b::a00:1',
+    'not-an-ip',
   ])('blocks %s', (address) => {
     expect(isBlockedAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
-    expect(isBlockedAddress(address)).toBe(false);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows %s',
+    (address) => {
+      expect(isBlockedAddress(address)).toBe(false);
+    },
+  );
 });
 
 describe('webhook URLs', () => {
@@ -83,7 +111,11 @@ describe('webhook URLs', () => {
   const local = { allowLocal: true };
 
   it('takes https:// in production', () => {
-    expect(checkWebhookUrl('https://hooks.example.com/medspa?x=1', prod)).toMatchObject({ ok: true, host: 'hooks.example.com', publicOnly: true });
+    expect(checkWebhookUrl('https://hooks.example.com/medspa?x=1', prod)).toMatchObject({
+      ok: true,
+      host: 'hooks.example.com',
+      publicOnly: true,
+    });
     expect(checkWebhookUrl('https://8.8.8.8:8443/', prod)).toMatchObject({ ok: true });
   });
 

@@ -7,7 +7,13 @@ const root = join(import.meta.dirname, '../..');
 
 describe('the workers table', () => {
   it('has the event pipeline of the API reference (webhooks and events)', () => {
-    expect(Object.keys(workers).sort()).toEqual(['aggregateReports', 'deliverWebhook', 'fanOut', 'streamToBus', 'sweepReminders']);
+    expect(Object.keys(workers).sort()).toEqual([
+      'aggregateReports',
+      'deliverWebhook',
+      'fanOut',
+      'streamToBus',
+      'sweepReminders',
+    ]);
     expect(workers.aggregateReports.trigger.kind).toBe('stream');
     expect(workers.streamToBus.trigger.kind).toBe('stream');
     expect(workers.streamToBus.binds.bus).toBe(true);
@@ -16,7 +22,7 @@ describe('the workers table', () => {
     expect(workers.sweepReminders.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
   });
 
-  it('names each worker\'s module functions/workers/<name>, which exists', () => {
+  it("names each worker's module functions/workers/<name>, which exists", () => {
     for (const [name, def] of Object.entries(workers)) {
       expect(def.module).toBe(`functions/workers/${name}`);
       expect(existsSync(join(root, `${def.module}.ts`)), def.module).toBe(true);

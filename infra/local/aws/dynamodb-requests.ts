@@ -20,7 +20,9 @@ type Json = any;
 const keyText = (value: AttributeValue | undefined) => value?.S ?? value?.N ?? '';
 const partitionKeyOf = (item: Item | undefined) => keyText(item?.[TABLE_SHAPE.partitionKey]);
 const indexPartitionKey = (indexName: string | undefined): string =>
-  indexName ? (TABLE_SHAPE.globalIndexes.find((index) => index.name === indexName)?.partitionKey ?? '') : TABLE_SHAPE.partitionKey;
+  indexName
+    ? (TABLE_SHAPE.globalIndexes.find((index) => index.name === indexName)?.partitionKey ?? '')
+    : TABLE_SHAPE.partitionKey;
 
 /** The value a Query's key condition gives the partition key (`pk = :v`, `#n = :v`, either order). */
 function queriedPartitionKey(input: Json): string {
@@ -48,7 +50,11 @@ export interface DynamoResources {
 /** Requests for a DynamoDB command (marshalled input, as the base client sees it). */
 export function dynamoDbRequests(command: string, input: Json, { tableArn }: DynamoResources): IamRequest[] {
   const action = command.replace(/Command$/, '');
-  const item = (name: string, item: Item | undefined): IamRequest => ({ action: `dynamodb:${name}`, resource: tableArn, context: leading([partitionKeyOf(item)]) });
+  const item = (name: string, item: Item | undefined): IamRequest => ({
+    action: `dynamodb:${name}`,
+    resource: tableArn,
+    context: leading([partitionKeyOf(item)]),
+  });
   switch (action) {
     case 'GetItem':
     case 'DeleteItem':
@@ -59,7 +65,13 @@ export function dynamoDbRequests(command: string, input: Json, { tableArn }: Dyn
     case 'Query':
     case 'Scan': {
       const resource = input.IndexName ? `${tableArn}/index/${input.IndexName}` : tableArn;
-      return [{ action: `dynamodb:${action}`, resource, context: action === 'Query' ? leading([queriedPartitionKey(input)]) : {} }];
+      return [
+        {
+          action: `dynamodb:${action}`,
+          resource,
+          context: action === 'Query' ? leading([queriedPartitionKey(input)]) : {},
+        },
+      ];
     }
     case 'BatchGetItem':
       return Object.values<Json>(input.RequestItems ?? {}).map((request) => ({

@@ -22,7 +22,8 @@ const verdicts = new Map<string, Promise<Verdict>>();
 const MAX_CACHED = 50_000;
 
 /** A statement's name in usage reports: its policy and Sid (or 1-based index). */
-export const statementName = (policy: string, statement: { Sid?: string }, index: number) => `${policy}#${statement.Sid ?? index + 1}`;
+export const statementName = (policy: string, statement: { Sid?: string }, index: number) =>
+  `${policy}#${statement.Sid ?? index + 1}`;
 
 export async function simulate(fn: FunctionModel, request: IamRequest, account: string): Promise<Verdict> {
   // Imported on the first decision no cache holds: loading it and its action data takes about 1.5 s.
@@ -41,14 +42,17 @@ export async function simulate(fn: FunctionModel, request: IamRequest, account: 
     },
     {},
   );
-  if (result.resultType === 'error') throw new Error(`IAM simulation of ${request.action} failed: ${result.errors.message}`);
+  if (result.resultType === 'error')
+    throw new Error(`IAM simulation of ${request.action} failed: ${result.errors.message}`);
   const analyses = result.resultType === 'single' ? [result.result] : result.results;
   const identity = analyses.map((entry) => entry.analysis.identityAnalysis);
   const allowed = identity.length > 0 && identity.every((analysis) => analysis?.result === 'Allowed');
   const grants = identity.flatMap((analysis) =>
     (analysis?.allowStatements ?? [])
       .filter((statement) => statement.conditionMatch === 'Match' || statement.conditionMatch === undefined)
-      .map((statement) => statementName(statement.policyId, { Sid: statement.statement.sid() }, statement.statement.index() - 1)),
+      .map((statement) =>
+        statementName(statement.policyId, { Sid: statement.statement.sid() }, statement.statement.index() - 1),
+      ),
   );
   return { allowed, grants };
 }
@@ -78,23 +82,30 @@ function shapeOf(fn: FunctionModel): RoleShape {
   const tests: Array<(key: string) => boolean> = [];
   let exact = true;
   for (const { document } of fn.policies) {
-    for (const statement of [document.Statement].flat() as Array<{ Condition?: Record<string, Record<string, unknown>> }>) {
+    for (const statement of [document.Statement].flat() as Array<{
+      Condition?: Record<string, Record<string, unknown>>;
+    }>) {
       for (const [operator, keys] of Object.entries(statement.Condition ?? {})) {
         const values = keys['dynamodb:LeadingKeys'];
         if (values === undefined) continue;
         const base = operator.replace(/^For(All|Any)Values:/, '');
         for (const value of [values].flat()) {
-          if (typeof value !== 'string' || value.includes('${') || !(base === 'StringLike' || base === 'StringEquals')) exact = false;
+          if (typeof value !== 'string' || value.includes('${') || !(base === 'StringLike' || base === 'StringEquals'))
+            exact = false;
           else if (base === 'StringLike') {
             const pattern = likePattern(value);
             tests.push((key) => pattern.test(key));
-          }
-          else tests.push((key) => key === value);
+          } else tests.push((key) => key === value);
         }
       }
     }
   }
-  const digest = createHash('sha256').update(fn.roleArn).update('\0').update(JSON.stringify(fn.policies)).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(fn.roleArn)
+    .update('\0')
+    .update(JSON.stringify(fn.policies))
+    .digest('hex')
+    .slice(0, 16);
   shape = { digest, tests: exact ? tests : undefined };
   shapes.set(fn, shape);
   return shape;
@@ -108,7 +119,9 @@ export function decisionKey(fn: FunctionModel, request: IamRequest): string {
     .map(([name, value]) => {
       if (name !== 'dynamodb:LeadingKeys' || !tests) return [name, value];
       // Each key as the patterns it matches; a set, as ForAllValues/ForAnyValue read the keys.
-      const classes = [...new Set([value].flat().map((key) => tests.map((test) => (test(key) ? '1' : '0')).join('')))].sort();
+      const classes = [
+        ...new Set([value].flat().map((key) => tests.map((test) => (test(key) ? '1' : '0')).join(''))),
+      ].sort();
       return [name, { matches: classes }];
     });
   return `${digest}\n${request.action}\n${request.resource}\n${JSON.stringify(context)}`;
@@ -127,7 +140,11 @@ function storeDir(): string {
   const hash = createHash('sha256').update(readFileSync(import.meta.filename));
   for (const pkg of ['iam-simulate', 'iam-data', 'iam-policy']) {
     try {
-      hash.update(readFileSync(join(import.meta.dirname, '..', '..', '..', 'node_modules', '@cloud-copilot', pkg, 'package.json')));
+      hash.update(
+        readFileSync(
+          join(import.meta.dirname, '..', '..', '..', 'node_modules', '@cloud-copilot', pkg, 'package.json'),
+        ),
+      );
     } catch {
       hash.update(`${pkg}: none`);
     }
@@ -242,14 +259,24 @@ export function accessDeniedError(message: string): Error {
 }
 
 /** An IAM StringLike pattern as a regular expression (`*` any run, `?` one character). */
-const likePattern = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-const FAMILIES = (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).map(([name, pattern]) => [name, likePattern(pattern)] as const);
+const likePattern = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
+const FAMILIES = (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).map(
+  ([name, pattern]) => [name, likePattern(pattern)] as const,
+);
 
 /** The partition family (PARTITIONS name) a leading key belongs to. */
-export const partitionOf = (key: string): PartitionName | undefined => FAMILIES.find(([, pattern]) => pattern.test(key))?.[0];
+export const partitionOf = (key: string): PartitionName | undefined =>
+  FAMILIES.find(([, pattern]) => pattern.test(key))?.[0];
 
 /** The family a LeadingKeys pattern of a policy names (the patterns are PARTITIONS' own). */
-export const partitionNamed = (pattern: string): PartitionName | undefined => (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).find(([, value]) => value === pattern)?.[0];
+export const partitionNamed = (pattern: string): PartitionName | undefined =>
+  (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).find(([, value]) => value === pattern)?.[0];
 
 /** A write to a partition family, as usage counts it: `partition:<name>|<action>`. */
 export const partitionGrant = (partition: string, action: string) => `partition:${partition}|${action}`;

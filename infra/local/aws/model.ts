@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { LOCAL_ACCOUNT, LOCAL_REGION, loadAssembly, type ResolvedResource } from './template';
@@ -59,10 +68,16 @@ function filesUnder(path: string): string[] {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return [];
   if (stat.isFile()) return [path];
-  return readdirSync(path)
-    .sort()
-    // The local server's own code does not shape the templates; the model builder (here) does.
-    .flatMap((name) => (relative(PROJECT_ROOT, join(path, name)) === join('infra', 'local') ? filesUnder(join(path, name, 'aws')) : filesUnder(join(path, name))));
+  return (
+    readdirSync(path)
+      .sort()
+      // The local server's own code does not shape the templates; the model builder (here) does.
+      .flatMap((name) =>
+        relative(PROJECT_ROOT, join(path, name)) === join('infra', 'local')
+          ? filesUnder(join(path, name, 'aws'))
+          : filesUnder(join(path, name)),
+      )
+  );
 }
 
 export function sourceHash(): string {
@@ -79,7 +94,15 @@ async function synthesize(): Promise<LocalAwsModel> {
   const { defineStage } = await import('../../stage');
   const outdir = mkdtempSync(join(tmpdir(), 'medspa-synth-'));
   try {
-    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true, stage: STAGE } });
+    const app = new App({
+      outdir,
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        'aws:cdk:enable-asset-metadata': true,
+        'aws:cdk:enable-path-metadata': true,
+        stage: STAGE,
+      },
+    });
     defineStage(app, STAGE);
     app.synth();
     return modelOf(loadAssembly(outdir).flatMap((stack) => stack.resources));
@@ -104,7 +127,11 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
   const table = one('AWS::DynamoDB::Table', 'Table');
   const policiesOfRole = (roleName: string) =>
     resources
-      .filter((policy) => (policy.type === 'AWS::IAM::ManagedPolicy' || policy.type === 'AWS::IAM::Policy') && (policy.properties.Roles ?? []).includes(roleName))
+      .filter(
+        (policy) =>
+          (policy.type === 'AWS::IAM::ManagedPolicy' || policy.type === 'AWS::IAM::Policy') &&
+          (policy.properties.Roles ?? []).includes(roleName),
+      )
       .map((policy) => ({ name: policy.path, document: policy.properties.PolicyDocument }));
 
   const functions: Record<string, FunctionModel> = {};
@@ -131,7 +158,9 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
 
   const functionFor = (reference: string) => {
     // A mapping names its function by name (Ref) or ARN.
-    const name = [...functionNameByArn.entries()].find(([arn]) => arn === reference || arn.endsWith(`:function:${reference}`))?.[1];
+    const name = [...functionNameByArn.entries()].find(
+      ([arn]) => arn === reference || arn.endsWith(`:function:${reference}`),
+    )?.[1];
     if (!name) throw new Error(`no function for ${reference}`);
     return name;
   };
@@ -141,12 +170,24 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
     account: LOCAL_ACCOUNT,
     region: LOCAL_REGION,
     // The table's own key (its SSE specification names it), resolved like every other reference.
-    table: { arn: table.arn, streamArn: `${table.arn}/stream/local`, keyArn: table.properties.SSESpecification?.KMSMasterKeyId },
+    table: {
+      arn: table.arn,
+      streamArn: `${table.arn}/stream/local`,
+      keyArn: table.properties.SSESpecification?.KMSMasterKeyId,
+    },
     busArn: one('AWS::Events::EventBus', 'Bus').arn,
     signingKeyArn: one('AWS::KMS::Key', 'TokenSigningKey').arn,
     functions,
-    queues: ofType('AWS::SQS::Queue').map((queue) => ({ id: constructId(queue), arn: queue.arn, url: queue.ref, properties: queue.properties })),
-    eventSourceMappings: ofType('AWS::Lambda::EventSourceMapping').map((mapping) => ({ function: functionFor(String(mapping.properties.FunctionName)), properties: mapping.properties })),
+    queues: ofType('AWS::SQS::Queue').map((queue) => ({
+      id: constructId(queue),
+      arn: queue.arn,
+      url: queue.ref,
+      properties: queue.properties,
+    })),
+    eventSourceMappings: ofType('AWS::Lambda::EventSourceMapping').map((mapping) => ({
+      function: functionFor(String(mapping.properties.FunctionName)),
+      properties: mapping.properties,
+    })),
     rules: ofType('AWS::Events::Rule').map((rule) => ({ id: constructId(rule), properties: rule.properties })),
   };
 }

@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { installLocalRuntime, type InstrumentableClient, type LocalRuntime, type StandInCall } from '../../../lib/aws/local-runtime';
+import {
+  installLocalRuntime,
+  type InstrumentableClient,
+  type LocalRuntime,
+  type StandInCall,
+} from '../../../lib/aws/local-runtime';
 import { pascal } from '../../stacks/stage-settings';
 import { dynamoDbRequests, dynamoDbStreamsRequests, type IamRequest } from './dynamodb-requests';
 import { accessDeniedError, accessDeniedMessage, evaluate, usedBy } from './iam';
@@ -51,7 +56,9 @@ const deniedResponse = (message: string) => ({
   statusCode: 400,
   reason: 'Bad Request',
   headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID() },
-  body: Readable.from([Buffer.from(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }))]),
+  body: Readable.from([
+    Buffer.from(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message })),
+  ]),
 });
 
 function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamodb-streams') {
@@ -63,7 +70,11 @@ function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamod
       const requests = requestsOf(String(context.commandName), args.input, resources);
       // DynamoDB decrypts the table key with the caller's permissions (kms:ViaService).
       if (service === 'dynamodb' && model.table.keyArn) {
-        requests.push({ action: 'kms:Decrypt', resource: model.table.keyArn, context: { 'kms:ViaService': `dynamodb.${model.region}.amazonaws.com` } });
+        requests.push({
+          action: 'kms:Decrypt',
+          resource: model.table.keyArn,
+          context: { 'kms:ViaService': `dynamodb.${model.region}.amazonaws.com` },
+        });
       }
       const denied = await firstDenied(requests);
       if (denied) return { response: deniedResponse(accessDeniedMessage(denied.fn, denied.request)) };
@@ -96,7 +107,8 @@ const runtime: LocalRuntime = {
     if (!name || !model) return;
     const fn = functionNamed(name);
     // On AWS the function would run without the value: fail as loudly here.
-    if (!fn.environment.includes(variable)) throw new Error(`The deployed stage does not set ${variable} for function "${name}"`);
+    if (!fn.environment.includes(variable))
+      throw new Error(`The deployed stage does not set ${variable} for function "${name}"`);
   },
   runAs(functionName, work) {
     if (model) functionNamed(functionName);

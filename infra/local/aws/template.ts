@@ -61,7 +61,9 @@ const fakeId = (seed: string, length = 32) => createHash('sha256').update(seed).
 const fakeUuid = (seed: string) => fakeId(seed).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 export function loadAssembly(outdir: string): ResolvedStack[] {
-  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as { artifacts: Record<string, { type: string; properties?: { templateFile?: string } }> };
+  const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as {
+    artifacts: Record<string, { type: string; properties?: { templateFile?: string } }>;
+  };
   const contexts: StackContext[] = [];
   const add = (name: string, file: string, parameters: Record<string, string>): StackContext => {
     const context = { name, template: JSON.parse(readFileSync(join(outdir, file), 'utf8')), parameters };
@@ -84,18 +86,30 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
       const name = physicalName(logicalId);
       const scope = `${LOCAL_REGION}:${LOCAL_ACCOUNT}`;
       switch (type) {
-        case 'AWS::DynamoDB::Table': return `arn:aws:dynamodb:${scope}:table/${name}`;
-        case 'AWS::KMS::Key': return `arn:aws:kms:${scope}:key/${fakeUuid(stack.name + logicalId)}`;
-        case 'AWS::SQS::Queue': return `arn:aws:sqs:${scope}:${name}`;
-        case 'AWS::Events::EventBus': return `arn:aws:events:${scope}:event-bus/${name}`;
-        case 'AWS::Events::Rule': return `arn:aws:events:${scope}:rule/${name}`;
-        case 'AWS::IAM::Role': return `arn:aws:iam::${LOCAL_ACCOUNT}:role/${name}`;
-        case 'AWS::IAM::ManagedPolicy': return `arn:aws:iam::${LOCAL_ACCOUNT}:policy/${name}`;
-        case 'AWS::Lambda::Function': return `arn:aws:lambda:${scope}:function:${name}`;
-        case 'AWS::Logs::LogGroup': return `arn:aws:logs:${scope}:log-group:${name}:*`;
-        case 'AWS::SecretsManager::Secret': return `arn:aws:secretsmanager:${scope}:secret:${name}-${fakeId(name, 6)}`;
-        case 'AWS::SNS::Topic': return `arn:aws:sns:${scope}:${name}`;
-        default: return `arn:aws:local:${scope}:${logicalId}`;
+        case 'AWS::DynamoDB::Table':
+          return `arn:aws:dynamodb:${scope}:table/${name}`;
+        case 'AWS::KMS::Key':
+          return `arn:aws:kms:${scope}:key/${fakeUuid(stack.name + logicalId)}`;
+        case 'AWS::SQS::Queue':
+          return `arn:aws:sqs:${scope}:${name}`;
+        case 'AWS::Events::EventBus':
+          return `arn:aws:events:${scope}:event-bus/${name}`;
+        case 'AWS::Events::Rule':
+          return `arn:aws:events:${scope}:rule/${name}`;
+        case 'AWS::IAM::Role':
+          return `arn:aws:iam::${LOCAL_ACCOUNT}:role/${name}`;
+        case 'AWS::IAM::ManagedPolicy':
+          return `arn:aws:iam::${LOCAL_ACCOUNT}:policy/${name}`;
+        case 'AWS::Lambda::Function':
+          return `arn:aws:lambda:${scope}:function:${name}`;
+        case 'AWS::Logs::LogGroup':
+          return `arn:aws:logs:${scope}:log-group:${name}:*`;
+        case 'AWS::SecretsManager::Secret':
+          return `arn:aws:secretsmanager:${scope}:secret:${name}-${fakeId(name, 6)}`;
+        case 'AWS::SNS::Topic':
+          return `arn:aws:sns:${scope}:${name}`;
+        default:
+          return `arn:aws:local:${scope}:${logicalId}`;
       }
     };
     const ref = (name: string): string => {
@@ -107,25 +121,35 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
       const type = stack.template.Resources?.[name]?.Type as string | undefined;
       if (!type) throw new Error(`${stack.name}: Ref to unknown ${name}`);
       switch (type) {
-        case 'AWS::KMS::Key': return fakeUuid(stack.name + name);
-        case 'AWS::SQS::Queue': return `https://sqs.${LOCAL_REGION}.amazonaws.com/${LOCAL_ACCOUNT}/${physicalName(name)}`;
+        case 'AWS::KMS::Key':
+          return fakeUuid(stack.name + name);
+        case 'AWS::SQS::Queue':
+          return `https://sqs.${LOCAL_REGION}.amazonaws.com/${LOCAL_ACCOUNT}/${physicalName(name)}`;
         case 'AWS::SecretsManager::Secret':
         case 'AWS::SNS::Topic':
         case 'AWS::IAM::ManagedPolicy':
           return arnOf(name);
-        case 'AWS::ApiGatewayV2::Api': return fakeId(name, 10);
-        default: return physicalName(name);
+        case 'AWS::ApiGatewayV2::Api':
+          return fakeId(name, 10);
+        default:
+          return physicalName(name);
       }
     };
     const getAtt = (logicalId: string, attribute: string): string => {
       switch (attribute) {
-        case 'Arn': return arnOf(logicalId);
-        case 'StreamArn': return `${arnOf(logicalId)}/stream/local`;
+        case 'Arn':
+          return arnOf(logicalId);
+        case 'StreamArn':
+          return `${arnOf(logicalId)}/stream/local`;
         case 'QueueName':
-        case 'Name': return physicalName(logicalId);
-        case 'QueueUrl': return ref(logicalId);
-        case 'KeyId': return ref(logicalId);
-        case 'ApiEndpoint': return `https://${ref(logicalId)}.execute-api.${LOCAL_REGION}.amazonaws.com`;
+        case 'Name':
+          return physicalName(logicalId);
+        case 'QueueUrl':
+          return ref(logicalId);
+        case 'KeyId':
+          return ref(logicalId);
+        case 'ApiEndpoint':
+          return `https://${ref(logicalId)}.execute-api.${LOCAL_REGION}.amazonaws.com`;
         default:
           if (attribute.startsWith('Outputs.')) return nestedOutput(logicalId, attribute.slice('Outputs.'.length));
           return `${physicalName(logicalId)}.${attribute}`;
@@ -150,15 +174,20 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
         const [key] = keys;
         const argument = value[key];
         switch (key) {
-          case 'Ref': return ref(argument);
+          case 'Ref':
+            return ref(argument);
           case 'Fn::GetAtt': {
             const [logicalId, attribute] = Array.isArray(argument) ? argument : String(argument).split(/\.(.*)/);
             return getAtt(logicalId, attribute);
           }
-          case 'Fn::Join': return (resolve(argument[1]) as Json[]).join(argument[0]);
-          case 'Fn::Sub': return Array.isArray(argument) ? sub(argument[0], argument[1]) : sub(argument);
-          case 'Fn::Select': return (resolve(argument[1]) as Json[])[Number(resolve(argument[0]))];
-          case 'Fn::Split': return String(resolve(argument[1])).split(argument[0]);
+          case 'Fn::Join':
+            return (resolve(argument[1]) as Json[]).join(argument[0]);
+          case 'Fn::Sub':
+            return Array.isArray(argument) ? sub(argument[0], argument[1]) : sub(argument);
+          case 'Fn::Select':
+            return (resolve(argument[1]) as Json[])[Number(resolve(argument[0]))];
+          case 'Fn::Split':
+            return String(resolve(argument[1])).split(argument[0]);
           case 'Fn::ImportValue': {
             const name = String(resolve(argument));
             const exported = exportsByName.get(name);
@@ -182,7 +211,12 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
       if (resource.Type !== 'AWS::CloudFormation::Stack') continue;
       const file = resource.Metadata?.['aws:asset:path'];
       if (!file) throw new Error(`${parent.name}: nested stack ${logicalId} has no template file`);
-      const parameters = Object.fromEntries(Object.entries<Json>(resource.Properties?.Parameters ?? {}).map(([name, value]) => [name, String(resolver(parent)(value))]));
+      const parameters = Object.fromEntries(
+        Object.entries<Json>(resource.Properties?.Parameters ?? {}).map(([name, value]) => [
+          name,
+          String(resolver(parent)(value)),
+        ]),
+      );
       const child = add(`${parent.name}-${logicalId}`, file, parameters);
       nested.set(`${parent.name}/${logicalId}`, child);
       addNested(child);
@@ -194,7 +228,8 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
     .map(([name, artifact]) => add(name, artifact.properties!.templateFile!, {}));
   for (const stack of topLevel) {
     for (const output of Object.values<Json>(stack.template.Outputs ?? {})) {
-      if (output.Export?.Name) exportsByName.set(String(resolver(stack)(output.Export.Name)), { stack, value: output.Value });
+      if (output.Export?.Name)
+        exportsByName.set(String(resolver(stack)(output.Export.Name)), { stack, value: output.Value });
     }
   }
   topLevel.forEach(addNested);
@@ -204,7 +239,9 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
     return {
       name: stack.name,
       resources: Object.entries<Json>(stack.template.Resources ?? {})
-        .filter(([, resource]) => resource.Type !== 'AWS::CloudFormation::Stack' && resource.Type !== 'AWS::CDK::Metadata')
+        .filter(
+          ([, resource]) => resource.Type !== 'AWS::CloudFormation::Stack' && resource.Type !== 'AWS::CDK::Metadata',
+        )
         .map(([logicalId, resource]) => ({
           logicalId,
           type: resource.Type,

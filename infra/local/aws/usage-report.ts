@@ -45,17 +45,21 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
       [policy.document.Statement].flat().forEach((statement: any, index: number) => {
         if (statement.Effect !== 'Allow') return;
         const name = statementName(policy.name, statement, index);
-        const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+        const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as
+          | string[]
+          | undefined;
         for (const action of [statement.Action].flat() as string[]) {
           if (leadingKeys) {
             for (const partition of leadingKeys.map((pattern) => partitionNamed(pattern) ?? pattern)) {
               const grant = partitionGrant(partition, action);
-              if (!(wasUsed(grant) || (CHAIN_PARTITIONS.has(partition) && usedAnywhere.has(grant)))) entry.unused.push(`${action.replace('dynamodb:', '')} ${partition}`);
+              if (!(wasUsed(grant) || (CHAIN_PARTITIONS.has(partition) && usedAnywhere.has(grant))))
+                entry.unused.push(`${action.replace('dynamodb:', '')} ${partition}`);
             }
             continue;
           }
           const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
-          const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
+          const notObservable =
+            RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
           if (!notObservable && !wasUsed(`${name}|${action}`)) entry.unused.push(`${statement.Sid} ${action}`);
         }
       });
@@ -65,12 +69,17 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
 }
 
 /** Merges the usage files of a run and prints the roles with grants no call used. */
-export async function printUnusedGrants(usageDir: string, print: (line: string) => void = console.log): Promise<RoleGrants[]> {
+export async function printUnusedGrants(
+  usageDir: string,
+  print: (line: string) => void = console.log,
+): Promise<RoleGrants[]> {
   const used: Record<string, Set<string>> = {};
   const files = readdirSync(usageDir).filter((file) => file.endsWith('.json'));
   if (files.length === 0) return [];
   for (const file of files) {
-    for (const [role, grants] of Object.entries(JSON.parse(readFileSync(join(usageDir, file), 'utf8')) as Record<string, string[]>)) {
+    for (const [role, grants] of Object.entries(
+      JSON.parse(readFileSync(join(usageDir, file), 'utf8')) as Record<string, string[]>,
+    )) {
       used[role] ??= new Set();
       for (const grant of grants) used[role].add(grant);
     }

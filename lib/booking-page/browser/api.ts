@@ -19,7 +19,9 @@ export type Booking = Schemas['PublicBooking'];
 export type ErrorCode = Schemas['ErrorCode'];
 
 /** The public operations by path, relative as the page calls them (so a stage path in its base stays). */
-type Public = { [P in keyof paths as P extends `/${infer Rest extends `v1/public/${string}`}` ? Rest : never]: paths[P] };
+type Public = {
+  [P in keyof paths as P extends `/${infer Rest extends `v1/public/${string}`}` ? Rest : never]: paths[P];
+};
 type Method = 'get' | 'post';
 type PathOf<M extends Method> = { [P in keyof Public]: Public[P][M] extends object ? P : never }[keyof Public];
 type Operation<M extends Method, P extends PathOf<M>> = Extract<Public[P][M], object>;
@@ -28,9 +30,17 @@ type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body 
 /** What an operation takes, as the API names its parts: `params` (the path's), `query`, `body`; none it does not take. */
 type Input<O> = (O extends { parameters: { path: infer Params } } ? { params: Params } : { params?: never }) &
   (O extends { parameters: { query: infer Query } } ? { query: Query } : { query?: never }) &
-  (O extends { requestBody: infer Body } ? { body: Json<Body> } : O extends { requestBody?: infer Body } ? { body?: Json<NonNullable<Body>> } : { body?: never });
+  (O extends { requestBody: infer Body }
+    ? { body: Json<Body> }
+    : O extends { requestBody?: infer Body }
+      ? { body?: Json<NonNullable<Body>> }
+      : { body?: never });
 /** The `data` of an operation's success answer. */
-type Data<O> = O extends { responses: infer Answers } ? (Json<Answers[keyof Answers]> extends { data: infer D } ? D : never) : never;
+type Data<O> = O extends { responses: infer Answers }
+  ? Json<Answers[keyof Answers]> extends { data: infer D }
+    ? D
+    : never
+  : never;
 
 /** POST /v1/public/bookings's body. */
 export type BookingRequest = Input<Operation<'post', 'v1/public/bookings'>>['body'];
@@ -52,18 +62,33 @@ export class ApiError extends Error {
 }
 
 export const problemOf = (error: unknown): Problem =>
-  error instanceof ApiError ? error.problem : { status: 0, code: 'UNEXPECTED', message: String(error), details: [], retryAfter: null };
+  error instanceof ApiError
+    ? error.problem
+    : { status: 0, code: 'UNEXPECTED', message: String(error), details: [], retryAfter: null };
 
 /** Failures after which the same submission may be sent again, under the same Idempotency-Key. */
 export const retryable = (problem: Problem) =>
-  problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'RATE_LIMITED' || problem.code === 'IDEMPOTENCY_KEY_IN_USE';
+  problem.code === 'NETWORK' ||
+  problem.status >= 500 ||
+  problem.code === 'RATE_LIMITED' ||
+  problem.code === 'IDEMPOTENCY_KEY_IN_USE';
 
 /** The chosen time is no longer bookable: the times shown are stale. */
-export const timeRefused = (problem: Problem) => problem.code === 'SLOT_UNAVAILABLE' || problem.details.some((detail) => detail.path === 'scheduled_at');
+export const timeRefused = (problem: Problem) =>
+  problem.code === 'SLOT_UNAVAILABLE' || problem.details.some((detail) => detail.path === 'scheduled_at');
 
 export interface Api {
-  get<P extends PathOf<'get'>>(path: P, input: Input<Operation<'get', P>>, token?: string): Promise<Data<Operation<'get', P>>>;
-  post<P extends PathOf<'post'>>(path: P, input: Input<Operation<'post', P>>, idempotencyKey: string, token?: string): Promise<Data<Operation<'post', P>>>;
+  get<P extends PathOf<'get'>>(
+    path: P,
+    input: Input<Operation<'get', P>>,
+    token?: string,
+  ): Promise<Data<Operation<'get', P>>>;
+  post<P extends PathOf<'post'>>(
+    path: P,
+    input: Input<Operation<'post', P>>,
+    idempotencyKey: string,
+    token?: string,
+  ): Promise<Data<Operation<'post', P>>>;
 }
 
 interface Call {
@@ -73,8 +98,17 @@ interface Call {
 }
 
 export function createApi(base: string, key: string): Api {
-  async function call(method: 'GET' | 'POST', path: string, { params = {}, query = {}, body }: Call, token?: string, idempotencyKey?: string): Promise<any> {
-    const url = new URL(path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name])), base);
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    { params = {}, query = {}, body }: Call,
+    token?: string,
+    idempotencyKey?: string,
+  ): Promise<any> {
+    const url = new URL(
+      path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name])),
+      base,
+    );
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: 'application/json', 'x-publishable-key': key };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -99,12 +133,22 @@ export function createApi(base: string, key: string): Api {
     } catch {
       // Not JSON (a gateway's page): judged by its status below.
     }
-    if (response.ok) return payload && typeof payload === 'object' && payload.success === true && 'data' in payload ? payload.data : payload;
+    if (response.ok)
+      return payload && typeof payload === 'object' && payload.success === true && 'data' in payload
+        ? payload.data
+        : payload;
     const error = payload?.error;
     const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
     throw new ApiError({
       status: response.status,
-      code: typeof error?.code === 'string' ? error.code : response.status === 429 ? 'RATE_LIMITED' : response.status >= 500 ? 'INTERNAL_ERROR' : 'UNEXPECTED',
+      code:
+        typeof error?.code === 'string'
+          ? error.code
+          : response.status === 429
+            ? 'RATE_LIMITED'
+            : response.status >= 500
+              ? 'INTERNAL_ERROR'
+              : 'UNEXPECTED',
       message: typeof error?.message === 'string' ? error.message : response.statusText,
       details: Array.isArray(error?.details) ? error.details.filter((d: any) => d && typeof d.path === 'string') : [],
       retryAfter: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,

@@ -42,7 +42,15 @@ async function start(root: HTMLElement): Promise<void> {
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   root.setAttribute('aria-busy', 'true');
   if (!/^pk_\S+$/.test(key)) {
-    fill(root, h('h1', null, 'Online booking'), h('p', { class: 'notice', role: 'alert' }, 'This booking link is incomplete: it has no publishable key. Please use the link from the practice’s website.'));
+    fill(
+      root,
+      h('h1', null, 'Online booking'),
+      h(
+        'p',
+        { class: 'notice', role: 'alert' },
+        'This booking link is incomplete: it has no publishable key. Please use the link from the practice’s website.',
+      ),
+    );
     root.setAttribute('aria-busy', 'false');
     return;
   }
@@ -65,7 +73,16 @@ async function start(root: HTMLElement): Promise<void> {
   const content = h('div', { class: 'content' });
   fill(
     root,
-    h('header', null, h('h1', null, practice.name), h('p', { class: 'caption' }, `Online booking. Times are in ${zoneName(practice.time_zone)}${deviceZoneDiffers(practice.time_zone) ? ', the practice’s time zone' : ''}.`)),
+    h(
+      'header',
+      null,
+      h('h1', null, practice.name),
+      h(
+        'p',
+        { class: 'caption' },
+        `Online booking. Times are in ${zoneName(practice.time_zone)}${deviceZoneDiffers(practice.time_zone) ? ', the practice’s time zone' : ''}.`,
+      ),
+    ),
     content,
   );
   root.setAttribute('aria-busy', 'false');

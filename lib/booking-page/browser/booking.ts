@@ -27,11 +27,18 @@ export async function showBooking(ctx: Context): Promise<void> {
     services = Array.isArray(answer) ? answer : [];
   } catch (error) {
     const problem = problemOf(error);
-    fill(servicesBox, h('p', { class: 'notice', role: 'alert' }, describeProblem(problem, practice)), button('secondary', 'Try again', () => showBooking(ctx)));
+    fill(
+      servicesBox,
+      h('p', { class: 'notice', role: 'alert' }, describeProblem(problem, practice)),
+      button('secondary', 'Try again', () => showBooking(ctx)),
+    );
     return;
   }
   if (!services.length) {
-    fill(servicesBox, h('p', { class: 'notice' }, 'No services can be booked online right now. Please contact the practice.'));
+    fill(
+      servicesBox,
+      h('p', { class: 'notice' }, 'No services can be booked online right now. Please contact the practice.'),
+    );
     return;
   }
 
@@ -47,7 +54,13 @@ export async function showBooking(ctx: Context): Promise<void> {
     const descriptionId = s.description ? uid('desc') : null;
     const button = h(
       'button',
-      { type: 'button', class: 'service', 'aria-pressed': 'false', 'aria-describedby': descriptionId, onclick: () => chooseService(s) },
+      {
+        type: 'button',
+        class: 'service',
+        'aria-pressed': 'false',
+        'aria-describedby': descriptionId,
+        onclick: () => chooseService(s),
+      },
       h('span', { class: 'name' }, s.name),
       ' ',
       h('span', { class: 'meta' }, `${minutes(s.duration_minutes)} · ${money(s.price_cents, practice.currency)}`),
@@ -56,9 +69,13 @@ export async function showBooking(ctx: Context): Promise<void> {
     return h('li', null, button, descriptionId ? h('p', { id: descriptionId, class: 'desc' }, s.description!) : null);
   };
   const categories = [...new Set(services.map((s) => s.category || ''))];
-  const lists = categories.length > 1
-    ? categories.map((category) => [h('h3', null, category || 'Other'), h('ul', { class: 'services' }, services.filter((s) => (s.category || '') === category).map(serviceItem))])
-    : [h('ul', { class: 'services' }, services.map(serviceItem))];
+  const lists =
+    categories.length > 1
+      ? categories.map((category) => [
+          h('h3', null, category || 'Other'),
+          h('ul', { class: 'services' }, services.filter((s) => (s.category || '') === category).map(serviceItem)),
+        ])
+      : [h('ul', { class: 'services' }, services.map(serviceItem))];
   fill(servicesBox);
   servicesBox.setAttribute('role', 'group');
   servicesBox.setAttribute('aria-labelledby', servicesId);
@@ -70,10 +87,17 @@ export async function showBooking(ctx: Context): Promise<void> {
   const field = (name: FieldName, attrs: Record<string, string | boolean>, hintText?: string): Field => {
     const id = uid(name);
     const hint = hintText ? h('p', { id: `${id}-hint`, class: 'hint' }, hintText) : null;
-    const input = name === 'notes'
-      ? h('textarea', { id, name, rows: '3', maxlength: '5000', 'aria-describedby': hint?.id })
-      : h('input', { id, name, ...attrs, 'aria-describedby': hint?.id });
-    return { name, label: FIELD_LABELS[name], input, hint, error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }) };
+    const input =
+      name === 'notes'
+        ? h('textarea', { id, name, rows: '3', maxlength: '5000', 'aria-describedby': hint?.id })
+        : h('input', { id, name, ...attrs, 'aria-describedby': hint?.id });
+    return {
+      name,
+      label: FIELD_LABELS[name],
+      input,
+      hint,
+      error: h('p', { id: `${id}-error`, class: 'field-error', hidden: true }),
+    };
   };
   const fields: Field[] = [
     field('first_name', { type: 'text', autocomplete: 'given-name', required: true, maxlength: '200' }),
@@ -90,7 +114,13 @@ export async function showBooking(ctx: Context): Promise<void> {
   const detailsId = uid('details');
   const form = h(
     'form',
-    { class: 'step', 'aria-labelledby': detailsId, novalidate: true, hidden: true, onsubmit: (event: Event) => submit(event) },
+    {
+      class: 'step',
+      'aria-labelledby': detailsId,
+      novalidate: true,
+      hidden: true,
+      onsubmit: (event: Event) => submit(event),
+    },
     h('h2', { id: detailsId }, 'Your details'),
     summary,
     fields.map((f) => h('div', { class: 'field' }, h('label', { for: f.input.id }, f.label), f.hint, f.input, f.error)),
@@ -117,14 +147,17 @@ export async function showBooking(ctx: Context): Promise<void> {
     if (!next) return;
     form.hidden = false;
     showMessage(formError, null);
-    announce(`${clock(next.start, practice.time_zone)} on ${longDate(localDate(next.start, practice.time_zone))} selected.`);
+    announce(
+      `${clock(next.start, practice.time_zone)} on ${longDate(localDate(next.start, practice.time_zone))} selected.`,
+    );
     (fields.find((f) => f.name !== 'notes' && f.input.required && !f.input.value.trim())?.input ?? book).focus();
   }
 
   function describeChoice(): void {
-    summary.textContent = service && choice
-      ? `${service.name}${choice.providerName ? ` with ${choice.providerName}` : ''}: ${when(choice.start, practice.time_zone)} (${zoneName(practice.time_zone)}), ${minutes(service.duration_minutes)}, ${money(service.price_cents, practice.currency)}`
-      : 'Choose a time above.';
+    summary.textContent =
+      service && choice
+        ? `${service.name}${choice.providerName ? ` with ${choice.providerName}` : ''}: ${when(choice.start, practice.time_zone)} (${zoneName(practice.time_zone)}), ${minutes(service.duration_minutes)}, ${money(service.price_cents, practice.currency)}`
+        : 'Choose a time above.';
   }
 
   function setFieldError(f: Field, message: string | null): void {
@@ -194,7 +227,11 @@ export async function showBooking(ctx: Context): Promise<void> {
       showMessage(formError, message, true);
       serviceButtons.get(service!.id)?.setAttribute('disabled', '');
     } else {
-      showMessage(formError, message + (failure.again ? ' Press Book to try again: you will not be booked twice.' : ''), true);
+      showMessage(
+        formError,
+        message + (failure.again ? ' Press Book to try again: you will not be booked twice.' : ''),
+        true,
+      );
     }
   }
 
@@ -207,7 +244,11 @@ export async function showBooking(ctx: Context): Promise<void> {
         'section',
         { class: 'step confirmation', 'aria-label': 'Confirmation' },
         heading,
-        h('p', null, `You are booked for ${booking.service.name} with ${booking.provider.display_name} on ${when(booking.scheduled_at, practice.time_zone)} (${zoneName(practice.time_zone)}).`),
+        h(
+          'p',
+          null,
+          `You are booked for ${booking.service.name} with ${booking.provider.display_name} on ${when(booking.scheduled_at, practice.time_zone)} (${zoneName(practice.time_zone)}).`,
+        ),
         details(booking, practice, bookedService.id === booking.service.id ? bookedService.price_cents : null),
         h('p', null, h('a', { href: link, class: 'manage' }, 'Manage your booking')),
         h('p', { class: 'hint' }, 'Keep this link to reschedule or cancel. Anyone who has it can change this booking.'),

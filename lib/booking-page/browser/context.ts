@@ -28,4 +28,5 @@ export function bookLink(page: string, key: string): string {
   return url.href;
 }
 
-export const tokenFromFragment = (page: string): string => new URLSearchParams(new URL(page).hash.slice(1)).get('token') ?? '';
+export const tokenFromFragment = (page: string): string =>
+  new URLSearchParams(new URL(page).hash.slice(1)).get('token') ?? '';

@@ -8,7 +8,11 @@ type Value = string | number | boolean | null | undefined | ((event: Event) => v
  * An element: `onclick`-style keys add listeners, `true` sets an empty attribute, null, undefined
  * and false leave it out (so `disabled: false` is not disabled).
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, Value> | null, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, Value> | null,
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (value == null || value === false) continue;
@@ -20,7 +24,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<
 }
 
 export function append(parent: Node, children: (Child | Child[])[]): void {
-  for (const child of children.flat()) if (child != null && child !== false) parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  for (const child of children.flat())
+    if (child != null && child !== false)
+      parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
 }
 
 /** Replaces an element's children. */
@@ -34,8 +40,11 @@ let counter = 0;
 export const uid = (prefix: string) => `${prefix}-${++counter}`;
 
 /** A heading that scripts may focus (after a step completes) without adding it to the tab order. */
-export const focusTarget = <K extends 'h1' | 'h2' | 'p' | 'div'>(tag: K, attrs: Record<string, Value>, ...children: (Child | Child[])[]) =>
-  h(tag, { ...attrs, tabindex: '-1' }, ...children);
+export const focusTarget = <K extends 'h1' | 'h2' | 'p' | 'div'>(
+  tag: K,
+  attrs: Record<string, Value>,
+  ...children: (Child | Child[])[]
+) => h(tag, { ...attrs, tabindex: '-1' }, ...children);
 
 /** Announces a short text to screen readers through the page's polite live region. */
 export function announce(text: string): void {
@@ -54,4 +63,5 @@ export function showMessage(box: HTMLElement, text: string | null, focus = false
 }
 
 /** A plain button (type=button) with a class, a text and a click action. */
-export const button = (className: string, text: string, onclick: () => unknown) => h('button', { type: 'button', class: className, onclick }, text);
+export const button = (className: string, text: string, onclick: () => unknown) =>
+  h('button', { type: 'button', class: className, onclick }, text);

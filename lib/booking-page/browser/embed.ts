@@ -14,7 +14,9 @@ declare const BOOK_BASE: string;
   // Without currentScript (a script inserted by a tag manager in some browsers): every tag of ours not yet mounted.
   const tags = own
     ? [own]
-    : Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-key]')).filter((tag) => tag.src.split('?')[0] === `${base}/book.js`);
+    : Array.from(document.querySelectorAll<HTMLScriptElement>('script[data-key]')).filter(
+        (tag) => tag.src.split('?')[0] === `${base}/book.js`,
+      );
   for (const tag of tags) {
     const key = tag.dataset.key;
     if (tag.hasAttribute('data-mounted')) continue;
@@ -27,12 +29,24 @@ declare const BOOK_BASE: string;
     frame.src = `${base}/book?key=${encodeURIComponent(key)}`;
     frame.title = tag.dataset.title || 'Book an appointment';
     frame.setAttribute('referrerpolicy', 'no-referrer');
-    Object.assign(frame.style, { display: 'block', width: '100%', maxWidth: '100%', border: '0', height: `${Number(tag.dataset.height) || 720}px`, colorScheme: 'normal' });
+    Object.assign(frame.style, {
+      display: 'block',
+      width: '100%',
+      maxWidth: '100%',
+      border: '0',
+      height: `${Number(tag.dataset.height) || 720}px`,
+      colorScheme: 'normal',
+    });
     tag.insertAdjacentElement('afterend', frame);
     window.addEventListener('message', (event) => {
       if (event.origin !== origin || event.source !== frame.contentWindow) return;
       const data = event.data as { type?: unknown; height?: unknown } | null;
-      if (data?.type === 'medspa-booking:height' && typeof data.height === 'number' && data.height > 0 && data.height < 100_000) {
+      if (
+        data?.type === 'medspa-booking:height' &&
+        typeof data.height === 'number' &&
+        data.height > 0 &&
+        data.height < 100_000
+      ) {
         frame.style.height = `${Math.ceil(data.height)}px`;
       } else if (data?.type === 'medspa-booking:top' && frame.getBoundingClientRect().top < 0) {
         frame.scrollIntoView({ block: 'start' });

@@ -7,7 +7,13 @@ export type FieldName = keyof BookingRequest['client'] | 'notes';
 export type Values = Record<FieldName, string>;
 
 /** The fields in the form's order, with their labels (the contract's accessible names). */
-export const FIELD_LABELS: Record<FieldName, string> = { first_name: 'First name', last_name: 'Last name', email: 'Email', phone: 'Phone', notes: 'Notes' };
+export const FIELD_LABELS: Record<FieldName, string> = {
+  first_name: 'First name',
+  last_name: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  notes: 'Notes',
+};
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** As the API's client schema takes them (lib/schemas/resources.ts). */
@@ -19,7 +25,10 @@ export function checkDetails(values: Values): [FieldName, string | null][] {
   return [
     ['first_name', first_name ? null : 'Enter your first name.'],
     ['last_name', last_name ? null : 'Enter your last name.'],
-    ['email', !email ? 'Enter your email address.' : EMAIL.test(email) ? null : 'Enter an email address like name@example.com.'],
+    [
+      'email',
+      !email ? 'Enter your email address.' : EMAIL.test(email) ? null : 'Enter an email address like name@example.com.',
+    ],
     ['phone', !phone || PHONE.test(phone) ? null : 'Enter a phone number such as +1 555 010 0100, or leave it empty.'],
   ];
 }
@@ -29,7 +38,12 @@ export const bookingRequest = (serviceId: string, choice: Choice, values: Values
   service_id: serviceId,
   scheduled_at: choice.start,
   ...(choice.providerId ? { provider_id: choice.providerId } : {}),
-  client: { first_name: values.first_name, last_name: values.last_name, email: values.email, ...(values.phone ? { phone: values.phone } : {}) },
+  client: {
+    first_name: values.first_name,
+    last_name: values.last_name,
+    email: values.email,
+    ...(values.phone ? { phone: values.phone } : {}),
+  },
   ...(values.notes ? { notes: values.notes } : {}),
 });
 
@@ -59,5 +73,8 @@ export function bookingFailure(problem: Problem): BookingFailure {
   });
   if (problem.code === 'VALIDATION_ERROR' && fields.length) return { kind: 'fields', fields };
   if (problem.code === 'SERVICE_NOT_FOUND') return { kind: 'service' };
-  return { kind: 'notice', again: problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'IDEMPOTENCY_KEY_IN_USE' };
+  return {
+    kind: 'notice',
+    again: problem.code === 'NETWORK' || problem.status >= 500 || problem.code === 'IDEMPOTENCY_KEY_IN_USE',
+  };
 }

@@ -6,7 +6,7 @@
 
 /** The page is in English: English formats, in the reader's English variant when it has one (en-GB: 24 h). */
 export const LOCALE = (() => {
-  const wanted = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
+  const wanted = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
   const english = wanted.find((tag) => /^en(-|$)/i.test(tag));
   try {
     return english ? (Intl.DateTimeFormat.supportedLocalesOf([english])[0] ?? 'en-US') : 'en-US';
@@ -23,11 +23,14 @@ function dateFormat(zone: string, options: Intl.DateTimeFormatOptions, locale = 
   return format;
 }
 
-const partOf = (parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? '';
+const partOf = (parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTypes) =>
+  parts.find((part) => part.type === type)?.value ?? '';
 
 /** The practice-local date of an instant. */
 export function localDate(instant: string | number | Date, zone: string): string {
-  const parts = dateFormat(zone, { year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA').formatToParts(new Date(instant));
+  const parts = dateFormat(zone, { year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA').formatToParts(
+    new Date(instant),
+  );
   return `${partOf(parts, 'year')}-${partOf(parts, 'month')}-${partOf(parts, 'day')}`;
 }
 
@@ -46,13 +49,16 @@ export function dayParts(date: string): [string, string, string] {
 }
 
 /** "Tuesday, December 2". */
-export const longDate = (date: string) => dateFormat('UTC', { weekday: 'long', month: 'long', day: 'numeric' }).format(noon(date));
+export const longDate = (date: string) =>
+  dateFormat('UTC', { weekday: 'long', month: 'long', day: 'numeric' }).format(noon(date));
 
 /** "9:00 AM" in the practice's zone. */
-export const clock = (instant: string, zone: string) => dateFormat(zone, { hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
+export const clock = (instant: string, zone: string) =>
+  dateFormat(zone, { hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
 
 /** "Tuesday, December 2, 2025 at 9:00 AM" in the practice's zone. */
-export const when = (instant: string, zone: string) => dateFormat(zone, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(instant));
+export const when = (instant: string, zone: string) =>
+  dateFormat(zone, { dateStyle: 'full', timeStyle: 'short' }).format(new Date(instant));
 
 /** "Eastern Time": the zone's generic name where the browser knows one, else the IANA name. */
 export function zoneName(zone: string): string {
@@ -85,14 +91,18 @@ export function money(minor: number, currency: string): string {
 
 /** "30 min", "1 hr 30 min". */
 export function minutes(total: number): string {
-  const unit = (value: number, name: 'hour' | 'minute') => new Intl.NumberFormat(LOCALE, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  const unit = (value: number, name: 'hour' | 'minute') =>
+    new Intl.NumberFormat(LOCALE, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
   const hours = Math.floor(total / 60);
   const rest = total % 60;
-  return hours && total > 60 ? `${unit(hours, 'hour')}${rest ? ` ${unit(rest, 'minute')}` : ''}` : unit(total, 'minute');
+  return hours && total > 60
+    ? `${unit(hours, 'hour')}${rest ? ` ${unit(rest, 'minute')}` : ''}`
+    : unit(total, 'minute');
 }
 
 /** "2 hours", "1 day": the practice's notice and cut-off periods in words. */
 export function period(total: number): string {
-  const [value, unit] = total % 1440 === 0 ? [total / 1440, 'day'] : total % 60 === 0 ? [total / 60, 'hour'] : [total, 'minute'];
+  const [value, unit] =
+    total % 1440 === 0 ? [total / 1440, 'day'] : total % 60 === 0 ? [total / 60, 'hour'] : [total, 'minute'];
   return new Intl.NumberFormat(LOCALE, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }

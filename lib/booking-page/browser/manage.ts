@@ -19,7 +19,15 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
   const another = () => h('p', null, h('a', { href: bookLink(location.href, ctx.key) }, 'Book another appointment'));
 
   if (!token) {
-    fill(content, h('p', { class: 'notice', role: 'alert' }, 'This link is missing its access code. Open the full link from your booking confirmation.'), another());
+    fill(
+      content,
+      h(
+        'p',
+        { class: 'notice', role: 'alert' },
+        'This link is missing its access code. Open the full link from your booking confirmation.',
+      ),
+      another(),
+    );
     return;
   }
   fill(content, h('p', { class: 'caption' }, 'Loading your booking…'));
@@ -48,7 +56,11 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
     if (!isChangeable(current)) {
       actions = current.status === 'cancelled' ? h('p', null, 'This booking is cancelled.') : null;
     } else if (changesClosed(current, cutoff, Date.now())) {
-      actions = h('p', { class: 'hint' }, `Online changes close ${period(cutoff)} before the appointment. To change it now, please contact the practice.`);
+      actions = h(
+        'p',
+        { class: 'hint' },
+        `Online changes close ${period(cutoff)} before the appointment. To change it now, please contact the practice.`,
+      );
     } else {
       actions = h(
         'div',
@@ -59,7 +71,16 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
     }
     fill(
       content,
-      h('section', { class: 'step', 'aria-labelledby': (heading.id = uid('booking')) }, heading, note ? h('p', null, note) : null, details(current, practice, null), actions, panel, error),
+      h(
+        'section',
+        { class: 'step', 'aria-labelledby': (heading.id = uid('booking')) },
+        heading,
+        note ? h('p', null, note) : null,
+        details(current, practice, null),
+        actions,
+        panel,
+        error,
+      ),
       another(),
     );
     if (focus) {
@@ -81,7 +102,12 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
   function failed(problem: Problem, error: HTMLElement): void {
     if (problem.code === 'CANCEL_WINDOW_CLOSED' || problem.code === 'APPOINTMENT_NOT_FOUND') {
       // Nothing more can be done here: say why, without the buttons.
-      fill(content, h('p', { class: 'notice', role: 'alert', tabindex: '-1' }, describeProblem(problem, practice)), button('secondary', 'Show the booking again', () => showManage(ctx, appointmentId)), another());
+      fill(
+        content,
+        h('p', { class: 'notice', role: 'alert', tabindex: '-1' }, describeProblem(problem, practice)),
+        button('secondary', 'Show the booking again', () => showManage(ctx, appointmentId)),
+        another(),
+      );
       (content.firstElementChild as HTMLElement).focus();
       return;
     }
@@ -108,9 +134,19 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
           const text = reason.value.trim();
           const body = text ? { reason: text } : {};
           try {
-            const answer = await api.post('v1/public/bookings/{appointment_id}/cancel', { params, body }, submission.keyFor(body), token);
+            const answer = await api.post(
+              'v1/public/bookings/{appointment_id}/cancel',
+              { params, body },
+              submission.keyFor(body),
+              token,
+            );
             submission.settle();
-            render(adopt(answer), 'Cancelled', `Your appointment on ${when(booking.scheduled_at, practice.time_zone)} is cancelled.`, true);
+            render(
+              adopt(answer),
+              'Cancelled',
+              `Your appointment on ${when(booking.scheduled_at, practice.time_zone)} is cancelled.`,
+              true,
+            );
           } catch (caught) {
             const problem = problemOf(caught);
             submission.settle(problem);
@@ -123,7 +159,12 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
       },
       h('h3', null, 'Cancel this booking?'),
       h('div', { class: 'field' }, h('label', { for: id }, 'Reason (optional)'), reason),
-      h('div', { class: 'actions' }, confirmButton, button('secondary', 'Keep booking', () => fill(panel))),
+      h(
+        'div',
+        { class: 'actions' },
+        confirmButton,
+        button('secondary', 'Keep booking', () => fill(panel)),
+      ),
     );
     fill(panel, form);
     reason.focus();
@@ -145,7 +186,9 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
       onChoose: (next) => {
         choice = next;
         confirmButton.disabled = !next;
-        chosen.textContent = next ? `New time: ${when(next.start, practice.time_zone)} (${zoneName(practice.time_zone)}) with ${booking.provider.display_name}` : 'Choose a new day and time.';
+        chosen.textContent = next
+          ? `New time: ${when(next.start, practice.time_zone)} (${zoneName(practice.time_zone)}) with ${booking.provider.display_name}`
+          : 'Choose a new day and time.';
         if (next) confirmButton.focus();
       },
     });
@@ -156,10 +199,20 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
       showMessage(error, null);
       const body = { scheduled_at: choice.start };
       try {
-        const answer = await api.post('v1/public/bookings/{appointment_id}/reschedule', { params, body }, submission.keyFor(body), token);
+        const answer = await api.post(
+          'v1/public/bookings/{appointment_id}/reschedule',
+          { params, body },
+          submission.keyFor(body),
+          token,
+        );
         submission.settle();
         const moved = adopt(answer);
-        render(moved, 'Rescheduled', `Your appointment is now on ${when(moved.scheduled_at, practice.time_zone)}.`, true);
+        render(
+          moved,
+          'Rescheduled',
+          `Your appointment is now on ${when(moved.scheduled_at, practice.time_zone)}.`,
+          true,
+        );
       } catch (caught) {
         const problem = problemOf(caught);
         submission.settle(problem);
@@ -170,7 +223,18 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
         confirmButton.removeAttribute('aria-disabled');
       }
     });
-    fill(panel, h('h3', null, 'Choose a new time'), picker.element, chosen, h('div', { class: 'actions' }, confirmButton, button('secondary', 'Keep the current time', () => fill(panel))));
+    fill(
+      panel,
+      h('h3', null, 'Choose a new time'),
+      picker.element,
+      chosen,
+      h(
+        'div',
+        { class: 'actions' },
+        confirmButton,
+        button('secondary', 'Keep the current time', () => fill(panel)),
+      ),
+    );
     void picker.begin();
   }
 }

@@ -3,7 +3,10 @@ import { FIELD_LABELS, fieldOf } from './form';
 import { period } from './format';
 
 /** A path the API names in VALIDATION_ERROR details, in words: the form's label, else the path. */
-const OTHER_PATHS = new Map([['scheduled_at', 'Time'], ['reason', 'Reason']]);
+const OTHER_PATHS = new Map([
+  ['scheduled_at', 'Time'],
+  ['reason', 'Reason'],
+]);
 const fieldName = (path: string) => {
   const field = fieldOf(path);
   return field ? FIELD_LABELS[field] : (OTHER_PATHS.get(path) ?? path);

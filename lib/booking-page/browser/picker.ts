@@ -3,7 +3,14 @@ import { problemOf, retryable, type Api, type AvailabilityEntry, type Practice }
 import { announce, button, fill, h, showMessage, uid } from './dom';
 import { addDays, clock, dayParts, localDate, longDate, period, zoneName } from './format';
 import { describeProblem } from './messages';
-import { dayToShow, timesOn as freeTimes, WINDOW_DAYS, windowDates as datesFrom, windowEnd, type Choice } from './slots';
+import {
+  dayToShow,
+  timesOn as freeTimes,
+  WINDOW_DAYS,
+  windowDates as datesFrom,
+  windowEnd,
+  type Choice,
+} from './slots';
 
 export type { Choice } from './slots';
 
@@ -52,7 +59,12 @@ export function createPicker(options: PickerOptions): Picker {
 
   const ids = { days: uid('days'), times: uid('times'), caption: uid('caption'), provider: uid('provider') };
   const providerSelect = h('select', { id: ids.provider, onchange: () => filter(providerSelect.value) });
-  const providerField = h('div', { class: 'field', hidden: true }, h('label', { for: ids.provider }, 'Provider'), providerSelect);
+  const providerField = h(
+    'div',
+    { class: 'field', hidden: true },
+    h('label', { for: ids.provider }, 'Provider'),
+    providerSelect,
+  );
   const days = h('ul', { class: 'days' });
   const range = h('span', { class: 'range', 'aria-live': 'polite' });
   const earlier = button('link', 'Earlier days', () => move(-WINDOW_DAYS));
@@ -67,10 +79,30 @@ export function createPicker(options: PickerOptions): Picker {
   const caption = h('p', { id: ids.caption, class: 'caption' });
   const times = h('ul', { class: 'times' });
   const groups = [
-    h('div', { role: 'group', 'aria-labelledby': ids.days, class: 'step' }, h(options.heading ?? 'h2', { id: ids.days }, 'Days'), days),
-    h('div', { role: 'group', 'aria-labelledby': ids.times, 'aria-describedby': ids.caption, class: 'step' }, h(options.heading ?? 'h2', { id: ids.times }, 'Available times'), caption, times),
+    h(
+      'div',
+      { role: 'group', 'aria-labelledby': ids.days, class: 'step' },
+      h(options.heading ?? 'h2', { id: ids.days }, 'Days'),
+      days,
+    ),
+    h(
+      'div',
+      { role: 'group', 'aria-labelledby': ids.times, 'aria-describedby': ids.caption, class: 'step' },
+      h(options.heading ?? 'h2', { id: ids.times }, 'Available times'),
+      caption,
+      times,
+    ),
   ];
-  const element = h('div', { class: 'picker' }, providerField, groups[0], h('div', { class: 'daynav' }, earlier, range, later), notice, retry, groups[1]);
+  const element = h(
+    'div',
+    { class: 'picker' },
+    providerField,
+    groups[0],
+    h('div', { class: 'daynav' }, earlier, range, later),
+    notice,
+    retry,
+    groups[1],
+  );
 
   function say(message: string | null, focus = false): void {
     showMessage(notice, message, focus);
@@ -84,7 +116,8 @@ export function createPicker(options: PickerOptions): Picker {
   }
 
   const windowDates = () => datesFrom(start, last);
-  const timesOn = (day: string) => freeTimes(entries, day, provider || fixed || '', Date.now() + practice.online_booking.min_notice_minutes * 60_000);
+  const timesOn = (day: string) =>
+    freeTimes(entries, day, provider || fixed || '', Date.now() + practice.online_booking.min_notice_minutes * 60_000);
   /** `day` while it has times, else the next that has (else the first): see slots.ts. */
   const dayFrom = (day: string | null) => dayToShow(day, windowDates(), (date) => timesOn(date).length > 0);
 
@@ -97,7 +130,9 @@ export function createPicker(options: PickerOptions): Picker {
       for (const group of groups) group.setAttribute('aria-busy', 'true');
       caption.textContent = 'Loading times…';
       try {
-        const got = await api.get('v1/public/availability', { query: { service_id: serviceId, from, to: windowEnd(from, last), provider_id: fixed } });
+        const got = await api.get('v1/public/availability', {
+          query: { service_id: serviceId, from, to: windowEnd(from, last), provider_id: fixed },
+        });
         answer = Array.isArray(got) ? got : [];
         cache.set(from, answer);
       } catch (error) {
@@ -117,7 +152,11 @@ export function createPicker(options: PickerOptions): Picker {
     for (const entry of entries) providers.set(entry.provider.id, entry.provider.display_name);
     if (!fixed && providers.size > 1 && providerSelect.options.length !== providers.size + 1) {
       const sorted = [...providers].sort((a, b) => a[1].localeCompare(b[1]));
-      fill(providerSelect, h('option', { value: '' }, 'Any provider'), sorted.map(([id, name]) => h('option', { value: id }, name)));
+      fill(
+        providerSelect,
+        h('option', { value: '' }, 'Any provider'),
+        sorted.map(([id, name]) => h('option', { value: id }, name)),
+      );
       providerSelect.value = provider;
       providerField.hidden = false;
     }
@@ -138,7 +177,14 @@ export function createPicker(options: PickerOptions): Picker {
           null,
           h(
             'button',
-            { type: 'button', class: 'day', 'data-date': d, 'aria-pressed': String(d === day), disabled: !free, onclick: () => pick(d) },
+            {
+              type: 'button',
+              class: 'day',
+              'data-date': d,
+              'aria-pressed': String(d === day),
+              disabled: !free,
+              onclick: () => pick(d),
+            },
             h('span', null, weekday),
             ' ',
             h('span', { class: 'num' }, number),
@@ -161,7 +207,21 @@ export function createPicker(options: PickerOptions): Picker {
     fill(
       times,
       list.map((choice) =>
-        h('li', null, h('button', { type: 'button', class: 'time', 'data-start': choice.start, 'aria-pressed': String(choice.start === chosen?.start), onclick: () => choose(choice) }, clock(choice.start, zone))),
+        h(
+          'li',
+          null,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'time',
+              'data-start': choice.start,
+              'aria-pressed': String(choice.start === chosen?.start),
+              onclick: () => choose(choice),
+            },
+            clock(choice.start, zone),
+          ),
+        ),
       ),
     );
   }
@@ -177,7 +237,8 @@ export function createPicker(options: PickerOptions): Picker {
   function choose(choice: Choice): void {
     chosen = choice;
     say(null);
-    for (const b of times.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.start === choice.start));
+    for (const b of times.querySelectorAll('button'))
+      b.setAttribute('aria-pressed', String(b.dataset.start === choice.start));
     options.onChoose(choice);
   }
 
@@ -202,7 +263,9 @@ export function createPicker(options: PickerOptions): Picker {
     }
     if (!(await load(from))) return;
     show(null);
-    say(`No free times ${fixed ? 'with this provider' : 'for this service'} in the next ${period(practice.online_booking.horizon_days * 1440)}. Please contact the practice.`);
+    say(
+      `No free times ${fixed ? 'with this provider' : 'for this service'} in the next ${period(practice.online_booking.horizon_days * 1440)}. Please contact the practice.`,
+    );
   }
 
   async function refresh(message: string): Promise<void> {

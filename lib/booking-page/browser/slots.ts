@@ -39,7 +39,12 @@ export function timesOn(entries: AvailabilityEntry[], day: string, providerId: s
     if (entry.date !== day || (providerId && entry.provider.id !== providerId)) continue;
     for (const slot of entry.slots) {
       if (byStart.has(slot.slot_start) || Date.parse(slot.slot_start) < earliest) continue;
-      byStart.set(slot.slot_start, { start: slot.slot_start, end: slot.slot_end, providerId: providerId || null, providerName: providerId ? entry.provider.display_name : null });
+      byStart.set(slot.slot_start, {
+        start: slot.slot_start,
+        end: slot.slot_end,
+        providerId: providerId || null,
+        providerName: providerId ? entry.provider.display_name : null,
+      });
     }
   }
   return [...byStart.values()].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
@@ -50,4 +55,3 @@ export function dayToShow(day: string | null, dates: string[], free: (date: stri
   if (day && free(day)) return day;
   return dates.find((date) => day !== null && date > day && free(date)) ?? dates.find(free) ?? null;
 }
-

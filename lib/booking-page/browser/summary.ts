@@ -19,7 +19,8 @@ export const statusLabel = (status: string) => STATUS[status as Booking['status'
 export const isChangeable = (booking: Booking) => booking.status === 'scheduled' || booking.status === 'confirmed';
 
 /** Online changes close `cutoffMinutes` (the practice's cancel cut-off) before the start. */
-export const changesClosed = (booking: Booking, cutoffMinutes: number, now: number) => Date.parse(booking.scheduled_at) - cutoffMinutes * 60_000 <= now;
+export const changesClosed = (booking: Booking, cutoffMinutes: number, now: number) =>
+  Date.parse(booking.scheduled_at) - cutoffMinutes * 60_000 <= now;
 
 /** A booking as a description list: service, provider, time, length, price (when known), status. */
 export function details(booking: Booking, practice: Practice, priceCents: number | null): HTMLElement {
@@ -31,5 +32,9 @@ export function details(booking: Booking, practice: Practice, priceCents: number
     ...(priceCents === null ? [] : ([['Price', money(priceCents, practice.currency)]] as [string, string][])),
     ['Status', statusLabel(booking.status)],
   ];
-  return h('dl', { class: 'details' }, rows.map(([term, value]) => h('div', null, h('dt', null, term), h('dd', null, value))));
+  return h(
+    'dl',
+    { class: 'details' },
+    rows.map(([term, value]) => h('div', null, h('dt', null, term), h('dd', null, value))),
+  );
 }
