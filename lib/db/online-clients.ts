@@ -28,9 +28,12 @@ export interface OnlineLedger {
   ends: Record<string, string>;
 }
 
+/** A client that has never booked online (or a new one) has no ledger item yet. */
+export const NO_LEDGER: OnlineLedger = { version: null, ends: {} };
+
 export function ledgerOf(item: Record<string, unknown> | undefined): OnlineLedger {
   const record = onlineLedgerCodec.fromItem(item);
-  return record ? { version: record.version, ends: record.ends } : { version: null, ends: {} };
+  return record ? { version: record.version, ends: record.ends } : NO_LEDGER;
 }
 
 /**

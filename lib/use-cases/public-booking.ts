@@ -6,7 +6,7 @@ import { manageGenerationOf, manageTokenGeneration } from '../crypto/manage-toke
 import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
 import { clientIndexChecks, findClientIndexEntries, newClientActions } from '../db/clients';
-import { emailOwnerAction, ledgerBookAction } from '../db/online-clients';
+import { emailOwnerAction, ledgerBookAction, NO_LEDGER } from '../db/online-clients';
 import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
@@ -101,7 +101,7 @@ export async function bookOnline(
                   now,
                 );
             const clientId = known?.id ?? client!.id;
-            const ledger = known ? reads.ledger(known.id) : { version: null, ends: {} };
+            const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
             const live = liveBookings(ledger.ends, now);
             if (Object.keys(live).length >= settings.max_active_bookings_per_client)
               throw new AppError('BOOKING_LIMIT_REACHED');
