@@ -36,7 +36,7 @@ const projects: TestProjectInlineConfiguration[] = [
   },
   {
     extends: true,
-    test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: E2E_FILES, ...withDynamo },
+    test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: E2E_FILES, isolate: false, ...withDynamo },
   },
   {
     extends: true,

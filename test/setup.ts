@@ -13,6 +13,7 @@ import { MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
 // practice, so no test needs an empty table, and creating one per file cost more than most files'
 // tests. A file that reads the stream, or needs to see the whole table, takes its own
 // (fixtures/table-stream: useTableStream, useOwnTable).
+const envOfFile = { ...process.env };
 process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
 process.env.TABLE_NAME = `t_worker${process.env.VITEST_POOL_ID ?? '1'}`;
 process.env[MODEL_FILE_VARIABLE] = inject('awsModelFile');
@@ -31,6 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in envOfFile)) delete process.env[name];
+  Object.assign(process.env, envOfFile);
   writeUsedGrants(inject('iamUsageDir'));
   rmSync(fileTmp, { recursive: true, force: true });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,11 +23,15 @@ let server: Server;
 let baseUrl: string;
 let practice: TestPractice;
 
-async function freshProject(name: string): Promise<string> {
-  const dir = join(work, name);
-  await run('mkdir', ['-p', dir]);
-  await run('npm', ['init', '-y'], { cwd: dir });
-  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: dir });
+/**
+ * The project the tarball is installed into once (an offline npm install takes seconds); each test
+ * works in a folder of its own inside it, which resolves the package and its module system from
+ * the project as any of its source folders would.
+ */
+let project: string;
+function freshProject(name: string): string {
+  const dir = join(project, name);
+  mkdirSync(dir);
   return dir;
 }
 
@@ -51,6 +55,10 @@ const credentials = () => ({
 
 beforeAll(async () => {
   tarball = await packClient(work);
+  project = join(work, 'project');
+  mkdirSync(project);
+  await run('npm', ['init', '-y'], { cwd: project });
+  await run('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund'], { cwd: project });
   server = createLocalServer();
   baseUrl = `http://127.0.0.1:${await listen(server, 0)}`;
   practice = await makePractice({ name: 'Package Spa' });
@@ -63,7 +71,7 @@ afterAll(async () => {
 
 describe('the typed client as a package', () => {
   it('works with require in a default CommonJS project', async () => {
-    const dir = await freshProject('cjs');
+    const dir = freshProject('cjs');
     writeFileSync(
       join(dir, 'index.js'),
       `const { MedspaClient, MedspaApiError } = require('medspa-api-client');
@@ -79,7 +87,7 @@ medspa.api.getPractice().then(async ({ data }) => {
   }, 60_000);
 
   it('works with import and top-level await in an ES module', async () => {
-    const dir = await freshProject('esm');
+    const dir = freshProject('esm');
     writeFileSync(
       join(dir, 'index.mjs'),
       `import { MedspaClient } from 'medspa-api-client';
@@ -97,7 +105,7 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
   it("runs the client guide's example as written, against a demo practice", async () => {
     const demo = await makePractice({ name: 'Demo Spa' });
     await seedDemoPracticeData(demo.medspaId, new Date());
-    const dir = await freshProject('readme');
+    const dir = freshProject('readme');
     writeFileSync(join(dir, 'book.mjs'), guideExample());
     const env = {
       ...process.env,
@@ -111,7 +119,7 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
   }, 120_000);
 
   it("type-checks the client guide's example as TypeScript under --strict (book.mts, NodeNext)", async () => {
-    const dir = await freshProject('guide-types');
+    const dir = freshProject('guide-types');
     writeFileSync(join(dir, 'book.mts'), guideExample());
     // Node's types, as any Node project has them, from this checkout (nothing downloaded).
     const compilerOptions = {
@@ -133,7 +141,7 @@ console.log(JSON.stringify({ name: data.name, services: services.length }));
   }, 60_000);
 
   it('carries its types for both module systems (NodeNext, strict)', async () => {
-    const dir = await freshProject('types');
+    const dir = freshProject('types');
     const use = (binding: string) => `${binding}
 const medspa = new MedspaClient({ baseUrl: 'http://127.0.0.1:3000', clientId: 'id', clientSecret: 'secret' });
 export async function first(): Promise<string | undefined> {
