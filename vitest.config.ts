@@ -36,7 +36,15 @@ const projects: TestProjectInlineConfiguration[] = [
   },
   {
     extends: true,
-    test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: E2E_FILES, isolate: false, ...withDynamo },
+    test: {
+      name: 'integration',
+      include: ['test/integration/**/*.test.ts'],
+      exclude: E2E_FILES,
+      // A worker's files share one module graph (the SDK, the handlers, the IAM model loaded once):
+      // test/setup.ts resets config and clients and restores the environment after each file.
+      isolate: false,
+      ...withDynamo,
+    },
   },
   {
     extends: true,
