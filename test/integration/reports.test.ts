@@ -580,16 +580,14 @@ describe('reports from stream-kept counters', () => {
     const marked = records.flatMap((record) => (record.eventID ? [record.eventID] : []));
     for (let i = 0; i < marked.length; i += 25)
       await Promise.all(
-        marked
-          .slice(i, i + 25)
-          .map((eventId) =>
-            ddb().send(
-              new DeleteCommand({
-                TableName: tableName(),
-                Key: reportStreamMarkerKey(scene.practice.medspaId, eventId),
-              }),
-            ),
+        marked.slice(i, i + 25).map((eventId) =>
+          ddb().send(
+            new DeleteCommand({
+              TableName: tableName(),
+              Key: reportStreamMarkerKey(scene.practice.medspaId, eventId),
+            }),
           ),
+        ),
       );
     for (let i = 0; i < records.length; i += 100) await stream.apply(records.slice(i, i + 100));
     expect(await liveCounters()).toEqual(before);
