@@ -3,6 +3,8 @@ import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { clock } from '../clock';
 import { logger } from '../log';
 import { recordIds, type StreamRecord } from '../db/stream';
+import { practiceWebhooks } from '../db/webhooks';
+import { wantsEvent } from '../domain/webhooks';
 import { eventsFromRecord, reminderToArm } from '../events/from-record';
 import type { Publish } from '../events/publish';
 import type { ContractEvent } from '../events/types';
@@ -18,10 +20,38 @@ export interface PipelineDeps {
   publish: Publish;
   /** Production: the system clock. Used to arm reminders and as the last-resort event time. */
   now?: () => Date;
+  /**
+   * Whether an event has anyone to go to. Production (the default): an enabled subscription of its
+   * practice that takes its type (`subscribedTo`). Tests of the events' content take them all.
+   */
+  wanted?: (event: ContractEvent) => Promise<boolean>;
+}
+
+/**
+ * An event no subscription takes goes nowhere: publishing it would cost an EventBridge entry, an
+ * SQS message and a fanOut run only to find no subscription. One strongly consistent Query of the
+ * practice's subscriptions per batch (the read fanOut makes anyway): made after every record of
+ * the batch was written, so a subscription that existed when a change was written always sees its
+ * event. A failed read is not kept: the record fails and is retried.
+ */
+export function subscribedTo(): (event: ContractEvent) => Promise<boolean> {
+  const byPractice = new Map<string, ReturnType<typeof practiceWebhooks>>();
+  return async (event) => {
+    let subscriptions = byPractice.get(event.medspa_id);
+    if (!subscriptions) {
+      subscriptions = practiceWebhooks(event.medspa_id);
+      byPractice.set(event.medspa_id, subscriptions);
+      subscriptions.catch(() => byPractice.delete(event.medspa_id));
+    }
+    return (await subscriptions).some((sub) => sub.enabled && wantsEvent(sub.events, event.type));
+  };
 }
 
 /** One record, start to end; throws when any step fails, so the record is retried as a whole. */
-export async function handleStreamRecord(record: StreamRecord, deps: PipelineDeps): Promise<ContractEvent[]> {
+export async function handleStreamRecord(
+  record: StreamRecord,
+  deps: PipelineDeps & Required<Pick<PipelineDeps, 'wanted'>>,
+): Promise<ContractEvent[]> {
   const now = deps.now?.() ?? clock().now();
   try {
     const events = eventsFromRecord(record, { now });
@@ -29,8 +59,10 @@ export async function handleStreamRecord(record: StreamRecord, deps: PipelineDep
     // Arming is idempotent (same time, same item) and happens before publishing, so a retried
     // record never leaves an appointment unarmed.
     if (arming) await armReminder(arming, now);
-    if (events.length > 0) await deps.publish(events);
-    return events;
+    const wanted = await Promise.all(events.map(deps.wanted));
+    const sent = events.filter((_, index) => wanted[index]);
+    if (sent.length > 0) await deps.publish(sent);
+    return sent;
   } catch (error) {
     logger.warn('stream record failed', { ...recordIds(record), error: (error as Error).name });
     throw error;
@@ -44,9 +76,10 @@ export async function handleStreamRecord(record: StreamRecord, deps: PipelineDep
  */
 export function processStreamRecords(records: StreamRecord[], deps: PipelineDeps): Promise<DynamoDBBatchResponse> {
   const processor = new BatchProcessor(EventType.DynamoDBStreams);
+  const batchDeps = { ...deps, wanted: deps.wanted ?? subscribedTo() };
   return processPartialResponse(
     { Records: records as DynamoDBRecord[] },
-    (record: DynamoDBRecord) => handleStreamRecord(record as StreamRecord, deps),
+    (record: DynamoDBRecord) => handleStreamRecord(record as StreamRecord, batchDeps),
     processor,
     { processInParallel: false, throwOnFullBatchFailure: false },
   );

@@ -11,6 +11,8 @@ import { localTimeInDays } from '../fixtures/stream';
 import { useTableStream } from '../fixtures/table-stream';
 
 useTableStream();
+// The subscription below names a receiver on 127.0.0.1 (nothing delivers here: `publish` is a list).
+process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
 
 // The local server's event source end to end on DynamoDB Local: API calls -> table stream ->
 // poller -> pipeline -> `publish`, and the reminder sweeper on an injected clock.
@@ -43,7 +45,17 @@ describe('startEventSource', () => {
       const token = scene.practice.adminToken;
       const ofPractice = (type: string) =>
         published.filter((event) => event.medspa_id === scene.practice.medspaId && event.type === type);
-      await waitFor(() => ofPractice('client.created').length === 1, 'client.created');
+      // Only events a subscription takes are published: from here on, every one.
+      const subscribed = await call('POST', '/v1/webhooks', {
+        token,
+        body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+      });
+      expect(subscribed.status).toBe(201);
+      const client = await call('POST', '/v1/clients', { token, body: { first_name: 'Eve', last_name: 'Source' } });
+      await waitFor(
+        () => ofPractice('client.created').some((e) => e.data.object.id === client.body.data.id),
+        'client.created',
+      );
 
       // Booked inside the lead time (14 days), so its reminder falls due the next minute.
       await call('PATCH', '/v1/practice', { token, body: { reminder_lead_minutes: 60 * 24 * 14 } });

@@ -5,12 +5,14 @@ import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import { eventBridgePublisher, type Publish } from '../../lib/events/publish';
 import type { StreamRecord } from '../../lib/db/stream';
 import { EVENT_SOURCE, type ContractEvent } from '../../lib/events/types';
-import { makePractice } from '../fixtures/api';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { streamReader } from '../fixtures/stream';
 import { useTableStream } from '../fixtures/table-stream';
 
 useTableStream();
+// The subscriptions below name a receiver on 127.0.0.1 (never called: nothing delivers here).
+process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
 
 // The stream worker's path (functions/workers/streamToBus.ts): real stream records of this
 // file's table, as Lambda delivers them, through processStreamRecords into a publisher. The
@@ -28,10 +30,23 @@ const asLambdaRecord = (record: StreamRecord): DynamoDBRecord => {
   } as DynamoDBRecord;
 };
 
-async function recordsOfNewClients(count: number) {
+/** A subscription of the practice (events an enabled one takes are the only ones published). */
+async function subscribe(practice: TestPractice, events: string[], enabled = true) {
+  const created = await call('POST', '/v1/webhooks', {
+    token: practice.adminToken,
+    body: { url: 'http://127.0.0.1:9/hook', events },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  if (enabled) return;
+  const path = `/v1/webhooks/${created.body.data.id}`;
+  expect((await call('PATCH', path, { token: practice.adminToken, body: { enabled: false } })).status).toBe(200);
+}
+
+async function recordsOfNewClients(count: number, events: string[] | null = ['*']) {
   const reader = streamReader();
   await reader.readNew();
   const practice = await makePractice();
+  if (events) await subscribe(practice, events);
   const clients = [];
   for (let i = 0; i < count; i += 1) clients.push(await makeClient(practice));
   const records = (await reader.readNew()).map(asLambdaRecord);
@@ -77,6 +92,25 @@ describe('stream worker: records -> events -> PutEvents', () => {
           entry.DetailType === JSON.parse(entry.Detail!).type,
       ),
     ).toBe(true);
+  });
+
+  it('publishes only what an enabled subscription of the practice takes: nothing for a practice without one', async () => {
+    const published: ContractEvent[] = [];
+    const publish: Publish = async (events) => {
+      published.push(...events);
+    };
+    const none = await recordsOfNewClients(2, null);
+    const disabledOnly = await recordsOfNewClients(2, null);
+    await subscribe(disabledOnly.practice, ['*'], false);
+    const otherTypes = await recordsOfNewClients(2, ['client.updated', 'appointment.created']);
+    const clientsToo = await recordsOfNewClients(2, ['client.updated', 'client.created']);
+    for (const batch of [none, disabledOnly, otherTypes, clientsToo]) {
+      expect(await processStreamRecords(batch.records, { publish })).toEqual({ batchItemFailures: [] });
+    }
+    // The disabled practice's records were written before its subscription, read after: still none.
+    expect(published.map((event) => [event.medspa_id, event.data.object.id])).toEqual(
+      clientsToo.clients.map((client) => [clientsToo.practice.medspaId, client.id]),
+    );
   });
 
   it('a record whose events are not accepted is reported by sequence number; the others are not', async () => {
