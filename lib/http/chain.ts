@@ -3,6 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { Context } from 'aws-lambda';
 import { compress } from './compress';
+import { conditionalGet } from './conditional-get';
 import { cors } from './cors';
 import { edgeOnly } from './edge-only';
 import { errors } from './errors';
@@ -19,7 +20,7 @@ import type { ApiEvent, ApiMiddleware, ApiRequest, ApiResponse, ApiResult, Reque
  * order) sit between CORS and the error envelope. Order matters: `before` runs top-down,
  * `after`/`onError` bottom-up, so errors become the envelope before idempotency, rate-limit
  * headers, audit and logging see the final answer, and the caller is known before the body is
- * read. Compression sees the final answer, after all of them and before the log line. A request that went around the stage's edge (./edge-only.ts) is refused first; CORS judges
+ * read. A GET whose If-None-Match names its ETag becomes a 304, and compression sees the final answer, after all of them and before the log line. A request that went around the stage's edge (./edge-only.ts) is refused first; CORS judges
  * the origin before any other work and marks every answer after the envelope is made.
  */
 export function composeChain<R extends RouteDef & { operation: string }>(
@@ -34,6 +35,7 @@ export function composeChain<R extends RouteDef & { operation: string }>(
     .use(requestState(route))
     .use(logging())
     .use(compress())
+    .use(conditionalGet())
     .use(edgeOnly())
     .use(cors());
   for (const middleware of callerWork) chain.use(middleware);

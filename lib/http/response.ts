@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../errors';
 import { logger } from '../log';
 import type { PrebuiltAnswer } from './prebuilt';
@@ -25,12 +26,27 @@ function shape(route: RouteDef, data: unknown): unknown {
   return parsed.data;
 }
 
+/**
+ * A list page's ETag: a weak tag of its items, its total and whether more follow, never of its
+ * cursor (sealed afresh each time, so two reads of the same page never share their bytes).
+ */
+export const listETag = (data: unknown, pagination: NonNullable<ApiResult['pagination']>) =>
+  `W/"${createHash('sha256')
+    .update(JSON.stringify(data))
+    .update(`|${pagination.total}|${pagination.next_cursor === null ? 'last' : 'more'}`)
+    .digest('base64url')
+    .slice(0, 27)}"`;
+
+function etagOf(result: ApiResult, data: unknown): Record<string, string> {
+  if (result.pagination) return { etag: listETag(data, result.pagination) };
+  const versioned = data as { version?: unknown } | null;
+  return versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
+}
+
 function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiResponse {
   const status = result.status ?? successStatusOf(route);
   if (route.envelope === false) return json(status, data, result.headers);
-  const versioned = data as { version?: unknown } | null;
-  const etag: Record<string, string> =
-    !result.pagination && versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
+  const etag = etagOf(result, data);
   return json(
     status,
     { success: true, data, ...(result.pagination ? { pagination: result.pagination } : {}) },

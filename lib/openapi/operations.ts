@@ -54,6 +54,7 @@ function parametersOf(operation: string, route: RouteDef, traffic: Traffic): Zod
     ...fields(route.params, 'path'),
     ...fields(route.query, 'query'),
     ...(honoursIfMatch(route) ? [{ $ref: '#/components/parameters/IfMatch' }] : []),
+    ...(conditionalGetOf(route) ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
     ...(traffic.idempotent ? [idempotencyKeyParameter(operation, route.idempotent === 'required')] : []),
   ];
 }
@@ -70,9 +71,23 @@ function successSchema(route: RouteDef): z.core.$ZodType {
   });
 }
 
+/** A versioned resource's answer carries `ETag: "<version>"`. */
+const isSingle = (route: RouteDef) =>
+  route.envelope !== false && !isList(route) && 'version' in shapeOf(route.response);
+
+/** GETs answering an ETag (a list page's, a resource's version) take `If-None-Match` (lib/http/conditional-get.ts). */
+const conditionalGetOf = (route: RouteDef): 'list' | 'single' | null =>
+  route.method !== 'GET' ? null : isList(route) ? 'list' : isSingle(route) ? 'single' : null;
+
 function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObject {
   const status = successStatusOf(route);
-  const single = route.envelope !== false && !isList(route) && 'version' in shapeOf(route.response);
+  const single = isSingle(route);
+  const conditional = conditionalGetOf(route);
+  const etag: Record<string, ReturnType<typeof header>> = conditional === 'list'
+    ? { ETag: header('ListETag') }
+    : single
+      ? { ETag: header('ETag') }
+      : {};
   const rateHeaders = traffic.rateLimited
     ? Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, header(name)]))
     : {};
@@ -88,9 +103,17 @@ function responsesOf(route: RouteDef, traffic: Traffic): ZodOpenApiResponsesObje
   return {
     [status]: {
       description: SUCCESS_TITLES[status] ?? 'Success',
-      headers: { 'X-Request-Id': header('X-Request-Id'), ...(single ? { ETag: header('ETag') } : {}), ...rateHeaders },
+      headers: { 'X-Request-Id': header('X-Request-Id'), ...etag, ...rateHeaders },
       content,
     },
+    ...(conditional
+      ? {
+          304: {
+            description: 'Not modified: `If-None-Match` names the current `ETag`. No body.',
+            headers: { 'X-Request-Id': header('X-Request-Id'), ...etag, ...rateHeaders },
+          },
+        }
+      : {}),
     ...errorResponsesOf(route, traffic, rateHeaders),
     ...transportRefs(),
   };

@@ -50,6 +50,11 @@ export const RESPONSE_HEADERS = {
     description: 'The resource `version` as `"<version>"`; send it back in `If-Match`.',
     schema: { type: 'string', pattern: '^"[0-9]+"$', examples: ['"3"'] },
   },
+  ListETag: {
+    description:
+      'A weak tag of the page (its items, `total` and whether more follow; not its cursor): send it back in `If-None-Match` to be answered 304 with no body while the page is unchanged.',
+    schema: { type: 'string', pattern: '^W/"[A-Za-z0-9_-]{27}"$', examples: ['W/"mJ8s3V1qk2nB0xYtR4uE7wZ5aLc"'] },
+  },
   'RateLimit-Limit': {
     description:
       "Requests the caller may make at once (the burst of its own budget: its credential's, or on a public call its client IP's on the key).",
@@ -85,6 +90,14 @@ export const REQUEST_HEADER_PARAMETERS = {
     description:
       'Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional.',
     schema: { type: 'string', pattern: IF_MATCH_PATTERN, examples: ['"3"'] },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it.',
+    schema: { type: 'string', maxLength: 1024, examples: ['"3"', 'W/"mJ8s3V1qk2nB0xYtR4uE7wZ5aLc"'] },
   },
 } satisfies Record<string, oas31.ParameterObject>;
 
