@@ -1,0 +1,95 @@
+/**
+ * The floor of each operation of `npm run bench:cost`: the least DynamoDB units, round trips and
+ * pipeline work that could do its job and keep its guarantees, written out by hand. What every
+ * floor keeps: one API request and one invocation (the answer, response bytes as measured: the
+ * contract's), Lambda's platform log lines and the access log line but no log line of ours, the
+ * rate-limit bucket writes (the limits are part of the contract: 1 WRU for a credential, 2 for a
+ * publishable key with its per-IP bucket), and for a change, the outbox: one stream batch that
+ * the relay turns into its contract event (one EventBridge entry, one message through the events
+ * queue to fan-out, whose Query of subscriptions is 0.5 RRU). Report counters are left out.
+ */
+import { billedMs, queryReadUnits, SDK_CPU_MS_PER_CALL, type OpUsage } from './cost-model';
+
+/** One appointment item as stored (about 1 KB with both index keys); its read on the day's index. */
+const APPOINTMENT_BYTES = 1024;
+/** Appointments on the day the staff list (the workload's 40). */
+const DAY_APPOINTMENTS = 40;
+
+interface FloorSpec {
+  readUnits: number;
+  writeUnits: number;
+  /** Rounds of DynamoDB calls of the request, and the calls. */
+  steps: number;
+  calls: number;
+  /** Contract events the change emits (0 for a read). */
+  events: number;
+  /** Webhook deliveries (subscribed create). */
+  deliveries?: number;
+  kmsSigns?: number;
+}
+
+const floor =
+  (spec: FloorSpec) =>
+  (measured: OpUsage): { usage: OpUsage } => ({
+    usage: {
+      apiRequests: 1,
+      readUnits: spec.readUnits + (spec.events ? 0.5 : 0) + (spec.deliveries ?? 0) * 1,
+      writeUnits: spec.writeUnits + (spec.deliveries ?? 0) * 2,
+      storageBytes: 0,
+      streamBatches: spec.events ? 1 : 0,
+      streamRecords: spec.events,
+      handlerMs: billedMs(spec.steps + (spec.kmsSigns ?? 0), spec.calls * SDK_CPU_MS_PER_CALL),
+      // The relay's one record, and fan-out's Query (and a delivery's read and log write).
+      streamWorkerMs: spec.events ? billedMs(0, SDK_CPU_MS_PER_CALL) : 0,
+      queueMessages: spec.events + (spec.deliveries ?? 0),
+      queueWorkerMs: spec.events ? billedMs(1, SDK_CPU_MS_PER_CALL) + (spec.deliveries ?? 0) * billedMs(2, 2) : 0,
+      eventBridgeEntries: spec.events,
+      logBytes: 0,
+      responseBytes: measured.responseBytes,
+      webhookBytes: measured.webhookBytes,
+      kmsSigns: spec.kmsSigns ?? 0,
+    },
+  });
+
+// A create: read the client, service and provider strongly (3 RRU; the claim buckets it checks
+// come back with them: a missing bucket is 1 RRU more each, left out here as the floor needs only
+// the ones that exist), then one transaction: the appointment (<= 2 KB: 4 WRU), its two index
+// entries (2 x 2 WRU, not transactional... but 2 KB each), its provider's hour bucket (2 WRU);
+// + the credential's rate-limit bucket (1 WRU). Two round trips.
+const CREATE: FloorSpec = { readUnits: 3, writeUnits: 4 + 4 + 2 + 1, steps: 2, calls: 3, events: 1 };
+
+export const FLOORS: Record<string, (measured: OpUsage) => { usage: OpUsage }> = {
+  create: floor(CREATE),
+  // The key's record rides in the create's transaction (<= 1 KB: 2 WRU) with its answer.
+  'create+key': floor({ ...CREATE, writeUnits: CREATE.writeUnits + 2 }),
+  // One eventually consistent Query of the day's appointments on the time index; the rate limit.
+  'list 1 day': floor({
+    readUnits: queryReadUnits(DAY_APPOINTMENTS * APPOINTMENT_BYTES, false),
+    writeUnits: 1,
+    steps: 1,
+    calls: 2,
+    events: 0,
+  }),
+  // One strongly consistent GetItem; the rate limit.
+  'get client': floor({ readUnits: 1, writeUnits: 1, steps: 1, calls: 2, events: 0 }),
+  // The service and its 3 providers (eventual reads: 4 x 0.5), then one eventually consistent
+  // Query per provider of its claim buckets in the range (each under 4 KB: 0.5); the rate limit.
+  'search (staff)': floor({ readUnits: 2 + 3 * 0.5, writeUnits: 1, steps: 2, calls: 5, events: 0 }),
+  // The same, with the publishable key's two buckets (the key's and the visitor's IP's).
+  'search (public)': floor({ readUnits: 2 + 3 * 0.5, writeUnits: 2, steps: 2, calls: 6, events: 0 }),
+  // A create, plus the new client (<= 1 KB, 2 WRU) and the email's index item (2 WRU) in its
+  // transaction, the email lookup (a Query, 0.5), the required key's record (2), two buckets.
+  'public booking': floor({
+    ...CREATE,
+    readUnits: CREATE.readUnits + 0.5,
+    writeUnits: CREATE.writeUnits - 1 + 2 + 2 + 2 + 2,
+  }),
+  // Read the appointment (1 RRU); one transaction: the appointment (4), its two index entries
+  // (2 x 2), the released bucket (2); the rate limit (1).
+  cancel: floor({ readUnits: 1, writeUnits: 4 + 4 + 2 + 1, steps: 2, calls: 3, events: 1 }),
+  // A keyed create whose event reaches one subscription: one delivery more (its job through the
+  // deliveries queue, the subscription read (1 RRU), its log entry (2 WRU), the POST).
+  'create+webhook': floor({ ...CREATE, writeUnits: CREATE.writeUnits + 2, deliveries: 1 }),
+  // The credential by client_id (an eventual Query on its index, 0.5), kms:Sign, the IP's bucket.
+  token: floor({ readUnits: 0.5, writeUnits: 1, steps: 1, calls: 2, events: 0, kmsSigns: 1 }),
+};

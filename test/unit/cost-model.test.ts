@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  billedMs,
+  conditionCheckUnits,
+  indexWriteUnits,
+  itemReadUnits,
+  itemSize,
+  itemWriteUnits,
+  numberSize,
+  opCost,
+  queryReadUnits,
+  streamInvocationsPerSecond,
+  total,
+  xrayTracesPerSecond,
+  type OpUsage,
+} from '../bench/cost-model';
+import { PRICES, PRICES_DATE } from '../bench/prices';
+
+describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
+  it('sizes items as DynamoDB does: names, UTF-8 strings, numbers by significant digits, maps and lists with 3 bytes and 1 a element', () => {
+    expect(numberSize('0')).toBe(2);
+    expect(numberSize('12345')).toBe(4);
+    expect(numberSize('-0.001200')).toBe(2);
+    expect(itemSize({ pk: { S: 'P#1' }, n: { N: '27' }, ok: { BOOL: true }, z: { NULL: true } })).toBe(
+      2 + 3 + 1 + 2 + 2 + 1 + 1 + 1,
+    );
+    expect(itemSize({ é: { S: 'é' } })).toBe(4);
+    expect(itemSize({ m: { M: { a: { S: 'xy' } } } })).toBe(1 + 3 + (1 + 1 + 2));
+    expect(itemSize({ l: { L: [{ N: '1' }, { S: 'ab' }] } })).toBe(1 + 3 + (1 + 2) + (1 + 2));
+    expect(itemSize({ b: { B: Buffer.from('abcd').toString('base64') } })).toBe(1 + 4);
+  });
+
+  it('bills reads per 4 KB (eventual half, a missing item one unit) and a Query on the sum, rounded once', () => {
+    expect(itemReadUnits(0, true)).toBe(1);
+    expect(itemReadUnits(0, false)).toBe(0.5);
+    expect(itemReadUnits(4096, true)).toBe(1);
+    expect(itemReadUnits(4097, false)).toBe(1);
+    expect(queryReadUnits(40 * 1000, false)).toBe(5);
+    expect(queryReadUnits(0, true)).toBe(1);
+    expect(conditionCheckUnits(300)).toBe(2);
+  });
+
+  it('bills writes per 1 KB of the larger image, doubled in a transaction, and index entries apart', () => {
+    expect(itemWriteUnits(0, 0, false)).toBe(1);
+    expect(itemWriteUnits(300, 1500, false)).toBe(2);
+    expect(itemWriteUnits(2100, 300, true)).toBe(6);
+    expect(indexWriteUnits(undefined, { key: 'a', bytes: 1500 }, true)).toBe(2);
+    expect(indexWriteUnits({ key: 'a', bytes: 900 }, { key: 'b', bytes: 900 }, true)).toBe(2);
+    expect(indexWriteUnits({ key: 'a', bytes: 900 }, { key: 'a', bytes: 900 }, false)).toBe(0);
+    expect(indexWriteUnits(undefined, undefined, true)).toBe(0);
+  });
+
+  it('models Lambda duration, X-Ray sampling and stream polling', () => {
+    expect(billedMs(2, 1)).toBe(Math.ceil(16 + 1769 / 512));
+    expect(xrayTracesPerSecond(0.5)).toBe(0.5);
+    expect(xrayTracesPerSecond(21)).toBeCloseTo(2);
+    expect(streamInvocationsPerSecond(0.001, 1)).toBeCloseTo(0.001, 5);
+    expect(streamInvocationsPerSecond(1000, 1)).toBeCloseTo(4);
+  });
+
+  it('prices an operation line by line from the dated table', () => {
+    expect(PRICES_DATE).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const price of Object.values(PRICES)) expect(price.source).toMatch(/^https:\/\/aws\.amazon\.com\//);
+    const usage: OpUsage = {
+      apiRequests: 1,
+      readUnits: 8,
+      writeUnits: 4,
+      storageBytes: 0,
+      streamBatches: 0,
+      streamRecords: 0,
+      handlerMs: 100,
+      streamWorkerMs: 0,
+      queueMessages: 0,
+      queueWorkerMs: 0,
+      eventBridgeEntries: 0,
+      logBytes: 0,
+      responseBytes: 0,
+      webhookBytes: 0,
+      kmsSigns: 0,
+    };
+    const lines = opCost('getClient', usage, {
+      streamInvocationsPerBatch: 1,
+      streamWorkers: 2,
+      traced: () => 0,
+      edge: false,
+      accessLogBytes: 0,
+    });
+    expect(lines.dynamodb).toBeCloseTo(8 * 0.125e-6 + 4 * 0.625e-6, 12);
+    expect(lines.lambda).toBeCloseTo(0.2e-6 + 0.05 * 0.0000133334, 12);
+    expect(lines.api).toBeCloseTo(1e-6, 12);
+    expect(total(lines)).toBeGreaterThan(lines.dynamodb! + lines.lambda! + lines.api!);
+  });
+});
