@@ -70,6 +70,14 @@ export const FLOORS: Record<string, (measured: OpUsage) => { usage: OpUsage }> =
     calls: 2,
     events: 0,
   }),
+  // A poll that finds the page unchanged reads what the full one reads (its ETag is of them).
+  'list 1 day (unchanged)': floor({
+    readUnits: queryReadUnits(DAY_APPOINTMENTS * APPOINTMENT_BYTES, false),
+    writeUnits: 1,
+    steps: 1,
+    calls: 2,
+    events: 0,
+  }),
   // One strongly consistent GetItem; the rate limit.
   'get client': floor({ readUnits: 1, writeUnits: 1, steps: 1, calls: 2, events: 0 }),
   // The service and its 3 providers (eventual reads: 4 x 0.5), then one eventually consistent
