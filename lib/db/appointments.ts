@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
@@ -11,6 +11,7 @@ import {
 } from './codecs';
 import { readItem } from './key-reads';
 import { queryMonthPartitions, type MonthPartitionQuery } from './month-partitions';
+import { queryOnce, type Decoder } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, writeOne, type NamedAction, type TransactItem } from './transact';
 import { versionedUpdate } from './update';
@@ -35,19 +36,26 @@ export const withoutPractice = (record: TreatmentRecord | null): PublicTreatment
   return fields;
 };
 
+/** The appointment and its treatment record among an appointment partition's items (its reminder items are skipped). */
+const appointmentPartitionCodec: Decoder<
+  { kind: 'APPOINTMENT'; appointment: AppointmentRecord } | { kind: 'TREATMENT'; treatmentRecord: TreatmentRecord }
+> = {
+  fromItem: (item) => {
+    if (item?.sk === 'APPOINTMENT') return { kind: 'APPOINTMENT', appointment: appointmentCodec.fromItem(item)! };
+    if (item?.sk === 'TREATMENT') return { kind: 'TREATMENT', treatmentRecord: treatmentRecordCodec.fromItem(item)! };
+    return null;
+  },
+};
+
 /** The appointment with its treatment record: one Query on the appointment's partition. */
 export async function getAppointmentWithRecord(medspaId: string, id: string) {
-  const { Items = [] } = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': appointmentPk(medspaId, id) },
-      ConsistentRead: true,
-    }),
-  );
+  const found = await queryOnce(appointmentPartitionCodec, {
+    partition: appointmentPk(medspaId, id),
+    consistent: true,
+  });
   return {
-    appointment: appointmentCodec.fromItem(Items.find((item) => item.sk === 'APPOINTMENT')),
-    treatmentRecord: withoutPractice(treatmentRecordCodec.fromItem(Items.find((item) => item.sk === 'TREATMENT'))),
+    appointment: found.find((item) => item.kind === 'APPOINTMENT')?.appointment ?? null,
+    treatmentRecord: withoutPractice(found.find((item) => item.kind === 'TREATMENT')?.treatmentRecord ?? null),
   };
 }
 
@@ -90,14 +98,13 @@ export function toClaimBucket(
   hour: string,
   item: Record<string, unknown> | undefined,
 ): ClaimBucket {
-  const entries = Object.entries((item?.entries ?? {}) as Record<string, { start: string; end: string }>).map(
-    ([appointment_id, interval]) => ({
-      appointment_id,
-      start: interval.start,
-      end: interval.end,
-    }),
-  );
-  return { resource, resourceId, hour, entries, version: item ? Number(item.version) : null };
+  const bucket = claimBucketCodec.fromItem(item);
+  const entries = Object.entries(bucket?.entries ?? {}).map(([appointment_id, interval]) => ({
+    appointment_id,
+    start: interval.start,
+    end: interval.end,
+  }));
+  return { resource, resourceId, hour, entries, version: bucket ? bucket.version : null };
 }
 
 /** One bucket write: add (or move) this appointment's entry, conditioned on the version read; or remove it. */

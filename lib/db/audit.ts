@@ -33,7 +33,8 @@ export function auditPut(medspaId: string, entry: AuditEntry, actions: readonly 
 /** Newest first, within [from, to]. */
 export const listAudit = (medspaId: string, range: { from: string; to: string }, page: PageRequest) =>
   queryPage(auditCodec, {
-    keyCondition: { name: 'pk', value: auditPk(medspaId), sortBetween: [range.from, `${range.to}\uffff`] },
+    partition: auditPk(medspaId),
+    sort: { op: 'between', from: range.from, to: `${range.to}\uffff` },
     descending: true,
     ...page,
   });

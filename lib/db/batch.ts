@@ -8,11 +8,37 @@ import {
   serviceCodec,
   type CollectionCodec,
 } from './codecs';
+import type {
+  ClientRecord,
+  FacilityRecord,
+  PaymentRecord,
+  ProductRecord,
+  ProviderRecord,
+  ServiceRecord,
+} from '../domain/records';
 import { itemId, readItem, readItems } from './key-reads';
 import { entityKey, type EntityType } from './keys';
 
-/** The collections read by type (setup resources, clients, products, payments): each through its codec. */
-export const COLLECTIONS = {
+/** The record of each collection read by type. */
+interface CollectionRecords {
+  PROVIDER: ProviderRecord;
+  ROOM: FacilityRecord;
+  EQUIPMENT: FacilityRecord;
+  SERVICE: ServiceRecord;
+  CLIENT: ClientRecord;
+  PRODUCT: ProductRecord;
+  PAYMENT: PaymentRecord;
+}
+export type CollectionType = keyof CollectionRecords;
+/** The record type of a collection. */
+export type RecordOf<K extends CollectionType> = CollectionRecords[K];
+
+/**
+ * The collections read by type (setup resources, clients, products, payments): each through its
+ * codec. Typed as a map over the types, so `COLLECTIONS[type]` of a generic `type` is the codec
+ * of `RecordOf<type>` and what it decodes flows to the caller without a cast.
+ */
+export const COLLECTIONS: { readonly [K in CollectionType]: CollectionCodec<RecordOf<K>, K> } = {
   PROVIDER: providerCodec,
   ROOM: roomCodec,
   EQUIPMENT: equipmentCodec,
@@ -20,10 +46,7 @@ export const COLLECTIONS = {
   CLIENT: clientCodec,
   PRODUCT: productCodec,
   PAYMENT: paymentCodec,
-} as const;
-export type CollectionType = keyof typeof COLLECTIONS;
-/** The record type of a collection. */
-export type RecordOf<K extends CollectionType> = (typeof COLLECTIONS)[K] extends CollectionCodec<infer T> ? T : never;
+};
 
 /** One entity of a collection by id, decoded by its codec (null when absent). */
 export const getEntity = async <T, E extends EntityType>(
@@ -39,12 +62,14 @@ export interface Entities {
 
 /** Entities of one practice found by a batched read (`readItems`), decoded on demand. */
 export function entitiesOf(medspaId: string, found: Map<string, Record<string, unknown>>): Entities {
-  const decoded = new Map<string, unknown>();
+  const decoded: { [K in CollectionType]?: Map<string, RecordOf<K> | null> } = {};
   return {
-    get: <K extends CollectionType>(type: K, id: string) => {
+    get: <K extends CollectionType>(type: K, id: string): RecordOf<K> | null => {
+      const ofType: Map<string, RecordOf<K> | null> = (decoded[type] ??= new Map());
       const at = itemId(entityKey(medspaId, type, id));
-      if (!decoded.has(at)) decoded.set(at, COLLECTIONS[type].fromItem(found.get(at)));
-      return decoded.get(at) as RecordOf<K> | null;
+      let record = ofType.get(at);
+      if (record === undefined) ofType.set(at, (record = COLLECTIONS[type].fromItem(found.get(at))));
+      return record;
     },
   };
 }

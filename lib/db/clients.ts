@@ -3,10 +3,17 @@ import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import { withoutPractice, type PublicTreatmentRecord } from './appointments';
 import { readItems } from './key-reads';
 import { tableName } from './client';
-import { appointmentCodec, clientCodec, clientSearchCodec, treatmentRecordCodec } from './codecs';
+import {
+  appointmentCodec,
+  appointmentIdCodec,
+  clientCodec,
+  clientSearchCodec,
+  clientSearchEntryCodec,
+  treatmentRecordCodec,
+} from './codecs';
 import { DataFailure } from './failure';
 import { clientAppointmentsIndexPk, clientSearchKey, clientSearchPk, entityKey, treatmentRecordKey } from './keys';
-import { oneOf, queryAll, queryPage, where, withFilter, type Page } from './query';
+import { oneOf, queryAll, queryPage, where, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { transact, type NamedAction, type TransactItem } from './transact';
 import { isHidden, versionedFailure, versionedUpdate, type VersionedFailure } from './update';
@@ -129,26 +136,17 @@ export async function findClientIndexEntries(
   prefix: string,
   membershipStatus?: string,
 ): Promise<{ sk: string; clientId: string }[]> {
-  const items = await queryAll(
-    withFilter(
-      {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ProjectionExpression: 'sk, client_id',
-        ExpressionAttributeValues: { ':pk': clientSearchPk(medspaId), ':prefix': prefix },
-        ConsistentRead: true,
-      },
-      where<{ membership_status: string }>({ membership_status: membershipStatus }),
-    ),
-  );
-  return items.map((item) => ({ sk: String(item.sk), clientId: String(item.client_id) }));
+  const entries = await queryAll(clientSearchEntryCodec, {
+    partition: clientSearchPk(medspaId),
+    sort: { op: 'begins_with', value: prefix },
+    projection: ['sk', 'client_id'],
+    consistent: true,
+    filter: where<{ membership_status: string }>({ membership_status: membershipStatus }),
+  });
+  return entries.map((entry) => ({ sk: entry.sk, clientId: entry.client_id }));
 }
 
 // ---- The client's appointments (gsi2: P#{mid}#CLIENT_APPTS#{clientId}, sorted by scheduled_at) ----
-
-const clientAppointments = (medspaId: string, clientId: string) => ({
-  name: 'gsi2pk',
-  value: clientAppointmentsIndexPk(medspaId, clientId),
-});
 
 /** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
 export const completedAppointmentsOf = (
@@ -157,7 +155,7 @@ export const completedAppointmentsOf = (
   page: PageRequest,
 ): Promise<Page<AppointmentRecord>> =>
   queryPage(appointmentCodec, {
-    keyCondition: clientAppointments(medspaId, clientId),
+    partition: clientAppointmentsIndexPk(medspaId, clientId),
     index: 'gsi2',
     ...page,
     descending: true,
@@ -188,17 +186,12 @@ export async function appointmentIdsFrom(
   from: string,
   statuses: readonly string[],
 ): Promise<string[]> {
-  const items = await queryAll(
-    withFilter(
-      {
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :from',
-        ProjectionExpression: '#id',
-        ExpressionAttributeNames: { '#id': 'id' },
-        ExpressionAttributeValues: { ':pk': clientAppointmentsIndexPk(medspaId, clientId), ':from': from },
-      },
-      where<{ status: string }>({ status: oneOf(statuses) }),
-    ),
-  );
-  return items.map((item) => String(item.id));
+  const appointments = await queryAll(appointmentIdCodec, {
+    partition: clientAppointmentsIndexPk(medspaId, clientId),
+    index: 'gsi2',
+    sort: { op: '>=', value: from },
+    projection: ['id'],
+    filter: where<{ status: string }>({ status: oneOf(statuses) }),
+  });
+  return appointments.map((appointment) => appointment.id);
 }

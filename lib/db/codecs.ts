@@ -116,6 +116,31 @@ function corruptItem(entity: string, item: Record<string, unknown>, fields: stri
   );
 }
 
+/**
+ * The decoder of a projection read of one kind (a Query's ProjectionExpression): the attributes
+ * read, checked by a narrow stored shape of their own. Such an item holds no `entity` tag (it was
+ * not read), so the kind is known from where it was read; a field of the wrong type or missing is
+ * a DataFailure `corrupt` naming the kind and the fields, never a value.
+ */
+/* @__NO_SIDE_EFFECTS__ */ export function projectionCodec<T>(
+  entity: string,
+  stored: z.ZodMiniType<T>,
+): Pick<Codec<T>, 'fromItem'> {
+  return {
+    fromItem: (item) => {
+      if (!item) return null;
+      const parsed = stored.safeParse(item);
+      if (parsed.success) return parsed.data;
+      const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(item)'))];
+      return failProjection(entity, fields);
+    },
+  };
+}
+
+const failProjection = (entity: string, fields: string[]): never => {
+  throw new DataFailure('corrupt', `a projection read of ${entity} does not decode: ${fields.join(', ')}`);
+};
+
 /** A record of a practice's `{TYPE}` collection, keyed by its id. */
 /* @__NO_SIDE_EFFECTS__ */ function collectionCodec<T extends { medspa_id: string; id: string }, E extends EntityType>(
   type: E,
@@ -360,3 +385,16 @@ export const reportClientsCodec = codec<R.ReportDayRecord, 'REPORT_DAY_CLIENTS'>
   keys: (d) => reportDayKey(d.medspa_id, d.generation, 'CLIENTS', d.date),
   stored: S.storedReportDay,
 });
+
+// ---- Projection reads (a Query's ProjectionExpression): each its own narrow codec ---------------
+
+export const serviceCertificationsCodec = projectionCodec('SERVICE', S.storedServiceCertifications);
+export const clientSearchEntryCodec = projectionCodec('CLIENT_SEARCH', S.storedClientSearchEntry);
+export const credentialClientIdCodec = projectionCodec('CRED', S.storedCredentialClientId);
+export const appointmentIdCodec = projectionCodec('APPOINTMENT', S.storedAppointmentId);
+export const providerDeletionStateCodec = projectionCodec('PROVIDER', S.storedProviderDeletionState);
+export const webhookFirstFailureCodec = projectionCodec('WEBHOOK', S.storedWebhookFirstFailure);
+/** Not a projection, but request bookkeeping without a key codec (see Codec above): the same narrow decoding. */
+export const idempotencyRecordCodec = projectionCodec('IDEMPOTENCY', S.storedIdempotency);
+export const itemKeyCodec = projectionCodec('(any kind)', S.storedKey);
+export const reportDayCountersCodec = projectionCodec('REPORT_DAY', S.storedReportDayCounters);

@@ -12,7 +12,7 @@ export const ignoreFailedCondition = (error: unknown): void => {
  */
 export function plainItem(item: object | undefined): Record<string, unknown> | undefined {
   if (!item) return undefined;
-  const { pk } = item as { pk?: unknown };
+  const { pk } = item as Record<string, unknown>;
   return typeof pk === 'object' && pk !== null
     ? unmarshall(item as Parameters<typeof unmarshall>[0])
     : (item as Record<string, unknown>);

@@ -1,11 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
 import type { ConsentRecord } from '../domain/records';
-import { ddb, tableName } from './client';
+import { tableName } from './client';
 import { consentCodec } from './codecs';
 import { DataFailure } from './failure';
 import { consentsPk, entityKey } from './keys';
-import { queryPage, type Page } from './query';
+import { queryOnce, queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction } from './transact';
 
@@ -53,22 +52,17 @@ export async function putConsent(
 /** A page of the client's consents, newest signed first, with `total`. */
 export const listConsentsOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<ConsentRecord>> =>
   queryPage(consentCodec, {
-    keyCondition: { name: 'pk', value: consentsPk(medspaId, clientId) },
+    partition: consentsPk(medspaId, clientId),
     ...page,
     descending: true,
   });
 
 /** The client's latest `max` consents, newest signed first: one Query. */
 export async function latestConsentsOf(medspaId: string, clientId: string, max: number): Promise<ConsentRecord[]> {
-  const { Items = [] } = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': consentsPk(medspaId, clientId) },
-      ScanIndexForward: false,
-      Limit: max,
-      ConsistentRead: true,
-    }),
-  );
-  return Items.map((item) => consentCodec.fromItem(item)!);
+  return queryOnce(consentCodec, {
+    partition: consentsPk(medspaId, clientId),
+    descending: true,
+    limit: max,
+    consistent: true,
+  });
 }

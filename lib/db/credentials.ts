@@ -1,15 +1,15 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Role } from '../auth/roles';
 import type { PageRequest } from '../crypto/cursor';
 import type { CredentialRecord } from '../domain/records';
 import { itemId, readItems } from './key-reads';
 import { ddb, tableName } from './client';
-import { credentialCodec } from './codecs';
+import { credentialClientIdCodec, credentialCodec, practiceCodec } from './codecs';
 import { getEntity } from './batch';
 import { collectionPk, credentialLookupIndexKey, entityKey, practiceKey } from './keys';
 import { putNew } from './put-new';
-import { absent, listEntities, not, where, withFilter } from './query';
+import { absent, listEntities, not, queryFirst, queryOnce, where } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction } from './transact';
 import { afterUpdate } from './update';
@@ -36,16 +36,8 @@ export const listCredentials = (medspaId: string, page: PageRequest) => listEnti
 /** For client_ids that do not name their practice (e.g. a configured demo id): the sparse gsi2 lookup. */
 export async function findCredentialPractice(clientId: string): Promise<string | null> {
   const { gsi2pk } = credentialLookupIndexKey(clientId);
-  const { Items } = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': gsi2pk },
-      Limit: 1,
-    }),
-  );
-  return (Items?.[0]?.medspa_id as string | undefined) ?? null;
+  const [credential] = await queryOnce(credentialCodec, { partition: gsi2pk, index: 'gsi2', limit: 1 });
+  return credential?.medspa_id ?? null;
 }
 
 /** What authorises a caller on every request: whether its credential is live with this role, and the practice's access gate. */
@@ -64,12 +56,12 @@ export async function readCallerAccess(medspaId: string, clientId: string, role:
   const credentialKey = entityKey(medspaId, 'CRED', clientId);
   const key = practiceKey(medspaId);
   const found = await readItems([key, credentialKey]);
-  const practice = found.get(itemId(key));
-  const credential = found.get(itemId(credentialKey));
+  const practice = practiceCodec.fromItem(found.get(itemId(key)));
+  const credential = credentialCodec.fromItem(found.get(itemId(credentialKey)));
   return {
     credentialLive: Boolean(credential && !credential.revoked_at && credential.role === role),
     apiAccessEnabled: practice?.api_access === 'enabled',
-    allowedOrigins: (practice?.allowed_origins as string[] | undefined) ?? [],
+    allowedOrigins: practice?.allowed_origins ?? [],
   };
 }
 
@@ -105,25 +97,13 @@ export async function revokeCredential(
  * is found.
  */
 export async function findOtherLiveAdmin(medspaId: string, exceptClientId: string): Promise<string | null> {
-  const input = withFilter(
-    {
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'CRED') },
-      ProjectionExpression: 'client_id',
-      ConsistentRead: true,
-    },
-    where<CredentialRecord>({ role: 'admin', revoked_at: absent(), client_id: not(exceptClientId) }),
-  );
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await ddb().send(
-      new QueryCommand({ ...input, ExclusiveStartKey: startKey }),
-    );
-    if (Items.length > 0) return Items[0].client_id as string;
-    startKey = LastEvaluatedKey;
-  } while (startKey);
-  return null;
+  const other = await queryFirst(credentialClientIdCodec, {
+    partition: collectionPk(medspaId, 'CRED'),
+    projection: ['client_id'],
+    consistent: true,
+    filter: where<CredentialRecord>({ role: 'admin', revoked_at: absent(), client_id: not(exceptClientId) }),
+  });
+  return other?.client_id ?? null;
 }
 
 export type AdminRevokeResult =

@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
+import { idempotencyRecordCodec } from './codecs';
 import { ignoreFailedCondition, plainItem } from './conditions';
 import { idempotencyKey } from './keys';
 import type { TransactItem } from './transact-types';
@@ -56,8 +57,9 @@ const fromAttribute = (stored: ResponseAttribute): StoredResponse => ({
 });
 
 const recordOf = (item: Record<string, unknown> | undefined): IdempotencyRecord | null => {
-  if (!item) return null;
-  const { response, ...rest } = item as Omit<IdempotencyRecord, 'response'> & { response?: ResponseAttribute };
+  const stored = idempotencyRecordCodec.fromItem(item);
+  if (!stored) return null;
+  const { response, ...rest } = stored;
   return { ...rest, ...(response ? { response: fromAttribute(response) } : {}) };
 };
 

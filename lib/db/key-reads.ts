@@ -26,7 +26,7 @@ function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
       const result = await ddb().send(
         new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
       );
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(itemId(item as Key), item);
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
       return pending.length > 0 ? { retry: 'later' } : { done: found };
     },

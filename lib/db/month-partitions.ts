@@ -1,8 +1,15 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { openCursor, sealCursor, type CursorScope } from '../crypto/cursor';
 import { monthsBetween } from '../domain/time';
-import { ddb, tableName } from './client';
-import { countAll, isStartKey, startKeyNames, withFilter, type Decoder, type Filter, type Page } from './query';
+import {
+  countItems,
+  isStartKey,
+  queryStep,
+  startKeyNames,
+  type Decoder,
+  type Filter,
+  type KeyQuery,
+  type Page,
+} from './query';
 
 /**
  * Time-ordered collections on gsi1, one partition per practice and UTC month (appointments by
@@ -62,25 +69,17 @@ function openRangeCursor(
 export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
   const months = query.descending ? [...ascending].reverse() : ascending;
-  const rangeOf = (month: string) =>
-    withFilter(
-      {
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': query.partitionOf(month),
-          ':from': query.start,
-          // Keys are `${instant}#${id}`: everything before `end`.
-          ':to': `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff`,
-        },
-        ScanIndexForward: !query.descending,
-      },
-      query.filter,
-    );
+  const rangeOf = (month: string): KeyQuery => ({
+    partition: query.partitionOf(month),
+    index: 'gsi1',
+    // Keys are `${instant}#${id}`: everything before `end`.
+    sort: { op: 'between', from: query.start, to: `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff` },
+    filter: query.filter,
+    descending: query.descending,
+  });
 
   const count = async () =>
-    (await Promise.all(months.map((month) => countAll(rangeOf(month))))).reduce((a, b) => a + b, 0);
+    (await Promise.all(months.map((month) => countItems(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
   const page = async () => {
     const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
@@ -89,15 +88,12 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
     let startKey: Record<string, unknown> | undefined = cursor?.key;
     // Read one item past the page to know whether another page exists.
     while (monthIndex < months.length && items.length <= query.limit) {
-      const result = await ddb().send(
-        new QueryCommand({
-          ...rangeOf(months[monthIndex]),
-          Limit: query.limit + 1 - items.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
+      const step = await queryStep(rangeOf(months[monthIndex]), {
+        limit: query.limit + 1 - items.length,
+        startKey,
+      });
+      items.push(...step.items);
+      startKey = step.lastKey;
       if (!startKey) monthIndex += 1;
     }
     const pageItems = items.slice(0, query.limit);

@@ -100,11 +100,10 @@ export const listClientPayments = (
 ): Promise<Page<PaymentRecord>> =>
   queryPage(paymentCodec, {
     index: 'gsi2',
-    keyCondition: {
-      name: 'gsi2pk',
-      value: clientPaymentsIndexPk(medspaId, clientId),
-      sortBetween: range ? [range.start, `${new Date(Date.parse(range.end) - 1).toISOString()}#\uffff`] : undefined,
-    },
+    partition: clientPaymentsIndexPk(medspaId, clientId),
+    sort: range
+      ? { op: 'between', from: range.start, to: `${new Date(Date.parse(range.end) - 1).toISOString()}#\uffff` }
+      : undefined,
     ...page,
     descending: true,
   });

@@ -265,7 +265,7 @@ export function listProducts(
   if (!options.lowOnly) return listEntities(productCodec, medspaId, page, options.filter);
   return queryPage(productCodec, {
     index: 'gsi2',
-    keyCondition: { name: 'gsi2pk', value: lowStockIndexPk(medspaId) },
+    partition: lowStockIndexPk(medspaId),
     ...page,
     filter: options.filter,
   });
@@ -274,7 +274,7 @@ export function listProducts(
 /** A product's ledger, newest first. */
 export const listStockLedger = (medspaId: string, productId: string, page: PageRequest) =>
   queryPage(stockAdjustmentCodec, {
-    keyCondition: { name: 'pk', value: stockLedgerPk(medspaId, productId) },
+    partition: stockLedgerPk(medspaId, productId),
     ...page,
     descending: true,
   });

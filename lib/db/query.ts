@@ -135,66 +135,142 @@ export interface Page<T> {
   cursorAfter?: (index: number) => string | null;
 }
 
-export interface QueryPageInput {
-  /** Partition to read: a collection, or a gsi partition with `index`. */
-  keyCondition: { name: string; value: string; sortBetween?: [string, string]; sortPrefix?: string };
-  index?: string;
-  limit: number;
-  cursor?: string;
-  /** What the page's cursors are bound to (the practice, the list, its filters). */
-  scope: CursorScope;
+/** The table's indexes a Query may read (lib/db/table.ts). */
+export type IndexName = 'gsi1' | 'gsi2';
+
+/** A condition on the sort key (the table's `sk`, or the index's): the key condition's second half. */
+export type SortCondition =
+  | { readonly op: '=' | '<' | '<=' | '>' | '>=' | 'begins_with'; readonly value: string }
+  | { readonly op: 'between'; readonly from: string; readonly to: string };
+
+/**
+ * THE description of a Query: every Query in lib is one of these, made into its input here (the
+ * only module that writes a key condition or sends a QueryCommand).
+ */
+export interface KeyQuery {
+  /** The partition read: a `pk` value, or the index's partition key value with `index`. */
+  partition: string;
+  index?: IndexName;
+  sort?: SortCondition;
   filter?: Filter;
-  /** Newest first. */
+  /** Newest (highest sort key) first. */
   descending?: boolean;
+  /** A strongly consistent read (the table only; an index never is). */
+  consistent?: boolean;
+  /** Only these attributes (a ProjectionExpression): decode them with a projection's codec. */
+  projection?: readonly string[];
 }
 
-/** What decodes a page's items: their kind's codec. */
+/** The key attribute names of the table or an index. */
+const keyNamesOf = (index?: IndexName) => (index ? { pk: `${index}pk`, sk: `${index}sk` } : { pk: 'pk', sk: 'sk' });
+
+/** A query's input: key condition, filter, projection (placeholders `#pk`/`#sk`, `#p<n>`, `#w<n>`). */
+function queryInput(query: KeyQuery, options: { count?: boolean } = {}): QueryCommandInput {
+  const keys = keyNamesOf(query.index);
+  const names: Record<string, string> = { '#pk': keys.pk };
+  const values: Record<string, unknown> = { ':pk': query.partition };
+  let expression = '#pk = :pk';
+  const sort = query.sort;
+  if (sort) {
+    names['#sk'] = keys.sk;
+    if (sort.op === 'between') {
+      values[':from'] = sort.from;
+      values[':to'] = sort.to;
+      expression += ' AND #sk BETWEEN :from AND :to';
+    } else {
+      values[':sk'] = sort.value;
+      expression += sort.op === 'begins_with' ? ' AND begins_with(#sk, :sk)' : ` AND #sk ${sort.op} :sk`;
+    }
+  }
+  const projection = !options.count && query.projection;
+  if (projection) for (const [n, name] of projection.entries()) names[`#p${n}`] = name;
+  return withFilter(
+    {
+      TableName: tableName(),
+      ...(query.index ? { IndexName: query.index } : {}),
+      KeyConditionExpression: expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(projection ? { ProjectionExpression: projection.map((_, n) => `#p${n}`).join(', ') } : {}),
+      ...(query.descending ? { ScanIndexForward: false } : {}),
+      ...(query.consistent ? { ConsistentRead: true } : {}),
+    },
+    query.filter,
+  );
+}
+
+type Item = Record<string, unknown>;
+
+/** What decodes a Query's items: their kind's codec, or a projection's (lib/db/codecs.ts). */
 export type Decoder<T> = Pick<Codec<T>, 'fromItem'>;
 
-type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Select'> & { TableName?: string };
+const decodeAll = <T>(decoder: Decoder<T>, items: readonly Item[]): T[] =>
+  items.map((item) => decoder.fromItem(item)).filter((record): record is T => record !== null);
+
+/**
+ * ONE Query call: up to `limit` items from `startKey`, and where it stopped. The items are raw: a
+ * reader in lib/db that pages by hand (month partitions) decodes them before they leave.
+ */
+export async function queryStep(
+  query: KeyQuery,
+  options: { limit?: number; startKey?: Item } = {},
+): Promise<{ items: Item[]; lastKey: Item | undefined }> {
+  const result = await ddb().send(
+    new QueryCommand({
+      ...queryInput(query),
+      ...(options.limit !== undefined ? { Limit: options.limit } : {}),
+      ...(options.startKey ? { ExclusiveStartKey: options.startKey } : {}),
+    }),
+  );
+  return { items: result.Items ?? [], lastKey: result.LastEvaluatedKey };
+}
 
 /** How many items a Query matches (after its filter): `Select: COUNT`, following LastEvaluatedKey. */
-export async function countAll(input: QueryInput): Promise<number> {
+export async function countItems(query: Omit<KeyQuery, 'projection'>): Promise<number> {
+  const input = queryInput(query, { count: true });
   let total = 0;
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Item | undefined;
   do {
-    const result = await ddb().send(
-      new QueryCommand({ TableName: tableName(), ...input, Select: 'COUNT', ExclusiveStartKey: startKey }),
-    );
+    const result = await ddb().send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: startKey }));
     total += result.Count ?? 0;
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return total;
 }
 
-/** Every item a Query matches, following LastEvaluatedKey (for ranges known to be bounded). */
-export async function queryAll(input: QueryInput): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
+/** Every item a Query matches, decoded, following LastEvaluatedKey (for ranges known to be bounded). */
+export async function queryAll<T>(decoder: Decoder<T>, query: KeyQuery): Promise<T[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
   do {
-    const result = await ddb().send(
-      new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
+    const step = await queryStep(query, { startKey });
+    items.push(...step.items);
+    startKey = step.lastKey;
   } while (startKey);
-  return items;
+  return decodeAll(decoder, items);
 }
 
-/** A partition (and sort key range) as a key condition. */
-function keyConditionInput({ keyCondition, index }: Pick<QueryPageInput, 'keyCondition' | 'index'>) {
-  const names: Record<string, string> = { '#pk': keyCondition.name };
-  const values: Record<string, unknown> = { ':pk': keyCondition.value };
-  let expression = '#pk = :pk';
-  if (keyCondition.sortBetween || keyCondition.sortPrefix) names['#sk'] = index ? `${index}sk` : 'sk';
-  if (keyCondition.sortBetween) {
-    [values[':from'], values[':to']] = keyCondition.sortBetween;
-    expression += ' AND #sk BETWEEN :from AND :to';
-  } else if (keyCondition.sortPrefix) {
-    values[':prefix'] = keyCondition.sortPrefix;
-    expression += ' AND begins_with(#sk, :prefix)';
-  }
-  return { KeyConditionExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+/** The first `limit` items of a Query (or its first page without one), decoded: ONE call, never a second page. */
+export async function queryOnce<T>(decoder: Decoder<T>, query: KeyQuery & { limit?: number }): Promise<T[]> {
+  return decodeAll(decoder, (await queryStep(query, { limit: query.limit })).items);
+}
+
+/** The first item a Query matches, decoded, or null: paged only until a page holds one (a filter may leave pages empty). */
+export async function queryFirst<T>(decoder: Decoder<T>, query: KeyQuery): Promise<T | null> {
+  let startKey: Item | undefined;
+  do {
+    const step = await queryStep(query, { startKey });
+    if (step.items.length > 0) return decoder.fromItem(step.items[0]);
+    startKey = step.lastKey;
+  } while (startKey);
+  return null;
+}
+
+export interface QueryPageInput extends KeyQuery {
+  limit: number;
+  cursor?: string;
+  /** What the page's cursors are bound to (the practice, the list, its filters). */
+  scope: CursorScope;
 }
 
 /**
@@ -202,16 +278,10 @@ function keyConditionInput({ keyCondition, index }: Pick<QueryPageInput, 'keyCon
  * `Select: COUNT` Query over the same key range (bounded by the range, never a Scan).
  */
 export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Promise<Page<T>> {
-  const { keyCondition, index, limit } = input;
-  const base = {
-    TableName: tableName(),
-    IndexName: index,
-    ...withFilter(keyConditionInput(input), input.filter),
-    ScanIndexForward: !input.descending,
-  };
+  const { index, limit } = input;
   const keyNames = startKeyNames(index);
   const startKey = openCursor(input.scope, input.cursor, (key) =>
-    isStartKey(key, keyNames, { [keyCondition.name]: keyCondition.value }),
+    isStartKey(key, keyNames, { [keyNamesOf(index).pk]: input.partition }),
   ) as KeyMap | undefined;
   const keyOf = (item: KeyMap) => Object.fromEntries(keyNames.map((name) => [name, item[name]]));
 
@@ -221,17 +291,15 @@ export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Pr
     const items: KeyMap[] = [];
     let exclusiveStartKey = startKey;
     do {
-      const result = await ddb().send(
-        new QueryCommand({ ...base, Limit: limit + 1 - items.length, ExclusiveStartKey: exclusiveStartKey }),
-      );
-      items.push(...(result.Items ?? []));
-      exclusiveStartKey = result.LastEvaluatedKey;
+      const step = await queryStep(input, { limit: limit + 1 - items.length, startKey: exclusiveStartKey });
+      items.push(...step.items);
+      exclusiveStartKey = step.lastKey;
     } while (exclusiveStartKey && items.length <= limit);
     const pageItems = items.slice(0, limit);
     return { items: pageItems, lastKey: items.length > limit ? keyOf(pageItems[pageItems.length - 1]) : undefined };
   };
 
-  const [page, total] = await Promise.all([readPage(), countAll(base)]);
+  const [page, total] = await Promise.all([readPage(), countItems(input)]);
   const nextCursor = sealStartKey(input.scope, page.lastKey);
   return {
     items: page.items.map((item) => codec.fromItem(item)!),
@@ -247,4 +315,4 @@ export const listEntities = <T, E extends EntityType>(
   medspaId: string,
   page: PageRequest,
   filter?: Filter,
-) => queryPage(codec, { keyCondition: { name: 'pk', value: collectionPk(medspaId, codec.entity) }, ...page, filter });
+) => queryPage(codec, { partition: collectionPk(medspaId, codec.entity), ...page, filter });

@@ -45,16 +45,12 @@ export async function putReminderDue(due: ReminderDue): Promise<void> {
 
 /** Every reminder due in one minute, all practices: one Query of that minute's partition. */
 export async function remindersDueIn(minute: string): Promise<ReminderDue[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': remindersDuePk(minute) },
-    ConsistentRead: true,
-  });
-  return items.map((item) => ({
+  const dues = await queryAll(reminderDueCodec, { partition: remindersDuePk(minute), consistent: true });
+  return dues.map((due) => ({
     minute,
-    medspaId: String(item.medspa_id),
-    appointmentId: String(item.appointment_id),
-    scheduledAt: String(item.scheduled_at),
+    medspaId: due.medspa_id,
+    appointmentId: due.appointment_id,
+    scheduledAt: due.scheduled_at,
   }));
 }
 

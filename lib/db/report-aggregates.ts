@@ -3,6 +3,7 @@ import type { GenerationPlan, GenerationState, LedgerEntry } from '../domain/rep
 import type { PracticeRecord, ReportGenerationRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import {
+  itemKeyCodec,
   practiceCodec,
   reportClientVisitsCodec,
   reportGenerationCodec,
@@ -293,12 +294,7 @@ async function deleteKeys(keys: Key[]): Promise<void> {
 }
 
 const keysIn = async (pk: string): Promise<Key[]> =>
-  (await queryAll({
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-    ExpressionAttributeValues: { ':pk': pk },
-    ProjectionExpression: '#pk, #sk',
-  })) as unknown as Key[];
+  queryAll(itemKeyCodec, { partition: pk, projection: ['pk', 'sk'] });
 
 /**
  * Deletes a generation nobody reads or writes any more (after a rebuild switched away from it):
@@ -328,10 +324,5 @@ export async function readWholeCollection<K extends 'PROVIDER' | 'SERVICE'>(
   medspaId: string,
   type: K,
 ): Promise<RecordOf<K>[]> {
-  const items = await queryAll({
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'pk' },
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, type) },
-  });
-  return items.map((item) => COLLECTIONS[type].fromItem(item) as RecordOf<K>);
+  return queryAll(COLLECTIONS[type], { partition: collectionPk(medspaId, type) });
 }

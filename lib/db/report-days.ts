@@ -1,4 +1,4 @@
-import { reportClientsCodec, reportTotalsCodec } from './codecs';
+import { reportClientsCodec, reportDayCountersCodec, reportTotalsCodec } from './codecs';
 import { tableName } from './client';
 import { queryAll } from './query';
 import { reportDayKey, reportDaySk, reportDaysPk, type ReportDayKind } from './keys';
@@ -74,27 +74,24 @@ export async function queryReportDays(
   range: { from: string; to: string },
   counters?: readonly string[],
 ): Promise<DayItem[]> {
-  const projection = counters ? ['sk', ...counters] : undefined;
-  const names = projection ? Object.fromEntries(projection.map((name, index) => [`#p${index}`, name])) : {};
   const perYear = await Promise.all(
     yearsOf(range.from, range.to).map((year) =>
-      queryAll({
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', ...names },
-        ExpressionAttributeValues: {
-          ':pk': reportDaysPk(medspaId, generation, year),
-          ':from': reportDaySk(kind, range.from > `${year}-01-01` ? range.from : `${year}-01-01`),
-          ':to': reportDaySk(kind, range.to < `${year}-12-31` ? range.to : `${year}-12-31`),
+      queryAll(reportDayCountersCodec, {
+        partition: reportDaysPk(medspaId, generation, year),
+        sort: {
+          op: 'between',
+          from: reportDaySk(kind, range.from > `${year}-01-01` ? range.from : `${year}-01-01`),
+          to: reportDaySk(kind, range.to < `${year}-12-31` ? range.to : `${year}-12-31`),
         },
-        ...(projection ? { ProjectionExpression: Object.keys(names).join(', ') } : {}),
+        projection: counters ? ['sk', ...counters] : undefined,
       }),
     ),
   );
   return perYear.flat().map((item) => {
-    const date = String(item.sk).slice(kind.length + 1);
-    const values = Object.entries(item).filter(
-      ([name, value]) => !DAY_ITEM_FIELDS.has(name) && typeof value === 'number',
-    );
-    return { date, counters: Object.fromEntries(values) as Record<string, number> };
+    const date = item.sk.slice(kind.length + 1);
+    const counted: Record<string, number> = {};
+    for (const [name, value] of Object.entries(item))
+      if (!DAY_ITEM_FIELDS.has(name) && typeof value === 'number') counted[name] = value;
+    return { date, counters: counted };
   });
 }

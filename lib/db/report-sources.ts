@@ -1,6 +1,6 @@
 import type { AppointmentRecord, PaymentRecord, PracticeRecord, StockAdjustmentRecord } from '../domain/records';
 import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from './codecs';
-import { queryAll } from './query';
+import { queryAll, type Decoder } from './query';
 import { appointmentTimeIndexPk, paymentTimeIndexPk, retailSalesIndexPk } from './keys';
 import { decodeStreamRecord, type StreamRecord } from './stream';
 
@@ -77,19 +77,12 @@ export function decodeReportSource(record: StreamRecord): ReportSource | null {
 }
 
 /** Every item of some gsi1 month partitions, a few partitions at a time. */
-async function readMonthPartitions(partitions: readonly string[]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
+async function readMonthPartitions<T>(decoder: Decoder<T>, partitions: readonly string[]): Promise<T[]> {
+  const items: T[] = [];
   const queue = [...partitions];
   const worker = async () => {
     for (let pk = queue.shift(); pk !== undefined; pk = queue.shift()) {
-      items.push(
-        ...(await queryAll({
-          IndexName: 'gsi1',
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': 'gsi1pk' },
-          ExpressionAttributeValues: { ':pk': pk },
-        })),
-      );
+      items.push(...(await queryAll(decoder, { partition: pk, index: 'gsi1' })));
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
@@ -102,13 +95,18 @@ async function readMonthPartitions(partitions: readonly string[]): Promise<Recor
  */
 export async function readReportSources(medspaId: string, utcMonths: readonly string[]) {
   const [appointments, payments, sales] = await Promise.all([
-    readMonthPartitions(utcMonths.map((month) => appointmentTimeIndexPk(medspaId, month))),
-    readMonthPartitions(utcMonths.map((month) => paymentTimeIndexPk(medspaId, month))),
-    readMonthPartitions(utcMonths.map((month) => retailSalesIndexPk(medspaId, month))),
+    readMonthPartitions(
+      appointmentCodec,
+      utcMonths.map((month) => appointmentTimeIndexPk(medspaId, month)),
+    ),
+    readMonthPartitions(
+      paymentCodec,
+      utcMonths.map((month) => paymentTimeIndexPk(medspaId, month)),
+    ),
+    readMonthPartitions(
+      stockAdjustmentCodec,
+      utcMonths.map((month) => retailSalesIndexPk(medspaId, month)),
+    ),
   ]);
-  return {
-    appointments: appointments.map((item) => appointmentCodec.fromItem(item)!),
-    payments: payments.map((item) => paymentCodec.fromItem(item)!),
-    sales: sales.map((item) => stockAdjustmentCodec.fromItem(item)!),
-  };
+  return { appointments, payments, sales };
 }

@@ -3,20 +3,12 @@ import { isEntityId } from '../domain/ids';
 import type { ServiceRecord } from '../domain/records';
 import { batchGetEntities, COLLECTIONS, getEntity, type CollectionType, type RecordOf } from './batch';
 import { tableName } from './client';
-import {
-  clientCodec,
-  equipmentCodec,
-  providerCodec,
-  roomCodec,
-  serviceCodec,
-  type Codec,
-  type CollectionCodec,
-} from './codecs';
+import { providerDeletionStateCodec, serviceCertificationsCodec, serviceCodec } from './codecs';
 import { DataFailure } from './failure';
 import { readItem } from './key-reads';
 import { collectionPk, entityKey } from './keys';
 import { putNew } from './put-new';
-import { absent, allOf, contains, listEntities, queryAll, where, withFilter, type Filter, type Page } from './query';
+import { absent, allOf, contains, listEntities, queryAll, where, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
 import {
@@ -39,11 +31,12 @@ export { isEntityId };
 
 const NOT_DELETED = 'attribute_not_exists(deleted_at)';
 
-/** A provider's count of certifications written: a deletion commits only if none came in since it looked. */
+/** A provider's count of certifications written: a deletion commits only if none came in since it looked (lib/db/stored.ts `storedProviderDeletionState`). */
 const CERTIFICATION_SEQ = 'certification_seq';
 
 type MaybeDeleted = { deleted_at?: string | null };
-const isLive = <T>(item: T | null): item is T => item !== null && !(item as MaybeDeleted).deleted_at;
+const isLive = <T extends object>(record: T | null): record is T =>
+  record !== null && !('deleted_at' in record && record.deleted_at);
 
 /** The entity unless absent, deleted or not a well-formed id. */
 export async function getLiveEntity<K extends CollectionType>(
@@ -52,7 +45,7 @@ export async function getLiveEntity<K extends CollectionType>(
   id: string,
 ): Promise<RecordOf<K> | null> {
   if (!isEntityId(id)) return null;
-  const item = await getEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id);
+  const item = await getEntity(COLLECTIONS[type], medspaId, id);
   return isLive(item) ? item : null;
 }
 
@@ -84,7 +77,7 @@ export async function updateLiveEntity<K extends CollectionType>(
   options: Omit<UpdateOptions, 'condition'>,
 ): Promise<UpdateOutcome<RecordOf<K>>> {
   if (!isEntityId(id)) return { ok: false, failed: 'absent' };
-  return updateEntity(COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>, medspaId, id, changes, {
+  return updateEntity(COLLECTIONS[type], medspaId, id, changes, {
     ...options,
     condition: NOT_DELETED,
   });
@@ -97,29 +90,17 @@ export const listLiveEntities = <K extends CollectionType>(
   page: PageRequest,
   filter?: Filter,
 ): Promise<Page<RecordOf<K>>> =>
-  listEntities(
-    COLLECTIONS[type] as unknown as CollectionCodec<RecordOf<K>>,
-    medspaId,
-    page,
-    allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter),
-  );
+  listEntities(COLLECTIONS[type], medspaId, page, allOf(where<MaybeDeleted>({ deleted_at: absent() }), filter));
 
-/** The codec of each soft-deletable (or, for services, deactivatable) resource type. */
-const RESOURCE_CODECS = {
-  PROVIDER: providerCodec,
-  ROOM: roomCodec,
-  EQUIPMENT: equipmentCodec,
-  SERVICE: serviceCodec,
-  CLIENT: clientCodec,
-} as const;
-export type ResourceType = keyof typeof RESOURCE_CODECS;
+/** The soft-deletable (or, for services, deactivatable) resource types. */
+export type ResourceType = Extract<CollectionType, 'PROVIDER' | 'ROOM' | 'EQUIPMENT' | 'SERVICE' | 'CLIENT'>;
 
 /** A new resource (its id must be new, else a DataFailure `collision`), with the request's writes. */
-export const putNewResource = <T extends { id: string; medspa_id: string }>(
-  type: ResourceType,
-  record: T,
+export const putNewResource = <K extends ResourceType>(
+  type: K,
+  record: RecordOf<K>,
   writes?: RequestWrites,
-): Promise<T> => putNew(RESOURCE_CODECS[type] as unknown as Codec<T>, record, writes);
+): Promise<RecordOf<K>> => putNew(COLLECTIONS[type], record, writes);
 
 // ---------------------------------------------------------------------------------------------
 // Certifications: a service's `provider_ids` never names a deleted provider
@@ -153,9 +134,9 @@ export async function readProviderForDeletion(
   providerId: string,
 ): Promise<{ version: number; certificationSeq: number } | null> {
   if (!isEntityId(providerId)) return null;
-  const item = await readItem(entityKey(medspaId, 'PROVIDER', providerId));
-  if (!isLive(item ?? null)) return null;
-  return { version: item!.version as number, certificationSeq: (item![CERTIFICATION_SEQ] as number | undefined) ?? 0 };
+  const provider = providerDeletionStateCodec.fromItem(await readItem(entityKey(medspaId, 'PROVIDER', providerId)));
+  if (!isLive(provider)) return null;
+  return { version: provider.version, certificationSeq: provider.certification_seq ?? 0 };
 }
 
 /** How many providers a service write can check in its one transaction (100 actions: the service, the audit entry). */
@@ -238,18 +219,12 @@ export async function servicesCertifying(
   medspaId: string,
   providerId: string,
 ): Promise<{ id: string; version: number; provider_ids: string[] }[]> {
-  const items = await queryAll(
-    withFilter(
-      {
-        KeyConditionExpression: 'pk = :pk',
-        ProjectionExpression: 'id, version, provider_ids',
-        ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'SERVICE') },
-        ConsistentRead: true,
-      },
-      where<{ provider_ids: string[] }>({ provider_ids: contains(providerId) }),
-    ),
-  );
-  return items as { id: string; version: number; provider_ids: string[] }[];
+  return queryAll(serviceCertificationsCodec, {
+    partition: collectionPk(medspaId, 'SERVICE'),
+    projection: ['id', 'version', 'provider_ids'],
+    consistent: true,
+    filter: where<{ provider_ids: string[] }>({ provider_ids: contains(providerId) }),
+  });
 }
 
 export type ProviderDeletionResult =

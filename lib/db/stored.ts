@@ -437,6 +437,74 @@ export const storedReportStreamMarker = /* @__PURE__ */ built(() =>
 /** A day item's fixed fields; its counters are top-level numbers, read by lib/db/report-days.ts. */
 export const storedReportDay = /* @__PURE__ */ built(() => z.object({ medspa_id: text, generation: text, date: text }));
 
+// ---- Request bookkeeping without a codec (its key names the credential, which it does not hold) --
+
+/** An Idempotency-Key record (lib/db/idempotency.ts), its response as stored (body as text, gzip, or left out). */
+export const storedIdempotency = /* @__PURE__ */ built(() =>
+  z.object({
+    fingerprint: text,
+    status: z.enum(['in_progress', 'completed']),
+    lock_id: text,
+    locked_until: count,
+    committed_at: z.optional(text),
+    response: z.optional(
+      z.object({
+        status: count,
+        headers: z.record(z.string(), z.string()),
+        body: z.optional(text),
+        body_gzip: z.optional(z.custom<Uint8Array>((value) => value instanceof Uint8Array)),
+        body_omitted: z.optional(z.literal(true)),
+      }),
+    ),
+  }),
+);
+
+// ---- Projection reads: only the attributes a Query's ProjectionExpression reads ----------------
+
+/** A service's certifications as a provider's deletion reads them. */
+export const storedServiceCertifications = /* @__PURE__ */ built(() =>
+  z.object({ id: text, version: count, provider_ids: z.array(text) }),
+);
+/** A client search entry's key (its term, then `#` and the client) and client. */
+export const storedClientSearchEntry = /* @__PURE__ */ built(() => z.object({ sk: text, client_id: text }));
+export const storedCredentialClientId = /* @__PURE__ */ built(() => z.object({ client_id: text }));
+export const storedAppointmentId = /* @__PURE__ */ built(() => z.object({ id: text }));
+/**
+ * What a provider's deletion reads of it: its version, whether deleted, and its count of
+ * certifications written (`certification_seq`, lib/db/resources.ts: not a field of the record).
+ */
+export const storedProviderDeletionState = /* @__PURE__ */ built(() =>
+  z.object({
+    entity: z.literal('PROVIDER'),
+    version: count,
+    deleted_at: z.optional(text),
+    certification_seq: z.optional(count),
+  }),
+);
+/** What a webhook's first failure update gives back (ReturnValues UPDATED_NEW). */
+export const storedWebhookFirstFailure = /* @__PURE__ */ built(() => z.object({ first_failure_at: text }));
+/** An item's key alone (a generation's items, deleted by key). */
+export const storedKey = /* @__PURE__ */ built(() => z.object({ pk: text, sk: text }));
+/**
+ * A report day item as read by date range: its sort key, its fixed fields when they were read too,
+ * and its counters (top-level attributes). A counter that is not a number is skipped by the reader
+ * (lib/db/report-days.ts), as before: test/integration/report-stream-failures.test.ts reads a
+ * poisoned day that way.
+ */
+export const storedReportDayCounters = /* @__PURE__ */ built(() =>
+  z.catchall(
+    z.object({
+      sk: text,
+      pk: z.optional(text),
+      entity: z.optional(text),
+      medspa_id: z.optional(text),
+      generation: z.optional(text),
+      date: z.optional(text),
+    }),
+    z.unknown(),
+  ),
+);
+
 // ---- Compile-time: each schema names exactly its record's fields -------------------------------
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,11 +1,11 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
 import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
 import { itemId, readItems } from './key-reads';
-import { deliveryCodec, webhookCodec } from './codecs';
+import { deliveryCodec, webhookCodec, webhookFirstFailureCodec } from './codecs';
 import { getEntity } from './batch';
 import {
   collectionPk,
@@ -16,7 +16,7 @@ import {
   type Key,
 } from './keys';
 import { putNew } from './put-new';
-import { countAll, listEntities, queryAll, queryPage, type Page } from './query';
+import { countItems, listEntities, queryAll, queryOnce, queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { transact, writeOne } from './transact';
 import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type UpdateOutcome } from './update';
@@ -37,23 +37,14 @@ export const putNewWebhook = (webhook: WebhookRecord, writes?: RequestWrites) =>
 export const listWebhooks = (medspaId: string, page: PageRequest): Promise<Page<WebhookRecord>> =>
   listEntities(webhookCodec, medspaId, page);
 
-export const countWebhooks = (medspaId: string) =>
-  countAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') },
-  });
+export const countWebhooks = (medspaId: string) => countItems({ partition: collectionPk(medspaId, 'WEBHOOK') });
 
 /**
  * Every subscription of a practice: ONE Query on its collection (a practice has at most a few
  * dozen, far under a page), strongly consistent so a subscription takes events from its creation.
  */
 export async function practiceWebhooks(medspaId: string): Promise<WebhookRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': collectionPk(medspaId, 'WEBHOOK') },
-    ConsistentRead: true,
-  });
-  return items.map((item) => webhookCodec.fromItem(item)!);
+  return queryAll(webhookCodec, { partition: collectionPk(medspaId, 'WEBHOOK'), consistent: true });
 }
 
 /**
@@ -121,7 +112,7 @@ export async function recordDeliveryFailure(medspaId: string, id: string, now: s
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return (Attributes?.first_failure_at as string | undefined) ?? null;
+    return webhookFirstFailureCodec.fromItem(Attributes)?.first_failure_at ?? null;
   } catch (error) {
     ignoreFailedCondition(error);
     return null;
@@ -239,7 +230,7 @@ export async function listDeliveries(
   page: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
   return queryPage(deliveryCodec, {
-    keyCondition: { name: 'pk', value: webhookDeliveriesPk(medspaId, subscriptionId) },
+    partition: webhookDeliveriesPk(medspaId, subscriptionId),
     ...page,
     descending: true,
   });
@@ -249,14 +240,6 @@ export async function listDeliveries(
 export async function findDelivery(medspaId: string, deliveryId: string): Promise<DeliveryRecord | null> {
   if (!isEntityId(deliveryId)) return null;
   const { gsi2pk } = webhookDeliveryLookupIndexKeys(medspaId, deliveryId);
-  const { Items = [] } = await ddb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': gsi2pk },
-      Limit: 1,
-    }),
-  );
-  return deliveryCodec.fromItem(Items[0]);
+  const [delivery] = await queryOnce(deliveryCodec, { partition: gsi2pk, index: 'gsi2', limit: 1 });
+  return delivery ?? null;
 }

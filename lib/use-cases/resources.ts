@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
 import type { CollectionType, RecordOf } from '../db/batch';
-import type { Filter, Page } from '../db/query';
+import type { Filter } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
 import {
   commitProviderDeletion,
@@ -36,21 +36,25 @@ import type {
  * index and erasure, in ./clients. Handlers in functions/<group>/ are one-line adapters.
  */
 
-export interface ResourceRecords {
+/**
+ * Each kind's record as the data layer decodes it: RecordOf its TYPE, so `ResourceRecord<K>` of a
+ * generic K is what the data layer's functions take and return for `TYPE[kind]` (lib/db/batch.ts
+ * `COLLECTIONS` is a map over the types): the types flow without casts.
+ */
+type ResourceRecord<K extends ResourceKind> = RecordOf<(typeof TYPE)[K]>;
+/** Spelled out for readers; checked to be the same records. */
+type SameRecords = { [K in ResourceKind]: ResourceRecord<K> } extends {
   provider: ProviderRecord;
   room: FacilityRecord;
   equipment: FacilityRecord;
   service: ServiceRecord;
   client: ClientRecord;
 }
-/**
- * Each kind's record as the data layer decodes it (RecordOf its TYPE, checked below); the generic
- * functions name it ResourceRecords[K], which TypeScript cannot follow through `TYPE[K]` itself.
- */
-type SameRecords = { [K in ResourceKind]: RecordOf<(typeof TYPE)[K]> } extends ResourceRecords ? true : false;
+  ? true
+  : false;
 const sameRecords: SameRecords = true;
 void sameRecords;
-export type ResourceKind = keyof ResourceRecords;
+export type ResourceKind = keyof typeof TYPE;
 /** Services are deactivated (`active: false`), never deleted; clients are deleted by ./clients (erasure, search index, cascade). */
 export type DeletableKind = Exclude<ResourceKind, 'service' | 'client'>;
 export type FacilityKind = 'room' | 'equipment';
@@ -78,7 +82,7 @@ export const versionedFailures = (kind: ResourceKind): FailureTable<{ failed: Ve
 });
 
 type Meta = 'id' | 'medspa_id' | 'version' | 'created_at' | 'updated_at' | 'deleted_at';
-export type Fields<K extends ResourceKind> = Omit<ResourceRecords[K], Meta>;
+export type Fields<K extends ResourceKind> = Omit<ResourceRecord<K>, Meta>;
 
 export interface WriteOptions {
   /** The `If-Match` version, if the caller sent one. */
@@ -93,18 +97,18 @@ export interface WriteOptions {
 
 /** The live (not deleted) resource, or null for unknown, deleted and malformed ids. */
 export const findResource = <K extends ResourceKind>(kind: K, medspaId: string, id: string) =>
-  getLiveEntity(medspaId, TYPE[kind], id) as Promise<ResourceRecords[K] | null>;
+  getLiveEntity(medspaId, TYPE[kind], id);
 
 /** Several live resources of one kind in one round trip, keyed by id (unknown ids are absent). */
 export const findResources = <K extends ResourceKind>(kind: K, medspaId: string, ids: readonly string[]) =>
-  getLiveEntities(medspaId, TYPE[kind], ids) as Promise<Map<string, ResourceRecords[K]>>;
+  getLiveEntities(medspaId, TYPE[kind], ids);
 
 /** The live resource, or the kind's 404 (PROVIDER_NOT_FOUND, ROOM_NOT_FOUND, ...). */
 export async function readResource<K extends ResourceKind>(
   kind: K,
   medspaId: string,
   id: string,
-): Promise<ResourceRecords[K]> {
+): Promise<ResourceRecord<K>> {
   const found = await findResource(kind, medspaId, id);
   if (!found) throw new AppError(NOT_FOUND[kind]);
   return found;
@@ -117,7 +121,7 @@ export async function createResource<K extends ResourceKind>(
   fields: Fields<K>,
   now: Date,
   writes?: RequestWrites,
-): Promise<ResourceRecords[K]> {
+): Promise<ResourceRecord<K>> {
   const at = now.toISOString();
   const record = {
     id: randomUUID(),
@@ -126,7 +130,7 @@ export async function createResource<K extends ResourceKind>(
     version: 1,
     created_at: at,
     updated_at: at,
-  } as ResourceRecords[K];
+  } as ResourceRecord<K>;
   return putNewResource(TYPE[kind], record, writes);
 }
 
@@ -137,13 +141,13 @@ export async function changeResource<K extends ResourceKind>(
   id: string,
   changes: Partial<Fields<K>>,
   options: WriteOptions,
-): Promise<ResourceRecords[K]> {
+): Promise<ResourceRecord<K>> {
   const result = await updateLiveEntity(medspaId, TYPE[kind], id, changes, {
     expectedVersion: options.ifMatch,
     now: options.now.toISOString(),
   });
   if (!result.ok) throw failureOf(versionedFailures(kind), result);
-  return result.item as ResourceRecords[K];
+  return result.item;
 }
 
 /** A change computed from the current state (./change-from-current.ts), of a live resource; `commit` defaults to a versioned update. */
@@ -152,12 +156,12 @@ export const changeFromCurrent = <K extends ResourceKind>(
   medspaId: string,
   id: string,
   options: WriteOptions,
-  build: (current: ResourceRecords[K]) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
-  commit: (changes: Partial<Fields<K>>, current: ResourceRecords[K]) => Promise<ResourceRecords[K]> = (
+  build: (current: ResourceRecord<K>) => Promise<Partial<Fields<K>> | null> | Partial<Fields<K>> | null,
+  commit: (changes: Partial<Fields<K>>, current: ResourceRecord<K>) => Promise<ResourceRecord<K>> = (
     changes,
     current,
   ) => changeResource(kind, medspaId, id, changes, { now: options.now, ifMatch: current.version }),
-): Promise<ResourceRecords[K]> =>
+): Promise<ResourceRecord<K>> =>
   changeFromFresh({
     read: () => readResource(kind, medspaId, id),
     build,
@@ -246,12 +250,8 @@ export async function listResources<K extends ResourceKind>(
   medspaId: string,
   query: { limit: number; cursor?: string } & Record<string, unknown>,
   filter?: Filter,
-): Promise<ListResult<ResourceRecords[K]>> {
-  return toListResult(
-    (await listLiveEntities(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter)) as Page<
-      ResourceRecords[K]
-    >,
-  );
+): Promise<ListResult<ResourceRecord<K>>> {
+  return toListResult(await listLiveEntities(medspaId, TYPE[kind], pageRequest(medspaId, kind, query), filter));
 }
 
 // ---------------------------------------------------------------------------------------------
