@@ -5,7 +5,7 @@ import { eventFor, toEvent } from '../../infra/local/router';
 import { MAX_BODY_BYTES } from '../../lib/http/input';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
  * The local router's events against API Gateway's own. Sources:
@@ -494,8 +494,7 @@ describe('the product parses API Gateway events end to end (real local server)',
     port = await listen(server, 0);
     scene = await makeScene();
     token = scene.practice.adminToken;
-    const at = async (hhmm: string) =>
-      (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, hhmm) })).body.data.id as string;
+    const at = async (hhmm: string) => (await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, hhmm) })).id as string;
     [ids.scheduled, ids.confirmed, ids.cancelled, ids.checkedIn] = [
       await at('09:00'),
       await at('11:00'),

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { addDays, firstOfMonth, lastOfMonth, monthOf, utc } from '../fixtures/dates';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 // Relative to now: three days from `book`'s default day, then a month end and the next month's first day.
 const DAY = BOOKING_DAY;
@@ -23,20 +23,18 @@ describe('appointment list', () => {
     token = scene.practice.adminToken;
     otherClient = await makeClient(scene.practice);
     otherService = await makeService(scene.practice, { provider_ids: scene.providers.map((p) => p.id) });
-    ids.a = (await book(scene, { scheduled_at: nyTime(DAY, '09:00') })).body.data.id;
+    ids.a = (await booked(scene, { scheduled_at: nyTime(DAY, '09:00') })).id;
     ids.b = (
-      await book(scene, {
+      await booked(scene, {
         scheduled_at: nyTime(DAY, '16:00'),
         provider_id: scene.providers[1].id,
         client_id: otherClient.id,
       })
-    ).body.data.id;
-    ids.c = (
-      await book(scene, { scheduled_at: nyTime(addDays(DAY, 1), '10:00'), service_id: otherService.id })
-    ).body.data.id;
-    ids.d = (await book(scene, { scheduled_at: nyTime(addDays(DAY, 2), '10:00') })).body.data.id;
-    ids.e = (await book(scene, { scheduled_at: nyTime(MONTH_END, '16:00') })).body.data.id;
-    ids.f = (await book(scene, { scheduled_at: nyTime(NEXT_MONTH, '09:00') })).body.data.id;
+    ).id;
+    ids.c = (await booked(scene, { scheduled_at: nyTime(addDays(DAY, 1), '10:00'), service_id: otherService.id })).id;
+    ids.d = (await booked(scene, { scheduled_at: nyTime(addDays(DAY, 2), '10:00') })).id;
+    ids.e = (await booked(scene, { scheduled_at: nyTime(MONTH_END, '16:00') })).id;
+    ids.f = (await booked(scene, { scheduled_at: nyTime(NEXT_MONTH, '09:00') })).id;
     await call('POST', `/v1/appointments/${ids.d}/cancel`, { token });
   });
 
@@ -117,7 +115,7 @@ describe('appointment list', () => {
 
   it("never lists another practice's appointments", async () => {
     const other = await makeScene();
-    await book(other);
+    await booked(other);
     const body = (await call('GET', `/v1/appointments?${RANGE}`, { token: other.practice.adminToken })).body;
     expect(body.pagination.total).toBe(1);
     expect((await call('GET', `/v1/appointments/${ids.a}`, { token: other.practice.adminToken })).body.error.code).toBe(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES, canTransition, type AppointmentStatus } from '../../lib/domain/status';
 import { call } from '../fixtures/api';
 import { addDays, futureWeekday } from '../fixtures/dates';
-import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+import { book, booked, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** The allowed walk from `scheduled` to each status. */
 const PATH_TO: Record<AppointmentStatus, AppointmentStatus[]> = {
@@ -28,7 +28,7 @@ describe('status machine over the API: all 49 pairs', () => {
         slot += 1;
         const date = addDays(firstDay, Math.floor(slot / 8));
         const hour = String(9 + (slot % 8)).padStart(2, '0');
-        const a = (await book(scene, { scheduled_at: nyTime(date, `${hour}:00`) })).body.data;
+        const a = await booked(scene, { scheduled_at: nyTime(date, `${hour}:00`) });
         for (const step of PATH_TO[from]) {
           const moved = await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status: step } });
           expect(moved.status).toBe(200);
@@ -67,7 +67,7 @@ describe('status machine over the API: all 49 pairs', () => {
   it('cancel and no-show endpoints follow the same machine', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const a = (await book(scene)).body.data;
+    const a = await booked(scene);
     expect((await call('POST', `/v1/appointments/${a.id}/no-show`, { token })).body.error.code).toBe(
       'INVALID_STATUS_TRANSITION',
     );
@@ -82,7 +82,7 @@ describe('status machine over the API: all 49 pairs', () => {
   it('a provider-role token may move status but not book', async () => {
     const scene = await makeScene();
     const providerToken = await scene.practice.tokenForRole('provider');
-    const a = (await book(scene)).body.data;
+    const a = await booked(scene);
     expect(
       (await call('PATCH', `/v1/appointments/${a.id}/status`, { token: providerToken, body: { status: 'confirmed' } }))
         .status,

@@ -348,29 +348,18 @@ describe('item 400 KB: stored idempotent answers and audit entries', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-/**
- * `count` creations through the API, a few at a time, each lane with its own admin credential:
- * the per-credential rate limit is on in the suite, and its bucket is one item that concurrent
- * requests of one credential race for.
- */
+/** `count` set-up creations (the builders write below HTTP), `lanes` at a time. */
 async function several<T>(
-  practiceOf: TestPractice,
+  practice: TestPractice,
   count: number,
-  make: (lane: TestPractice, n: number) => Promise<T>,
+  make: (practice: TestPractice, n: number) => Promise<T>,
   lanes = 4,
 ): Promise<T[]> {
-  const tokens = [
-    practiceOf.adminToken,
-    ...(await Promise.all(Array.from({ length: lanes - 1 }, () => practiceOf.tokenForRole('admin')))),
-  ];
   const made: T[] = [];
-  for (let i = 0; i < count; i += lanes) {
+  for (let i = 0; i < count; i += lanes)
     made.push(
-      ...(await Promise.all(
-        tokens.slice(0, Math.min(lanes, count - i)).map((adminToken, j) => make({ ...practiceOf, adminToken }, i + j)),
-      )),
+      ...(await Promise.all(Array.from({ length: Math.min(lanes, count - i) }, (_, j) => make(practice, i + j)))),
     );
-  }
   return made;
 }
 

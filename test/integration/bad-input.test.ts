@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../fixtures/api';
 import { makeRoom } from '../fixtures/builders';
 import { addDays, daysFromNow, firstOfMonth, futureWeekday, lastOfMonth, monthOf } from '../fixtures/dates';
-import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+import { book, booked, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** Inputs found by a conformance review that once answered 500: each must be a 4xx now. */
 describe('bad input is a 4xx, never a 500', () => {
@@ -29,7 +29,7 @@ describe('bad input is a 4xx, never a 500', () => {
   it('numbers DynamoDB cannot store, years far out, reversed ranges', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const a = (await book(scene)).body.data;
+    const a = await booked(scene);
     for (const status of ['confirmed', 'checked_in'])
       await call('PATCH', `/v1/appointments/${a.id}/status`, { token, body: { status } });
     for (const quantity of [1e300, 1e-300]) {
@@ -87,7 +87,7 @@ describe('appointment detail shapes its nested records', () => {
   it('no storage fields, also for a provider and room deleted since', async () => {
     const scene = await makeScene();
     const token = scene.practice.adminToken;
-    const a = (await book(scene, { room_id: scene.room.id, scheduled_at: nyTime(BOOKING_DAY, '12:00') })).body.data;
+    const a = await booked(scene, { room_id: scene.room.id, scheduled_at: nyTime(BOOKING_DAY, '12:00') });
     await call('POST', `/v1/appointments/${a.id}/cancel`, { token });
     await call('DELETE', `/v1/providers/${scene.provider.id}`, { token });
     await call('DELETE', `/v1/rooms/${scene.room.id}`, { token });

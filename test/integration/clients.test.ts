@@ -8,7 +8,7 @@ import { clientHistory, listClients } from '../../lib/use-cases/clients';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { addDays, daysFromNow, NY, todayIn } from '../fixtures/dates';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { book, booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 const expectError = (response: { status: number; body: any }, status: number, code: string) => {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -53,7 +53,7 @@ const day = (n = 0) => addDays(BOOKING_DAY, n);
 
 /** Books a new appointment of `clientId` and returns it. */
 const bookFor = async (scene: Scene, clientId: string, date: string, hhmm = '10:00') =>
-  ok(await book(scene, { client_id: clientId, scheduled_at: nyTime(date, hhmm) }), 201).body.data;
+  booked(scene, { client_id: clientId, scheduled_at: nyTime(date, hhmm) });
 
 describe('client search (?q=)', () => {
   let practice: TestPractice;

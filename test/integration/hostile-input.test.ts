@@ -12,7 +12,7 @@ import { callableRoutes, takesBearer, type RouteDef } from '../../lib/http/route
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeEquipment, makeProduct, makeRoom } from '../fixtures/builders';
-import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 import { useOwnTable } from '../fixtures/table-stream';
 
 /**
@@ -59,9 +59,11 @@ beforeAll(async () => {
   const scene = await makeScene({ providers: 2 });
   const { practice } = scene;
   const token = practice.adminToken;
-  const appointment = (await book(scene, { room_id: scene.room.id })).body.data;
-  const second = (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '13:00'), provider_id: scene.providers[1].id }))
-    .body.data;
+  const appointment = await booked(scene, { room_id: scene.room.id });
+  const second = await booked(scene, {
+    scheduled_at: nyTime(BOOKING_DAY, '13:00'),
+    provider_id: scene.providers[1].id,
+  });
   const product = await makeProduct(practice, { quantity_on_hand: 50 });
   const payment = (
     await call('POST', '/v1/payments', {

@@ -6,7 +6,7 @@ import { readIdempotencyRecord } from '../../lib/db/idempotency';
 import { idempotencyKey } from '../../lib/db/keys';
 import { call } from '../fixtures/api';
 import { startReceiver, type Receiver } from '../fixtures/receiver';
-import { book, makeScene, type Scene } from '../fixtures/scheduling';
+import { booked, makeScene, type Scene } from '../fixtures/scheduling';
 
 /**
  * Every keyed POST commits its Idempotency-Key marker (`committed_at`) with its own writes, in
@@ -39,7 +39,7 @@ describe('the Idempotency-Key marker of POSTs that write one item', () => {
   it('is committed with the write: rooms, equipment, providers, credentials, webhooks, secret rotations, reminders', async () => {
     const webhook = (await keyed(`hook-${Date.now()}`, '/v1/webhooks', { url: receiver.url(), events: ['*'] })).body
       .data;
-    const appointment = (await book(scene)).body.data;
+    const appointment = await booked(scene);
     const posts: Array<[url: string, body?: unknown]> = [
       ['/v1/rooms', { name: 'Marked room' }],
       ['/v1/equipment', { name: 'Marked laser' }],

@@ -5,7 +5,7 @@ import { callableRoutes, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeProduct } from '../fixtures/builders';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
  * A PATCH that changes nothing (an empty body, or every field at its current value) is no change:
@@ -26,7 +26,7 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
   updateProduct: async (scene) =>
     `/v1/products/${(await makeProduct(scene.practice, { quantity_on_hand: 7, low_stock_threshold: 2 })).id}`,
   updateAppointment: async (scene) =>
-    `/v1/appointments/${(await book(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id, notes: 'n', internal_notes: 'i' })).body.data.id}`,
+    `/v1/appointments/${(await booked(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id, notes: 'n', internal_notes: 'i' })).id}`,
   updateWebhook: async (scene) => {
     process.env.ALLOW_LOCAL_WEBHOOKS = 'true';
     resetConfig();
@@ -44,7 +44,7 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
     return `/v1/publishable-keys/${created.body.data.id}`;
   },
   updateAppointmentStatus: async (scene) =>
-    `/v1/appointments/${(await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).body.data.id}/status`,
+    `/v1/appointments/${(await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).id}/status`,
 };
 
 /** The body fields of a route's schema, each at the resource's current value (output shapes are valid input here). */

@@ -5,7 +5,7 @@ import { createPayment } from '../../lib/use-cases/payments';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { addDays, at, firstOfMonth, lastOfMonth, monthOf, NY, todayIn } from '../fixtures/dates';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -69,7 +69,7 @@ describe('recording a payment', () => {
   });
 
   it("links an appointment of the client; another client's, an unknown or a malformed one is 404 APPOINTMENT_NOT_FOUND", async () => {
-    const appointment = (await book(scene)).body.data;
+    const appointment = await booked(scene);
     const linked = await pay(scene.practice, {
       client_id: scene.client.id,
       appointment_id: appointment.id,
@@ -288,7 +288,7 @@ describe('roles', () => {
 
 describe('DynamoDB calls', () => {
   it('a payment is one read (the practice) and one transaction, with or without an appointment', async () => {
-    const appointment = (await book(scene, { scheduled_at: nyTime(addDays(BOOKING_DAY, 1), '10:00') })).body.data;
+    const appointment = await booked(scene, { scheduled_at: nyTime(addDays(BOOKING_DAY, 1), '10:00') });
     for (const appointmentId of [undefined, appointment.id]) {
       ddbCalls.reset();
       await createPayment(

@@ -4,20 +4,43 @@ import { getEntity } from '../../lib/db/batch';
 import { clientCodec } from '../../lib/db/codecs';
 import { seedDemoPracticeData } from '../../infra/local/demo-data';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
-import { EVERY_DAY_9_TO_5, makeClient, makeEquipment, makeProvider, makeRoom, makeService } from '../fixtures/builders';
+import {
+  EVERY_DAY_9_TO_5,
+  makeClient,
+  makeEquipment,
+  makeProvider,
+  makeRoom,
+  makeService,
+  viaApi,
+} from '../fixtures/builders';
 import { addDays, futureWeekday } from '../fixtures/dates';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The soft-deletable kinds: their path, 404 code, a builder and a valid PATCH. */
+/** The soft-deletable kinds: their path, 404 code, a builder (and its twin through the API) and a valid PATCH. */
 const DELETABLE = [
-  { name: 'providers', path: '/v1/providers', code: 'PROVIDER_NOT_FOUND', make: makeProvider, patch: { title: 'NP' } },
-  { name: 'rooms', path: '/v1/rooms', code: 'ROOM_NOT_FOUND', make: makeRoom, patch: { description: 'Quiet room' } },
+  {
+    name: 'providers',
+    path: '/v1/providers',
+    code: 'PROVIDER_NOT_FOUND',
+    make: makeProvider,
+    create: viaApi.makeProvider,
+    patch: { title: 'NP' },
+  },
+  {
+    name: 'rooms',
+    path: '/v1/rooms',
+    code: 'ROOM_NOT_FOUND',
+    make: makeRoom,
+    create: viaApi.makeRoom,
+    patch: { description: 'Quiet room' },
+  },
   {
     name: 'equipment',
     path: '/v1/equipment',
     code: 'EQUIPMENT_NOT_FOUND',
     make: makeEquipment,
+    create: viaApi.makeEquipment,
     patch: { description: 'Serviced' },
   },
   {
@@ -25,6 +48,7 @@ const DELETABLE = [
     path: '/v1/clients',
     code: 'CLIENT_NOT_FOUND',
     make: makeClient,
+    create: viaApi.makeClient,
     patch: { notes: 'Prefers mornings' },
   },
 ] as const;
@@ -36,6 +60,7 @@ const ALL_KINDS = [
     path: '/v1/services',
     code: 'SERVICE_NOT_FOUND',
     make: makeService,
+    create: viaApi.makeService,
     patch: { price_cents: 12000 },
   },
 ] as const;
@@ -59,7 +84,7 @@ beforeAll(async () => {
 
 describe.each(ALL_KINDS)('$name: common behaviour', (kind) => {
   it('creates with server-assigned id, version 1 and timestamps; GET returns it with an ETag', async () => {
-    const created = await kind.make(practice);
+    const created = await kind.create(practice);
     expect(created.id).toMatch(UUID);
     expect(created).toMatchObject({ medspa_id: practice.medspaId, version: 1 });
     expect(created.created_at).toBe(created.updated_at);
@@ -371,7 +396,8 @@ describe('services', () => {
   it('creates with certified providers, defaults and filters by category', async () => {
     const fresh = await makePractice();
     const [a, b] = [await makeProvider(fresh), await makeProvider(fresh)];
-    const botox = await makeService(fresh, {
+    // The subject is the create: through the API.
+    const botox = await viaApi.makeService(fresh, {
       name: 'Botox',
       category: 'injectables',
       provider_ids: [a.id, b.id, a.id],
@@ -385,7 +411,7 @@ describe('services', () => {
       description: null,
       provider_ids: [a.id, b.id],
     });
-    const peel = await makeService(fresh, { name: 'Peel', category: 'facials' });
+    const peel = await viaApi.makeService(fresh, { name: 'Peel', category: 'facials' });
     expect(peel.provider_ids).toEqual([]);
 
     const injectables = await call('GET', '/v1/services?category=injectables', { token: fresh.adminToken });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../infra/local/router';
 import { call } from '../fixtures/api';
-import { BOOKING_DAY, book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 let scene: Scene;
 beforeAll(async () => {
@@ -63,7 +63,7 @@ describe('strict input (contract 1)', () => {
   });
 
   it('an unknown body field is 400 at its own path, and nothing changes', async () => {
-    const created = (await book(scene)).body.data;
+    const created = await booked(scene);
     const response = await call('PATCH', `/v1/appointments/${created.id}`, {
       token: scene.practice.adminToken,
       body: { notes: 'x', note: 'typo' },

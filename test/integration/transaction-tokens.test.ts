@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ddb } from '../../lib/db/client';
 import { call } from '../fixtures/api';
-import { book, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
+import { book, booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
  * Every TransactWriteItems carries a ClientRequestToken (lib/db/transact.ts), and DynamoDB Local
@@ -121,7 +121,7 @@ describe('ClientRequestToken on every TransactWriteItems', () => {
   });
 
   it('a status change whose answer was lost answers 200, not INVALID_STATUS_TRANSITION from deciding again on its own result', async () => {
-    const { id } = (await book(scene, { scheduled_at: nyTime(BOOKING_DAY, '11:00') })).body.data as { id: string };
+    const { id } = (await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, '11:00') })) as { id: string };
     sent.length = 0;
     fault = 'lose-answer';
     const response = await call('PATCH', `/v1/appointments/${id}/status`, {
