@@ -214,7 +214,11 @@ export class AppFunction extends Construct {
     return this;
   }
 
-  /** `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue. */
+  /**
+   * `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue; for a queue under a customer-managed key,
+   * the key's use SQS makes on a sender's behalf (kms:GenerateDataKey, and kms:Decrypt, which SQS
+   * asks for to reuse a data key), only through SQS (kms:ViaService).
+   */
   bindQueue(name: string, queue: IQueue): this {
     this.addEnvironment(queueUrlEnv(name), queue.queueUrl);
     this.role.grantOnce(
@@ -227,7 +231,33 @@ export class AppFunction extends Construct {
           resources: [queue.queueArn],
         }),
     );
+    if (queue.encryptionMasterKey)
+      this.grantKeyViaSqs(queue.encryptionMasterKey, ['kms:Decrypt', 'kms:GenerateDataKey']);
     return this;
+  }
+
+  /**
+   * What a queue's event source mapping needs of its queue's customer-managed key: kms:Decrypt,
+   * only through SQS. (The mapping is given the queue without its key, so CDK adds no kms:Decrypt
+   * of its own without that condition: workers-stack.ts.)
+   */
+  grantQueueKeyToConsume(queue: IQueue): this {
+    if (queue.encryptionMasterKey) this.grantKeyViaSqs(queue.encryptionMasterKey, ['kms:Decrypt']);
+    return this;
+  }
+
+  private grantKeyViaSqs(key: IKey, actions: string[]): void {
+    this.role.grantOnce(
+      `queueKey:${key.node.path}:${actions.join(',')}`,
+      () =>
+        new PolicyStatement({
+          sid: `QueueKeyViaSqs${actions.map((action) => action.replace('kms:', '')).join('')}`,
+          effect: Effect.ALLOW,
+          actions,
+          resources: [key.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `sqs.${Stack.of(this).region}.amazonaws.com` } },
+        }),
+    );
   }
 
   /**

@@ -474,8 +474,20 @@ describe('stage dev (current routes and workers)', () => {
     const dlqs = new Set(Object.values(workersStack.deadLetterQueues).map(idOf));
     const queues = ofType(workersTemplate, 'AWS::SQS::Queue');
     expect(queues).toHaveLength(Object.keys(workersStack.queues).length + dlqs.size);
+    // The queues of events (and their dead-letter queues) carry PHI: the customer-managed key, as the bus.
+    const underDataKey = new Set(
+      ['events', 'deliveries'].flatMap((name) => [
+        idOf(workersStack.queues[name]),
+        idOf(workersStack.deadLetterQueues[name]),
+      ]),
+    );
     for (const [id, queue] of queues) {
-      expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
+      if (underDataKey.has(id)) {
+        expect(queue.Properties?.KmsMasterKeyId, id).toEqual({
+          'Fn::ImportValue': expect.stringMatching(/^MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataDataKey.*Arn/),
+        });
+        expect(queue.Properties?.SqsManagedSseEnabled, id).toBeUndefined();
+      } else expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
       const redrive = queue.Properties?.RedrivePolicy as Json | undefined;
       if (dlqs.has(id)) expect(redrive, id).toBeUndefined();
       else expect(dlqs.has(logicalIdOf(redrive?.deadLetterTargetArn)!), id).toBe(true);
@@ -492,6 +504,68 @@ describe('stage dev (current routes and workers)', () => {
       .flatMap(([, p]) => statementsIn(p.Properties))
       .filter((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition).includes('aws:SecureTransport'));
     expect(tlsOnly.length).toBe(queues.length);
+  });
+
+  it("lets EventBridge (this account's only) use the data key for the encrypted queues, each queue policy narrowed to its rules, and the queue workers use it through SQS only", () => {
+    const keyPolicy = statementsIn(
+      ofType(statefulTemplate(s), 'AWS::KMS::Key').find(([id]) => id.startsWith('DataDataKey'))![1].Properties,
+    );
+    expect(keyPolicy.find((st) => st.Sid === 'EventBridgeToEncryptedQueues')).toEqual({
+      Sid: 'EventBridgeToEncryptedQueues',
+      Effect: 'Allow',
+      Principal: { Service: 'events.amazonaws.com' },
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    });
+    // No other grant to EventBridge on the key but CDK's own for the bus (narrowed to the bus).
+    const toEvents = keyPolicy.filter((st) => JSON.stringify(st.Principal ?? '').includes('events.amazonaws.com'));
+    for (const st of toEvents) expect(st.Condition, JSON.stringify(st)).toBeDefined();
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const fromEvents = ofType(workersTemplate, 'AWS::SQS::QueuePolicy')
+      .flatMap(([, p]) => statementsIn(p.Properties))
+      .filter((st) => st.Effect === 'Allow' && String(st.Sid).startsWith('EventRule'));
+    expect(fromEvents.length).toBe(2 * EVENT_RULES.length);
+    for (const st of fromEvents) {
+      expect(st.Principal).toEqual({ Service: 'events.amazonaws.com' });
+      expect(st.Action).toBe('sqs:SendMessage');
+      expect(Object.keys((st.Condition as Json).ArnEquals as Json)).toEqual(['aws:SourceArn']);
+    }
+    const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.statements]));
+    const viaSqs = (name: string) =>
+      byName[name]
+        .filter((st) => JSON.stringify(st.Condition ?? {}).includes('sqs.'))
+        .flatMap(actionsOf)
+        .sort();
+    // Both send to deliveries and receive from their own queue.
+    expect(viaSqs('fanOut')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
+    expect(viaSqs('deliverWebhook')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
+    for (const name of ['streamToBus', 'aggregateReports', 'sweepReminders']) expect(viaSqs(name), name).toEqual([]);
+  });
+
+  it("uses the customer-managed keys' data actions only through the service that owns the data (kms:ViaService), the stream readers included", () => {
+    const dataActions = ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'];
+    for (const f of functionsOf(s)) {
+      for (const st of f.statements.filter((x) => actionsOf(x).some((action) => dataActions.includes(action)))) {
+        expect(
+          Object.keys((st.Condition as Json | undefined)?.StringEquals ?? {}),
+          `${f.name} ${JSON.stringify(st)}`,
+        ).toEqual(['kms:ViaService']);
+      }
+    }
+    const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.statements]));
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(byName[name].flatMap(actionsOf), name).toEqual(expect.arrayContaining(STREAM_ACTIONS));
+      const tableKey = byName[name].filter(
+        (st) => actionsOf(st).includes('kms:Decrypt') && JSON.stringify(st.Condition).includes('dynamodb.'),
+      );
+      expect(tableKey, name).toHaveLength(1);
+      expect(tableKey[0].Condition).toEqual({
+        StringEquals: {
+          'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
+        },
+      });
+    }
   });
 
   it('consumes the stream with partial batch responses, bisection, bounded retries and a failure queue', () => {
@@ -512,15 +586,52 @@ describe('stage dev (current routes and workers)', () => {
       expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
-  it('reserves concurrency for the stream and webhook functions and sweeps every minute', () => {
+  it('bounds every worker: no reserved concurrency on the stream workers (one batch per shard), fan-out by its mapping, the webhook worker and the sweep reserved', () => {
     const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.fn]));
-    expect(byName.streamToBus.Properties?.ReservedConcurrentExecutions).toBe(workers.streamToBus.reservedConcurrency);
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(byName[name].Properties?.ReservedConcurrentExecutions, name).toBeUndefined();
+    }
+    expect(byName.fanOut.Properties?.ReservedConcurrentExecutions).toBeUndefined();
     expect(byName.deliverWebhook.Properties?.ReservedConcurrentExecutions).toBe(
       workers.deliverWebhook.reservedConcurrency,
     );
-    Template.fromStack(s.stateless.workers).hasResourceProperties('AWS::Events::Rule', {
+    expect(byName.sweepReminders.Properties?.ReservedConcurrentExecutions).toBe(1);
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const mappingOf = (name: string) =>
+      ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').find(
+        ([, m]) => logicalIdOf(m.Properties?.FunctionName) === functionsOf(s).find((f) => f.name === name)!.id,
+      )![1].Properties!;
+    expect(mappingOf('fanOut').ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    expect(mappingOf('deliverWebhook').ScalingConfig).toEqual({ MaximumConcurrency: 10 });
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(mappingOf(name).ParallelizationFactor, name).toBe(1);
+      expect(mappingOf(name).ScalingConfig, name).toBeUndefined();
+    }
+    // The acknowledgement of an unreserved worker says what bounds it.
+    const reasons = (name: string) => JSON.stringify(s.stateless.workers.functions[name].node.metadata);
+    expect(reasons('fanOut')).toContain(
+      "fanOut is bounded by its events mapping's MaximumConcurrency (5) of batches of 10.",
+    );
+    for (const name of ['streamToBus', 'aggregateReports'])
+      expect(reasons(name)).toContain(`${name} is bounded by one batch per shard of the table stream at once`);
+    workersTemplate.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
     });
+  });
+
+  it('alarms when a stream worker falls behind the table stream (IteratorAge), notifying the topic', () => {
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    for (const name of ['StreamToBus', 'AggregateReports']) {
+      workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'IteratorAge',
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp(`^${name}Handler`) } }],
+        Statistic: 'Maximum',
+        Threshold: 600_000,
+        ComparisonOperator: 'GreaterThanThreshold',
+        AlarmActions: [Match.anyValue()],
+      });
+    }
   });
 
   it('alarms on the deliveries DLQ, the stream consumer, API 5xx rate and p99 latency, all notifying the topic', () => {
