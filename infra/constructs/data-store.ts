@@ -164,7 +164,7 @@ export class DataStore extends Construct {
         bothPacks(
           'SMG4',
           'SecretsManagerRotationEnabled',
-          'Rotated by an operator, not a rotation Lambda: set the value to "new,old" (lib/crypto/named-secret.ts accepts both) and redeploy, since functions take the value at deploy time; drop "old" once its cursors and ciphertexts have aged out.',
+          'Rotated by an operator, not a rotation Lambda: set the value to "new,old" (lib/crypto/named-secret.ts accepts both); functions read it at first use and keep it at most 5 minutes, so no deploy is needed; drop "old" once its cursors and ciphertexts have aged out.',
         ),
       );
       return value;

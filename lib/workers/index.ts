@@ -47,7 +47,7 @@ export interface WorkerDef {
     writes: TableWrites;
     /** EVENT_BUS_NAME and events:PutEvents on the stage's bus. */
     bus?: true;
-    /** `CURSOR_SECRET` / `WEBHOOK_SECRET` (lib/crypto/named-secret.ts reads them). */
+    /** `CURSOR_SECRET_ARN` / `WEBHOOK_SECRET_ARN` and the grant to read that secret (lib/crypto/named-secret.ts). */
     secrets?: readonly SecretName[];
     /** Queues (of other workers' triggers) it sends to: `<NAME>_QUEUE_URL` and sqs:SendMessage. */
     queues?: readonly string[];

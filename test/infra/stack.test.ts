@@ -392,20 +392,51 @@ describe('stage dev (current routes and workers)', () => {
     }
   });
 
-  it('passes the service secrets as dynamic references, only to the functions that bind them', () => {
+  it('serves the service secrets by ARN, never by value, and lets only the functions given one read it (GetSecretValue on that secret, its key through Secrets Manager)', () => {
     const functions = functionsOf(s);
     const withSecret = (variable: string) =>
       functions
         .filter((f) => f.env[variable] !== undefined)
         .map((f) => f.name)
         .sort();
-    for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
-      for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean))
-        expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
+    // No value in any function's configuration, nor any dynamic reference that would put one there.
+    for (const f of functions) {
+      expect(f.env.CURSOR_SECRET, f.name).toBeUndefined();
+      expect(f.env.WEBHOOK_SECRET, f.name).toBeUndefined();
     }
-    // Only where the code reads them (locally, a function the stage does not give one cannot read it).
+    for (const { name, template } of s.code)
+      expect(JSON.stringify(template.toJSON()), name).not.toContain('{{resolve:');
+    const secretReads = (f: (typeof functions)[number]) =>
+      f.statements.filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'));
+    for (const f of functions) {
+      const arns = [f.env.CURSOR_SECRET_ARN, f.env.WEBHOOK_SECRET_ARN].filter(Boolean);
+      // The ARN (the secret's Ref), exported by the stateful stack.
+      for (const arn of arns)
+        expect(JSON.stringify(arn), f.name).toMatch(
+          /^\{"Fn::ImportValue":"MedspaApi-dev-Stateful:ExportsOutputRefData(Cursor|Webhook)Secret/,
+        );
+      const reads = secretReads(f);
+      expect(
+        reads.map((st) => actionsOf(st)),
+        f.name,
+      ).toEqual(arns.map(() => ['secretsmanager:GetSecretValue']));
+      expect(reads.map((st) => st.Resource).sort(), f.name).toEqual(
+        [...arns].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)),
+      );
+      const secretKey = f.statements.filter((st) => JSON.stringify(st.Condition ?? {}).includes('secretsmanager.'));
+      expect(secretKey.length, f.name).toBe(arns.length > 0 ? 1 : 0);
+      for (const st of secretKey) {
+        expect(actionsOf(st)).toEqual(['kms:Decrypt']);
+        expect(st.Condition).toEqual({
+          StringEquals: {
+            'kms:ViaService': { 'Fn::Join': ['', ['secretsmanager.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
+          },
+        });
+      }
+    }
+    // Only where the code reads them (locally, a function the stage does not grant one cannot read it).
     // Subscription secrets are sealed at rest by these routes and opened to sign by the delivering ones.
-    expect(withSecret('WEBHOOK_SECRET')).toEqual([
+    expect(withSecret('WEBHOOK_SECRET_ARN')).toEqual([
       'createWebhook',
       'deliverWebhook',
       'retryWebhookDelivery',
@@ -417,7 +448,8 @@ describe('stage dev (current routes and workers)', () => {
     const cursorRoutes = Object.entries(ROUTES)
       .filter(([, r]) => secretsOf(r).includes('cursor'))
       .map(([op]) => op);
-    expect(withSecret('CURSOR_SECRET')).toEqual([...cursorRoutes, 'streamToBus'].sort());
+    expect(withSecret('CURSOR_SECRET_ARN')).toEqual([...cursorRoutes, 'streamToBus'].sort());
+    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(26);
     expect(cursorRoutes).toEqual(
       expect.arrayContaining([
         'listClients',

@@ -90,7 +90,7 @@ function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamod
 /**
  * The IAM requests of a stand-in's call: the action on the resource's ARN, and, where the resource
  * is under a customer-managed key, the key's use the service makes with the caller's rights
- * (kms:ViaService): SQS's kms:GenerateDataKey to send.
+ * (kms:ViaService): SQS's kms:GenerateDataKey to send, Secrets Manager's kms:Decrypt to read.
  */
 function standInRequests(call: StandInCall): IamRequest[] {
   if (!model) throw new Error('local AWS model not loaded');
@@ -101,6 +101,12 @@ function standInRequests(call: StandInCall): IamRequest[] {
       : [];
   if (call.resource === 'signingKey') return only(model.signingKeyArn);
   if (call.resource === 'bus') return only(model.busArn);
+  if (call.resource.startsWith('secret:')) {
+    const secretId = `${pascal(call.resource.slice('secret:'.length))}Secret`;
+    const secret = model.secrets.find((candidate) => candidate.id === secretId);
+    if (!secret) throw new Error(`The deployed stage has no secret ${secretId}`);
+    return [...only(secret.arn), ...viaService('kms:Decrypt', secret.keyArn, 'secretsmanager')];
+  }
   const queueId = `${pascal(call.resource.slice('queue:'.length))}Queue`;
   const queue = model.queues.find((candidate) => candidate.id === queueId);
   if (!queue) throw new Error(`The deployed stage has no queue ${queueId}`);
@@ -126,6 +132,7 @@ const runtime: LocalRuntime = {
     return identity.run({ name: functionName }, work);
   },
   invocation: () => identity.getStore(),
+  functionName: () => identity.getStore()?.name,
 };
 
 /**
