@@ -10,7 +10,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import type { SecretName } from '../../lib/crypto/named-secret';
+import { secretArnEnv, type SecretName } from '../../lib/crypto/named-secret';
 import { PARTITIONS, type PartitionName } from '../../lib/db/keys';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { DYNAMODB_WRITE_ACTION, type TableWrites, type WriteAction } from '../../lib/db/table-writes';
@@ -214,7 +214,11 @@ export class AppFunction extends Construct {
     return this;
   }
 
-  /** `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue. */
+  /**
+   * `<NAME>_QUEUE_URL` and sqs:SendMessage on that queue; for a queue under a customer-managed key,
+   * the key's use SQS makes on a sender's behalf (kms:GenerateDataKey, and kms:Decrypt, which SQS
+   * asks for to reuse a data key), only through SQS (kms:ViaService).
+   */
   bindQueue(name: string, queue: IQueue): this {
     this.addEnvironment(queueUrlEnv(name), queue.queueUrl);
     this.role.grantOnce(
@@ -227,20 +231,71 @@ export class AppFunction extends Construct {
           resources: [queue.queueArn],
         }),
     );
+    if (queue.encryptionMasterKey)
+      this.grantKeyViaSqs(queue.encryptionMasterKey, ['kms:Decrypt', 'kms:GenerateDataKey']);
     return this;
   }
 
   /**
-   * `CURSOR_SECRET` / `WEBHOOK_SECRET` as a CloudFormation dynamic reference, resolved at deploy.
-   * Tradeoff: no Secrets Manager call on a cold start and no secretsmanager:GetSecretValue in the
-   * role, but the value sits (encrypted at rest) in the function's configuration, readable by
-   * whoever may call lambda:GetFunctionConfiguration, and a new value reaches the functions only
-   * with the next deploy. Rotation therefore goes through lib/crypto/named-secret.ts's
-   * comma-separated "new,old" value and a deploy. Reading at runtime (SDK or the Parameters and
-   * Secrets extension) would trade that for latency and an extra grant.
+   * What a queue's event source mapping needs of its queue's customer-managed key: kms:Decrypt,
+   * only through SQS. (The mapping is given the queue without its key, so CDK adds no kms:Decrypt
+   * of its own without that condition: workers-stack.ts.)
+   */
+  grantQueueKeyToConsume(queue: IQueue): this {
+    if (queue.encryptionMasterKey) this.grantKeyViaSqs(queue.encryptionMasterKey, ['kms:Decrypt']);
+    return this;
+  }
+
+  private grantKeyViaSqs(key: IKey, actions: string[]): void {
+    this.role.grantOnce(
+      `queueKey:${key.node.path}:${actions.join(',')}`,
+      () =>
+        new PolicyStatement({
+          sid: `QueueKeyViaSqs${actions.map((action) => action.replace('kms:', '')).join('')}`,
+          effect: Effect.ALLOW,
+          actions,
+          resources: [key.keyArn],
+          conditions: { StringEquals: { 'kms:ViaService': `sqs.${Stack.of(this).region}.amazonaws.com` } },
+        }),
+    );
+  }
+
+  /**
+   * `CURSOR_SECRET_ARN` / `WEBHOOK_SECRET_ARN`: the secret's ARN, never its value, and the grant to
+   * read it: secretsmanager:GetSecretValue on that secret, and kms:Decrypt of its customer-managed
+   * key only through Secrets Manager (kms:ViaService). The code reads the value at first use and
+   * keeps it for a few minutes (lib/crypto/named-secret.ts, Powertools Parameters), so a new value
+   * ("new,old" while rotating) reaches the functions without a deploy, and the value is nowhere in
+   * the function's configuration.
    */
   bindSecret(name: SecretName, secret: ISecret): this {
-    this.addEnvironment(`${name.toUpperCase()}_SECRET`, secret.secretValue.unsafeUnwrap());
+    this.addEnvironment(secretArnEnv(name), secret.secretArn);
+    this.role.grantOnce(
+      `secret:${secret.node.path}`,
+      () =>
+        new PolicyStatement({
+          sid: `Read${name[0].toUpperCase()}${name.slice(1)}Secret`,
+          effect: Effect.ALLOW,
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [secret.secretArn],
+        }),
+    );
+    const key = secret.encryptionKey;
+    if (key) {
+      this.role.grantOnce(
+        `secretKey:${key.node.path}`,
+        () =>
+          new PolicyStatement({
+            sid: 'SecretKeyViaSecretsManager',
+            effect: Effect.ALLOW,
+            actions: ['kms:Decrypt'],
+            resources: [key.keyArn],
+            conditions: {
+              StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
+            },
+          }),
+      );
+    }
     return this;
   }
 

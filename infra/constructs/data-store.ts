@@ -51,7 +51,7 @@ export function allowLogGroupEncryption(key: Key, namePattern: string): void {
  */
 export class DataStore extends Construct {
   readonly table: Table;
-  /** Encrypts the table (and its stream), the bus and the secrets. */
+  /** Encrypts the table (and its stream), the bus, the secrets and the event queues (workers-stack.ts). */
   readonly dataKey: Key;
   /** Encrypts the stage's log groups, alarm notifications and, with the edge on, its origin-verify secret. */
   readonly opsKey: Key;
@@ -64,12 +64,27 @@ export class DataStore extends Construct {
     const stack = Stack.of(this);
 
     this.dataKey = new Key(this, 'DataKey', {
-      description: `medspa-api ${settings.stage}: table, event bus and service secrets`,
+      description: `medspa-api ${settings.stage}: table, event bus, event queues and service secrets`,
       enableKeyRotation: true,
       alias: `alias/medspa-api-${settings.stage}-data`,
       removalPolicy: settings.removalPolicy,
       pendingWindow: settings.keyPendingWindow,
     });
+
+    // EventBridge sends the bus's events to the `events` queue (and failed ones to its dead-letter
+    // queue), both under this key: SQS uses the key with EventBridge's own rights, which only the
+    // key's policy can give a service. This account's rules only. (The functions that send to and
+    // receive from those queues are granted the key through SQS in their roles: app-function.ts.)
+    this.dataKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'EventBridgeToEncryptedQueues',
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('events.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    );
 
     this.opsKey = new Key(this, 'OpsKey', {
       description: `medspa-api ${settings.stage}: log groups and alarm notifications`,
@@ -149,7 +164,7 @@ export class DataStore extends Construct {
         bothPacks(
           'SMG4',
           'SecretsManagerRotationEnabled',
-          'Rotated by an operator, not a rotation Lambda: set the value to "new,old" (lib/crypto/named-secret.ts accepts both) and redeploy, since functions take the value at deploy time; drop "old" once its cursors and ciphertexts have aged out.',
+          'Rotated by an operator, not a rotation Lambda: set the value to "new,old" (lib/crypto/named-secret.ts accepts both); functions read it at first use and keep it at most 5 minutes, so no deploy is needed; drop "old" once its cursors and ciphertexts have aged out.',
         ),
       );
       return value;

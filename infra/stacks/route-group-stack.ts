@@ -41,7 +41,7 @@ export interface RouteGroupStackProps extends NestedStackProps {
 
 /**
  * One nested stack per route group (`RouteDef.group`): one role per distinct grant set (the
- * route's declared writes, `tableWritesOf`, and whether it signs tokens), shared by the functions
+ * route's declared writes, `tableWritesOf`, whether it signs tokens, the secrets it reads), shared by the functions
  * that need exactly it, and, per operation, a Lambda, its log group, its API integration, route and
  * invoke permission: 5 resources per operation + 2 per role, far below 500 per stack.
  */
@@ -61,8 +61,10 @@ export class RouteGroupStack extends NestedStack {
       operation: string,
       writes: TableWrites | undefined,
       tokenKey: 'sign' | 'verify' | 'none',
+      secretNames: readonly string[],
     ): FunctionRole => {
-      const key = `${writes ? writesSignature(writes) : 'no table'}:${tokenKey}`;
+      // The secrets too: a function reads only the secrets its row names (each is a grant on the role).
+      const key = `${writes ? writesSignature(writes) : 'no table'}:${tokenKey}:${secretNames.join(',')}`;
       let role = roles.get(key);
       if (!role) {
         // Named after the first operation using it: stable while that operation's grants are.
@@ -88,7 +90,7 @@ export class RouteGroupStack extends NestedStack {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(operation, writes, tokenKey),
+        role: roleFor(operation, writes, tokenKey, secretsOf(route)),
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,

@@ -7,6 +7,8 @@ import type { SecretName } from '../../lib/crypto/named-secret';
 /** What the stateless stack and its nested stacks take from the stateful one. */
 export interface StatefulRefs {
   table: ITable;
+  /** The table's, bus's and secrets' customer-managed key; the event queues' too. */
+  dataKey: IKey;
   bus: IEventBus;
   signingKey: IKey;
   opsKey: IKey;

@@ -1,13 +1,21 @@
 import { join } from 'node:path';
 import type { Construct } from 'constructs';
-import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
+import { Duration, NestedStack, type NestedStackProps, Names } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { type EventPattern as CdkEventPattern, Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import {
+  CfnRule,
+  type EventPattern as CdkEventPattern,
+  type IRuleTarget,
+  Rule,
+  Schedule,
+} from 'aws-cdk-lib/aws-events';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { EventPattern, EventRule } from '../../lib/events/rules';
 import {
@@ -55,6 +63,37 @@ export function cdkEventPattern(pattern: EventPattern): CdkEventPattern {
 }
 
 /**
+ * An SQS queue (under a customer-managed key) as a rule's target, with its dead-letter queue: what
+ * aws-events-targets' SqsQueue does, except that for an encrypted queue CDK's target drops the
+ * queue policy's narrowing to the rule (aws:SourceArn) and adds an unconditioned
+ * events.amazonaws.com grant to the key's policy. Here both queue policies stay narrowed to the
+ * rule, and the key's policy allows EventBridge of this account only (infra/constructs/data-store.ts).
+ */
+export function encryptedQueueTarget(queue: Queue, deadLetterQueue: Queue): IRuleTarget {
+  return {
+    bind(rule: Parameters<IRuleTarget['bind']>[0]) {
+      const ruleArn = CfnRule.arnForRule(rule);
+      for (const [target, sid] of [
+        [queue, 'Target'],
+        [deadLetterQueue, 'DeadLetter'],
+      ] as const) {
+        target.addToResourcePolicy(
+          new PolicyStatement({
+            sid: `EventRule${sid}${Names.nodeUniqueId(rule.node).slice(-40)}`,
+            effect: Effect.ALLOW,
+            principals: [new ServicePrincipal('events.amazonaws.com')],
+            actions: ['sqs:SendMessage'],
+            resources: [target.queueArn],
+            conditions: { ArnEquals: { 'aws:SourceArn': ruleArn } },
+          }),
+        );
+      }
+      return { arn: queue.queueArn, targetResource: queue, deadLetterConfig: { arn: deadLetterQueue.queueArn } };
+    },
+  };
+}
+
+/**
  * The event pipeline from the workers table (lib/workers) and the rules (lib/events/rules.ts):
  * per queue trigger a queue and its dead-letter queue; per worker one function bound as its row
  * says; the stream mapping (partial batch responses, bisect on error, bounded retries, failures
@@ -69,13 +108,21 @@ export class WorkersStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, { description: `medspa-api ${props.settings.stage}: event pipeline workers`, ...props });
-    const { table, bus, secrets } = props.data;
+    const { table, bus, secrets, dataKey } = props.data;
     const alarmAction = new SnsAction(props.alarmTopic);
+    // The queues of events (and their dead-letter queues) carry the changed records (PHI), as the bus
+    // does: under the same customer-managed key. The stream failure queues and the schedule's hold
+    // only coordinates (shard, sequence numbers) or the schedule's own event: SQS-managed keys.
+    const carriesEvents = new Set(workerQueues(props.workers).keys());
+    const encryptionOf = (name: string) =>
+      carriesEvents.has(name)
+        ? { encryption: QueueEncryption.KMS, encryptionMasterKey: dataKey }
+        : { encryption: QueueEncryption.SQS_MANAGED };
 
     const deadLetterQueue = (name: string) => {
       const queue = new Queue(this, `${pascal(name)}Dlq`, {
         retentionPeriod: Duration.days(14),
-        encryption: QueueEncryption.SQS_MANAGED,
+        ...encryptionOf(name),
         enforceSSL: true,
       });
       this.deadLetterQueues[name] = queue;
@@ -117,7 +164,7 @@ export class WorkersStack extends NestedStack {
         visibilityTimeout: Duration.seconds(visibility),
         // Longer than the webhook backoff (about 18 h in all) with room for an outage.
         retentionPeriod: Duration.days(4),
-        encryption: QueueEncryption.SQS_MANAGED,
+        ...encryptionOf(name),
         enforceSSL: true,
         deadLetterQueue: { queue: dlq, maxReceiveCount },
       });
@@ -134,6 +181,11 @@ export class WorkersStack extends NestedStack {
       const expectedModule = `functions/workers/${name}`;
       if (def.module !== expectedModule) throw new Error(`Worker ${name}: module must be ${expectedModule}`);
       const { trigger } = def;
+      if (trigger.kind === 'stream' && def.reservedConcurrency !== undefined) {
+        throw new Error(
+          `Worker ${name}: a stream worker runs one batch per shard at once; reserved concurrency would throttle the shards over it`,
+        );
+      }
       const asyncDlq = trigger.kind === 'schedule' ? deadLetterQueue(name) : undefined;
       const fn = new AppFunction(this, id, {
         entry: join(props.projectRoot, `${def.module}.ts`),
@@ -154,18 +206,36 @@ export class WorkersStack extends NestedStack {
 
       if (trigger.kind === 'stream') {
         const failures = deadLetterQueue(`${name}-failures`);
+        const mapping = streamMappingOf(trigger);
+        // The table without its key: CDK would grant kms:Decrypt on it with no condition. The role
+        // decrypts through DynamoDB only (bindTable's kms:ViaService statement), streams included.
+        const streamSource = Table.fromTableAttributes(this, `${id}StreamSource`, {
+          tableArn: table.tableArn,
+          tableStreamArn: table.tableStreamArn,
+        });
         fn.fn.addEventSource(
-          new DynamoEventSource(table, {
+          new DynamoEventSource(streamSource, {
             // From the oldest record still in the stream: an event is never skipped, at worst sent twice.
             startingPosition: StartingPosition.TRIM_HORIZON,
-            batchSize: streamMappingOf(trigger).batchSize,
+            batchSize: mapping.batchSize,
             reportBatchItemFailures: true,
             bisectBatchOnError: true,
-            retryAttempts: streamMappingOf(trigger).maxRetries,
-            maxRecordAge: Duration.seconds(streamMappingOf(trigger).maxRecordAgeSeconds),
+            retryAttempts: mapping.maxRetries,
+            maxRecordAge: Duration.seconds(mapping.maxRecordAgeSeconds),
+            // One batch per shard at once (the default, stated): records of a shard stay in order.
+            parallelizationFactor: 1,
             onFailure: new SqsDlq(failures),
           }),
         );
+        // Falling behind (throttled, failing, or too slow for the write rate) shows here first.
+        new Alarm(this, `${id}IteratorAgeAlarm`, {
+          alarmDescription: `medspa-api ${props.settings.stage}: ${name} is more than ${mapping.iteratorAgeAlarmSeconds / 60} minutes behind the table stream (records older than ${mapping.maxRecordAgeSeconds / 3600} h are given up to ${name}-failures)`,
+          metric: fn.fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+          threshold: mapping.iteratorAgeAlarmSeconds * 1000,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }).addAlarmAction(alarmAction);
         const errors = new Alarm(this, `${id}ErrorsAlarm`, {
           alarmDescription: `medspa-api ${props.settings.stage}: ${name} failed (the stream batch is retried, then bisected, then sent to ${name}-failures)`,
           metric: fn.fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
@@ -184,14 +254,22 @@ export class WorkersStack extends NestedStack {
           ),
         );
       } else if (trigger.kind === 'queue') {
+        const queue = queueNamed(trigger.queue);
+        const settings = queueSettingsOf({ ...def, trigger });
+        // The queue without its key: CDK would grant kms:Decrypt on it with no condition; the role
+        // decrypts through SQS only (grantQueueKeyToConsume).
+        const source = Queue.fromQueueAttributes(this, `${id}QueueSource`, {
+          queueArn: queue.queueArn,
+          queueUrl: queue.queueUrl,
+        });
         fn.fn.addEventSource(
-          new SqsEventSource(queueNamed(trigger.queue), {
-            batchSize: queueSettingsOf({ ...def, trigger }).batchSize,
+          new SqsEventSource(source, {
+            batchSize: settings.batchSize,
             reportBatchItemFailures: true,
-            // Never more pollers than reserved executions: a throttled receive would count as an attempt.
-            maxConcurrency: def.reservedConcurrency ? Math.max(2, def.reservedConcurrency) : undefined,
+            maxConcurrency: settings.maxConcurrency,
           }),
         );
+        fn.grantQueueKeyToConsume(queue);
         acknowledge(
           fn,
           bothPacks(
@@ -215,14 +293,16 @@ export class WorkersStack extends NestedStack {
         });
       }
       if (!def.reservedConcurrency) {
-        acknowledge(
-          fn,
-          bothPacks(
-            undefined,
-            'LambdaConcurrency',
-            `${name} is bounded by its trigger (batch size and mapping concurrency).`,
-          ),
-        );
+        const bound =
+          trigger.kind === 'stream'
+            ? `one batch per shard of the table stream at once (ParallelizationFactor 1): reserving fewer executions than shards would throttle the shards over it`
+            : trigger.kind === 'queue'
+              ? `its ${trigger.queue} mapping's MaximumConcurrency (${queueSettingsOf({ ...def, trigger }).maxConcurrency ?? 'unset'}) of batches of ${queueSettingsOf({ ...def, trigger }).batchSize}`
+              : `its schedule, one run every ${trigger.everyMinutes} minute(s)`;
+        if (trigger.kind === 'queue' && queueSettingsOf({ ...def, trigger }).maxConcurrency === undefined) {
+          throw new Error(`Worker ${name}: a queue worker needs reserved concurrency or trigger.maxConcurrency`);
+        }
+        acknowledge(fn, bothPacks(undefined, 'LambdaConcurrency', `${name} is bounded by ${bound}.`));
       }
     }
 
@@ -232,9 +312,7 @@ export class WorkersStack extends NestedStack {
         description: rule.description,
         eventPattern: cdkEventPattern(rule.pattern),
         // EventBridge retries a failed send for up to 24 h, then parks the event with the queue's own DLQ.
-        targets: [
-          new SqsQueue(queueNamed(rule.target.queue), { deadLetterQueue: this.deadLetterQueues[rule.target.queue] }),
-        ],
+        targets: [encryptedQueueTarget(queueNamed(rule.target.queue), this.deadLetterQueues[rule.target.queue])],
       });
     }
   }

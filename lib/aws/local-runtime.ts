@@ -9,7 +9,8 @@
 export type StandInCall =
   | { action: 'kms:Sign'; resource: 'signingKey' }
   | { action: 'events:PutEvents'; resource: 'bus' }
-  | { action: 'sqs:SendMessage'; resource: `queue:${string}` };
+  | { action: 'sqs:SendMessage'; resource: `queue:${string}` }
+  | { action: 'secretsmanager:GetSecretValue'; resource: `secret:${string}` };
 
 /** An SDK client's middleware stack, as much of it as the runtime needs. */
 export interface InstrumentableClient {
@@ -27,6 +28,8 @@ export interface LocalRuntime {
   runAs<T>(functionName: string, work: () => T): T;
   /** The invocation running now (one object per runAs), or undefined outside any function. */
   invocation(): object | undefined;
+  /** The name of the function running now, or undefined outside any function. */
+  functionName(): string | undefined;
 }
 
 let runtime: LocalRuntime | undefined;
@@ -57,3 +60,9 @@ export const runAsFunction = <T>(functionName: string, work: () => T): T =>
  * (reads merged in a tick) keys on this.
  */
 export const currentInvocation = (): object | undefined => runtime?.invocation();
+
+/**
+ * The function the current code runs as: on AWS undefined (a container is one function); locally
+ * the function `runAsFunction` named, so state AWS keeps per container (a secret read) is kept per function.
+ */
+export const currentFunction = (): string | undefined => runtime?.functionName();

@@ -206,9 +206,13 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
 /** Whether a route's function reads the table (its role's reads, TABLE_NAME). */
 export const readsTable = (route: RouteDef) => route.touches?.table !== false;
 
-/** An object schema's fields (none for any other schema). */
+/**
+ * An object schema's fields (none for any other schema). By its definition's type, not `instanceof
+ * z.core.$ZodObject`: a function bundle that reads it at run time (the secrets a row names, in
+ * lib/http/handler.ts) would otherwise keep zod's whole `core` namespace, every locale included.
+ */
 export const shapeOf = (schema: z.core.$ZodType | undefined): Readonly<Record<string, z.core.$ZodType>> =>
-  schema instanceof z.core.$ZodObject ? schema._zod.def.shape : {};
+  schema?._zod.def.type === 'object' ? (schema as z.core.$ZodObject)._zod.def.shape : {};
 
 /** Whether a route's query takes a pagination cursor. */
 export const takesCursor = (route: RouteDef) => 'cursor' in shapeOf(route.query);

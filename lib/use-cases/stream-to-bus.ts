@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { clock } from '../clock';
+import { loadSecretKeys } from '../crypto/named-secret';
 import { logger } from '../log';
 import { recordIds, type StreamRecord } from '../db/stream';
 import { practiceWebhooks } from '../db/webhooks';
@@ -54,6 +55,9 @@ export async function handleStreamRecord(
 ): Promise<ContractEvent[]> {
   const now = deps.now?.() ?? clock().now();
   try {
+    // An online booking's appointment.created carries a manage token sealed with the cursor
+    // secret: read at first use, then kept (lib/crypto/named-secret.ts).
+    await loadSecretKeys('cursor');
     const events = eventsFromRecord(record, { now });
     const arming = reminderToArm(record);
     // Arming is idempotent (same time, same item) and happens before publishing, so a retried

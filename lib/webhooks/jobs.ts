@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as z from '../schemas/zod';
 import { clock } from '../clock';
 import { config } from '../config';
+import { loadSecretKeys } from '../crypto/named-secret';
 import { decryptSecret } from '../crypto/webhook-secrets';
 import {
   autoDisableWebhook,
@@ -199,13 +200,15 @@ function signingSecrets(sub: WebhookRecord, now: Date): string[] {
   return secrets;
 }
 
-const attempt = (
+const attempt = async (
   sub: WebhookRecord,
   event: ContractEvent,
   now: Date,
   options: ReturnType<typeof settings>,
-): Promise<AttemptOutcome> =>
-  sendWebhook({
+): Promise<AttemptOutcome> => {
+  // The service key that opens the subscription's signing secret: read at first use, then kept.
+  await loadSecretKeys('webhook');
+  return sendWebhook({
     url: sub.url,
     event,
     secrets: signingSecrets(sub, now),
@@ -214,6 +217,7 @@ const attempt = (
     allowLocal: options.allowLocal,
     lookup: options.lookup,
   });
+};
 
 /** Successes heal; failures start (or continue) a streak, and a 3-day streak disables. */
 async function recordHealth(sub: WebhookRecord, ok: boolean, now: Date): Promise<void> {

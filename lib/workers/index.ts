@@ -13,13 +13,29 @@ export type WorkerTrigger =
    * response; failing batches are bisected and retried `maxRetries` times, then the records'
    * coordinates go to the stream's failure queue.
    */
-  | { kind: 'stream'; batchSize?: number; maxRetries?: number; maxRecordAgeSeconds?: number }
+  | {
+      kind: 'stream';
+      batchSize?: number;
+      maxRetries?: number;
+      maxRecordAgeSeconds?: number;
+      /** The mapping's IteratorAge (age of the newest record handed over) above which the stage alarms. */
+      iteratorAgeAlarmSeconds?: number;
+    }
   /**
    * An SQS queue of that name, created for this worker with a dead-letter queue that takes a
    * message after `maxReceiveCount` receives. `visibilityTimeoutSeconds` is the queue's default
    * (at least the function's timeout); a handler may set a longer one on a message to retry later.
+   * `maxConcurrency` is the mapping's ScalingConfig.MaximumConcurrency (2-1000): the most
+   * invocations its pollers run at once, which bounds a worker without reserved concurrency.
    */
-  | { kind: 'queue'; queue: string; batchSize?: number; visibilityTimeoutSeconds?: number; maxReceiveCount?: number }
+  | {
+      kind: 'queue';
+      queue: string;
+      batchSize?: number;
+      visibilityTimeoutSeconds?: number;
+      maxReceiveCount?: number;
+      maxConcurrency?: number;
+    }
   | { kind: 'schedule'; everyMinutes: number };
 
 export interface WorkerDef {
@@ -31,12 +47,16 @@ export interface WorkerDef {
     writes: TableWrites;
     /** EVENT_BUS_NAME and events:PutEvents on the stage's bus. */
     bus?: true;
-    /** `CURSOR_SECRET` / `WEBHOOK_SECRET` (lib/crypto/named-secret.ts reads them). */
+    /** `CURSOR_SECRET_ARN` / `WEBHOOK_SECRET_ARN` and the grant to read that secret (lib/crypto/named-secret.ts). */
     secrets?: readonly SecretName[];
     /** Queues (of other workers' triggers) it sends to: `<NAME>_QUEUE_URL` and sqs:SendMessage. */
     queues?: readonly string[];
   };
-  /** Caps concurrent executions (and so the pressure on receivers and the account). */
+  /**
+   * Caps concurrent executions (and so the pressure on receivers and the account). Never on a
+   * stream worker: its mapping runs one batch per shard at once, and a cap below the shard count
+   * throttles the shards over it (their records age until they expire).
+   */
   reservedConcurrency?: number;
   timeoutSeconds?: number;
   description: string;
@@ -52,7 +72,7 @@ export const workers = defineWorkers({
     // Writes too: it arms reminders (due items) from appointment changes.
     // The cursor secret seals an online booking's manage token into its appointment.created.
     binds: { writes: { remindersDue: ['put'] }, bus: true, secrets: ['cursor'] },
-    reservedConcurrency: 5,
+    // No reserved concurrency: one batch per shard at once (ParallelizationFactor 1) is the bound.
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
   },
@@ -70,13 +90,20 @@ export const workers = defineWorkers({
         reportClientVisits: ['put'],
       },
     },
-    reservedConcurrency: 5,
     timeoutSeconds: 60,
     description: 'DynamoDB stream -> report day counters',
   },
   /** One event -> one delivery message per matching, enabled subscription (delivery log entry `pending`). */
   fanOut: {
-    trigger: { kind: 'queue', queue: 'events', batchSize: 10, visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+    // At most 5 batches of 10 events at once: one Query and up to 25 SendMessage each.
+    trigger: {
+      kind: 'queue',
+      queue: 'events',
+      batchSize: 10,
+      visibilityTimeoutSeconds: 180,
+      maxReceiveCount: 5,
+      maxConcurrency: 5,
+    },
     module: 'functions/workers/fanOut',
     binds: { writes: { webhookDeliveries: ['put'] }, queues: ['deliveries'] },
     timeoutSeconds: 30,
@@ -142,6 +169,7 @@ export const streamMappingOf = (trigger: Extract<WorkerTrigger, { kind: 'stream'
   batchSize: trigger.batchSize ?? 100,
   maxRetries: trigger.maxRetries ?? 5,
   maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
+  iteratorAgeAlarmSeconds: trigger.iteratorAgeAlarmSeconds ?? 10 * 60,
 });
 
 /**
@@ -152,4 +180,7 @@ export const queueSettingsOf = (def: WorkerDef & { trigger: Extract<WorkerTrigge
   batchSize: def.trigger.batchSize ?? 10,
   visibilityTimeoutSeconds: def.trigger.visibilityTimeoutSeconds ?? 6 * workerTimeoutSeconds(def),
   maxReceiveCount: def.trigger.maxReceiveCount ?? 5,
+  // Never more pollers than reserved executions: a throttled receive would count as an attempt.
+  maxConcurrency:
+    def.trigger.maxConcurrency ?? (def.reservedConcurrency ? Math.max(2, def.reservedConcurrency) : undefined),
 });

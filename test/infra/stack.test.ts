@@ -392,20 +392,51 @@ describe('stage dev (current routes and workers)', () => {
     }
   });
 
-  it('passes the service secrets as dynamic references, only to the functions that bind them', () => {
+  it('serves the service secrets by ARN, never by value, and lets only the functions given one read it (GetSecretValue on that secret, its key through Secrets Manager)', () => {
     const functions = functionsOf(s);
     const withSecret = (variable: string) =>
       functions
         .filter((f) => f.env[variable] !== undefined)
         .map((f) => f.name)
         .sort();
-    for (const f of functions.filter((fn) => fn.env.CURSOR_SECRET || fn.env.WEBHOOK_SECRET)) {
-      for (const value of [f.env.CURSOR_SECRET, f.env.WEBHOOK_SECRET].filter(Boolean))
-        expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
+    // No value in any function's configuration, nor any dynamic reference that would put one there.
+    for (const f of functions) {
+      expect(f.env.CURSOR_SECRET, f.name).toBeUndefined();
+      expect(f.env.WEBHOOK_SECRET, f.name).toBeUndefined();
     }
-    // Only where the code reads them (locally, a function the stage does not give one cannot read it).
+    for (const { name, template } of s.code)
+      expect(JSON.stringify(template.toJSON()), name).not.toContain('{{resolve:');
+    const secretReads = (f: (typeof functions)[number]) =>
+      f.statements.filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'));
+    for (const f of functions) {
+      const arns = [f.env.CURSOR_SECRET_ARN, f.env.WEBHOOK_SECRET_ARN].filter(Boolean);
+      // The ARN (the secret's Ref), exported by the stateful stack.
+      for (const arn of arns)
+        expect(JSON.stringify(arn), f.name).toMatch(
+          /^\{"Fn::ImportValue":"MedspaApi-dev-Stateful:ExportsOutputRefData(Cursor|Webhook)Secret/,
+        );
+      const reads = secretReads(f);
+      expect(
+        reads.map((st) => actionsOf(st)),
+        f.name,
+      ).toEqual(arns.map(() => ['secretsmanager:GetSecretValue']));
+      expect(reads.map((st) => st.Resource).sort(), f.name).toEqual(
+        [...arns].sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : 1)),
+      );
+      const secretKey = f.statements.filter((st) => JSON.stringify(st.Condition ?? {}).includes('secretsmanager.'));
+      expect(secretKey.length, f.name).toBe(arns.length > 0 ? 1 : 0);
+      for (const st of secretKey) {
+        expect(actionsOf(st)).toEqual(['kms:Decrypt']);
+        expect(st.Condition).toEqual({
+          StringEquals: {
+            'kms:ViaService': { 'Fn::Join': ['', ['secretsmanager.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
+          },
+        });
+      }
+    }
+    // Only where the code reads them (locally, a function the stage does not grant one cannot read it).
     // Subscription secrets are sealed at rest by these routes and opened to sign by the delivering ones.
-    expect(withSecret('WEBHOOK_SECRET')).toEqual([
+    expect(withSecret('WEBHOOK_SECRET_ARN')).toEqual([
       'createWebhook',
       'deliverWebhook',
       'retryWebhookDelivery',
@@ -417,7 +448,8 @@ describe('stage dev (current routes and workers)', () => {
     const cursorRoutes = Object.entries(ROUTES)
       .filter(([, r]) => secretsOf(r).includes('cursor'))
       .map(([op]) => op);
-    expect(withSecret('CURSOR_SECRET')).toEqual([...cursorRoutes, 'streamToBus'].sort());
+    expect(withSecret('CURSOR_SECRET_ARN')).toEqual([...cursorRoutes, 'streamToBus'].sort());
+    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(26);
     expect(cursorRoutes).toEqual(
       expect.arrayContaining([
         'listClients',
@@ -474,8 +506,20 @@ describe('stage dev (current routes and workers)', () => {
     const dlqs = new Set(Object.values(workersStack.deadLetterQueues).map(idOf));
     const queues = ofType(workersTemplate, 'AWS::SQS::Queue');
     expect(queues).toHaveLength(Object.keys(workersStack.queues).length + dlqs.size);
+    // The queues of events (and their dead-letter queues) carry PHI: the customer-managed key, as the bus.
+    const underDataKey = new Set(
+      ['events', 'deliveries'].flatMap((name) => [
+        idOf(workersStack.queues[name]),
+        idOf(workersStack.deadLetterQueues[name]),
+      ]),
+    );
     for (const [id, queue] of queues) {
-      expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
+      if (underDataKey.has(id)) {
+        expect(queue.Properties?.KmsMasterKeyId, id).toEqual({
+          'Fn::ImportValue': expect.stringMatching(/^MedspaApi-dev-Stateful:ExportsOutputFnGetAttDataDataKey.*Arn/),
+        });
+        expect(queue.Properties?.SqsManagedSseEnabled, id).toBeUndefined();
+      } else expect(queue.Properties?.SqsManagedSseEnabled, id).toBe(true);
       const redrive = queue.Properties?.RedrivePolicy as Json | undefined;
       if (dlqs.has(id)) expect(redrive, id).toBeUndefined();
       else expect(dlqs.has(logicalIdOf(redrive?.deadLetterTargetArn)!), id).toBe(true);
@@ -492,6 +536,68 @@ describe('stage dev (current routes and workers)', () => {
       .flatMap(([, p]) => statementsIn(p.Properties))
       .filter((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition).includes('aws:SecureTransport'));
     expect(tlsOnly.length).toBe(queues.length);
+  });
+
+  it("lets EventBridge (this account's only) use the data key for the encrypted queues, each queue policy narrowed to its rules, and the queue workers use it through SQS only", () => {
+    const keyPolicy = statementsIn(
+      ofType(statefulTemplate(s), 'AWS::KMS::Key').find(([id]) => id.startsWith('DataDataKey'))![1].Properties,
+    );
+    expect(keyPolicy.find((st) => st.Sid === 'EventBridgeToEncryptedQueues')).toEqual({
+      Sid: 'EventBridgeToEncryptedQueues',
+      Effect: 'Allow',
+      Principal: { Service: 'events.amazonaws.com' },
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      Resource: '*',
+      Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    });
+    // No other grant to EventBridge on the key but CDK's own for the bus (narrowed to the bus).
+    const toEvents = keyPolicy.filter((st) => JSON.stringify(st.Principal ?? '').includes('events.amazonaws.com'));
+    for (const st of toEvents) expect(st.Condition, JSON.stringify(st)).toBeDefined();
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const fromEvents = ofType(workersTemplate, 'AWS::SQS::QueuePolicy')
+      .flatMap(([, p]) => statementsIn(p.Properties))
+      .filter((st) => st.Effect === 'Allow' && String(st.Sid).startsWith('EventRule'));
+    expect(fromEvents.length).toBe(2 * EVENT_RULES.length);
+    for (const st of fromEvents) {
+      expect(st.Principal).toEqual({ Service: 'events.amazonaws.com' });
+      expect(st.Action).toBe('sqs:SendMessage');
+      expect(Object.keys((st.Condition as Json).ArnEquals as Json)).toEqual(['aws:SourceArn']);
+    }
+    const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.statements]));
+    const viaSqs = (name: string) =>
+      byName[name]
+        .filter((st) => JSON.stringify(st.Condition ?? {}).includes('sqs.'))
+        .flatMap(actionsOf)
+        .sort();
+    // Both send to deliveries and receive from their own queue.
+    expect(viaSqs('fanOut')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
+    expect(viaSqs('deliverWebhook')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
+    for (const name of ['streamToBus', 'aggregateReports', 'sweepReminders']) expect(viaSqs(name), name).toEqual([]);
+  });
+
+  it("uses the customer-managed keys' data actions only through the service that owns the data (kms:ViaService), the stream readers included", () => {
+    const dataActions = ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'];
+    for (const f of functionsOf(s)) {
+      for (const st of f.statements.filter((x) => actionsOf(x).some((action) => dataActions.includes(action)))) {
+        expect(
+          Object.keys((st.Condition as Json | undefined)?.StringEquals ?? {}),
+          `${f.name} ${JSON.stringify(st)}`,
+        ).toEqual(['kms:ViaService']);
+      }
+    }
+    const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.statements]));
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(byName[name].flatMap(actionsOf), name).toEqual(expect.arrayContaining(STREAM_ACTIONS));
+      const tableKey = byName[name].filter(
+        (st) => actionsOf(st).includes('kms:Decrypt') && JSON.stringify(st.Condition).includes('dynamodb.'),
+      );
+      expect(tableKey, name).toHaveLength(1);
+      expect(tableKey[0].Condition).toEqual({
+        StringEquals: {
+          'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] },
+        },
+      });
+    }
   });
 
   it('consumes the stream with partial batch responses, bisection, bounded retries and a failure queue', () => {
@@ -512,15 +618,52 @@ describe('stage dev (current routes and workers)', () => {
       expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
-  it('reserves concurrency for the stream and webhook functions and sweeps every minute', () => {
+  it('bounds every worker: no reserved concurrency on the stream workers (one batch per shard), fan-out by its mapping, the webhook worker and the sweep reserved', () => {
     const byName = Object.fromEntries(functionsOf(s).map((f) => [f.name, f.fn]));
-    expect(byName.streamToBus.Properties?.ReservedConcurrentExecutions).toBe(workers.streamToBus.reservedConcurrency);
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(byName[name].Properties?.ReservedConcurrentExecutions, name).toBeUndefined();
+    }
+    expect(byName.fanOut.Properties?.ReservedConcurrentExecutions).toBeUndefined();
     expect(byName.deliverWebhook.Properties?.ReservedConcurrentExecutions).toBe(
       workers.deliverWebhook.reservedConcurrency,
     );
-    Template.fromStack(s.stateless.workers).hasResourceProperties('AWS::Events::Rule', {
+    expect(byName.sweepReminders.Properties?.ReservedConcurrentExecutions).toBe(1);
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const mappingOf = (name: string) =>
+      ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').find(
+        ([, m]) => logicalIdOf(m.Properties?.FunctionName) === functionsOf(s).find((f) => f.name === name)!.id,
+      )![1].Properties!;
+    expect(mappingOf('fanOut').ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    expect(mappingOf('deliverWebhook').ScalingConfig).toEqual({ MaximumConcurrency: 10 });
+    for (const name of ['streamToBus', 'aggregateReports']) {
+      expect(mappingOf(name).ParallelizationFactor, name).toBe(1);
+      expect(mappingOf(name).ScalingConfig, name).toBeUndefined();
+    }
+    // The acknowledgement of an unreserved worker says what bounds it.
+    const reasons = (name: string) => JSON.stringify(s.stateless.workers.functions[name].node.metadata);
+    expect(reasons('fanOut')).toContain(
+      "fanOut is bounded by its events mapping's MaximumConcurrency (5) of batches of 10.",
+    );
+    for (const name of ['streamToBus', 'aggregateReports'])
+      expect(reasons(name)).toContain(`${name} is bounded by one batch per shard of the table stream at once`);
+    workersTemplate.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
     });
+  });
+
+  it('alarms when a stream worker falls behind the table stream (IteratorAge), notifying the topic', () => {
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    for (const name of ['StreamToBus', 'AggregateReports']) {
+      workersTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'IteratorAge',
+        Namespace: 'AWS/Lambda',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: Match.stringLikeRegexp(`^${name}Handler`) } }],
+        Statistic: 'Maximum',
+        Threshold: 600_000,
+        ComparisonOperator: 'GreaterThanThreshold',
+        AlarmActions: [Match.anyValue()],
+      });
+    }
   });
 
   it('alarms on the deliveries DLQ, the stream consumer, API 5xx rate and p99 latency, all notifying the topic', () => {

@@ -4,7 +4,7 @@ import { authorizeStandIn, runAsFunction } from '../../lib/aws/local-runtime';
 import { tokenPublicJwk } from '../../lib/auth/token-key';
 import { verifyToken } from '../../lib/auth/tokens';
 import { config } from '../../lib/config';
-import { secretKeys } from '../../lib/crypto/named-secret';
+import { loadSecretKeys, secretKeys } from '../../lib/crypto/named-secret';
 import { ddb, tableName } from '../../lib/db/client';
 import { collectionPk, rateLimitKey } from '../../lib/db/keys';
 import { routes } from '../../lib/routes';
@@ -119,14 +119,23 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
     expect(() => runAsFunction('streamToBus', () => tokenPublicJwk())).toThrow(/does not set TOKEN_PUBLIC_KEY/);
   });
 
-  it('the service secrets are stood in only for the functions the stage gives them to', () => {
+  it('the service secrets are read as on AWS: only by a function whose role may GetSecretValue on that secret, and only once it has read it', async () => {
+    expect(await runAsFunction('listClients', () => loadSecretKeys('cursor'))).toHaveLength(1);
     expect(runAsFunction('listClients', () => secretKeys('cursor'))).toHaveLength(1);
-    expect(runAsFunction('deliverWebhook', () => secretKeys('webhook'))).toHaveLength(1);
-    // A get reads no cursor; a list reads no subscription secret.
-    expect(() => runAsFunction('getClient', () => secretKeys('cursor'))).toThrow(
-      'The deployed stage does not set CURSOR_SECRET for function "getClient"',
+    expect(await runAsFunction('deliverWebhook', () => loadSecretKeys('webhook'))).toHaveLength(1);
+    // A get reads no cursor; a list reads no subscription secret: their roles may not read them.
+    await expect(runAsFunction('getClient', () => loadSecretKeys('cursor'))).rejects.toThrow(
+      DENIED('secretsmanager:GetSecretValue'),
     );
-    expect(() => runAsFunction('listWebhooks', () => secretKeys('webhook'))).toThrow(/does not set WEBHOOK_SECRET/);
+    await expect(runAsFunction('listWebhooks', () => loadSecretKeys('webhook'))).rejects.toThrow(
+      DENIED('secretsmanager:GetSecretValue'),
+    );
+    // What another function read is not this one's (on AWS each function has its own containers).
+    expect(() => runAsFunction('getClient', () => secretKeys('cursor'))).toThrow(
+      `The cursor secret was not read by function "getClient": loadSecretKeys('cursor') first, in a function the stage gives CURSOR_SECRET_ARN`,
+    );
+    // Outside any function (set-up, the seed, the admin command): the local value, unchecked.
+    expect(secretKeys('cursor')).toHaveLength(1);
   });
 
   it('an unknown function name is a programming error, not a silent pass', () => {

@@ -82,8 +82,9 @@ describe('stream mappings: one local poller each, with its settings', () => {
     (worker) => {
       const properties = mapping(worker);
       const local = localStreamMapping(worker);
-      // No FilterCriteria, ParallelizationFactor, MaximumBatchingWindowInSeconds or TumblingWindowInSeconds:
-      // the poller hands over every record, one batch of a shard at a time, as soon as it has it.
+      // No FilterCriteria, MaximumBatchingWindowInSeconds or TumblingWindowInSeconds, and a
+      // ParallelizationFactor of 1: the poller hands over every record, one batch of a shard at a
+      // time, as soon as it has it.
       expect(fields(properties)).toEqual([
         'BatchSize',
         'BisectBatchOnFunctionError',
@@ -93,8 +94,10 @@ describe('stream mappings: one local poller each, with its settings', () => {
         'FunctionResponseTypes',
         'MaximumRecordAgeInSeconds',
         'MaximumRetryAttempts',
+        'ParallelizationFactor',
         'StartingPosition',
       ]);
+      expect(properties.ParallelizationFactor).toBe(1);
       expect(properties.StartingPosition).toBe(STARTING_POSITION);
       expect(properties.BatchSize).toBe(local.batchSize);
       expect(properties.FunctionResponseTypes.includes('ReportBatchItemFailures')).toBe(local.reportBatchItemFailures);
@@ -115,10 +118,19 @@ describe('stream mappings: one local poller each, with its settings', () => {
 describe('queues and their mappings', () => {
   it("fan-out: takes its queue's events a batch of BatchSize at a time, each on its own", () => {
     const properties = mapping('fanOut');
-    expect(fields(properties)).toEqual(['BatchSize', 'EventSourceArn', 'FunctionName', 'FunctionResponseTypes']);
+    expect(fields(properties)).toEqual([
+      'BatchSize',
+      'EventSourceArn',
+      'FunctionName',
+      'FunctionResponseTypes',
+      'ScalingConfig',
+    ]);
     expect(properties.EventSourceArn).toBe(queue(`${pascal(localFanOut().queue)}Queue`).arn);
     expect(properties.BatchSize).toBe(localFanOut().batchSize);
     expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    // Bounded on AWS by its mapping; locally it runs inside the relay's record (a named difference:
+    // one at a time per stream poller, below the bound).
+    expect(properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
   });
 
   it('the events queue has no local counterpart: the rules feed it and fan-out alone drains it (a named difference)', () => {
@@ -126,11 +138,13 @@ describe('queues and their mappings', () => {
     // which its poller retries with streamToBus's settings, instead of SQS redelivering the event.
     const events = queue(`${pascal(localFanOut().queue)}Queue`);
     expect(fields(events.properties)).toEqual([
+      'KmsMasterKeyId',
       'MessageRetentionPeriod',
       'RedrivePolicy',
-      'SqsManagedSseEnabled',
       'VisibilityTimeout',
     ]);
+    // The events carry PHI: under the table's (and bus's) customer-managed key.
+    expect(events.properties.KmsMasterKeyId).toBe(model.table.keyArn);
     expect(
       model.eventSourceMappings
         .filter((candidate) => candidate.properties.EventSourceArn === events.arn)
@@ -161,11 +175,13 @@ describe('queues and their mappings', () => {
     const { properties } = queue('DeliveriesQueue');
     const local = localDeliveriesQueue();
     expect(fields(properties)).toEqual([
+      'KmsMasterKeyId',
       'MessageRetentionPeriod',
       'RedrivePolicy',
-      'SqsManagedSseEnabled',
       'VisibilityTimeout',
     ]);
+    // Under the customer-managed key: the local stand-in's send checks kms:GenerateDataKey through SQS too.
+    expect(properties.KmsMasterKeyId).toBe(model.table.keyArn);
     expect(properties.VisibilityTimeout).toBe(local.visibilityTimeoutSeconds);
     expect(properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: queue('DeliveriesDlq').arn,

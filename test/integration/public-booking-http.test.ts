@@ -70,7 +70,7 @@ describe('POST /v1/public/bookings through the request chain', () => {
     );
   });
 
-  it('moves and cancels with the manage token; the same email books again as the same client', async () => {
+  it('moves, reads and cancels with the manage token; the same email books again as the same client', async () => {
     const manage = (id: string, token: string, action: string, body: unknown) =>
       call('POST', `/v1/public/bookings/${id}/${action}`, {
         body,
@@ -88,6 +88,16 @@ describe('POST /v1/public/bookings through the request chain', () => {
     const moved = await manage(id, token, 'reschedule', { scheduled_at: at('14:00') });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.data).toMatchObject({ appointment_id: id, scheduled_at: new Date(at('14:00')).toISOString() });
+
+    // Read back with the token the reschedule handed out (the one before it no longer opens it).
+    const read = (manageToken: string) =>
+      call('GET', `/v1/public/bookings/${id}`, {
+        headers: { 'x-publishable-key': key, 'x-booking-token': manageToken },
+      });
+    const current = await read(moved.body.data.manage_token);
+    expect(current.status, JSON.stringify(current.body)).toBe(200);
+    expect(current.body.data).toMatchObject({ appointment_id: id, scheduled_at: new Date(at('14:00')).toISOString() });
+    expect((await read(token)).status).toBe(404);
 
     // The freed 13:00 again, by the same email (an existing client now): the same client, and its hour's claim item reused.
     const second = await book(

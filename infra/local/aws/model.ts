@@ -43,6 +43,14 @@ export interface QueueModel {
   properties: Json;
 }
 
+export interface SecretModel {
+  /** Construct id, e.g. `CursorSecret`. */
+  id: string;
+  arn: string;
+  /** Its customer-managed key. */
+  keyArn?: string;
+}
+
 export interface LocalAwsModel {
   stage: string;
   account: string;
@@ -52,6 +60,8 @@ export interface LocalAwsModel {
   signingKeyArn: string;
   functions: Record<string, FunctionModel>;
   queues: QueueModel[];
+  /** The service secrets (Secrets Manager), read by the functions given their ARN. */
+  secrets: SecretModel[];
   /** AWS::Lambda::EventSourceMapping properties, with `function` naming the target. */
   eventSourceMappings: Array<{ function: string; properties: Json }>;
   /** AWS::Events::Rule properties (patterns and schedules), with `id` the construct id. */
@@ -183,6 +193,11 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
       arn: queue.arn,
       url: queue.ref,
       properties: queue.properties,
+    })),
+    secrets: ofType('AWS::SecretsManager::Secret').map((secret) => ({
+      id: constructId(secret),
+      arn: secret.arn,
+      keyArn: secret.properties.KmsKeyId,
     })),
     eventSourceMappings: ofType('AWS::Lambda::EventSourceMapping').map((mapping) => ({
       function: functionFor(String(mapping.properties.FunctionName)),

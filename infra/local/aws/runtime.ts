@@ -68,8 +68,10 @@ function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamod
       if (!model || !identity.getStore()) return next(args);
       const resources = { tableArn: model.table.arn, streamArn: model.table.streamArn };
       const requests = requestsOf(String(context.commandName), args.input, resources);
-      // DynamoDB decrypts the table key with the caller's permissions (kms:ViaService).
-      if (service === 'dynamodb' && model.table.keyArn) {
+      // DynamoDB decrypts the table key with the caller's permissions (kms:ViaService), for its
+      // stream's records too: an event source mapping reads them with its function's role.
+      const readsData = service === 'dynamodb' || context.commandName === 'GetRecordsCommand';
+      if (model.table.keyArn && readsData) {
         requests.push({
           action: 'kms:Decrypt',
           resource: model.table.keyArn,
@@ -85,21 +87,36 @@ function instrument(client: InstrumentableClient, service: 'dynamodb' | 'dynamod
   );
 }
 
-function standInResource(call: StandInCall): string {
+/**
+ * The IAM requests of a stand-in's call: the action on the resource's ARN, and, where the resource
+ * is under a customer-managed key, the key's use the service makes with the caller's rights
+ * (kms:ViaService): SQS's kms:GenerateDataKey to send, Secrets Manager's kms:Decrypt to read.
+ */
+function standInRequests(call: StandInCall): IamRequest[] {
   if (!model) throw new Error('local AWS model not loaded');
-  if (call.resource === 'signingKey') return model.signingKeyArn;
-  if (call.resource === 'bus') return model.busArn;
+  const only = (resource: string): IamRequest[] => [{ action: call.action, resource, context: {} }];
+  const viaService = (action: string, keyArn: string | undefined, service: string): IamRequest[] =>
+    keyArn
+      ? [{ action, resource: keyArn, context: { 'kms:ViaService': `${service}.${model!.region}.amazonaws.com` } }]
+      : [];
+  if (call.resource === 'signingKey') return only(model.signingKeyArn);
+  if (call.resource === 'bus') return only(model.busArn);
+  if (call.resource.startsWith('secret:')) {
+    const secretId = `${pascal(call.resource.slice('secret:'.length))}Secret`;
+    const secret = model.secrets.find((candidate) => candidate.id === secretId);
+    if (!secret) throw new Error(`The deployed stage has no secret ${secretId}`);
+    return [...only(secret.arn), ...viaService('kms:Decrypt', secret.keyArn, 'secretsmanager')];
+  }
   const queueId = `${pascal(call.resource.slice('queue:'.length))}Queue`;
   const queue = model.queues.find((candidate) => candidate.id === queueId);
   if (!queue) throw new Error(`The deployed stage has no queue ${queueId}`);
-  return queue.arn;
+  return [...only(queue.arn), ...viaService('kms:GenerateDataKey', queue.properties.KmsMasterKeyId, 'sqs')];
 }
 
 const runtime: LocalRuntime = {
   instrument,
   async authorize(call) {
-    const request = { action: call.action, resource: standInResource(call), context: {} };
-    const denied = await firstDenied([request]);
+    const denied = await firstDenied(standInRequests(call));
     if (denied) throw accessDeniedError(accessDeniedMessage(denied.fn, denied.request));
   },
   requireEnvironment(variable) {
@@ -115,6 +132,7 @@ const runtime: LocalRuntime = {
     return identity.run({ name: functionName }, work);
   },
   invocation: () => identity.getStore(),
+  functionName: () => identity.getStore()?.name,
 };
 
 /**
