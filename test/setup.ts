@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { resetTokenSigner } from '../lib/auth/signing';
+import { resetTokenPublicJwk } from '../lib/auth/token-key';
+import { resetVerifier } from '../lib/auth/tokens';
+import { setClock } from '../lib/clock';
 import { resetConfig } from '../lib/config';
+import { resetSecretKeys } from '../lib/crypto/named-secret';
 import { ensureTable } from '../lib/db/bootstrap';
 import { resetDdb } from '../lib/db/client';
 import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
@@ -24,6 +29,14 @@ process.env.TMPDIR = fileTmp;
 process.env.DATA_DIR = mkdtempSync(join(fileTmp, 'data-'));
 resetConfig();
 resetDdb();
+// What a process derives from DATA_DIR once (the token key, the service secrets' local values):
+// a worker's files share their modules (isolate: false), each with a DATA_DIR of its own.
+resetTokenSigner();
+resetTokenPublicJwk();
+resetVerifier();
+resetSecretKeys();
+// The injectable clock as the last file may have left it.
+setClock(null);
 // Every call a route or worker makes passes its synthesized role, as on AWS (README, "Local vs AWS").
 await installLocalAws();
 
