@@ -4,11 +4,19 @@ import { logger } from '../log';
 import { successStatusOf } from './route';
 import type { ApiMiddleware, ApiMiddyRequest, RequestState } from './types';
 
-const entryOf = (state: RequestState, outcome: string, status: number): AuditEntry => ({
+/** The audit entry of one request of a known caller (test fixtures writing below HTTP make the same). */
+export const auditEntry = (
+  state: Pick<RequestState, 'now' | 'requestId' | 'resourceId'> & {
+    caller: { clientId: string; role: AuditEntry['role'] };
+    route: { operation: string; method: string };
+  },
+  outcome: string,
+  status: number,
+): AuditEntry => ({
   at: state.now.toISOString(),
   request_id: state.requestId,
-  client_id: state.caller!.clientId,
-  role: state.caller!.role,
+  client_id: state.caller.clientId,
+  role: state.caller.role,
   operation: state.route.operation,
   method: state.route.method,
   // A raw path id: a refused one (a lone surrogate) is still recorded, in a form DynamoDB takes.
@@ -16,6 +24,9 @@ const entryOf = (state: RequestState, outcome: string, status: number): AuditEnt
   outcome,
   status,
 });
+
+const entryOf = (state: RequestState, outcome: string, status: number): AuditEntry =>
+  auditEntry({ ...state, caller: state.caller! }, outcome, status);
 
 /** Changes and denials of known callers go to the audit log; reads that succeed do not. */
 async function recordOutcome(request: ApiMiddyRequest) {
