@@ -2,7 +2,8 @@
  * `npm run bench:cold [module ...]`: only the cold-start lines of `npm run bench`, for iterating
  * on start-up work. Builds the named functions (default: all), seeds a practice on a fresh
  * DynamoDB Local, and prints the cold lines plus each function's p50 (import / first invocation)
- * against the one-GetItem floor and against its own DynamoDB calls made raw (./ddb-recorder.ts).
+ * against its restated floor: its own DynamoDB calls made raw (./ddb-recorder.ts) plus the
+ * libraries floor's extra over the one-GetItem floor (./functions.ts, `coldGoalLines`).
  * BENCH_COLD_SAMPLES sets the samples per function (5).
  */
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { buildFunctions, type FunctionBundle } from '../../infra/bundles';
 import { SOURCE_MAPS } from '../../infra/constructs/bundling';
 import { lambdaContext, toEvent } from '../../infra/local/router';
-import { handlerModule, type RouteDef } from '../../lib/http/route';
+import { handlerModule, readsTable, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { practiceKey } from '../../lib/db/keys';
 import { keyFromFile } from '../../lib/auth/key-file';
@@ -187,7 +187,9 @@ async function recordCalls(options: {
   const recorder = await startDdbRecorder(String(options.env.DYNAMODB_ENDPOINT));
   const calls = new Map<string, RecordedCall[]>();
   try {
-    for (const bundle of options.bundles.filter((b) => operationsByModule.has(b.name))) {
+    // The routes that never read the table (health, JWKS, the documents, preflight, the 404) make
+    // no call to replay, and a floor that imports the SDK they leave out would be no floor of theirs.
+    for (const bundle of options.bundles.filter((b) => readsTableOf(b.name))) {
       await measureColdStarts({
         bundles: [bundle],
         invocation: invocationFor(options.ids, RECORDING_SAMPLE),
@@ -204,6 +206,11 @@ async function recordCalls(options: {
   return calls;
 }
 const RECORDING_SAMPLE = 10_000;
+/** An API function whose route reads the table (the others have no same-calls floor). */
+const readsTableOf = (module: string) => {
+  const [, route] = operationsByModule.get(module) ?? [];
+  return route !== undefined && readsTable(route);
+};
 /** Functions between two samples of each floor in a round (./cold-floor.ts, ./cold-floor-libraries.ts). */
 const FLOOR_EVERY = 8;
 
@@ -280,25 +287,37 @@ const p50Of = (results: ColdStart[]) =>
     50,
   );
 const ratio = (ours: number, floor: number) => `${(ours / floor).toFixed(2)}x`;
-/** The issue-22 goal: import + first invocation p50 at most this many times its floor. */
-export const COLD_GOAL_RATIO = 1.5;
+/**
+ * Issue 36's cold goal: every route function's import + first invocation p50 at most this many
+ * times its restated floor (below).
+ */
+export const COLD_GOAL_RATIO = 1.25;
 
 const isFloor = (result: ColdStart) =>
   result.name === COLD_FLOOR || result.name === LIBRARIES_FLOOR || result.name.endsWith(SAME_CALLS);
 
-/** Per function: its p50, the floors' (one GetItem, the libraries), and its own calls made raw (API functions). */
+/**
+ * Per function: its p50, the floors' (one GetItem, the libraries), its own calls made raw (API
+ * functions), and its restated floor: the least any function making the same first-invocation
+ * calls with the same libraries could take, its own calls made raw plus what the libraries every
+ * API function runs cost above the one-GetItem floor (never less than nothing: on a noisy run the
+ * libraries floor can sample below the GetItem floor, and no library is free).
+ */
 export function coldByFunction(all: ColdStart[]) {
   const floorP50 = p50Of(all.filter((r) => r.name === COLD_FLOOR));
   const librariesP50 = p50Of(all.filter((r) => r.name === LIBRARIES_FLOOR));
+  const librariesExtra = Math.max(0, librariesP50 - floorP50);
   const ours = byFunction(all.filter((r) => !isFloor(r)));
   return ours.map((f) => {
     const same = all.filter((r) => r.name === `${f.name}${SAME_CALLS}`);
+    const sameCallsP50 = same.length ? p50Of(same) : undefined;
     return {
       ...f,
       floorP50,
       librariesP50,
-      sameCallsP50: same.length ? p50Of(same) : undefined,
+      sameCallsP50,
       sameCallsOutcomes: [...new Set(same.map((r) => r.outcome))],
+      restatedP50: sameCallsP50 === undefined ? undefined : sameCallsP50 + librariesExtra,
     };
   });
 }
@@ -318,6 +337,7 @@ export function coldLines(all: ColdStart[], label: string): string[] {
   const functions = new Set(results.map((r) => r.name)).size;
   return [
     `cold     ${label}: import + first invocation p50 ${percentile(totals, 50).toFixed(1)} ms (import ${percentile(imports, 50).toFixed(1)} ms, first invocation ${percentile(firsts, 50).toFixed(1)} ms), p99 ${percentile(totals, 99).toFixed(1)} ms over ${functions} functions x ${results.length / functions} | slowest p50: ${slowest.join(', ')}`,
+    // Ours against the one-GetItem floor: issue 22's measure, kept to compare with earlier rounds.
     `cold     floor (the SDK's document client alone, one GetItem): p50 ${floorP50.toFixed(1)} ms (import ${percentile(
       floor.map((r) => r.importMs),
       50,
@@ -337,43 +357,49 @@ export function coldLines(all: ColdStart[], label: string): string[] {
   ];
 }
 
-/** One line per function: p50, import, against both floors. */
+/** One line per function: p50, import, its restated floor and its ratio to it, and the ratio to the GetItem floor. */
 export const coldFunctionLines = (all: ColdStart[]) =>
   coldByFunction(all).map(
     (f) =>
-      `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor${f.sameCallsP50 === undefined ? '' : `  ${ratio(f.p50, f.sameCallsP50).padStart(6)} own calls raw (${f.sameCallsP50.toFixed(1)} ms${f.sameCallsOutcomes.some((o) => o !== '200') ? `, ${f.sameCallsOutcomes.join(',')}` : ''})`}  ${f.outcomes.join(',')}`,
+      `  ${f.name.padEnd(48)} p50 ${f.p50.toFixed(1).padStart(6)} ms  import ${f.importP50.toFixed(1).padStart(6)} ms${
+        f.restatedP50 === undefined || f.sameCallsP50 === undefined
+          ? ''
+          : `  ratio to restated floor ${ratio(f.p50, f.restatedP50).padStart(6)} (${f.restatedP50.toFixed(1)} ms: own calls raw ${f.sameCallsP50.toFixed(1)}${f.sameCallsOutcomes.some((o) => o !== '200') ? ` ${f.sameCallsOutcomes.join(',')}` : ''} + libraries ${(f.restatedP50 - f.sameCallsP50).toFixed(1)})`
+      }  ${ratio(f.p50, f.floorP50).padStart(6)} GetItem floor  ${f.outcomes.join(',')}`,
   );
 
-/** Issue 22's cold goal: every route function within COLD_GOAL_RATIO of the floor, and of its own calls made raw. */
+/**
+ * Issue 36's cold goal: every route function within COLD_GOAL_RATIO of its restated floor (its own
+ * first-invocation calls made raw, plus the libraries floor's extra over the GetItem floor), and
+ * the pooled ratio: the geometric mean of the per-function ratios (each function weighs the same,
+ * whatever its floor; the p50s pooled over all samples are printed beside it).
+ */
 export function coldGoalLines(all: ColdStart[]): string[] {
-  const routes = coldByFunction(all).filter((f) => operationsByModule.has(f.name));
-  type FloorOf = (f: (typeof routes)[number]) => number | undefined;
-  const within = (floorOf: FloorOf) => routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * (floorOf(f) ?? Infinity));
-  const worst = (floorOf: FloorOf) =>
-    [...routes]
-      .sort((a, b) => b.p50 / (floorOf(b) ?? Infinity) - a.p50 / (floorOf(a) ?? Infinity))
-      .slice(0, 3)
-      .map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, floorOf(f) ?? Infinity)}`)
-      .join(', ');
-  const line = (floorName: string, floorOf: FloorOf, outOfReach = '') => {
-    const met = within(floorOf).length;
-    return `cold goal: every route function's import + first invocation p50 <= ${COLD_GOAL_RATIO}x ${floorName} -> ${met === routes.length ? 'met' : `NOT met (${met} of ${routes.length}${outOfReach}; worst: ${worst(floorOf)})`}`;
-  };
-  // A function whose own calls, made raw with the bare SDK, already take more than the goal allows
-  // cannot meet the one-GetItem goal whatever its code does; nor can one whose own calls plus what
-  // the libraries every API function runs cost by themselves (the libraries floor above the
-  // GetItem floor) do. Named, with how many there are.
-  const missed = routes.filter((f) => f.p50 > COLD_GOAL_RATIO * f.floorP50);
-  const beyond = (f: (typeof routes)[number], extra: number) =>
-    f.sameCallsP50 !== undefined && f.sameCallsP50 + extra > COLD_GOAL_RATIO * f.floorP50;
-  const byCalls = missed.filter((f) => beyond(f, 0)).length;
-  const byCallsAndLibraries = missed.filter((f) => beyond(f, Math.max(0, f.librariesP50 - f.floorP50))).length;
-  const outOfReach = byCallsAndLibraries
-    ? `; out of reach for ${byCallsAndLibraries} of the ${missed.length} missed: their own calls made raw plus the libraries floor's extra already take over ${COLD_GOAL_RATIO}x it (${byCalls} by their calls alone)`
+  const functions = coldByFunction(all).filter((f) => operationsByModule.has(f.name));
+  const routes = functions.filter((f): f is typeof f & { restatedP50: number } => f.restatedP50 !== undefined);
+  // The routes that read no table (no same-calls floor): their cold start is the request chain
+  // without the SDK, below the one-GetItem floor; named beside the goal, not in it.
+  const tableless = functions.filter((f) => f.restatedP50 === undefined);
+  const tablelessNote = tableless.length
+    ? ` | ${tableless.length} route functions read no table and are outside it: ${ratio(Math.min(...tableless.map((f) => f.p50)), tableless[0]!.floorP50)}-${ratio(Math.max(...tableless.map((f) => f.p50)), tableless[0]!.floorP50)} the GetItem floor`
     : '';
+  if (!routes.length) return [];
+  const ratios = routes.map((f) => f.p50 / f.restatedP50);
+  const pooled = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
+  const within = routes.filter((f) => f.p50 <= COLD_GOAL_RATIO * f.restatedP50).length;
+  const worst = [...routes]
+    .sort((a, b) => b.p50 / b.restatedP50 - a.p50 / a.restatedP50)
+    .slice(0, 5)
+    .map((f) => `${f.name.replace(/^functions\//, '')} ${ratio(f.p50, f.restatedP50)}`)
+    .join(', ');
+  const routeNames = new Set(routes.map((f) => f.name));
+  const oursP50 = p50Of(all.filter((r) => routeNames.has(r.name)));
+  const sameP50 = p50Of(
+    all.filter((r) => r.name.endsWith(SAME_CALLS) && routeNames.has(r.name.slice(0, -SAME_CALLS.length))),
+  );
+  const extra = Math.max(0, routes[0]!.librariesP50 - routes[0]!.floorP50);
   return [
-    line('the SDK floor (one GetItem)', (f) => f.floorP50, outOfReach),
-    line('its own DynamoDB calls made raw', (f) => f.sameCallsP50),
+    `cold: ${within} of ${routes.length} functions within ${COLD_GOAL_RATIO}x the restated floor; pooled ${(pooled).toFixed(2)}x (goal ${COLD_GOAL_RATIO}) -> ${within === routes.length ? 'met' : 'NOT met'} | pooled is the geometric mean of the per-function ratios; as pooled p50s, ours ${oursP50.toFixed(1)} ms against same calls ${sameP50.toFixed(1)} + libraries ${extra.toFixed(1)} ms: ${ratio(oursP50, sameP50 + extra)} | worst: ${worst}${tablelessNote}`,
   ];
 }
 
@@ -392,6 +418,8 @@ export function coldEnvironment(endpoint: string, table: string): NodeJS.Process
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    // As deployed: the stage sets it for every route (the booking embed cannot start without it).
+    API_BASE_URL: 'https://bench.invalid',
     // As deployed: one log line per request.
     LOG_LEVEL: 'INFO',
     EVENT_BUS_NAME: 'bench',
