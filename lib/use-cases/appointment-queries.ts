@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { readForBooking, type ClaimRange } from '../db/booking-reads';
+import { readForSearch, type ClaimRange } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
 import { readPractice } from './practice';
 
@@ -138,7 +138,13 @@ interface ResourceChoice {
   equipmentId?: string;
 }
 
-/** Provider, room and equipment over one range: one batched read (practice, items, buckets). */
+/**
+ * Provider, room and equipment over one range, for answers that show free time (slots, an
+ * availability check) and write nothing: one eventually consistent BatchGetItem of the practice
+ * and items, in parallel with one eventually consistent Query of each resource's claim buckets
+ * (`readForSearch`). A change or booking of the last second may not show yet; a create reads
+ * strongly and its transaction conditions on the buckets, so nothing stale can be booked.
+ */
 async function readResources(
   medspaId: string,
   choice: ResourceChoice,
@@ -148,7 +154,7 @@ async function readResources(
   const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: choice.providerId, ...range }];
   if (choice.roomId) claims.push({ resource: 'ROOM', resourceId: choice.roomId, ...range });
   if (choice.equipmentId) claims.push({ resource: 'EQUIPMENT', resourceId: choice.equipmentId, ...range });
-  const reads = await readForBooking(
+  const reads = await readForSearch(
     medspaId,
     [
       { type: 'PROVIDER', id: choice.providerId },

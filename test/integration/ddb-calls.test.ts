@@ -8,7 +8,7 @@ import { createAppointment, updateAppointment } from '../../lib/use-cases/bookin
 import { call } from '../fixtures/api';
 import { addDays, daysFromToday, localAt } from '../fixtures/dates';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
-import { counted } from '../fixtures/ddb-calls';
+import { consistencyOf, counted } from '../fixtures/ddb-calls';
 
 /** The day `book` uses by default, some weeks ahead. */
 const DAY = BOOKING_DAY;
@@ -62,7 +62,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     });
   });
 
-  it('slots and availability for one provider-day: one batched read', async () => {
+  it('slots and availability for one provider-day: one eventually consistent batched read, and one eventually consistent Query per resource, in parallel', async () => {
     const scene = await makeScene();
     await book(scene);
     const medspaId = scene.practice.medspaId;
@@ -74,7 +74,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         new Date(),
       ),
     );
-    expect(slots.calls).toEqual({ BatchGetItemCommand: 1 });
+    // The practice and provider; the provider's claim buckets over the widest local day.
+    expect(slots.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 1 });
     expect(slots.result.length).toBeGreaterThan(0);
     const availability = await counted(() =>
       providerAvailability(
@@ -83,8 +84,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         { start: nyTime(DAY, '12:00'), end: nyTime(DAY, '13:00') },
       ),
     );
-    expect(availability.calls).toEqual({ BatchGetItemCommand: 1 });
-    // With a room and equipment too, the widest day range needs two batches of 100 keys, read in parallel.
+    expect(availability.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 2 });
+    // With a room and equipment too: one Query more each (a read of every hour's key needed two batches of 100).
     const withAll = await counted(() =>
       providerSlots(
         medspaId,
@@ -93,10 +94,23 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         new Date(),
       ),
     );
-    expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
+    expect(withAll.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 3 });
+    const consistency = await consistencyOf(() =>
+      providerSlots(
+        medspaId,
+        { providerId: scene.provider.id, roomId: scene.room.id },
+        { date: DAY, durationMinutes: 60, intervalMinutes: 15 },
+        new Date(),
+      ),
+    );
+    expect(consistency.sort()).toEqual([
+      'BatchGetItemCommand eventual',
+      'QueryCommand eventual',
+      'QueryCommand eventual',
+    ]);
   });
 
-  it('availability search, 3 providers x 14 days: at most 8 batched reads, the same with 0 and 50 appointments', async () => {
+  it('availability search, 3 providers x 14 days: the setup reads and one Query per resource, the same with 0 and 50 appointments', async () => {
     const scene = await makeScene({ providers: 3 });
     const medspaId = scene.practice.medspaId;
     const from = daysFromToday(1, 'America/New_York');
@@ -104,16 +118,22 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const base = { serviceId: scene.service.id, from, to, intervalMinutes: 15 };
     const providerIds = scene.providers.map((p) => p.id);
     const variants = {
-      // Round 1: practice + service (1); round 2: the certified providers (1); round 3: 3 x 14 x 8 = 336 hour buckets (4).
+      // Round 1: practice + service (a BatchGetItem); round 2: the certified providers (one more); round 3: one
+      // Query per provider over its hours (3), where a read of every hour's key took 336 keys in 4 BatchGetItems.
       service: base,
-      // The providers come with round 1: 1 + 4.
+      // The providers come with round 1: 1 + 3 Queries.
       named: { ...base, providerIds },
-      // The room's buckets are the providers' hours (112 more): 1 + 1 + 5.
+      // The room's buckets over the providers' hours: one Query more.
       room: { ...base, roomId: scene.room.id },
-      // Room and equipment: 560 bucket keys, 6 calls in parallel: 1 + 1 + 6.
+      // Room and equipment: two Queries more.
       both: { ...base, roomId: scene.room.id, equipmentId: scene.equipment.id },
     };
-    const expected = { service: 6, named: 5, room: 7, both: 8 };
+    const expected = {
+      service: { BatchGetItemCommand: 2, QueryCommand: 3 },
+      named: { BatchGetItemCommand: 1, QueryCommand: 3 },
+      room: { BatchGetItemCommand: 2, QueryCommand: 4 },
+      both: { BatchGetItemCommand: 2, QueryCommand: 5 },
+    };
     const measure = async () => {
       const out: Record<string, { calls: Record<string, number>; slots: number }> = {};
       for (const [name, input] of Object.entries(variants)) {
@@ -123,10 +143,11 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
       return out;
     };
     const empty = await measure();
-    for (const [name, count] of Object.entries(expected)) {
-      expect(empty[name]!.calls, name).toEqual({ BatchGetItemCommand: count });
-      expect(count).toBeLessThanOrEqual(8);
-    }
+    for (const [name, calls] of Object.entries(expected)) expect(empty[name]!.calls, name).toEqual(calls);
+    // Every read of a search is eventually consistent (half the units): the booking's own reads are strong.
+    expect(new Set(await consistencyOf(() => searchAvailability(medspaId, variants.both, new Date())))).toEqual(
+      new Set(['BatchGetItemCommand eventual', 'QueryCommand eventual']),
+    );
     await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
         // (i mod 14, i mod 8) differs for every i < 56: no two bookings share a day and hour.
