@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ddb } from '../../lib/db/client';
+import { ddb, ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
@@ -176,21 +176,48 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     }
   }, 90_000);
 
-  it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
+  it('a page of the list: one Query, one batched read for nested names; a COUNT Query only when the page is not the whole range', async () => {
     const scene = await makeScene();
     for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime(DAY, hhmm) });
     const page = await counted(() =>
       listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
     );
     expect(page.result.total).toBe(3);
-    // GetCommand: the practice's time zone.
-    expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    // GetCommand: the practice's time zone. The page is the whole range: its items are the total.
+    expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
     // Again, now with the zone this container saw last: queried while the practice is read, same calls.
     const again = await counted(() =>
       listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
     );
     expect(again.result).toEqual(page.result);
-    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
+    // A first page with more after it counts, once its read says so; a later page counts beside its read.
+    ddbCalls.trace = [];
+    const first = await counted(() =>
+      listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 2 }, new Date()),
+    );
+    const firstTrace = ddbCalls.trace.filter((entry) => entry.startsWith('QueryCommand'));
+    expect(first.result).toMatchObject({ total: 3, items: { length: 2 } });
+    expect(first.calls).toMatchObject({ QueryCommand: 2 });
+    expect(firstTrace).toEqual([
+      'QueryCommand sent',
+      'QueryCommand answered',
+      'QueryCommand sent',
+      'QueryCommand answered',
+    ]);
+    ddbCalls.trace = [];
+    const second = await counted(() =>
+      listAppointments(
+        scene.practice.medspaId,
+        { from: DAY, to: DAY, limit: 2, cursor: first.result.nextCursor! },
+        new Date(),
+      ),
+    );
+    const secondTrace = ddbCalls.trace.filter((entry) => entry.startsWith('QueryCommand'));
+    ddbCalls.trace = undefined;
+    expect(second.result).toMatchObject({ total: 3, items: { length: 1 }, nextCursor: null });
+    expect(second.calls).toMatchObject({ QueryCommand: 2 });
+    expect(secondTrace.slice(0, 2)).toEqual(['QueryCommand sent', 'QueryCommand sent']);
   });
 
   it('a list right after the practice changes its time zone answers for the new zone (the early page is queried again)', async () => {
@@ -202,8 +229,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     await changePractice(medspaId, { time_zone: 'Asia/Tokyo' }, { now: new Date() });
     const after = await counted(() => listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
     expect(after.result.total).toBe(0);
-    // The early page and its count (old zone), then the page and its count again; no names to read on an empty page.
-    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 4 });
+    // The early page (old zone), then the page again; each the whole range (no count); no names to read on an empty page.
+    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2 });
     expect(
       (await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total,
     ).toBe(1);
