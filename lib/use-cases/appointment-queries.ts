@@ -12,6 +12,7 @@ import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
 import { readForSearch, type ClaimRange } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
+import { listNames } from './list-names';
 import { readPractice } from './practice';
 
 export interface ListAppointmentsInput {
@@ -36,7 +37,9 @@ const settle = <T>(promise: Promise<T>) =>
 
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
- * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
+ * start. Without dates: from today for 31 days. Nested names come from the container's recent
+ * names, the rest from one batched read (lib/use-cases/list-names.ts: they may trail a rename by
+ * up to LIST_NAMES_TTL_MS).
  *
  * The date range depends on the practice's time zone, read with every request. Rather than wait
  * for it, the page is queried at once with the zone this container last saw, and used only if
@@ -72,7 +75,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   } else {
     page = await pageIn(zone);
   }
-  const related = await batchGetEntities(
+  const names = await listNames(
     medspaId,
     page.items.flatMap((a) => [
       { type: 'CLIENT' as const, id: a.client_id },
@@ -81,14 +84,11 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     ]),
   );
   const items = page.items.map((a) => {
-    const client = related.get('CLIENT', a.client_id);
-    const service = related.get('SERVICE', a.service_id);
-    const provider = related.get('PROVIDER', a.provider_id);
     return {
       id: a.id,
-      client: { id: a.client_id, first_name: client?.first_name ?? null, last_name: client?.last_name ?? null },
-      service: { id: a.service_id, name: service?.name ?? null, duration_minutes: service?.duration_minutes ?? null },
-      provider: { id: a.provider_id, full_name: provider?.full_name ?? null },
+      client: { id: a.client_id, ...names.get('CLIENT', a.client_id) },
+      service: { id: a.service_id, ...names.get('SERVICE', a.service_id) },
+      provider: { id: a.provider_id, ...names.get('PROVIDER', a.provider_id) },
       scheduled_at: a.scheduled_at,
       duration_minutes: a.duration_minutes,
       status: a.status,
