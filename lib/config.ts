@@ -26,6 +26,8 @@ const ConfigSchema = z.object({
   DATA_DIR: z._default(z.string(), '.data'),
   /** How long a container trusts a credential's revocation state and the practice's access gate. */
   AUTH_CACHE_TTL_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 60_000),
+  /** How long a container reuses the client, service and provider names an appointment list page shows (lib/use-cases/list-names.ts). */
+  LIST_NAMES_TTL_MS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 60_000),
   /** How long a pagination cursor stays valid after it is handed out (lib/crypto/cursor.ts). */
   CURSOR_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 86_400),
   /** Allow http://localhost and http://127.0.0.1 webhook URLs (local server only). */

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
-import type { AppointmentRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
+import type { AppointmentRecord, ClaimBucketRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import {
   appointmentCodec,
@@ -98,7 +98,16 @@ export function toClaimBucket(
   hour: string,
   item: Record<string, unknown> | undefined,
 ): ClaimBucket {
-  const bucket = claimBucketCodec.fromItem(item);
+  return claimBucketOf(resource, resourceId, hour, claimBucketCodec.fromItem(item));
+}
+
+/** A decoded bucket record (or null: none stored), with entries as a list. */
+export function claimBucketOf(
+  resource: ClaimedResource,
+  resourceId: string,
+  hour: string,
+  bucket: ClaimBucketRecord | null,
+): ClaimBucket {
   const entries = Object.entries(bucket?.entries ?? {}).map(([appointment_id, interval]) => ({
     appointment_id,
     start: interval.start,

@@ -16,7 +16,7 @@ import type {
   ProviderRecord,
   ServiceRecord,
 } from '../domain/records';
-import { itemId, readItem, readItems } from './key-reads';
+import { itemId, readItem, readItems, type ReadOptions } from './key-reads';
 import { entityKey, type EntityType } from './keys';
 
 /** The record of each collection read by type. */
@@ -78,8 +78,9 @@ export function entitiesOf(medspaId: string, found: Map<string, Record<string, u
 export const entityKeys = (medspaId: string, refs: readonly { type: CollectionType; id: string }[]) =>
   refs.map((ref) => entityKey(medspaId, ref.type, ref.id));
 
-/** Reads several entities of one practice in one round trip. */
+/** Reads several entities of one practice in one round trip (strongly consistent unless asked otherwise). */
 export const batchGetEntities = async (
   medspaId: string,
   refs: { type: CollectionType; id: string }[],
-): Promise<Entities> => entitiesOf(medspaId, await readItems(entityKeys(medspaId, refs)));
+  options: ReadOptions = {},
+): Promise<Entities> => entitiesOf(medspaId, await readItems(entityKeys(medspaId, refs), options));

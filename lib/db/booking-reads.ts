@@ -1,11 +1,12 @@
 import type { Busy } from '../domain/availability';
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
-import type { PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
-import { claimBucketKey, toClaimBucket, type ClaimBucket } from './appointments';
+import type { ClaimBucketRecord, PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
+import { claimBucketKey, claimBucketOf, toClaimBucket, type ClaimBucket } from './appointments';
 import { entitiesOf, type CollectionType, type RecordOf } from './batch';
-import { practiceCodec } from './codecs';
-import { itemId, readItems } from './key-reads';
-import { entityKey, onlineLedgerKey, practiceKey, type ClaimedResource, type Key } from './keys';
+import { claimBucketCodec, practiceCodec } from './codecs';
+import { itemId, readItems, type ReadOptions } from './key-reads';
+import { claimPk, entityKey, onlineLedgerKey, practiceKey, type ClaimedResource, type Key } from './keys';
+import { queryAll } from './query';
 import { emailOwnerOf, ledgerOf, onlineEmailKeyOf, type OnlineLedger } from './online-clients';
 
 /** The stored setup resources booking reads (the resources module writes them). */
@@ -84,13 +85,14 @@ function entityReads(medspaId: string, found: Found): EntityReads {
   };
 }
 
-function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
+/** The buckets as planned, each found by `bucketAt` (a bucket never written is empty, version null). */
+function claimReads(planned: PlannedBucket[], bucketAt: (bucket: PlannedBucket) => ClaimBucket): ClaimReads {
   const bucketsOf = new Map<string, Map<string, ClaimBucket>>();
-  for (const { resource, resourceId, hour, key } of planned) {
-    const id = `${resource}#${resourceId}`;
+  for (const bucket of planned) {
+    const id = `${bucket.resource}#${bucket.resourceId}`;
     let byHour = bucketsOf.get(id);
     if (!byHour) bucketsOf.set(id, (byHour = new Map<string, ClaimBucket>()));
-    if (!byHour.has(hour)) byHour.set(hour, toClaimBucket(resource, resourceId, hour, found.get(itemId(key))));
+    if (!byHour.has(bucket.hour)) byHour.set(bucket.hour, bucketAt(bucket));
   }
   const buckets = (resource: ClaimedResource, resourceId: string) => [
     ...(bucketsOf.get(`${resource}#${resourceId}`)?.values() ?? []),
@@ -100,6 +102,12 @@ function claimReads(planned: PlannedBucket[], found: Found): ClaimReads {
     busy: (resource, resourceId) => busyFromBuckets(buckets(resource, resourceId).map((bucket) => bucket.entries)),
   };
 }
+
+/** Claim buckets read by key with other items (one batched read). */
+const claimsFound = (planned: PlannedBucket[], found: Found): ClaimReads =>
+  claimReads(planned, ({ resource, resourceId, hour, key }) =>
+    toClaimBucket(resource, resourceId, hour, found.get(itemId(key))),
+  );
 
 export async function readForBooking(
   medspaId: string,
@@ -126,17 +134,85 @@ export async function readForBooking(
     emailOwner: (email) => emailOwnerOf(found.get(itemId(onlineEmailKeyOf(medspaId, email)))),
     ledger: (clientId) => ledgerOf(found.get(itemId(onlineLedgerKey(medspaId, clientId)))),
     ...entityReads(medspaId, found),
-    ...claimReads(planned, found),
+    ...claimsFound(planned, found),
   };
 }
 
 /** Setup resources only, once the practice is known (one BatchGetItem per 100 keys, in parallel). */
-export async function readEntities(medspaId: string, entities: EntityRef[]): Promise<EntityReads> {
-  return entityReads(medspaId, await readItems(entityKeys(medspaId, entities)));
+export async function readEntities(
+  medspaId: string,
+  entities: EntityRef[],
+  options: ReadOptions = {},
+): Promise<EntityReads> {
+  return entityReads(medspaId, await readItems(entityKeys(medspaId, entities), options));
 }
 
-/** Claim buckets only, hour by hour as planned (one BatchGetItem per 100 keys, in parallel). */
-export async function readClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
+/**
+ * Claim buckets for an answer that only shows free time (slots, availability, a search): ONE
+ * eventually consistent Query per resource, a `between` on the hour sort key from its first planned
+ * hour to its last (hours between that were not planned are read but left out, so the answer is
+ * the one the planned keys give). It costs what the buckets that exist weigh, at least half a read
+ * unit per resource, however many hours the range spans; a read of every hour's key cost a strong
+ * unit per hour, existing or not. Eventually consistent: a booking committed within about a second
+ * may not show yet. No guarantee rests on it: a booking reads its buckets strongly and conditions
+ * its transaction on their versions (docs/decisions/0001), so a slot shown stale is refused there.
+ */
+export async function queryClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
   const planned = plannedBuckets(medspaId, plans);
-  return claimReads(planned, await readItems(planned.map((bucket) => bucket.key)));
+  const hoursOf = new Map<string, { resource: ClaimedResource; resourceId: string; hours: string[] }>();
+  for (const { resource, resourceId, hour } of planned) {
+    const id = `${resource}#${resourceId}`;
+    const plan = hoursOf.get(id) ?? { resource, resourceId, hours: [] };
+    plan.hours.push(hour);
+    hoursOf.set(id, plan);
+  }
+  const stored = new Map<string, ClaimBucketRecord>();
+  await Promise.all(
+    [...hoursOf.entries()].map(async ([id, { resource, resourceId, hours }]) => {
+      const sorted = [...hours].sort();
+      const records = await queryAll(claimBucketCodec, {
+        partition: claimPk(medspaId, resource, resourceId),
+        sort: { op: 'between', from: sorted[0]!, to: sorted[sorted.length - 1]! },
+        consistent: false,
+      });
+      for (const record of records) stored.set(`${id}#${record.hour}`, record);
+    }),
+  );
+  return claimReads(planned, ({ resource, resourceId, hour }) =>
+    claimBucketOf(resource, resourceId, hour, stored.get(`${resource}#${resourceId}#${hour}`) ?? null),
+  );
+}
+
+/** What an answer showing free time reads: the practice, setup resources and claim buckets. */
+export interface SearchReads extends EntityReads, ClaimReads {
+  practice: PracticeRecord | null;
+}
+
+/**
+ * The practice and setup resources (one eventually consistent BatchGetItem) and each range's claim
+ * buckets (`queryClaims`), all in parallel: for slots, availability and a search's setup, answers
+ * that show free time and write nothing. Eventually consistent throughout, half the read units:
+ * a change of the last second (a renamed or deactivated provider, a deleted service, new working
+ * hours, a new time zone, online booking switched off) may not show yet. No guarantee rests on
+ * them: a create or move reads the same items strongly (`readForBooking`) and its transaction
+ * conditions on what it read, so a slot offered stale is refused there, never double-booked.
+ */
+export async function readForSearch(
+  medspaId: string,
+  entities: EntityRef[],
+  ranges: ClaimRange[] = [],
+): Promise<SearchReads> {
+  const [found, claims] = await Promise.all([
+    readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities)], { consistent: false }),
+    // No range, no Query.
+    queryClaims(
+      medspaId,
+      ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })),
+    ),
+  ]);
+  return {
+    practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
+    ...entityReads(medspaId, found),
+    ...claims,
+  };
 }

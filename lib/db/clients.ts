@@ -148,7 +148,7 @@ export async function findClientIndexEntries(
 
 // ---- The client's appointments (gsi2: P#{mid}#CLIENT_APPTS#{clientId}, sorted by scheduled_at) ----
 
-/** Completed appointments, newest first; `total` is a COUNT over the same range and filter. */
+/** Completed appointments, newest first; `total` counts the same range and filter (a COUNT Query unless the page is all of it). */
 export const completedAppointmentsOf = (
   medspaId: string,
   clientId: string,

@@ -18,13 +18,15 @@ export const itemId = (key: Key) => `${key.pk}|${key.sk}`;
 const UNPROCESSED_RETRIES = 8;
 
 /** One BatchGetItem of at most 100 distinct keys, asking again for what DynamoDB left unprocessed. */
-function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
+function readChunk(keys: Key[], consistent: boolean): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   let pending: Record<string, unknown>[] = keys.map((key) => ({ pk: key.pk, sk: key.sk }));
   return retry<Map<string, Record<string, unknown>>>(
     async () => {
       const result = await ddb().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } },
+        }),
       );
       for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[]) ?? [];
@@ -44,21 +46,26 @@ function readChunk(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
 }
 
 /** The keys of one or more readers: a lone key is a GetItem, more a BatchGetItem per 100 (in parallel). */
-async function readUnique(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
+async function readUnique(keys: Key[], consistent: boolean): Promise<Map<string, Record<string, unknown>>> {
   if (keys.length === 1) {
     const { Item } = await ddb().send(
-      new GetCommand({ TableName: tableName(), Key: { pk: keys[0]!.pk, sk: keys[0]!.sk }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: keys[0]!.pk, sk: keys[0]!.sk },
+        ...(consistent ? { ConsistentRead: true } : {}),
+      }),
     );
     return new Map(Item ? [[itemId(keys[0]!), Item]] : []);
   }
   const chunks: Key[][] = [];
   for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) chunks.push(keys.slice(i, i + BATCH_GET_LIMIT));
-  const parts = await Promise.all(chunks.map(readChunk));
+  const parts = await Promise.all(chunks.map((chunk) => readChunk(chunk, consistent)));
   return parts.length === 1 ? parts[0]! : new Map(parts.flatMap((part) => [...part]));
 }
 
 interface Reader {
   keys: Key[];
+  consistent: boolean;
   resolve: (found: Map<string, Record<string, unknown>>) => void;
   reject: (error: unknown) => void;
 }
@@ -74,7 +81,11 @@ function readWaiting(invocation: object | undefined): void {
   waiting.delete(invocation);
   const unique = new Map<string, Key>();
   for (const reader of readers) for (const key of reader.keys) unique.set(itemId(key), key);
-  readUnique([...unique.values()]).then(
+  // A strong read serves an eventual reader too: readers of one tick share one round trip, strong if any asks so.
+  readUnique(
+    [...unique.values()],
+    readers.some((reader) => reader.consistent),
+  ).then(
     (found) => {
       if (readers.length === 1) return readers[0]!.resolve(found);
       for (const reader of readers) {
@@ -93,15 +104,25 @@ function readWaiting(invocation: object | undefined): void {
   );
 }
 
+/** How a read by key reads: strongly consistent (the default), or eventually (half the read units). */
+export interface ReadOptions {
+  /**
+   * false: eventually consistent, for a read whose answer may trail a write by about a second
+   * because no guarantee rests on it (a search's setup; a write that depends on what it read
+   * reads strongly). Read strongly anyway when it shares its round trip with a strong reader.
+   */
+  consistent?: boolean;
+}
+
 /**
- * Any keys of the table, strongly consistent, as stored (keys included), by `pk|sk`; a key is never
- * reported absent because DynamoDB left it unprocessed. Every read of items by key goes through
+ * Any keys of the table, strongly consistent unless asked otherwise, as stored (keys included), by
+ * `pk|sk`; a key is never reported absent because DynamoDB left it unprocessed. Every read of items by key goes through
  * here, and reads asked for in the same tick share their round trips: a cold GET's credential
  * check and its own read go out as one BatchGetItem, not two calls on two connections
  * (docs/decisions/0015). Not a cache: each tick reads afresh. Per reader, not per key (DataLoader's
  * way): a search's thousand keys cost no promise each.
  */
-export function readItems(keys: Key[]): Promise<Map<string, Record<string, unknown>>> {
+export function readItems(keys: Key[], options: ReadOptions = {}): Promise<Map<string, Record<string, unknown>>> {
   if (keys.length === 0) return Promise.resolve(new Map());
   const invocation = currentInvocation();
   return new Promise((resolve, reject) => {
@@ -111,7 +132,7 @@ export function readItems(keys: Key[]): Promise<Map<string, Record<string, unkno
       // After the promise jobs queued now (a middy chain's awaits): a nextTick queued from a job runs once they are all done.
       queueMicrotask(() => process.nextTick(readWaiting, invocation));
     }
-    readers.push({ keys, resolve, reject });
+    readers.push({ keys, consistent: options.consistent !== false, resolve, reject });
   });
 }
 

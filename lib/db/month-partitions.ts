@@ -3,6 +3,7 @@ import { monthsBetween } from '../domain/time';
 import {
   countItems,
   isStartKey,
+  pageTotal,
   queryStep,
   startKeyNames,
   type Decoder,
@@ -64,7 +65,8 @@ function openRangeCursor(
 
 /**
  * One page of the items in [start, end): a page reads month partitions in order and the cursor
- * remembers where it stopped. `total` is a COUNT Query over the same ranges, in parallel.
+ * remembers where it stopped. `total` is the page's own count when it is the whole range (no
+ * cursor, nothing after it), else COUNT Queries over the same ranges (`pageTotal`).
  */
 export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
@@ -81,8 +83,8 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
   const count = async () =>
     (await Promise.all(months.map((month) => countItems(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
+  const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
   const page = async () => {
-    const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
     const items: Record<string, unknown>[] = [];
     let monthIndex = cursor ? months.indexOf(cursor.month) : 0;
     let startKey: Record<string, unknown> | undefined = cursor?.key;
@@ -105,9 +107,9 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
             key: Object.fromEntries(startKeyNames('gsi1').map((name) => [name, String(last[name])])),
           })
         : null;
-    return { items: pageItems.map((item) => codec.fromItem(item)!), nextCursor };
+    return { items: pageItems.map((item) => codec.fromItem(item)!), nextCursor, more: nextCursor !== null };
   };
 
-  const [result, total] = await Promise.all([page(), count()]);
-  return { ...result, total };
+  const [{ items, nextCursor }, total] = await pageTotal(cursor !== undefined, page, count);
+  return { items, nextCursor, total };
 }

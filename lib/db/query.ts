@@ -274,9 +274,22 @@ export interface QueryPageInput extends KeyQuery {
 }
 
 /**
- * One page of a Query plus its `total`. The page and the count run in parallel; the count is a
- * `Select: COUNT` Query over the same key range (bounded by the range, never a Scan).
+ * `total` of a page (`pageTotal`): a first page with no page after it holds the whole range, so its
+ * items are the total and no count is read. Any other page needs the `Select: COUNT` Query over the
+ * same key range (bounded by the range, never a Scan): a later page (it has a cursor) counts in
+ * parallel with its read, a first page with more after it counts once its read says so.
  */
+export async function pageTotal<P extends { items: readonly unknown[]; more: boolean }>(
+  later: boolean,
+  readPage: () => Promise<P>,
+  count: () => Promise<number>,
+): Promise<[P, number]> {
+  if (later) return Promise.all([readPage(), count()]);
+  const page = await readPage();
+  return [page, page.more ? await count() : page.items.length];
+}
+
+/** One page of a Query plus its `total` (`pageTotal`: no COUNT Query when the page is the whole range). */
 export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Promise<Page<T>> {
   const { index, limit } = input;
   const keyNames = startKeyNames(index);
@@ -296,10 +309,11 @@ export async function queryPage<T>(codec: Decoder<T>, input: QueryPageInput): Pr
       exclusiveStartKey = step.lastKey;
     } while (exclusiveStartKey && items.length <= limit);
     const pageItems = items.slice(0, limit);
-    return { items: pageItems, lastKey: items.length > limit ? keyOf(pageItems[pageItems.length - 1]) : undefined };
+    const more = items.length > limit;
+    return { items: pageItems, more, lastKey: more ? keyOf(pageItems[pageItems.length - 1]) : undefined };
   };
 
-  const [page, total] = await Promise.all([readPage(), countItems(input)]);
+  const [page, total] = await pageTotal(startKey !== undefined, readPage, () => countItems(input));
   const nextCursor = sealStartKey(input.scope, page.lastKey);
   return {
     items: page.items.map((item) => codec.fromItem(item)!),

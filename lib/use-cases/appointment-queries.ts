@@ -10,8 +10,9 @@ import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { readForBooking, type ClaimRange } from '../db/booking-reads';
+import { readForSearch, type ClaimRange } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
+import { listNames } from './list-names';
 import { readPractice } from './practice';
 
 export interface ListAppointmentsInput {
@@ -36,7 +37,9 @@ const settle = <T>(promise: Promise<T>) =>
 
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
- * start. Without dates: from today for 31 days. Nested names come from one batched read per page.
+ * start. Without dates: from today for 31 days. Nested names come from the container's recent
+ * names, the rest from one batched read (lib/use-cases/list-names.ts: they may trail a rename by
+ * up to LIST_NAMES_TTL_MS).
  *
  * The date range depends on the practice's time zone, read with every request. Rather than wait
  * for it, the page is queried at once with the zone this container last saw, and used only if
@@ -72,7 +75,7 @@ export async function listAppointments(medspaId: string, input: ListAppointments
   } else {
     page = await pageIn(zone);
   }
-  const related = await batchGetEntities(
+  const names = await listNames(
     medspaId,
     page.items.flatMap((a) => [
       { type: 'CLIENT' as const, id: a.client_id },
@@ -81,14 +84,11 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     ]),
   );
   const items = page.items.map((a) => {
-    const client = related.get('CLIENT', a.client_id);
-    const service = related.get('SERVICE', a.service_id);
-    const provider = related.get('PROVIDER', a.provider_id);
     return {
       id: a.id,
-      client: { id: a.client_id, first_name: client?.first_name ?? null, last_name: client?.last_name ?? null },
-      service: { id: a.service_id, name: service?.name ?? null, duration_minutes: service?.duration_minutes ?? null },
-      provider: { id: a.provider_id, full_name: provider?.full_name ?? null },
+      client: { id: a.client_id, ...names.get('CLIENT', a.client_id) },
+      service: { id: a.service_id, ...names.get('SERVICE', a.service_id) },
+      provider: { id: a.provider_id, ...names.get('PROVIDER', a.provider_id) },
       scheduled_at: a.scheduled_at,
       duration_minutes: a.duration_minutes,
       status: a.status,
@@ -138,7 +138,13 @@ interface ResourceChoice {
   equipmentId?: string;
 }
 
-/** Provider, room and equipment over one range: one batched read (practice, items, buckets). */
+/**
+ * Provider, room and equipment over one range, for answers that show free time (slots, an
+ * availability check) and write nothing: one eventually consistent BatchGetItem of the practice
+ * and items, in parallel with one eventually consistent Query of each resource's claim buckets
+ * (`readForSearch`). A change or booking of the last second may not show yet; a create reads
+ * strongly and its transaction conditions on the buckets, so nothing stale can be booked.
+ */
 async function readResources(
   medspaId: string,
   choice: ResourceChoice,
@@ -148,7 +154,7 @@ async function readResources(
   const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: choice.providerId, ...range }];
   if (choice.roomId) claims.push({ resource: 'ROOM', resourceId: choice.roomId, ...range });
   if (choice.equipmentId) claims.push({ resource: 'EQUIPMENT', resourceId: choice.equipmentId, ...range });
-  const reads = await readForBooking(
+  const reads = await readForSearch(
     medspaId,
     [
       { type: 'PROVIDER', id: choice.providerId },

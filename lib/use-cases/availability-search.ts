@@ -3,7 +3,7 @@ import { bucketIdsForPeriods } from '../domain/claims';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
-import { readClaims, readEntities, readForBooking, type BucketPlan, type ProviderRecord } from '../db/booking-reads';
+import { queryClaims, readEntities, readForSearch, type BucketPlan, type ProviderRecord } from '../db/booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */
 export const MAX_SEARCH_DAYS = 31;
@@ -56,20 +56,19 @@ const byName = (a: ProviderRecord, b: ProviderRecord) =>
  * The practice, service, providers, room and equipment of a search, checked in the contract's
  * order (SERVICE_NOT_FOUND, PROVIDER_NOT_FOUND, PROVIDER_NOT_CERTIFIED, ROOM_NOT_FOUND,
  * EQUIPMENT_NOT_FOUND): one BatchGetItem, and one more for the service's certified providers when
- * none are named.
+ * none are named. Both eventually consistent (`readForSearch`): a search only shows free time, and
+ * a setup change of the last second (a deleted or deactivated service or provider, a certification,
+ * working hours, the time zone, online booking switched off) may show a second late; the booking
+ * that follows reads them strongly and refuses what no longer holds.
  */
 export async function readSetup(medspaId: string, input: SearchAvailabilityInput) {
   const named = input.providerIds?.length ? [...new Set(input.providerIds)] : undefined;
-  const first = await readForBooking(
-    medspaId,
-    [
-      { type: 'SERVICE', id: input.serviceId },
-      ...(named ?? []).map((id) => ({ type: 'PROVIDER' as const, id })),
-      { type: 'ROOM', id: input.roomId },
-      { type: 'EQUIPMENT', id: input.equipmentId },
-    ],
-    [],
-  );
+  const first = await readForSearch(medspaId, [
+    { type: 'SERVICE', id: input.serviceId },
+    ...(named ?? []).map((id) => ({ type: 'PROVIDER' as const, id })),
+    { type: 'ROOM', id: input.roomId },
+    { type: 'EQUIPMENT', id: input.equipmentId },
+  ]);
   if (!first.practice) throw new AppError('UNAUTHORIZED');
   const service = input.serviceId ? first.entity('SERVICE', input.serviceId) : null;
   if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
@@ -90,6 +89,7 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
     const second = await readEntities(
       medspaId,
       certified.map((id) => ({ type: 'PROVIDER' as const, id })),
+      { consistent: false },
     );
     // Deleted providers read as absent; inactive ones take no bookings.
     for (const id of certified) {
@@ -117,8 +117,10 @@ export async function readSetup(medspaId: string, input: SearchAvailabilityInput
  * Every bookable slot per provider and day over practice-local dates from..to, by the same pure
  * rule as the per-day slots (slotsInRange), so what it offers a create accepts. After the setup
  * reads (readSetup), the claim buckets of the hours that meet the providers' working periods from
- * now on, in parallel BatchGetItems of 100 keys: the number of calls depends on providers, days and
- * working hours, never on how many appointments exist.
+ * now on: one eventually consistent Query per provider (and room, equipment) over those hours, in
+ * parallel (`queryClaims`), so the calls are one per resource whatever the days, hours and
+ * bookings. An answer may miss a booking of the last second; the booking's own transaction
+ * conditions on the buckets, so no slot shown stale can be double-booked.
  */
 export async function searchAvailability(
   medspaId: string,
@@ -173,7 +175,7 @@ export async function availabilityOf<P>(
   const sharedHours = [...new Set(plans.flatMap((plan) => plan.hours))].sort();
   if (input.roomId) plans.push({ resource: 'ROOM', resourceId: input.roomId, hours: sharedHours });
   if (input.equipmentId) plans.push({ resource: 'EQUIPMENT', resourceId: input.equipmentId, hours: sharedHours });
-  const claims = await readClaims(medspaId, plans);
+  const claims = await queryClaims(medspaId, plans);
 
   const viewerZone = input.timeZone ?? zone;
   const byDate = new Map<string, AvailabilityEntry<P>[]>();

@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../lib/config';
+import { ddbCalls } from '../../lib/db/client';
 import { call } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { addDays, firstOfMonth, lastOfMonth, monthOf, utc } from '../fixtures/dates';
@@ -125,5 +127,58 @@ describe('appointment list', () => {
       404,
     );
     expect((await call('GET', `/v1/appointments/${ids.a}`, { token })).body.data.status).toBe('scheduled');
+  });
+});
+
+describe("the list's nested names", () => {
+  afterEach(() => {
+    delete process.env.LIST_NAMES_TTL_MS;
+    resetConfig();
+  });
+
+  /** A scene with one appointment, a way to find it in its day's list, and renames of its client and provider. */
+  async function renaming() {
+    const scene = await makeScene();
+    const token = scene.practice.adminToken;
+    const id = (await booked(scene, { scheduled_at: nyTime(DAY, '11:00') })).id;
+    const listed = async () =>
+      (await call('GET', `/v1/appointments?from=${DAY}&to=${DAY}`, { token })).body.data.find(
+        (item: { id: string }) => item.id === id,
+      );
+    const rename = async () => {
+      expect(
+        (await call('PATCH', `/v1/clients/${scene.client.id}`, { token, body: { first_name: 'Renamed' } })).status,
+      ).toBe(200);
+      expect(
+        (await call('PATCH', `/v1/providers/${scene.provider.id}`, { token, body: { last_name: 'Renamed' } })).status,
+      ).toBe(200);
+    };
+    return { scene, token, id, listed, rename };
+  }
+
+  it('come from the names this container read lately, for LIST_NAMES_TTL_MS: a page may trail a rename, the detail is fresh', async () => {
+    const { scene, token, id, listed, rename } = await renaming();
+    const before = await listed();
+    expect(before.client.first_name).toBe(scene.client.first_name);
+    await rename();
+    ddbCalls.reset();
+    const stale = await listed();
+    // The names read a moment ago, without a read of them.
+    expect(ddbCalls.counts.get('BatchGetItemCommand') ?? 0).toBe(0);
+    expect(stale).toEqual(before);
+    const detail = (await call('GET', `/v1/appointments/${id}`, { token })).body.data;
+    expect(detail.client.first_name).toBe('Renamed');
+    expect(detail.provider.full_name).toMatch(/Renamed/);
+  });
+
+  it('past the TTL (0: every page reads its names) a page shows the rename', async () => {
+    process.env.LIST_NAMES_TTL_MS = '0';
+    resetConfig();
+    const { listed, rename } = await renaming();
+    await listed();
+    await rename();
+    const fresh = await listed();
+    expect(fresh.client.first_name).toBe('Renamed');
+    expect(fresh.provider.full_name).toMatch(/Renamed/);
   });
 });

@@ -339,8 +339,8 @@ describe('client history', () => {
 
     ddbCalls.reset();
     await clientHistory(scene.practice.medspaId, scene.client.id, { limit: 50 });
-    // The client, the page and its COUNT, the treatment records.
-    expect(Object.fromEntries(ddbCalls.counts)).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    // The client, the page (the whole history: its items are the total, no COUNT), the treatment records.
+    expect(Object.fromEntries(ddbCalls.counts)).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
   });
 
   it('answers CLIENT_NOT_FOUND for unknown, malformed and foreign clients', async () => {

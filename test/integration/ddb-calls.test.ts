@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ddb } from '../../lib/db/client';
+import { ddb, ddbCalls } from '../../lib/db/client';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
@@ -8,7 +8,7 @@ import { createAppointment, updateAppointment } from '../../lib/use-cases/bookin
 import { call } from '../fixtures/api';
 import { addDays, daysFromToday, localAt } from '../fixtures/dates';
 import { book, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
-import { counted } from '../fixtures/ddb-calls';
+import { consistencyOf, counted } from '../fixtures/ddb-calls';
 
 /** The day `book` uses by default, some weeks ahead. */
 const DAY = BOOKING_DAY;
@@ -62,7 +62,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     });
   });
 
-  it('slots and availability for one provider-day: one batched read', async () => {
+  it('slots and availability for one provider-day: one eventually consistent batched read, and one eventually consistent Query per resource, in parallel', async () => {
     const scene = await makeScene();
     await book(scene);
     const medspaId = scene.practice.medspaId;
@@ -74,7 +74,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         new Date(),
       ),
     );
-    expect(slots.calls).toEqual({ BatchGetItemCommand: 1 });
+    // The practice and provider; the provider's claim buckets over the widest local day.
+    expect(slots.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 1 });
     expect(slots.result.length).toBeGreaterThan(0);
     const availability = await counted(() =>
       providerAvailability(
@@ -83,8 +84,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         { start: nyTime(DAY, '12:00'), end: nyTime(DAY, '13:00') },
       ),
     );
-    expect(availability.calls).toEqual({ BatchGetItemCommand: 1 });
-    // With a room and equipment too, the widest day range needs two batches of 100 keys, read in parallel.
+    expect(availability.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 2 });
+    // With a room and equipment too: one Query more each (a read of every hour's key needed two batches of 100).
     const withAll = await counted(() =>
       providerSlots(
         medspaId,
@@ -93,10 +94,23 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
         new Date(),
       ),
     );
-    expect(withAll.calls).toEqual({ BatchGetItemCommand: 2 });
+    expect(withAll.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 3 });
+    const consistency = await consistencyOf(() =>
+      providerSlots(
+        medspaId,
+        { providerId: scene.provider.id, roomId: scene.room.id },
+        { date: DAY, durationMinutes: 60, intervalMinutes: 15 },
+        new Date(),
+      ),
+    );
+    expect(consistency.sort()).toEqual([
+      'BatchGetItemCommand eventual',
+      'QueryCommand eventual',
+      'QueryCommand eventual',
+    ]);
   });
 
-  it('availability search, 3 providers x 14 days: at most 8 batched reads, the same with 0 and 50 appointments', async () => {
+  it('availability search, 3 providers x 14 days: the setup reads and one Query per resource, the same with 0 and 50 appointments', async () => {
     const scene = await makeScene({ providers: 3 });
     const medspaId = scene.practice.medspaId;
     const from = daysFromToday(1, 'America/New_York');
@@ -104,16 +118,22 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     const base = { serviceId: scene.service.id, from, to, intervalMinutes: 15 };
     const providerIds = scene.providers.map((p) => p.id);
     const variants = {
-      // Round 1: practice + service (1); round 2: the certified providers (1); round 3: 3 x 14 x 8 = 336 hour buckets (4).
+      // Round 1: practice + service (a BatchGetItem); round 2: the certified providers (one more); round 3: one
+      // Query per provider over its hours (3), where a read of every hour's key took 336 keys in 4 BatchGetItems.
       service: base,
-      // The providers come with round 1: 1 + 4.
+      // The providers come with round 1: 1 + 3 Queries.
       named: { ...base, providerIds },
-      // The room's buckets are the providers' hours (112 more): 1 + 1 + 5.
+      // The room's buckets over the providers' hours: one Query more.
       room: { ...base, roomId: scene.room.id },
-      // Room and equipment: 560 bucket keys, 6 calls in parallel: 1 + 1 + 6.
+      // Room and equipment: two Queries more.
       both: { ...base, roomId: scene.room.id, equipmentId: scene.equipment.id },
     };
-    const expected = { service: 6, named: 5, room: 7, both: 8 };
+    const expected = {
+      service: { BatchGetItemCommand: 2, QueryCommand: 3 },
+      named: { BatchGetItemCommand: 1, QueryCommand: 3 },
+      room: { BatchGetItemCommand: 2, QueryCommand: 4 },
+      both: { BatchGetItemCommand: 2, QueryCommand: 5 },
+    };
     const measure = async () => {
       const out: Record<string, { calls: Record<string, number>; slots: number }> = {};
       for (const [name, input] of Object.entries(variants)) {
@@ -123,10 +143,11 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
       return out;
     };
     const empty = await measure();
-    for (const [name, count] of Object.entries(expected)) {
-      expect(empty[name]!.calls, name).toEqual({ BatchGetItemCommand: count });
-      expect(count).toBeLessThanOrEqual(8);
-    }
+    for (const [name, calls] of Object.entries(expected)) expect(empty[name]!.calls, name).toEqual(calls);
+    // Every read of a search is eventually consistent (half the units): the booking's own reads are strong.
+    expect(new Set(await consistencyOf(() => searchAvailability(medspaId, variants.both, new Date())))).toEqual(
+      new Set(['BatchGetItemCommand eventual', 'QueryCommand eventual']),
+    );
     await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
         // (i mod 14, i mod 8) differs for every i < 56: no two bookings share a day and hour.
@@ -155,21 +176,49 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     }
   }, 90_000);
 
-  it('a page of the list: one Query, one COUNT Query for total, one batched read for nested names', async () => {
+  it('a page of the list: one Query, one batched read for nested names not read lately; a COUNT Query only when the page is not the whole range', async () => {
     const scene = await makeScene();
     for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime(DAY, hhmm) });
     const page = await counted(() =>
       listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
     );
     expect(page.result.total).toBe(3);
-    // GetCommand: the practice's time zone.
-    expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    // GetCommand: the practice's time zone. The page is the whole range: its items are the total.
+    expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
     // Again, now with the zone this container saw last: queried while the practice is read, same calls.
     const again = await counted(() =>
       listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
     );
+    // The names this container read a moment ago are reused (lib/use-cases/list-names.ts): no read of them.
     expect(again.result).toEqual(page.result);
-    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2, BatchGetItemCommand: 1 });
+    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1 });
+    // A first page with more after it counts, once its read says so; a later page counts beside its read.
+    ddbCalls.trace = [];
+    const first = await counted(() =>
+      listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 2 }, new Date()),
+    );
+    const firstTrace = ddbCalls.trace.filter((entry) => entry.startsWith('QueryCommand'));
+    expect(first.result).toMatchObject({ total: 3, items: { length: 2 } });
+    expect(first.calls).toMatchObject({ QueryCommand: 2 });
+    expect(firstTrace).toEqual([
+      'QueryCommand sent',
+      'QueryCommand answered',
+      'QueryCommand sent',
+      'QueryCommand answered',
+    ]);
+    ddbCalls.trace = [];
+    const second = await counted(() =>
+      listAppointments(
+        scene.practice.medspaId,
+        { from: DAY, to: DAY, limit: 2, cursor: first.result.nextCursor! },
+        new Date(),
+      ),
+    );
+    const secondTrace = ddbCalls.trace.filter((entry) => entry.startsWith('QueryCommand'));
+    ddbCalls.trace = undefined;
+    expect(second.result).toMatchObject({ total: 3, items: { length: 1 }, nextCursor: null });
+    expect(second.calls).toMatchObject({ QueryCommand: 2 });
+    expect(secondTrace.slice(0, 2)).toEqual(['QueryCommand sent', 'QueryCommand sent']);
   });
 
   it('a list right after the practice changes its time zone answers for the new zone (the early page is queried again)', async () => {
@@ -181,8 +230,8 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     await changePractice(medspaId, { time_zone: 'Asia/Tokyo' }, { now: new Date() });
     const after = await counted(() => listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
     expect(after.result.total).toBe(0);
-    // The early page and its count (old zone), then the page and its count again; no names to read on an empty page.
-    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 4 });
+    // The early page (old zone), then the page again; each the whole range (no count); no names to read on an empty page.
+    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2 });
     expect(
       (await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total,
     ).toBe(1);

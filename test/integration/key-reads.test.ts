@@ -5,7 +5,7 @@ import { runAsFunction } from '../../lib/aws/local-runtime';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
 import { readItem, readItems } from '../../lib/db/key-reads';
 import type { Key } from '../../lib/db/keys';
-import { counted } from '../fixtures/ddb-calls';
+import { consistencyOf, counted } from '../fixtures/ddb-calls';
 
 /**
  * Reads by key asked for in the same tick share one round trip (lib/db/key-reads.ts): what a cold
@@ -61,6 +61,23 @@ describe('reads by key', () => {
     );
     expect(calls).toEqual({ BatchGetItemCommand: 1, GetItemCommand: 1 });
     expect(result.flat().map((item) => item?.n)).toEqual([1, 2, 3]);
+  });
+
+  it('an eventually consistent read asks so; one sharing its tick with a strong reader is read strongly, in the same round trip', async () => {
+    expect(await consistencyOf(() => readItems([keyOf(1), keyOf(2)], { consistent: false }))).toEqual([
+      'BatchGetItemCommand eventual',
+    ]);
+    expect(await consistencyOf(() => readItems([keyOf(1)], { consistent: false }))).toEqual([
+      'GetItemCommand eventual',
+    ]);
+    let shared: [Map<string, Record<string, unknown>>, Record<string, unknown> | undefined] | undefined;
+    expect(
+      await consistencyOf(async () => {
+        shared = await Promise.all([readItems([keyOf(1), keyOf(2)], { consistent: false }), readItem(keyOf(3))]);
+      }),
+    ).toEqual(['BatchGetItemCommand strong']);
+    expect([...shared![0].values()].map((item) => item.n)).toEqual([1, 2]);
+    expect(shared![1]?.n).toBe(3);
   });
 
   it('a failed read fails every caller that shared it', async () => {
