@@ -99,8 +99,11 @@ function processZoneOffset(ms: number, zone: string): number {
 
 /** Before this, offsets may hold seconds (local mean times, Liberia's until 1972): read them with Intl. */
 const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1973, 0, 1);
-/** Per zone and UTC day: the offsets at its first and last second, usually one offset all day. */
-const dayOffsets = new Map<string, readonly [number, number]>();
+/**
+ * Per zone and UTC day: the offsets at its first and last second (usually one offset all day)
+ * and, on a day the offset changes, the first second of the new one.
+ */
+const dayOffsets = new Map<string, readonly [number, number, number]>();
 const MAX_DAY_OFFSETS = 10_000;
 
 /** The zone's UTC offset in ms at an instant (may hold seconds: historical local mean times). */
@@ -115,10 +118,27 @@ function offsetAt(ms: number, zone: string): number {
     if (!isValidTimeZone(zone)) throw new RangeError(`invalid zone "${zone}"`);
     // Zones change offset at most a few times a year, never twice in one day.
     if (dayOffsets.size >= MAX_DAY_OFFSETS) dayOffsets.clear();
-    day = [processZoneOffset(dayStart, zone), processZoneOffset(dayStart + DAY_MS - 1000, zone)];
+    const first = processZoneOffset(dayStart, zone);
+    const last = processZoneOffset(dayStart + DAY_MS - 1000, zone);
+    day = [first, last, first === last ? dayStart : changeAt(dayStart, first, zone)];
     dayOffsets.set(key, day);
   }
-  return day[0] === day[1] ? day[0] : processZoneOffset(whole, zone);
+  return whole < day[2] ? day[0] : day[1];
+}
+
+/**
+ * The first second of a UTC day whose offset is no longer `first`: a binary search of 17 reads,
+ * made once per zone and day, instead of one read (a `TZ` switch) per instant asked about.
+ */
+function changeAt(dayStart: number, first: number, zone: string): number {
+  let low = 0; // seconds into the day still at `first`
+  let high = DAY_MS / 1000 - 1; // a second already past the change
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (processZoneOffset(dayStart + middle * 1000, zone) === first) low = middle;
+    else high = middle;
+  }
+  return dayStart + high * 1000;
 }
 
 /** The wall clock of `zone` at instant `ms`, as if that wall clock were UTC (whole seconds). */
