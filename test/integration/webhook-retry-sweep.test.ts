@@ -14,6 +14,11 @@ import { fanOut, MAX_QUEUE_DELAY_SECONDS, processDeliveryJob, type DeliveryJob }
 import { RETRY_CLAIM_SECONDS, sweepWebhookRetries } from '../../lib/webhooks/retry-sweep';
 import { SqsDeliveryQueue } from '../../lib/webhooks/sqs-queue';
 import { deliveryRecordHandler } from '../../lib/webhooks/workers';
+import { startLocalDelivery } from '../../lib/webhooks/local-delivery';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '../fixtures/wait';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { startReceiver, type Receiver } from '../fixtures/receiver';
 import { useOwnTable } from '../fixtures/table-stream';
@@ -196,6 +201,45 @@ describe('retries past 15 minutes wait in the table, not on the queue', () => {
     // Its minute's sweep sends it, as it would any retry.
     expect(await sweepAt(queue, new Date(job.due_at))).toMatchObject({ sent: 1 });
     expect(JSON.parse(messages[1].body)).toEqual(job);
+  });
+});
+
+describe('the local server (npm start)', () => {
+  it('a 20-minute retry waits in the table; the local sweep, as its function, puts it on the in-process queue when due', async () => {
+    const t0 = new Date();
+    const clock = { now: t0 };
+    const practice = await makePractice();
+    const path = `/local-${randomUUID()}`;
+    const hook = await subscribe(practice, path);
+    receiver.behave((request) => (request.path === path ? { status: 500 } : 'ok'));
+    const sweeps: number[] = [];
+    const delivery = startLocalDelivery({
+      dataDir: mkdtempSync(join(tmpdir(), 'retry-sweep-')),
+      schedule: [1200],
+      now: () => clock.now,
+      sweepEveryMs: 50,
+      onSweep: (result) => sweeps.push(result.sent),
+    });
+    try {
+      await delivery.publish([makeEvent(practice.medspaId, clock.now)]);
+      await waitFor('the first attempt to fail', async () => (await log(practice, hook.id)).length === 2);
+      // Off the in-process queue: the retry is a due item.
+      await waitFor('the queue to drain', () => delivery.pending() === 0);
+      const [pending] = await log(practice, hook.id);
+      expect(await webhookRetriesDueIn(utcMinuteOf(pending.next_attempt_at!))).toHaveLength(1);
+      await waitFor('a sweep before it is due', () => sweeps.length > 0);
+      expect(sweeps.every((sent) => sent === 0)).toBe(true);
+      receiver.behave(() => 'ok');
+      clock.now = new Date(pending.next_attempt_at!);
+      await waitFor('the retry at the receiver', () => receiver.accepted.some((r) => r.path === path));
+      expect(sweeps.filter((sent) => sent > 0)).toEqual([1]);
+      expect((await log(practice, hook.id)).map((e) => [e.attempt, e.status])).toEqual([
+        [2, 'succeeded'],
+        [1, 'failed'],
+      ]);
+    } finally {
+      await delivery.stop();
+    }
   });
 });
 
