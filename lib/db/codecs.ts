@@ -36,6 +36,8 @@ import {
   treatmentRecordKey,
   webhookDeliveryKey,
   webhookDeliveryLookupIndexKeys,
+  webhookRetryDueKey,
+  webhookRetrySweepCheckpointKey,
   type ClaimedResource,
   type EntityType,
   type Key,
@@ -269,6 +271,18 @@ export const reminderSentCodec = codec<R.ReminderSentRecord, 'REMINDER_SENT'>('R
 export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', {
   keyFields: [],
   keys: () => reminderSweepCheckpointKey(),
+  stored: S.storedReminderSweep,
+});
+
+/** A webhook retry due in a minute (lib/db/webhook-retries.ts), and its sweeper's checkpoint. */
+export const webhookRetryDueCodec = codec<R.WebhookRetryDueRecord, 'WEBHOOK_RETRY_DUE'>('WEBHOOK_RETRY_DUE', {
+  keyFields: ['due_minute', 'medspa_id', 'delivery_id'],
+  keys: (d) => webhookRetryDueKey(d.due_minute, d.medspa_id, d.delivery_id),
+  stored: S.storedWebhookRetryDue,
+});
+export const webhookRetrySweepCodec = codec<R.ReminderSweepRecord, 'WEBHOOK_RETRY_SWEEP'>('WEBHOOK_RETRY_SWEEP', {
+  keyFields: [],
+  keys: () => webhookRetrySweepCheckpointKey(),
   stored: S.storedReminderSweep,
 });
 

@@ -222,6 +222,19 @@ export const webhookDeliveryKey = (
   sk: `${createdAt}#${deliveryId}`,
 });
 
+/**
+ * Webhook retries that wait longer than SQS can delay a message (docs/decisions/0021-webhook-retries-in-minute-partitions.md):
+ * one item in the partition of the UTC minute the retry falls due, swept every minute like the
+ * reminders (time leads, the practice id leads the sort key, the item holds ids and times only: the
+ * job itself is the retry's `pending` log entry), and the sweeper's checkpoint.
+ */
+export const webhookRetriesDuePk = (utcMinute: string) => `WEBHOOK_RETRIES_DUE#${utcMinute}`;
+export const webhookRetryDueKey = (utcMinute: string, medspaId: string, deliveryId: string): Key => ({
+  pk: webhookRetriesDuePk(utcMinute),
+  sk: `${medspaId}#${deliveryId}`,
+});
+export const webhookRetrySweepCheckpointKey = (): Key => ({ pk: 'WEBHOOK_RETRIES_SWEEP', sk: 'CHECKPOINT' });
+
 /** A delivery by its id alone (gsi2, one item per partition): `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`. */
 export const webhookDeliveryLookupIndexKeys = (medspaId: string, deliveryId: string) => ({
   gsi2pk: `${practicePrefix(medspaId)}#WEBHOOK_DELIVERY#${deliveryId}`,
@@ -360,6 +373,8 @@ export const PARTITIONS = {
   lowStockEvents: lowStockEventsPk(ANY_ID),
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
   webhookDeliveries: webhookDeliveriesPk(ANY_ID, ANY_ID),
+  webhookRetriesDue: webhookRetriesDuePk('*'),
+  webhookRetrySweep: webhookRetrySweepCheckpointKey().pk,
   remindersDue: remindersDuePk('*'),
   reminderSweep: reminderSweepCheckpointKey().pk,
   reportGeneration: reportGenerationKey(ANY_ID).pk,

@@ -263,6 +263,18 @@ export const storedReminderSent = /* @__PURE__ */ built(() =>
   z.object({ medspa_id: text, appointment_id: text, scheduled_at: text, event_id: text, sent_at: text }),
 );
 export const storedReminderSweep = /* @__PURE__ */ built(() => z.object({ swept_through: text, updated_at: text }));
+export const storedWebhookRetryDue = /* @__PURE__ */ built(() =>
+  z.object({
+    due_minute: text,
+    due_at: text,
+    medspa_id: text,
+    subscription_id: text,
+    delivery_id: text,
+    delivery_created_at: text,
+    claimed_until: z.optional(text),
+    expires_at: count,
+  }),
+);
 
 // ---- Payments, products, stock -----------------------------------------------------------------
 
@@ -538,6 +550,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedReminderDue>, R.ReminderDueRecord>>,
   Check<Exact<Of<typeof storedReminderSent>, R.ReminderSentRecord>>,
   Check<Exact<Of<typeof storedReminderSweep>, R.ReminderSweepRecord>>,
+  Check<Exact<Of<typeof storedWebhookRetryDue>, R.WebhookRetryDueRecord>>,
   Check<Exact<Of<typeof storedPayment>, R.PaymentRecord>>,
   Check<Exact<Of<typeof storedProduct>, R.ProductRecord>>,
   Check<Exact<Of<typeof storedProductSku>, R.ProductSkuRecord>>,

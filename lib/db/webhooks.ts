@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../crypto/cursor';
 import { isEntityId } from '../domain/ids';
-import type { DeliveryRecord, WebhookRecord } from '../domain/records';
+import type { DeliveryRecord, WebhookRecord, WebhookRetryDueRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { ignoreFailedCondition } from './conditions';
 import { itemId, readItems } from './key-reads';
@@ -19,6 +19,7 @@ import { putNew } from './put-new';
 import { countItems, listEntities, queryAll, queryOnce, queryPage, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { transact, writeOne } from './transact';
+import { webhookRetryDuePut } from './webhook-retries';
 import { afterUpdate, deleteEntity, versionedFailure, versionedUpdate, type UpdateOutcome } from './update';
 
 /**
@@ -205,6 +206,8 @@ export async function saveDeliveryAttempt(
   entry: DeliveryRecord,
   next?: DeliveryRecord,
   writes?: RequestWrites,
+  /** The next attempt's due item, when it waits longer than the queue can (lib/db/webhook-retries.ts): with its entry. */
+  due?: WebhookRetryDueRecord,
 ): Promise<void> {
   const attempt = { name: 'attempt', action: { Put: { TableName: tableName(), Item: deliveryItem(entry) } } };
   if (next) {
@@ -216,6 +219,7 @@ export async function saveDeliveryAttempt(
           Put: { TableName: tableName(), Item: deliveryItem(next), ConditionExpression: 'attribute_not_exists(pk)' },
         },
       },
+      ...(due ? [{ name: 'due', action: webhookRetryDuePut(due) }] : []),
     ]);
     // Failed: the next attempt already ran and logged itself; only this outcome is left to write.
     if (outcome.ok) return;

@@ -14,6 +14,7 @@ import {
   recordDeliverySuccess,
   saveDeliveryAttempt,
 } from '../db/webhooks';
+import { putWebhookRetryDue, webhookRetryDueOf } from '../db/webhook-retries';
 import type { DeliveryRecord, WebhookRecord } from '../domain/records';
 import { AUTO_DISABLE_AFTER_MS, retryDelay, shouldAutoDisable, wantsEvent } from '../domain/webhooks';
 import { EVENT_TYPES, type ContractEvent } from '../events/types';
@@ -51,7 +52,14 @@ export const DeliveryJob = z.object({
 });
 export type DeliveryJob = z.output<typeof DeliveryJob>;
 
-/** Where jobs wait: `delaySeconds` from now (fractions allowed; a queue may round up). */
+/**
+ * The longest wait a job spends on the queue (SQS's longest DelaySeconds). A longer one waits in the
+ * table as a due item instead, and the retry sweep (./retry-sweep.ts) puts it on the queue in its
+ * minute (docs/decisions/0021-webhook-retries-in-minute-partitions.md).
+ */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/** Where jobs wait: `delaySeconds` from now, at most MAX_QUEUE_DELAY_SECONDS (fractions allowed; a queue may round up). */
 export interface DeliveryQueue {
   send(job: DeliveryJob, delaySeconds: number): Promise<void>;
 }
@@ -263,13 +271,19 @@ const logAttempt = (entry: DeliveryRecord) =>
     error: entry.error,
   });
 
-export type JobResult = 'deferred' | 'dropped' | 'duplicate' | 'succeeded' | 'retrying' | 'gave_up';
+/**
+ * `deferred`: back on the queue for the rest of its wait; `scheduled`: off the queue, waiting in the
+ * table for the retry sweep (more than MAX_QUEUE_DELAY_SECONDS of its wait left).
+ */
+export type JobResult = 'deferred' | 'scheduled' | 'dropped' | 'duplicate' | 'succeeded' | 'retrying' | 'gave_up';
 
 /**
- * Runs one job: early → back on the queue for the rest of its wait; subscription deleted → dropped;
+ * Runs one job: early → back on the queue for the rest of its wait, or into the table when that is
+ * longer than the queue can wait (with its `pending` entry, written if missing); subscription deleted → dropped;
  * already logged as done → a duplicate message, skipped; disabled or no longer subscribed → logged
  * as failed without a call; otherwise one attempt, logged, and on failure the next one enqueued
- * (sent before it is logged) until the schedule runs out. Throws only when the table is unreachable,
+ * (sent before it is logged) or, past MAX_QUEUE_DELAY_SECONDS, its due item written in the same
+ * transaction as the log, until the schedule runs out. Throws only when the table is unreachable,
  * and then the queue's redelivery runs the job again (at least once).
  */
 export async function processDeliveryJob(
@@ -280,6 +294,13 @@ export async function processDeliveryJob(
   const opts = settings(options);
   const now = opts.now();
   const wait = (Date.parse(job.due_at) - now.getTime()) / 1000;
+  if (wait > MAX_QUEUE_DELAY_SECONDS) {
+    // Only a job sent before due items existed, or a clock far off: its entry is written if missing.
+    const entry = pendingEntry(job);
+    await putPendingDeliveries([entry]);
+    await putWebhookRetryDue(webhookRetryDueOf(entry, job.due_at));
+    return 'scheduled';
+  }
   if (wait > 0) {
     await queue.send(job, wait);
     return 'deferred';
@@ -333,9 +354,15 @@ export async function processDeliveryJob(
         attempt: job.attempt + 1,
         due_at: new Date(now.getTime() + delay * 1000).toISOString(),
       };
-      await queue.send(next, delay);
       entry.next_attempt_at = next.due_at;
-      await saveDeliveryAttempt(entry, pendingEntry(next));
+      const nextEntry = pendingEntry(next);
+      if (delay > MAX_QUEUE_DELAY_SECONDS) {
+        // Waits in its due minute's partition, written with the log: no message until the sweep sends it.
+        await saveDeliveryAttempt(entry, nextEntry, undefined, webhookRetryDueOf(nextEntry, next.due_at));
+      } else {
+        await queue.send(next, delay);
+        await saveDeliveryAttempt(entry, nextEntry);
+      }
     }
   } else {
     await saveDeliveryAttempt(entry);

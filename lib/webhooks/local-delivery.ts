@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { authorizeStandIn, runAsFunction } from '../aws/local-runtime';
+import { clock } from '../clock';
 import { config } from '../config';
 import type { ContractEvent } from '../events/types';
 import { EVENT_SOURCE } from '../events/types';
@@ -9,10 +10,13 @@ import { EVENT_RULES, rulesMatching, type EventRule } from '../events/rules';
 import { logger } from '../log';
 import { queueSettingsOf, workers } from '../workers';
 import { DeliveryJob, fanOutAll, processDeliveryJob, type DeliveryOptions, type DeliveryQueue } from './jobs';
+import { sweepWebhookRetries, type RetrySweepResult } from './retry-sweep';
 
 /**
  * Webhook delivery inside the local server: the same fan-out and jobs as on AWS, with timers as
- * the queue and waiting jobs in a journal file under DATA_DIR (docs/decisions/0006-local-webhook-journal.md).
+ * the queue and waiting jobs in a journal file under DATA_DIR (docs/decisions/0006-local-webhook-journal.md),
+ * and the retry sweep (worker sweepWebhookRetries) on a timer: waits past 15 minutes are due items
+ * in the table here too, and only the sweep puts them on the queue (docs/decisions/0021).
  * Rules, batch size and redrive come from lib/events/rules.ts and lib/workers, as the stack's do.
  */
 
@@ -60,6 +64,10 @@ export interface LocalDeliveryOptions extends DeliveryOptions {
   visibilityTimeoutSeconds?: number;
   /** ...and goes to DEAD_LETTER_FILE after this many failed runs (default: the queue's redrive maxReceiveCount). */
   maxReceiveCount?: number;
+  /** The retry sweep's interval (default: sweepWebhookRetries' schedule; infra/local/pipeline.ts runs it faster). */
+  sweepEveryMs?: number;
+  /** Called after each retry sweep (tests, diagnostics). */
+  onSweep?: (result: RetrySweepResult) => void;
 }
 
 export interface LocalDelivery {
@@ -151,6 +159,7 @@ class LocalQueue implements DeliveryQueue {
     try {
       // A deferral re-sends the same job (same id): it stays in the journal with its new timer.
       const result = await runAsFunction('deliverWebhook', () => processDeliveryJob(job, this, this.options));
+      // Deferred: sent again under its id. Anything else (scheduled in the table included) is off the queue.
       if (result !== 'deferred') this.jobs.delete(job.delivery_id);
       await this.persist();
     } catch (error) {
@@ -253,6 +262,23 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
   queue.restore(readJournal(journal));
   const { batchSize } = localFanOut();
 
+  // The retry sweep, one at a time: the next starts an interval after the previous one ended.
+  const now = options.now ?? (() => clock().now());
+  const sweepEveryMs = options.sweepEveryMs ?? workers.sweepWebhookRetries.trigger.everyMinutes * 60_000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> = Promise.resolve();
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      sweeping = runAsFunction('sweepWebhookRetries', () => sweepWebhookRetries(now(), queue))
+        .then((result) => options.onSweep?.(result))
+        .catch((error) => logger.error('webhook retry sweep failed', { error: (error as Error).name }))
+        .finally(schedule);
+    }, sweepEveryMs);
+  };
+  schedule();
+
   return {
     async publish(events) {
       // EventBridge's PutEvents, with the publisher's role; the rules then route as the bus would,
@@ -265,7 +291,12 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
       );
       await Promise.all(batches.map((routed) => runAsFunction('fanOut', () => fanOutAll(routed, queue, options))));
     },
-    stop: () => queue.stop(),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await sweeping;
+      await queue.stop();
+    },
     pending: () => queue.size,
   };
 }

@@ -111,15 +111,16 @@ export const workers = defineWorkers({
   },
   /**
    * Signs and POSTs one delivery. A failed attempt sends the next one to the same queue with the
-   * contract's backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, each ±20%) as DelaySeconds, hop by hop past SQS's
-   * 15-minute limit (lib/webhooks/sqs-queue.ts); a message that keeps failing to process moves to
-   * the dead-letter queue.
+   * contract's backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, each ±20%) as DelaySeconds when it is
+   * at most SQS's 15 minutes; a longer wait is a due item in its minute's partition, written with
+   * the log, for sweepWebhookRetries (docs/decisions/0021). A message that keeps failing to process
+   * moves to the dead-letter queue.
    */
   deliverWebhook: {
     trigger: { kind: 'queue', queue: 'deliveries', batchSize: 5, visibilityTimeoutSeconds: 180, maxReceiveCount: 7 },
     module: 'functions/workers/deliverWebhook',
     binds: {
-      writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
+      writes: { webhookDeliveries: ['put'], webhookRetriesDue: ['put'], webhooks: ['update'] },
       secrets: ['webhook'],
       queues: ['deliveries'],
     },
@@ -136,6 +137,19 @@ export const workers = defineWorkers({
     reservedConcurrency: 1,
     timeoutSeconds: 50,
     description: 'Every minute: due appointment reminders',
+  },
+  /**
+   * Sends the webhook retries that fell due (waits past SQS's 15 minutes, lib/webhooks/retry-sweep.ts)
+   * to the `deliveries` queue: one Query per minute partition; takes each due item (update), deletes it once sent.
+   */
+  sweepWebhookRetries: {
+    trigger: { kind: 'schedule', everyMinutes: 1 },
+    module: 'functions/workers/sweepWebhookRetries',
+    binds: { writes: { webhookRetriesDue: ['update', 'delete'], webhookRetrySweep: ['put'] }, queues: ['deliveries'] },
+    // One sweep at a time (concurrent ones are safe, each due item is taken by one).
+    reservedConcurrency: 1,
+    timeoutSeconds: 50,
+    description: 'Every minute: webhook retries due (waits past 15 minutes) to the deliveries queue',
   },
 });
 

@@ -572,6 +572,8 @@ describe('stage dev (current routes and workers)', () => {
     // Both send to deliveries and receive from their own queue.
     expect(viaSqs('fanOut')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
     expect(viaSqs('deliverWebhook')).toEqual(['kms:Decrypt', 'kms:Decrypt', 'kms:GenerateDataKey']);
+    // The retry sweep sends to deliveries only.
+    expect(viaSqs('sweepWebhookRetries')).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
     for (const name of ['streamToBus', 'aggregateReports', 'sweepReminders']) expect(viaSqs(name), name).toEqual([]);
   });
 
@@ -628,6 +630,7 @@ describe('stage dev (current routes and workers)', () => {
       workers.deliverWebhook.reservedConcurrency,
     );
     expect(byName.sweepReminders.Properties?.ReservedConcurrentExecutions).toBe(1);
+    expect(byName.sweepWebhookRetries.Properties?.ReservedConcurrentExecutions).toBe(1);
     const workersTemplate = Template.fromStack(s.stateless.workers);
     const mappingOf = (name: string) =>
       ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').find(

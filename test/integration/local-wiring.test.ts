@@ -242,20 +242,26 @@ describe('bus rules', () => {
   });
 });
 
-describe('the reminder schedule', () => {
-  it(`sweeps on sweepReminders' schedule, ${LOCAL_SWEEP_SPEEDUP} times as often locally (a named difference)`, () => {
-    const schedules = model.rules.filter((rule) => rule.properties.ScheduleExpression);
-    expect(schedules.map((rule) => rule.id)).toEqual(['SweepRemindersSchedule']);
-    const { properties } = schedules[0];
-    const minutes = Number(/^rate\((\d+) minutes?\)$/.exec(properties.ScheduleExpression)?.[1]);
-    expect(localSweepEveryMs() * LOCAL_SWEEP_SPEEDUP).toBe(minutes * 60_000);
-    expect(localSweepEveryMs()).toBe(15_000);
-    expect(properties.Targets).toHaveLength(1);
-    expect(properties.Targets[0].Arn).toBe(model.functions.sweepReminders.functionArn);
-    // Named difference: EventBridge retries a failed sweep twice within 5 minutes, then its dead-letter
-    // queue; locally a failed sweep is logged and the next one runs an interval later (sweeps catch up).
-    expect(properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 });
-  });
+describe('the sweep schedules', () => {
+  it.each(['sweepReminders', 'sweepWebhookRetries'] as const)(
+    `%s sweeps on its schedule, ${LOCAL_SWEEP_SPEEDUP} times as often locally (a named difference)`,
+    (worker) => {
+      const schedules = model.rules.filter((rule) => rule.properties.ScheduleExpression);
+      expect(schedules.map((rule) => rule.id).sort()).toEqual([
+        'SweepRemindersSchedule',
+        'SweepWebhookRetriesSchedule',
+      ]);
+      const { properties } = schedules.find((rule) => rule.id === `${pascal(worker)}Schedule`)!;
+      const minutes = Number(/^rate\((\d+) minutes?\)$/.exec(properties.ScheduleExpression)?.[1]);
+      expect(localSweepEveryMs(worker) * LOCAL_SWEEP_SPEEDUP).toBe(minutes * 60_000);
+      expect(localSweepEveryMs(worker)).toBe(15_000);
+      expect(properties.Targets).toHaveLength(1);
+      expect(properties.Targets[0].Arn).toBe(model.functions[worker].functionArn);
+      // Named difference: EventBridge retries a failed sweep twice within 5 minutes, then its dead-letter
+      // queue; locally a failed sweep is logged and the next one runs an interval later (sweeps catch up).
+      expect(properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 });
+    },
+  );
 });
 
 describe('local delivery with these settings', () => {

@@ -441,7 +441,7 @@ describe('SQS workers (record handlers)', () => {
     return { queue, messages };
   };
 
-  it('fan-out turns an EventBridge event into one job per subscription; delivery retries with DelaySeconds, hop by hop past 15 minutes', async () => {
+  it('fan-out turns an EventBridge event into one job per subscription; delivery retries with DelaySeconds up to 15 minutes (longer waits: webhook-retry-sweep.test.ts)', async () => {
     const practice = await makePractice();
     const path = `/sqs-${randomUUID()}`;
     const hook = await subscribe(practice, receiver.url(path), ['payment.received']);
@@ -462,10 +462,10 @@ describe('SQS workers (record handlers)', () => {
     expect(job).toMatchObject({ subscription_id: hook.id, attempt: 1, event });
     expect((await log(practice, hook.id)).map((e) => e.status)).toEqual(['pending']);
 
-    // The attempt fails; the retry in 2 h goes out with SQS's longest delay, due at its real time.
+    // The attempt fails; the retry in 10 minutes goes out with that delay, due at its time.
     receiver.behave((request) => (request.path === path ? { status: 500 } : 'ok'));
     const now = new Date();
-    const deliver = deliveryRecordHandler(queue, { now: () => now, schedule: [7200] });
+    const deliver = deliveryRecordHandler(queue, { now: () => now, schedule: [600] });
     const delivered = await processPartialResponse(
       { Records: [sqsRecord(messages[0].MessageBody)] },
       deliver,
@@ -475,25 +475,25 @@ describe('SQS workers (record handlers)', () => {
     expect(delivered.batchItemFailures).toEqual([]);
     expect(messages).toHaveLength(2);
     const retry = JSON.parse(messages[1].MessageBody!);
-    expect(messages[1].DelaySeconds).toBe(900);
-    expect(retry).toMatchObject({ attempt: 2, due_at: new Date(now.getTime() + 7200_000).toISOString() });
+    expect(messages[1].DelaySeconds).toBe(600);
+    expect(retry).toMatchObject({ attempt: 2, due_at: new Date(now.getTime() + 600_000).toISOString() });
     expect((await log(practice, hook.id)).map((e) => [e.attempt, e.status])).toEqual([
       [2, 'pending'],
       [1, 'failed'],
     ]);
 
-    // 15 minutes on it arrives early: sent on again for the rest of its wait, nothing delivered.
+    // Arriving 5 minutes early (a clock off): sent on again for the rest of its wait, nothing delivered.
     const requestsBefore = receiver.requests.length;
-    const early = deliveryRecordHandler(queue, { now: () => new Date(now.getTime() + 900_000), schedule: [7200] });
+    const early = deliveryRecordHandler(queue, { now: () => new Date(now.getTime() + 300_000), schedule: [600] });
     await processPartialResponse({ Records: [sqsRecord(messages[1].MessageBody)] }, early, processor, { context });
     expect(receiver.requests.length).toBe(requestsBefore);
     expect(messages).toHaveLength(3);
-    expect(messages[2].DelaySeconds).toBe(900);
+    expect(messages[2].DelaySeconds).toBe(300);
     expect(JSON.parse(messages[2].MessageBody!)).toEqual(retry);
 
     // When due, it runs; the same message delivered twice (SQS is at-least-once) is sent once.
     receiver.behave(() => 'ok');
-    const due = deliveryRecordHandler(queue, { now: () => new Date(now.getTime() + 7200_000), schedule: [7200] });
+    const due = deliveryRecordHandler(queue, { now: () => new Date(now.getTime() + 600_000), schedule: [600] });
     await processPartialResponse({ Records: [sqsRecord(messages[2].MessageBody)] }, due, processor, { context });
     await processPartialResponse({ Records: [sqsRecord(messages[2].MessageBody)] }, due, processor, { context });
     expect(idsAt(receiver, path)).toEqual([event.id]);

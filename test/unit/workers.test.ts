@@ -13,6 +13,7 @@ describe('the workers table', () => {
       'fanOut',
       'streamToBus',
       'sweepReminders',
+      'sweepWebhookRetries',
     ]);
     expect(workers.aggregateReports.trigger.kind).toBe('stream');
     expect(workers.streamToBus.trigger.kind).toBe('stream');
@@ -20,6 +21,8 @@ describe('the workers table', () => {
     expect(workers.fanOut.trigger).toMatchObject({ kind: 'queue', queue: 'events' });
     expect(workers.deliverWebhook.trigger).toMatchObject({ kind: 'queue', queue: 'deliveries' });
     expect(workers.sweepReminders.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
+    expect(workers.sweepWebhookRetries.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
+    expect(workers.sweepWebhookRetries.binds.queues).toEqual(['deliveries']);
   });
 
   it("names each worker's module functions/workers/<name>, which exists", () => {

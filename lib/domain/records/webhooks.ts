@@ -43,3 +43,20 @@ export interface DeliveryRecord {
   /** What was (or will be) sent, so the attempt can be retried by hand; internal, never returned. */
   event: ContractEvent;
 }
+
+/**
+ * A retry waiting past SQS's longest delay, in the partition of its due minute: which `pending` log
+ * entry to send to the `deliveries` queue, and when (docs/decisions/0021-webhook-retries-in-minute-partitions.md).
+ */
+export interface WebhookRetryDueRecord {
+  due_minute: string;
+  due_at: string;
+  medspa_id: string;
+  subscription_id: string;
+  delivery_id: string;
+  delivery_created_at: string;
+  /** Taken by a sweep until this instant (ISO): other sweeps leave it alone meanwhile. */
+  claimed_until?: string;
+  /** TTL: an item nobody swept (a sweeper down for a week) expires on its own. */
+  expires_at: number;
+}
