@@ -74,6 +74,8 @@ export function monthlyBill(input: {
   usages: Record<string, OpUsage>;
   fnOf: Record<string, string>;
   sweep: OpUsage;
+  /** The webhook retry sweep's run (every minute too: docs/decisions/0021). */
+  retrySweep?: OpUsage;
   stack: StackFacts;
   workload?: Record<string, number>;
 }): Bill {
@@ -134,16 +136,20 @@ export function monthlyBill(input: {
     for (const [line, usd] of Object.entries(opCost(fnOf[op] ?? op, usage, context)))
       addLine(LINE_NAMES[line] ?? line, usd * n);
   }
-  // The reminder sweep: a scheduled invocation a minute (its trace, logs and DynamoDB calls).
-  const sweepLines = opCost('sweepReminders', sweep, context);
-  const sweepUsd =
+  // The sweeps: a scheduled invocation a minute each (its trace, logs and DynamoDB calls).
+  const sweepUsd = (fn: string, run: OpUsage) =>
     sweeps *
-    (Object.values(sweepLines).reduce((a, b) => a + b, 0) +
+    (Object.values(opCost(fn, run, context)).reduce((a, b) => a + b, 0) +
       PRICES.lambdaRequest.usd +
-      gbSeconds(sweep.handlerMs) * PRICES.lambdaArmGbSecond.usd +
+      gbSeconds(run.handlerMs) * PRICES.lambdaArmGbSecond.usd +
       (PLATFORM_LOG_BYTES_PER_INVOCATION / GB) * PRICES.logsIngestedGb.usd +
       (stack.tracing ? PRICES.xrayTraceRecorded.usd : 0));
-  addLine('reminder sweep (every minute: Lambda, DynamoDB, logs, trace)', sweepUsd);
+  addLine('reminder sweep (every minute: Lambda, DynamoDB, logs, trace)', sweepUsd('sweepReminders', sweep));
+  if (input.retrySweep)
+    addLine(
+      'webhook retry sweep (every minute: Lambda, DynamoDB, logs, trace)',
+      sweepUsd('sweepWebhookRetries', input.retrySweep),
+    );
 
   // Fixed and slow lines.
   const p = PRICES;

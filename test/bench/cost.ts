@@ -32,6 +32,7 @@ const { startReceiver } = await import('../fixtures/receiver');
 const { processStreamRecords } = await import('../../lib/use-cases/stream-to-bus');
 const { applyStreamRecords } = await import('../../lib/use-cases/report-aggregation');
 const { sweepReminders } = await import('../../lib/use-cases/reminders');
+const { sweepWebhookRetries } = await import('../../lib/webhooks/retry-sweep');
 const { fanOut, processDeliveryJob } = await import('../../lib/webhooks/jobs');
 const { DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } = await import(
   '@aws-sdk/client-dynamodb-streams'
@@ -438,6 +439,13 @@ meter.take();
 await sweepReminders(new Date(Date.now() + 60_000));
 const sweep = meter.take();
 const sweepRecords = await drainStream();
+// The webhook retry sweep (every minute too), with nothing due: its steady-state run.
+const noQueue = { send: async () => {} } as unknown as Parameters<typeof sweepWebhookRetries>[1];
+await sweepWebhookRetries(new Date(), noQueue);
+meter.take();
+await sweepWebhookRetries(new Date(Date.now() + 60_000), noQueue);
+const retrySweep = meter.take();
+await drainStream();
 
 // ---- CPU of each handler, warm, against DynamoDB Local directly (the meter's own work left out).
 useEndpoint(dynamo.endpoint);
@@ -480,8 +488,16 @@ const sweepUsage: Usage = {
   webhookBytes: 0,
   kmsSigns: 0,
 };
-const one = monthlyBill({ practices: 1, usages, fnOf, sweep: sweepUsage, stack });
-const many = monthlyBill({ practices: 1000, usages, fnOf, sweep: sweepUsage, stack });
+const retrySweepUsage: Usage = {
+  ...sweepUsage,
+  readUnits: retrySweep.readUnits,
+  writeUnits: retrySweep.writeUnits,
+  streamBatches: 0,
+  streamRecords: 0,
+  handlerMs: model.billedMs(retrySweep.steps, retrySweep.calls.length * model.SDK_CPU_MS_PER_CALL),
+};
+const one = monthlyBill({ practices: 1, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
+const many = monthlyBill({ practices: 1000, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
 
 capturing = false;
 const money = (usd: number) => (usd >= 100 ? usd.toFixed(0) : usd >= 1 ? usd.toFixed(2) : usd.toFixed(3));
