@@ -139,9 +139,6 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   const row = fields() as R & { operation: N };
   row.operation = operation;
   if (row.head && row.method !== 'GET') throw new Error(`${operation}: head is for GET routes`);
-  // Its role reads exactly what it declares: a row that reads the table without saying what is refused.
-  if (readsTable(row) && !row.reads)
-    throw new Error(`${operation}: declare the partitions it reads (reads, lib/db/keys.ts), or touches.table false`);
   // A staff call is identified by its token before anything else runs: a per-IP limit would never be taken.
   if (row.limitPerIp && takesBearer(row))
     throw new Error(`${operation}: limitPerIp is for unauthenticated and publishable-key routes`);
@@ -149,6 +146,9 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   // An API operation that takes none refuses any (the site's pages and files take cache-busting ones; a preflight answers by path).
   if (!row.query && row.path.startsWith('/v1/') && !row.preflight) row.query = z.object({});
   if (row.query instanceof z.ZodMiniObject) row.query = z.catchall(row.query, z.never());
+  // Its role reads exactly what it declares: a row that reads the table without saying what is refused.
+  if (readsTable(row) && !row.reads)
+    throw new Error(`${operation}: declare the partitions it reads (reads, lib/db/keys.ts), or touches.table false`);
   return row;
 }
 

@@ -16,6 +16,7 @@ import {
   rateLimitKey,
 } from '../../lib/db/keys';
 import { workers } from '../../lib/workers';
+import { route } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { localIamEnabled } from '../../infra/local/aws/runtime';
 import { dispatch } from '../../infra/local/router';
@@ -167,6 +168,15 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
     });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(JSON.stringify(moved.body.data)).toContain(scene.equipment.id);
+  });
+
+  it('a route row that reads the table must say what it reads (so synth fails without it)', () => {
+    const row = { method: 'GET', path: '/v1/probe', group: 'probe', summary: 'Probe', auth: ['admin'] } as const;
+    expect(() => route('probeWithoutReads', () => row)).toThrow(
+      'probeWithoutReads: declare the partitions it reads (reads, lib/db/keys.ts), or touches.table false',
+    );
+    expect(route('probeWithReads', () => ({ ...row, reads: [] })).reads).toEqual([]);
+    expect(route('probeTableless', () => ({ ...row, touches: { table: false } }))).not.toHaveProperty('reads');
   });
 
   it('every authenticated GET may update its own rate-limit bucket (denied on AWS before roles came from declarations)', async () => {
