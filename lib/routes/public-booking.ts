@@ -108,7 +108,8 @@ export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBo
   errors: [...MANAGE_ERRORS, 'SLOT_UNAVAILABLE'],
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
-  reads: ['appointments', 'claims', 'providers', 'services'],
+  // A booking the practice gave a room or equipment keeps them, so a move reads and claims them too.
+  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 /**
