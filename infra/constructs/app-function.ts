@@ -11,9 +11,14 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { secretArnEnv, type SecretName } from '../../lib/crypto/named-secret';
-import { PARTITIONS, type PartitionName } from '../../lib/db/keys';
-import { TABLE_SHAPE } from '../../lib/db/table';
-import { DYNAMODB_WRITE_ACTION, type TableWrites, type WriteAction } from '../../lib/db/table-writes';
+import { INDEX_PARTITIONS, type IndexPartitionName, PARTITIONS, type PartitionName } from '../../lib/db/keys';
+import {
+  DYNAMODB_WRITE_ACTION,
+  mergeReads,
+  type TableReads,
+  type TableWrites,
+  type WriteAction,
+} from '../../lib/db/table-writes';
 import type { FilesBeside } from '../../lib/http/route';
 import { TOKEN_PUBLIC_KEY_ENV } from '../../lib/auth/token-key';
 import { EVENT_BUS_ENV, queueUrlEnv } from '../../lib/workers';
@@ -23,6 +28,30 @@ import { acknowledge, bothPacks, wildcardResourceFinding } from './nag';
 
 /** Item-level reads only: no table admin, no Scan, no stream. */
 export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+
+/**
+ * The declared reads as statements: the table's partition families (GetItem, BatchGetItem, Query
+ * on the table), then per index its families (Query on `table/<name>/index/<index>`, where
+ * `dynamodb:LeadingKeys` is the index's partition key value). Indexes nobody reads get nothing.
+ */
+export function readStatements(
+  reads: TableReads,
+): Array<{ index?: string; actions: readonly string[]; patterns: string[] }> {
+  const families = mergeReads(reads);
+  const table = families.filter((family): family is PartitionName => family in PARTITIONS);
+  const statements: Array<{ index?: string; actions: readonly string[]; patterns: string[] }> = [];
+  if (table.length > 0)
+    statements.push({ actions: READ_ITEM_ACTIONS, patterns: table.map((name) => PARTITIONS[name]) });
+  const byIndex = new Map<string, string[]>();
+  for (const family of families) {
+    if (!(family in INDEX_PARTITIONS)) continue;
+    const { index, pattern } = INDEX_PARTITIONS[family as IndexPartitionName];
+    byIndex.set(index, [...(byIndex.get(index) ?? []), pattern]);
+  }
+  for (const [index, patterns] of [...byIndex].sort(([a], [b]) => (a < b ? -1 : 1)))
+    statements.push({ index, actions: ['dynamodb:Query'], patterns });
+  return statements;
+}
 
 /** The declared writes grouped by their set of IAM actions: one statement each, listing its partitions. */
 export function writeStatements(writes: TableWrites): Array<[string[], PartitionName[]]> {
@@ -134,35 +163,29 @@ export class AppFunction extends Construct {
   }
 
   /**
-   * TABLE_NAME, reads of the table and its indexes (GetItem, BatchGetItem, Query) and exactly the
-   * declared writes: one statement per set of item actions, narrowed by `dynamodb:LeadingKeys` to
-   * the declared partitions (lib/db/keys.ts PARTITIONS). Transactions are authorized item by item
-   * by these. The table's customer-managed key is usable only through DynamoDB (kms:ViaService).
+   * TABLE_NAME and exactly the declared reads and writes, each narrowed by `dynamodb:LeadingKeys`
+   * to the declared partitions (lib/db/keys.ts PARTITIONS; INDEX_PARTITIONS for Queries on an
+   * index): reads as `readStatements` says, writes one statement per set of item actions.
+   * Transactions are authorized item by item by these. The table's customer-managed key is usable
+   * only through DynamoDB (kms:ViaService).
    */
-  bindTable(table: ITable, writes: TableWrites): this {
+  bindTable(table: ITable, writes: TableWrites, reads: TableReads): this {
     const tableKey = table.node.path;
-    this.role.claimTableWrites(tableKey, writes);
+    this.role.claimTableAccess(tableKey, writes, reads);
     this.addEnvironment('TABLE_NAME', table.tableName);
-    this.role.grantOnce(
-      `table:${tableKey}`,
-      () =>
-        new PolicyStatement({
-          sid: 'TableItemsRead',
-          effect: Effect.ALLOW,
-          actions: [...READ_ITEM_ACTIONS],
-          resources: [table.tableArn],
-        }),
-    );
-    this.role.grantOnce(
-      `indexes:${tableKey}`,
-      () =>
-        new PolicyStatement({
-          sid: 'IndexQuery',
-          effect: Effect.ALLOW,
-          actions: ['dynamodb:Query'],
-          resources: TABLE_SHAPE.globalIndexes.map((index) => `${table.tableArn}/index/${index.name}`),
-        }),
-    );
+    for (const { index, actions, patterns } of readStatements(reads)) {
+      this.role.grantOnce(
+        `reads:${tableKey}:${index ?? 'table'}`,
+        () =>
+          new PolicyStatement({
+            sid: index ? `IndexQuery${index[0]!.toUpperCase()}${index.slice(1)}` : 'TableItemsRead',
+            effect: Effect.ALLOW,
+            actions: [...actions],
+            resources: [index ? `${table.tableArn}/index/${index}` : table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } },
+          }),
+      );
+    }
     for (const [actions, partitions] of writeStatements(writes)) {
       this.role.grantOnce(
         `writes:${tableKey}:${actions.join(',')}`,

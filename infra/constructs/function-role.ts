@@ -6,7 +6,7 @@ import {
   Role,
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
-import { mergeWrites, type TableWrites } from '../../lib/db/table-writes';
+import { mergeReads, mergeWrites, type TableReads, type TableWrites } from '../../lib/db/table-writes';
 import { acknowledge } from './nag';
 
 export interface FunctionRoleProps {
@@ -35,7 +35,7 @@ class ManagedPolicyRole extends Role {
 /**
  * The role one or more functions run with. Shared roles (a route group's readers, its writers)
  * keep stacks small; `grantOnce` makes a statement idempotent across the functions sharing it, and
- * `claimTableWrites` refuses to let functions with different declared writes share one role.
+ * `claimTableAccess` refuses to let functions with different declared reads or writes share one role.
  */
 export class FunctionRole extends Construct {
   readonly role: Role;
@@ -58,16 +58,19 @@ export class FunctionRole extends Construct {
     this.role.addToPrincipalPolicy(statement());
   }
 
-  /** Every function on a role declares the same writes, or the role would hold the union. */
-  claimTableWrites(tableKey: string, writes: TableWrites): void {
-    const declared = writesSignature(writes);
+  /** Every function on a role declares the same reads and writes, or the role would hold the union. */
+  claimTableAccess(tableKey: string, writes: TableWrites, reads: TableReads): void {
+    const declared = tableAccessSignature(writes, reads);
     const existing = this.tableWrites.get(tableKey);
     if (existing !== undefined && existing !== declared) {
-      throw new Error(`${this.node.path}: functions writing ${existing} and ${declared} cannot share a role`);
+      throw new Error(
+        `${this.node.path}: functions reading and writing ${existing} and ${declared} cannot share a role`,
+      );
     }
     this.tableWrites.set(tableKey, declared);
   }
 }
 
-/** A canonical text of a writes declaration (mergeWrites sorts and dedupes): equal declarations, equal text (role sharing keys on it). */
-export const writesSignature = (writes: TableWrites) => JSON.stringify(mergeWrites(writes));
+/** A canonical text of a function's table declarations (merging sorts and dedupes): equal declarations, equal text (role sharing keys on it). */
+export const tableAccessSignature = (writes: TableWrites, reads: TableReads) =>
+  JSON.stringify({ reads: mergeReads(reads), writes: mergeWrites(writes) });

@@ -3,17 +3,18 @@ import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { TableWrites } from '../../lib/db/table-writes';
+import type { TableReads, TableWrites } from '../../lib/db/table-writes';
 import {
   methodsOf,
   readsTable,
   secretsOf,
+  tableReadsOf,
   tableWritesOf,
   verifiesWithTokenKey,
   type RouteDef,
 } from '../../lib/http/route';
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
-import { FunctionRole, writesSignature } from '../constructs/function-role';
+import { FunctionRole, tableAccessSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
@@ -41,7 +42,7 @@ export interface RouteGroupStackProps extends NestedStackProps {
 
 /**
  * One nested stack per route group (`RouteDef.group`): one role per distinct grant set (the
- * route's declared writes, `tableWritesOf`, whether it signs tokens, the secrets it reads), shared by the functions
+ * route's declared reads and writes, `tableReadsOf` and `tableWritesOf`, whether it signs tokens, the secrets it reads), shared by the functions
  * that need exactly it, and, per operation, a Lambda, its log group, its API integration, route and
  * invoke permission: 5 resources per operation + 2 per role, far below 500 per stack.
  */
@@ -59,17 +60,17 @@ export class RouteGroupStack extends NestedStack {
     const roles = new Map<string, FunctionRole>();
     const roleFor = (
       operation: string,
-      writes: TableWrites | undefined,
+      table: { writes: TableWrites; reads: TableReads } | undefined,
       tokenKey: 'sign' | 'verify' | 'none',
       secretNames: readonly string[],
     ): FunctionRole => {
       // The secrets too: a function reads only the secrets its row names (each is a grant on the role).
-      const key = `${writes ? writesSignature(writes) : 'no table'}:${tokenKey}:${secretNames.join(',')}`;
+      const key = `${table ? tableAccessSignature(table.writes, table.reads) : 'no table'}:${tokenKey}:${secretNames.join(',')}`;
       let role = roles.get(key);
       if (!role) {
         // Named after the first operation using it: stable while that operation's grants are.
         role = new FunctionRole(this, `${pascal(operation)}Role`, {
-          description: `medspa-api ${props.settings.stage}: ${props.group} handlers ${writes ? `writing ${Object.keys(writes).join(', ') || 'nothing'}` : 'without table access'}${tokenKey === 'sign' ? ', signing tokens' : ''}`,
+          description: `medspa-api ${props.settings.stage}: ${props.group} handlers ${table ? `writing ${Object.keys(table.writes).join(', ') || 'nothing'}` : 'without table access'}${tokenKey === 'sign' ? ', signing tokens' : ''}`,
         });
         allowLogGroupsUnder(role, logGroupPrefix);
         roles.set(key, role);
@@ -80,7 +81,7 @@ export class RouteGroupStack extends NestedStack {
 
     for (const [operation, route] of props.operations) {
       const id = pascal(operation);
-      const writes = readsTable(route) ? tableWritesOf(route) : undefined;
+      const tableAccess = readsTable(route) ? { writes: tableWritesOf(route), reads: tableReadsOf(route) } : undefined;
       const tokenKey = props.signingOperations.has(operation)
         ? 'sign'
         : verifiesWithTokenKey(route)
@@ -90,14 +91,14 @@ export class RouteGroupStack extends NestedStack {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(operation, writes, tokenKey, secretsOf(route)),
+        role: roleFor(operation, tableAccess, tokenKey, secretsOf(route)),
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
         filesBeside: route.filesBeside,
       });
-      if (writes) fn.bindTable(table, writes);
+      if (tableAccess) fn.bindTable(table, tableAccess.writes, tableAccess.reads);
       if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
       for (const name of secretsOf(route)) fn.bindSecret(name, secrets[name]);
       this.functions[operation] = fn.fn;

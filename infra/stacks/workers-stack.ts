@@ -199,7 +199,7 @@ export class WorkersStack extends NestedStack {
         deadLetterQueue: asyncDlq,
       });
       this.functions[name] = fn;
-      fn.bindTable(table, def.binds.writes);
+      fn.bindTable(table, def.binds.writes, def.binds.reads);
       if (def.binds.bus) fn.bindBus(bus);
       for (const secret of def.binds.secrets ?? []) fn.bindSecret(secret, secrets[secret]);
       for (const queue of def.binds.queues ?? []) fn.bindQueue(queue, queueNamed(queue));

@@ -336,14 +336,14 @@ export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key =>
   sk: 'APPLIED',
 });
 
-// ---- Partition families: what a function may write (its role's dynamodb:LeadingKeys) ------------
+// ---- Partition families: what a function may read and write (its role's dynamodb:LeadingKeys) ---
 
 /** Any server-made id (a lowercase UUID) as an IAM StringLike pattern: exactly 36 characters. */
 const ANY_ID = '????????-????-????-????-????????????';
 
 /**
- * Every partition a function may write, named, as the IAM pattern of its partition keys, built by
- * the key builders above. Route rows and the workers table declare their writes with these names
+ * Every partition of the table, named, as the IAM pattern of its partition keys, built by the key
+ * builders above. Route rows and the workers table declare their reads and writes with these names
  * (lib/db/table-writes.ts); the CDK roles grant exactly that, and the local runtime enforces it.
  */
 export const PARTITIONS = {
@@ -385,3 +385,24 @@ export const PARTITIONS = {
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
+
+/**
+ * Every partition of a global index, named, with its index: a Query on an index is authorized on
+ * `table/<name>/index/<index>`, and `dynamodb:LeadingKeys` is the index's partition key value
+ * there. Reads only (nothing writes an index). Disjoint from PARTITIONS' patterns.
+ */
+export const INDEX_PARTITIONS = {
+  appointmentsByMonth: { index: 'gsi1', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
+  salesByMonth: { index: 'gsi1', pattern: retailSalesIndexPk(ANY_ID, '*') },
+  paymentsByMonth: { index: 'gsi1', pattern: paymentTimeIndexPk(ANY_ID, '*') },
+  credentialLookup: { index: 'gsi2', pattern: credentialLookupIndexKey('*').gsi2pk },
+  clientAppointments: { index: 'gsi2', pattern: clientAppointmentsIndexPk(ANY_ID, ANY_ID) },
+  clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },
+  lowStock: { index: 'gsi2', pattern: lowStockIndexPk(ANY_ID) },
+  webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
+} as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
+
+export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;
+
+/** What a function may read: a table partition family (GetItem, BatchGetItem, Query) or an index's (Query). */
+export type ReadFamily = PartitionName | IndexPartitionName;

@@ -1,10 +1,11 @@
-import type { PartitionName } from './keys';
+import type { PartitionName, ReadFamily } from './keys';
 
 /**
- * What a function writes, by partition family (lib/db/keys.ts PARTITIONS) and item action: the
- * declaration its IAM role is generated from. Reads (GetItem, BatchGetItem, Query on the table
- * and its indexes) are every function's; a write outside the declaration is AccessDenied on AWS
- * and, with the local runtime's enforcement, in every test and `npm start`.
+ * What a function writes, by partition family (lib/db/keys.ts PARTITIONS) and item action, and
+ * what it reads, by partition family (PARTITIONS for GetItem, BatchGetItem and Query on the table,
+ * INDEX_PARTITIONS for Query on an index): the declarations its IAM role is generated from. A read
+ * or write outside them is AccessDenied on AWS and, with the local runtime's enforcement, in every
+ * test and `npm start`.
  */
 export type WriteAction = 'put' | 'update' | 'delete' | 'check';
 export type TableWrites = Partial<Record<PartitionName, readonly WriteAction[]>>;
@@ -33,3 +34,10 @@ export function mergeWrites(...declarations: Array<TableWrites | undefined>): Ta
       .map(([partition, actions]) => [partition, [...actions!].sort()]),
   ) as TableWrites;
 }
+
+/** The partition families a function reads (table and index partitions, by their names in lib/db/keys.ts). */
+export type TableReads = readonly ReadFamily[];
+
+/** The union of read declarations, sorted and deduplicated. */
+export const mergeReads = (...declarations: Array<TableReads | undefined>): ReadFamily[] =>
+  [...new Set(declarations.flatMap((declaration) => declaration ?? []))].sort();

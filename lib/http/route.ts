@@ -1,7 +1,7 @@
 import * as z from '../schemas/zod';
 import type { Role } from '../auth/roles';
 import type { SecretName } from '../crypto/named-secret';
-import { mergeWrites, type TableWrites } from '../db/table-writes';
+import { mergeReads, mergeWrites, type TableReads, type TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -110,6 +110,13 @@ export interface RouteDef {
    */
   writes?: TableWrites;
   /**
+   * What the operation itself reads, by partition family (lib/db/keys.ts PARTITIONS, and
+   * INDEX_PARTITIONS for its Queries on an index); the request chain's own reads are added by
+   * `tableReadsOf`. Required of every row whose function reads the table (`[]` when only the chain
+   * reads): `route` refuses a row without it. Its function's IAM role reads exactly the sum.
+   */
+  reads?: TableReads;
+  /**
    * What else the function touches, when not the default. `table: false`: it never reads the table
    * (no TABLE_NAME, no table grant). `tokenKey`: `verify` reads the token key's public half
    * (TOKEN_PUBLIC_KEY; the default of bearer-token routes), `none` never touches it (the default
@@ -139,6 +146,9 @@ export function route<const N extends string, R extends RouteDef>(operation: N, 
   // An API operation that takes none refuses any (the site's pages and files take cache-busting ones; a preflight answers by path).
   if (!row.query && row.path.startsWith('/v1/') && !row.preflight) row.query = z.object({});
   if (row.query instanceof z.ZodMiniObject) row.query = z.catchall(row.query, z.never());
+  // Its role reads exactly what it declares: a row that reads the table without saying what is refused.
+  if (readsTable(row) && !row.reads)
+    throw new Error(`${operation}: declare the partitions it reads (reads, lib/db/keys.ts), or touches.table false`);
   return row;
 }
 
@@ -201,6 +211,19 @@ export const tableWritesOf = (route: RouteDef): TableWrites =>
     isLimitedByKey(route) ? { keyIpRateLimit: ['update'] } : undefined,
     isLimitedPerIp(route) ? { ipRateLimit: ['update'] } : undefined,
     isIdempotent(route) ? { idempotency: ['delete', 'put', 'update'] } : undefined,
+  );
+
+/**
+ * Everything a route's function reads: its row's reads plus the request chain's (lib/http): the
+ * credential and the practice of a bearer token's call (lib/auth/access.ts), the publishable key
+ * and its practice of a public-booking call, the Idempotency-Key record of keyed routes.
+ */
+export const tableReadsOf = (route: RouteDef): TableReads =>
+  mergeReads(
+    route.reads,
+    takesBearer(route) ? ['credentials', 'practice'] : undefined,
+    route.auth === 'publishable' ? ['publishableKeys', 'practice'] : undefined,
+    isIdempotent(route) ? ['idempotency'] : undefined,
   );
 
 /** Whether a route's function reads the table (its role's reads, TABLE_NAME). */

@@ -27,6 +27,7 @@ export const getAppointments = /* @__PURE__ */ route('getAppointments', () => ({
   query: appt.ListAppointmentsQuery,
   queryFromBody: true,
   response: list(appt.AppointmentListItem),
+  reads: ['appointmentsByMonth', 'clients', 'providers', 'services'],
 }));
 
 export const createAppointment = /* @__PURE__ */ route('createAppointment', () => ({
@@ -39,6 +40,7 @@ export const createAppointment = /* @__PURE__ */ route('createAppointment', () =
   response: appt.Appointment,
   errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
   writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
+  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
@@ -50,6 +52,7 @@ export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
   params: IdParams,
   response: AppointmentDetail,
   errors: ['APPOINTMENT_NOT_FOUND'],
+  reads: ['appointments', 'clients', 'consents', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () => ({
@@ -63,6 +66,7 @@ export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () =
   response: appt.Appointment,
   errors: ['APPOINTMENT_NOT_FOUND', ...BOOKING_ERRORS, 'INVALID_STATUS_TRANSITION'],
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
+  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentStatus', () => ({
@@ -76,6 +80,7 @@ export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentS
   response: appt.Appointment,
   errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
+  reads: ['appointments'],
 }));
 
 export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () => ({
@@ -91,6 +96,7 @@ export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () =
   ifMatch: true,
   errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
+  reads: ['appointments'],
 }));
 
 export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
@@ -105,6 +111,7 @@ export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
   ifMatch: true,
   errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
+  reads: ['appointments'],
 }));
 
 export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () => ({
@@ -117,6 +124,7 @@ export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () =
   response: Deleted,
   errors: ['APPOINTMENT_NOT_FOUND'],
   writes: { appointments: ['delete'], claims: ['update'], onlineLedger: ['update'] },
+  reads: ['appointments'],
 }));
 
 export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({
@@ -130,6 +138,7 @@ export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({
   response: appt.ReminderResult,
   errors: STATUS_ERRORS,
   writes: { appointments: ['put'] },
+  reads: ['appointments'],
 }));
 
 export const recordTreatment = /* @__PURE__ */ route('recordTreatment', () => ({
@@ -143,6 +152,7 @@ export const recordTreatment = /* @__PURE__ */ route('recordTreatment', () => ({
   response: appt.TreatmentRecord,
   errors: STATUS_ERRORS,
   writes: { appointments: ['put'] },
+  reads: ['appointments'],
 }));
 
 export const checkProviderAvailability = /* @__PURE__ */ route('checkProviderAvailability', () => ({
@@ -155,6 +165,7 @@ export const checkProviderAvailability = /* @__PURE__ */ route('checkProviderAva
   query: appt.AvailabilityQuery,
   response: appt.AvailabilityResult,
   errors: RESOURCE_NOT_FOUND,
+  reads: ['claims', 'equipment', 'providers', 'rooms'],
 }));
 
 export const getAvailableSlots = /* @__PURE__ */ route('getAvailableSlots', () => ({
@@ -167,6 +178,7 @@ export const getAvailableSlots = /* @__PURE__ */ route('getAvailableSlots', () =
   query: appt.SlotsQuery,
   response: z.array(appt.Slot),
   errors: ['SERVICE_NOT_FOUND', ...RESOURCE_NOT_FOUND],
+  reads: ['claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const searchAvailability = /* @__PURE__ */ route('searchAvailability', () => ({
@@ -178,6 +190,7 @@ export const searchAvailability = /* @__PURE__ */ route('searchAvailability', ()
   query: appt.AvailabilitySearchQuery,
   response: z.array(appt.AvailabilityEntry),
   errors: ['SERVICE_NOT_FOUND', ...RESOURCE_NOT_FOUND, 'PROVIDER_NOT_CERTIFIED'],
+  reads: ['claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 /** Appointments, availability and slots (API reference, appointments). */

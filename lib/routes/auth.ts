@@ -43,6 +43,7 @@ export const createToken = /* @__PURE__ */ route('createToken', () => ({
   errors: ['INVALID_CLIENT', 'UNAUTHORIZED'],
   origins: 'same',
   limitPerIp: true,
+  reads: ['credentialLookup', 'credentials'],
 }));
 
 export const createCredential = /* @__PURE__ */ route('createCredential', () => ({
@@ -54,6 +55,7 @@ export const createCredential = /* @__PURE__ */ route('createCredential', () => 
   body: auth.CreateCredentialBody,
   response: auth.CreatedCredential,
   writes: { credentials: ['put'] },
+  reads: [],
 }));
 
 export const listCredentials = /* @__PURE__ */ route('listCredentials', () => ({
@@ -64,6 +66,7 @@ export const listCredentials = /* @__PURE__ */ route('listCredentials', () => ({
   auth: ALLOW.adminOnly,
   query: PageQuery,
   response: list(auth.Credential),
+  reads: [],
 }));
 
 export const revokeCredential = /* @__PURE__ */ route('revokeCredential', () => ({
@@ -77,6 +80,7 @@ export const revokeCredential = /* @__PURE__ */ route('revokeCredential', () => 
   ifMatch: false,
   errors: ['CREDENTIAL_NOT_FOUND', 'CONFLICT'],
   writes: { credentials: ['check', 'update'] },
+  reads: [],
 }));
 
 export const createPublishableKey = /* @__PURE__ */ route('createPublishableKey', () => ({
@@ -88,6 +92,7 @@ export const createPublishableKey = /* @__PURE__ */ route('createPublishableKey'
   body: keys.CreatePublishableKeyBody,
   response: keys.PublishableKey,
   writes: { publishableKeys: ['put'] },
+  reads: [],
 }));
 
 export const listPublishableKeys = /* @__PURE__ */ route('listPublishableKeys', () => ({
@@ -98,6 +103,7 @@ export const listPublishableKeys = /* @__PURE__ */ route('listPublishableKeys', 
   auth: ALLOW.adminOnly,
   query: PageQuery,
   response: list(keys.PublishableKey),
+  reads: ['publishableKeys'],
 }));
 
 export const getPublishableKey = /* @__PURE__ */ route('getPublishableKey', () => ({
@@ -109,6 +115,7 @@ export const getPublishableKey = /* @__PURE__ */ route('getPublishableKey', () =
   params: keys.PublishableKeyParams,
   response: keys.PublishableKey,
   errors: ['PUBLISHABLE_KEY_NOT_FOUND'],
+  reads: ['publishableKeys'],
 }));
 
 export const updatePublishableKey = /* @__PURE__ */ route('updatePublishableKey', () => ({
@@ -122,6 +129,7 @@ export const updatePublishableKey = /* @__PURE__ */ route('updatePublishableKey'
   response: keys.PublishableKey,
   errors: ['PUBLISHABLE_KEY_NOT_FOUND'],
   writes: { publishableKeys: ['update'] },
+  reads: ['publishableKeys'],
 }));
 
 export const deletePublishableKey = /* @__PURE__ */ route('deletePublishableKey', () => ({
@@ -135,6 +143,7 @@ export const deletePublishableKey = /* @__PURE__ */ route('deletePublishableKey'
   ifMatch: false,
   errors: ['PUBLISHABLE_KEY_NOT_FOUND'],
   writes: { publishableKeys: ['delete'] },
+  reads: [],
 }));
 
 export const getAuditLog = /* @__PURE__ */ route('getAuditLog', () => ({
@@ -145,6 +154,7 @@ export const getAuditLog = /* @__PURE__ */ route('getAuditLog', () => ({
   auth: ALLOW.adminOnly,
   query: auth.AuditQuery,
   response: list(auth.AuditEntry),
+  reads: ['audit'],
 }));
 
 export const getPractice = /* @__PURE__ */ route('getPractice', () => ({
@@ -155,6 +165,7 @@ export const getPractice = /* @__PURE__ */ route('getPractice', () => ({
   auth: ALLOW.everyone,
   allowWaitlisted: true,
   response: practice.Practice,
+  reads: [],
 }));
 
 export const updatePractice = /* @__PURE__ */ route('updatePractice', () => ({
@@ -166,6 +177,7 @@ export const updatePractice = /* @__PURE__ */ route('updatePractice', () => ({
   body: practice.UpdatePracticeBody,
   response: practice.Practice,
   writes: { practice: ['update'] },
+  reads: [],
 }));
 
 /** Health, keys, tokens, credentials, audit log and practice settings and publishable keys (API reference, authentication and access; online booking). */

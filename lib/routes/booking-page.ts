@@ -26,6 +26,7 @@ export const getBookingPage = /* @__PURE__ */ route('getBookingPage', () => ({
       ),
     ),
   }),
+  reads: ['practice', 'publishableKeys'],
 }));
 
 export const getBookingPageScript = /* @__PURE__ */ route('getBookingPageScript', () => ({

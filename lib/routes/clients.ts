@@ -20,6 +20,8 @@ const clients = /* @__PURE__ */ kind({
     create: { clientSearch: ['put'], clients: ['put'] },
     update: { clientSearch: ['delete', 'put'], clients: ['update'] },
   },
+  // `?q=` lists through the search terms.
+  reads: { list: ['clientSearch', 'clients'], create: [], get: ['clients'], update: ['clients'] },
 });
 export const listClients = /* @__PURE__ */ listRoute(clients, r.Client, r.ClientListQuery);
 export const createClient = /* @__PURE__ */ createRoute(clients, r.Client, r.CreateClientBody);
@@ -43,6 +45,7 @@ export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
     clients: ['update'],
     onlineLedger: ['update'],
   },
+  reads: ['appointments', 'clientAppointments', 'clients'],
 }));
 
 export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => ({
@@ -55,6 +58,7 @@ export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => 
   query: PageQuery,
   response: list(c.ClientHistoryEntry),
   errors: NOT_FOUND,
+  reads: ['appointments', 'clientAppointments', 'clients'],
 }));
 
 export const createConsent = /* @__PURE__ */ route('createConsent', () => ({
@@ -68,6 +72,7 @@ export const createConsent = /* @__PURE__ */ route('createConsent', () => ({
   response: c.Consent,
   errors: [...NOT_FOUND, 'APPOINTMENT_NOT_FOUND'],
   writes: { clients: ['check'], consents: ['put'] },
+  reads: ['appointments', 'clients'],
 }));
 
 export const listConsents = /* @__PURE__ */ route('listConsents', () => ({
@@ -80,6 +85,7 @@ export const listConsents = /* @__PURE__ */ route('listConsents', () => ({
   query: PageQuery,
   response: list(c.Consent),
   errors: NOT_FOUND,
+  reads: ['clients', 'consents'],
 }));
 
 /** Clients, their history and consents (API reference, other resources). */

@@ -11,6 +11,7 @@ export const listPayments = /* @__PURE__ */ route('listPayments', () => ({
   auth: ALLOW.paymentRead,
   query: pay.ListPaymentsQuery,
   response: list(pay.Payment),
+  reads: ['clientPayments', 'paymentsByMonth'],
 }));
 
 export const createPayment = /* @__PURE__ */ route('createPayment', () => ({
@@ -23,6 +24,7 @@ export const createPayment = /* @__PURE__ */ route('createPayment', () => ({
   response: pay.Payment,
   errors: ['CLIENT_NOT_FOUND', 'APPOINTMENT_NOT_FOUND'],
   writes: { appointments: ['check'], clients: ['update'], payments: ['put'] },
+  reads: [],
 }));
 
 export const getPayment = /* @__PURE__ */ route('getPayment', () => ({
@@ -34,6 +36,7 @@ export const getPayment = /* @__PURE__ */ route('getPayment', () => ({
   params: ResourceParams,
   response: pay.Payment,
   errors: ['PAYMENT_NOT_FOUND'],
+  reads: ['payments'],
 }));
 
 /** Payments (API reference, other resources): recorded with the client's total spend; immutable. */

@@ -11,6 +11,7 @@ export const listProducts = /* @__PURE__ */ route('listProducts', () => ({
   auth: ALLOW.inventoryRead,
   query: p.ProductListQuery,
   response: list(p.Product),
+  reads: ['lowStock', 'products'],
 }));
 
 export const createProduct = /* @__PURE__ */ route('createProduct', () => ({
@@ -23,6 +24,7 @@ export const createProduct = /* @__PURE__ */ route('createProduct', () => ({
   response: p.Product,
   errors: ['CONFLICT'],
   writes: { products: ['put'], skus: ['put'] },
+  reads: [],
 }));
 
 export const getProduct = /* @__PURE__ */ route('getProduct', () => ({
@@ -34,6 +36,7 @@ export const getProduct = /* @__PURE__ */ route('getProduct', () => ({
   params: ResourceParams,
   response: p.Product,
   errors: ['PRODUCT_NOT_FOUND'],
+  reads: ['products'],
 }));
 
 export const updateProduct = /* @__PURE__ */ route('updateProduct', () => ({
@@ -47,6 +50,7 @@ export const updateProduct = /* @__PURE__ */ route('updateProduct', () => ({
   response: p.Product,
   errors: ['PRODUCT_NOT_FOUND', 'CONFLICT'],
   writes: { products: ['update'], skus: ['delete', 'put'] },
+  reads: ['products'],
 }));
 
 // The front desk records sales only; the use case refuses its other reasons with 403.
@@ -61,6 +65,7 @@ export const createStockAdjustment = /* @__PURE__ */ route('createStockAdjustmen
   response: p.StockAdjustment,
   errors: ['PRODUCT_NOT_FOUND', 'INSUFFICIENT_STOCK'],
   writes: { lowStockEvents: ['put'], products: ['update'], stockLedger: ['put'] },
+  reads: ['products'],
 }));
 
 export const listStockAdjustments = /* @__PURE__ */ route('listStockAdjustments', () => ({
@@ -73,6 +78,7 @@ export const listStockAdjustments = /* @__PURE__ */ route('listStockAdjustments'
   query: p.StockLedgerQuery,
   response: list(p.StockAdjustment),
   errors: ['PRODUCT_NOT_FOUND'],
+  reads: ['products', 'stockLedger'],
 }));
 
 /** Retail products and stock (API reference, other resources). Products are deactivated (`active: false`), never deleted. */

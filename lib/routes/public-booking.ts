@@ -27,6 +27,7 @@ export const listPublicServices = /* @__PURE__ */ route('listPublicServices', ()
   auth: 'publishable',
   response: z.array(pub.PublicService),
   errors: ['ONLINE_BOOKING_DISABLED'],
+  reads: ['providers', 'services'],
 }));
 
 export const searchPublicAvailability = /* @__PURE__ */ route('searchPublicAvailability', () => ({
@@ -38,6 +39,7 @@ export const searchPublicAvailability = /* @__PURE__ */ route('searchPublicAvail
   query: pub.PublicAvailabilityQuery,
   response: z.array(pub.PublicAvailabilityEntry),
   errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'ONLINE_BOOKING_DISABLED'],
+  reads: ['claims', 'providers', 'services'],
 }));
 
 export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', () => ({
@@ -59,6 +61,7 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
     onlineLedger: ['put'],
   },
   touches: MANAGE_TOKEN,
+  reads: ['claims', 'clientSearch', 'clients', 'onlineEmails', 'onlineLedger', 'providers', 'services'],
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({
@@ -71,6 +74,7 @@ export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => 
   response: pub.PublicBooking,
   errors: ['APPOINTMENT_NOT_FOUND', 'ONLINE_BOOKING_DISABLED'],
   touches: MANAGE_TOKEN,
+  reads: ['appointments', 'providers', 'services'],
 }));
 
 export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', () => ({
@@ -87,6 +91,7 @@ export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', 
   errors: MANAGE_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
+  reads: ['appointments', 'providers', 'services'],
 }));
 
 export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBooking', () => ({
@@ -103,6 +108,8 @@ export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBo
   errors: [...MANAGE_ERRORS, 'SLOT_UNAVAILABLE'],
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
+  // A booking the practice gave a room or equipment keeps them, so a move reads and claims them too.
+  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 /**

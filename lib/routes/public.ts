@@ -8,6 +8,7 @@ export const getPublicPractice = /* @__PURE__ */ route('getPublicPractice', () =
   summary: 'The practice as its booking page shows it',
   auth: 'publishable',
   response: PublicPractice,
+  reads: [],
 }));
 
 /**

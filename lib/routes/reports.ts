@@ -10,6 +10,7 @@ export const getRevenueReport = /* @__PURE__ */ route('getRevenueReport', () => 
   auth: ALLOW.reports,
   query: rpt.RevenueReportQuery,
   response: rpt.RevenueReport,
+  reads: ['reportDays', 'reportGeneration'],
 }));
 
 export const getProviderPerformance = /* @__PURE__ */ route('getProviderPerformance', () => ({
@@ -21,6 +22,7 @@ export const getProviderPerformance = /* @__PURE__ */ route('getProviderPerforma
   auth: ALLOW.reports,
   query: rpt.ReportQuery,
   response: rpt.ProviderPerformance,
+  reads: ['providers', 'reportDays', 'reportGeneration'],
 }));
 
 export const getClientRetention = /* @__PURE__ */ route('getClientRetention', () => ({
@@ -31,6 +33,7 @@ export const getClientRetention = /* @__PURE__ */ route('getClientRetention', ()
   auth: ALLOW.reports,
   query: rpt.ReportQuery,
   response: rpt.ClientRetention,
+  reads: ['reportDays', 'reportGeneration'],
 }));
 
 export const getServicePopularity = /* @__PURE__ */ route('getServicePopularity', () => ({
@@ -41,6 +44,7 @@ export const getServicePopularity = /* @__PURE__ */ route('getServicePopularity'
   auth: ALLOW.reports,
   query: rpt.ReportQuery,
   response: rpt.ServicePopularity,
+  reads: ['reportDays', 'reportGeneration', 'services'],
 }));
 
 /** Reports (API reference, reports): read only, from the counters the table stream keeps. */

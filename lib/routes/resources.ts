@@ -1,7 +1,7 @@
 import type * as z from '../schemas/zod';
 import { ALLOW, type Role } from '../auth/roles';
 import { defineRoutes, list, route } from '../http/route';
-import type { TableWrites } from '../db/table-writes';
+import type { TableReads, TableWrites } from '../db/table-writes';
 import type { ErrorCode } from '../errors';
 import { Deleted, PageQuery } from '../schemas/common';
 import * as r from '../schemas/resources';
@@ -21,6 +21,8 @@ interface KindSpec<S extends string, P extends string> {
   write: readonly Role[];
   /** What create, update (and delete) write, for their roles. */
   writes: { create: TableWrites; update: TableWrites; delete?: TableWrites };
+  /** What each operation reads (the request chain's reads come beside), for their roles. */
+  reads: { list: TableReads; create: TableReads; get: TableReads; update: TableReads; delete?: TableReads };
   /** The 404 of an unknown `{id}`. */
   notFound: ErrorCode;
   /** What create, update (and delete) answer besides (a referenced id that is absent, a conflict). */
@@ -54,6 +56,7 @@ export function listRoute<
         auth: ALLOW.readAll,
         query: (query ?? PageQuery) as Query,
         response: list(item),
+        reads: spec.reads.list,
       }) as const,
   );
 }
@@ -76,6 +79,7 @@ export function createRoute<const S extends string, Item extends z.ZodMiniType, 
         body: create,
         response: item,
         writes: spec.writes.create,
+        reads: spec.reads.create,
         errors: spec.errors?.create,
       }) as const,
   );
@@ -94,6 +98,7 @@ export function getRoute<const S extends string, Item extends z.ZodMiniType>(spe
         auth: ALLOW.readAll,
         params: r.ResourceParams,
         response: item,
+        reads: spec.reads.get,
         errors: [spec.notFound],
       }) as const,
   );
@@ -118,6 +123,7 @@ export function updateRoute<const S extends string, Item extends z.ZodMiniType, 
         body: update,
         response: item,
         writes: spec.writes.update,
+        reads: spec.reads.update,
         errors: [spec.notFound, ...(spec.errors?.update ?? [])],
       }) as const,
   );
@@ -138,6 +144,7 @@ export function deleteRoute<const S extends string>(spec: KindSpec<S, string>) {
         params: r.ResourceParams,
         response: Deleted,
         writes: spec.writes.delete,
+        reads: spec.reads.delete ?? [],
         errors: [spec.notFound, ...(spec.errors?.delete ?? [])],
       }) as const,
   );
@@ -151,6 +158,10 @@ const ownCollection = (partition: 'providers' | 'rooms' | 'equipment') =>
     delete: { [partition]: ['update'] },
   }) as const;
 
+/** A kind read by id and listed from its own collection partition; a create or soft delete reads nothing (a conditional write). */
+const ownReads = (partition: 'providers' | 'rooms' | 'equipment' | 'services') =>
+  ({ list: [partition], create: [], get: [partition], update: [partition] }) as const;
+
 const providers = /* @__PURE__ */ kind({
   single: 'Provider',
   plural: 'Providers',
@@ -161,6 +172,8 @@ const providers = /* @__PURE__ */ kind({
   errors: { delete: ['CONFLICT'] },
   // Deleting a provider also withdraws its certifications from the services naming it.
   writes: { ...ownCollection('providers'), delete: { providers: ['update'], services: ['update'] } },
+  // Deleting one reads the services it is certified for.
+  reads: { ...ownReads('providers'), delete: ['providers', 'services'] },
 });
 export const listProviders = /* @__PURE__ */ listRoute(providers, r.Provider);
 export const createProvider = /* @__PURE__ */ createRoute(providers, r.Provider, r.CreateProviderBody);
@@ -175,6 +188,7 @@ const rooms = /* @__PURE__ */ kind({
   noun: 'room',
   write: ALLOW.catalogWrite,
   writes: ownCollection('rooms'),
+  reads: ownReads('rooms'),
   notFound: 'ROOM_NOT_FOUND',
 });
 export const listRooms = /* @__PURE__ */ listRoute(rooms, r.Room);
@@ -190,6 +204,7 @@ const equipment = /* @__PURE__ */ kind({
   noun: 'piece of equipment',
   write: ALLOW.catalogWrite,
   writes: ownCollection('equipment'),
+  reads: ownReads('equipment'),
   notFound: 'EQUIPMENT_NOT_FOUND',
 });
 export const listEquipment = /* @__PURE__ */ listRoute(equipment, r.Equipment);
@@ -212,6 +227,8 @@ const services = /* @__PURE__ */ kind({
     create: { providers: ['update'], services: ['put'] },
     update: { providers: ['update'], services: ['update'] },
   },
+  // Its certified providers are read to check they exist.
+  reads: { ...ownReads('services'), create: ['providers'], update: ['providers', 'services'] },
 });
 export const listServices = /* @__PURE__ */ listRoute(services, r.Service, r.ServiceListQuery);
 export const createService = /* @__PURE__ */ createRoute(services, r.Service, r.CreateServiceBody);
@@ -230,6 +247,7 @@ export const assignServiceProvider = /* @__PURE__ */ route('assignServiceProvide
   response: r.Service,
   errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
   writes: { providers: ['update'], services: ['update'] },
+  reads: ['providers', 'services'],
 }));
 
 export const unassignServiceProvider = /* @__PURE__ */ route('unassignServiceProvider', () => ({
@@ -242,6 +260,7 @@ export const unassignServiceProvider = /* @__PURE__ */ route('unassignServicePro
   response: Deleted,
   errors: ['SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND'],
   writes: { services: ['update'] },
+  reads: ['providers', 'services'],
 }));
 
 /** Setup resources scheduling needs (API reference, other resources): providers, rooms, equipment, services. Clients: ./clients. */

@@ -14,6 +14,7 @@ export const listWebhooks = /* @__PURE__ */ route('listWebhooks', () => ({
   auth: ALLOW.webhooks,
   query: w.WebhookListQuery,
   response: list(w.Webhook),
+  reads: ['webhooks'],
 }));
 
 export const createWebhook = /* @__PURE__ */ route('createWebhook', () => ({
@@ -28,6 +29,7 @@ export const createWebhook = /* @__PURE__ */ route('createWebhook', () => ({
   writes: { webhooks: ['put'] },
   // Seals the new signing secret at rest.
   touches: { secrets: ['webhook'] },
+  reads: ['webhooks'],
 }));
 
 export const getWebhook = /* @__PURE__ */ route('getWebhook', () => ({
@@ -39,6 +41,7 @@ export const getWebhook = /* @__PURE__ */ route('getWebhook', () => ({
   params: w.WebhookParams,
   response: w.Webhook,
   errors: NOT_FOUND,
+  reads: ['webhooks'],
 }));
 
 export const updateWebhook = /* @__PURE__ */ route('updateWebhook', () => ({
@@ -52,6 +55,7 @@ export const updateWebhook = /* @__PURE__ */ route('updateWebhook', () => ({
   response: w.Webhook,
   errors: NOT_FOUND,
   writes: { webhooks: ['update'] },
+  reads: ['webhooks'],
 }));
 
 export const deleteWebhook = /* @__PURE__ */ route('deleteWebhook', () => ({
@@ -64,6 +68,7 @@ export const deleteWebhook = /* @__PURE__ */ route('deleteWebhook', () => ({
   response: Deleted,
   errors: NOT_FOUND,
   writes: { webhooks: ['delete'] },
+  reads: [],
 }));
 
 export const rotateWebhookSecret = /* @__PURE__ */ route('rotateWebhookSecret', () => ({
@@ -79,6 +84,7 @@ export const rotateWebhookSecret = /* @__PURE__ */ route('rotateWebhookSecret', 
   writes: { webhooks: ['update'] },
   // Seals the new signing secret at rest.
   touches: { secrets: ['webhook'] },
+  reads: ['webhooks'],
 }));
 
 export const testWebhook = /* @__PURE__ */ route('testWebhook', () => ({
@@ -95,6 +101,7 @@ export const testWebhook = /* @__PURE__ */ route('testWebhook', () => ({
   writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
   // Opens the signing secret to sign the attempt it sends now.
   touches: { secrets: ['webhook'] },
+  reads: ['webhooks'],
 }));
 
 export const listWebhookDeliveries = /* @__PURE__ */ route('listWebhookDeliveries', () => ({
@@ -107,6 +114,7 @@ export const listWebhookDeliveries = /* @__PURE__ */ route('listWebhookDeliverie
   query: w.WebhookDeliveryListQuery,
   response: list(w.WebhookDelivery),
   errors: NOT_FOUND,
+  reads: ['webhookDeliveries', 'webhooks'],
 }));
 
 export const retryWebhookDelivery = /* @__PURE__ */ route('retryWebhookDelivery', () => ({
@@ -123,6 +131,7 @@ export const retryWebhookDelivery = /* @__PURE__ */ route('retryWebhookDelivery'
   writes: { webhookDeliveries: ['put'], webhooks: ['update'] },
   // Opens the signing secret to sign the attempt it sends now.
   touches: { secrets: ['webhook'] },
+  reads: ['webhookDeliveryLookup', 'webhooks'],
 }));
 
 /**

@@ -5,7 +5,7 @@
  * server runs the same modules from the same rows.
  */
 import type { SecretName } from '../crypto/named-secret';
-import type { TableWrites } from '../db/table-writes';
+import type { TableReads, TableWrites } from '../db/table-writes';
 
 export type WorkerTrigger =
   /**
@@ -43,8 +43,10 @@ export interface WorkerDef {
   /** Handler module (exports `handler`), relative to the project root, without extension. */
   module: `functions/workers/${string}`;
   binds: {
-    /** TABLE_NAME, reads (GetItem, BatchGetItem, Query) and these writes (its role is generated from them). */
+    /** TABLE_NAME and these writes (its role is generated from them). */
     writes: TableWrites;
+    /** The partition families it reads (GetItem, BatchGetItem, Query; lib/db/keys.ts), its role's only reads. */
+    reads: TableReads;
     /** EVENT_BUS_NAME and events:PutEvents on the stage's bus. */
     bus?: true;
     /** `CURSOR_SECRET_ARN` / `WEBHOOK_SECRET_ARN` and the grant to read that secret (lib/crypto/named-secret.ts). */
@@ -71,7 +73,8 @@ export const workers = defineWorkers({
     module: 'functions/workers/streamToBus',
     // Writes too: it arms reminders (due items) from appointment changes.
     // The cursor secret seals an online booking's manage token into its appointment.created.
-    binds: { writes: { remindersDue: ['put'] }, bus: true, secrets: ['cursor'] },
+    // Reads a practice's webhook subscriptions (one Query per batch) and its practice.
+    binds: { writes: { remindersDue: ['put'] }, reads: ['practice', 'webhooks'], bus: true, secrets: ['cursor'] },
     // No reserved concurrency: one batch per shard at once (ParallelizationFactor 1) is the bound.
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',
@@ -89,6 +92,7 @@ export const workers = defineWorkers({
         reportStreamMarkers: ['put'],
         reportClientVisits: ['put'],
       },
+      reads: ['practice', 'reportClientVisits', 'reportGeneration', 'reportLedger', 'reportStreamMarkers'],
     },
     timeoutSeconds: 60,
     description: 'DynamoDB stream -> report day counters',
@@ -105,7 +109,7 @@ export const workers = defineWorkers({
       maxConcurrency: 5,
     },
     module: 'functions/workers/fanOut',
-    binds: { writes: { webhookDeliveries: ['put'] }, queues: ['deliveries'] },
+    binds: { writes: { webhookDeliveries: ['put'] }, reads: ['webhooks'], queues: ['deliveries'] },
     timeoutSeconds: 30,
     description: 'Bus events -> one delivery per matching webhook subscription',
   },
@@ -121,6 +125,8 @@ export const workers = defineWorkers({
     module: 'functions/workers/deliverWebhook',
     binds: {
       writes: { webhookDeliveries: ['put'], webhookRetriesDue: ['put'], webhooks: ['update'] },
+      // Its subscription and delivery only: it POSTs to customer URLs, so it reads nothing else.
+      reads: ['webhookDeliveries', 'webhooks'],
       secrets: ['webhook'],
       queues: ['deliveries'],
     },
@@ -132,7 +138,10 @@ export const workers = defineWorkers({
   sweepReminders: {
     trigger: { kind: 'schedule', everyMinutes: 1 },
     module: 'functions/workers/sweepReminders',
-    binds: { writes: { appointments: ['check', 'put'], reminderSweep: ['put'], remindersDue: ['delete'] } },
+    binds: {
+      writes: { appointments: ['check', 'put'], reminderSweep: ['put'], remindersDue: ['delete'] },
+      reads: ['appointments', 'reminderSweep', 'remindersDue'],
+    },
     // One sweep at a time: an overrunning sweep never races the next minute's.
     reservedConcurrency: 1,
     timeoutSeconds: 50,
@@ -145,7 +154,12 @@ export const workers = defineWorkers({
   sweepWebhookRetries: {
     trigger: { kind: 'schedule', everyMinutes: 1 },
     module: 'functions/workers/sweepWebhookRetries',
-    binds: { writes: { webhookRetriesDue: ['update', 'delete'], webhookRetrySweep: ['put'] }, queues: ['deliveries'] },
+    binds: {
+      writes: { webhookRetriesDue: ['update', 'delete'], webhookRetrySweep: ['put'] },
+      // Its checkpoint, the due minutes' items and the pending log entries the jobs are rebuilt from.
+      reads: ['webhookDeliveries', 'webhookRetriesDue', 'webhookRetrySweep'],
+      queues: ['deliveries'],
+    },
     // One sweep at a time (concurrent ones are safe, each due item is taken by one).
     reservedConcurrency: 1,
     timeoutSeconds: 50,

@@ -6,11 +6,12 @@ import { AwsSolutionsChecks, HIPAASecurityChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { EVENT_RULES } from '../../lib/events/rules';
-import { PARTITIONS } from '../../lib/db/keys';
+import { INDEX_PARTITIONS, PARTITIONS } from '../../lib/db/keys';
 import {
   methodsOf,
   readsTable,
   secretsOf,
+  tableReadsOf,
   tableWritesOf,
   verifiesWithTokenKey,
   type HttpMethod,
@@ -18,7 +19,7 @@ import {
 } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers, type WorkerDef } from '../../lib/workers';
-import { writeStatements } from '../../infra/constructs/app-function';
+import { readStatements, writeStatements } from '../../infra/constructs/app-function';
 import { sourceMapEnvironment } from '../../infra/constructs/bundling';
 import type { StatefulStack } from '../../infra/stacks/stateful-stack';
 import { PROJECT_ROOT, type StatelessStack } from '../../infra/stacks/stateless-stack';
@@ -304,9 +305,10 @@ describe('stage dev (current routes and workers)', () => {
     });
   });
 
-  it('grants each function reads plus exactly its declared writes, every write narrowed to its partitions', () => {
-    const declared = (name: string) =>
-      name in ROUTES ? tableWritesOf(ROUTES[name]) : (workers as Record<string, WorkerDef>)[name].binds.writes;
+  it('grants each function exactly its declared reads and writes, every one narrowed to its partitions', () => {
+    const def = (name: string) => (workers as Record<string, WorkerDef>)[name];
+    const declared = (name: string) => (name in ROUTES ? tableWritesOf(ROUTES[name]) : def(name).binds.writes);
+    const declaredReads = (name: string) => (name in ROUTES ? tableReadsOf(ROUTES[name]) : def(name).binds.reads);
     for (const { name, statements } of functionsOf(s).filter(
       (f) => !(f.name in ROUTES) || readsTable(ROUTES[f.name]),
     )) {
@@ -314,8 +316,16 @@ describe('stage dev (current routes and workers)', () => {
         actionsOf(st).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)),
       );
       const writes = dynamo.filter((st) => actionsOf(st).some((a) => WRITE_ACTIONS.includes(a)));
-      expect(new Set(dynamo.filter((st) => !writes.includes(st)).flatMap(actionsOf)), name).toEqual(
-        new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']),
+      const reads = dynamo.filter((st) => !writes.includes(st));
+      expect(
+        reads.map((st) => [actionsOf(st), JSON.stringify(st.Resource).match(/index\/(\w+)/)?.[1], st.Condition]),
+        name,
+      ).toEqual(
+        readStatements(declaredReads(name)).map(({ index, actions, patterns }) => [
+          actions,
+          index,
+          { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } },
+        ]),
       );
       expect(
         writes.map((st) => [actionsOf(st), st.Condition]),
@@ -339,11 +349,61 @@ describe('stage dev (current routes and workers)', () => {
     }
   });
 
-  it('shares a role only between functions of a group with the same declared writes and signing', () => {
+  it('reads no function the whole table: every read of the table or an index is narrowed to partition families', () => {
+    const readActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+    const families = new Set([...Object.values(PARTITIONS), ...Object.values(INDEX_PARTITIONS).map((p) => p.pattern)]);
+    for (const { name, statements } of allFunctionsOf(s)) {
+      for (const st of statements.filter((st) => actionsOf(st).some((a) => readActions.includes(a)))) {
+        expect(actionsOf(st), name).not.toContain('dynamodb:Scan');
+        const keys = (st.Condition as any)?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[];
+        expect(keys?.length, `${name}: ${JSON.stringify(st)}`).toBeGreaterThan(0);
+        for (const key of keys) expect(families.has(key), `${name}: ${key}`).toBe(true);
+        // Every read statement has the condition; none reads with a wildcard resource (table/*, index/*).
+        expect(JSON.stringify(st.Resource), name).not.toMatch(/\*/);
+      }
+    }
+  });
+
+  it('lets the public booking routes and the webhook worker (which POSTs to customer URLs) read only their own families', () => {
+    const readsOf = (name: string) =>
+      functionsOf(s)
+        .find((f) => f.name === name)!
+        .statements.filter((st) => actionsOf(st).some((a) => a === 'dynamodb:GetItem' || a === 'dynamodb:Query'))
+        .flatMap((st) => (st.Condition as any)['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[])
+        .sort();
+    const patterns = (...names: Array<keyof typeof PARTITIONS>) => names.map((n) => PARTITIONS[n]).sort();
+    const publicRoutes = Object.entries(ROUTES).filter(([, route]) => route.auth === 'publishable');
+    expect(publicRoutes.length).toBeGreaterThan(0);
+    for (const [name, route] of publicRoutes) {
+      expect(route.path, name).toMatch(/^\/v1\/public\//);
+      const read = readsOf(name);
+      // Never a credential, an audit entry, a webhook, a payment, a report or another index.
+      for (const family of [
+        'credentials',
+        'audit',
+        'webhooks',
+        'webhookDeliveries',
+        'payments',
+        'products',
+        'consents',
+      ] as const)
+        expect(read, name).not.toContain(PARTITIONS[family]);
+      expect(
+        read.every((key) => Object.values(PARTITIONS).includes(key as never)),
+        name,
+      ).toBe(true);
+      expect(read, name).toEqual(expect.arrayContaining(patterns('publishableKeys', 'practice')));
+    }
+    expect(readsOf('deliverWebhook')).toEqual(patterns(...(workers.deliverWebhook.binds.reads as any)));
+    expect(readsOf('deliverWebhook')).toEqual(patterns('webhookDeliveries', 'webhooks'));
+  });
+
+  it('shares a role only between functions of a group with the same declared reads, writes and signing', () => {
     const byRole = new Map<string, Set<string>>();
     for (const { name, role, template } of functionsOf(s).filter((f) => f.name in ROUTES)) {
       const key = `${template.toJSON().Description}:${role}`;
-      const grant = `${JSON.stringify(tableWritesOf(ROUTES[name]))}:${name === 'createToken'}`;
+      const route = ROUTES[name];
+      const grant = `${JSON.stringify(tableWritesOf(route))}:${JSON.stringify(readsTable(route) ? tableReadsOf(route) : [])}:${name === 'createToken'}`;
       byRole.set(key, new Set([...(byRole.get(key) ?? []), grant]));
     }
     for (const [role, grants] of byRole) expect(grants.size, role).toBe(1);

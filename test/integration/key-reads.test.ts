@@ -4,14 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runAsFunction } from '../../lib/aws/local-runtime';
 import { ddb, ddbCalls, tableName } from '../../lib/db/client';
 import { readItem, readItems } from '../../lib/db/key-reads';
-import type { Key } from '../../lib/db/keys';
+import { collectionPk, type Key } from '../../lib/db/keys';
 import { consistencyOf, counted } from '../fixtures/ddb-calls';
 
 /**
  * Reads by key asked for in the same tick share one round trip (lib/db/key-reads.ts): what a cold
  * GET's credential check and its own read rely on to go out as one call.
  */
-const pk = `KEYREADS#${randomUUID()}`;
+// A partition the functions below (getClient) may read: a practice's clients.
+const pk = collectionPk(randomUUID(), 'CLIENT');
 const keyOf = (n: number): Key => ({ pk, sk: String(n) });
 
 beforeAll(async () => {

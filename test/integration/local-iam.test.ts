@@ -1,15 +1,27 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizeStandIn, runAsFunction } from '../../lib/aws/local-runtime';
 import { tokenPublicJwk } from '../../lib/auth/token-key';
+import { accessOf } from '../../lib/auth/access';
 import { verifyToken } from '../../lib/auth/tokens';
 import { config } from '../../lib/config';
 import { loadSecretKeys, secretKeys } from '../../lib/crypto/named-secret';
 import { ddb, tableName } from '../../lib/db/client';
-import { collectionPk, rateLimitKey } from '../../lib/db/keys';
+import {
+  appointmentTimeIndexPk,
+  clientAppointmentsIndexPk,
+  collectionPk,
+  entityKey,
+  practiceKey,
+  rateLimitKey,
+} from '../../lib/db/keys';
+import { workers } from '../../lib/workers';
+import { route } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { localIamEnabled } from '../../infra/local/aws/runtime';
+import { dispatch } from '../../infra/local/router';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { booked, BOOKING_DAY, makeScene, nyTime } from '../fixtures/scheduling';
 
 /** AWS's words for a call no identity policy allows (role session = the function). */
 const DENIED = (action: string) =>
@@ -70,6 +82,101 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
       ),
     ).catch((caught: unknown) => caught);
     expect((update as Error).message).toMatch(DENIED('dynamodb:UpdateItem'));
+  });
+
+  it("a read outside the role's partition families fails as AWS fails it; inside them it passes", async () => {
+    const get = (functionName: string, key: { pk: string; sk: string }) =>
+      runAsFunction(functionName, () => ddb().send(new GetCommand({ TableName: tableName(), Key: key }))).catch(
+        (caught: unknown) => caught as Error,
+      );
+    const credential = entityKey(practice.medspaId, 'CRED', practice.clientId);
+    // The webhook worker POSTs to customer URLs: it reads subscriptions and their delivery log, nothing else.
+    expect(workers.deliverWebhook.binds.reads).not.toContain('clients');
+    const denied = await get('deliverWebhook', entityKey(practice.medspaId, 'CLIENT', crypto.randomUUID()));
+    expect(denied).toMatchObject({ name: 'AccessDeniedException', $fault: 'client' });
+    expect((denied as Error).message).toMatch(DENIED('dynamodb:GetItem'));
+    expect(await get('deliverWebhook', entityKey(practice.medspaId, 'WEBHOOK', crypto.randomUUID()))).toMatchObject({
+      $metadata: { httpStatusCode: 200 },
+    });
+    // A public booking route reads its key and practice, never a staff credential.
+    expect(((await get('getPublicPractice', credential)) as Error).message).toMatch(DENIED('dynamodb:GetItem'));
+    expect(await get('getPublicPractice', practiceKey(practice.medspaId))).toMatchObject({
+      $metadata: { httpStatusCode: 200 },
+    });
+    // A batch is authorized once with every leading key: one key outside denies it all.
+    const batch = await runAsFunction('getClient', () =>
+      ddb().send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: { Keys: [practiceKey(practice.medspaId), credential, rateLimitKey(practice.medspaId, 'x')] },
+          },
+        }),
+      ),
+    ).catch((caught: unknown) => caught as Error);
+    expect((batch as Error).message).toMatch(DENIED('dynamodb:BatchGetItem'));
+  });
+
+  it("a Query on an index is authorized on the index, by the index's partition key (as AWS evaluates dynamodb:LeadingKeys there)", async () => {
+    const query = (functionName: string, index: string, partition: string) =>
+      runAsFunction(functionName, () =>
+        ddb().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: index,
+            KeyConditionExpression: `${index}pk = :p`,
+            ExpressionAttributeValues: { ':p': partition },
+          }),
+        ),
+      ).catch((caught: unknown) => caught as Error);
+    const month = appointmentTimeIndexPk(practice.medspaId, '2030-01');
+    const client = clientAppointmentsIndexPk(practice.medspaId, crypto.randomUUID());
+    expect(await query('getAppointments', 'gsi1', month)).toMatchObject({ $metadata: { httpStatusCode: 200 } });
+    expect(await query('getClientHistory', 'gsi2', client)).toMatchObject({ $metadata: { httpStatusCode: 200 } });
+    // The other's index partition, or its own on another index: no statement allows it.
+    expect(((await query('getClientHistory', 'gsi1', month)) as Error).message).toMatch(DENIED('dynamodb:Query'));
+    expect(((await query('getAppointments', 'gsi2', client)) as Error).message).toMatch(DENIED('dynamodb:Query'));
+    expect(((await query('getAppointments', 'gsi1', client)) as Error).message).toMatch(DENIED('dynamodb:Query'));
+  });
+
+  it("a function's cached reads are its own: what one function read does not answer another without its role's check", async () => {
+    const token = await practice.tokenForRole('admin');
+    const caller = await runAsFunction('getPractice', () => verifyToken(token));
+    // getPractice reads and caches the caller's credential and practice ...
+    expect(await runAsFunction('getPractice', () => accessOf(caller))).toMatchObject({ credentialLive: true });
+    // ... which a function whose role may not read credentials cannot take from that cache.
+    await expect(runAsFunction('deliverWebhook', () => accessOf(caller))).rejects.toThrow(
+      DENIED('dynamodb:BatchGetItem'),
+    );
+  });
+
+  it("each declared read is one the code makes: the booking page reads its key's origins, a move reads the room and equipment it keeps", async () => {
+    const admin = await practice.tokenForRole('admin');
+    const key = (
+      await call('POST', '/v1/publishable-keys', {
+        token: admin,
+        body: { name: 'Page', allowed_origins: ['https://page.example'] },
+      })
+    ).body.data.key;
+    const page = await dispatch({ method: 'GET', url: `/book?key=${encodeURIComponent(key)}` });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain('frame-ancestors https://page.example');
+    const scene = await makeScene();
+    const appointment = await booked(scene, { room_id: scene.room.id, equipment_id: scene.equipment.id });
+    const moved = await call('PATCH', `/v1/appointments/${appointment.id}`, {
+      token: scene.practice.adminToken,
+      body: { scheduled_at: nyTime(BOOKING_DAY, '13:00') },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(JSON.stringify(moved.body.data)).toContain(scene.equipment.id);
+  });
+
+  it('a route row that reads the table must say what it reads (so synth fails without it)', () => {
+    const row = { method: 'GET', path: '/v1/probe', group: 'probe', summary: 'Probe', auth: ['admin'] } as const;
+    expect(() => route('probeWithoutReads', () => row)).toThrow(
+      'probeWithoutReads: declare the partitions it reads (reads, lib/db/keys.ts), or touches.table false',
+    );
+    expect(route('probeWithReads', () => ({ ...row, reads: [] })).reads).toEqual([]);
+    expect(route('probeTableless', () => ({ ...row, touches: { table: false } }))).not.toHaveProperty('reads');
   });
 
   it('every authenticated GET may update its own rate-limit bucket (denied on AWS before roles came from declarations)', async () => {

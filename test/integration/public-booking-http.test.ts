@@ -70,6 +70,30 @@ describe('POST /v1/public/bookings through the request chain', () => {
     );
   });
 
+  it('reschedules a booking the practice gave a room and equipment: it keeps them (its role reads rooms and equipment)', async () => {
+    const at = (hhmm: string) => nyTime(BOOKING_DAY, hhmm);
+    const email = `roomed.${Date.now()}@example.com`;
+    const first = await book(
+      onlineBooking(scene, { scheduled_at: at('11:00'), client: { first_name: 'Ro', last_name: 'Omed', email } }),
+      `roomed-${Date.now()}`,
+    );
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const { appointment_id: id, manage_token: token } = first.body.data;
+    const placed = await call('PATCH', `/v1/appointments/${id}`, {
+      token: scene.practice.adminToken,
+      body: { room_id: scene.room.id, equipment_id: scene.equipment.id },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const moved = await call('POST', `/v1/public/bookings/${id}/reschedule`, {
+      body: { scheduled_at: at('12:00') },
+      headers: { 'x-publishable-key': key, 'x-booking-token': token },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const staffView = await call('GET', `/v1/appointments/${id}`, { token: scene.practice.adminToken });
+    expect(JSON.stringify(staffView.body.data)).toContain(scene.equipment.id);
+    expect(JSON.stringify(staffView.body.data)).toContain(scene.room.id);
+  });
+
   it('moves, reads and cancels with the manage token; the same email books again as the same client', async () => {
     const manage = (id: string, token: string, action: string, body: unknown) =>
       call('POST', `/v1/public/bookings/${id}/${action}`, {

@@ -75,7 +75,8 @@ describe('reads overlap the gate', () => {
 
   it('a change waits for the gate: its first call is sent after the bucket answers', async () => {
     const token = await practice.tokenForRole('manager');
-    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    // Its function's own first call (each function's access cache is its own, as its containers are).
+    expect((await call('PATCH', `/v1/clients/${clientId}`, { token, body: { notes: 'first' } })).status).toBe(200);
     const { result, trace } = await traced(() =>
       call('PATCH', `/v1/clients/${clientId}`, { token, body: { notes: 'waited' } }),
     );
@@ -161,7 +162,8 @@ describe('reads overlap the gate', () => {
 
   it('a role the route refuses reads nothing: 403, its audit entry the only write beside the bucket', async () => {
     const token = await practice.tokenForRole('analyst');
-    expect((await call('GET', `/v1/clients/${clientId}`, { token })).status).toBe(200);
+    // The function's access check, cached by its first call (each function's cache is its own).
+    expect((await call('GET', '/v1/webhooks', { token })).status).toBe(403);
     const { result, calls } = await traced(() => call('GET', '/v1/webhooks', { token }));
     expect(result.status).toBe(403);
     // The bucket's write and the denial's audit entry; no read of webhooks.

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PARTITIONS, type PartitionName } from '../../../lib/db/keys';
+import { INDEX_PARTITIONS, type IndexPartitionName, PARTITIONS, type PartitionName } from '../../../lib/db/keys';
 import type { IamRequest } from './dynamodb-requests';
 import type { FunctionModel } from './model';
 
@@ -270,25 +270,50 @@ const FAMILIES = (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).
   ([name, pattern]) => [name, likePattern(pattern)] as const,
 );
 
+const INDEX_FAMILIES = (
+  Object.entries(INDEX_PARTITIONS) as Array<[IndexPartitionName, { index: string; pattern: string }]>
+).map(([name, { index, pattern }]) => [name, index, likePattern(pattern)] as const);
+
 /** The partition family (PARTITIONS name) a leading key belongs to. */
 export const partitionOf = (key: string): PartitionName | undefined =>
   FAMILIES.find(([, pattern]) => pattern.test(key))?.[0];
 
-/** The family a LeadingKeys pattern of a policy names (the patterns are PARTITIONS' own). */
-export const partitionNamed = (pattern: string): PartitionName | undefined =>
-  (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).find(([, value]) => value === pattern)?.[0];
+/** The index partition family (INDEX_PARTITIONS name) a leading key of that index belongs to. */
+export const indexPartitionOf = (index: string, key: string): IndexPartitionName | undefined =>
+  INDEX_FAMILIES.find(([, of, pattern]) => of === index && pattern.test(key))?.[0];
+
+/** The family a LeadingKeys pattern of a policy names (the patterns are PARTITIONS' and INDEX_PARTITIONS' own). */
+export const partitionNamed = (pattern: string): PartitionName | IndexPartitionName | undefined =>
+  (Object.entries(PARTITIONS) as Array<[PartitionName, string]>).find(([, value]) => value === pattern)?.[0] ??
+  (Object.entries(INDEX_PARTITIONS) as Array<[IndexPartitionName, { pattern: string }]>).find(
+    ([, value]) => value.pattern === pattern,
+  )?.[0];
 
 /** A write to a partition family, as usage counts it: `partition:<name>|<action>`. */
 export const partitionGrant = (partition: string, action: string) => `partition:${partition}|${action}`;
 
+/** A read of a partition family, by any read action (which of GetItem and BatchGetItem depends on how many keys a tick asks for). */
+export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+export const partitionReadGrant = (partition: string) => partitionGrant(partition, 'read');
+
+/** The family a read's leading key belongs to: the index's own on `table/<name>/index/<index>`. */
+export function readFamilyOf(resource: string, key: string): string {
+  const index = /\/index\/([^/]+)$/.exec(resource)?.[1];
+  return (index ? indexPartitionOf(index, key) : partitionOf(key)) ?? key;
+}
+
 /**
- * What a call used: a write by partition family and action (one statement covers several
- * families, and each must be seen used), anything else by the statement that allowed it.
+ * What a call used: a write by partition family and action, a read by partition family (one
+ * statement covers several families, and each must be seen used), anything else by the statement
+ * that allowed it.
  */
 export function usedBy(request: IamRequest, statements: string[]): string[] {
   const keys = request.context['dynamodb:LeadingKeys'];
   if (keys && /^dynamodb:(Put|Update|Delete|ConditionCheck)Item$/.test(request.action)) {
     return [keys].flat().map((key) => partitionGrant(partitionOf(key) ?? key, request.action));
+  }
+  if (keys && (READ_ACTIONS as readonly string[]).includes(request.action)) {
+    return [keys].flat().map((key) => partitionReadGrant(readFamilyOf(request.resource, key)));
   }
   return statements.map((statement) => `${statement}|${request.action}`);
 }

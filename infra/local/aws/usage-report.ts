@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { partitionGrant, partitionNamed, statementName } from './iam';
+import { partitionGrant, partitionNamed, partitionReadGrant, READ_ACTIONS, statementName } from './iam';
 import { localAwsModel, type LocalAwsModel } from './model';
 
 /**
@@ -8,14 +8,13 @@ import { localAwsModel, type LocalAwsModel } from './model';
  * run used. Left out, for their reason, are the grants no local call can show:
  * - the Lambda service's own (logs, X-Ray, and the statements CDK adds without a Sid for event
  *   source mappings and failure destinations: the service polls and forwards, not our code);
- * - what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt;
- * - reads: locally every function shares one process and its caches (credential and practice
- *   checks, the token verifier), so a function's first reads in a fresh container happen under
- *   whichever function ran first. Reads stay item-level on the table and its indexes.
+ * - what DynamoDB does with the table key on the caller's behalf beyond kms:Decrypt.
+ * Reads count by partition family, whichever read action used it (GetItem or BatchGetItem is the
+ * number of keys a tick asks for, lib/db/key-reads.ts): each function's caches are its own locally
+ * (lib/cache.ts), so its reads are its own calls, as on AWS.
  */
 
 const RUNTIME_ACTIONS = /^(logs|xray):/;
-const READ_STATEMENTS = new Set(['TableItemsRead', 'IndexQuery']);
 
 export interface RoleGrants {
   role: string;
@@ -28,6 +27,12 @@ export interface RoleGrants {
  * writes them for every route, so a use on any route shows the grant is needed on all.
  */
 const CHAIN_PARTITIONS = new Set(['audit', 'rateLimit', 'keyIpRateLimit', 'ipRateLimit', 'idempotency']);
+/**
+ * The request chain's reads that only some calls make: the Idempotency-Key record is read back
+ * only when a key is used again (lib/http/idempotency.ts). Its credential, practice and key checks
+ * are read by every function's first call, so those count per role.
+ */
+const CHAIN_READS = new Set(['idempotency']);
 
 export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<string>>): RoleGrants[] {
   const usedAnywhere = new Set(Object.values(used).flatMap((grants) => [...grants]));
@@ -49,6 +54,16 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
           | string[]
           | undefined;
         for (const action of [statement.Action].flat() as string[]) {
+          if (leadingKeys && (READ_ACTIONS as readonly string[]).includes(action)) {
+            // A read family once per statement (by any of its actions), not per action.
+            if (action !== [statement.Action].flat()[0]) continue;
+            for (const partition of leadingKeys.map((pattern) => partitionNamed(pattern) ?? pattern)) {
+              const grant = partitionReadGrant(partition);
+              if (!(wasUsed(grant) || (CHAIN_READS.has(partition) && usedAnywhere.has(grant))))
+                entry.unused.push(`read ${partition}`);
+            }
+            continue;
+          }
           if (leadingKeys) {
             for (const partition of leadingKeys.map((pattern) => partitionNamed(pattern) ?? pattern)) {
               const grant = partitionGrant(partition, action);
@@ -58,8 +73,7 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
             continue;
           }
           const viaService = JSON.stringify(statement.Condition ?? {}).includes('kms:ViaService');
-          const notObservable =
-            RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid || READ_STATEMENTS.has(statement.Sid);
+          const notObservable = RUNTIME_ACTIONS.test(action) || viaService || !statement.Sid;
           if (!notObservable && !wasUsed(`${name}|${action}`)) entry.unused.push(`${statement.Sid} ${action}`);
         }
       });
