@@ -232,6 +232,8 @@ describe('the local server (npm start)', () => {
       receiver.behave(() => 'ok');
       clock.now = new Date(pending.next_attempt_at!);
       await waitFor('the retry at the receiver', () => receiver.accepted.some((r) => r.path === path));
+      // The sweep reports once it has deleted the item and moved its checkpoint: after the send.
+      await waitFor('the sweep that sent it to report', () => sweeps.some((sent) => sent > 0));
       expect(sweeps.filter((sent) => sent > 0)).toEqual([1]);
       expect((await log(practice, hook.id)).map((e) => [e.attempt, e.status])).toEqual([
         [2, 'succeeded'],
