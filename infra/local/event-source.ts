@@ -57,9 +57,11 @@ const checkpointName = (table: string, worker: LocalStreamWorker) =>
  * test/integration/local-wiring.test.ts checks every field against the synthesized template.
  */
 export function localStreamMapping(worker: LocalStreamWorker) {
-  const { batchSize, maxRetries, maxRecordAgeSeconds } = streamMappingOf(workers[worker].trigger);
+  const { batchSize, maxRetries, maxRecordAgeSeconds, filters } = streamMappingOf(workers[worker].trigger);
   return {
     batchSize,
+    // The mapping's FilterCriteria: a record no filter matches never reaches the worker.
+    filters,
     // MaximumRetryAttempts counts the retries; the poller counts the tries, the first included.
     maxAttempts: maxRetries + 1,
     reportBatchItemFailures: true,

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { passes, type StreamFilterPattern } from '../../lib/workers/stream-filter';
 import { instrumentClient } from '../../lib/aws/local-runtime';
 import { dirname } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -63,6 +64,8 @@ export interface StreamPollerOptions {
   bisectOnError?: boolean;
   /** Skip records older than this (MaximumRecordAgeInSeconds), by ApproximateCreationDateTime. */
   maxRecordAgeSeconds?: number;
+  /** The mapping's FilterCriteria: a record no pattern matches is passed over, never handed to `consume`. */
+  filters?: readonly StreamFilterPattern[];
   /** Wait before retry `attempt` (2, 3, ...) of failed records. */
   retryDelayMs?: (attempt: number) => number;
   /** Wait between rounds that found nothing new. */
@@ -215,7 +218,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
       const pending: _Record[] = [];
       for (const record of part.records) {
         if (expired(record)) skip(shardId, record, 'older than the maximum record age', part.tries);
-        else pending.push(record);
+        else if (!options.filters || passes(options.filters, record)) pending.push(record);
       }
       if (pending.length === 0) continue;
       const attempt = part.tries + 1;

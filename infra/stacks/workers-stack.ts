@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -224,6 +224,8 @@ export class WorkersStack extends NestedStack {
             maxRecordAge: Duration.seconds(mapping.maxRecordAgeSeconds),
             // One batch per shard at once (the default, stated): records of a shard stay in order.
             parallelizationFactor: 1,
+            // Only the item kinds the worker acts on invoke it (lib/workers/stream-filter.ts).
+            filters: mapping.filters.map((pattern) => FilterCriteria.filter(pattern)),
             onFailure: new SqsDlq(failures),
           }),
         );

@@ -30,7 +30,7 @@ export type ReportSource =
     }
   | { kind: 'PRACTICE'; medspaId: string; practice: PracticeRecord | null };
 
-const REPORT_KINDS = ['APPOINTMENT', 'PAYMENT', 'STOCK_ADJUSTMENT', 'PRACTICE'] as const;
+export const REPORT_KINDS = ['APPOINTMENT', 'PAYMENT', 'STOCK_ADJUSTMENT', 'PRACTICE'] as const;
 
 /**
  * A stream record as a report source. A removal is the record at its last version + 1, gone.

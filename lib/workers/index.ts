@@ -6,6 +6,7 @@
  */
 import type { SecretName } from '../crypto/named-secret';
 import type { TableReads, TableWrites } from '../db/table-writes';
+import { streamFilterPatterns } from './stream-filter';
 
 export type WorkerTrigger =
   /**
@@ -20,6 +21,12 @@ export type WorkerTrigger =
       maxRecordAgeSeconds?: number;
       /** The mapping's IteratorAge (age of the newest record handed over) above which the stage alarms. */
       iteratorAgeAlarmSeconds?: number;
+      /**
+       * The item kinds (`entity` tags) the worker acts on: its mapping's FilterCriteria
+       * (./stream-filter.ts), so no other record invokes it. Exactly the kinds its decoder asks
+       * for (test/unit/stream-filter.test.ts).
+       */
+      entities: readonly string[];
     }
   /**
    * An SQS queue of that name, created for this worker with a dead-letter queue that takes a
@@ -69,7 +76,14 @@ export const defineWorkers = <T extends Record<string, WorkerDef>>(workers: T): 
 export const workers = defineWorkers({
   /** The outbox relay: table changes become domain events on the bus. Handlers never publish themselves. */
   streamToBus: {
-    trigger: { kind: 'stream', batchSize: 100, maxRetries: 5, maxRecordAgeSeconds: 24 * 60 * 60 },
+    trigger: {
+      kind: 'stream',
+      batchSize: 100,
+      maxRetries: 5,
+      maxRecordAgeSeconds: 24 * 60 * 60,
+      // The event sources (lib/events/mappings.ts) and appointments, which arm reminders.
+      entities: ['APPOINTMENT', 'CLIENT', 'CONSENT', 'LOW_STOCK_EVENT', 'PAYMENT', 'REMINDER'],
+    },
     module: 'functions/workers/streamToBus',
     // Writes too: it arms reminders (due items) from appointment changes.
     // The cursor secret seals an online booking's manage token into its appointment.created.
@@ -81,7 +95,14 @@ export const workers = defineWorkers({
   },
   /** The table stream -> report counters (exactly once: stream markers and a ledger in each transaction). */
   aggregateReports: {
-    trigger: { kind: 'stream', batchSize: 100, maxRetries: 10, maxRecordAgeSeconds: 24 * 60 * 60 },
+    trigger: {
+      kind: 'stream',
+      batchSize: 100,
+      maxRetries: 10,
+      maxRecordAgeSeconds: 24 * 60 * 60,
+      // The report sources (lib/db/report-sources.ts).
+      entities: ['APPOINTMENT', 'PAYMENT', 'PRACTICE', 'STOCK_ADJUSTMENT'],
+    },
     module: 'functions/workers/aggregateReports',
     binds: {
       writes: {
@@ -198,6 +219,7 @@ export const streamMappingOf = (trigger: Extract<WorkerTrigger, { kind: 'stream'
   maxRetries: trigger.maxRetries ?? 5,
   maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
   iteratorAgeAlarmSeconds: trigger.iteratorAgeAlarmSeconds ?? 10 * 60,
+  filters: streamFilterPatterns(trigger.entities),
 });
 
 /**

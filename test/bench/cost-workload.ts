@@ -101,7 +101,8 @@ export function monthlyBill(input: {
   const queueRate = sum('queueMessages') / ACTIVE_SECONDS / 2;
   const context: CostContext = {
     streamInvocationsPerBatch: perBatch,
-    streamWorkers: stack.streamMappings - stack.filteredStreamMappings,
+    // `streamBatches` already counts the workers a batch invokes (their filters applied, test/bench/cost.ts).
+    streamWorkers: 1,
     traced: (fn) =>
       !stack.tracing
         ? 0

@@ -32,6 +32,15 @@ const { startReceiver } = await import('../fixtures/receiver');
 const { processStreamRecords } = await import('../../lib/use-cases/stream-to-bus');
 const { applyStreamRecords } = await import('../../lib/use-cases/report-aggregation');
 const { sweepReminders } = await import('../../lib/use-cases/reminders');
+const { passes } = await import('../../lib/workers/stream-filter');
+const { workers, streamMappingOf } = await import('../../lib/workers');
+/** Each stream worker's mapping filters (FilterCriteria, as synthesized from the same rows). */
+const STREAM_FILTERS = Object.values(workers).flatMap((def) =>
+  def.trigger.kind === 'stream' ? [streamMappingOf(def.trigger).filters] : [],
+);
+/** Stream worker invocations a request's records make at one practice: one per worker some record passes the filters of. */
+const workersInvokedBy = (records: readonly unknown[]) =>
+  STREAM_FILTERS.filter((filters) => records.some((record) => passes(filters, record))).length;
 const { sweepWebhookRetries } = await import('../../lib/webhooks/retry-sweep');
 const { fanOut, processDeliveryJob } = await import('../../lib/webhooks/jobs');
 const { DynamoDBStreamsClient, DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } = await import(
@@ -362,7 +371,7 @@ async function pipeline() {
     await pause(30);
     const records = await drainStream();
     if (records.length === 0) break;
-    usage.streamBatches += 1;
+    usage.streamBatches += workersInvokedBy(records);
     usage.streamRecords += records.length;
     const events: Parameters<typeof fanOut>[0][] = [];
     await processStreamRecords(records, { publish: async (published) => void events.push(...published) });
@@ -410,8 +419,9 @@ for (const operation of operations) {
       readUnits: handler.readUnits + after.readUnits,
       writeUnits: handler.writeUnits + after.writeUnits,
       storageBytes: handler.storageBytes + after.storageBytes,
-      // Items with a TTL make one more record each when they expire, alone.
-      streamBatches: after.streamBatches + handler.ttlItems + after.ttlItems,
+      // Items with a TTL make one more record each when they expire, alone; it passes no worker's
+      // filters (rate-limit buckets and idempotency records are no kind a worker takes).
+      streamBatches: after.streamBatches,
       streamRecords: after.streamRecords + handler.ttlItems + after.ttlItems,
       handlerMs: handler.steps + (operation.kmsSigns ?? 0), // steps for now; CPU added below
       streamWorkerMs: after.streamWorkerMs,
@@ -476,7 +486,7 @@ const sweepUsage: Usage = {
   readUnits: sweep.readUnits,
   writeUnits: sweep.writeUnits,
   storageBytes: 0,
-  streamBatches: sweepRecords.length > 0 ? 1 : 0,
+  streamBatches: workersInvokedBy(sweepRecords),
   streamRecords: sweepRecords.length,
   handlerMs: model.billedMs(sweep.steps, sweep.calls.length * model.SDK_CPU_MS_PER_CALL),
   streamWorkerMs: 0,

@@ -82,14 +82,15 @@ describe('stream mappings: one local poller each, with its settings', () => {
     (worker) => {
       const properties = mapping(worker);
       const local = localStreamMapping(worker);
-      // No FilterCriteria, MaximumBatchingWindowInSeconds or TumblingWindowInSeconds, and a
-      // ParallelizationFactor of 1: the poller hands over every record, one batch of a shard at a
-      // time, as soon as it has it.
+      // No MaximumBatchingWindowInSeconds or TumblingWindowInSeconds, and a ParallelizationFactor
+      // of 1: the poller hands over every record its filters take, one batch of a shard at a time,
+      // as soon as it has it.
       expect(fields(properties)).toEqual([
         'BatchSize',
         'BisectBatchOnFunctionError',
         'DestinationConfig',
         'EventSourceArn',
+        'FilterCriteria',
         'FunctionName',
         'FunctionResponseTypes',
         'MaximumRecordAgeInSeconds',
@@ -107,6 +108,10 @@ describe('stream mappings: one local poller each, with its settings', () => {
       expect(properties.MaximumRetryAttempts + 1).toBe(local.maxAttempts);
       expect(properties.BisectBatchOnFunctionError).toBe(local.bisectOnError);
       expect(properties.MaximumRecordAgeInSeconds).toBe(local.maxRecordAgeSeconds);
+      // The same filters: the poller passes over what Lambda would not hand the function.
+      expect(
+        (properties.FilterCriteria.Filters as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern)),
+      ).toEqual(local.filters);
       // Named difference: records given up go to this queue on AWS; locally they are logged by ids.
       expect(properties.DestinationConfig).toEqual({
         OnFailure: { Destination: queue(`${pascal(worker)}FailuresDlq`).arn },

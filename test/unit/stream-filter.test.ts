@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { REPORT_KINDS } from '../../lib/db/report-sources';
+import { EVENT_SOURCES } from '../../lib/events/mappings';
+import { workers } from '../../lib/workers';
+import { passes, streamFilterPatterns } from '../../lib/workers/stream-filter';
+
+/** A stream record as GetRecords and Lambda's event carry it (attribute values in the wire format). */
+const record = (eventName: string, images: { NewImage?: string; OldImage?: string }) => ({
+  eventName,
+  dynamodb: {
+    ...(images.NewImage ? { NewImage: { entity: { S: images.NewImage }, id: { S: 'x' } } } : {}),
+    ...(images.OldImage ? { OldImage: { entity: { S: images.OldImage }, id: { S: 'x' } } } : {}),
+  },
+});
+
+describe("stream mappings' filters", () => {
+  it("each stream worker's entities are exactly the kinds its decoder asks for", () => {
+    const sorted = (kinds: readonly string[]) => [...new Set(kinds)].sort();
+    // The relay decodes the event sources, and appointments for their reminders (lib/events/from-record.ts).
+    expect(sorted(workers.streamToBus.trigger.entities)).toEqual(sorted([...EVENT_SOURCES, 'APPOINTMENT']));
+    expect(sorted(workers.aggregateReports.trigger.entities)).toEqual(sorted(REPORT_KINDS));
+  });
+
+  it("take a record by its new image's entity, or a REMOVE's old image's, as the decoder does", () => {
+    const filters = streamFilterPatterns(['APPOINTMENT', 'CLIENT']);
+    expect(passes(filters, record('INSERT', { NewImage: 'APPOINTMENT' }))).toBe(true);
+    expect(passes(filters, record('MODIFY', { NewImage: 'CLIENT', OldImage: 'CLIENT' }))).toBe(true);
+    expect(passes(filters, record('REMOVE', { OldImage: 'APPOINTMENT' }))).toBe(true);
+    // Other items: audit entries, rate-limit buckets and idempotency records (no entity), their TTL expiries.
+    expect(passes(filters, record('INSERT', { NewImage: 'AUDIT' }))).toBe(false);
+    expect(passes(filters, record('MODIFY', {}))).toBe(false);
+    expect(passes(filters, record('REMOVE', { OldImage: 'PRODUCT' }))).toBe(false);
+    expect(passes(filters, record('REMOVE', {}))).toBe(false);
+    // A MODIFY is judged by its new image, as lib/db/stream.ts picks it.
+    expect(passes(filters, record('MODIFY', { NewImage: 'PRODUCT', OldImage: 'CLIENT' }))).toBe(false);
+  });
+});
