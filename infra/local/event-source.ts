@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import { repeatAsFunction } from '../../lib/aws/local-schedule';
 import { runAsFunction } from '../../lib/aws/local-runtime';
 import { clock } from '../../lib/clock';
 import { config } from '../../lib/config';
 import { tableName } from '../../lib/db/client';
 import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import type { Publish } from '../../lib/events/publish';
-import { logger } from '../../lib/log';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
 import { streamMappingOf, workers } from '../../lib/workers';
@@ -112,25 +112,11 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
   );
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> = Promise.resolve();
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      sweeping = runAsFunction('sweepReminders', () => sweepReminders(now()))
-        .then((result) => options.onSweep?.(result))
-        .catch((error) => logger.error('reminder sweep failed', { error: (error as Error).name }))
-        .finally(schedule);
-    }, options.sweepEveryMs);
-  };
-  schedule();
+  const sweeps = repeatAsFunction('sweepReminders', options.sweepEveryMs, () => sweepReminders(now()), options.onSweep);
 
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await sweeping;
+      await sweeps.stop();
       await Promise.all(pollers.map((poller) => poller.stop()));
     },
   };

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { repeatAsFunction } from '../aws/local-schedule';
 import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { authorizeStandIn, runAsFunction } from '../aws/local-runtime';
@@ -264,20 +265,12 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
 
   // The retry sweep, one at a time: the next starts an interval after the previous one ended.
   const now = options.now ?? (() => clock().now());
-  const sweepEveryMs = options.sweepEveryMs ?? workers.sweepWebhookRetries.trigger.everyMinutes * 60_000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> = Promise.resolve();
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      sweeping = runAsFunction('sweepWebhookRetries', () => sweepWebhookRetries(now(), queue))
-        .then((result) => options.onSweep?.(result))
-        .catch((error) => logger.error('webhook retry sweep failed', { error: (error as Error).name }))
-        .finally(schedule);
-    }, sweepEveryMs);
-  };
-  schedule();
+  const sweeps = repeatAsFunction(
+    'sweepWebhookRetries',
+    options.sweepEveryMs ?? workers.sweepWebhookRetries.trigger.everyMinutes * 60_000,
+    () => sweepWebhookRetries(now(), queue),
+    options.onSweep,
+  );
 
   return {
     async publish(events) {
@@ -292,9 +285,7 @@ export function startLocalDelivery(options: LocalDeliveryOptions = {}): LocalDel
       await Promise.all(batches.map((routed) => runAsFunction('fanOut', () => fanOutAll(routed, queue, options))));
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await sweeping;
+      await sweeps.stop();
       await queue.stop();
     },
     pending: () => queue.size,
