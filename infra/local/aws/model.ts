@@ -98,8 +98,11 @@ export function sourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Synthesizes the dev stage (no bundling, no nag) into a temporary directory and reads it. */
-async function synthesize(): Promise<LocalAwsModel> {
+/**
+ * Synthesizes a stage (no bundling, no nag) into a temporary directory and reads every stack's
+ * resources, resolved (the cost bench reads the prod stage's the same way).
+ */
+export async function synthesizedResources(stage: string): Promise<ResolvedResource[]> {
   const { App } = await import('aws-cdk-lib');
   const { defineStage } = await import('../../stage');
   const outdir = mkdtempSync(join(tmpdir(), 'medspa-synth-'));
@@ -110,16 +113,19 @@ async function synthesize(): Promise<LocalAwsModel> {
         'aws:cdk:bundling-stacks': [],
         'aws:cdk:enable-asset-metadata': true,
         'aws:cdk:enable-path-metadata': true,
-        stage: STAGE,
+        stage,
       },
     });
-    defineStage(app, STAGE);
+    defineStage(app, stage);
     app.synth();
-    return modelOf(loadAssembly(outdir).flatMap((stack) => stack.resources));
+    return loadAssembly(outdir).flatMap((stack) => stack.resources);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
 }
+
+/** The dev stage's model. */
+const synthesize = async (): Promise<LocalAwsModel> => modelOf(await synthesizedResources(STAGE));
 
 /** The construct id a resource was made by (the path segment before `Resource`). */
 const constructId = (resource: ResolvedResource) => {
