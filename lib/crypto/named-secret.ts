@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authorizeStandIn, currentFunction } from '../aws/local-runtime';
+import { BoundedCache } from '../cache';
 
 /** Secrets the service keeps for itself (not client secrets): pagination cursors, webhook signing secrets at rest. */
 export type SecretName = 'cursor' | 'webhook';
@@ -50,12 +51,10 @@ const keysOf = (raw: string) =>
     .map((value) => createHash('sha256').update(value).digest());
 
 /**
- * Keys read, per function and secret. On AWS a container is one function (the scope is always
- * undefined); locally many functions share the process, and each has its own, as each has its own
- * containers on AWS: a function that never read a secret has none, whatever the others read.
+ * Keys read, per secret, in the per-container cache, which keeps each function's own locally
+ * (lib/cache.ts): a function that never read a secret has none, whatever the others read.
  */
-const loaded = new Map<string, { raw: string; keys: Buffer[] }>();
-const scopeKey = (scope: string | undefined, name: SecretName) => `${scope ?? ''}\0${name}`;
+const loaded = new BoundedCache<SecretName, { raw: string; keys: Buffer[] }>({ max: 8 });
 
 /** On AWS, inside a function; locally, inside `runAsFunction`: where only `loadSecretKeys` may read a secret. */
 const insideFunction = (scope: string | undefined) =>
@@ -89,13 +88,12 @@ async function readSecret(name: SecretName): Promise<string> {
  * names (lib/http/handler.ts), the workers where they use one.
  */
 export async function loadSecretKeys(name: SecretName): Promise<Buffer[]> {
-  const key = scopeKey(currentFunction(), name);
   const raw = await readSecret(name);
-  const known = loaded.get(key);
+  const known = loaded.get(name);
   if (known?.raw === raw) return known.keys;
   const keys = keysOf(raw);
   if (keys.length === 0) throw new Error(`The ${name} secret is empty`);
-  loaded.set(key, { raw, keys });
+  loaded.set(name, { raw, keys });
   return keys;
 }
 
@@ -108,7 +106,7 @@ export async function loadSecretKeys(name: SecretName): Promise<Buffer[]> {
  */
 export function secretKeys(name: SecretName): Buffer[] {
   const scope = currentFunction();
-  const known = loaded.get(scopeKey(scope, name));
+  const known = loaded.get(name);
   if (known) return known.keys;
   if (insideFunction(scope)) {
     throw new Error(
@@ -116,7 +114,7 @@ export function secretKeys(name: SecretName): Buffer[] {
     );
   }
   const keys = keysOf(localValue(name));
-  loaded.set(scopeKey(undefined, name), { raw: '', keys });
+  loaded.set(name, { raw: '', keys });
   return keys;
 }
 
