@@ -188,6 +188,12 @@ const staff = {
 };
 /** The list page's ETag as last read: a poll sends it back and finds nothing new (304). */
 let lastListETag = '';
+/** The desk's poll: the day's appointments, one page. */
+const listDayRequest = (headers: Record<string, string>) => ({
+  method: 'GET',
+  url: `/v1/appointments?from=${listDay}&to=${listDay}&limit=50`,
+  headers,
+});
 const ip = (n: number) => `198.51.100.${(Math.floor(n / 4) % 250) + 1}`; // a visitor makes 4 searches
 interface Operation {
   name: string;
@@ -230,20 +236,12 @@ const operations: Operation[] = [
   {
     name: 'list 1 day',
     fn: 'getAppointments',
-    request: () => ({
-      method: 'GET',
-      url: `/v1/appointments?startDate=${listDay}&endDate=${listDay}&limit=50`,
-      headers: staff,
-    }),
+    request: () => listDayRequest(staff),
   },
   {
     name: 'list 1 day (unchanged)',
     fn: 'getAppointments',
-    request: () => ({
-      method: 'GET',
-      url: `/v1/appointments?startDate=${listDay}&endDate=${listDay}&limit=50`,
-      headers: { ...staff, 'if-none-match': lastListETag },
-    }),
+    request: () => listDayRequest({ ...staff, 'if-none-match': lastListETag }),
   },
   {
     name: 'get client',
