@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { logger } from '../log';
 import type { PrebuiltAnswer } from './prebuilt';
 import { successStatusOf, type RouteDef } from './route';
-import { json, type ApiMiddleware, type ApiMiddyRequest, type ApiResponse, type ApiResult } from './types';
+import { json, jsonText, type ApiMiddleware, type ApiMiddyRequest, type ApiResponse, type ApiResult } from './types';
 
 /**
  * Lambda refuses a response payload over 6 MB (6,291,456 bytes): the JSON of status, headers and
@@ -27,31 +27,32 @@ function shape(route: RouteDef, data: unknown): unknown {
 }
 
 /**
- * A list page's ETag: a weak tag of its items, its total and whether more follow, never of its
- * cursor (sealed afresh each time, so two reads of the same page never share their bytes).
+ * A list page's ETag: a weak tag of its items (their JSON), its total and whether more follow,
+ * never of its cursor (sealed afresh each time, so two reads of the same page never share their bytes).
  */
-export const listETag = (data: unknown, pagination: NonNullable<ApiResult['pagination']>) =>
+const listETag = (dataText: string, pagination: NonNullable<ApiResult['pagination']>) =>
   `W/"${createHash('sha256')
-    .update(JSON.stringify(data))
+    .update(dataText)
     .update(`|${pagination.total}|${pagination.next_cursor === null ? 'last' : 'more'}`)
     .digest('base64url')
     .slice(0, 27)}"`;
 
-function etagOf(result: ApiResult, data: unknown): Record<string, string> {
-  if (result.pagination) return { etag: listETag(data, result.pagination) };
-  const versioned = data as { version?: unknown } | null;
-  return versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
-}
-
 function envelope(route: RouteDef, result: ApiResult, data: unknown): ApiResponse {
   const status = result.status ?? successStatusOf(route);
   if (route.envelope === false) return json(status, data, result.headers);
-  const etag = etagOf(result, data);
-  return json(
-    status,
-    { success: true, data, ...(result.pagination ? { pagination: result.pagination } : {}) },
-    { ...etag, ...result.headers },
-  );
+  const { pagination } = result;
+  if (pagination) {
+    // The items' JSON made once, for the body (as JSON.stringify of the envelope writes it) and its ETag.
+    const dataText = JSON.stringify(data);
+    return jsonText(status, `{"success":true,"data":${dataText},"pagination":${JSON.stringify(pagination)}}`, {
+      etag: listETag(dataText, pagination),
+      ...result.headers,
+    });
+  }
+  const versioned = data as { version?: unknown } | null;
+  const etag: Record<string, string> =
+    versioned && typeof versioned.version === 'number' ? { etag: `"${versioned.version}"` } : {};
+  return json(status, { success: true, data }, { ...etag, ...result.headers });
 }
 
 /**
