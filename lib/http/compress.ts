@@ -1,12 +1,23 @@
 import { gzipSync } from 'node:zlib';
-import { acceptsGzip } from './prebuilt';
 import { withVary, type ApiMiddleware } from './types';
+
+/** Whether an `Accept-Encoding` takes gzip (RFC 9110 12.5.3: `gzip`, `x-gzip` or `*`, at a weight above 0). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  const weights = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [coding, ...params] = part.split(';').map((item) => item.trim());
+    const weight = params.find((param) => param.startsWith('q='));
+    if (coding) weights.set(coding, weight ? Number(weight.slice(2)) : 1);
+  }
+  const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*');
+  return weight !== undefined && weight > 0;
+}
 
 /**
  * Below this a JSON answer is sent as it is: gzip's header and the base64 of a binary Lambda
  * answer eat most of what it would save.
  */
-export const COMPRESS_FROM_BYTES = 1024;
+const COMPRESS_FROM_BYTES = 1024;
 
 /**
  * Answers of 1 KB and more go out gzipped to a client that takes gzip (API Gateway HTTP APIs

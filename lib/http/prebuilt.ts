@@ -1,17 +1,6 @@
 import { gzipSync } from 'node:zlib';
+import { acceptsGzip } from './compress';
 import { jsonText, withVary, type ApiResponse } from './types';
-
-/** Whether an `Accept-Encoding` takes gzip (RFC 9110 12.5.3: `gzip`, `x-gzip` or `*`, at a weight above 0). */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  const weights = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
-    const [coding, ...params] = part.split(';').map((item) => item.trim());
-    const weight = params.find((param) => param.startsWith('q='));
-    if (coding) weights.set(coding, weight ? Number(weight.slice(2)) : 1);
-  }
-  const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*');
-  return weight !== undefined && weight > 0;
-}
 
 /**
  * A `prebuilt` row's answer (route.ts): JSON text made at build time, sent as it is, or gzipped

@@ -12,7 +12,7 @@ import { buildFunctions, type FunctionBundle } from '../../infra/bundles';
 import { AppFunction } from '../../infra/constructs/app-function';
 import { lambdaContext, toEvent } from '../../infra/local/router';
 import { OPENAPI_FILE } from '../../lib/docs/openapi-file';
-import { acceptsGzip } from '../../lib/http/prebuilt';
+import { acceptsGzip } from '../../lib/http/compress';
 import type { RouteDef } from '../../lib/http/route';
 import { buildOpenApiDocument, withServer } from '../../lib/openapi/document';
 import { openApiFileText } from '../../lib/openapi/file';
