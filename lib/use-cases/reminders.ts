@@ -1,4 +1,5 @@
 import { getPractice } from '../db/practices';
+import { readMinutePartitions } from '../db/minute-partitions';
 import {
   advanceSweepCheckpoint,
   appointmentsOf,
@@ -9,14 +10,7 @@ import {
   remindersDueIn,
   type ReminderDue,
 } from '../db/reminders';
-import {
-  addMinutesTo,
-  DEFAULT_REMINDER_LEAD_MINUTES,
-  minutesBetween,
-  reminderDueMinute,
-  reminderStillDue,
-  sweepWindow,
-} from '../domain/reminders';
+import { DEFAULT_REMINDER_LEAD_MINUTES, reminderDueMinute, reminderStillDue, sweepWindow } from '../domain/reminders';
 import { eventIdFrom } from '../events/ids';
 import type { Appointment } from '../schemas/appointments';
 import type { ReminderArming } from '../events/from-record';
@@ -66,22 +60,14 @@ export interface SweepResult {
   lapsed: number;
 }
 
-const PARALLEL_QUERIES = 8;
 const PARALLEL_WRITES = 25;
 
 /** The one id of the scheduled reminder of an appointment time, whoever writes it. */
 export const scheduledReminderEventId = (medspaId: string, appointmentId: string, scheduledAt: string) =>
   eventIdFrom('appointment.reminder', medspaId, appointmentId, scheduledAt);
 
-async function dueIn(from: string, through: string): Promise<ReminderDue[]> {
-  const minutes = Array.from({ length: minutesBetween(from, through) + 1 }, (_, index) => addMinutesTo(from, index));
-  const found: ReminderDue[] = [];
-  for (let i = 0; i < minutes.length; i += PARALLEL_QUERIES) {
-    const pages = await Promise.all(minutes.slice(i, i + PARALLEL_QUERIES).map(remindersDueIn));
-    found.push(...pages.flat());
-  }
-  return found;
-}
+const dueIn = (from: string, through: string): Promise<ReminderDue[]> =>
+  readMinutePartitions(from, through, remindersDueIn);
 
 /** Writes the reminder if still due; true when this call wrote it. Lost races retry, bounded. */
 async function fire(due: ReminderDue, appointment: Appointment, now: Date): Promise<boolean> {

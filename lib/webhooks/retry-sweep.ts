@@ -1,3 +1,4 @@
+import { readMinutePartitions } from '../db/minute-partitions';
 import {
   advanceWebhookRetrySweepCheckpoint,
   claimWebhookRetry,
@@ -7,7 +8,7 @@ import {
   webhookRetriesDueIn,
 } from '../db/webhook-retries';
 import type { WebhookRetryDueRecord } from '../domain/records';
-import { addMinutesTo, minutesBetween, sweepWindow } from '../domain/reminders';
+import { addMinutesTo, sweepWindow } from '../domain/reminders';
 import type { DeliveryJob, DeliveryQueue } from './jobs';
 
 /**
@@ -45,18 +46,10 @@ export interface RetrySweepResult {
  */
 export const RETRY_CLAIM_SECONDS = 60;
 
-const PARALLEL_QUERIES = 8;
 const PARALLEL_SENDS = 25;
 
-async function dueIn(from: string, through: string): Promise<WebhookRetryDueRecord[]> {
-  const minutes = Array.from({ length: minutesBetween(from, through) + 1 }, (_, index) => addMinutesTo(from, index));
-  const found: WebhookRetryDueRecord[] = [];
-  for (let i = 0; i < minutes.length; i += PARALLEL_QUERIES) {
-    const pages = await Promise.all(minutes.slice(i, i + PARALLEL_QUERIES).map(webhookRetriesDueIn));
-    found.push(...pages.flat());
-  }
-  return found;
-}
+const dueIn = (from: string, through: string): Promise<WebhookRetryDueRecord[]> =>
+  readMinutePartitions(from, through, webhookRetriesDueIn);
 
 /**
  * One sweep at `now` (the clock is the caller's): every retry due from the checkpoint to now's minute
