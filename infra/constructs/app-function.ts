@@ -5,7 +5,14 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -96,11 +103,31 @@ export interface AppFunctionProps {
   deadLetterQueue?: IQueue;
   /** Files deployed beside the bundle (the route row's `filesBeside`). */
   filesBeside?: FilesBeside;
+  /**
+   * X-Ray: `active` (Lambda samples the first request each second and 5% of the rest) or
+   * `passThrough` (traced only when the caller's trace header says so: never, behind an HTTP API).
+   * Default active; hot read routes pass through (docs/decisions/0023, `routeTracing`).
+   */
+  tracing?: FunctionTracing;
 }
+
+export type FunctionTracing = 'active' | 'passThrough';
+
+/**
+ * Lambda's advanced logging: JSON lines, the application's level from LOG_LEVEL (Powertools and
+ * Lambda agree on it), and platform lines only from WARN up, so no START, END or REPORT line per
+ * invocation (Duration and errors stay in the function's CloudWatch metrics).
+ */
+export const functionLogging = (logLevel: string | undefined) => ({
+  loggingFormat: LoggingFormat.JSON,
+  systemLogLevelV2: SystemLogLevel.WARN,
+  applicationLogLevelV2: (logLevel ?? 'INFO') as ApplicationLogLevel,
+});
 
 /**
  * THE function construct: nodejs22.x on arm64, bundled with the local esbuild (./bundling.ts: ESM,
- * minified, the AWS SDK inside), X-Ray active, its own KMS-encrypted log group with a retention.
+ * minified, the AWS SDK inside), X-Ray as `tracing` says, JSON logs without platform lines
+ * (`functionLogging`), its own KMS-encrypted log group with a retention.
  * What it may touch is added with `bind*` calls, each setting the env var the code reads and the
  * IAM grant in one place, as Powertools' examples/app `bindTable` does.
  */
@@ -138,9 +165,10 @@ export class AppFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(10),
       reservedConcurrentExecutions: props.reservedConcurrency,
       deadLetterQueue: props.deadLetterQueue,
-      tracing: Tracing.ACTIVE,
+      tracing: props.tracing === 'passThrough' ? Tracing.PASS_THROUGH : Tracing.ACTIVE,
       role: this.role.role,
       logGroup: this.logGroup,
+      ...functionLogging(props.environment?.LOG_LEVEL),
       environment: { ...sourceMapEnvironment(), ...props.environment },
       bundling: lambdaBundling(props.projectRoot, props.filesBeside),
     });

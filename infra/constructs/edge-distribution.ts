@@ -6,10 +6,6 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
-  Function as EdgeFunction,
-  FunctionCode,
-  FunctionEventType,
-  FunctionRuntime,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -43,19 +39,15 @@ export interface EdgeDistributionProps {
   logs: FunctionLogs;
 }
 
-/** The viewer's `Host` for the API's own URLs (lib/http/server-url.ts): API Gateway itself needs its own `Host`. */
-const COPY_HOST = `function handler(event) {
-  var request = event.request;
-  request.headers['${EDGE_HEADERS.forwardedHost}'] = { value: request.headers.host.value };
-  return request;
-}`;
-
 /**
  * The stage's CloudFront distribution in front of the HTTP API (docs/decisions/0018): nothing
  * cached, every viewer header but `Host` forwarded with `CloudFront-Viewer-Address`, the stage's
  * web ACL attached, and the origin-verify secret added to every origin request so the functions
  * can tell it from a request sent straight to execute-api. The secret lives in Secrets Manager and
  * reaches CloudFront and the functions as a deploy-time dynamic reference: no template holds it.
+ * No CloudFront Function: the viewer's `Host` is not forwarded (execute-api answers its own name
+ * only), and the functions name the stage's public URL, `API_BASE_URL`, for the edge's requests
+ * instead (lib/http/server-url.ts); the origin-verify header is an origin custom header.
  */
 export class EdgeDistribution extends Construct {
   readonly distribution: Distribution;
@@ -139,12 +131,6 @@ export class EdgeDistribution extends Construct {
       ),
     });
 
-    const copyHost = new EdgeFunction(this, 'CopyHost', {
-      comment: `medspa-api ${props.stage}: viewer Host as ${EDGE_HEADERS.forwardedHost}`,
-      code: FunctionCode.fromInline(COPY_HOST),
-      runtime: FunctionRuntime.JS_2_0,
-    });
-
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `medspa-api ${props.stage}`,
       defaultBehavior: {
@@ -161,7 +147,6 @@ export class EdgeDistribution extends Construct {
         // Every viewer header, query string and cookie but Host (execute-api answers its own name
         // only), plus CloudFront's headers, CloudFront-Viewer-Address among them.
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        functionAssociations: [{ function: copyHost, eventType: FunctionEventType.VIEWER_REQUEST }],
         compress: false,
       },
       webAclId: reader.getResponseField('Parameter.Value'),

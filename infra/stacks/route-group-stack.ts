@@ -13,7 +13,12 @@ import {
   verifiesWithTokenKey,
   type RouteDef,
 } from '../../lib/http/route';
-import { AppFunction, allowLogGroupsUnder, type FunctionLogs } from '../constructs/app-function';
+import {
+  AppFunction,
+  allowLogGroupsUnder,
+  type FunctionLogs,
+  type FunctionTracing,
+} from '../constructs/app-function';
 import { FunctionRole, tableAccessSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
@@ -97,6 +102,7 @@ export class RouteGroupStack extends NestedStack {
         environment: props.environment,
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
         filesBeside: route.filesBeside,
+        tracing: routeTracing(route),
       });
       if (tableAccess) fn.bindTable(table, tableAccess.writes, tableAccess.reads);
       if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
@@ -144,3 +150,10 @@ export class RouteGroupStack extends NestedStack {
     }
   }
 }
+
+/**
+ * X-Ray per route (docs/decisions/0023): reads (GET) pass through, so the hot polls and searches
+ * record no traces (HTTP APIs send no trace header, so none at all); changes stay actively
+ * traced, where a trace explains a slow or failed write across its transaction and the pipeline.
+ */
+export const routeTracing = (route: RouteDef): FunctionTracing => (route.method === 'GET' ? 'passThrough' : 'active');

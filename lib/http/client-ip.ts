@@ -10,8 +10,6 @@ export const EDGE_HEADERS = {
   verify: 'x-origin-verify',
   /** `<viewer ip>:<port>`, set by CloudFront itself (the origin request policy forwards it). */
   viewerAddress: 'cloudfront-viewer-address',
-  /** The viewer's `Host`, copied by the edge's viewer-request function (API Gateway needs its own `Host`). */
-  forwardedHost: 'x-forwarded-host',
 } as const;
 
 type Headers = Record<string, string | undefined> | null | undefined;

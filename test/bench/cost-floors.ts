@@ -35,7 +35,8 @@ const floor =
       apiRequests: 1,
       readUnits: spec.readUnits + (spec.events ? 0.5 : 0) + (spec.deliveries ?? 0) * 1,
       writeUnits: spec.writeUnits + (spec.deliveries ?? 0) * 2,
-      storageBytes: 0,
+      // What it stores is the contract's (the floor bill's storage is the measured one).
+      storageBytes: measured.storageBytes,
       streamBatches: spec.events ? 1 : 0,
       streamRecords: spec.events,
       handlerMs: billedMs(spec.steps + (spec.kmsSigns ?? 0), spec.calls * SDK_CPU_MS_PER_CALL),

@@ -131,8 +131,9 @@ export const gbSeconds = (ms: number) => (ms / 1000) * (LAMBDA_MEMORY_MB / 1024)
 /** CloudWatch Logs bills each event as its UTF-8 message plus 26 bytes. */
 export const LOG_EVENT_OVERHEAD_BYTES = 26;
 /**
- * Lambda's platform lines per invocation (text format): START (~60 B), END (~51 B), REPORT with
- * its XRAY line (~260 B), each plus the 26-byte event overhead.
+ * Lambda's platform lines per invocation (text format, or JSON with a system log level of INFO):
+ * START (~60 B), END (~51 B), REPORT with its XRAY line (~260 B), each plus the 26-byte event
+ * overhead. None with JSON logs at system log level WARN (the synthesized stack: cost-stack.ts).
  */
 export const PLATFORM_LOG_BYTES_PER_INVOCATION = 60 + 51 + 260 + 3 * LOG_EVENT_OVERHEAD_BYTES;
 /** Logs kept (compressed about 6:1) for the synthesized retention. */
@@ -205,6 +206,8 @@ export interface CostContext {
   edge: boolean;
   /** The access log line of one request, bytes with overhead. */
   accessLogBytes: number;
+  /** Lambda's own log bytes per invocation (PLATFORM_LOG_BYTES_PER_INVOCATION, or 0 without platform lines). */
+  platformLogBytes: number;
 }
 
 /** Base of a stream worker invocation beyond the work on its records (decode a batch, answer): billed ms. */
@@ -220,7 +223,7 @@ export function opCost(fn: string, usage: OpUsage, ctx: CostContext): Record<str
     usage.handlerMs + usage.streamWorkerMs + streamInvocations * STREAM_INVOCATION_BASE_MS + usage.queueWorkerMs;
   const p = PRICES;
   const logBytes =
-    usage.logBytes + invocations * PLATFORM_LOG_BYTES_PER_INVOCATION + usage.apiRequests * ctx.accessLogBytes;
+    usage.logBytes + invocations * ctx.platformLogBytes + usage.apiRequests * ctx.accessLogBytes;
   return {
     dynamodb: usage.readUnits * p.dynamoReadRequestUnit.usd + usage.writeUnits * p.dynamoWriteRequestUnit.usd,
     lambda: invocations * p.lambdaRequest.usd + gbSeconds(lambdaMs) * p.lambdaArmGbSecond.usd,
@@ -249,3 +252,39 @@ export const total = (lines: Record<string, number>) => Object.values(lines).red
 /** Invocations an operation makes in all (for the table). */
 export const invocationsOf = (usage: OpUsage, ctx: CostContext) =>
   usage.apiRequests + usage.streamBatches * ctx.streamInvocationsPerBatch * ctx.streamWorkers + usage.queueMessages;
+
+// ---- Goals against floors
+
+/** A goal (US dollars a month) judged against the measured bill and the floor's (the least any build keeping the guarantees could cost). */
+export interface GoalVerdict {
+  goal: number;
+  measured: number;
+  floor: number;
+  met: boolean;
+  /** The floor is at or under the goal: some build could meet it. */
+  reachable: boolean;
+  /** What is left to cut to the goal (0 when met), and what the floor leaves above it (0 when reachable). */
+  toCut: number;
+  overByFloor: number;
+}
+
+export function goalVerdict(goal: number, measured: number, floor: number): GoalVerdict {
+  return {
+    goal,
+    measured,
+    floor,
+    met: measured <= goal,
+    reachable: floor <= goal,
+    toCut: Math.max(0, measured - goal),
+    overByFloor: Math.max(0, floor - goal),
+  };
+}
+
+/** `goal 1.25: met`, `goal 1.25: not met, reachable (floor $1.02; $0.23 to cut)`, `goal 8: impossible (floor $11.40, $3.40 over)`. */
+export function describeVerdict(verdict: GoalVerdict): string {
+  const usd = (value: number) => `$${value.toFixed(2)}`;
+  if (verdict.met) return `goal ${verdict.goal}: met (floor ${usd(verdict.floor)})`;
+  if (verdict.reachable)
+    return `goal ${verdict.goal}: not met, reachable (floor ${usd(verdict.floor)}; ${usd(verdict.toCut)} to cut)`;
+  return `goal ${verdict.goal}: impossible (floor ${usd(verdict.floor)}, ${usd(verdict.overByFloor)} over it)`;
+}

@@ -2,7 +2,8 @@
  * The fixed costs of a stage, read from its synthesized templates (the production stage, `prod`,
  * as `npm run deploy -- -c stage=prod` would create it; no bundling): KMS keys, secrets, alarm
  * metrics, the web ACL and its rules, the SQS event source mappings that poll while idle, the
- * stream mappings and their filters, log retention, and whether the edge and tracing are on.
+ * stream mappings and their filters, log retention, whether the edge is on, each function's
+ * tracing mode and its log settings (whether Lambda writes its START/END/REPORT lines).
  */
 import { PRICES_DATE, PRICES_REGION } from './prices';
 
@@ -20,9 +21,18 @@ export interface StackFacts {
   filteredStreamMappings: number;
   logRetentionMonths: number;
   edge: boolean;
-  tracing: boolean;
+  /** Functions (route operation or worker name) Lambda traces actively; the others pass through (no traces). */
+  tracedFunctions: string[];
+  /** Whether every worker is actively traced (the bill's stream and queue invocations). */
+  workersTraced: boolean;
+  /** Whether Lambda writes its platform lines (START, END, REPORT) per invocation: text logs, or a system log level of INFO or DEBUG. */
+  platformLogLines: boolean;
   roles: number;
 }
+
+/** The function a resource is (its description starts `<name>: `, as infra/local/aws/model.ts reads it). */
+const functionName = (fn: { properties: Record<string, any> }) =>
+  /^(\w+): /.exec(String(fn.properties.Description ?? ''))?.[1];
 
 export async function synthesizedFixedCosts(stage = 'prod'): Promise<StackFacts> {
   const { synthesizedResources } = await import('../../infra/local/aws/model');
@@ -31,6 +41,8 @@ export async function synthesizedFixedCosts(stage = 'prod'): Promise<StackFacts>
   const mappings = ofType('AWS::Lambda::EventSourceMapping');
   const streamMappings = mappings.filter((m) => String(m.properties.EventSourceArn).includes(':dynamodb:'));
   const functions = ofType('AWS::Lambda::Function').filter((f) => f.properties.MemorySize === 512);
+  const active = (f: { properties: Record<string, any> }) => f.properties.TracingConfig?.Mode === 'Active';
+  const workerFunctions = functions.filter((f) => f.path.includes('/Workers/'));
   const retention = Math.max(...ofType('AWS::Logs::LogGroup').map((g) => Number(g.properties.RetentionInDays ?? 0)));
   return {
     stage,
@@ -50,7 +62,13 @@ export async function synthesizedFixedCosts(stage = 'prod'): Promise<StackFacts>
     filteredStreamMappings: streamMappings.filter((m) => m.properties.FilterCriteria).length,
     logRetentionMonths: retention / 30,
     edge: ofType('AWS::CloudFront::Distribution').length > 0,
-    tracing: functions.length > 0 && functions.every((f) => f.properties.TracingConfig?.Mode === 'Active'),
+    tracedFunctions: functions.filter(active).flatMap((f) => functionName(f) ?? []),
+    workersTraced: workerFunctions.length > 0 && workerFunctions.every(active),
+    platformLogLines: functions.some(
+      (f) =>
+        f.properties.LoggingConfig?.LogFormat !== 'JSON' ||
+        !['WARN', 'ERROR', 'FATAL'].includes(f.properties.LoggingConfig?.SystemLogLevel),
+    ),
     roles: ofType('AWS::IAM::Role').length,
   };
 }

@@ -103,16 +103,22 @@ export function monthlyBill(input: {
     streamInvocationsPerBatch: perBatch,
     // `streamBatches` already counts the workers a batch invokes (their filters applied, test/bench/cost.ts).
     streamWorkers: 1,
+    // Per function as synthesized: an actively traced one samples (first each second, 5% of the rest), one passing through records none.
     traced: (fn) =>
-      !stack.tracing
-        ? 0
-        : fn === 'stream'
+      fn === 'stream'
+        ? stack.workersTraced
           ? sampled(batchRate * perBatch)
-          : fn === 'queue'
+          : 0
+        : fn === 'queue'
+          ? stack.workersTraced
             ? sampled(queueRate)
-            : sampled(apiRate.get(fn) ?? 0),
+            : 0
+          : stack.tracedFunctions.includes(fn)
+            ? sampled(apiRate.get(fn) ?? 0)
+            : 0,
     edge: stack.edge,
     accessLogBytes: ACCESS_LOG_BYTES,
+    platformLogBytes: stack.platformLogLines ? PLATFORM_LOG_BYTES_PER_INVOCATION : 0,
   };
 
   const lines: Record<string, number> = {};
@@ -143,8 +149,8 @@ export function monthlyBill(input: {
     (Object.values(opCost(fn, run, context)).reduce((a, b) => a + b, 0) +
       PRICES.lambdaRequest.usd +
       gbSeconds(run.handlerMs) * PRICES.lambdaArmGbSecond.usd +
-      (PLATFORM_LOG_BYTES_PER_INVOCATION / GB) * PRICES.logsIngestedGb.usd +
-      (stack.tracing ? PRICES.xrayTraceRecorded.usd : 0));
+      (context.platformLogBytes / GB) * PRICES.logsIngestedGb.usd +
+      (stack.tracedFunctions.includes(fn) ? PRICES.xrayTraceRecorded.usd : 0));
   addLine('reminder sweep (every minute: Lambda, DynamoDB, logs, trace)', sweepUsd('sweepReminders', sweep));
   if (input.retrySweep)
     addLine(
@@ -185,6 +191,26 @@ export function monthlyBill(input: {
   const total = Object.values(lines).reduce((a, b) => a + b, 0);
   return { practices, total, lines, context };
 }
+
+/**
+ * The fixed parts of the least stage that keeps the contract's guarantees and our edge security
+ * (for the floor bill; docs/cost.md): the web ACL with its rules as synthesized (decision 0018),
+ * the queues' idle polling (the pipeline the floors send events through), the token signing key
+ * (asymmetric, never leaving KMS) and one symmetric key for everything at rest (table, bus,
+ * queues, logs), one secret (the origin-verify, cursor and webhook secrets derived from it),
+ * no alarms, no tracing, no platform log lines. Per request the floors of cost-floors.ts.
+ */
+export const FLOOR_KMS_KEYS = 2;
+export const FLOOR_SECRETS = 1;
+export const floorStack = (stack: StackFacts): StackFacts => ({
+  ...stack,
+  kmsKeys: FLOOR_KMS_KEYS,
+  secrets: FLOOR_SECRETS,
+  alarmMetrics: 0,
+  tracedFunctions: [],
+  workersTraced: false,
+  platformLogLines: false,
+});
 
 /** The HTTP API's access log line (infra/stacks/stateless-stack.ts's format, typical values) plus the event overhead. */
 const ACCESS_LOG_BYTES =

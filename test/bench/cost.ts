@@ -50,7 +50,7 @@ const { latestStreamArn } = await import('../../infra/local/stream-poller');
 const { tableName } = await import('../../lib/db/client');
 const model = await import('./cost-model');
 const { FLOORS } = await import('./cost-floors');
-const { monthlyBill, WORKLOAD, describeWorkload } = await import('./cost-workload');
+const { monthlyBill, WORKLOAD, describeWorkload, floorStack } = await import('./cost-workload');
 const { synthesizedFixedCosts } = await import('./cost-stack');
 
 const SAMPLES = Number(process.env.BENCH_COST_SAMPLES ?? 5);
@@ -506,6 +506,19 @@ const retrySweepUsage: Usage = {
 };
 const one = monthlyBill({ practices: 1, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
 const many = monthlyBill({ practices: 1000, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
+// The floors' bills: every operation at its floor (cost-floors.ts), the sweeps as measured (the
+// contract's reminders and retries), the least fixed costs that keep our security (floorStack).
+const floorUsages = Object.fromEntries(
+  Object.entries(usages).map(([name, usage]) => [name, FLOORS[name]!(usage).usage]),
+);
+const floorInput = { usages: floorUsages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack: floorStack(stack) };
+const oneFloor = monthlyBill({ practices: 1, ...floorInput });
+const manyFloor = monthlyBill({ practices: 1000, ...floorInput });
+const GOALS = { many: 1.25, one: 8 };
+const verdicts = {
+  many: model.goalVerdict(GOALS.many, many.total / 1000, manyFloor.total / 1000),
+  one: model.goalVerdict(GOALS.one, one.total, oneFloor.total),
+};
 
 capturing = false;
 const money = (usd: number) => (usd >= 100 ? usd.toFixed(0) : usd >= 1 ? usd.toFixed(2) : usd.toFixed(3));
@@ -543,9 +556,15 @@ console.log(
     .join(', ')})`,
 );
 for (const line of describeWorkload(WORKLOAD)) console.log(line);
-for (const bill of [one, many]) {
+/** The floor bill's fixed lines (web ACL and rules, keys, secrets, idle polling), named with their dollars. */
+const fixedFloorText = (bill: typeof one) => {
+  const fixed = Object.entries(bill.lines).filter(([line]) => /^(WAF|KMS keys|Secrets|SQS idle)/.test(line));
+  const sum = fixed.reduce((total, [, usd]) => total + usd, 0);
+  return `$${sum.toFixed(2)} (${fixed.map(([line, usd]) => `${line} $${usd.toFixed(2)}`).join(', ')})`;
+};
+const printBill = (bill: typeof one, title: string) => {
   console.log(
-    `\nmonthly bill, ${bill.practices.toLocaleString('en-US')} practice${bill.practices > 1 ? 's' : ''}: $${money(bill.total)} ($${money(bill.total / bill.practices)} a practice)`,
+    `\n${title}, ${bill.practices.toLocaleString('en-US')} practice${bill.practices > 1 ? 's' : ''}: $${money(bill.total)} ($${money(bill.total / bill.practices)} a practice)`,
   );
   for (const [line, usd] of Object.entries(bill.lines)
     .sort((a, b) => b[1] - a[1])
@@ -553,12 +572,21 @@ for (const bill of [one, many]) {
     console.log(
       `  ${line.padEnd(62)} $${money(usd).padStart(8)}  ${((100 * usd) / bill.total).toFixed(1).padStart(5)}%`,
     );
-}
+};
+for (const bill of [one, many]) printBill(bill, 'monthly bill');
+// The floor of each goal not met: the least any build keeping the guarantees and our edge security could cost.
+if (!verdicts.one.met) printBill(oneFloor, 'floor (operations at their floors, least fixed costs; docs/cost.md)');
+if (!verdicts.many.met) printBill(manyFloor, 'floor (operations at their floors, least fixed costs; docs/cost.md)');
 console.log(
   `\nfloor goal: every operation within 1.5x its floor's cost at 1,000 practices -> ${ratios.length === 0 ? 'met' : `NOT met (${ratios.join(', ')})`}`,
 );
 console.log(
-  `cost: 1,000 practices $${(many.total / 1000).toFixed(2)} a practice a month (goal 1.25); one practice alone $${one.total.toFixed(2)} a month (goal 8)`,
+  `cost: 1,000 practices $${(many.total / 1000).toFixed(2)} a practice a month (goal ${GOALS.many}); one practice alone $${one.total.toFixed(2)} a month (goal ${GOALS.one})`,
+);
+console.log(
+  `floors: 1,000 practices ${model.describeVerdict(verdicts.many)}; one practice alone ${model.describeVerdict(verdicts.one)}${
+    verdicts.one.reachable ? '' : `: its fixed lines alone ${fixedFloorText(oneFloor)}`
+  }`,
 );
 
 await receiver.close();

@@ -144,8 +144,10 @@ describe('stage prod (edge on by default)', () => {
       ViewerProtocolPolicy: 'https-only',
       CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
-      FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })],
     });
+    // No CloudFront Function: the functions name API_BASE_URL for the edge's requests (lib/http/server-url.ts).
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toBeUndefined();
+    s.main.resourceCountIs('AWS::CloudFront::Function', 0);
     s.main.hasResourceProperties('AWS::SecretsManager::Secret', {
       KmsKeyId: Match.anyValue(),
       GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
@@ -154,8 +156,9 @@ describe('stage prod (edge on by default)', () => {
     expect(environments.length).toBeGreaterThan(0);
     for (const env of environments) {
       expect(JSON.stringify(env.ORIGIN_VERIFY_SECRET)).toContain('{{resolve:secretsmanager:');
-      // Tokens name the public URL (the distribution), not the origin behind it.
+      // Tokens and the API's own URLs name the public URL (the distribution), not the origin behind it.
       expect(JSON.stringify(env.TOKEN_ISSUER)).toContain('EdgeDistribution');
+      expect(JSON.stringify(env.API_BASE_URL)).toContain('EdgeDistribution');
     }
     s.main.hasOutput('ApiUrl', {
       Value: {

@@ -22,6 +22,7 @@ import { workers, type WorkerDef } from '../../lib/workers';
 import { readStatements, writeStatements } from '../../infra/constructs/app-function';
 import { sourceMapEnvironment } from '../../infra/constructs/bundling';
 import type { StatefulStack } from '../../infra/stacks/stateful-stack';
+import { routeTracing } from '../../infra/stacks/route-group-stack';
 import { PROJECT_ROOT, type StatelessStack } from '../../infra/stacks/stateless-stack';
 import { apiOptionsFromContext, DEFAULT_API_OPTIONS } from '../../infra/stacks/stage-settings';
 import { defineStage, type StageProps } from '../../infra/stage';
@@ -236,7 +237,7 @@ describe('stage dev (current routes and workers)', () => {
     );
   });
 
-  it('has one Lambda per route and per worker: Node 22 on arm64, traced, env read by the code, own encrypted log group', () => {
+  it('has one Lambda per route and per worker: Node 22 on arm64, traced (reads pass through), JSON logs without platform lines, env read by the code, own encrypted log group', () => {
     const functions = functionsOf(s);
     expect(functions.map((f) => f.name).sort()).toEqual([...Object.keys(ROUTES), ...WORKERS].sort());
     for (const { fn, env, template, name } of functions) {
@@ -244,7 +245,13 @@ describe('stage dev (current routes and workers)', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        TracingConfig: { Mode: 'Active' },
+        // docs/decisions/0023: workers and changes sampled by Lambda, reads (GET) pass through.
+        TracingConfig: { Mode: name in ROUTES && routeTracing(ROUTES[name]) === 'passThrough' ? 'PassThrough' : 'Active' },
+        LoggingConfig: expect.objectContaining({
+          LogFormat: 'JSON',
+          SystemLogLevel: 'WARN',
+          ApplicationLogLevel: env.LOG_LEVEL,
+        }),
       });
       expect(fn.Properties?.VpcConfig, name).toBeUndefined();
       for (const variable of ['POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL'])
@@ -257,6 +264,10 @@ describe('stage dev (current routes and workers)', () => {
       expect(logGroup?.Properties?.RetentionInDays, name).toBeGreaterThan(0);
       expect(logGroup?.Properties?.KmsKeyId, name).toBeDefined();
     }
+    // The hot reads pass through; a booking is traced.
+    for (const name of ['getAppointments', 'searchAvailability', 'searchPublicAvailability'])
+      expect(routeTracing(ROUTES[name]!), name).toBe('passThrough');
+    expect(routeTracing(ROUTES.createAppointment!)).toBe('active');
     for (const { name, env } of functions.filter((f) => f.name in ROUTES)) {
       expect(env.TOKEN_ISSUER, `${name} TOKEN_ISSUER`).toBeDefined();
       // The stage's own endpoint: GET /book.js names it, never a request's Host.

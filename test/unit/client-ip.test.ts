@@ -79,17 +79,22 @@ describe('with the edge on', () => {
     expect(await refusal({})).toBeNull();
   });
 
-  it("names the viewer's host in the API's own URLs only for the edge's requests", () => {
+  it("names the stage's public URL (API_BASE_URL) in the API's own URLs only for the edge's requests", () => {
     withEdge(SECRET);
-    const origin = {
-      host: 'abc123.execute-api.eu-west-1.amazonaws.com',
-      [EDGE_HEADERS.forwardedHost]: 'd111.cloudfront.net',
-    };
-    expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe('https://d111.cloudfront.net');
-    expect(serverUrlOf(origin)).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com');
-    withEdge(undefined);
-    expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe(
-      'https://abc123.execute-api.eu-west-1.amazonaws.com',
-    );
+    process.env.API_BASE_URL = 'https://d111.cloudfront.net';
+    resetConfig();
+    try {
+      // CloudFront sends the origin's Host (execute-api answers no other); a viewer's X-Forwarded-Host is no one's word.
+      const origin = { host: 'abc123.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-host': 'evil.example' };
+      expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe('https://d111.cloudfront.net');
+      expect(serverUrlOf(origin)).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com');
+      withEdge(undefined);
+      expect(serverUrlOf({ ...origin, [EDGE_HEADERS.verify]: SECRET })).toBe(
+        'https://abc123.execute-api.eu-west-1.amazonaws.com',
+      );
+    } finally {
+      delete process.env.API_BASE_URL;
+      resetConfig();
+    }
   });
 });

@@ -8,6 +8,9 @@ import {
   itemWriteUnits,
   numberSize,
   opCost,
+  PLATFORM_LOG_BYTES_PER_INVOCATION,
+  describeVerdict,
+  goalVerdict,
   queryReadUnits,
   streamInvocationsPerSecond,
   total,
@@ -84,10 +87,54 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       traced: () => 0,
       edge: false,
       accessLogBytes: 0,
+      platformLogBytes: PLATFORM_LOG_BYTES_PER_INVOCATION,
     });
     expect(lines.dynamodb).toBeCloseTo(8 * 0.125e-6 + 4 * 0.625e-6, 12);
     expect(lines.lambda).toBeCloseTo(0.2e-6 + 0.05 * 0.0000133334, 12);
     expect(lines.api).toBeCloseTo(1e-6, 12);
     expect(total(lines)).toBeGreaterThan(lines.dynamodb! + lines.lambda! + lines.api!);
+  });
+
+  it('judges a goal against the measured bill and the floor: met, reachable with what is left to cut, or impossible by how much', () => {
+    expect(goalVerdict(1.25, 1.1, 0.9)).toMatchObject({ met: true, reachable: true, toCut: 0, overByFloor: 0 });
+    const reachable = goalVerdict(1.25, 1.4, 1.0);
+    expect(reachable).toMatchObject({ met: false, reachable: true, overByFloor: 0 });
+    expect(reachable.toCut).toBeCloseTo(0.15, 10);
+    expect(describeVerdict(reachable)).toBe('goal 1.25: not met, reachable (floor $1.00; $0.15 to cut)');
+    const impossible = goalVerdict(8, 14.2, 10.5);
+    expect(impossible).toMatchObject({ met: false, reachable: false });
+    expect(impossible.overByFloor).toBeCloseTo(2.5, 10);
+    expect(describeVerdict(impossible)).toBe('goal 8: impossible (floor $10.50, $2.50 over it)');
+    // The floor at the goal is reachable (and met, when measured there too).
+    expect(goalVerdict(8, 8, 8)).toMatchObject({ met: true, reachable: true });
+  });
+
+  it('drops Lambda\'s platform lines from the log bill when the stack writes none (JSON logs, system level WARN)', () => {
+    const usage: OpUsage = {
+      apiRequests: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      storageBytes: 0,
+      streamBatches: 0,
+      streamRecords: 0,
+      handlerMs: 1,
+      streamWorkerMs: 0,
+      queueMessages: 0,
+      queueWorkerMs: 0,
+      eventBridgeEntries: 0,
+      logBytes: 100,
+      responseBytes: 0,
+      webhookBytes: 0,
+      kmsSigns: 0,
+    };
+    const context = { streamInvocationsPerBatch: 1, streamWorkers: 1, traced: () => 0, edge: true, accessLogBytes: 200 };
+    const withLines = opCost('getAppointments', usage, { ...context, platformLogBytes: PLATFORM_LOG_BYTES_PER_INVOCATION });
+    const without = opCost('getAppointments', usage, { ...context, platformLogBytes: 0 });
+    expect(without.logs).toBeCloseTo((300 / 1024 ** 3) * PRICES.logsIngestedGb.usd, 15);
+    expect(withLines.logs! - without.logs!).toBeCloseTo(
+      (PLATFORM_LOG_BYTES_PER_INVOCATION / 1024 ** 3) * PRICES.logsIngestedGb.usd,
+      15,
+    );
+    expect(without.xray).toBe(0);
   });
 });
