@@ -47,7 +47,7 @@ export class FunctionRole extends Construct {
     this.role = new ManagedPolicyRole(this, 'Role', props.description);
     acknowledge(this, {
       'AwsSolutions-IAM5[Resource::*]':
-        'Only actions without resource-level permissions get Resource "*": xray:PutTraceSegments and xray:PutTelemetryRecords (every function may send traces: active, or passing a caller's through) and, for the stream consumer, dynamodb:ListStreams (test/infra asserts no other action has it).',
+        'Only actions without resource-level permissions get Resource "*": xray:PutTraceSegments and xray:PutTelemetryRecords (every function may send traces: active, or passing through a caller trace) and, for the stream consumer, dynamodb:ListStreams (test/infra asserts no other action has it).',
     });
   }
 

@@ -17,6 +17,8 @@ import {
   xrayTracesPerSecond,
   type OpUsage,
 } from '../bench/cost-model';
+import type { StackFacts } from '../bench/cost-stack';
+import { floorStack, monthlyBill } from '../bench/cost-workload';
 import { PRICES, PRICES_DATE } from '../bench/prices';
 
 describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
@@ -136,5 +138,58 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       15,
     );
     expect(without.xray).toBe(0);
+  });
+
+  it("prices a floor stage's fixed lines: the web ACL and its rules, 2 keys, 1 secret, no alarms, no traces", () => {
+    const stack: StackFacts = {
+      stage: 'prod',
+      pricesLabel: '',
+      kmsKeys: 4,
+      secrets: 3,
+      alarmMetrics: 13,
+      webAcls: 1,
+      wafRules: 2,
+      sqsMappings: 2,
+      streamMappings: 2,
+      filteredStreamMappings: 2,
+      logRetentionMonths: 3,
+      edge: true,
+      tracedFunctions: ['createAppointment', 'sweepReminders'],
+      workersTraced: true,
+      platformLogLines: true,
+      roles: 40,
+    };
+    const idle: OpUsage = {
+      apiRequests: 0,
+      readUnits: 0,
+      writeUnits: 0,
+      storageBytes: 0,
+      streamBatches: 0,
+      streamRecords: 0,
+      handlerMs: 0,
+      streamWorkerMs: 0,
+      queueMessages: 0,
+      queueWorkerMs: 0,
+      eventBridgeEntries: 0,
+      logBytes: 0,
+      responseBytes: 0,
+      webhookBytes: 0,
+      kmsSigns: 0,
+    };
+    const bill = (facts: StackFacts) =>
+      monthlyBill({ practices: 1, usages: {}, fnOf: {}, sweep: idle, stack: facts, workload: {} });
+    const ours = bill(stack);
+    const floor = bill(floorStack(stack));
+    expect(floor.lines['WAF web ACL + 2 rules']).toBeCloseTo(7, 10);
+    expect(floor.lines['KMS keys (2)']).toBeCloseTo(2, 10);
+    expect(floor.lines['Secrets Manager secrets (1)']).toBeCloseTo(0.4, 10);
+    expect(floor.lines['CloudWatch alarms (0 metrics)']).toBe(0);
+    expect(ours.lines['KMS keys (4)']).toBeCloseTo(4, 10);
+    // The sweep's run a minute: its trace and platform lines only where the stack has them.
+    const sweepLine = 'reminder sweep (every minute: Lambda, DynamoDB, logs, trace)';
+    expect(ours.lines[sweepLine]! - floor.lines[sweepLine]!).toBeCloseTo(
+      43_200 * (PRICES.xrayTraceRecorded.usd + (PLATFORM_LOG_BYTES_PER_INVOCATION / 1024 ** 3) * PRICES.logsIngestedGb.usd),
+      8,
+    );
   });
 });
