@@ -204,6 +204,8 @@ export interface CostContext {
   traced: (fn: string) => number;
   /** The stage's edge (CloudFront + WAF) in front of the HTTP API. */
   edge: boolean;
+  /** CloudFront Functions each request runs at the edge (0 when none is attached). */
+  edgeFunctions?: number;
   /** The access log line of one request, bytes with overhead. */
   accessLogBytes: number;
   /** Lambda's own log bytes per invocation (PLATFORM_LOG_BYTES_PER_INVOCATION, or 0 without platform lines). */
@@ -229,7 +231,8 @@ export function opCost(fn: string, usage: OpUsage, ctx: CostContext): Record<str
     lambda: invocations * p.lambdaRequest.usd + gbSeconds(lambdaMs) * p.lambdaArmGbSecond.usd,
     api: usage.apiRequests * p.httpApiRequest.usd,
     edge: ctx.edge
-      ? usage.apiRequests * (p.cloudFrontRequest.usd + p.cloudFrontFunctionInvocation.usd + p.wafRequest.usd)
+      ? usage.apiRequests *
+        (p.cloudFrontRequest.usd + (ctx.edgeFunctions ?? 0) * p.cloudFrontFunctionInvocation.usd + p.wafRequest.usd)
       : 0,
     transfer:
       (usage.responseBytes / GB) * (ctx.edge ? p.cloudFrontTransferOutGb.usd : p.dataTransferOutGb.usd) +

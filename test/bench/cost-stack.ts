@@ -21,6 +21,8 @@ export interface StackFacts {
   filteredStreamMappings: number;
   logRetentionMonths: number;
   edge: boolean;
+  /** CloudFront Functions on the distribution's viewer requests (each request runs each). */
+  cloudFrontFunctions: number;
   /** Functions (route operation or worker name) Lambda traces actively; the others pass through (no traces). */
   tracedFunctions: string[];
   /** Whether every worker is actively traced (the bill's stream and queue invocations). */
@@ -62,6 +64,7 @@ export async function synthesizedFixedCosts(stage = 'prod'): Promise<StackFacts>
     filteredStreamMappings: streamMappings.filter((m) => m.properties.FilterCriteria).length,
     logRetentionMonths: retention / 30,
     edge: ofType('AWS::CloudFront::Distribution').length > 0,
+    cloudFrontFunctions: ofType('AWS::CloudFront::Function').length,
     tracedFunctions: functions.filter(active).flatMap((f) => functionName(f) ?? []),
     workersTraced: workerFunctions.length > 0 && workerFunctions.every(active),
     platformLogLines: functions.some(

@@ -117,6 +117,7 @@ export function monthlyBill(input: {
             ? sampled(apiRate.get(fn) ?? 0)
             : 0,
     edge: stack.edge,
+    edgeFunctions: stack.cloudFrontFunctions,
     accessLogBytes: ACCESS_LOG_BYTES,
     platformLogBytes: stack.platformLogLines ? PLATFORM_LOG_BYTES_PER_INVOCATION : 0,
   };
@@ -129,7 +130,7 @@ export function monthlyBill(input: {
     dynamodb: 'DynamoDB requests',
     lambda: 'Lambda (requests + GB-s)',
     api: 'API Gateway HTTP API',
-    edge: 'CloudFront + WAF + CloudFront Function requests',
+    edge: 'CloudFront + WAF requests (+ CloudFront Functions, if any)',
     transfer: 'data transfer out',
     events: 'EventBridge events',
     sqs: 'SQS requests (sends, receives, deletes)',

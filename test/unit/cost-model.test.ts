@@ -138,6 +138,12 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       15,
     );
     expect(without.xray).toBe(0);
+    // The edge: CloudFront and WAF per request, a CloudFront Function's invocation only when one is attached.
+    expect(without.edge).toBeCloseTo(PRICES.cloudFrontRequest.usd + PRICES.wafRequest.usd, 15);
+    expect(opCost('getAppointments', usage, { ...context, platformLogBytes: 0, edgeFunctions: 1 }).edge).toBeCloseTo(
+      PRICES.cloudFrontRequest.usd + PRICES.wafRequest.usd + PRICES.cloudFrontFunctionInvocation.usd,
+      15,
+    );
   });
 
   it("prices a floor stage's fixed lines: the web ACL and its rules, 2 keys, 1 secret, no alarms, no traces", () => {
@@ -154,6 +160,7 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       filteredStreamMappings: 2,
       logRetentionMonths: 3,
       edge: true,
+      cloudFrontFunctions: 0,
       tracedFunctions: ['createAppointment', 'sweepReminders'],
       workersTraced: true,
       platformLogLines: true,
