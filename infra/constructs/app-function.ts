@@ -6,7 +6,7 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
-  ApplicationLogLevel,
+  type ApplicationLogLevel,
   Architecture,
   LoggingFormat,
   Runtime,

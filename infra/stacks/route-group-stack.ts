@@ -13,12 +13,7 @@ import {
   verifiesWithTokenKey,
   type RouteDef,
 } from '../../lib/http/route';
-import {
-  AppFunction,
-  allowLogGroupsUnder,
-  type FunctionLogs,
-  type FunctionTracing,
-} from '../constructs/app-function';
+import { AppFunction, allowLogGroupsUnder, type FunctionLogs, type FunctionTracing } from '../constructs/app-function';
 import { FunctionRole, tableAccessSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';

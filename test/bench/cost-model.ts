@@ -224,8 +224,7 @@ export function opCost(fn: string, usage: OpUsage, ctx: CostContext): Record<str
   const lambdaMs =
     usage.handlerMs + usage.streamWorkerMs + streamInvocations * STREAM_INVOCATION_BASE_MS + usage.queueWorkerMs;
   const p = PRICES;
-  const logBytes =
-    usage.logBytes + invocations * ctx.platformLogBytes + usage.apiRequests * ctx.accessLogBytes;
+  const logBytes = usage.logBytes + invocations * ctx.platformLogBytes + usage.apiRequests * ctx.accessLogBytes;
   return {
     dynamodb: usage.readUnits * p.dynamoReadRequestUnit.usd + usage.writeUnits * p.dynamoWriteRequestUnit.usd,
     lambda: invocations * p.lambdaRequest.usd + gbSeconds(lambdaMs) * p.lambdaArmGbSecond.usd,

@@ -201,8 +201,8 @@ export function monthlyBill(input: {
  * queues, logs), one secret (the origin-verify, cursor and webhook secrets derived from it),
  * no alarms, no tracing, no platform log lines. Per request the floors of cost-floors.ts.
  */
-export const FLOOR_KMS_KEYS = 2;
-export const FLOOR_SECRETS = 1;
+const FLOOR_KMS_KEYS = 2;
+const FLOOR_SECRETS = 1;
 export const floorStack = (stack: StackFacts): StackFacts => ({
   ...stack,
   kmsKeys: FLOOR_KMS_KEYS,

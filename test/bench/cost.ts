@@ -511,7 +511,13 @@ const many = monthlyBill({ practices: 1000, usages, fnOf, sweep: sweepUsage, ret
 const floorUsages = Object.fromEntries(
   Object.entries(usages).map(([name, usage]) => [name, FLOORS[name]!(usage).usage]),
 );
-const floorInput = { usages: floorUsages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack: floorStack(stack) };
+const floorInput = {
+  usages: floorUsages,
+  fnOf,
+  sweep: sweepUsage,
+  retrySweep: retrySweepUsage,
+  stack: floorStack(stack),
+};
 const oneFloor = monthlyBill({ practices: 1, ...floorInput });
 const manyFloor = monthlyBill({ practices: 1000, ...floorInput });
 const GOALS = { many: 1.25, one: 8 };

@@ -246,7 +246,9 @@ describe('stage dev (current routes and workers)', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         // docs/decisions/0023: workers and changes sampled by Lambda, reads (GET) pass through.
-        TracingConfig: { Mode: name in ROUTES && routeTracing(ROUTES[name]) === 'passThrough' ? 'PassThrough' : 'Active' },
+        TracingConfig: {
+          Mode: name in ROUTES && routeTracing(ROUTES[name]) === 'passThrough' ? 'PassThrough' : 'Active',
+        },
         LoggingConfig: expect.objectContaining({
           LogFormat: 'JSON',
           SystemLogLevel: 'WARN',

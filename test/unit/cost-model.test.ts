@@ -111,7 +111,7 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
     expect(goalVerdict(8, 8, 8)).toMatchObject({ met: true, reachable: true });
   });
 
-  it('drops Lambda\'s platform lines from the log bill when the stack writes none (JSON logs, system level WARN)', () => {
+  it("drops Lambda's platform lines from the log bill when the stack writes none (JSON logs, system level WARN)", () => {
     const usage: OpUsage = {
       apiRequests: 1,
       readUnits: 0,
@@ -129,8 +129,17 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       webhookBytes: 0,
       kmsSigns: 0,
     };
-    const context = { streamInvocationsPerBatch: 1, streamWorkers: 1, traced: () => 0, edge: true, accessLogBytes: 200 };
-    const withLines = opCost('getAppointments', usage, { ...context, platformLogBytes: PLATFORM_LOG_BYTES_PER_INVOCATION });
+    const context = {
+      streamInvocationsPerBatch: 1,
+      streamWorkers: 1,
+      traced: () => 0,
+      edge: true,
+      accessLogBytes: 200,
+    };
+    const withLines = opCost('getAppointments', usage, {
+      ...context,
+      platformLogBytes: PLATFORM_LOG_BYTES_PER_INVOCATION,
+    });
     const without = opCost('getAppointments', usage, { ...context, platformLogBytes: 0 });
     expect(without.logs).toBeCloseTo((300 / 1024 ** 3) * PRICES.logsIngestedGb.usd, 15);
     expect(withLines.logs! - without.logs!).toBeCloseTo(
@@ -195,7 +204,8 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
     // The sweep's run a minute: its trace and platform lines only where the stack has them.
     const sweepLine = 'reminder sweep (every minute: Lambda, DynamoDB, logs, trace)';
     expect(ours.lines[sweepLine]! - floor.lines[sweepLine]!).toBeCloseTo(
-      43_200 * (PRICES.xrayTraceRecorded.usd + (PLATFORM_LOG_BYTES_PER_INVOCATION / 1024 ** 3) * PRICES.logsIngestedGb.usd),
+      43_200 *
+        (PRICES.xrayTraceRecorded.usd + (PLATFORM_LOG_BYTES_PER_INVOCATION / 1024 ** 3) * PRICES.logsIngestedGb.usd),
       8,
     );
   });
