@@ -15,6 +15,8 @@ const appointment: AppointmentRecord = {
   scheduled_at: '2026-12-01T15:00:00.000Z',
   end_at: '2026-12-01T16:00:00.000Z',
   duration_minutes: 60,
+  buffer_before_minutes: 0,
+  buffer_after_minutes: 0,
   status: 'scheduled',
   notes: 'Allergic to lidocaine',
   internal_notes: null,
