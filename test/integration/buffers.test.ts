@@ -58,7 +58,11 @@ describe('buffers', { timeout: 60_000 }, () => {
       scheduled_at: nyTime(DAY, '11:10'),
     });
     expect(sameRoom.body.error?.code).toBe('ROOM_UNAVAILABLE');
-    const otherProvider = await book(scene, { service_id: laser.id, provider_id: other, scheduled_at: nyTime(DAY, '11:10') });
+    const otherProvider = await book(scene, {
+      service_id: laser.id,
+      provider_id: other,
+      scheduled_at: nyTime(DAY, '11:10'),
+    });
     expect(otherProvider.status, JSON.stringify(otherProvider.body)).toBe(201);
     // Right after the cleanup: free.
     expect((await book(scene, { service_id: laser.id, scheduled_at: nyTime(DAY, '11:15') })).status).toBe(201);

@@ -9,7 +9,11 @@ const DATE = '2026-11-23';
 // 09:00-17:00 New York = 14:00-22:00Z on this date.
 const HOURS: WorkingHours = { mon: [{ start: '09:00', end: '17:00' }] };
 const at = (hhmmZ: string) => `${DATE}T${hhmmZ}:00.000Z`;
-const busy = (start: string, end: string, appointment_id = 'a1') => ({ start: at(start), end: at(end), appointment_id });
+const busy = (start: string, end: string, appointment_id = 'a1') => ({
+  start: at(start),
+  end: at(end),
+  appointment_id,
+});
 
 describe('heldInterval', () => {
   it('widens the client time by the buffers; none (or missing fields) leaves it as it is', () => {
@@ -41,7 +45,11 @@ describe('heldInterval', () => {
 });
 
 describe('checkProviderAvailability with buffers', () => {
-  const check = (start: string, end: string, buffers: { buffer_before_minutes?: number; buffer_after_minutes?: number }) =>
+  const check = (
+    start: string,
+    end: string,
+    buffers: { buffer_before_minutes?: number; buffer_after_minutes?: number },
+  ) =>
     checkProviderAvailability({
       start: at(start),
       end: at(end),
