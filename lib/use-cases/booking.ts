@@ -93,11 +93,33 @@ export function planClaimChanges(
   return [...changes.values()];
 }
 
-/** A create reads before it knows the service's buffers, so it reads for the largest ones. */
 const WIDEST_BUFFERS: Required<Buffers> = {
   buffer_before_minutes: MAX_BUFFER_MINUTES,
   buffer_after_minutes: MAX_BUFFER_MINUTES,
 };
+
+/** Whether buckets read for `read` buffers hold every claim a booking with `needed` ones can meet. */
+const covers = (read: Buffers | undefined, needed: Required<Buffers>) =>
+  buffersOf(read).buffer_before_minutes >= needed.buffer_before_minutes &&
+  buffersOf(read).buffer_after_minutes >= needed.buffer_after_minutes;
+
+/**
+ * A create's reads, whose buckets must cover the held time of a service read in the same batch:
+ * read for the expected buffers (`hint`, else none), and again for the service's when they turn
+ * out wider (one more round trip, only for a buffered service the caller had not read); should the
+ * service change between the two reads, the widest buffers cover any.
+ */
+export async function readCovering(
+  read: (buffers: Buffers) => Promise<BookingReads>,
+  serviceId: string,
+  hint: Buffers | undefined,
+): Promise<BookingReads> {
+  const first = await read(buffersOf(hint));
+  const needed = buffersOf(first.entity('SERVICE', serviceId));
+  if (covers(hint, needed)) return first;
+  const second = await read(needed);
+  return covers(needed, buffersOf(second.entity('SERVICE', serviceId))) ? second : read(WIDEST_BUFFERS);
+}
 
 /**
  * Reads for deciding a placement: the practice, the referenced items and the buckets the held time
@@ -179,6 +201,8 @@ export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 's
   online?: OnlineReads;
   /** Runs first on the reads, so a missing client is answered before a missing service (API reference, errors). */
   decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
+  /** The service's buffers when the caller has read it already, so the first read covers its held time. */
+  buffers?: Buffers;
 }
 
 export const createAppointment = (
@@ -236,17 +260,22 @@ export async function placementAttempt(
     equipment_id: input.equipment_id ?? null,
     scheduled_at: scheduledAt,
   };
-  const reads = await readPlacement(
-    medspaId,
-    { ...placementInput, providerIds: input.providerIds },
-    input.duration_minutes ?? MAX_APPOINTMENT_MINUTES,
-    WIDEST_BUFFERS,
-    [
-      ...extra,
-      ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
-      { type: 'SERVICE', id: input.service_id },
-    ],
-    input.online,
+  const reads = await readCovering(
+    (buffers) =>
+      readPlacement(
+        medspaId,
+        { ...placementInput, providerIds: input.providerIds },
+        input.duration_minutes ?? MAX_APPOINTMENT_MINUTES,
+        buffers,
+        [
+          ...extra,
+          ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
+          { type: 'SERVICE', id: input.service_id },
+        ],
+        input.online,
+      ),
+    input.service_id,
+    input.buffers,
   );
   const service = reads.entity('SERVICE', input.service_id);
   const client = input.decide(reads, service);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { bookOnline } from '../../lib/use-cases/public-booking';
+import { publicAvailability } from '../../lib/use-cases/public-catalog';
 import { call } from '../fixtures/api';
 import { makeService } from '../fixtures/builders';
 import { utc } from '../fixtures/dates';
+import { enableOnlineBooking, onlineBooking, outcome } from '../fixtures/online-booking';
 import { book, BOOKING_DAY, booked, claimItems, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
@@ -161,5 +164,28 @@ describe('buffers', { timeout: 60_000 }, () => {
     const statuses = responses.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error.code}`));
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 201)).toEqual(Array(starts.length - 1).fill('409 PROVIDER_UNAVAILABLE'));
+  });
+
+  it("public availability and public bookings use the service's buffers", async () => {
+    const { scene, laser } = await cleanupScene();
+    await enableOnlineBooking(scene.practice.medspaId);
+    await booked(scene, { scheduled_at: nyTime(DAY, '12:00') });
+    const now = new Date();
+    const [entry] = await publicAvailability(
+      scene.practice.medspaId,
+      { service_id: laser.id, from: DAY, to: DAY },
+      now,
+    );
+    const starts = entry!.slots.map((s) => s.slot_start);
+    expect(starts).toContain(utc(DAY, '10:45'));
+    expect(starts).not.toContain(utc(DAY, '11:00'));
+    const book = (hhmm: string) =>
+      bookOnline(
+        scene.practice.medspaId,
+        onlineBooking(scene, { service_id: laser.id, scheduled_at: nyTime(DAY, hhmm) }),
+        now,
+      );
+    expect(await outcome(book('11:00'))).toBe('SLOT_UNAVAILABLE');
+    expect(await outcome(book('10:45'))).toBe('ok');
   });
 });

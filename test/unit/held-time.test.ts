@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkProviderAvailability, type WorkingHours } from '../../lib/domain/availability';
 import { buffersOf, heldInterval } from '../../lib/domain/held-time';
-import { claimsOf } from '../../lib/use-cases/booking';
+import type { BookingReads } from '../../lib/db/booking-reads';
+import { claimsOf, readCovering } from '../../lib/use-cases/booking';
 
 /** Buffers (contract section 11): the held time; slots agree with the check (test/unit/slots.test.ts). */
 const NY = 'America/New_York';
@@ -72,5 +73,37 @@ describe('checkProviderAvailability with buffers', () => {
     expect(check('19:00', '20:00', { buffer_after_minutes: 30 })).toEqual([]);
     expect(check('21:00', '22:00', { buffer_after_minutes: 240, buffer_before_minutes: 30 })).toEqual([]);
     expect(check('13:45', '14:45', {})).toEqual(['outside_working_hours']);
+  });
+});
+
+describe('readCovering: a create reads the buckets of its service held time', () => {
+  const service = (before: number, after: number) => ({ buffer_before_minutes: before, buffer_after_minutes: after });
+  /** A fake booking read: the service as successive reads find it; records the buffers each read asked for. */
+  const reader = (...found: ReturnType<typeof service>[]) => {
+    const asked: unknown[] = [];
+    const read = async (buffers: unknown) => {
+      asked.push(buffers);
+      const record = found[Math.min(asked.length - 1, found.length - 1)];
+      return { entity: () => record } as unknown as BookingReads;
+    };
+    return { asked, read };
+  };
+
+  it('reads once when the hint (or no buffers) covers the service', async () => {
+    const none = reader(service(0, 0));
+    await readCovering(none.read, 's', undefined);
+    expect(none.asked).toEqual([service(0, 0)]);
+    const hinted = reader(service(10, 15));
+    await readCovering(hinted.read, 's', service(10, 15));
+    expect(hinted.asked).toEqual([service(10, 15)]);
+  });
+
+  it("reads again for the service's buffers, and for the widest when they grew in between", async () => {
+    const wider = reader(service(0, 15));
+    await readCovering(wider.read, 's', undefined);
+    expect(wider.asked).toEqual([service(0, 0), service(0, 15)]);
+    const grew = reader(service(0, 15), service(0, 30));
+    await readCovering(grew.read, 's', undefined);
+    expect(grew.asked).toEqual([service(0, 0), service(0, 15), service(240, 240)]);
   });
 });
