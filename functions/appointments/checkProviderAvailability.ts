@@ -7,5 +7,6 @@ export const handler = httpHandler(appointmentRoutes.checkProviderAvailability, 
     caller.medspaId,
     { providerId: params.id, roomId: query.room_id, equipmentId: query.equipment_id },
     { start: query.start, end: query.end },
+    query.service_id,
   ),
 }));

@@ -126,7 +126,9 @@ export async function seedDemoPracticeData(
     },
   ];
   const [botox, hydrafacial, laserHair, peel] = await Promise.all(
-    services.map((service) => createService(medspaId, { ...service, active: true }, now)),
+    services.map((service) =>
+      createService(medspaId, { ...service, buffer_before_minutes: 0, buffer_after_minutes: 0, active: true }, now),
+    ),
   );
 
   const clients = [

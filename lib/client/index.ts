@@ -190,10 +190,20 @@ export class MedspaClient {
     providerId: string,
     start: string,
     end: string,
-    options: { roomId?: string; equipmentId?: string } & RequestOptions = {},
+    /** `serviceId`: give the interval that service's buffers (contract section 11). */
+    options: { roomId?: string; equipmentId?: string; serviceId?: string } & RequestOptions = {},
   ) {
     return this.api.checkProviderAvailability(
-      { params: { id: providerId }, query: { start, end, room_id: options.roomId, equipment_id: options.equipmentId } },
+      {
+        params: { id: providerId },
+        query: {
+          start,
+          end,
+          room_id: options.roomId,
+          equipment_id: options.equipmentId,
+          service_id: options.serviceId,
+        },
+      },
       options,
     );
   }
@@ -202,7 +212,8 @@ export class MedspaClient {
     date: string,
     durationMinutes: number,
     intervalMinutes = 15,
-    options: { roomId?: string; equipmentId?: string } & RequestOptions = {},
+    /** `serviceId`: slots leave room for that service's buffers (contract section 11). */
+    options: { roomId?: string; equipmentId?: string; serviceId?: string } & RequestOptions = {},
   ) {
     return this.api.getAvailableSlots(
       {
@@ -213,6 +224,7 @@ export class MedspaClient {
           interval_minutes: intervalMinutes,
           room_id: options.roomId,
           equipment_id: options.equipmentId,
+          service_id: options.serviceId,
         },
       },
       options,

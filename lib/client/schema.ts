@@ -2186,6 +2186,16 @@ export interface components {
              */
             duration_minutes: number;
             /**
+             * @description Minutes held before each booking (preparation); a change moves nothing already booked.
+             * @example 0
+             */
+            buffer_before_minutes: number;
+            /**
+             * @description Minutes held after each booking (cleanup); a change moves nothing already booked.
+             * @example 15
+             */
+            buffer_after_minutes: number;
+            /**
              * @description Whether it can be booked.
              * @example true
              */
@@ -2623,6 +2633,16 @@ export interface components {
              */
             duration_minutes: number;
             /**
+             * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+             * @example 0
+             */
+            buffer_before_minutes: number;
+            /**
+             * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+             * @example 15
+             */
+            buffer_after_minutes: number;
+            /**
              * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
              * @example scheduled
              * @enum {string}
@@ -2725,6 +2745,16 @@ export interface components {
              * @example 60
              */
             duration_minutes: number;
+            /**
+             * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+             * @example 0
+             */
+            buffer_before_minutes: number;
+            /**
+             * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+             * @example 15
+             */
+            buffer_after_minutes: number;
             /**
              * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
              * @example scheduled
@@ -3429,6 +3459,16 @@ export interface components {
                      */
                     duration_minutes?: number;
                     /**
+                     * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
+                    /**
                      * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
                      * @example scheduled
                      * @enum {string}
@@ -3567,6 +3607,16 @@ export interface components {
                      */
                     duration_minutes?: number;
                     /**
+                     * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
+                    /**
                      * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
                      * @example scheduled
                      * @enum {string}
@@ -3700,6 +3750,16 @@ export interface components {
                      */
                     duration_minutes?: number;
                     /**
+                     * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
+                    /**
                      * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
                      * @example scheduled
                      * @enum {string}
@@ -3832,6 +3892,16 @@ export interface components {
                      * @example 60
                      */
                     duration_minutes?: number;
+                    /**
+                     * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
                     /**
                      * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
                      * @example scheduled
@@ -6198,6 +6268,18 @@ export interface operations {
                      */
                     duration_minutes: number;
                     /**
+                     * @description Preparation before the client arrives (0-240, default 0): held with the booking, may reach before opening.
+                     * @default 0
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Cleanup after the client leaves (0-240, default 0): held with the booking, may reach after closing.
+                     * @default 0
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
+                    /**
                      * @description Whether it can be booked (booking an inactive service is 400).
                      * @default true
                      * @example true
@@ -6301,6 +6383,16 @@ export interface operations {
                      * @example 30
                      */
                     duration_minutes?: number;
+                    /**
+                     * @description Preparation before the client arrives (0-240, default 0): held with the booking, may reach before opening.
+                     * @example 0
+                     */
+                    buffer_before_minutes?: number;
+                    /**
+                     * @description Cleanup after the client leaves (0-240, default 0): held with the booking, may reach after closing.
+                     * @example 15
+                     */
+                    buffer_after_minutes?: number;
                     /**
                      * @description Whether it can be booked (booking an inactive service is 400).
                      * @example true
@@ -6849,6 +6941,16 @@ export interface operations {
                              * @example 60
                              */
                             duration_minutes: number;
+                            /**
+                             * @description Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).
+                             * @example 0
+                             */
+                            buffer_before_minutes: number;
+                            /**
+                             * @description Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.
+                             * @example 15
+                             */
+                            buffer_after_minutes: number;
                             /**
                              * @description scheduled -> confirmed -> checked_in -> in_progress -> completed; scheduled, confirmed or in_progress -> cancelled; checked_in -> no_show. completed, cancelled and no_show are final.
                              * @example scheduled
@@ -7548,6 +7650,8 @@ export interface operations {
                 start: string & unknown;
                 /** @description End of the interval (exclusive), with an offset. */
                 end: string & unknown;
+                /** @description Give the interval this service's buffers: [start - before, end + after) must overlap no booking's held time (else 404 SERVICE_NOT_FOUND). Without it, no buffers. */
+                service_id?: string;
                 /** @description Also check this room (else 404 ROOM_NOT_FOUND). */
                 room_id?: string;
                 /** @description Also check this equipment (else 404 EQUIPMENT_NOT_FOUND). */
@@ -7626,7 +7730,7 @@ export interface operations {
                 interval_minutes?: number;
                 /** @description Same as interval_minutes. */
                 intervalMinutes?: number;
-                /** @description Use this service's duration (else 404 SERVICE_NOT_FOUND). */
+                /** @description Use this service's buffers, and its duration when duration_minutes is absent (else 404 SERVICE_NOT_FOUND). Without it, slots have no buffers. */
                 service_id?: string;
                 /** @description Also check this room (else 404 ROOM_NOT_FOUND). */
                 room_id?: string;
@@ -9257,6 +9361,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9326,6 +9432,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9348,6 +9456,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9417,6 +9527,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9439,6 +9551,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9507,6 +9621,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9529,6 +9645,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9597,6 +9715,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9619,6 +9739,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9687,6 +9809,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,
@@ -9755,6 +9879,8 @@ export interface operations {
                  *           "scheduled_at": "2026-12-01T15:00:00.000Z",
                  *           "end_at": "2026-12-01T16:00:00.000Z",
                  *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
                  *           "status": "scheduled",
                  *           "notes": "First visit; prefers the afternoon.",
                  *           "internal_notes": null,

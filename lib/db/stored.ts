@@ -94,6 +94,9 @@ export const storedService = /* @__PURE__ */ built(() =>
     category: nullableText,
     price_cents: count,
     duration_minutes: count,
+    // Services and appointments stored before buffers existed have none.
+    buffer_before_minutes: z._default(count, 0),
+    buffer_after_minutes: z._default(count, 0),
     active: z.boolean(),
     provider_ids: z.array(text),
     ...versioned,
@@ -191,6 +194,8 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     scheduled_at: text,
     end_at: text,
     duration_minutes: count,
+    buffer_before_minutes: z._default(count, 0),
+    buffer_after_minutes: z._default(count, 0),
     status: z.enum(APPOINTMENT_STATUSES),
     notes: nullableText,
     internal_notes: nullableText,

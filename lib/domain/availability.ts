@@ -1,3 +1,4 @@
+import { heldInterval, type Buffers } from './held-time';
 import { localDateOf, localTimeToInstant, weekdayKey, type WeekdayKey } from './time';
 
 /** UTC ISO instants, half-open [start, end). */
@@ -5,7 +6,7 @@ export type Interval = { start: string; end: string };
 /** Local HH:MM periods per weekday; an end of "24:00" means the next local midnight. */
 export type WorkingHours = Partial<Record<WeekdayKey, { start: string; end: string }[]>>;
 export type TimeOff = { start: string; end: string; reason?: string };
-/** The interval of an active appointment holding a provider, room or equipment. */
+/** The held time (lib/domain/held-time.ts) of an active appointment holding a provider, room or equipment. */
 export type Busy = { start: string; end: string; appointment_id: string };
 
 export type ConflictType =
@@ -70,13 +71,17 @@ export type AvailabilityInput = {
   providerBusy: Busy[];
   roomBusy?: Busy[];
   equipmentBusy?: Busy[];
+  /** The candidate's buffers: its held time must overlap no busy one (none: the client's time). */
+  buffers?: Buffers | null;
   /** The appointment being moved: its own current time does not block it. */
   ignoreAppointmentId?: string;
 };
 
 /**
  * Every reason [start, end) cannot be booked, provider-level first. Working hours are those of the
- * local date of `start`; the interval must fit inside one period of that day.
+ * local date of `start`; the interval must fit inside one period of that day. Working hours and
+ * time off judge the client's time [start, end); bookings judge the held time (with `buffers`),
+ * against busy intervals that are held times too.
  */
 export function checkProviderAvailability(input: AvailabilityInput): {
   isAvailable: boolean;
@@ -92,9 +97,10 @@ export function checkProviderAvailability(input: AvailabilityInput): {
   for (const t of input.timeOff) {
     if (overlaps(t, wanted)) conflicts.push({ type: 'time_off', start: t.start, end: t.end });
   }
+  const held = heldInterval(wanted, input.buffers);
   const booked = (type: ConflictType, busy: Busy[] = []): void => {
     for (const b of busy) {
-      if (b.appointment_id !== input.ignoreAppointmentId && overlaps(b, wanted)) {
+      if (b.appointment_id !== input.ignoreAppointmentId && overlaps(b, held)) {
         conflicts.push({ type, start: b.start, end: b.end, appointment_id: b.appointment_id });
       }
     }

@@ -1,16 +1,25 @@
 import { overlaps, type Busy, type Interval } from './availability';
+import { MAX_BUFFER_MINUTES } from './held-time';
 import { isoWriter } from './time';
 
-/** Time claims in UTC hour buckets: why, in docs/decisions/0001-time-claims-in-hour-buckets.md. */
+/**
+ * Time claims in UTC hour buckets: why, in docs/decisions/0001-time-claims-in-hour-buckets.md. An
+ * entry is the booking's held time (client time plus buffers, lib/domain/held-time.ts).
+ */
 export type BucketEntry = { appointment_id: string; start: string; end: string };
 
 const HOUR_MS = 3_600_000;
 /** toISOString, fast for whole hours (a month's search names hundreds of buckets). */
 const hourText = isoWriter();
-/** Longest appointment a claim covers: 8 hours touches at most 9 hour buckets. */
-export const MAX_CLAIM_MINUTES = 8 * 60;
-/** Largest read range: any 72-hour window (73 hour buckets when it does not start on the hour); a bounded fan-out. */
-export const MAX_RANGE_BUCKETS = 73;
+/** Longest appointment: 8 hours. */
+export const MAX_APPOINTMENT_MINUTES = 8 * 60;
+/** Longest held time a claim covers: 8 hours and two buffers of 4 hours touch at most 17 hour buckets. */
+export const MAX_CLAIM_MINUTES = MAX_APPOINTMENT_MINUTES + 2 * MAX_BUFFER_MINUTES;
+/**
+ * Largest read range: any 72-hour window widened by two largest buffers, 80 hours (81 hour buckets
+ * when it does not start on the hour); a bounded fan-out.
+ */
+export const MAX_RANGE_BUCKETS = 72 + (2 * MAX_BUFFER_MINUTES) / 60 + 1;
 
 function hourBuckets(start: string, end: string, maxBuckets: number): string[] {
   const s = Date.parse(start);
@@ -26,12 +35,12 @@ function hourBuckets(start: string, end: string, maxBuckets: number): string[] {
   return ids;
 }
 
-/** The hour buckets a booking of [start, end) must claim. At most 8 hours long. */
+/** The hour buckets a booking holding [start, end) must claim. At most MAX_CLAIM_MINUTES long. */
 export function bucketIdsFor(start: string, end: string): string[] {
   if (Date.parse(end) - Date.parse(start) > MAX_CLAIM_MINUTES * 60_000) {
     throw new RangeError(`interval ${start}..${end} is longer than ${MAX_CLAIM_MINUTES} minutes`);
   }
-  return hourBuckets(start, end, MAX_CLAIM_MINUTES / 60 + 1);
+  return hourBuckets(start, end, Math.ceil(MAX_CLAIM_MINUTES / 60) + 1);
 }
 
 /**

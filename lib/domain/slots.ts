@@ -1,4 +1,5 @@
 import { workingPeriods, type Busy, type Interval, type TimeOff, type WorkingHours } from './availability';
+import { buffersOf, type Buffers } from './held-time';
 import { datesBetween, isoWriter, localDateOf, localDayBounds } from './time';
 
 export type Slot = { slot_start: string; slot_end: string };
@@ -13,6 +14,8 @@ export type SlotRule = {
   providerBusy: Busy[];
   roomBusy?: Busy[];
   equipmentBusy?: Busy[];
+  /** The candidate's buffers (the service's): its held time must overlap no busy one. Default none. */
+  buffers?: Buffers | null;
   /**
    * The provider, or the room or equipment asked for, is inactive: a booking is refused
    * (`*_UNAVAILABLE`), so nothing is offered.
@@ -52,7 +55,9 @@ function overlapsAny(blocks: ReadonlyArray<readonly [number, number]>, start: nu
  * THE slot rule, for any range of practice-local dates (the per-day slots endpoint asks for one
  * date, the availability search for up to 31): every interval step from the start of each working
  * period where [slot_start, slot_start + duration) passes the same availability check a booking
- * does and does not start before `now`. Sorted by start, no duplicates.
+ * does (checkProviderAvailability: the client's time inside the period and off time off, its held
+ * time, lib/domain/held-time.ts, clear of every busy held time) and does not start before `now`.
+ * Sorted by start, no duplicates.
  */
 export function slotsInRange(input: SlotsInRangeInput): Slot[] {
   const { durationMinutes, intervalMinutes = 15 } = input;
@@ -64,12 +69,15 @@ export function slotsInRange(input: SlotsInRangeInput): Slot[] {
   const durationMs = durationMinutes * 60_000;
   // A slot inside a working period already meets the hours rule; what is left of the booking
   // check is "overlaps nothing", done on numbers since a range has thousands of candidate starts.
+  // Time off blocks the client's time; a booking's held time blocks the candidate's held time, so
+  // each busy block is widened by the candidate's buffers instead (the same overlap, on numbers).
+  const { buffer_before_minutes: before, buffer_after_minutes: after } = buffersOf(input.buffers);
+  const toBlock = (widenBefore: number, widenAfter: number) => (block: { start: string; end: string }) =>
+    [Date.parse(block.start) - widenAfter * 60_000, Date.parse(block.end) + widenBefore * 60_000] as const;
   const blocked = [
-    ...input.timeOff,
-    ...input.providerBusy,
-    ...(input.roomBusy ?? []),
-    ...(input.equipmentBusy ?? []),
-  ].map((block) => [Date.parse(block.start), Date.parse(block.end)] as const);
+    ...input.timeOff.map(toBlock(0, 0)),
+    ...[...input.providerBusy, ...(input.roomBusy ?? []), ...(input.equipmentBusy ?? [])].map(toBlock(before, after)),
+  ];
   const slots: Slot[] = [];
   // Thousands of instants on a month's search: toISOString was most of this function's CPU.
   const iso = isoWriter();

@@ -164,8 +164,8 @@ export const checkProviderAvailability = /* @__PURE__ */ route('checkProviderAva
   params: IdParams,
   query: appt.AvailabilityQuery,
   response: appt.AvailabilityResult,
-  errors: RESOURCE_NOT_FOUND,
-  reads: ['claims', 'equipment', 'providers', 'rooms'],
+  errors: ['SERVICE_NOT_FOUND', ...RESOURCE_NOT_FOUND],
+  reads: ['claims', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const getAvailableSlots = /* @__PURE__ */ route('getAvailableSlots', () => ({

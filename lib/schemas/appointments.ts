@@ -75,6 +75,16 @@ export const Appointment = /* @__PURE__ */ schema(() =>
       scheduled_at: Instant('Start (UTC).', EXAMPLE_TIME.start),
       end_at: Instant('End (UTC): scheduled_at + duration_minutes.', EXAMPLE_TIME.end),
       duration_minutes: doc(z.number().check(z.int()), 'Length in minutes.', 60),
+      buffer_before_minutes: doc(
+        z.number().check(z.int()),
+        "Minutes held before scheduled_at: the service's buffer when booked (a later change to the service moves nothing).",
+        0,
+      ),
+      buffer_after_minutes: doc(
+        z.number().check(z.int()),
+        "Minutes held after end_at: the service's buffer when booked. The held time [scheduled_at - before, end_at + after) overlaps no other booking's on the same provider, room or equipment.",
+        15,
+      ),
       status: AppointmentStatus,
       notes: doc(z.nullable(z.string()), 'Notes the client may see.', 'First visit; prefers the afternoon.'),
       internal_notes: doc(z.nullable(z.string()), 'Staff-only notes.', null),
@@ -326,6 +336,12 @@ export const AvailabilityQuery = /* @__PURE__ */ schema(() =>
   z.object({
     start: doc(DateTime, 'Start of the interval, with an offset.', '2026-12-01T10:00:00-05:00'),
     end: doc(DateTime, 'End of the interval (exclusive), with an offset.', '2026-12-01T11:00:00-05:00'),
+    service_id: z.optional(
+      IdOf(
+        'service',
+        "Give the interval this service's buffers: [start - before, end + after) must overlap no booking's held time (else 404 SERVICE_NOT_FOUND). Without it, no buffers.",
+      ),
+    ),
     room_id: roomFilter,
     equipment_id: equipmentFilter,
   }),
@@ -371,7 +387,12 @@ export const SlotsQuery = /* @__PURE__ */ schema(() =>
     durationMinutes: Minutes(5, 480, 'Same as duration_minutes.', 60),
     interval_minutes: Minutes(5, 240, 'Minutes between slot starts (5-240, default 15).', 15),
     intervalMinutes: Minutes(5, 240, 'Same as interval_minutes.', 15),
-    service_id: z.optional(IdOf('service', "Use this service's duration (else 404 SERVICE_NOT_FOUND).")),
+    service_id: z.optional(
+      IdOf(
+        'service',
+        "Use this service's buffers, and its duration when duration_minutes is absent (else 404 SERVICE_NOT_FOUND). Without it, slots have no buffers.",
+      ),
+    ),
     room_id: roomFilter,
     equipment_id: equipmentFilter,
   }),

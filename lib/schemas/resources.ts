@@ -1,5 +1,6 @@
 import * as z from './zod';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
+import { MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import {
   DateTime,
@@ -251,6 +252,8 @@ export const Equipment = Facility;
 // ---------------------------------------------------------------------------------------------
 // Services
 
+const BufferMinutes = /* @__PURE__ */ schema(() => z.number().check(z.int(), z.gte(0), z.lte(MAX_BUFFER_MINUTES)));
+
 const ServiceShape = /* @__PURE__ */ schema(() => ({
   name: doc(Name, 'Name (1-200 characters).', 'Botox'),
   description: doc(
@@ -265,6 +268,16 @@ const ServiceShape = /* @__PURE__ */ schema(() => ({
     45000,
   ),
   duration_minutes: doc(z.number().check(z.int(), z.gte(5), z.lte(480)), 'Usual length in minutes (5-480).', 30),
+  buffer_before_minutes: doc(
+    BufferMinutes,
+    'Preparation before the client arrives (0-240, default 0): held with the booking, may reach before opening.',
+    0,
+  ),
+  buffer_after_minutes: doc(
+    BufferMinutes,
+    'Cleanup after the client leaves (0-240, default 0): held with the booking, may reach after closing.',
+    15,
+  ),
   active: doc(z.boolean(), 'Whether it can be booked (booking an inactive service is 400).', true),
   provider_ids: doc(
     z.array(IdOf('provider', 'A provider id.')).check(z.maxLength(200)),
@@ -277,6 +290,8 @@ const ServiceBodies = /* @__PURE__ */ schema(() =>
   bodiesOf(ServiceShape, {
     description: z.optional(ServiceShape.description),
     category: z.optional(ServiceShape.category),
+    buffer_before_minutes: z._default(ServiceShape.buffer_before_minutes, 0),
+    buffer_after_minutes: z._default(ServiceShape.buffer_after_minutes, 0),
     active: z._default(ServiceShape.active, true),
     provider_ids: z.optional(ServiceShape.provider_ids),
   }),
@@ -300,6 +315,16 @@ export const Service = /* @__PURE__ */ schema(() =>
       category: doc(z.nullable(z.string()), 'Category.', 'injectables'),
       price_cents: doc(z.number().check(z.int()), "Price in the practice's currency, minor units.", 45000),
       duration_minutes: doc(z.number().check(z.int()), 'Usual length in minutes.', 30),
+      buffer_before_minutes: doc(
+        z.number().check(z.int()),
+        'Minutes held before each booking (preparation); a change moves nothing already booked.',
+        0,
+      ),
+      buffer_after_minutes: doc(
+        z.number().check(z.int()),
+        'Minutes held after each booking (cleanup); a change moves nothing already booked.',
+        15,
+      ),
       active: doc(z.boolean(), 'Whether it can be booked.', true),
       provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [
         EXAMPLE_ID.provider,

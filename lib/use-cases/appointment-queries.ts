@@ -1,4 +1,5 @@
 import { checkProviderAvailability, isInactive } from '../domain/availability';
+import { heldInterval, MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { slotsInRange } from '../domain/slots';
 import { addDays } from '../domain/time';
 import { BoundedCache } from '../cache';
@@ -10,7 +11,7 @@ import { AppError } from '../errors';
 import type { AppointmentStatus } from '../domain/status';
 import type { AppointmentRecord, ConsentRecord } from '../domain/records';
 import { localDateRange } from './date-range';
-import { readForSearch, type ClaimRange } from '../db/booking-reads';
+import { readForSearch, type ClaimRange, type EntityReads } from '../db/booking-reads';
 import { presentClient } from '../domain/presenters';
 import { listNames } from './list-names';
 import { readPractice } from './practice';
@@ -184,10 +185,27 @@ async function readResources(
 
 const MAX_AVAILABILITY_HOURS = 72;
 
+/**
+ * The range whose claims can meet a candidate in `range`: widened by the largest buffers when a
+ * service (read in parallel, so its buffers are not known yet) may give the candidate some.
+ */
+const claimRangeFor = (range: { start: string; end: string }, serviceId: string | undefined) =>
+  serviceId
+    ? heldInterval(range, { buffer_before_minutes: MAX_BUFFER_MINUTES, buffer_after_minutes: MAX_BUFFER_MINUTES })
+    : range;
+
+/** The service a slots or availability question names, or 404; none named: no service. */
+function namedService(reads: EntityReads, serviceId: string | undefined) {
+  const service = serviceId ? reads.entity('SERVICE', serviceId) : null;
+  if (serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
+  return service;
+}
+
 export async function providerAvailability(
   medspaId: string,
   choice: ResourceChoice,
   interval: { start: string; end: string },
+  serviceId?: string,
 ) {
   const start = new Date(interval.start).toISOString();
   const end = new Date(interval.end).toISOString();
@@ -200,7 +218,12 @@ export async function providerAvailability(
       details: [{ path: 'end', message: 'interval too long' }],
     });
   }
-  const { provider, zone, busy } = await readResources(medspaId, choice, { start, end });
+  const { provider, zone, busy, reads } = await readResources(
+    medspaId,
+    choice,
+    claimRangeFor({ start, end }, serviceId),
+    serviceId,
+  );
   const result = checkProviderAvailability({
     start,
     end,
@@ -208,6 +231,7 @@ export async function providerAvailability(
     workingHours: provider.working_hours ?? {},
     timeOff: provider.time_off ?? [],
     ...busy,
+    buffers: namedService(reads, serviceId),
   });
   if (provider.active === false)
     return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...result.conflicts] };
@@ -230,11 +254,10 @@ export async function providerSlots(
   const { provider, zone, busy, reads } = await readResources(
     medspaId,
     choice,
-    widestDayRange(input.date),
+    claimRangeFor(widestDayRange(input.date), input.serviceId),
     input.serviceId,
   );
-  const service = input.serviceId ? reads.entity('SERVICE', input.serviceId) : null;
-  if (input.serviceId && !service) throw new AppError('SERVICE_NOT_FOUND');
+  const service = namedService(reads, input.serviceId);
   const duration = input.durationMinutes ?? service?.duration_minutes;
   if (duration === undefined) {
     throw new AppError('VALIDATION_ERROR', 'duration_minutes (or service_id) is required', {
@@ -251,6 +274,7 @@ export async function providerSlots(
     workingHours: provider.working_hours ?? {},
     timeOff: provider.time_off ?? [],
     ...busy,
+    buffers: service,
     inactive: isInactive(
       provider,
       service,

@@ -1,5 +1,6 @@
 import { isInactive } from '../domain/availability';
 import { bucketIdsForPeriods } from '../domain/claims';
+import { buffersOf, heldInterval } from '../domain/held-time';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
 import { AppError } from '../errors';
@@ -145,6 +146,8 @@ export async function availabilityOf<P>(
   present: (provider: ProviderRecord) => P,
 ): Promise<AvailabilityEntry<P>[]> {
   const duration = input.durationMinutes ?? service!.duration_minutes;
+  // The service's buffers (none without a service): slots leave room for them, as a create would.
+  const buffers = buffersOf(service);
   // What a create refuses whatever the time: such a provider has no slots and needs no bucket reads.
   const inactive = (provider: ProviderRecord) => isInactive(provider, service, room, equipment);
 
@@ -163,13 +166,17 @@ export async function availabilityOf<P>(
     );
   }
 
-  // Only periods long enough for the duration can hold a slot; only their hours need reading.
+  // Only periods long enough for the duration can hold a slot; only the hours their held times
+  // can touch (from a start not in the past) need reading.
   const usable = (periods: { start: string; end: string }[]) =>
-    periods.filter((p) => Date.parse(p.end) - Math.max(Date.parse(p.start), now.getTime()) >= duration * 60_000);
+    periods
+      .filter((p) => Date.parse(p.end) - Math.max(Date.parse(p.start), now.getTime()) >= duration * 60_000)
+      .map((p) => heldInterval(p, buffers));
+  const heldFrom = heldInterval({ start: nowIso, end: nowIso }, buffers).start;
   const plans: BucketPlan[] = providers.map((p) => ({
     resource: 'PROVIDER',
     resourceId: p.id,
-    hours: inactive(p) ? [] : bucketIdsForPeriods(usable(periodsOf.get(p.id)!), nowIso),
+    hours: inactive(p) ? [] : bucketIdsForPeriods(usable(periodsOf.get(p.id)!), heldFrom),
   }));
   // A room or equipment is shared: read it wherever any of the providers could use it.
   const sharedHours = [...new Set(plans.flatMap((plan) => plan.hours))].sort();
@@ -192,6 +199,7 @@ export async function availabilityOf<P>(
       providerBusy: claims.busy('PROVIDER', provider.id),
       roomBusy: input.roomId ? claims.busy('ROOM', input.roomId) : undefined,
       equipmentBusy: input.equipmentId ? claims.busy('EQUIPMENT', input.equipmentId) : undefined,
+      buffers,
       inactive: inactive(provider),
       now: nowIso,
     });

@@ -1,6 +1,7 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { bucketIdsFor, MAX_CLAIM_MINUTES } from '../domain/claims';
+import { bucketIdsFor, MAX_APPOINTMENT_MINUTES } from '../domain/claims';
+import { buffersOf, heldInterval, MAX_BUFFER_MINUTES, type Buffers } from '../domain/held-time';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import {
@@ -36,11 +37,14 @@ const UNAVAILABLE: Record<ClaimedResource, ErrorCode> = {
   EQUIPMENT: 'EQUIPMENT_UNAVAILABLE',
 };
 
-/** The claims an active appointment holds: its provider, and its room and equipment when set. */
+/**
+ * The claims an active appointment (or hold) holds: its provider, and its room and equipment when
+ * set, each over its held time (lib/domain/held-time.ts; without buffer fields, the client's time).
+ */
 export function claimsOf(
-  appointment: Pick<Appointment, 'provider_id' | 'room_id' | 'equipment_id' | 'scheduled_at' | 'end_at'>,
+  appointment: Pick<Appointment, 'provider_id' | 'room_id' | 'equipment_id' | 'scheduled_at' | 'end_at'> & Buffers,
 ): ClaimRange[] {
-  const interval = { start: appointment.scheduled_at, end: appointment.end_at };
+  const interval = heldInterval({ start: appointment.scheduled_at, end: appointment.end_at }, appointment);
   const claims: ClaimRange[] = [{ resource: 'PROVIDER', resourceId: appointment.provider_id, ...interval }];
   if (appointment.room_id) claims.push({ resource: 'ROOM', resourceId: appointment.room_id, ...interval });
   if (appointment.equipment_id)
@@ -89,9 +93,38 @@ export function planClaimChanges(
   return [...changes.values()];
 }
 
+const WIDEST_BUFFERS: Required<Buffers> = {
+  buffer_before_minutes: MAX_BUFFER_MINUTES,
+  buffer_after_minutes: MAX_BUFFER_MINUTES,
+};
+
+/** Whether buckets read for `read` buffers hold every claim a booking with `needed` ones can meet. */
+const covers = (read: Buffers | undefined, needed: Required<Buffers>) =>
+  buffersOf(read).buffer_before_minutes >= needed.buffer_before_minutes &&
+  buffersOf(read).buffer_after_minutes >= needed.buffer_after_minutes;
+
 /**
- * Reads for deciding a placement: the practice, the referenced items and the buckets the interval
- * can touch, for every candidate provider, and any other items the caller decides on.
+ * A create's reads, whose buckets must cover the held time of a service read in the same batch:
+ * read for the expected buffers (`hint`, else none), and again for the service's when they turn
+ * out wider (one more round trip, only for a buffered service the caller had not read); should the
+ * service change between the two reads, the widest buffers cover any.
+ */
+export async function readCovering(
+  read: (buffers: Buffers) => Promise<BookingReads>,
+  serviceId: string,
+  hint: Buffers | undefined,
+): Promise<BookingReads> {
+  const first = await read(buffersOf(hint));
+  const needed = buffersOf(first.entity('SERVICE', serviceId));
+  if (covers(hint, needed)) return first;
+  const second = await read(needed);
+  return covers(needed, buffersOf(second.entity('SERVICE', serviceId))) ? second : read(WIDEST_BUFFERS);
+}
+
+/**
+ * Reads for deciding a placement: the practice, the referenced items and the buckets the held time
+ * can touch (`longest` minutes from the start, widened by `buffers`), for every candidate provider,
+ * and any other items the caller decides on.
  */
 function readPlacement(
   medspaId: string,
@@ -102,16 +135,17 @@ function readPlacement(
     scheduled_at: string;
   },
   longest: number,
+  buffers: Buffers,
   extra: { type: 'CLIENT' | 'SERVICE'; id: string }[],
   online: OnlineReads = {},
 ) {
-  const range = { start: placement.scheduled_at, end: addMinutes(placement.scheduled_at, longest) };
   const claims = placement.providerIds.flatMap((providerId, index) =>
     claimsOf({
       ...placement,
+      ...buffersOf(buffers),
       provider_id: providerId,
       ...(index > 0 ? { room_id: null, equipment_id: null } : {}),
-      end_at: range.end,
+      end_at: addMinutes(placement.scheduled_at, longest),
     }),
   );
   return readForBooking(
@@ -122,7 +156,7 @@ function readPlacement(
       { type: 'ROOM', id: placement.room_id },
       { type: 'EQUIPMENT', id: placement.equipment_id },
     ],
-    claims.map((claim) => ({ ...claim, ...range })),
+    claims,
     online,
   );
 }
@@ -167,6 +201,8 @@ export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 's
   online?: OnlineReads;
   /** Runs first on the reads, so a missing client is answered before a missing service (API reference, errors). */
   decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
+  /** The service's buffers when the caller has read it already, so the first read covers its held time. */
+  buffers?: Buffers;
 }
 
 export const createAppointment = (
@@ -224,16 +260,22 @@ export async function placementAttempt(
     equipment_id: input.equipment_id ?? null,
     scheduled_at: scheduledAt,
   };
-  const reads = await readPlacement(
-    medspaId,
-    { ...placementInput, providerIds: input.providerIds },
-    input.duration_minutes ?? MAX_CLAIM_MINUTES,
-    [
-      ...extra,
-      ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
-      { type: 'SERVICE', id: input.service_id },
-    ],
-    input.online,
+  const reads = await readCovering(
+    (buffers) =>
+      readPlacement(
+        medspaId,
+        { ...placementInput, providerIds: input.providerIds },
+        input.duration_minutes ?? MAX_APPOINTMENT_MINUTES,
+        buffers,
+        [
+          ...extra,
+          ...(input.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
+          { type: 'SERVICE', id: input.service_id },
+        ],
+        input.online,
+      ),
+    input.service_id,
+    input.buffers,
   );
   const service = reads.entity('SERVICE', input.service_id);
   const client = input.decide(reads, service);
@@ -247,6 +289,8 @@ export async function placementAttempt(
   const placement = firstPlaceable(reads, service, client.providerIds, {
     ...placementInput,
     end_at: addMinutes(scheduledAt, duration),
+    // The service's buffers as they are now: the appointment keeps them whatever the service becomes.
+    ...buffersOf(service),
   });
   const at = now.toISOString();
   const appointment: Appointment = {
@@ -323,10 +367,16 @@ export async function updateAppointment(
       }
       assertNotPast(scheduledAt, options.now);
       const endAt = addMinutes(scheduledAt, next.duration_minutes);
-      const placement = { ...next, end_at: endAt };
-      const reads = await readPlacement(medspaId, { ...next, providerIds: [next.provider_id] }, next.duration_minutes, [
-        { type: 'SERVICE', id: current.service_id },
-      ]);
+      // A move keeps the appointment's own buffers, not the service's of today.
+      const buffers = buffersOf(current);
+      const placement = { ...next, end_at: endAt, ...buffers };
+      const reads = await readPlacement(
+        medspaId,
+        { ...next, providerIds: [next.provider_id] },
+        next.duration_minutes,
+        buffers,
+        [{ type: 'SERVICE', id: current.service_id }],
+      );
       const service = reads.entity('SERVICE', current.service_id);
       if (!service) throw new AppError('SERVICE_NOT_FOUND');
       assertPlaceable(reads, service, placement, id);

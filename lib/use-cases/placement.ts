@@ -23,6 +23,9 @@ export interface Placement {
   equipment_id: string | null;
   scheduled_at: string;
   end_at: string;
+  /** The booking's buffers: its held time must be free (lib/domain/held-time.ts). */
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
 }
 
 const UNAVAILABLE_SUBJECT: Record<UnavailableCode, { noun: string; path: string }> = {
@@ -95,6 +98,7 @@ export function assertPlaceable(
     providerBusy: busy('PROVIDER', provider.id),
     roomBusy: busy('ROOM', placement.room_id),
     equipmentBusy: busy('EQUIPMENT', placement.equipment_id),
+    buffers: placement,
     ignoreAppointmentId: movingId,
   });
   const providerError = unavailable('PROVIDER_UNAVAILABLE', conflicts, provider.active !== false);

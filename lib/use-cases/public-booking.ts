@@ -80,6 +80,7 @@ export async function bookOnline(
         medspaId,
         {
           service_id: service.id,
+          buffers: service,
           providerIds,
           scheduledAt: input.scheduled_at,
           notes: input.notes ?? null,

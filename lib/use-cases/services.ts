@@ -69,6 +69,8 @@ export async function createService(
     category: input.category ?? null,
     price_cents: input.price_cents,
     duration_minutes: input.duration_minutes,
+    buffer_before_minutes: input.buffer_before_minutes,
+    buffer_after_minutes: input.buffer_after_minutes,
     active: input.active,
     provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
     version: 1,

@@ -141,6 +141,8 @@ export async function benchReports(
       scheduled_at: scheduled,
       end_at: new Date(Date.parse(scheduled) + service.duration_minutes * 60_000).toISOString(),
       duration_minutes: service.duration_minutes,
+      buffer_before_minutes: 0,
+      buffer_after_minutes: 0,
       status,
       notes: null,
       internal_notes: null,

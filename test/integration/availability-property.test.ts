@@ -8,8 +8,9 @@ import { addDays, daysFromToday, localAt } from '../fixtures/dates';
 /**
  * Search and create agree, against DynamoDB Local: after random working hours, time off and
  * bookings, every slot a search offers can be booked, and a grid-aligned create that succeeds was
- * offered by the search made just before. Every create is rolled back (DELETE frees its time), so
- * runs are independent.
+ * offered by the search made just before. The service's buffers vary by run, so the held times
+ * (client time plus buffers) are what must not overlap. Every create is rolled back (DELETE frees
+ * its time), so runs are independent.
  */
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -57,6 +58,8 @@ const params = fc.record({
   interval: fc.constantFrom(10, 15, 20, 30, 60),
   room: fc.boolean(),
   named: fc.boolean(),
+  // [before, after] minutes of the service: none, cleanup only, both, preparation only.
+  buffers: fc.constantFrom([0, 0], [0, 15], [10, 25], [30, 0]),
 });
 /** Grid candidates: (day, period, step) picked modulo what exists; offered picks index the offered slots. */
 const candidates = fc.array(fc.record({ day: fc.nat(), period: fc.nat(), step: fc.nat() }), {
@@ -129,6 +132,12 @@ describe('availability search and create agree (property, DynamoDB Local)', () =
             body: { working_hours: hours, time_off: off_ ? [off_] : [] },
           });
           expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+          const [before, after] = p.buffers.map((minutes) => minutes * 60_000) as [number, number];
+          const buffered = await call('PATCH', `/v1/services/${service.id}`, {
+            token,
+            body: { buffer_before_minutes: p.buffers[0], buffer_after_minutes: p.buffers[1] },
+          });
+          expect(buffered.status, JSON.stringify(buffered.body)).toBe(200);
 
           const created: string[] = [];
           const create = async (body: Record<string, unknown>) => {
@@ -163,9 +172,9 @@ describe('availability search and create agree (property, DynamoDB Local)', () =
                 duration_minutes: b.duration,
                 room_id: b.room ? room.id : undefined,
               });
-              // What the searched provider must work around: its own bookings, and the room's when the search names it.
+              // What the searched provider must work around: its own bookings, and the room's when the search names it (held times).
               if (id && (b.provider === 0 || (b.room && p.room)))
-                busy.push({ start, end: start + b.duration * 60_000 });
+                busy.push({ start: start - before, end: start + b.duration * 60_000 + after });
             }
 
             const query = new URLSearchParams({
@@ -189,10 +198,10 @@ describe('availability search and create agree (property, DynamoDB Local)', () =
               room_id: p.room ? room.id : undefined,
             };
 
-            // Cheap and exhaustive: no offered slot overlaps a booking the provider must work around.
+            // Cheap and exhaustive: no offered slot's held time overlaps a booking the provider must work around.
             for (const slot of offered) {
               const overlapping = busy.find(
-                (b) => Date.parse(slot.slot_start) < b.end && b.start < Date.parse(slot.slot_end),
+                (b) => Date.parse(slot.slot_start) - before < b.end && b.start < Date.parse(slot.slot_end) + after,
               );
               expect(overlapping, `offered ${slot.slot_start} overlaps a booking`).toBeUndefined();
             }

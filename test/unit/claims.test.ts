@@ -24,9 +24,9 @@ describe('bucketIdsFor', () => {
     expect(bucketIdsFor('2026-11-23T10:00:00-05:00', '2026-11-23T10:30:00-05:00')).toEqual(['2026-11-23T15']);
   });
 
-  it('allows up to 8 hours (9 buckets) and no more', () => {
-    expect(bucketIdsFor('2026-11-23T09:30:00Z', '2026-11-23T17:30:00Z')).toHaveLength(9);
-    expect(() => bucketIdsFor('2026-11-23T09:30:00Z', '2026-11-23T17:31:00Z')).toThrow(RangeError);
+  it('allows a held time up to 8 hours plus two 4-hour buffers (17 buckets) and no more', () => {
+    expect(bucketIdsFor('2026-11-23T05:30:00Z', '2026-11-23T21:30:00Z')).toHaveLength(17);
+    expect(() => bucketIdsFor('2026-11-23T05:30:00Z', '2026-11-23T21:31:00Z')).toThrow(RangeError);
   });
 
   it('rejects empty, reversed and invalid intervals', () => {
@@ -80,10 +80,10 @@ describe('bucketIdsForRange', () => {
     expect(ids.at(-1)).toBe('2026-11-02T04');
   });
 
-  it('allows 73 buckets (any 72-hour window) and no more', () => {
-    expect(bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T00:00:00Z')).toHaveLength(72);
-    expect(bucketIdsForRange('2026-11-01T00:30:00Z', '2026-11-04T00:30:00Z')).toHaveLength(73);
-    expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T01:00:01Z')).toThrow(RangeError);
+  it('allows 81 buckets (any 72-hour window widened by two 4-hour buffers) and no more', () => {
+    expect(bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T08:00:00Z')).toHaveLength(80);
+    expect(bucketIdsForRange('2026-11-01T00:30:00Z', '2026-11-04T08:30:00Z')).toHaveLength(81);
+    expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-04T09:00:01Z')).toThrow(RangeError);
     expect(() => bucketIdsForRange('2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')).toThrow(RangeError);
   });
 });

@@ -15,6 +15,8 @@ const appointment: AppointmentRecord = {
   scheduled_at: '2026-12-01T15:00:00.000Z',
   end_at: '2026-12-01T16:00:00.000Z',
   duration_minutes: 60,
+  buffer_before_minutes: 0,
+  buffer_after_minutes: 0,
   status: 'scheduled',
   notes: 'Allergic to lidocaine',
   internal_notes: null,
@@ -44,6 +46,30 @@ describe('codecs decode what they read', () => {
     expect(item).toMatchObject({ pk: expect.any(String), gsi1pk: expect.any(String), entity: 'APPOINTMENT' });
     expect(C.appointmentCodec.fromItem(item)).toEqual(appointment);
     expect(C.appointmentCodec.fromItem(undefined)).toBeNull();
+  });
+
+  it('an appointment or service stored before buffers reads with none (contract section 11)', () => {
+    const { buffer_before_minutes: _b, buffer_after_minutes: _a, ...old } = C.appointmentCodec.toItem(appointment);
+    expect(C.appointmentCodec.fromItem(old)).toMatchObject({ buffer_before_minutes: 0, buffer_after_minutes: 0 });
+    const service = C.serviceCodec.toItem({
+      id: appointment.service_id,
+      medspa_id: MID,
+      name: 'Botox',
+      description: null,
+      category: null,
+      price_cents: 100,
+      duration_minutes: 30,
+      buffer_before_minutes: 5,
+      buffer_after_minutes: 10,
+      active: true,
+      provider_ids: [],
+      version: 1,
+      created_at: appointment.created_at,
+      updated_at: appointment.updated_at,
+    });
+    const { buffer_before_minutes: _sb, buffer_after_minutes: _sa, ...oldService } = service;
+    expect(C.serviceCodec.fromItem(service)).toMatchObject({ buffer_before_minutes: 5, buffer_after_minutes: 10 });
+    expect(C.serviceCodec.fromItem(oldService)).toMatchObject({ buffer_before_minutes: 0, buffer_after_minutes: 0 });
   });
 
   it('a field of the wrong type is a typed failure naming the kind, key and field, never the value', () => {

@@ -83,6 +83,8 @@ function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
     scheduled_at: scheduledAt,
     end_at: new Date(Date.parse(scheduledAt) + 3_600_000).toISOString(),
     duration_minutes: 60,
+    buffer_before_minutes: 0,
+    buffer_after_minutes: 0,
     status: 'scheduled',
     notes: 'first visit',
     internal_notes: 'prefers mornings',

@@ -130,7 +130,7 @@ describe('availableSlots', () => {
 });
 
 describe('availableSlots agrees with the booking check', () => {
-  it('every candidate start is a slot exactly when checkProviderAvailability says it is free', async () => {
+  it('every candidate start is a slot exactly when checkProviderAvailability says it is free, buffers and time off included', async () => {
     const fc = (await import('fast-check')).default;
     const { checkProviderAvailability } = await import('../../lib/domain/availability');
     const zone = 'America/New_York';
@@ -139,47 +139,60 @@ describe('availableSlots agrees with the booking check', () => {
       fc.record({ startMinute: fc.integer({ min: 0, max: 24 * 60 }), length: fc.integer({ min: 5, max: 240 }) }),
       { maxLength: 6 },
     );
+    // Buffers reach outside the hours and into time off freely; only the held time meets bookings.
+    const buffer = fc.constantFrom(0, 5, 15, 30, 240);
     fc.assert(
-      fc.property(busy, fc.constantFrom(15, 30, 45, 60, 90), (blocks, duration) => {
-        const base = Date.parse('2027-03-14T05:00:00Z');
-        const providerBusy = blocks.map((b, i) => ({
-          appointment_id: `a${i}`,
-          start: new Date(base + b.startMinute * 60_000).toISOString(),
-          end: new Date(base + (b.startMinute + b.length) * 60_000).toISOString(),
-        }));
-        const workingHours = {
-          sun: [
-            { start: '09:00', end: '12:00' },
-            { start: '13:00', end: '17:30' },
-          ],
-        };
-        const input = {
-          date,
-          zone,
-          durationMinutes: duration,
-          intervalMinutes: 15,
-          workingHours,
-          timeOff: [],
-          providerBusy,
-          now: '2027-01-01T00:00:00Z',
-        };
-        const slots = new Set(availableSlots(input).map((s) => s.slot_start));
-        for (let m = 0; m < 24 * 60; m += 15) {
-          const start = new Date(base + m * 60_000).toISOString();
-          const end = new Date(base + (m + duration) * 60_000).toISOString();
-          const free = checkProviderAvailability({
-            start,
-            end,
+      fc.property(
+        busy,
+        fc.constantFrom(15, 30, 45, 60, 90),
+        buffer,
+        buffer,
+        busy,
+        (blocks, duration, before, after, off) => {
+          const base = Date.parse('2027-03-14T05:00:00Z');
+          const intervalOf = (b: { startMinute: number; length: number }) => ({
+            start: new Date(base + b.startMinute * 60_000).toISOString(),
+            end: new Date(base + (b.startMinute + b.length) * 60_000).toISOString(),
+          });
+          const providerBusy = blocks.map((b, i) => ({ appointment_id: `a${i}`, ...intervalOf(b) }));
+          const timeOff = off.slice(0, 2).map(intervalOf);
+          const buffers = { buffer_before_minutes: before, buffer_after_minutes: after };
+          const workingHours = {
+            sun: [
+              { start: '09:00', end: '12:00' },
+              { start: '13:00', end: '17:30' },
+            ],
+          };
+          const input = {
+            date,
             zone,
+            durationMinutes: duration,
+            intervalMinutes: 15,
             workingHours,
-            timeOff: [],
+            timeOff,
             providerBusy,
-          }).isAvailable;
-          const onGrid = slots.has(start);
-          if (onGrid) expect(free).toBe(true);
-          if (free) expect(onGrid).toBe(true);
-        }
-      }),
+            buffers,
+            now: '2027-01-01T00:00:00Z',
+          };
+          const slots = new Set(availableSlots(input).map((s) => s.slot_start));
+          for (let m = 0; m < 24 * 60; m += 15) {
+            const start = new Date(base + m * 60_000).toISOString();
+            const end = new Date(base + (m + duration) * 60_000).toISOString();
+            const free = checkProviderAvailability({
+              start,
+              end,
+              zone,
+              workingHours,
+              timeOff,
+              providerBusy,
+              buffers,
+            }).isAvailable;
+            const onGrid = slots.has(start);
+            if (onGrid) expect(free).toBe(true);
+            if (free) expect(onGrid).toBe(true);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

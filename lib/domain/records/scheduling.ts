@@ -45,6 +45,9 @@ export interface AppointmentRecord extends Versioned {
   scheduled_at: string;
   end_at: string;
   duration_minutes: number;
+  /** The service's buffers snapshotted at booking (0 on appointments stored before buffers). */
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
   status: AppointmentStatus;
   notes: string | null;
   internal_notes: string | null;
