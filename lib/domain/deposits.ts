@@ -144,3 +144,11 @@ export function waiveFee(fees: readonly Fee[], kind: FeeKind, at: string, reason
   if (index < 0) return null;
   return fees.map((fee, i) => (i === index ? waivedFee(fee, at, reason) : fee));
 }
+
+/** An appointment's money fields when nothing was asked and no policy applies (what old items read as). */
+export const NO_MONEY_TERMS = {
+  deposit_required_cents: 0,
+  deposit_paid_cents: 0,
+  cancellation_policy: null,
+  fees: [] as Fee[],
+};

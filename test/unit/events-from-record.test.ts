@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
+import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
 import { manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 
 const appointmentItem = appointmentCodec.toItem;
@@ -90,6 +91,7 @@ function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
     price_cents: 25000,
     cancelled_at: null,
     cancellation_reason: null,
+    ...NO_MONEY_TERMS,
     version: 1,
     created_at: iso(-10),
     updated_at: iso(-10),
