@@ -35,6 +35,24 @@ const deletedAt = /* @__PURE__ */ built(() => z.optional(z.string()));
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
+/** A cancellation policy (the practice's, and each appointment's snapshot) and an assessed fee. */
+const charge = /* @__PURE__ */ built(() => z.object({ type: z.enum(CHARGE_TYPES), value: count }));
+const storedPolicy = /* @__PURE__ */ built(() =>
+  z.object({ late_cancel_minutes: count, late_cancel_fee: charge, no_show_fee: charge }),
+);
+const storedFee = /* @__PURE__ */ built(() =>
+  z.object({
+    kind: z.enum(FEE_KINDS),
+    amount_cents: count,
+    deposit_applied_cents: count,
+    due_cents: count,
+    status: z.enum(FEE_STATUSES),
+    assessed_at: text,
+    waived_at: nullableText,
+    waive_reason: nullableText,
+  }),
+);
+
 /** Settings added after the first practices were stored are optional here; the codec fills their defaults. */
 export const storedPractice = /* @__PURE__ */ built(() =>
   z.object({
@@ -189,23 +207,6 @@ export const storedPublishableKey = /* @__PURE__ */ built(() =>
 );
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
-
-const charge = /* @__PURE__ */ built(() => z.object({ type: z.enum(CHARGE_TYPES), value: count }));
-const storedPolicy = /* @__PURE__ */ built(() =>
-  z.object({ late_cancel_minutes: count, late_cancel_fee: charge, no_show_fee: charge }),
-);
-const storedFee = /* @__PURE__ */ built(() =>
-  z.object({
-    kind: z.enum(FEE_KINDS),
-    amount_cents: count,
-    deposit_applied_cents: count,
-    due_cents: count,
-    status: z.enum(FEE_STATUSES),
-    assessed_at: text,
-    waived_at: nullableText,
-    waive_reason: nullableText,
-  }),
-);
 
 export const storedAppointment = /* @__PURE__ */ built(() =>
   z.object({
