@@ -95,7 +95,10 @@ export function feesOnAppointment(
   fees: Fee[],
   now: string,
 ): TransactItem {
-  const update = versionedUpdate({ fees }, { expectedVersion: appointment.version, now, condition: 'client_id = :client' });
+  const update = versionedUpdate(
+    { fees },
+    { expectedVersion: appointment.version, now, condition: 'client_id = :client' },
+  );
   return {
     Update: {
       TableName: tableName(),

@@ -83,12 +83,7 @@ export function feeKindOf(basis: FeeBasis, to: string, now: Date): FeeKind | nul
  * its amount for the record and applies nothing. An appointment booked on a plan (section 12,
  * not built yet) will use the plan's unit instead of a money fee: the caller decides that.
  */
-export function assessFee(
-  basis: FeeBasis,
-  to: string,
-  now: Date,
-  waive?: { reason: string | null },
-): Fee | null {
+export function assessFee(basis: FeeBasis, to: string, now: Date, waive?: { reason: string | null }): Fee | null {
   const kind = feeKindOf(basis, to, now);
   if (!kind) return null;
   const policy = basis.cancellation_policy!;

@@ -74,7 +74,7 @@ export const EVENT_CATALOG = {
     previous: false,
     rule: 'AppointmentEvents',
     summary:
-      'A late cancel or a no-show assessed a fee under the appointment\'s cancellation policy (sent with the status change): the object is the appointment, its new fee last in `fees`',
+      "A late cancel or a no-show assessed a fee under the appointment's cancellation policy (sent with the status change): the object is the appointment, its new fee last in `fees`",
   },
   'appointment.deleted': {
     source: 'APPOINTMENT',

@@ -89,7 +89,7 @@ export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () =
   path: '/v1/appointments/{id}/cancel',
   group: 'appointments',
   successStatus: 200,
-  summary: 'Cancel an appointment and free its time (a late cancel assesses the policy\'s fee)',
+  summary: "Cancel an appointment and free its time (a late cancel assesses the policy's fee)",
   auth: ALLOW.clinical,
   params: IdParams,
   body: appt.CancelBody,

@@ -89,7 +89,7 @@ export const Appointment = /* @__PURE__ */ schema(() =>
       ),
       deposit_required_cents: doc(
         z.number().check(z.int()),
-        "The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.",
+        'The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.',
         10000,
       ),
       deposit_paid_cents: doc(z.number().check(z.int()), 'The sum of its `kind: deposit` payments.', 10000),
@@ -180,7 +180,7 @@ export const CancelBody = /* @__PURE__ */ schema(() =>
         ),
       }),
     ),
-    'Optional; an empty body cancels without a reason. A cancel less than the policy\'s late_cancel_minutes before the start assesses a late-cancel fee in the same write.',
+    "Optional; an empty body cancels without a reason. A cancel less than the policy's late_cancel_minutes before the start assesses a late-cancel fee in the same write.",
   ),
 );
 

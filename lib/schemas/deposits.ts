@@ -32,9 +32,9 @@ const chargeValue = () =>
 
 export const Charge = /* @__PURE__ */ schema(() =>
   meta(
-    z.strictObject({ type: doc(z.enum(CHARGE_TYPES), 'fixed or percent.', 'percent'), value: chargeValue() }).check(
-      checkedValue,
-    ),
+    z
+      .strictObject({ type: doc(z.enum(CHARGE_TYPES), 'fixed or percent.', 'percent'), value: chargeValue() })
+      .check(checkedValue),
     { description: "A fee: fixed minor units, or a percent of the appointment's price_cents.", id: 'Charge' },
   ),
 );
@@ -49,7 +49,7 @@ export const Deposit = /* @__PURE__ */ schema(() =>
       .check(checkedValue),
     {
       description:
-        "The deposit a booking of the service asks: none, fixed minor units, or a percent of price_cents (rounded half up). Default none.",
+        'The deposit a booking of the service asks: none, fixed minor units, or a percent of price_cents (rounded half up). Default none.',
       id: 'Deposit',
       examples: [{ type: 'fixed', value: 10000 }],
     },

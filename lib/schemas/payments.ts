@@ -9,7 +9,7 @@ export { PAYMENT_METHODS };
 export const PaymentKind = /* @__PURE__ */ schema(() =>
   doc(
     z.enum(PAYMENT_KINDS),
-    'payment (default); deposit: raises its appointment\'s deposit_paid_cents; fee: pays its appointment\'s due fee (400 at amount_cents when nothing is due or above what is due); plan: a plan sale.',
+    "payment (default); deposit: raises its appointment's deposit_paid_cents; fee: pays its appointment's due fee (400 at amount_cents when nothing is due or above what is due); plan: a plan sale.",
     'payment',
   ),
 );

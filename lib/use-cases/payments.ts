@@ -38,12 +38,7 @@ const PAYMENT_FAILURES: FailureTable<Exclude<PaymentWriteResult, { ok: true }>> 
 };
 
 /** A payment record as recorded now, in the practice's currency. */
-function newPayment(
-  medspaId: string,
-  input: CreatePaymentInput,
-  currency: string,
-  now: Date,
-): PaymentRecord {
+function newPayment(medspaId: string, input: CreatePaymentInput, currency: string, now: Date): PaymentRecord {
   return {
     id: randomUUID(),
     medspa_id: medspaId,
@@ -76,7 +71,7 @@ export async function createPayment(
     throw invalid('appointment_id', `a ${kind} payment names its appointment`);
   const practice = await readPractice(medspaId);
   const payment = newPayment(medspaId, input, practice.currency, now);
-  if (kind === 'fee') return payFee(payment, now, writes);
+  if (kind === 'fee') return payFee(payment, writes);
   const appointment =
     kind === 'deposit'
       ? depositOnAppointment(
@@ -96,19 +91,15 @@ export async function createPayment(
  * on the appointment's version read: a lost race (another fee payment, a waiver) decides again on
  * what the winner left, so nothing is ever paid twice or above what is due.
  */
-function payFee(payment: PaymentRecord, now: Date, writes?: RequestWrites): Promise<Payment> {
+function payFee(payment: PaymentRecord, writes?: RequestWrites): Promise<Payment> {
   return retry<Payment>(
     async () => {
       const appointment = await getAppointment(payment.medspa_id, payment.appointment_id!);
-      if (!appointment || appointment.client_id !== payment.client_id)
-        throw appointmentNotFound();
+      if (!appointment || appointment.client_id !== payment.client_id) throw appointmentNotFound();
       const fees = payFees(appointment.fees, payment.amount_cents);
       if (!fees) {
         const due = dueCents(appointment.fees);
-        throw invalid(
-          'amount_cents',
-          due === 0 ? 'the appointment has no fee due' : `above the fee due (${due})`,
-        );
+        throw invalid('amount_cents', due === 0 ? 'the appointment has no fee due' : `above the fee due (${due})`);
       }
       const result = await commitPayment(
         payment,
@@ -129,7 +120,7 @@ function payFee(payment: PaymentRecord, now: Date, writes?: RequestWrites): Prom
 }
 
 /**
- * For a hold's confirm (section 11): the deposit payment of an appointment created in the same
+ * @public For a hold's confirm (section 11; the holds work calls it): the deposit payment of an appointment created in the same
  * transaction, as its items (the client's total spend and the payment). One transaction cannot
  * write an item twice, so the appointment's own Put carries `deposit_paid_cents` = the amount
  * instead of the ADD a later deposit makes. `payment.received` comes from the stream as for any payment.

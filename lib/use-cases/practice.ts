@@ -20,7 +20,13 @@ export async function readPractice(medspaId: string): Promise<Practice> {
 export type PracticeChanges = Partial<
   Pick<
     Practice,
-    'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access' | 'allowed_origins' | 'cancellation_policy'
+    | 'name'
+    | 'time_zone'
+    | 'currency'
+    | 'reminder_lead_minutes'
+    | 'api_access'
+    | 'allowed_origins'
+    | 'cancellation_policy'
   >
 > & {
   online_booking?: Partial<OnlineBookingSettings>;

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
+import { appointmentCodec } from '../../lib/db/codecs';
+import { transact } from '../../lib/db/transact';
+import { depositPaymentWrites } from '../../lib/use-cases/payments';
 import { appointmentKey, practiceKey } from '../../lib/db/keys';
 import type { CancellationPolicy } from '../../lib/domain/deposits';
 import { getPractice } from '../../lib/db/practices';
@@ -24,7 +28,7 @@ const LATE: CancellationPolicy = {
 const EARLY_ONLY: CancellationPolicy = { ...LATE, late_cancel_minutes: 60 };
 const SOON = addDays(todayIn(NY), 2);
 let hour = 9;
-const nextStart = () => nyTime(SOON, `${String(hour++ % 8 + 9).padStart(2, '0')}:00`);
+const nextStart = () => nyTime(SOON, `${String((hour++ % 8) + 9).padStart(2, '0')}:00`);
 
 const ok = (response: { status: number; body: any }, status = 200) => {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
@@ -67,7 +71,10 @@ describe('snapshots at booking', () => {
         body: { cancellation_policy: LATE, online_booking: { deposit_note: 'Deposits hold your time.' } },
       }),
     );
-    expect(patched).toMatchObject({ cancellation_policy: LATE, online_booking: { deposit_note: 'Deposits hold your time.' } });
+    expect(patched).toMatchObject({
+      cancellation_policy: LATE,
+      online_booking: { deposit_note: 'Deposits hold your time.' },
+    });
     const first = await booking(scene);
     expect(first).toMatchObject({
       deposit_required_cents: 3125,
@@ -267,10 +274,42 @@ describe('deposits and fees', () => {
     expect((await read(scene, b.id)).status).toBe('scheduled');
     const cancelled = ok(await cancel(scene, b.id, { waive_fee: true, reason: 'Snow' }));
     expect(cancelled.fees).toMatchObject([
-      { kind: 'late_cancel', amount_cents: 12_500, deposit_applied_cents: 0, due_cents: 0, status: 'waived', waive_reason: 'Snow' },
+      {
+        kind: 'late_cancel',
+        amount_cents: 12_500,
+        deposit_applied_cents: 0,
+        due_cents: 0,
+        status: 'waived',
+        waive_reason: 'Snow',
+      },
     ]);
     // The front desk still cancels (and the fee is assessed) without waive_fee.
     expect(ok(await cancel(scene, c.id, {}, frontDesk)).fees[0]).toMatchObject({ status: 'due', due_cents: 12_500 });
+  });
+});
+
+describe('depositPaymentWrites (for a hold confirm)', () => {
+  it("records the deposit payment and the client's spend in the appointment's own create transaction", async () => {
+    const scene = await sceneWith(null, { type: 'fixed', value: 5000 });
+    const template = await booking(scene);
+    const id = randomUUID();
+    const { payment, items } = depositPaymentWrites(
+      scene.practice.medspaId,
+      { id, client_id: scene.client.id },
+      { amount_cents: 5000, method: 'card', reference: 'pi_confirm' },
+      { currency: 'USD', now: new Date() },
+    );
+    const created = { ...template, id, deposit_paid_cents: payment.amount_cents };
+    const outcome = await transact([
+      { name: 'appointment', action: { Put: { TableName: tableName(), Item: appointmentCodec.toItem(created) } } },
+      ...items.map((action) => ({ name: 'payment', action })),
+    ]);
+    expect(outcome.ok).toBe(true);
+    expect(await read(scene, id)).toMatchObject({ deposit_required_cents: 5000, deposit_paid_cents: 5000 });
+    const got = ok(await call('GET', `/v1/payments/${payment.id}`, { token: scene.practice.adminToken }));
+    expect(got).toMatchObject({ kind: 'deposit', appointment_id: id, reference: 'pi_confirm', amount_cents: 5000 });
+    const client = ok(await call('GET', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken }));
+    expect(client.total_spent_cents).toBe(5000);
   });
 });
 

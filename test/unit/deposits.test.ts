@@ -57,9 +57,27 @@ describe('assessFee', () => {
     ['early cancel', basis(), 'cancelled', 25, null],
     ['cancel exactly at the window edge', basis(), 'cancelled', 24, null],
     ['late cancel, no deposit', basis(), 'cancelled', 2, { amount: 20000, applied: 0, due: 20000, status: 'due' }],
-    ['late cancel, deposit below the fee', basis({ deposit_paid_cents: 5000 }), 'cancelled', 2, { amount: 20000, applied: 5000, due: 15000, status: 'due' }],
-    ['late cancel, deposit above the fee', basis({ deposit_paid_cents: 30000 }), 'cancelled', 2, { amount: 20000, applied: 20000, due: 0, status: 'paid' }],
-    ['no-show', basis({ deposit_paid_cents: 2500 }), 'no_show', -1, { amount: 10000, applied: 2500, due: 7500, status: 'due' }],
+    [
+      'late cancel, deposit below the fee',
+      basis({ deposit_paid_cents: 5000 }),
+      'cancelled',
+      2,
+      { amount: 20000, applied: 5000, due: 15000, status: 'due' },
+    ],
+    [
+      'late cancel, deposit above the fee',
+      basis({ deposit_paid_cents: 30000 }),
+      'cancelled',
+      2,
+      { amount: 20000, applied: 20000, due: 0, status: 'paid' },
+    ],
+    [
+      'no-show',
+      basis({ deposit_paid_cents: 2500 }),
+      'no_show',
+      -1,
+      { amount: 10000, applied: 2500, due: 7500, status: 'due' },
+    ],
     ['no policy', basis({ cancellation_policy: null }), 'cancelled', 1, null],
     ['completion', basis(), 'completed', -1, null],
   ] as const)('%s', (_name, b, to, hours, expected) => {
@@ -77,7 +95,13 @@ describe('assessFee', () => {
 
   it('a waived cancel records the fee as waived with nothing due or applied', () => {
     const fee = assessFee(basis({ deposit_paid_cents: 5000 }), 'cancelled', hoursBefore(1), { reason: 'sick' });
-    expect(fee).toMatchObject({ amount_cents: 20000, deposit_applied_cents: 0, due_cents: 0, status: 'waived', waive_reason: 'sick' });
+    expect(fee).toMatchObject({
+      amount_cents: 20000,
+      deposit_applied_cents: 0,
+      due_cents: 0,
+      status: 'waived',
+      waive_reason: 'sick',
+    });
   });
 
   it('a zero fee is no fee', () => {
