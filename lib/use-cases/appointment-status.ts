@@ -84,6 +84,8 @@ export function changeStatus(
     reason?: string;
     /** A staff cancel's `waive_fee`: a fee it assesses is recorded as waived. */
     waiveFee?: boolean;
+    /** false: no fee at all (a client's deletion cancels its appointments; nobody cancelled late). */
+    assessFees?: boolean;
     writes?: RequestWrites;
     guard?: (current: Appointment) => void;
   },
@@ -98,7 +100,9 @@ export function changeStatus(
     if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
     // A late cancel or a no-show assesses its fee in this same write, on the deposit as read at this version.
     // (Section 12: a plan-booked appointment will use its plan's unit instead; plans are not built yet.)
-    const fee = assessFee(current, to, options.now, options.waiveFee ? { reason: options.reason ?? null } : undefined);
+    const fee =
+      options.assessFees !== false &&
+      assessFee(current, to, options.now, options.waiveFee ? { reason: options.reason ?? null } : undefined);
     if (fee) changes.fees = [...current.fees, fee];
     return {
       write: {

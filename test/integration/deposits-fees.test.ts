@@ -181,6 +181,13 @@ describe('deposits and fees', () => {
     }
   });
 
+  it("a client's deletion cancels its appointments without fees, even inside the late window", async () => {
+    const scene = await sceneWith(LATE);
+    const appointment = await booking(scene);
+    ok(await call('DELETE', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken }));
+    expect(await read(scene, appointment.id)).toMatchObject({ status: 'cancelled', fees: [] });
+  });
+
   it('a no-show with a deposit above the fee is paid at once', async () => {
     const scene = await sceneWith(LATE);
     const appointment = await booking(scene);
