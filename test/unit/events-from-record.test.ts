@@ -259,6 +259,24 @@ describe('appointments', () => {
     });
   });
 
+  it('a no-show assessing a fee is status_changed + fee_assessed (also from an item stored before fees), without previous', () => {
+    const before = makeAppointment({ status: 'checked_in' });
+    const fee = {
+      kind: 'no_show' as const,
+      amount_cents: 5000,
+      deposit_applied_cents: 0,
+      due_cents: 5000,
+      status: 'due' as const,
+      assessed_at: iso(1),
+      waived_at: null,
+      waive_reason: null,
+    };
+    const { fees: _fees, ...oldItem } = appointmentItem(before);
+    const events = eventsFromRecord(modify(oldItem, changed(before, { status: 'no_show', fees: [fee] })), context);
+    expect(events.map((event) => event.type)).toEqual(['appointment.status_changed', 'appointment.fee_assessed']);
+    expect(events[1].data).toEqual({ object: expect.objectContaining({ status: 'no_show', fees: [fee] }) });
+  });
+
   it('a no-show is status_changed only', () => {
     const before = makeAppointment({ status: 'checked_in' });
     const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { status: 'no_show' })), context);
