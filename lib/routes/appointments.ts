@@ -125,7 +125,7 @@ export const waiveAppointmentFee = /* @__PURE__ */ route('waiveAppointmentFee', 
   params: WaiveFeeParams,
   body: WaiveFeeBody,
   response: appt.Appointment,
-  errors: STATUS_ERRORS,
+  errors: [...STATUS_ERRORS, 'VERSION_CONFLICT'],
   writes: { appointments: ['update'] },
   reads: ['appointments'],
 }));
