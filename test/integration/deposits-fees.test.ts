@@ -8,11 +8,12 @@ import { depositPaymentWrites } from '../../lib/use-cases/payments';
 import { appointmentKey, practiceKey } from '../../lib/db/keys';
 import type { CancellationPolicy } from '../../lib/domain/deposits';
 import { getPractice } from '../../lib/db/practices';
-import { bookOnline } from '../../lib/use-cases/public-booking';
+import { bookOnline, cancelOnlineBooking } from '../../lib/use-cases/public-booking';
 import { publicServices } from '../../lib/use-cases/public-catalog';
 import { changePractice } from '../../lib/use-cases/practice';
 import { call, type TestPractice } from '../fixtures/api';
 import { makeService } from '../fixtures/builders';
+import { getAppointment } from '../../lib/db/appointments';
 import { addDays, NY, todayIn } from '../fixtures/dates';
 import { makeOnlineScene, onlineBooking, outcome } from '../fixtures/online-booking';
 import { book, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
@@ -338,5 +339,23 @@ describe('online booking and deposits', () => {
     const listed = await publicServices((await getPractice(medspaId))!);
     expect(listed.find((s) => s.id === deposit.id)).toMatchObject({ deposit_required_cents: 20_000 });
     expect(listed.find((s) => s.id === scene.service.id)).toMatchObject({ deposit_required_cents: 0 });
+  });
+
+  it("the manage link's cancel inside the late window assesses the fee snapshotted on the online booking", async () => {
+    const scene = await makeOnlineScene();
+    const medspaId = scene.practice.medspaId;
+    await setPolicy(scene.practice, LATE);
+    const booked = await bookOnline(
+      medspaId,
+      onlineBooking(scene, { scheduled_at: nyTime(SOON, '10:00') }),
+      new Date(),
+    );
+    await setPolicy(scene.practice, null);
+    await cancelOnlineBooking(medspaId, booked.appointment_id, booked.manage_token, { now: new Date() });
+    const appointment = (await getAppointment(medspaId, booked.appointment_id))!;
+    expect(appointment).toMatchObject({ status: 'cancelled', cancellation_policy: LATE, deposit_required_cents: 0 });
+    expect(appointment.fees).toMatchObject([
+      { kind: 'late_cancel', amount_cents: 12_500, due_cents: 12_500, status: 'due' },
+    ]);
   });
 });
