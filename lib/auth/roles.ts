@@ -22,6 +22,8 @@ export const ALLOW = {
   paymentRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Webhook subscriptions and their delivery logs (API reference, webhooks and events: admin and manager). */
   webhooks: ['admin', 'manager'],
+  /** Waiving a late-cancel or no-show fee (API reference, section 11): money forgiven is a manager's call. */
+  feeWaivers: ['admin', 'manager'],
   /** Reports: not the front desk nor providers (API reference, authentication and access). */
   reports: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

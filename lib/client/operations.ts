@@ -53,6 +53,7 @@ export const operations = {
   updateAppointmentStatus: { method: 'PATCH', path: '/v1/appointments/{id}/status', auth: 'token' },
   cancelAppointment: { method: 'POST', path: '/v1/appointments/{id}/cancel', auth: 'token', idempotent: true },
   markNoShow: { method: 'POST', path: '/v1/appointments/{id}/no-show', auth: 'token', idempotent: true },
+  waiveAppointmentFee: { method: 'POST', path: '/v1/appointments/{id}/fees/{kind}/waive', auth: 'token', idempotent: true },
   sendReminder: { method: 'POST', path: '/v1/appointments/{id}/reminders', auth: 'token', idempotent: true },
   recordTreatment: { method: 'PUT', path: '/v1/appointments/{id}/treatment-record', auth: 'token' },
   checkProviderAvailability: { method: 'GET', path: '/v1/providers/{id}/availability', auth: 'token' },

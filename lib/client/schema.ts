@@ -644,7 +644,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel an appointment and free its time
+         * Cancel an appointment and free its time (a late cancel assesses the policy's fee)
          * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["cancelAppointment"];
@@ -668,6 +668,26 @@ export interface paths {
          * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["markNoShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{id}/fees/{kind}/waive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Waive an appointment's due late-cancel or no-show fee
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["waiveAppointmentFee"];
         delete?: never;
         options?: never;
         head?: never;
@@ -860,7 +880,7 @@ export interface paths {
         get: operations["listPayments"];
         put?: never;
         /**
-         * Record a payment (raises the client's total_spent_cents atomically)
+         * Record a payment (raises the client's total_spent_cents atomically; a deposit raises its appointment's deposit_paid_cents, a fee payment lowers its due fee, in the same write)
          * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["createPayment"];
@@ -1365,6 +1385,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "appointment.fee_assessed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A late cancel or a no-show assessed a fee under the appointment's cancellation policy (sent with the status change): the object is the appointment, its new fee last in `fees`
+         * @description The body is the `appointment.fee_assessed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onAppointmentFeeAssessed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "appointment.deleted": {
         parameters: {
             query?: never;
@@ -1571,6 +1611,64 @@ export interface components {
          * @enum {string}
          */
         TimeZoneInput: string;
+        /**
+         * @description The practice’s cancellation policy, snapshotted on each appointment at booking: a late cancel or a no-show assesses its fee.
+         * @example {
+         *       "late_cancel_minutes": 1440,
+         *       "late_cancel_fee": {
+         *         "type": "percent",
+         *         "value": 50
+         *       },
+         *       "no_show_fee": {
+         *         "type": "fixed",
+         *         "value": 10000
+         *       }
+         *     }
+         */
+        CancellationPolicy: {
+            /**
+             * @description A cancel less than this many minutes before the start is late (0-10080).
+             * @example 1440
+             */
+            late_cancel_minutes: number;
+            late_cancel_fee: components["schemas"]["Charge"];
+            no_show_fee: components["schemas"]["Charge"];
+        };
+        /** @description A fee: fixed minor units, or a percent of the appointment's price_cents. */
+        Charge: {
+            /**
+             * @description fixed or percent.
+             * @example percent
+             * @enum {string}
+             */
+            type: "fixed" | "percent";
+            /**
+             * @description Minor units (fixed) or a percent of price_cents (percent, rounded half up).
+             * @example 50
+             */
+            value: number;
+        };
+        /**
+         * @description The deposit a booking of the service asks: none, fixed minor units, or a percent of price_cents (rounded half up). Default none.
+         * @example {
+         *       "type": "fixed",
+         *       "value": 10000
+         *     }
+         */
+        DepositInput: {
+            /**
+             * @description none, fixed or percent.
+             * @example fixed
+             * @enum {string}
+             */
+            type: "none" | "fixed" | "percent";
+            /**
+             * @description Minor units (fixed) or a percent of price_cents (percent, rounded half up).
+             * @default 0
+             * @example 50
+             */
+            value: number;
+        };
         /** @description The new credential with its secret, shown once. */
         CreatedCredential: {
             /**
@@ -1819,6 +1917,8 @@ export interface components {
              *     ]
              */
             allowed_origins: string[];
+            /** @description Late-cancel and no-show fees, snapshotted on each appointment at booking; null (default): no policy, no fees. */
+            cancellation_policy: components["schemas"]["CancellationPolicy"] | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -1864,6 +1964,11 @@ export interface components {
              * @example 3
              */
             max_active_bookings_per_client: number;
+            /**
+             * @description Shown with services that ask a deposit (at most 500 characters); the booking page lists such services but does not book them. Default null.
+             * @example A deposit secures your appointment; call us to book.
+             */
+            deposit_note: string | null;
         };
         /** @description The practice, as its booking page shows it. */
         PublicPractice: {
@@ -1882,7 +1987,7 @@ export interface components {
              * @example USD
              */
             currency: string;
-            /** @description The booking window and the manage cutoff. */
+            /** @description The booking window, the manage cutoff, and the note shown with services that ask a deposit. */
             online_booking: {
                 /**
                  * @description Last bookable date: today + this many days, practice-local (1-365).
@@ -1899,6 +2004,11 @@ export interface components {
                  * @example 1440
                  */
                 cancel_cutoff_minutes: number;
+                /**
+                 * @description Shown with services that ask a deposit (at most 500 characters); the booking page lists such services but does not book them. Default null.
+                 * @example A deposit secures your appointment; call us to book.
+                 */
+                deposit_note: string | null;
             };
         };
         /** @description A provider: someone who performs services. */
@@ -2207,6 +2317,7 @@ export interface components {
              *     ]
              */
             provider_ids: string[];
+            deposit: components["schemas"]["DepositOutput"];
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -2358,6 +2469,49 @@ export interface components {
              * @example 2026-11-23T14:32:51.006Z
              */
             updated_at: string;
+        };
+        /** @description A late-cancel or no-show fee assessed on an appointment. */
+        Fee: {
+            /**
+             * @description late_cancel or no_show.
+             * @example late_cancel
+             * @enum {string}
+             */
+            kind: "late_cancel" | "no_show";
+            /**
+             * @description The fee, minor units.
+             * @example 20000
+             */
+            amount_cents: number;
+            /**
+             * @description Of the deposit paid, applied to this fee first.
+             * @example 5000
+             */
+            deposit_applied_cents: number;
+            /**
+             * @description Still due: amount_cents - deposit_applied_cents - fee payments (never below 0; 0 once waived).
+             * @example 15000
+             */
+            due_cents: number;
+            /**
+             * @description due, paid (nothing due) or waived.
+             * @example due
+             * @enum {string}
+             */
+            status: "due" | "paid" | "waived";
+            /**
+             * Format: date-time
+             * @description When the cancel or no-show assessed it.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            assessed_at: string;
+            /** @example null */
+            waived_at: string | null;
+            /**
+             * @description Why it was waived; null unless waived.
+             * @example null
+             */
+            waive_reason: string | null;
         };
         /** @description The treatment record of an appointment. */
         TreatmentRecord: {
@@ -2677,6 +2831,23 @@ export interface components {
              */
             cancellation_reason: string | null;
             /**
+             * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+             * @example 10000
+             */
+            deposit_required_cents: number;
+            /**
+             * @description The sum of its `kind: deposit` payments.
+             * @example 10000
+             */
+            deposit_paid_cents: number;
+            /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+            cancellation_policy: components["schemas"]["CancellationPolicy"] | null;
+            /**
+             * @description Late-cancel and no-show fees assessed on it (empty: none).
+             * @example []
+             */
+            fees: components["schemas"]["Fee"][];
+            /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
              */
@@ -2789,6 +2960,23 @@ export interface components {
              * @example null
              */
             cancellation_reason: string | null;
+            /**
+             * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+             * @example 10000
+             */
+            deposit_required_cents: number;
+            /**
+             * @description The sum of its `kind: deposit` payments.
+             * @example 10000
+             */
+            deposit_paid_cents: number;
+            /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+            cancellation_policy: components["schemas"]["CancellationPolicy"] | null;
+            /**
+             * @description Late-cancel and no-show fees assessed on it (empty: none).
+             * @example []
+             */
+            fees: components["schemas"]["Fee"][];
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3043,6 +3231,17 @@ export interface components {
              */
             note: string | null;
             /**
+             * @description payment (default); deposit: raises its appointment's deposit_paid_cents; fee: pays its appointment's due fee (400 at amount_cents when nothing is due or above what is due); plan: a plan sale.
+             * @example payment
+             * @enum {string}
+             */
+            kind: "payment" | "deposit" | "fee" | "plan";
+            /**
+             * @description The processor's id of the charge (e.g. a Stripe PaymentIntent id); never card data.
+             * @example pi_3QZx8B2eZvKYlo2C1a2b3c4d
+             */
+            reference: string | null;
+            /**
              * @description Always 1: payments are immutable.
              * @example 1
              */
@@ -3271,6 +3470,11 @@ export interface components {
              * @example 45000
              */
             price_cents: number;
+            /**
+             * @description The deposit a booking asks (0: none). Such a service is booked only through a public hold confirmed with the deposit (a plain public booking is 422 DEPOSIT_REQUIRED); show it with the practice's online_booking.deposit_note.
+             * @example 0
+             */
+            deposit_required_cents: number;
         };
         /** @description The bookable slots of one provider on one practice-local date. */
         PublicAvailabilityEntry: {
@@ -3343,6 +3547,27 @@ export interface components {
              * @example mt_example
              */
             manage_token: string;
+        };
+        /**
+         * @description The deposit a booking of the service asks: none, fixed minor units, or a percent of price_cents (rounded half up). Default none.
+         * @example {
+         *       "type": "fixed",
+         *       "value": 10000
+         *     }
+         */
+        DepositOutput: {
+            /**
+             * @description none, fixed or percent.
+             * @example fixed
+             * @enum {string}
+             */
+            type: "none" | "fixed" | "percent";
+            /**
+             * @description Minor units (fixed) or a percent of price_cents (percent, rounded half up).
+             * @default 0
+             * @example 50
+             */
+            value: number;
         };
         /** @description An appointment was booked. */
         AppointmentCreatedEvent: {
@@ -3503,6 +3728,23 @@ export interface components {
                      */
                     cancellation_reason?: string | null;
                     /**
+                     * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+                     * @example 10000
+                     */
+                    deposit_required_cents?: number;
+                    /**
+                     * @description The sum of its `kind: deposit` payments.
+                     * @example 10000
+                     */
+                    deposit_paid_cents?: number;
+                    /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+                    cancellation_policy?: components["schemas"]["CancellationPolicy"] | null;
+                    /**
+                     * @description Late-cancel and no-show fees assessed on it (empty: none).
+                     * @example []
+                     */
+                    fees?: components["schemas"]["Fee"][];
+                    /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
                      */
@@ -3651,6 +3893,23 @@ export interface components {
                      */
                     cancellation_reason?: string | null;
                     /**
+                     * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+                     * @example 10000
+                     */
+                    deposit_required_cents?: number;
+                    /**
+                     * @description The sum of its `kind: deposit` payments.
+                     * @example 10000
+                     */
+                    deposit_paid_cents?: number;
+                    /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+                    cancellation_policy?: components["schemas"]["CancellationPolicy"] | null;
+                    /**
+                     * @description Late-cancel and no-show fees assessed on it (empty: none).
+                     * @example []
+                     */
+                    fees?: components["schemas"]["Fee"][];
+                    /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
                      */
@@ -3793,6 +4052,23 @@ export interface components {
                      * @example null
                      */
                     cancellation_reason?: string | null;
+                    /**
+                     * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+                     * @example 10000
+                     */
+                    deposit_required_cents?: number;
+                    /**
+                     * @description The sum of its `kind: deposit` payments.
+                     * @example 10000
+                     */
+                    deposit_paid_cents?: number;
+                    /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+                    cancellation_policy?: components["schemas"]["CancellationPolicy"] | null;
+                    /**
+                     * @description Late-cancel and no-show fees assessed on it (empty: none).
+                     * @example []
+                     */
+                    fees?: components["schemas"]["Fee"][];
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -3937,6 +4213,23 @@ export interface components {
                      */
                     cancellation_reason?: string | null;
                     /**
+                     * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+                     * @example 10000
+                     */
+                    deposit_required_cents?: number;
+                    /**
+                     * @description The sum of its `kind: deposit` payments.
+                     * @example 10000
+                     */
+                    deposit_paid_cents?: number;
+                    /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+                    cancellation_policy?: components["schemas"]["CancellationPolicy"] | null;
+                    /**
+                     * @description Late-cancel and no-show fees assessed on it (empty: none).
+                     * @example []
+                     */
+                    fees?: components["schemas"]["Fee"][];
+                    /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
                      */
@@ -3954,6 +4247,36 @@ export interface components {
                      */
                     updated_at?: string;
                 };
+            };
+        };
+        /** @description A late cancel or a no-show assessed a fee under the appointment's cancellation policy (sent with the status change): the object is the appointment, its new fee last in `fees`. */
+        AppointmentFeeAssessedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example appointment.fee_assessed
+             * @constant
+             */
+            type: "appointment.fee_assessed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["Appointment"];
             };
         };
         /** @description An appointment was deleted (DELETE /v1/appointments/{id}): the object is the appointment as it was before the delete, with no previous. */
@@ -4459,7 +4782,7 @@ export interface components {
          * @description Every error code the API answers with (`error.code`).
          * @enum {string}
          */
-        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "PUBLISHABLE_KEY_NOT_FOUND" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
+        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "DEPOSIT_REQUIRED" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "PUBLISHABLE_KEY_NOT_FOUND" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
     };
     responses: never;
     parameters: {
@@ -4474,6 +4797,9 @@ export interface components {
 }
 export type FieldProblem = components['schemas']['FieldProblem'];
 export type TimeZoneInput = components['schemas']['TimeZoneInput'];
+export type CancellationPolicy = components['schemas']['CancellationPolicy'];
+export type Charge = components['schemas']['Charge'];
+export type DepositInput = components['schemas']['DepositInput'];
 export type CreatedCredential = components['schemas']['CreatedCredential'];
 export type Credential = components['schemas']['Credential'];
 export type Pagination = components['schemas']['Pagination'];
@@ -4487,6 +4813,7 @@ export type Provider = components['schemas']['Provider'];
 export type Facility = components['schemas']['Facility'];
 export type Service = components['schemas']['Service'];
 export type Client = components['schemas']['Client'];
+export type Fee = components['schemas']['Fee'];
 export type TreatmentRecord = components['schemas']['TreatmentRecord'];
 export type Consent = components['schemas']['Consent'];
 export type AppointmentListItem = components['schemas']['AppointmentListItem'];
@@ -4504,11 +4831,13 @@ export type PublicService = components['schemas']['PublicService'];
 export type PublicAvailabilityEntry = components['schemas']['PublicAvailabilityEntry'];
 export type PublicProvider = components['schemas']['PublicProvider'];
 export type PublicBooking = components['schemas']['PublicBooking'];
+export type DepositOutput = components['schemas']['DepositOutput'];
 export type AppointmentCreatedEvent = components['schemas']['AppointmentCreatedEvent'];
 export type AppointmentUpdatedEvent = components['schemas']['AppointmentUpdatedEvent'];
 export type AppointmentStatusChangedEvent = components['schemas']['AppointmentStatusChangedEvent'];
 export type AppointmentCancelledEvent = components['schemas']['AppointmentCancelledEvent'];
 export type AppointmentCompletedEvent = components['schemas']['AppointmentCompletedEvent'];
+export type AppointmentFeeAssessedEvent = components['schemas']['AppointmentFeeAssessedEvent'];
 export type AppointmentDeletedEvent = components['schemas']['AppointmentDeletedEvent'];
 export type AppointmentReminderEvent = components['schemas']['AppointmentReminderEvent'];
 export type ClientCreatedEvent = components['schemas']['ClientCreatedEvent'];
@@ -5193,9 +5522,16 @@ export interface operations {
                          * @example 3
                          */
                         max_active_bookings_per_client?: number;
+                        /**
+                         * @description Shown with services that ask a deposit (at most 500 characters); the booking page lists such services but does not book them. Default null.
+                         * @example A deposit secures your appointment; call us to book.
+                         */
+                        deposit_note?: string | null;
                     };
                     /** @description Web apps that may call the staff API with a bearer token (replaces the list): 0-20 exact origins (scheme, a DNS name or IP address with no wildcard, optional port): https:// only, except http://localhost and http://127.0.0.1 on any port. */
                     allowed_origins?: string[];
+                    /** @description The cancellation policy (replaces it whole); null clears it. Applies to appointments booked afterwards. */
+                    cancellation_policy?: components["schemas"]["CancellationPolicy"] | null;
                 };
             };
         };
@@ -6287,6 +6623,13 @@ export interface operations {
                     active?: boolean;
                     /** @description Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND). */
                     provider_ids?: string[];
+                    /**
+                     * @default {
+                     *       "type": "none",
+                     *       "value": 0
+                     *     }
+                     */
+                    deposit?: components["schemas"]["DepositInput"];
                 };
             };
         };
@@ -6400,6 +6743,7 @@ export interface operations {
                     active?: boolean;
                     /** @description Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND). */
                     provider_ids?: string[];
+                    deposit?: components["schemas"]["DepositInput"];
                 };
             };
         };
@@ -6986,6 +7330,23 @@ export interface operations {
                              */
                             cancellation_reason: string | null;
                             /**
+                             * @description The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.
+                             * @example 10000
+                             */
+                            deposit_required_cents: number;
+                            /**
+                             * @description The sum of its `kind: deposit` payments.
+                             * @example 10000
+                             */
+                            deposit_paid_cents: number;
+                            /** @description The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees. */
+                            cancellation_policy: components["schemas"]["CancellationPolicy"] | null;
+                            /**
+                             * @description Late-cancel and no-show fees assessed on it (empty: none).
+                             * @example []
+                             */
+                            fees: components["schemas"]["Fee"][];
+                            /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
                              */
@@ -7444,10 +7805,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Why (at most 1000 characters), kept as cancellation_reason.
+                     * @description Why (at most 1000 characters), kept as cancellation_reason (and as the waive_reason of a waived fee).
                      * @example Client is travelling
                      */
                     reason?: string;
+                    /**
+                     * @description true: a late-cancel fee this cancel assesses is recorded as waived (admin, manager; others 403 FORBIDDEN).
+                     * @example true
+                     */
+                    waive_fee?: boolean;
                 };
             };
         };
@@ -7486,6 +7852,51 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+        };
+    };
+    waiveAppointmentFee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+                /** @description late_cancel or no_show. */
+                kind: "late_cancel" | "no_show";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why the fee is waived (1-1000 characters).
+                     * @example Family emergency
+                     */
+                    reason: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8227,6 +8638,18 @@ export interface operations {
                      * @example Paid at checkout
                      */
                     note?: string | null;
+                    /**
+                     * @description payment (default); deposit: raises its appointment's deposit_paid_cents; fee: pays its appointment's due fee (400 at amount_cents when nothing is due or above what is due); plan: a plan sale.
+                     * @default payment
+                     * @example payment
+                     * @enum {string}
+                     */
+                    kind?: "payment" | "deposit" | "fee" | "plan";
+                    /**
+                     * @description The processor's id of the charge (1-200 characters), e.g. a Stripe PaymentIntent id; never card data.
+                     * @example pi_3QZx8B2eZvKYlo2C1a2b3c4d
+                     */
+                    reference?: string | null;
                 };
             };
         };
@@ -8337,7 +8760,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -8465,7 +8888,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -9370,6 +9793,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9441,6 +9878,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9465,6 +9916,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9536,6 +10001,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9560,6 +10039,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9630,6 +10123,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9654,6 +10161,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9724,6 +10245,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9748,6 +10283,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9756,6 +10305,90 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["AppointmentCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAppointmentFeeAssessed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "appointment.fee_assessed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "service_id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03",
+                 *           "provider_id": "9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04",
+                 *           "room_id": "7e6d5c4b-3a2f-4e1d-8c0b-9a8f7e6d5c05",
+                 *           "equipment_id": "e1d2c3b4-a5f6-4789-9a0b-c1d2e3f4a506",
+                 *           "scheduled_at": "2026-12-01T15:00:00.000Z",
+                 *           "end_at": "2026-12-01T16:00:00.000Z",
+                 *           "duration_minutes": 60,
+                 *           "buffer_before_minutes": 0,
+                 *           "buffer_after_minutes": 15,
+                 *           "status": "scheduled",
+                 *           "notes": "First visit; prefers the afternoon.",
+                 *           "internal_notes": null,
+                 *           "source": "online",
+                 *           "price_cents": 45000,
+                 *           "cancelled_at": null,
+                 *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z",
+                 *           "updated_at": "2026-11-23T14:32:51.006Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AppointmentFeeAssessedEvent"];
             };
         };
         responses: {
@@ -9818,6 +10451,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9888,6 +10535,20 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
+                 *           "deposit_required_cents": 10000,
+                 *           "deposit_paid_cents": 10000,
+                 *           "cancellation_policy": {
+                 *             "late_cancel_minutes": 1440,
+                 *             "late_cancel_fee": {
+                 *               "type": "percent",
+                 *               "value": 50
+                 *             },
+                 *             "no_show_fee": {
+                 *               "type": "fixed",
+                 *               "value": 10000
+                 *             }
+                 *           },
+                 *           "fees": [],
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10205,6 +10866,8 @@ export interface operations {
                  *           "currency": "USD",
                  *           "method": "card",
                  *           "note": "Paid at checkout",
+                 *           "kind": "payment",
+                 *           "reference": "pi_3QZx8B2eZvKYlo2C1a2b3c4d",
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z"
                  *         }

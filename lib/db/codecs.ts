@@ -170,6 +170,7 @@ export const practiceCodec = codec('PRACTICE', {
     ...stored,
     online_booking: onlineBookingOf(stored.online_booking),
     allowed_origins: stored.allowed_origins ?? [],
+    cancellation_policy: stored.cancellation_policy ?? null,
   }),
 });
 export const providerCodec = collectionCodec('PROVIDER', S.storedProvider);

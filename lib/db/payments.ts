@@ -1,4 +1,5 @@
 import type { PageRequest } from '../crypto/cursor';
+import type { Fee } from '../domain/deposits';
 import type { PaymentRecord } from '../domain/records';
 import { clientStatsAction } from './client-stats';
 import { tableName } from './client';
@@ -10,6 +11,7 @@ import { queryPage, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
+import { versionedUpdate } from './update';
 
 /** Payments: one item per payment, on the practice's monthly time index (gsi1) and its client's (gsi2). */
 
@@ -35,39 +37,98 @@ function liveClientOnly(action: TransactItem): TransactItem {
   };
 }
 
-/**
- * The payment, the client's total spend and (when given) the appointment's existence, in ONE
- * transaction: a payment never exists without its client's total including it.
- */
-export async function commitPayment(payment: PaymentRecord, writes?: RequestWrites): Promise<PaymentWriteResult> {
-  const { medspa_id: medspaId } = payment;
-  const actions: NamedAction<'client' | 'payment' | 'appointment'>[] = [
+/** The payment and its client's total spend (the client must be live): what every payment writes. */
+export function paymentItems(payment: PaymentRecord): TransactItem[] {
+  return [
+    liveClientOnly(clientStatsAction(payment.medspa_id, payment.client_id, { spentCents: payment.amount_cents })),
     {
-      name: 'client',
-      action: liveClientOnly(clientStatsAction(medspaId, payment.client_id, { spentCents: payment.amount_cents })),
-    },
-    {
-      name: 'payment',
-      action: {
-        Put: {
-          TableName: tableName(),
-          Item: paymentCodec.toItem(payment),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+      Put: {
+        TableName: tableName(),
+        Item: paymentCodec.toItem(payment),
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+  ];
+}
+
+/** The appointment paid for exists and is the paying client's. */
+const appointmentOfClient = 'attribute_exists(pk) AND client_id = :client';
+
+/** A plain payment only checks its appointment. */
+const appointmentCheck = (medspaId: string, appointmentId: string, clientId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: appointmentKey(medspaId, appointmentId),
+    ConditionExpression: appointmentOfClient,
+    ExpressionAttributeValues: { ':client': clientId },
+  },
+});
+
+/**
+ * A deposit raises its appointment's `deposit_paid_cents` by an ADD: no read, so concurrent
+ * deposits all count, exactly; the version moves so a racing cancel decides again on the new sum.
+ */
+export const depositOnAppointment = (
+  medspaId: string,
+  appointment: { id: string; client_id: string },
+  amountCents: number,
+  now: string,
+): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: appointmentKey(medspaId, appointment.id),
+    UpdateExpression: 'SET #updated_at = :now ADD #paid :amount, #version :one',
+    ConditionExpression: appointmentOfClient,
+    ExpressionAttributeNames: { '#paid': 'deposit_paid_cents', '#version': 'version', '#updated_at': 'updated_at' },
+    ExpressionAttributeValues: { ':amount': amountCents, ':one': 1, ':now': now, ':client': appointment.client_id },
+  },
+});
+
+/**
+ * The appointment's fees as decided on the version read (a fee payment or a waiver), conditioned
+ * on that version: of a fee payment and a waiver, or two fee payments, racing on one due fee,
+ * exactly one commits and the other decides again on what it left.
+ */
+export function feesOnAppointment(
+  medspaId: string,
+  appointment: { id: string; client_id: string; version: number },
+  fees: Fee[],
+  now: string,
+): TransactItem {
+  const update = versionedUpdate(
+    { fees },
+    { expectedVersion: appointment.version, now, condition: 'client_id = :client' },
+  );
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: appointmentKey(medspaId, appointment.id),
+      ...update,
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':client': appointment.client_id },
+    },
+  };
+}
+
+/**
+ * The payment, the client's total spend and (when given) its appointment, in ONE transaction: a
+ * payment never exists without its client's total including it, nor a deposit or fee payment
+ * without its appointment moving with it. `appointment`: what the payment does to it (default:
+ * a check that it exists and is the client's).
+ */
+export async function commitPayment(
+  payment: PaymentRecord,
+  writes?: RequestWrites,
+  appointment?: TransactItem,
+): Promise<PaymentWriteResult> {
+  const [client, put] = paymentItems(payment);
+  const actions: NamedAction<'client' | 'payment' | 'appointment'>[] = [
+    { name: 'client', action: client },
+    { name: 'payment', action: put },
   ];
   if (payment.appointment_id) {
     actions.push({
       name: 'appointment',
-      action: {
-        ConditionCheck: {
-          TableName: tableName(),
-          Key: appointmentKey(medspaId, payment.appointment_id),
-          ConditionExpression: 'attribute_exists(pk) AND client_id = :client',
-          ExpressionAttributeValues: { ':client': payment.client_id },
-        },
-      },
+      action: appointment ?? appointmentCheck(payment.medspa_id, payment.appointment_id, payment.client_id),
     });
   }
   const outcome = await transact(actions, writes);

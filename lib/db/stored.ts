@@ -1,5 +1,12 @@
 import type * as R from '../domain/records';
-import { API_ACCESS, APPOINTMENT_SOURCES, MEMBERSHIP_STATUSES, PAYMENT_METHODS } from '../domain/records/common';
+import {
+  API_ACCESS,
+  APPOINTMENT_SOURCES,
+  MEMBERSHIP_STATUSES,
+  PAYMENT_KINDS,
+  PAYMENT_METHODS,
+} from '../domain/records/common';
+import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from '../domain/deposits';
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { STOCK_REASONS } from '../domain/stock';
@@ -28,6 +35,24 @@ const deletedAt = /* @__PURE__ */ built(() => z.optional(z.string()));
 
 // ---- Practice, setup resources, clients ------------------------------------------------------
 
+/** A cancellation policy (the practice's, and each appointment's snapshot) and an assessed fee. */
+const charge = /* @__PURE__ */ built(() => z.object({ type: z.enum(CHARGE_TYPES), value: count }));
+const storedPolicy = /* @__PURE__ */ built(() =>
+  z.object({ late_cancel_minutes: count, late_cancel_fee: charge, no_show_fee: charge }),
+);
+const storedFee = /* @__PURE__ */ built(() =>
+  z.object({
+    kind: z.enum(FEE_KINDS),
+    amount_cents: count,
+    deposit_applied_cents: count,
+    due_cents: count,
+    status: z.enum(FEE_STATUSES),
+    assessed_at: text,
+    waived_at: nullableText,
+    waive_reason: nullableText,
+  }),
+);
+
 /** Settings added after the first practices were stored are optional here; the codec fills their defaults. */
 export const storedPractice = /* @__PURE__ */ built(() =>
   z.object({
@@ -45,10 +70,12 @@ export const storedPractice = /* @__PURE__ */ built(() =>
           min_notice_minutes: count,
           cancel_cutoff_minutes: count,
           max_active_bookings_per_client: count,
+          deposit_note: z.nullable(text),
         }),
       ),
     ),
     allowed_origins: z.optional(z.array(text)),
+    cancellation_policy: z.optional(z.nullable(storedPolicy)),
     ...versioned,
   }),
 );
@@ -99,6 +126,8 @@ export const storedService = /* @__PURE__ */ built(() =>
     buffer_after_minutes: z._default(count, 0),
     active: z.boolean(),
     provider_ids: z.array(text),
+    // Services stored before deposits ask none.
+    deposit: z._default(z.object({ type: z.enum(DEPOSIT_TYPES), value: count }), () => ({ ...NO_DEPOSIT })),
     ...versioned,
   }),
 );
@@ -204,6 +233,11 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     cancelled_at: nullableText,
     cancellation_reason: nullableText,
     manage_generation: z.optional(count),
+    // Appointments stored before deposits and fees read as none of either.
+    deposit_required_cents: z._default(count, 0),
+    deposit_paid_cents: z._default(count, 0),
+    cancellation_policy: z._default(z.nullable(storedPolicy), null),
+    fees: z._default(z.array(storedFee), () => []),
     ...versioned,
   }),
 );
@@ -294,6 +328,9 @@ export const storedPayment = /* @__PURE__ */ built(() =>
     currency: text,
     method: z.enum(PAYMENT_METHODS),
     note: nullableText,
+    // Payments stored before kinds were plain payments without a reference.
+    kind: z._default(z.enum(PAYMENT_KINDS), 'payment'),
+    reference: z._default(nullableText, null),
     version: z._default(count, 1),
     created_at: text,
   }),
@@ -534,8 +571,8 @@ type Of<S extends z.ZodMiniType> = z.output<S>;
 export type StoredChecks = [
   Check<
     Exact<
-      Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins'>,
-      Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins'>
+      Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins' | 'cancellation_policy'>,
+      Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins' | 'cancellation_policy'>
     >
   >,
   Check<Exact<Of<typeof storedProvider>, R.ProviderRecord>>,

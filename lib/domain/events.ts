@@ -68,6 +68,14 @@ export const EVENT_CATALOG = {
     rule: 'AppointmentEvents',
     summary: 'An appointment was completed (sent with appointment.status_changed)',
   },
+  'appointment.fee_assessed': {
+    source: 'APPOINTMENT',
+    object: 'appointment',
+    previous: false,
+    rule: 'AppointmentEvents',
+    summary:
+      "A late cancel or a no-show assessed a fee under the appointment's cancellation policy (sent with the status change): the object is the appointment, its new fee last in `fees`",
+  },
   'appointment.deleted': {
     source: 'APPOINTMENT',
     object: 'appointment',

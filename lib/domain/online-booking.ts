@@ -14,6 +14,8 @@ export interface OnlineBookingSettings {
   cancel_cutoff_minutes: number;
   /** Active future online bookings one client (by email) may hold. */
   max_active_bookings_per_client: number;
+  /** Shown with services that ask a deposit (the booking page does not book them); null: none. */
+  deposit_note: string | null;
 }
 
 export const ONLINE_BOOKING_DEFAULTS: OnlineBookingSettings = {
@@ -22,6 +24,7 @@ export const ONLINE_BOOKING_DEFAULTS: OnlineBookingSettings = {
   min_notice_minutes: 120,
   cancel_cutoff_minutes: 1440,
   max_active_bookings_per_client: 3,
+  deposit_note: null,
 };
 
 export const onlineBookingOf = (stored: Partial<OnlineBookingSettings> | undefined): OnlineBookingSettings => ({

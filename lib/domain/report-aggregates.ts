@@ -39,6 +39,7 @@ export const appointmentFacts = (a: AppointmentRecord, zone: string): CountedFac
   duration_minutes: a.duration_minutes,
 });
 
+/** Every payment kind (payment, deposit, fee, plan) is money collected (API reference, section 11). */
 export const paymentFacts = (p: PaymentRecord, zone: string): CountedFacts => ({
   kind: 'payment',
   date: localDateOf(p.created_at, zone),

@@ -71,6 +71,9 @@ const manageLinkOf = (appointment: {
 const newManageLinkOf = (before: AppointmentRecord, after: AppointmentRecord) =>
   manageGenerationOf(after) !== manageGenerationOf(before) ? manageLinkOf(after) : {};
 
+/** Items stored before fees have none. */
+const feeCount = (appointment: AppointmentRecord) => appointment.fees?.length ?? 0;
+
 /**
  * created on insert; a status move is `status_changed` (+ `completed` or `cancelled` when it
  * ends there), with `previous` holding the old status and whatever else moved with it (cancel
@@ -97,6 +100,9 @@ function appointmentEvents(change: StoredChange<'APPOINTMENT'>): Draft[] {
   const drafts: Draft[] = [{ type: 'appointment.status_changed', object: after, previous, at }];
   if (change.after.status === 'completed') drafts.push({ type: 'appointment.completed', object: after, previous, at });
   if (change.after.status === 'cancelled') drafts.push({ type: 'appointment.cancelled', object: after, previous, at });
+  // A fee is assessed only with the status move that causes it (lib/use-cases/appointment-status.ts).
+  if (feeCount(change.after) > feeCount(change.before))
+    drafts.push({ type: 'appointment.fee_assessed', object: after, at });
   return drafts;
 }
 

@@ -4,6 +4,7 @@ import { defineRoutes, route, list } from '../http/route';
 import { AppointmentDetail } from '../schemas/appointment-detail';
 import * as appt from '../schemas/appointments';
 import { Deleted, IdParams } from '../schemas/common';
+import { WaiveFeeBody, WaiveFeeParams } from '../schemas/deposits';
 
 /** A provider, room or equipment the request names may be absent. */
 const RESOURCE_NOT_FOUND = ['PROVIDER_NOT_FOUND', 'ROOM_NOT_FOUND', 'EQUIPMENT_NOT_FOUND'] as const;
@@ -88,7 +89,7 @@ export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () =
   path: '/v1/appointments/{id}/cancel',
   group: 'appointments',
   successStatus: 200,
-  summary: 'Cancel an appointment and free its time',
+  summary: "Cancel an appointment and free its time (a late cancel assesses the policy's fee)",
   auth: ALLOW.clinical,
   params: IdParams,
   body: appt.CancelBody,
@@ -111,6 +112,21 @@ export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
   ifMatch: true,
   errors: STATUS_ERRORS,
   writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
+  reads: ['appointments'],
+}));
+
+export const waiveAppointmentFee = /* @__PURE__ */ route('waiveAppointmentFee', () => ({
+  method: 'POST',
+  path: '/v1/appointments/{id}/fees/{kind}/waive',
+  group: 'appointments',
+  successStatus: 200,
+  summary: "Waive an appointment's due late-cancel or no-show fee",
+  auth: ALLOW.feeWaivers,
+  params: WaiveFeeParams,
+  body: WaiveFeeBody,
+  response: appt.Appointment,
+  errors: [...STATUS_ERRORS, 'VERSION_CONFLICT'],
+  writes: { appointments: ['update'] },
   reads: ['appointments'],
 }));
 
@@ -202,6 +218,7 @@ export const appointmentRoutes = /* @__PURE__ */ defineRoutes({
   updateAppointmentStatus,
   cancelAppointment,
   markNoShow,
+  waiveAppointmentFee,
   deleteAppointment,
   sendReminder,
   recordTreatment,

@@ -30,6 +30,7 @@ export const PATH_METHODS: readonly (readonly [string, readonly string[]])[] = [
   ["/v1/appointments/{id}/status", ["PATCH"]],
   ["/v1/appointments/{id}/cancel", ["POST"]],
   ["/v1/appointments/{id}/no-show", ["POST"]],
+  ["/v1/appointments/{id}/fees/{kind}/waive", ["POST"]],
   ["/v1/appointments/{id}/reminders", ["POST"]],
   ["/v1/appointments/{id}/treatment-record", ["PUT"]],
   ["/v1/providers/{id}/availability", ["GET"]],

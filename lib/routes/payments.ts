@@ -18,13 +18,14 @@ export const createPayment = /* @__PURE__ */ route('createPayment', () => ({
   method: 'POST',
   path: '/v1/payments',
   group: 'payments',
-  summary: "Record a payment (raises the client's total_spent_cents atomically)",
+  summary:
+    "Record a payment (raises the client's total_spent_cents atomically; a deposit raises its appointment's deposit_paid_cents, a fee payment lowers its due fee, in the same write)",
   auth: ALLOW.frontOffice,
   body: pay.CreatePaymentBody,
   response: pay.Payment,
-  errors: ['CLIENT_NOT_FOUND', 'APPOINTMENT_NOT_FOUND'],
-  writes: { appointments: ['check'], clients: ['update'], payments: ['put'] },
-  reads: [],
+  errors: ['CLIENT_NOT_FOUND', 'APPOINTMENT_NOT_FOUND', 'VERSION_CONFLICT'],
+  writes: { appointments: ['check', 'update'], clients: ['update'], payments: ['put'] },
+  reads: ['appointments'],
 }));
 
 export const getPayment = /* @__PURE__ */ route('getPayment', () => ({

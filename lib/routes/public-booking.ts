@@ -51,7 +51,7 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   body: pub.PublicBookingBody,
   response: pub.PublicBooking,
   idempotent: 'required',
-  errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED'],
+  errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED', 'DEPOSIT_REQUIRED'],
   writes: {
     appointments: ['put'],
     claims: ['put', 'update'],

@@ -16,6 +16,7 @@ import {
   Timestamps,
 } from './common';
 import { TimeZone } from './practice';
+import { CancellationPolicy, Fee } from './deposits';
 
 export const AppointmentStatus = /* @__PURE__ */ schema(() =>
   doc(
@@ -96,6 +97,17 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         'Why it was cancelled (`client_deleted` when its client was deleted); null unless cancelled.',
         null,
       ),
+      deposit_required_cents: doc(
+        z.number().check(z.int()),
+        'The deposit the service asked at booking (0: none). Staff creates snapshot it but never require it.',
+        10000,
+      ),
+      deposit_paid_cents: doc(z.number().check(z.int()), 'The sum of its `kind: deposit` payments.', 10000),
+      cancellation_policy: doc(
+        z.nullable(CancellationPolicy),
+        "The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees.",
+      ),
+      fees: doc(z.array(Fee), 'Late-cancel and no-show fees assessed on it (empty: none).', []),
       ...Timestamps,
     }),
     {
@@ -168,12 +180,17 @@ export const CancelBody = /* @__PURE__ */ schema(() =>
       z.strictObject({
         reason: doc(
           z.optional(z.string().check(z.maxLength(1000))),
-          'Why (at most 1000 characters), kept as cancellation_reason.',
+          'Why (at most 1000 characters), kept as cancellation_reason (and as the waive_reason of a waived fee).',
           'Client is travelling',
+        ),
+        waive_fee: doc(
+          z.optional(z.boolean()),
+          'true: a late-cancel fee this cancel assesses is recorded as waived (admin, manager; others 403 FORBIDDEN).',
+          true,
         ),
       }),
     ),
-    'Optional; an empty body cancels without a reason.',
+    "Optional; an empty body cancels without a reason. A cancel less than the policy's late_cancel_minutes before the start assesses a late-cancel fee in the same write.",
   ),
 );
 

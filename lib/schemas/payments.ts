@@ -3,9 +3,23 @@ import { doc, IdOf, Instant, LocalDate, meta, OutId, PageQuery, schema, Text } f
 
 /** Payments collected from clients (API reference, other resources). Immutable once recorded. */
 
-import { PAYMENT_METHODS } from '../domain/records/common';
+import { PAYMENT_KINDS, PAYMENT_METHODS } from '../domain/records/common';
 
 export { PAYMENT_METHODS };
+export const PaymentKind = /* @__PURE__ */ schema(() =>
+  doc(
+    z.enum(PAYMENT_KINDS),
+    "payment (default); deposit: raises its appointment's deposit_paid_cents; fee: pays its appointment's due fee (400 at amount_cents when nothing is due or above what is due); plan: a plan sale.",
+    'payment',
+  ),
+);
+const Reference = /* @__PURE__ */ schema(() =>
+  doc(
+    z.nullable(z.string()),
+    "The processor's id of the charge (e.g. a Stripe PaymentIntent id); never card data.",
+    'pi_3QZx8B2eZvKYlo2C1a2b3c4d',
+  ),
+);
 export const PaymentMethod = /* @__PURE__ */ schema(() => doc(z.enum(PAYMENT_METHODS), 'How it was paid.', 'card'));
 
 export const CreatePaymentBody = /* @__PURE__ */ schema(() =>
@@ -22,11 +36,20 @@ export const CreatePaymentBody = /* @__PURE__ */ schema(() =>
       ),
       method: PaymentMethod,
       note: doc(z.nullish(Text(1000)), 'A note (at most 1000 characters).', 'Paid at checkout'),
+      kind: z._default(PaymentKind, 'payment'),
+      reference: doc(
+        z.nullish(Text(200).check(z.minLength(1))),
+        "The processor's id of the charge (1-200 characters), e.g. a Stripe PaymentIntent id; never card data.",
+        'pi_3QZx8B2eZvKYlo2C1a2b3c4d',
+      ),
     }),
     'A payment received from a client.',
   ),
 );
-export type CreatePaymentInput = z.output<typeof CreatePaymentBody>;
+/** `kind` may be left out by callers below HTTP (the body's default). */
+export type CreatePaymentInput = Omit<z.output<typeof CreatePaymentBody>, 'kind'> & {
+  kind?: z.output<typeof CreatePaymentBody>['kind'];
+};
 
 export const Payment = /* @__PURE__ */ schema(() =>
   meta(
@@ -39,6 +62,8 @@ export const Payment = /* @__PURE__ */ schema(() =>
       currency: doc(z.string(), "The practice's currency when the payment was recorded (ISO 4217).", 'USD'),
       method: PaymentMethod,
       note: doc(z.nullable(z.string()), 'A note.', 'Paid at checkout'),
+      kind: PaymentKind,
+      reference: Reference,
       version: doc(z.number().check(z.int()), 'Always 1: payments are immutable.', 1),
       created_at: Instant('When it was recorded.'),
     }),

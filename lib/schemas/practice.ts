@@ -2,7 +2,8 @@ import * as z from './zod';
 import { API_ACCESS } from '../domain/records/common';
 import { isValidTimeZone } from '../domain/time';
 import { ONLINE_BOOKING_DEFAULTS } from '../domain/online-booking';
-import { doc, meta, OutId, schema, Timestamps } from './common';
+import { doc, meta, OutId, schema, Text, Timestamps } from './common';
+import { CancellationPolicy } from './deposits';
 import { AllowedOrigins } from './origins';
 
 export const ApiAccess = /* @__PURE__ */ schema(() =>
@@ -72,6 +73,11 @@ const onlineBookingFields = /* @__PURE__ */ schema(() => ({
     'Upcoming online bookings one client (by email) may hold',
     ONLINE_BOOKING_DEFAULTS.max_active_bookings_per_client,
   ),
+  deposit_note: doc(
+    z.nullable(Text(500)),
+    'Shown with services that ask a deposit (at most 500 characters); the booking page lists such services but does not book them. Default null.',
+    'A deposit secures your appointment; call us to book.',
+  ),
 }));
 
 export const OnlineBooking = /* @__PURE__ */ schema(() =>
@@ -99,6 +105,10 @@ export const Practice = /* @__PURE__ */ schema(() =>
         z.array(z.string()),
         'Web apps (origins) that may call the staff API with a bearer token; default none.',
         ['https://app.glowaesthetics.com'],
+      ),
+      cancellation_policy: doc(
+        z.nullable(CancellationPolicy),
+        'Late-cancel and no-show fees, snapshotted on each appointment at booking; null (default): no policy, no fees.',
       ),
       ...Timestamps,
     }),
@@ -131,6 +141,10 @@ export const UpdatePracticeBody = /* @__PURE__ */ schema(() =>
         allowed_origins: AllowedOrigins(
           0,
           'Web apps that may call the staff API with a bearer token (replaces the list):',
+        ),
+        cancellation_policy: doc(
+          z.nullable(CancellationPolicy),
+          'The cancellation policy (replaces it whole); null clears it. Applies to appointments booked afterwards.',
         ),
       }),
     ),

@@ -17,6 +17,11 @@ export const PublicService = /* @__PURE__ */ schema(() =>
       description: doc(z.nullable(z.string()), 'Description.', 'Neuromodulator for dynamic wrinkles, per area'),
       duration_minutes: doc(z.number().check(z.int()), 'Length in minutes.', 30),
       price_cents: doc(z.number().check(z.int()), "Price in the practice's currency, minor units.", 45000),
+      deposit_required_cents: doc(
+        z.number().check(z.int()),
+        "The deposit a booking asks (0: none). Such a service is booked only through a public hold confirmed with the deposit (a plain public booking is 422 DEPOSIT_REQUIRED); show it with the practice's online_booking.deposit_note.",
+        0,
+      ),
     }),
     {
       description: 'A service clients may book online: active, with at least one active certified provider.',

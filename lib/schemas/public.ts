@@ -14,8 +14,13 @@ export const PublicPractice = /* @__PURE__ */ schema(() =>
       ),
       currency: doc(z.string(), 'ISO 4217 currency of every *_cents amount.', 'USD'),
       online_booking: doc(
-        z.pick(OnlineBooking, { horizon_days: true, min_notice_minutes: true, cancel_cutoff_minutes: true }),
-        'The booking window and the manage cutoff.',
+        z.pick(OnlineBooking, {
+          horizon_days: true,
+          min_notice_minutes: true,
+          cancel_cutoff_minutes: true,
+          deposit_note: true,
+        }),
+        'The booking window, the manage cutoff, and the note shown with services that ask a deposit.',
       ),
     }),
     { description: 'The practice, as its booking page shows it.', id: 'PublicPractice' },

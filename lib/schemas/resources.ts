@@ -2,6 +2,8 @@ import * as z from './zod';
 import { HEALTH_SCORE_FORMULA } from '../domain/health-score';
 import { MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
+import { NO_DEPOSIT } from '../domain/deposits';
+import { Deposit } from './deposits';
 import {
   DateTime,
   doc,
@@ -284,6 +286,7 @@ const ServiceShape = /* @__PURE__ */ schema(() => ({
     'Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND).',
     [EXAMPLE_ID.provider],
   ),
+  deposit: Deposit,
 }));
 
 const ServiceBodies = /* @__PURE__ */ schema(() =>
@@ -294,6 +297,7 @@ const ServiceBodies = /* @__PURE__ */ schema(() =>
     buffer_after_minutes: z._default(ServiceShape.buffer_after_minutes, 0),
     active: z._default(ServiceShape.active, true),
     provider_ids: z.optional(ServiceShape.provider_ids),
+    deposit: z._default(ServiceShape.deposit, { ...NO_DEPOSIT }),
   }),
 );
 export const CreateServiceBody = /* @__PURE__ */ schema(() => ServiceBodies.create);
@@ -304,7 +308,10 @@ export const AssignProviderBody = /* @__PURE__ */ schema(() =>
     'The provider to certify.',
   ),
 );
-export type CreateServiceInput = z.output<typeof CreateServiceBody>;
+/** `deposit` may be left out by callers below HTTP (the body's default). */
+export type CreateServiceInput = Omit<z.output<typeof CreateServiceBody>, 'deposit'> & {
+  deposit?: z.output<typeof CreateServiceBody>['deposit'];
+};
 export type UpdateServiceInput = z.output<typeof UpdateServiceBody>;
 
 export const Service = /* @__PURE__ */ schema(() =>
@@ -329,6 +336,7 @@ export const Service = /* @__PURE__ */ schema(() =>
       provider_ids: doc(z.array(OutId('provider', 'A provider id.')), 'Providers certified for it (certification).', [
         EXAMPLE_ID.provider,
       ]),
+      deposit: Deposit,
     }),
     {
       description: 'A service of the catalog: a treatment with its price, duration and certified providers.',

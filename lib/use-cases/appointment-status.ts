@@ -1,5 +1,6 @@
 import type { RequestWrites } from '../db/request-writes';
 import { newEventId } from '../events/ids';
+import { assessFee, waiveFee, type FeeKind } from '../domain/deposits';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import {
   commitAppointment,
@@ -81,6 +82,10 @@ export function changeStatus(
     now: Date;
     ifMatch?: number;
     reason?: string;
+    /** A staff cancel's `waive_fee`: a fee it assesses is recorded as waived. */
+    waiveFee?: boolean;
+    /** false: no fee at all (a client's deletion cancels its appointments; nobody cancelled late). */
+    assessFees?: boolean;
     writes?: RequestWrites;
     guard?: (current: Appointment) => void;
   },
@@ -93,6 +98,12 @@ export function changeStatus(
     }
     const changes: Record<string, unknown> = { status: to };
     if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
+    // A late cancel or a no-show assesses its fee in this same write, on the deposit as read at this version.
+    // (Section 12: a plan-booked appointment will use its plan's unit instead; plans are not built yet.)
+    const fee =
+      options.assessFees !== false &&
+      assessFee(current, to, options.now, options.waiveFee ? { reason: options.reason ?? null } : undefined);
+    if (fee) changes.fees = [...current.fees, fee];
     return {
       write: {
         kind: 'update',
@@ -178,4 +189,41 @@ export async function requestReminder(
   };
   await putReminderRequest({ medspa_id: medspaId, ...reminder, appointment }, options.writes);
   return { event_id: reminder.event_id, appointment_id: id, requested_at: reminder.requested_at };
+}
+
+/**
+ * POST /v1/appointments/{id}/fees/{kind}/waive: the due fee of `kind` waived, conditioned on the
+ * version read (a fee payment racing it: one commits, the other decides again). A fee that is not
+ * due (none assessed, paid or waived already) is 409 INVALID_STATUS_TRANSITION.
+ */
+export function waiveAppointmentFee(
+  medspaId: string,
+  id: string,
+  kind: FeeKind,
+  options: { now: Date; reason: string; writes?: RequestWrites },
+): Promise<Appointment> {
+  const at = options.now.toISOString();
+  return changeAppointment(medspaId, id, options, (current) => {
+    const fees = waiveFee(current.fees, kind, at, options.reason);
+    if (!fees) {
+      const fee = current.fees.find((f) => f.kind === kind);
+      throw new AppError(
+        'INVALID_STATUS_TRANSITION',
+        fee ? `The ${kind} fee is ${fee.status}: only a due fee can be waived` : `No ${kind} fee was assessed`,
+      );
+    }
+    return {
+      write: {
+        kind: 'update',
+        medspaId,
+        id,
+        clientId: current.client_id,
+        expectedVersion: current.version,
+        changes: { fees },
+        now: at,
+      },
+      releases: false,
+      result: (before) => ({ ...before, fees, version: before.version + 1, updated_at: at }),
+    };
+  });
 }

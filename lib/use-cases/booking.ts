@@ -16,6 +16,7 @@ import type { ClaimedResource } from '../db/appointments';
 import { ledgerTrackAction } from '../db/online-clients';
 import { clientIsLive } from '../db/client-stats';
 import { changesNothing } from '../db/update';
+import { depositRequiredCents, NO_MONEY_TERMS, type CancellationPolicy } from '../domain/deposits';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { retry } from '../retry';
@@ -307,6 +308,7 @@ export async function placementAttempt(
     price_cents: input.price_cents ?? service.price_cents,
     cancelled_at: null,
     cancellation_reason: null,
+    ...moneyTermsAtBooking(service, input.price_cents ?? service.price_cents, reads.practice),
     version: 1,
     created_at: at,
     updated_at: at,
@@ -320,6 +322,21 @@ export async function placementAttempt(
   );
   return { result, done: () => appointment };
 }
+
+/**
+ * What an appointment snapshots at booking (API reference, section 11): the deposit its service
+ * asks of its price, and the practice's cancellation policy. Staff creates snapshot the deposit
+ * too but never require it (it may be paid later); later changes to either move nothing booked.
+ */
+const moneyTermsAtBooking = (
+  service: ServiceRecord,
+  priceCents: number,
+  practice: { cancellation_policy: CancellationPolicy | null } | null,
+) => ({
+  ...NO_MONEY_TERMS,
+  deposit_required_cents: depositRequiredCents({ deposit: service.deposit, price_cents: priceCents }),
+  cancellation_policy: practice?.cancellation_policy ?? null,
+});
 
 const MOVE_FIELDS = ['scheduled_at', 'duration_minutes', 'provider_id', 'room_id', 'equipment_id'] as const;
 

@@ -199,7 +199,11 @@ async function cancelFutureAppointments(medspaId: string, clientId: string, now:
   const ids = await appointmentIdsFrom(medspaId, clientId, now.toISOString(), CANCELLED_ON_DELETE);
   for (const appointmentId of ids) {
     try {
-      await changeStatus(medspaId, appointmentId, 'cancelled', { now, reason: CLIENT_DELETED_REASON });
+      await changeStatus(medspaId, appointmentId, 'cancelled', {
+        now,
+        reason: CLIENT_DELETED_REASON,
+        assessFees: false,
+      });
     } catch (error) {
       // Checked in, cancelled or deleted meanwhile (or busy): nothing this deletion can cancel now.
       if (!isAppError(error) && !isDataFailure(error, 'busy')) throw error;

@@ -3,13 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
 import {
   commitPayment,
+  depositOnAppointment,
+  feesOnAppointment,
+  paymentItems,
   getPayment,
   listClientPayments,
   listPaymentsByTime,
   type PaymentWriteResult,
 } from '../db/payments';
 import { isEntityId } from '../db/resources';
+import { getAppointment } from '../db/appointments';
+import type { TransactItem } from '../db/transact';
+import { dueCents, payFees } from '../domain/deposits';
+import type { PaymentMethod, PaymentRecord } from '../domain/records';
 import { AppError } from '../errors';
+import { retry } from '../retry';
 import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
 import { localDateRange } from './date-range';
 import { failureOf, type FailureTable } from './failures';
@@ -22,10 +30,33 @@ import { toListResult, type ListResult } from './list-result';
  * from the table stream, not from here.
  */
 
+const appointmentNotFound = () => new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client');
+
 const PAYMENT_FAILURES: FailureTable<Exclude<PaymentWriteResult, { ok: true }>> = {
   client: 'CLIENT_NOT_FOUND',
-  appointment: () => new AppError('APPOINTMENT_NOT_FOUND', 'Appointment does not exist for this client'),
+  appointment: () => appointmentNotFound(),
 };
+
+/** A payment record as recorded now, in the practice's currency. */
+function newPayment(medspaId: string, input: CreatePaymentInput, currency: string, now: Date): PaymentRecord {
+  return {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    client_id: input.client_id,
+    appointment_id: input.appointment_id ?? null,
+    amount_cents: input.amount_cents,
+    currency,
+    method: input.method,
+    note: input.note ?? null,
+    kind: input.kind ?? 'payment',
+    reference: input.reference ?? null,
+    version: 1,
+    created_at: now.toISOString(),
+  };
+}
+
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });
 
 export async function createPayment(
   medspaId: string,
@@ -35,22 +66,78 @@ export async function createPayment(
 ): Promise<Payment> {
   if (!isEntityId(input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
   if (input.appointment_id && !isEntityId(input.appointment_id)) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const kind = input.kind ?? 'payment';
+  if ((kind === 'deposit' || kind === 'fee') && !input.appointment_id)
+    throw invalid('appointment_id', `a ${kind} payment names its appointment`);
   const practice = await readPractice(medspaId);
-  const payment: Payment = {
-    id: randomUUID(),
-    medspa_id: medspaId,
-    client_id: input.client_id,
-    appointment_id: input.appointment_id ?? null,
-    amount_cents: input.amount_cents,
-    currency: practice.currency,
-    method: input.method,
-    note: input.note ?? null,
-    version: 1,
-    created_at: now.toISOString(),
-  };
-  const result = await commitPayment(payment, writes);
+  const payment = newPayment(medspaId, input, practice.currency, now);
+  if (kind === 'fee') return payFee(payment, writes);
+  const appointment =
+    kind === 'deposit'
+      ? depositOnAppointment(
+          medspaId,
+          { id: payment.appointment_id!, client_id: payment.client_id },
+          payment.amount_cents,
+          payment.created_at,
+        )
+      : undefined;
+  const result = await commitPayment(payment, writes, appointment);
   if (!result.ok) throw failureOf(PAYMENT_FAILURES, result);
   return payment;
+}
+
+/**
+ * A fee payment lowers its appointment's due fee in the payment's own transaction, conditioned
+ * on the appointment's version read: a lost race (another fee payment, a waiver) decides again on
+ * what the winner left, so nothing is ever paid twice or above what is due.
+ */
+function payFee(payment: PaymentRecord, writes?: RequestWrites): Promise<Payment> {
+  return retry<Payment>(
+    async () => {
+      const appointment = await getAppointment(payment.medspa_id, payment.appointment_id!);
+      if (!appointment || appointment.client_id !== payment.client_id) throw appointmentNotFound();
+      const fees = payFees(appointment.fees, payment.amount_cents);
+      if (!fees) {
+        const due = dueCents(appointment.fees);
+        throw invalid('amount_cents', due === 0 ? 'the appointment has no fee due' : `above the fee due (${due})`);
+      }
+      const result = await commitPayment(
+        payment,
+        writes,
+        feesOnAppointment(payment.medspa_id, appointment, fees, payment.created_at),
+      );
+      if (result.ok) return { done: payment };
+      if (result.failed === 'client') throw failureOf(PAYMENT_FAILURES, result);
+      return { retry: 'now' };
+    },
+    {
+      attempts: 8,
+      exhausted: () => {
+        throw new AppError('VERSION_CONFLICT', 'The appointment is changing too fast; try again');
+      },
+    },
+  );
+}
+
+/**
+ * @public For a hold's confirm (section 11; the holds work calls it): the deposit payment of an appointment created in the same
+ * transaction, as its items (the client's total spend and the payment). One transaction cannot
+ * write an item twice, so the appointment's own Put carries `deposit_paid_cents` = the amount
+ * instead of the ADD a later deposit makes. `payment.received` comes from the stream as for any payment.
+ */
+export function depositPaymentWrites(
+  medspaId: string,
+  appointment: { id: string; client_id: string },
+  deposit: { amount_cents: number; method: PaymentMethod; reference?: string | null },
+  options: { currency: string; now: Date },
+): { payment: PaymentRecord; items: TransactItem[] } {
+  const payment = newPayment(
+    medspaId,
+    { ...deposit, client_id: appointment.client_id, appointment_id: appointment.id, kind: 'deposit' },
+    options.currency,
+    options.now,
+  );
+  return { payment, items: paymentItems(payment) };
 }
 
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {

@@ -18,7 +18,16 @@ export async function readPractice(medspaId: string): Promise<Practice> {
 }
 
 export type PracticeChanges = Partial<
-  Pick<Practice, 'name' | 'time_zone' | 'currency' | 'reminder_lead_minutes' | 'api_access' | 'allowed_origins'>
+  Pick<
+    Practice,
+    | 'name'
+    | 'time_zone'
+    | 'currency'
+    | 'reminder_lead_minutes'
+    | 'api_access'
+    | 'allowed_origins'
+    | 'cancellation_policy'
+  >
 > & {
   online_booking?: Partial<OnlineBookingSettings>;
 };
@@ -86,6 +95,7 @@ export async function createPracticeWithAdmin(
     api_access: input.api_access ?? 'enabled',
     online_booking: { ...ONLINE_BOOKING_DEFAULTS },
     allowed_origins: [],
+    cancellation_policy: null,
     version: 1,
     created_at: at,
     updated_at: at,

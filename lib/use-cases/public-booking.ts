@@ -1,4 +1,5 @@
 import { normalizeSearchText } from '../domain/client-search';
+import { depositRequiredCents } from '../domain/deposits';
 import { liveBookings, PUBLIC_SLOT_MINUTES, withinCancelWindow } from '../domain/online-booking';
 import { isSlotStart } from '../domain/slots';
 import { isMovable } from '../domain/status';
@@ -66,6 +67,8 @@ export async function bookOnline(
       const settings = enabledSettingsOf(setup.practice);
       const service = setup.entity('SERVICE', input.service_id);
       if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
+      // A service that asks a deposit is booked online only through a hold confirmed with it (section 11).
+      if (depositRequiredCents(service) > 0) throw new AppError('DEPOSIT_REQUIRED');
       const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
       if (
         providerIds.length === 0 ||

@@ -1,3 +1,4 @@
+import { depositRequiredCents } from '../domain/deposits';
 import { PUBLIC_SLOT_MINUTES } from '../domain/online-booking';
 import { localDateOf } from '../domain/time';
 import { activeServices } from '../db/online-booking';
@@ -37,13 +38,14 @@ export async function publicServices(practice: PracticeRecord): Promise<z.output
   return services
     .filter((service) => (service.provider_ids ?? []).some((id) => isBookable(providers.get(id))))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
-    .map(({ id, name, category, description, duration_minutes, price_cents }) => ({
+    .map(({ id, name, category, description, duration_minutes, price_cents, deposit }) => ({
       id,
       name,
       category,
       description,
       duration_minutes,
       price_cents,
+      deposit_required_cents: depositRequiredCents({ deposit, price_cents }),
     }));
 }
 

@@ -4,6 +4,7 @@ import { where } from '../db/query';
 import { commitNewService, commitServiceChange, type ServiceWriteResult } from '../db/resources';
 import { afterUpdate } from '../db/update';
 import { AppError } from '../errors';
+import { NO_DEPOSIT } from '../domain/deposits';
 import { failureOf, type FailureTable } from './failures';
 import type { ServiceRecord } from '../domain/records';
 import type { CreateServiceInput, UpdateServiceInput } from '../schemas/resources';
@@ -73,6 +74,7 @@ export async function createService(
     buffer_after_minutes: input.buffer_after_minutes,
     active: input.active,
     provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
+    deposit: input.deposit ?? { ...NO_DEPOSIT },
     version: 1,
     created_at: at,
     updated_at: at,

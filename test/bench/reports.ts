@@ -12,6 +12,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
 import { ddb, tableName } from '../../lib/db/client';
 import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
+import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
 import { readReportSources } from '../../lib/db/report-sources';
 import type {
   AppointmentRecord as Appointment,
@@ -150,6 +151,7 @@ export async function benchReports(
       price_cents: service.price_cents,
       cancelled_at: status === 'cancelled' ? at : null,
       cancellation_reason: null,
+      ...NO_MONEY_TERMS,
       version: 1,
       created_at: at,
       updated_at: at,
@@ -166,6 +168,8 @@ export async function benchReports(
       currency: 'USD',
       method: 'card',
       note: null,
+      kind: 'payment',
+      reference: null,
       version: 1,
       created_at: instant(),
     };

@@ -51,6 +51,8 @@ describe('recording a payment', () => {
       currency: 'USD',
       method: 'card',
       note: null,
+      kind: 'payment',
+      reference: null,
       version: 1,
       created_at: expect.any(String),
     });

@@ -170,14 +170,14 @@ describe('the role and key matrix', () => {
 });
 
 describe('GET /v1/public/practice', () => {
-  it('answers name, time zone, currency and the booking window, nothing else', async () => {
+  it('answers name, time zone, currency and the booking window and deposit note, nothing else', async () => {
     const answer = await call('GET', '/v1/public/practice', { headers: { 'x-publishable-key': key } });
     expect(answer.status).toBe(200);
     expect(answer.body.data).toEqual({
       name: 'Test Spa',
       time_zone: 'America/New_York',
       currency: 'USD',
-      online_booking: { horizon_days: 60, min_notice_minutes: 120, cancel_cutoff_minutes: 1440 },
+      online_booking: { horizon_days: 60, min_notice_minutes: 120, cancel_cutoff_minutes: 1440, deposit_note: null },
     });
   });
 
@@ -223,6 +223,7 @@ describe('practice settings: online_booking and allowed_origins', () => {
       min_notice_minutes: 120,
       cancel_cutoff_minutes: 1440,
       max_active_bookings_per_client: 3,
+      deposit_note: null,
     });
     expect(before.body.data.allowed_origins).toEqual([]);
     await call('PATCH', '/v1/practice', { token: fresh.adminToken, body: { online_booking: { horizon_days: 30 } } });

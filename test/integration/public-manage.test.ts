@@ -148,6 +148,7 @@ describe('services and availability (use cases)', { timeout: 60_000 }, () => {
         description: null,
         duration_minutes: 60,
         price_cents: 25000,
+        deposit_required_cents: 0,
       },
     ]);
   });

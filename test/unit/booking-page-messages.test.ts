@@ -33,7 +33,7 @@ const practice: Practice = {
   name: 'Lumière',
   time_zone: 'America/New_York',
   currency: 'USD',
-  online_booking: { horizon_days: 30, min_notice_minutes: 120, cancel_cutoff_minutes: 1440 },
+  online_booking: { horizon_days: 30, min_notice_minutes: 120, cancel_cutoff_minutes: 1440, deposit_note: null },
 };
 /** Intl writes a narrow no-break space before AM/PM: compared as a space. */
 const plain = (text: string) => text.replace(/\s/g, ' ');

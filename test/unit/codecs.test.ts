@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as C from '../../lib/db/codecs';
 import { isDataFailure } from '../../lib/db/failure';
 import type { AppointmentRecord, DeliveryRecord } from '../../lib/domain/records';
+import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
 
 const MID = '11111111-1111-4111-8111-111111111111';
 const appointment: AppointmentRecord = {
@@ -24,6 +25,7 @@ const appointment: AppointmentRecord = {
   price_cents: 45000,
   cancelled_at: null,
   cancellation_reason: null,
+  ...NO_MONEY_TERMS,
   version: 1,
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-01T10:00:00.000Z',

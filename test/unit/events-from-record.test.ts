@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
+import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
 import { manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 
 const appointmentItem = appointmentCodec.toItem;
@@ -92,6 +93,7 @@ function makeAppointment(overrides: Partial<Appointment> = {}): Appointment {
     price_cents: 25000,
     cancelled_at: null,
     cancellation_reason: null,
+    ...NO_MONEY_TERMS,
     version: 1,
     created_at: iso(-10),
     updated_at: iso(-10),
@@ -259,6 +261,24 @@ describe('appointments', () => {
     });
   });
 
+  it('a no-show assessing a fee is status_changed + fee_assessed (also from an item stored before fees), without previous', () => {
+    const before = makeAppointment({ status: 'checked_in' });
+    const fee = {
+      kind: 'no_show' as const,
+      amount_cents: 5000,
+      deposit_applied_cents: 0,
+      due_cents: 5000,
+      status: 'due' as const,
+      assessed_at: iso(1),
+      waived_at: null,
+      waive_reason: null,
+    };
+    const { fees: _fees, ...oldItem } = appointmentItem(before);
+    const events = eventsFromRecord(modify(oldItem, changed(before, { status: 'no_show', fees: [fee] })), context);
+    expect(events.map((event) => event.type)).toEqual(['appointment.status_changed', 'appointment.fee_assessed']);
+    expect(events[1].data).toEqual({ object: expect.objectContaining({ status: 'no_show', fees: [fee] }) });
+  });
+
   it('a no-show is status_changed only', () => {
     const before = makeAppointment({ status: 'checked_in' });
     const events = eventsFromRecord(modify(appointmentItem(before), changed(before, { status: 'no_show' })), context);
@@ -418,7 +438,8 @@ describe('payments, consents, low stock', () => {
         type: 'payment.received',
         created_at: createdAt,
         medspa_id: MID,
-        data: { object: payment },
+        // Stored without kind and reference (before they existed): read as a plain payment.
+        data: { object: { ...payment, kind: 'payment', reference: null } },
       },
     ]);
     expect(Object.keys(events[0].data.object).sort()).toEqual(publicKeys(Payment));

@@ -86,13 +86,14 @@ describe('online booking rules', () => {
   const now = new Date('2031-03-10T14:00:00Z'); // 10:00 local
   const settings = onlineBookingOf({ enabled: true });
 
-  it('defaults to off, 60 days, 120 minutes, 1440 minutes, 3 bookings', () => {
+  it('defaults to off, 60 days, 120 minutes, 1440 minutes, 3 bookings, no deposit note', () => {
     expect(onlineBookingOf(undefined)).toEqual({
       enabled: false,
       horizon_days: 60,
       min_notice_minutes: 120,
       cancel_cutoff_minutes: 1440,
       max_active_bookings_per_client: 3,
+      deposit_note: null,
     });
     expect(onlineBookingOf({ horizon_days: 7 })).toEqual({ ...ONLINE_BOOKING_DEFAULTS, horizon_days: 7 });
   });

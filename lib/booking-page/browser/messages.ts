@@ -38,6 +38,8 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       return 'Sorry, that time was just taken. The times shown are up to date: please choose another one.';
     case 'BOOKING_LIMIT_REACHED':
       return 'You already have as many upcoming online bookings as the practice allows. Cancel one with the link in its confirmation, or contact the practice.';
+    case 'DEPOSIT_REQUIRED':
+      return 'This service needs a deposit, which this page cannot take. Please contact the practice to book it.';
     case 'CANCEL_WINDOW_CLOSED':
       return `It is too close to the appointment to change it online${settings ? ` (changes close ${period(settings.cancel_cutoff_minutes)} before)` : ''}. Please contact the practice.`;
     case 'INVALID_STATUS_TRANSITION':

@@ -1,5 +1,5 @@
 import type { StockReason } from '../stock';
-import type { PaymentMethod, Versioned } from './common';
+import type { PaymentKind, PaymentMethod, Versioned } from './common';
 
 /** Payments, products and their stock ledger. */
 
@@ -13,6 +13,10 @@ export interface PaymentRecord {
   currency: string;
   method: PaymentMethod;
   note: string | null;
+  /** A deposit raises its appointment's deposit_paid_cents, a fee lowers its due fee (same transaction). */
+  kind: PaymentKind;
+  /** The processor's id of the charge (e.g. a Stripe PaymentIntent): never card data. */
+  reference: string | null;
   version: number;
   created_at: string;
 }

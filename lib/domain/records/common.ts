@@ -21,4 +21,8 @@ export const MEMBERSHIP_STATUSES = ['none', 'active', 'paused', 'cancelled'] as 
 export const PAYMENT_METHODS = ['card', 'cash', 'gift_card', 'other'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
+/** `plan`: a plan sale (section 12), accepted here ahead of it. */
+export const PAYMENT_KINDS = ['payment', 'deposit', 'fee', 'plan'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
 export const API_ACCESS = ['waitlisted', 'enabled'] as const;

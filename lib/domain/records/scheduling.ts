@@ -3,6 +3,7 @@ import type { Facility, Provider, Service } from '../../schemas/resources';
 import type { TimeOff, WorkingHours } from '../availability';
 import type { OnlineBookingSettings } from '../online-booking';
 import type { AppointmentStatus } from '../status';
+import type { CancellationPolicy, Fee } from '../deposits';
 import type { API_ACCESS, AppointmentSource, SoftDeleted, Versioned } from './common';
 
 /** The practice, its setup resources, appointments and what hangs off an appointment. */
@@ -17,6 +18,8 @@ export interface PracticeRecord extends Versioned {
   /** Stored only once set; decoded with the defaults (lib/db/codecs.ts). */
   online_booking: OnlineBookingSettings;
   allowed_origins: string[];
+  /** Stored only once set; null: no policy, no fees. */
+  cancellation_policy: CancellationPolicy | null;
 }
 
 /** A provider: `working_hours` and `time_off` as lib/domain/availability expects them. */
@@ -55,6 +58,14 @@ export interface AppointmentRecord extends Versioned {
   price_cents: number;
   cancelled_at: string | null;
   cancellation_reason: string | null;
+  /** Snapshotted from the service at booking (0: none asked). */
+  deposit_required_cents: number;
+  /** The sum of its `kind: deposit` payments, raised in each payment's own transaction. */
+  deposit_paid_cents: number;
+  /** The practice's policy as it was at booking (null: none, no fees). */
+  cancellation_policy: CancellationPolicy | null;
+  /** Late-cancel and no-show fees, assessed with the status change. */
+  fees: Fee[];
   /** An online booking's manage-link generation (lib/crypto/manage-token.ts): absent until a public reschedule. Never shown. */
   manage_generation?: number;
 }
