@@ -63,6 +63,7 @@ describe('codecs decode what they read', () => {
       duration_minutes: 30,
       buffer_before_minutes: 5,
       buffer_after_minutes: 10,
+      deposit: { type: 'none', value: 0 },
       active: true,
       provider_ids: [],
       version: 1,
