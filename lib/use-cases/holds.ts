@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { clock } from '../clock';
+import { bucketConflicts, bucketIdsFor } from '../domain/claims';
+import {
+  buffersOf,
+  depositRequiredCents,
+  holdRefusal,
+  holdStatus,
+  isLiveEntry,
+  liveHolds,
+  MAX_PUBLIC_HOLDS_PER_IP,
+} from '../domain/holds';
+import type { HoldRecord } from '../domain/records';
+import { commitAppointment, commitWithClaims, type TransactItem } from '../db/appointments';
+import { readEntities, readForBooking, type BookingReads, type OnlineReads, type ServiceRecord } from '../db/booking-reads';
+import {
+  getHold,
+  holdIpBookAction,
+  holdIpReleaseAction,
+  holdPutAction,
+  holdTransitionAction,
+  readHoldIpLedger,
+} from '../db/holds';
+import type { RequestWrites } from '../db/request-writes';
+import { AppError } from '../errors';
+import type { Appointment } from '../schemas/appointments';
+import type { ConfirmHoldInput, CreateHoldInput, HoldView } from '../schemas/holds';
+import {
+  claimsOf,
+  decidePlacement,
+  newAppointment,
+  planClaimChanges,
+  staffClientWrites,
+  withRetries,
+} from './booking';
+
+/**
+ * Holds (API reference, holds; docs/decisions/0001 for the claims): a hold is placed by the
+ * booking's own machinery (decidePlacement: the same reads, checks and order) and writes the same
+ * claims an appointment does, its entries marked as a hold's with its `expires_at`, in one
+ * transaction with the hold item. Expiry is decided where claims are read (an expired entry blocks
+ * nothing, and every bucket write prunes it), so no sweep is needed. A confirm replaces the hold's
+ * entries by the appointment's in the appointment's own transaction, conditioned on the hold being
+ * active and unexpired and on every bucket's version: of a confirm and a booking that ignored the
+ * just-expired hold, only one commits.
+ */
+
+/** A hold as answered: its status computed at `now`. */
+export const holdView = (hold: HoldRecord, now: Date): HoldView => {
+  const status = holdStatus(hold, now.getTime());
+  return {
+    id: hold.id,
+    status,
+    service_id: hold.service_id,
+    provider_id: hold.provider_id,
+    room_id: hold.room_id,
+    equipment_id: hold.equipment_id,
+    scheduled_at: hold.scheduled_at,
+    end_at: hold.end_at,
+    duration_minutes: hold.duration_minutes,
+    buffer_before_minutes: hold.buffer_before_minutes,
+    buffer_after_minutes: hold.buffer_after_minutes,
+    expires_at: hold.expires_at,
+    deposit_required_cents: hold.deposit_required_cents,
+    ...(hold.appointment_id ? { appointment_id: hold.appointment_id } : {}),
+    created_at: hold.created_at,
+  };
+};
+
+/** What a hold is placed with; a public hold also names its providers on the reads and its hashed IP. */
+export interface HoldRequest {
+  service_id: string;
+  scheduledAt: string;
+  providerIds: readonly string[];
+  room_id?: string | null;
+  equipment_id?: string | null;
+  duration_minutes?: number;
+  expiresInSeconds: number;
+  /** The candidate providers left on the reads (public holds: those whose offered slots start then). */
+  providersOn?: (reads: BookingReads, service: ServiceRecord | null) => readonly string[];
+  /** A public hold counts on its client IP's ledger (at most MAX_PUBLIC_HOLDS_PER_IP active ones). */
+  ipHash?: string;
+}
+
+/** Places a hold: one TransactWriteItems of the hold, its claims and (public) its IP's ledger; lost races retried. */
+export async function placeHold(
+  medspaId: string,
+  request: HoldRequest,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<{ hold: HoldRecord; reads: BookingReads; service: ServiceRecord }> {
+  return withRetries(async () => {
+    const ledger = request.ipHash ? await readHoldIpLedger(medspaId, request.ipHash) : null;
+    const live = ledger ? liveHolds(ledger.holds, clock().now().getTime()) : {};
+    if (Object.keys(live).length >= MAX_PUBLIC_HOLDS_PER_IP) throw new AppError('HOLD_LIMIT_REACHED');
+    const { reads, service, placement, duration } = await decidePlacement(
+      medspaId,
+      {
+        service_id: request.service_id,
+        scheduledAt: request.scheduledAt,
+        providerIds: request.providerIds,
+        room_id: request.room_id,
+        equipment_id: request.equipment_id,
+        duration_minutes: request.duration_minutes,
+        source: 'manual',
+        decide: (found, service) => ({
+          providerIds: request.providersOn?.(found, service) ?? request.providerIds,
+        }),
+      },
+      now,
+    );
+    const at = now.toISOString();
+    const hold: HoldRecord = {
+      id: randomUUID(),
+      medspa_id: medspaId,
+      service_id: service.id,
+      ...placement,
+      duration_minutes: duration,
+      ...buffersOf(service),
+      expires_at: new Date(now.getTime() + request.expiresInSeconds * 1000).toISOString(),
+      deposit_required_cents: depositRequiredCents(service),
+      status: 'active',
+      appointment_id: null,
+      ip_hash: request.ipHash ?? null,
+      version: 1,
+      created_at: at,
+      updated_at: at,
+    };
+    const result = await commitWithClaims(
+      holdPutAction(hold),
+      planClaimChanges(hold.id, [], claimsOf(hold), reads, { hold: { expires_at: hold.expires_at } }),
+      medspaId,
+      ledger && request.ipHash
+        ? [holdIpBookAction(medspaId, request.ipHash, ledger, { ...live, [hold.id]: hold.expires_at })]
+        : [],
+      writes,
+    );
+    return { result, done: () => ({ hold, reads, service }) };
+  });
+}
+
+/** POST /v1/holds. */
+export async function createHold(
+  medspaId: string,
+  input: CreateHoldInput,
+  now: Date,
+  writes?: RequestWrites,
+): Promise<HoldView> {
+  // Without a provider, the service's certified ones are the candidates (the placement takes the first free one).
+  const providerIds = input.provider_id
+    ? [input.provider_id]
+    : ((await readEntities(medspaId, [{ type: 'SERVICE', id: input.service_id }])).entity('SERVICE', input.service_id)
+        ?.provider_ids ?? []);
+  const { hold } = await placeHold(
+    medspaId,
+    {
+      service_id: input.service_id,
+      scheduledAt: input.scheduled_at,
+      providerIds,
+      room_id: input.room_id,
+      equipment_id: input.equipment_id,
+      duration_minutes: input.duration_minutes,
+      expiresInSeconds: input.expires_in_seconds,
+    },
+    now,
+    writes,
+  );
+  return holdView(hold, now);
+}
+
+/** The hold, or 404. */
+export async function readHold(medspaId: string, id: string): Promise<HoldRecord> {
+  const hold = await getHold(medspaId, id);
+  if (!hold) throw new AppError('HOLD_NOT_FOUND');
+  return hold;
+}
+
+/** GET /v1/holds/{id}. */
+export const showHold = async (medspaId: string, id: string, now: Date): Promise<HoldView> =>
+  holdView(await readHold(medspaId, id), now);
+
+/**
+ * Releases a hold: its claims and its IP's place freed at once, in one transaction with the hold
+ * item's move to `released` (conditioned on it being active). An expired hold may be released too
+ * (it already holds nothing); a released or confirmed one is 409 HOLD_NOT_ACTIVE.
+ */
+export async function releaseHold(
+  medspaId: string,
+  id: string,
+  options: { now: Date; writes?: RequestWrites },
+): Promise<{ id: string; deleted: true }> {
+  return withRetries(async () => {
+    const hold = await readHold(medspaId, id);
+    if (hold.status !== 'active') throw new AppError('HOLD_NOT_ACTIVE');
+    const result = await commitWithClaims(
+      holdTransitionAction(medspaId, id, { status: 'released' }, options.now.toISOString()),
+      planClaimChanges(hold.id, claimsOf(hold), []),
+      medspaId,
+      hold.ip_hash ? [holdIpReleaseAction(medspaId, hold.ip_hash, hold.id)] : [],
+      options.writes,
+    );
+    return { result, done: () => ({ id, deleted: true as const }) };
+  });
+}
+
+/** Who a confirm books for, decided on the confirm's fresh reads (staff: a live client; online: matched or created by email). */
+export interface HoldBooking {
+  clients?: readonly string[];
+  online?: OnlineReads;
+  decide: (reads: BookingReads) => { clientId: string; writes: (appointment: Appointment) => TransactItem[] };
+  fields: Pick<ConfirmHoldInput, 'notes' | 'internal_notes' | 'price_cents'> & { source: Appointment['source'] };
+  /**
+   * Writes that commit with the appointment, in the same transaction (the seam for what a confirm
+   * records alongside, e.g. a deposit's payment: it fails the whole confirm if its condition does).
+   */
+  extraWrites?: (appointment: Appointment, hold: HoldRecord) => TransactItem[];
+}
+
+/**
+ * 409 HOLD_EXPIRED / HOLD_NOT_ACTIVE unless the hold is active at the clock's now, and still holds
+ * every bucket it claimed with nothing live overlapping it (a booking that committed after it
+ * expired pruned its entry).
+ */
+function assertStillHeld(hold: HoldRecord, reads: BookingReads, now: number): void {
+  const refusal = holdRefusal(holdStatus(hold, now));
+  if (refusal) throw new AppError(refusal);
+  for (const claim of claimsOf(hold)) {
+    for (const hour of bucketIdsFor(claim.start, claim.end)) {
+      const bucket = reads.buckets(claim.resource, claim.resourceId).find((read) => read.hour === hour);
+      const entries = bucket?.entries ?? [];
+      const live = entries.filter((entry) => isLiveEntry(entry, now));
+      if (!entries.some((entry) => entry.appointment_id === hold.id) || bucketConflicts(live, claim, hold.id).length)
+        throw new AppError('HOLD_EXPIRED');
+    }
+  }
+}
+
+/**
+ * Books a held time: one TransactWriteItems of the appointment (`hold_id` set), every bucket's hold
+ * entry replaced by the appointment's (conditioned on the version read), the hold item moved to
+ * `confirmed` on condition it is active and unexpired, the client's writes and `extraWrites`. A
+ * lost race is tried again on fresh reads: while the hold is active nothing else can hold its
+ * time, so only the hold's own fate (expired, released, confirmed by another) refuses it.
+ */
+export async function bookHold(
+  medspaId: string,
+  holdId: string,
+  /** The booking, or how to make it on fresh reads of its own each try (online: the email's client). */
+  prepare: HoldBooking | ((hold: HoldRecord) => Promise<HoldBooking>),
+  now: Date,
+  writes?: RequestWrites,
+): Promise<{ appointment: Appointment; hold: HoldRecord; reads: BookingReads }> {
+  return withRetries(async () => {
+    const hold = await readHold(medspaId, holdId);
+    const refusal = holdRefusal(holdStatus(hold, clock().now().getTime()));
+    if (refusal) throw new AppError(refusal);
+    const booking = typeof prepare === 'function' ? await prepare(hold) : prepare;
+    const reads = await readForBooking(
+      medspaId,
+      [
+        { type: 'SERVICE', id: hold.service_id },
+        { type: 'PROVIDER', id: hold.provider_id },
+        ...(booking.clients ?? []).map((id) => ({ type: 'CLIENT' as const, id })),
+      ],
+      claimsOf(hold),
+      booking.online,
+    );
+    const client = booking.decide(reads);
+    const checkedAt = clock().now();
+    assertStillHeld(hold, reads, checkedAt.getTime());
+    const service = reads.entity('SERVICE', hold.service_id);
+    const appointment = {
+      ...newAppointment(medspaId, {
+        client_id: client.clientId,
+        service_id: hold.service_id,
+        placement: {
+          provider_id: hold.provider_id,
+          room_id: hold.room_id,
+          equipment_id: hold.equipment_id,
+          scheduled_at: hold.scheduled_at,
+          end_at: hold.end_at,
+        },
+        duration_minutes: hold.duration_minutes,
+        notes: booking.fields.notes,
+        internal_notes: booking.fields.internal_notes,
+        source: booking.fields.source,
+        price_cents: booking.fields.price_cents ?? service?.price_cents ?? 0,
+        now,
+        hold_id: hold.id,
+      }),
+      // The held time is the appointment's: its buffers come with it (the buffers part reads them in claimsOf).
+      ...buffersOf(hold),
+    };
+    const result = await commitAppointment(
+      { kind: 'create', appointment },
+      planClaimChanges(appointment.id, [], claimsOf(appointment), reads, { replaces: hold.id }),
+      medspaId,
+      [
+        holdTransitionAction(
+          medspaId,
+          hold.id,
+          { status: 'confirmed', appointment_id: appointment.id, notExpiredAt: checkedAt.toISOString() },
+          now.toISOString(),
+        ),
+        ...(hold.ip_hash ? [holdIpReleaseAction(medspaId, hold.ip_hash, hold.id)] : []),
+        ...client.writes(appointment),
+        ...(booking.extraWrites?.(appointment, hold) ?? []),
+      ],
+      writes,
+    );
+    return { result, done: () => ({ appointment, hold, reads }) };
+  });
+}
+
+/**
+ * POST /v1/holds/{id}/confirm: the staff create's client rule (the client must be live, checked in
+ * the transaction). `extraWrites` is where a deposit's payment joins the same write.
+ */
+export async function confirmHold(
+  medspaId: string,
+  holdId: string,
+  input: ConfirmHoldInput,
+  now: Date,
+  writes?: RequestWrites,
+  extraWrites?: HoldBooking['extraWrites'],
+): Promise<Appointment> {
+  const { appointment } = await bookHold(
+    medspaId,
+    holdId,
+    {
+      clients: [input.client_id],
+      decide: (reads) => {
+        if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+        return { clientId: input.client_id, writes: (placed) => staffClientWrites(medspaId, placed) };
+      },
+      fields: input,
+      extraWrites,
+    },
+    now,
+    writes,
+  );
+  return appointment;
+}
