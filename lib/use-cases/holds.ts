@@ -217,22 +217,18 @@ export interface HoldBooking {
 }
 
 /**
- * 409 HOLD_EXPIRED / HOLD_NOT_ACTIVE unless the hold is active at the clock's now, and still holds
- * every bucket it claimed with nothing live overlapping it (a booking that committed after it
- * expired pruned its entry).
+ * Whether the hold still holds every bucket it claimed, with nothing live overlapping it, at `now`.
+ * Not so once it has expired (a booking that committed after that pruned its entry) or once it
+ * was released or confirmed since the hold item was read: the caller tells them apart on a fresh read.
  */
-function assertStillHeld(hold: HoldRecord, reads: BookingReads, now: number): void {
-  const refusal = holdRefusal(holdStatus(hold, now));
-  if (refusal) throw new AppError(refusal);
-  for (const claim of claimsOf(hold)) {
-    for (const hour of bucketIdsFor(claim.start, claim.end)) {
-      const bucket = reads.buckets(claim.resource, claim.resourceId).find((read) => read.hour === hour);
-      const entries = bucket?.entries ?? [];
+function stillHeld(hold: HoldRecord, reads: BookingReads, now: number): boolean {
+  return claimsOf(hold).every((claim) =>
+    bucketIdsFor(claim.start, claim.end).every((hour) => {
+      const entries = reads.buckets(claim.resource, claim.resourceId).find((read) => read.hour === hour)?.entries ?? [];
       const live = entries.filter((entry) => isLiveEntry(entry, now));
-      if (!entries.some((entry) => entry.appointment_id === hold.id) || bucketConflicts(live, claim, hold.id).length)
-        throw new AppError('HOLD_EXPIRED');
-    }
-  }
+      return entries.some((entry) => entry.appointment_id === hold.id) && bucketConflicts(live, claim, hold.id).length === 0;
+    }),
+  );
 }
 
 /**
@@ -267,7 +263,16 @@ export async function bookHold(
     );
     const client = booking.decide(reads);
     const checkedAt = clock().now();
-    assertStillHeld(hold, reads, checkedAt.getTime());
+    if (!stillHeld(hold, reads, checkedAt.getTime())) {
+      if (holdStatus(hold, checkedAt.getTime()) === 'expired') throw new AppError('HOLD_EXPIRED');
+      // Released or confirmed by another since the hold was read: the next try reads it again.
+      return {
+        result: { ok: false, failed: 'appointment' } as const,
+        done: () => {
+          throw new Error('a hold not held was never booked');
+        },
+      };
+    }
     const service = reads.entity('SERVICE', hold.service_id);
     const appointment = {
       ...newAppointment(medspaId, {
