@@ -8096,10 +8096,7 @@ export interface operations {
     releaseHold: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
-                "If-Match"?: components["parameters"]["IfMatch"];
-            };
+            header?: never;
             path: {
                 /** @description The hold (else 404 HOLD_NOT_FOUND). */
                 id: string;
@@ -8271,10 +8268,7 @@ export interface operations {
     releasePublicHold: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
-                "If-Match"?: components["parameters"]["IfMatch"];
-            };
+            header?: never;
             path: {
                 /** @description The hold (else 404 HOLD_NOT_FOUND). */
                 hold_id: string;

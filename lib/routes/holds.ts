@@ -53,6 +53,8 @@ export const releaseHold = /* @__PURE__ */ route('releaseHold', () => ({
   auth: ALLOW.frontOffice,
   params: holds.HoldParams,
   response: Deleted,
+  // A hold shows no version: a release is conditioned on the hold being active instead.
+  ifMatch: false,
   errors: ['HOLD_NOT_FOUND', 'HOLD_NOT_ACTIVE'],
   writes: { holds: ['update'], claims: ['update'], holdIps: ['update'] },
   reads: ['holds'],
@@ -102,6 +104,7 @@ export const releasePublicHold = /* @__PURE__ */ route('releasePublicHold', () =
   auth: 'publishable',
   params: holds.PublicHoldParams,
   response: Deleted,
+  ifMatch: false,
   errors: ['HOLD_NOT_FOUND', 'HOLD_EXPIRED', 'HOLD_NOT_ACTIVE', 'ONLINE_BOOKING_DISABLED'],
   writes: { holds: ['update'], claims: ['update'], holdIps: ['update'] },
   touches: HOLD_TOKEN,
