@@ -803,7 +803,7 @@ export interface paths {
         };
         /**
          * A hold, with its status (active, confirmed, released or expired)
-         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["getHold"];
         put?: never;
@@ -2765,12 +2765,8 @@ export interface components {
              * @example null
              */
             cancellation_reason: string | null;
-            /**
-             * Format: uuid
-             * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-             */
-            hold_id?: string;
+            /** @example null */
+            hold_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -2874,12 +2870,8 @@ export interface components {
              * @example null
              */
             cancellation_reason: string | null;
-            /**
-             * Format: uuid
-             * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-             */
-            hold_id?: string;
+            /** @example null */
+            hold_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3713,12 +3705,8 @@ export interface components {
                      * @example null
                      */
                     cancellation_reason?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-                     * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-                     */
-                    hold_id?: string;
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -3857,12 +3845,8 @@ export interface components {
                      * @example null
                      */
                     cancellation_reason?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-                     * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-                     */
-                    hold_id?: string;
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -3996,12 +3980,8 @@ export interface components {
                      * @example null
                      */
                     cancellation_reason?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-                     * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-                     */
-                    hold_id?: string;
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4135,12 +4115,8 @@ export interface components {
                      * @example null
                      */
                     cancellation_reason?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-                     * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-                     */
-                    hold_id?: string;
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -7160,12 +7136,8 @@ export interface operations {
                              * @example null
                              */
                             cancellation_reason: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.
-                             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
-                             */
-                            hold_id?: string;
+                            /** @example null */
+                            hold_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -9912,7 +9884,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9982,7 +9954,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10005,7 +9977,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10075,7 +10047,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10098,7 +10070,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10167,7 +10139,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10190,7 +10162,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10259,7 +10231,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10282,7 +10254,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10351,7 +10323,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10420,7 +10392,7 @@ export interface operations {
                  *           "price_cents": 45000,
                  *           "cancelled_at": null,
                  *           "cancellation_reason": null,
-                 *           "hold_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15",
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

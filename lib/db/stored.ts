@@ -199,7 +199,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     cancelled_at: nullableText,
     cancellation_reason: nullableText,
     manage_generation: z.optional(count),
-    hold_id: z.optional(text),
+    hold_id: z.optional(nullableText),
     ...versioned,
   }),
 );

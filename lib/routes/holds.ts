@@ -38,7 +38,8 @@ export const getHold = /* @__PURE__ */ route('getHold', () => ({
   path: '/v1/holds/{id}',
   group: 'appointments',
   summary: 'A hold, with its status (active, confirmed, released or expired)',
-  auth: ALLOW.frontOffice,
+  // Holds are made, released and confirmed by the front office; reading one is a read like any other (section 3).
+  auth: ALLOW.readAll,
   params: holds.HoldParams,
   response: holds.Hold,
   errors: ['HOLD_NOT_FOUND'],

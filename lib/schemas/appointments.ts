@@ -86,7 +86,17 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         'Why it was cancelled (`client_deleted` when its client was deleted); null unless cancelled.',
         null,
       ),
-      hold_id: z.optional(OutId('hold', 'The hold it was confirmed from (`POST /v1/holds/{id}/confirm`); absent otherwise.')),
+      hold_id: meta(
+        z.optional(
+          z.nullable(
+            OutId(
+              'hold',
+              'The hold it was booked from (`POST /v1/holds/{id}/confirm`); null otherwise (absent on appointments booked before holds existed).',
+            ),
+          ),
+        ),
+        { examples: [null] },
+      ),
       ...Timestamps,
     }),
     {

@@ -336,7 +336,7 @@ export function newAppointment(
     price_cents: fields.price_cents,
     cancelled_at: null,
     cancellation_reason: null,
-    ...(fields.hold_id ? { hold_id: fields.hold_id } : {}),
+    hold_id: fields.hold_id ?? null,
     version: 1,
     created_at: at,
     updated_at: at,

@@ -54,8 +54,8 @@ export interface AppointmentRecord extends Versioned {
   cancellation_reason: string | null;
   /** An online booking's manage-link generation (lib/crypto/manage-token.ts): absent until a public reschedule. Never shown. */
   manage_generation?: number;
-  /** The hold it was confirmed from (API reference, holds); absent on appointments booked directly. */
-  hold_id?: string;
+  /** The hold it was confirmed from (API reference, holds): null on appointments booked directly, absent on those booked before holds. */
+  hold_id?: string | null;
 }
 
 /**
