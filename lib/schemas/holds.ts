@@ -177,7 +177,11 @@ export const PublicHeldBookingBody = /* @__PURE__ */ schema(() =>
         z.strictObject({
           first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
           last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
-          email: doc(Email, 'Email: the practice finds its client by it (case-insensitive).', 'olivia.hart@example.com'),
+          email: doc(
+            Email,
+            'Email: the practice finds its client by it (case-insensitive).',
+            'olivia.hart@example.com',
+          ),
           phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
         }),
         'Who books. An existing client with this email is neither changed nor shown.',

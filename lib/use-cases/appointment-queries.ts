@@ -211,9 +211,12 @@ export async function providerAvailability(
   });
   // A hold in the way is named as the hold (API reference, holds).
   const conflicts = result.conflicts.map(({ hold, ...conflict }) =>
-    hold ? { type: conflict.type, start: conflict.start, end: conflict.end, hold_id: conflict.appointment_id } : conflict,
+    hold
+      ? { type: conflict.type, start: conflict.start, end: conflict.end, hold_id: conflict.appointment_id }
+      : conflict,
   );
-  if (provider.active === false) return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...conflicts] };
+  if (provider.active === false)
+    return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...conflicts] };
   return { isAvailable: result.isAvailable, conflicts };
 }
 

@@ -12,7 +12,13 @@ import {
 } from '../domain/holds';
 import type { HoldRecord } from '../domain/records';
 import { commitAppointment, commitWithClaims, type TransactItem } from '../db/appointments';
-import { readEntities, readForBooking, type BookingReads, type OnlineReads, type ServiceRecord } from '../db/booking-reads';
+import {
+  readEntities,
+  readForBooking,
+  type BookingReads,
+  type OnlineReads,
+  type ServiceRecord,
+} from '../db/booking-reads';
 import {
   getHold,
   holdIpBookAction,
@@ -25,14 +31,7 @@ import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { ConfirmHoldInput, CreateHoldInput, HoldView } from '../schemas/holds';
-import {
-  claimsOf,
-  decidePlacement,
-  newAppointment,
-  planClaimChanges,
-  staffClientWrites,
-  withRetries,
-} from './booking';
+import { claimsOf, decidePlacement, newAppointment, planClaimChanges, staffClientWrites, withRetries } from './booking';
 
 /**
  * Holds (API reference, holds; docs/decisions/0001 for the claims): a hold is placed by the
@@ -226,7 +225,9 @@ function stillHeld(hold: HoldRecord, reads: BookingReads, now: number): boolean 
     bucketIdsFor(claim.start, claim.end).every((hour) => {
       const entries = reads.buckets(claim.resource, claim.resourceId).find((read) => read.hour === hour)?.entries ?? [];
       const live = entries.filter((entry) => isLiveEntry(entry, now));
-      return entries.some((entry) => entry.appointment_id === hold.id) && bucketConflicts(live, claim, hold.id).length === 0;
+      return (
+        entries.some((entry) => entry.appointment_id === hold.id) && bucketConflicts(live, claim, hold.id).length === 0
+      );
     }),
   );
 }

@@ -50,7 +50,10 @@ describe('a staff hold claims its time as an appointment does', () => {
     expect(create.body.error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(create.body.error.details).toEqual([expect.objectContaining({ reason: 'overlap', hold_id: id })]);
     expect(create.body.error.details[0].appointment_id).toBeUndefined();
-    const other = await hold(scene, { provider_id: scene.providers[0]!.id, scheduled_at: nyTime(BOOKING_DAY, '10:45') });
+    const other = await hold(scene, {
+      provider_id: scene.providers[0]!.id,
+      scheduled_at: nyTime(BOOKING_DAY, '10:45'),
+    });
     expect(codeOf(other)).toBe('PROVIDER_UNAVAILABLE');
 
     const roomTaken = await book(scene, {
@@ -150,7 +153,9 @@ describe('confirm', () => {
     setClock(() => new Date(Date.now() + offset));
     const answers = await Promise.all([
       confirm(scene, held.id),
-      ...Array.from({ length: 6 }, (_, i) => book(scene, { scheduled_at: nyTime(BOOKING_DAY, i % 2 ? '10:30' : '10:00') })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        book(scene, { scheduled_at: nyTime(BOOKING_DAY, i % 2 ? '10:30' : '10:00') }),
+      ),
     ]);
     expect(answers.filter((answer) => answer.status === 201).length).toBeLessThanOrEqual(1);
     expect(codeOf(answers[0]!)).toMatch(/^(201|HOLD_EXPIRED)$/);
