@@ -31,7 +31,7 @@ const clockAhead = (seconds: number) => setClock(() => new Date(Date.now() + sec
 
 describe('a staff hold claims its time as an appointment does', () => {
   it('blocks a create and another hold on its provider and room (details name hold_id), and slots leave it out', async () => {
-    const scene = await makeScene();
+    const scene = await makeScene({ providers: 2 });
     const held = await hold(scene, { room_id: scene.room.id, expires_in_seconds: 120 });
     expect(held.status, JSON.stringify(held.body)).toBe(201);
     expect(held.body.data).toMatchObject({
@@ -56,11 +56,9 @@ describe('a staff hold claims its time as an appointment does', () => {
     });
     expect(codeOf(other)).toBe('PROVIDER_UNAVAILABLE');
 
-    const roomTaken = await book(scene, {
-      provider_id: (await makeScene()).provider.id,
-      room_id: scene.room.id,
-    });
-    expect(codeOf(roomTaken)).not.toBe(201);
+    const roomTaken = await book(scene, { provider_id: scene.providers[1]!.id, room_id: scene.room.id });
+    expect(codeOf(roomTaken)).toBe('ROOM_UNAVAILABLE');
+    expect(roomTaken.body.error.details).toEqual([expect.objectContaining({ reason: 'overlap', hold_id: id })]);
 
     const slots = await call(
       'GET',
@@ -212,6 +210,21 @@ describe('public holds', () => {
     expect(released.body.data).toEqual({ id: first.hold_id, deleted: true });
     const again = await publicHold(key, { service_id: scene.service.id, scheduled_at: TEN });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
+  it('20 concurrent staff holds, bookings and public holds (each from its own address) on one time: exactly one wins', async () => {
+    const { scene, key } = await publicScene();
+    const tries = Array.from({ length: 20 }, (_, i) =>
+      i % 3 === 0
+        ? hold(scene)
+        : i % 3 === 1
+          ? book(scene)
+          : publicHold(key, { service_id: scene.service.id, scheduled_at: TEN }, `198.51.100.${i}`),
+    );
+    const answers = await Promise.all(tries);
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    for (const answer of answers.filter((one) => one.status !== 201))
+      expect(codeOf(answer)).toMatch(/^(PROVIDER_UNAVAILABLE|SLOT_UNAVAILABLE)$/);
   });
 
   it('hold, then book with X-Hold-Token; the held slot is not offered nor holdable; wrong token 404; expired 409', async () => {
