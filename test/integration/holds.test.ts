@@ -268,6 +268,13 @@ describe('public holds', () => {
     expect(appointment.body.data).toMatchObject({ source: 'online', hold_id: view.hold_id, notes: 'Via hold' });
     expect(codeOf(await heldBooking(scene, key, view.hold_id, view.hold_token))).toBe('HOLD_NOT_ACTIVE');
 
+    // A body of either shape with a mistake names it, as any body does.
+    const typo = await call('POST', '/v1/public/bookings', {
+      headers: { 'x-publishable-key': key, 'idempotency-key': `typo-${++sequence}`, 'x-hold-token': other.hold_token },
+      body: { hold_id: other.hold_id, client: onlineBooking(scene).client, note: 'typo' },
+    });
+    expect(typo.body.error.details).toEqual([{ path: 'note', message: 'unknown field' }]);
+
     clockAhead(601);
     expect(codeOf(await heldBooking(scene, key, other.hold_id, other.hold_token))).toBe('HOLD_EXPIRED');
   });
