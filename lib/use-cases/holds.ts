@@ -89,25 +89,28 @@ export async function placeHold(
   writes?: RequestWrites,
 ): Promise<{ hold: HoldRecord; reads: BookingReads; service: ServiceRecord }> {
   return withRetries(async () => {
-    const ledger = request.ipHash ? await readHoldIpLedger(medspaId, request.ipHash) : null;
+    // The IP's ledger (public holds) is read beside the placement's reads: one round trip, not two.
+    const [ledger, { reads, service, placement, duration }] = await Promise.all([
+      request.ipHash ? readHoldIpLedger(medspaId, request.ipHash) : null,
+      decidePlacement(
+        medspaId,
+        {
+          service_id: request.service_id,
+          scheduledAt: request.scheduledAt,
+          providerIds: request.providerIds,
+          room_id: request.room_id,
+          equipment_id: request.equipment_id,
+          duration_minutes: request.duration_minutes,
+          source: 'manual',
+          decide: (found, service) => ({
+            providerIds: request.providersOn?.(found, service) ?? request.providerIds,
+          }),
+        },
+        now,
+      ),
+    ]);
     const live = ledger ? liveHolds(ledger.holds, clock().now().getTime()) : {};
     if (Object.keys(live).length >= MAX_PUBLIC_HOLDS_PER_IP) throw new AppError('HOLD_LIMIT_REACHED');
-    const { reads, service, placement, duration } = await decidePlacement(
-      medspaId,
-      {
-        service_id: request.service_id,
-        scheduledAt: request.scheduledAt,
-        providerIds: request.providerIds,
-        room_id: request.room_id,
-        equipment_id: request.equipment_id,
-        duration_minutes: request.duration_minutes,
-        source: 'manual',
-        decide: (found, service) => ({
-          providerIds: request.providersOn?.(found, service) ?? request.providerIds,
-        }),
-      },
-      now,
-    );
     const at = now.toISOString();
     const hold: HoldRecord = {
       id: randomUUID(),

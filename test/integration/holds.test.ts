@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { overlaps } from '../../lib/domain/availability';
+import { confirmHold, createHold } from '../../lib/use-cases/holds';
 import { call } from '../fixtures/api';
+import { counted } from '../fixtures/ddb-calls';
 import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
 import { BOOKING_DAY, book, claimItems, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
@@ -132,6 +134,29 @@ describe('confirm', () => {
       );
       expect(entries).toEqual([[appointment.id, { start: appointment.scheduled_at, end: appointment.end_at }]]);
     }
+  });
+
+  it('DynamoDB calls: a hold is one batched read and one transaction; a confirm one read of the hold, one batched read and one transaction', async () => {
+    const scene = await makeScene();
+    const medspaId = scene.practice.medspaId;
+    const created = await counted(() =>
+      createHold(
+        medspaId,
+        {
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          room_id: scene.room.id,
+          scheduled_at: TEN,
+          expires_in_seconds: 600,
+        },
+        new Date(),
+      ),
+    );
+    expect(created.calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    const confirmed = await counted(() =>
+      confirmHold(medspaId, created.result.id, { client_id: scene.client.id, source: 'manual' }, new Date()),
+    );
+    expect(confirmed.calls).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
   });
 
   it('a client that does not exist: 404 CLIENT_NOT_FOUND, and the hold stays active', async () => {
