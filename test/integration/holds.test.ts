@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { overlaps } from '../../lib/domain/availability';
-import { confirmHold, createHold } from '../../lib/use-cases/holds';
+import { confirmHold, createHold, placeHold } from '../../lib/use-cases/holds';
 import { call } from '../fixtures/api';
 import { counted } from '../fixtures/ddb-calls';
 import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
@@ -92,6 +92,19 @@ describe('a staff hold claims its time as an appointment does', () => {
     expect(entries).not.toContain(id);
     expect((await getHold(scene, id)).body.data.status).toBe('expired');
     expect(codeOf(await confirm(scene, id))).toBe('HOLD_EXPIRED');
+  });
+
+  it('with the real clock: a hold blocks until its expires_at and nothing after (a 1 s hold, placed below HTTP)', async () => {
+    const scene = await makeScene();
+    const { hold: held } = await placeHold(
+      scene.practice.medspaId,
+      { service_id: scene.service.id, scheduledAt: TEN, providerIds: [scene.provider.id], expiresInSeconds: 1 },
+      new Date(),
+    );
+    expect(codeOf(await book(scene))).toBe('PROVIDER_UNAVAILABLE');
+    // Time passing is the subject here: wait out the hold's second.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(held.expires_at) - Date.now()) + 20));
+    expect((await book(scene)).status).toBe(201);
   });
 
   it('a release frees the time at once; a released hold is not active any more', async () => {
