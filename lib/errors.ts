@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   WEBHOOK_NOT_FOUND: 404,
   CREDENTIAL_NOT_FOUND: 404,
   PUBLISHABLE_KEY_NOT_FOUND: 404,
+  HOLD_NOT_FOUND: 404,
   PROVIDER_UNAVAILABLE: 409,
   ROOM_UNAVAILABLE: 409,
   EQUIPMENT_UNAVAILABLE: 409,
@@ -33,6 +34,9 @@ export const ERROR_STATUS = {
   SLOT_UNAVAILABLE: 409,
   BOOKING_LIMIT_REACHED: 409,
   CANCEL_WINDOW_CLOSED: 409,
+  HOLD_EXPIRED: 409,
+  HOLD_NOT_ACTIVE: 409,
+  HOLD_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -53,6 +57,8 @@ export interface FieldProblem {
   reason?: UnavailableReason;
   /** The overlapping appointment, with `reason: 'overlap'`. */
   appointment_id?: string;
+  /** The overlapping hold, with `reason: 'overlap'` (instead of `appointment_id`). */
+  hold_id?: string;
 }
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
@@ -85,6 +91,10 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   SLOT_UNAVAILABLE: 'This time is no longer available',
   BOOKING_LIMIT_REACHED: 'This client already holds as many online bookings as the practice allows',
   CANCEL_WINDOW_CLOSED: 'Too close to the start to change this booking online',
+  HOLD_NOT_FOUND: 'Hold does not exist',
+  HOLD_EXPIRED: 'The hold has expired; its time is no longer held',
+  HOLD_NOT_ACTIVE: 'The hold was already released or confirmed',
+  HOLD_LIMIT_REACHED: 'This client address already holds as many times as the practice allows',
   PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB',
   URI_TOO_LONG: 'The request line is longer than the server accepts',
   HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts',

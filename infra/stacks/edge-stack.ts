@@ -124,7 +124,9 @@ export class EdgeStack extends Stack {
         }),
       ],
       // Logged headers are the viewer's: never its credentials.
-      redactedFields: ['authorization', 'x-booking-token'].map((name) => ({ singleHeader: { Name: name } })),
+      redactedFields: ['authorization', 'x-booking-token', 'x-hold-token'].map((name) => ({
+        singleHeader: { Name: name },
+      })),
       // Only what a rule blocked or counted: allowed traffic is in the API's access log already.
       loggingFilter: {
         DefaultBehavior: 'DROP',

@@ -794,6 +794,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold a time for a while before booking it (claims it as an appointment would)
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hold, with its status (active, confirmed, released or expired)
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getHold"];
+        put?: never;
+        post?: never;
+        /**
+         * Release a hold: its time is free at once
+         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        delete: operations["releaseHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/holds/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book the held time as an appointment (one atomic write; cannot fail for availability while active)
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["confirmHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold an offered time while the client books it (600 s; at most 3 per client IP)
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createPublicHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/holds/{hold_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a hold, by its hold token (`X-Hold-Token`)
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        delete: operations["releasePublicHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1604,6 +1708,11 @@ export interface components {
              * @description For an overlap: the appointment in the way.
              */
             appointment_id?: string;
+            /**
+             * Format: uuid
+             * @description For an overlap with a hold: the hold in the way (instead of `appointment_id`).
+             */
+            hold_id?: string;
         };
         /**
          * @description An IANA time zone name.
@@ -2847,6 +2956,8 @@ export interface components {
              * @example []
              */
             fees: components["schemas"]["Fee"][];
+            /** @example null */
+            hold_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -2977,6 +3088,8 @@ export interface components {
              * @example []
              */
             fees: components["schemas"]["Fee"][];
+            /** @example null */
+            hold_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3048,6 +3161,150 @@ export interface components {
             };
             /** @description Bookable slots, in time order. */
             slots: components["schemas"]["Slot"][];
+        };
+        /** @description A hold: the time of an appointment not yet booked, claimed exactly as an appointment claims it until `expires_at`. */
+        Hold: {
+            /**
+             * Format: uuid
+             * @description The hold id.
+             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
+             */
+            id: string;
+            /**
+             * @description active until `expires_at`, then expired (it holds nothing from that instant); confirmed (see `appointment_id`) or released.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "confirmed" | "released" | "expired";
+            /**
+             * Format: uuid
+             * @description The service.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            service_id: string;
+            /**
+             * Format: uuid
+             * @description The provider held.
+             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+             */
+            provider_id: string;
+            room_id: string | null;
+            equipment_id: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the client time (UTC).
+             * @example 2026-12-01T15:00:00.000Z
+             */
+            scheduled_at: string;
+            /**
+             * Format: date-time
+             * @description End of the client time (UTC).
+             * @example 2026-12-01T16:00:00.000Z
+             */
+            end_at: string;
+            /**
+             * @description Length in minutes.
+             * @example 60
+             */
+            duration_minutes: number;
+            /**
+             * @description Minutes held before the client's time (copied from the service).
+             * @example 0
+             */
+            buffer_before_minutes: number;
+            /**
+             * @description Minutes held after the client's time (copied from the service).
+             * @example 0
+             */
+            buffer_after_minutes: number;
+            /**
+             * Format: date-time
+             * @description When the hold stops holding the time (UTC).
+             * @example 2026-11-23T14:15:09.412Z
+             */
+            expires_at: string;
+            /**
+             * @description The deposit the service asks, in the practice's currency's minor units (0: none).
+             * @example 0
+             */
+            deposit_required_cents: number;
+            /**
+             * Format: uuid
+             * @description The appointment it was confirmed as (status confirmed only).
+             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+             */
+            appointment_id?: string;
+            /**
+             * Format: date-time
+             * @description When it was made (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+        };
+        /** @description A time held for a client while they book it. */
+        PublicHold: {
+            /**
+             * Format: uuid
+             * @description The hold id.
+             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
+             */
+            hold_id: string;
+            /**
+             * @description Opaque; sent as `X-Hold-Token` to book (`POST /v1/public/bookings` with `hold_id`) or release the hold, until it expires.
+             * @example ht_example
+             */
+            hold_token: string;
+            /**
+             * Format: date-time
+             * @description When the hold stops holding the time (UTC).
+             * @example 2026-11-23T14:15:09.412Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description Start (UTC).
+             * @example 2026-12-01T15:00:00.000Z
+             */
+            scheduled_at: string;
+            /**
+             * @description Length in minutes.
+             * @example 30
+             */
+            duration_minutes: number;
+            /** @description The service. */
+            service: {
+                /**
+                 * Format: uuid
+                 * @description The service id.
+                 * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                 */
+                id: string;
+                /**
+                 * @description Name.
+                 * @example Botox
+                 */
+                name: string;
+            };
+            provider: components["schemas"]["PublicProvider"];
+            /**
+             * @description The deposit the service asks, in the practice's currency's minor units (0: none).
+             * @example 0
+             */
+            deposit_required_cents: number;
+        };
+        /** @description A provider as clients see them. */
+        PublicProvider: {
+            /**
+             * Format: uuid
+             * @description The provider id.
+             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+             */
+            id: string;
+            /**
+             * @description First name and last initial.
+             * @example Ava R.
+             */
+            display_name: string;
         };
         /** @description A retail product and its stock. */
         Product: {
@@ -3488,20 +3745,6 @@ export interface components {
             /** @description Bookable slots, in time order, inside the booking window. */
             slots: components["schemas"]["Slot"][];
         };
-        /** @description A provider as clients see them. */
-        PublicProvider: {
-            /**
-             * Format: uuid
-             * @description The provider id.
-             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
-             */
-            id: string;
-            /**
-             * @description First name and last initial.
-             * @example Ava R.
-             */
-            display_name: string;
-        };
         /** @description An online booking as its client sees it. */
         PublicBooking: {
             /**
@@ -3744,6 +3987,8 @@ export interface components {
                      * @example []
                      */
                     fees?: components["schemas"]["Fee"][];
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -3909,6 +4154,8 @@ export interface components {
                      * @example []
                      */
                     fees?: components["schemas"]["Fee"][];
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4069,6 +4316,8 @@ export interface components {
                      * @example []
                      */
                     fees?: components["schemas"]["Fee"][];
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4229,6 +4478,8 @@ export interface components {
                      * @example []
                      */
                     fees?: components["schemas"]["Fee"][];
+                    /** @example null */
+                    hold_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4782,7 +5033,7 @@ export interface components {
          * @description Every error code the API answers with (`error.code`).
          * @enum {string}
          */
-        ErrorCode: "API_ACCESS_NOT_ENABLED" | "APPOINTMENT_NOT_FOUND" | "BOOKING_LIMIT_REACHED" | "CANCEL_WINDOW_CLOSED" | "CLIENT_NOT_FOUND" | "CONFLICT" | "CREDENTIAL_NOT_FOUND" | "DEPOSIT_REQUIRED" | "EQUIPMENT_NOT_FOUND" | "EQUIPMENT_UNAVAILABLE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "INSUFFICIENT_STOCK" | "INTERNAL_ERROR" | "INVALID_CLIENT" | "INVALID_JSON" | "INVALID_STATUS_TRANSITION" | "ONLINE_BOOKING_DISABLED" | "ORIGIN_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "PROVIDER_NOT_CERTIFIED" | "PROVIDER_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "PUBLISHABLE_KEY_NOT_FOUND" | "RATE_LIMITED" | "ROOM_NOT_FOUND" | "ROOM_UNAVAILABLE" | "SERVICE_NOT_FOUND" | "SLOT_UNAVAILABLE" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "VERSION_CONFLICT" | "WEBHOOK_NOT_FOUND";
+        ErrorCode: string;
     };
     responses: never;
     parameters: {
@@ -4821,6 +5072,9 @@ export type Appointment = components['schemas']['Appointment'];
 export type AppointmentDetail = components['schemas']['AppointmentDetail'];
 export type Slot = components['schemas']['Slot'];
 export type AvailabilityEntry = components['schemas']['AvailabilityEntry'];
+export type Hold = components['schemas']['Hold'];
+export type PublicHold = components['schemas']['PublicHold'];
+export type PublicProvider = components['schemas']['PublicProvider'];
 export type Product = components['schemas']['Product'];
 export type StockAdjustment = components['schemas']['StockAdjustment'];
 export type Payment = components['schemas']['Payment'];
@@ -4829,7 +5083,6 @@ export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type PublicService = components['schemas']['PublicService'];
 export type PublicAvailabilityEntry = components['schemas']['PublicAvailabilityEntry'];
-export type PublicProvider = components['schemas']['PublicProvider'];
 export type PublicBooking = components['schemas']['PublicBooking'];
 export type DepositOutput = components['schemas']['DepositOutput'];
 export type AppointmentCreatedEvent = components['schemas']['AppointmentCreatedEvent'];
@@ -7346,6 +7599,8 @@ export interface operations {
                              * @example []
                              */
                             fees: components["schemas"]["Fee"][];
+                            /** @example null */
+                            hold_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -8121,6 +8376,12 @@ export interface operations {
                                  * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
                                  */
                                 appointment_id?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The overlapping hold, for overlaps with a hold.
+                                 * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
+                                 */
+                                hold_id?: string;
                             }[];
                         };
                     };
@@ -8218,6 +8479,316 @@ export interface operations {
                         success: true;
                         /** @description The result. */
                         data: components["schemas"]["AvailabilityEntry"][];
+                    };
+                };
+            };
+        };
+    };
+    createHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The service performed (else 404 SERVICE_NOT_FOUND; inactive: 400).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, with an offset; at most 5 minutes in the past. Validated as a create (working hours, time off, overlaps on the held time).
+                     * @example 2026-12-01T10:00:00-05:00
+                     */
+                    scheduled_at: string & unknown;
+                    /**
+                     * Format: uuid
+                     * @description The provider (else 404 PROVIDER_NOT_FOUND; 422 PROVIDER_NOT_CERTIFIED). Default: a certified, active provider free at that time.
+                     * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+                     */
+                    provider_id?: string;
+                    room_id?: string | null;
+                    equipment_id?: string | null;
+                    /**
+                     * @description Length in minutes, 5-480; overrides the service's duration.
+                     * @example 60
+                     */
+                    duration_minutes?: number;
+                    /**
+                     * @description How long the time is held, 60..1800 seconds (default 600).
+                     * @default 600
+                     * @example 600
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Hold"];
+                    };
+                };
+            };
+        };
+    };
+    getHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold (else 404 HOLD_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Hold"];
+                    };
+                };
+            };
+        };
+    };
+    releaseHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold (else 404 HOLD_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer of every DELETE. */
+                        data: {
+                            /**
+                             * @description The id (or client_id) of what was deleted.
+                             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                             */
+                            id: string;
+                            /**
+                             * @description Always true.
+                             * @constant
+                             */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    confirmHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The hold (else 404 HOLD_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The client receiving the service (else 404 CLIENT_NOT_FOUND).
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id: string;
+                    notes?: string | null;
+                    internal_notes?: string | null;
+                    /**
+                     * @description Where the booking came from (default manual).
+                     * @default manual
+                     * @example online
+                     * @enum {string}
+                     */
+                    source?: "manual" | "online" | "storefront";
+                    /**
+                     * @description Price in the practice's currency, minor units. Default: the service's price at booking time.
+                     * @example 45000
+                     */
+                    price_cents?: number;
+                    /** @description A deposit charged for the appointment. */
+                    deposit?: {
+                        /**
+                         * @description What was charged, minor units.
+                         * @example 5000
+                         */
+                        amount_cents: number;
+                        /**
+                         * @description How it was paid.
+                         * @example card
+                         * @enum {string}
+                         */
+                        method: "card" | "cash" | "gift_card" | "other";
+                        /**
+                         * @description The processor's reference (e.g. a PaymentIntent id); never card data.
+                         * @example pi_3Nabc
+                         */
+                        reference?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+        };
+    };
+    createPublicHold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The service to hold (else 404 SERVICE_NOT_FOUND).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, with an offset: one of the slot starts the public availability offers (400 outside the booking window; 409 SLOT_UNAVAILABLE otherwise).
+                     * @example 2026-12-01T10:00:00-05:00
+                     */
+                    scheduled_at: string & unknown;
+                    /**
+                     * Format: uuid
+                     * @description The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.
+                     * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+                     */
+                    provider_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PublicHold"];
+                    };
+                };
+            };
+        };
+    };
+    releasePublicHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The hold (else 404 HOLD_NOT_FOUND). */
+                hold_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer of every DELETE. */
+                        data: {
+                            /**
+                             * @description The id (or client_id) of what was deleted.
+                             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                             */
+                            id: string;
+                            /**
+                             * @description Always true.
+                             * @constant
+                             */
+                            deleted: true;
+                        };
                     };
                 };
             };
@@ -9188,6 +9759,55 @@ export interface operations {
                      * @example First visit.
                      */
                     notes?: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description The hold to book, with its token in `X-Hold-Token` (else 404 HOLD_NOT_FOUND).
+                     * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
+                     */
+                    hold_id: string;
+                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    client: {
+                        /**
+                         * @description First name (1-200 characters).
+                         * @example Olivia
+                         */
+                        first_name: string;
+                        /**
+                         * @description Last name (1-200 characters).
+                         * @example Hart
+                         */
+                        last_name: string;
+                        /**
+                         * Format: email
+                         * @description Email: the practice finds its client by it (case-insensitive).
+                         * @example olivia.hart@example.com
+                         */
+                        email: string;
+                        /**
+                         * @description Phone: digits, spaces and + ( ) . - x.
+                         * @example +1 212 555 0142
+                         */
+                        phone?: string;
+                    };
+                    /**
+                     * @description A note for the practice (at most 5000 characters).
+                     * @example First visit.
+                     */
+                    notes?: string;
+                    /** @description The deposit the integrator's processor charged. */
+                    deposit?: {
+                        /**
+                         * @description What was charged, minor units.
+                         * @example 5000
+                         */
+                        amount_cents: number;
+                        /**
+                         * @description The processor's reference; never card data.
+                         * @example pi_3Nabc
+                         */
+                        reference: string;
+                    };
                 };
             };
         };
@@ -9807,6 +10427,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9892,6 +10513,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -9930,6 +10552,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10015,6 +10638,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10053,6 +10677,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10137,6 +10762,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10175,6 +10801,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10259,6 +10886,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10297,6 +10925,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10381,6 +11010,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10465,6 +11095,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10549,6 +11180,7 @@ export interface operations {
                  *             }
                  *           },
                  *           "fees": [],
+                 *           "hold_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

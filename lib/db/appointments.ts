@@ -112,11 +112,15 @@ export function claimBucketOf(
     appointment_id,
     start: interval.start,
     end: interval.end,
+    ...(interval.hold ? { hold: true as const, expires_at: interval.expires_at } : {}),
   }));
   return { resource, resourceId, hour, entries, version: bucket ? bucket.version : null };
 }
 
-/** One bucket write: add (or move) this appointment's entry, conditioned on the version read; or remove it. */
+/**
+ * One bucket write: add (or move) this appointment's (or hold's) entry, conditioned on the version
+ * read, removing the entries in `drop` (expired holds, the hold an appointment replaces); or remove it.
+ */
 export type ClaimChange =
   | {
       kind: 'add';
@@ -124,6 +128,9 @@ export type ClaimChange =
       appointmentId: string;
       start: string;
       end: string;
+      /** The entry is a hold's, holding nothing from `expires_at` on. */
+      hold?: { expires_at: string };
+      drop?: readonly string[];
     }
   | { kind: 'remove'; bucket: Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'>; appointmentId: string };
 
@@ -143,7 +150,11 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
       },
     };
   }
-  const entry = { start: change.start, end: change.end };
+  const entry = {
+    start: change.start,
+    end: change.end,
+    ...(change.hold ? { hold: true as const, expires_at: change.hold.expires_at } : {}),
+  };
   if (change.bucket.version === null) {
     return {
       Put: {
@@ -161,13 +172,16 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
       },
     };
   }
+  const drop = (change.drop ?? []).filter((id) => id !== change.appointmentId);
+  const dropNames = Object.fromEntries(drop.map((id, index) => [`#d${index}`, id]));
+  const remove = drop.length ? ` REMOVE ${drop.map((_, index) => `#entries.#d${index}`).join(', ')}` : '';
   return {
     Update: {
       TableName: tableName(),
       Key,
-      UpdateExpression: 'SET #entries.#id = :entry ADD #version :one',
+      UpdateExpression: `SET #entries.#id = :entry${remove} ADD #version :one`,
       ConditionExpression: '#version = :expected',
-      ExpressionAttributeNames: names,
+      ExpressionAttributeNames: { ...names, ...dropNames },
       ExpressionAttributeValues: { ':entry': entry, ':one': 1, ':expected': change.bucket.version },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
@@ -245,17 +259,29 @@ type AlongsideAction = NamedAction<'alongside'> & { index: number };
  * The appointment item and all its claim changes in ONE TransactWriteItems: either all commit or
  * none does. A failed condition comes back as a value naming what failed; anything else throws.
  */
-export async function commitAppointment(
+export const commitAppointment = (
   write: AppointmentWrite,
   claims: ClaimChange[],
   medspaId: string,
   /** Other writes that must commit with this change (e.g. the client's visit statistics). */
   alongside: TransactItem[] = [],
   writes?: RequestWrites,
+): Promise<CommitResult> => commitWithClaims(appointmentAction(write), claims, medspaId, alongside, writes);
+
+/**
+ * The claiming item's write (an appointment's, or a hold's: lib/db/holds.ts) and its claim changes
+ * in ONE transaction; a failure of the first action is reported as `appointment`.
+ */
+export async function commitWithClaims(
+  primary: TransactItem,
+  claims: ClaimChange[],
+  medspaId: string,
+  alongside: TransactItem[] = [],
+  writes?: RequestWrites,
 ): Promise<CommitResult> {
   const outcome = await transact<NamedAction<'appointment'> | ClaimAction | AlongsideAction>(
     [
-      { name: 'appointment', action: appointmentAction(write) },
+      { name: 'appointment', action: primary },
       ...claims.map((change) => ({ name: 'claim' as const, change, action: claimAction(medspaId, change) })),
       ...alongside.map((action, index) => ({ name: 'alongside' as const, index, action })),
     ],

@@ -7,6 +7,7 @@ import { claimBucketCodec, practiceCodec } from './codecs';
 import { itemId, readItems, type ReadOptions } from './key-reads';
 import { claimPk, entityKey, onlineLedgerKey, practiceKey, type ClaimedResource, type Key } from './keys';
 import { queryAll } from './query';
+import { clock } from '../clock';
 import { emailOwnerOf, ledgerOf, onlineEmailKeyOf, type OnlineLedger } from './online-clients';
 
 /** The stored setup resources booking reads (the resources module writes them). */
@@ -99,7 +100,12 @@ function claimReads(planned: PlannedBucket[], bucketAt: (bucket: PlannedBucket) 
   ];
   return {
     buckets,
-    busy: (resource, resourceId) => busyFromBuckets(buckets(resource, resourceId).map((bucket) => bucket.entries)),
+    // Read when the buckets are: a hold past its expiry holds nothing from then on (lib/domain/holds.ts).
+    busy: (resource, resourceId) =>
+      busyFromBuckets(
+        buckets(resource, resourceId).map((bucket) => bucket.entries),
+        clock().now().getTime(),
+      ),
   };
 }
 

@@ -1,4 +1,5 @@
 import { onlineBookingOf } from '../domain/online-booking';
+import { HOLD_ITEM_RETENTION_SECONDS } from '../domain/holds';
 import type * as R from '../domain/records';
 import type * as z from '../schemas/zod';
 import { DataFailure } from './failure';
@@ -13,6 +14,8 @@ import {
   clientSearchKey,
   onlineEmailKey,
   onlineLedgerKey,
+  holdKey,
+  holdIpLedgerKey,
   consentKey,
   credentialLookupIndexKey,
   entityKey,
@@ -238,6 +241,26 @@ export const onlineLedgerCodec = codec<R.OnlineLedgerRecord, 'ONLINE_LEDGER', Om
     },
   },
 );
+/**
+ * A hold: its `expires_at` (ISO) is stored as `hold_expires_at`, since the item's `expires_at` is
+ * the table's TTL attribute (epoch seconds): a day after the hold expires the item goes.
+ */
+export const holdCodec = codec<R.HoldRecord, 'HOLD', S.StoredHold>('HOLD', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (h) => holdKey(h.medspa_id, h.id),
+  stored: S.storedHold,
+  encode: ({ expires_at, ...fields }) => ({
+    ...fields,
+    hold_expires_at: expires_at,
+    expires_at: Math.ceil(Date.parse(expires_at) / 1000) + HOLD_ITEM_RETENTION_SECONDS,
+  }),
+  decode: ({ hold_expires_at, ...fields }) => ({ ...fields, expires_at: hold_expires_at }),
+});
+export const holdIpLedgerCodec = codec<R.HoldIpLedgerRecord, 'HOLD_IPS'>('HOLD_IPS', {
+  keyFields: ['medspa_id', 'ip_hash'],
+  keys: (l) => holdIpLedgerKey(l.medspa_id, l.ip_hash),
+  stored: S.storedHoldIpLedger,
+});
 export const treatmentRecordCodec = codec<
   R.TreatmentRecord,
   'TREATMENT',

@@ -261,6 +261,19 @@ export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({
   sk: clientId,
 });
 
+/** A hold (API reference, holds): its own partition, like an appointment's. TTL a day after it expires. */
+export const holdPk = (medspaId: string, holdId: string) => `${practicePrefix(medspaId)}#HOLD#${holdId}`;
+export const holdKey = (medspaId: string, holdId: string): Key => ({ pk: holdPk(medspaId, holdId), sk: 'HOLD' });
+
+/**
+ * A client IP's active public holds in a practice (the per-IP limit's ledger), by the address's
+ * SHA-256, never the address: a new public hold conditions on its version in the hold's transaction.
+ */
+export const holdIpLedgerKey = (medspaId: string, ipHash: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#HOLD_IPS`,
+  sk: ipHash,
+});
+
 /**
  * A credential's rate-limit bucket (its `tat`; TTL): one item per credential, shared by every
  * container. A publishable key's is its overall budget.
@@ -367,6 +380,8 @@ export const PARTITIONS = {
   clientSearch: clientSearchPk(ANY_ID),
   onlineEmails: onlineEmailKey(ANY_ID, '*').pk,
   onlineLedger: onlineLedgerKey(ANY_ID, '*').pk,
+  holds: holdPk(ANY_ID, ANY_ID),
+  holdIps: holdIpLedgerKey(ANY_ID, '*').pk,
   consents: consentsPk(ANY_ID, ANY_ID),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,

@@ -51,6 +51,27 @@ export function paymentItems(payment: PaymentRecord): TransactItem[] {
   ];
 }
 
+/**
+ * The request's transaction items with a payment joined in (a confirm's deposit): one transaction
+ * may not act on an item twice, so the payment's raise of its client's spend takes the place of a
+ * check that the client is live (its own condition requires that), or goes into a new client's Put.
+ */
+export function withPaymentItems(items: TransactItem[], payment: PaymentRecord): TransactItem[] {
+  const [spend, put] = paymentItems(payment);
+  const clientKey = spend.Update!.Key!;
+  const sameItem = (key: Record<string, unknown> | undefined) => key?.pk === clientKey.pk && key?.sk === clientKey.sk;
+  const merged = items.flatMap((item): TransactItem[] => {
+    if (item.ConditionCheck && sameItem(item.ConditionCheck.Key)) return [];
+    if (item.Put?.Item && sameItem(item.Put.Item)) {
+      const spent = Number(item.Put.Item.total_spent_cents ?? 0) + payment.amount_cents;
+      return [{ Put: { ...item.Put, Item: { ...item.Put.Item, total_spent_cents: spent } } }];
+    }
+    return [item];
+  });
+  const newClient = items.some((item) => item.Put && sameItem(item.Put.Item));
+  return [...merged, ...(newClient ? [] : [spend]), put];
+}
+
 /** The appointment paid for exists and is the paying client's. */
 const appointmentOfClient = 'attribute_exists(pk) AND client_id = :client';
 

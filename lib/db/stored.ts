@@ -238,8 +238,38 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     deposit_paid_cents: z._default(count, 0),
     cancellation_policy: z._default(z.nullable(storedPolicy), null),
     fees: z._default(z.array(storedFee), () => []),
+    hold_id: z.optional(nullableText),
     ...versioned,
   }),
+);
+
+/** The hold's `expires_at` is stored as `hold_expires_at`: the item's `expires_at` is the table's TTL (lib/db/codecs.ts). */
+export const storedHold = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    service_id: text,
+    provider_id: text,
+    room_id: nullableText,
+    equipment_id: nullableText,
+    scheduled_at: text,
+    end_at: text,
+    duration_minutes: count,
+    buffer_before_minutes: count,
+    buffer_after_minutes: count,
+    hold_expires_at: text,
+    deposit_required_cents: count,
+    status: z.enum(['active', 'confirmed', 'released']),
+    appointment_id: nullableText,
+    ip_hash: nullableText,
+    ...versioned,
+  }),
+);
+
+export type StoredHold = z.output<typeof storedHold>;
+
+export const storedHoldIpLedger = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, ip_hash: text, holds: z.record(z.string(), text), version: count }),
 );
 
 export const storedOnlineEmail = /* @__PURE__ */ built(() =>
@@ -279,7 +309,10 @@ export const storedClaimBucket = /* @__PURE__ */ built(() =>
     resource: z.enum(['PROVIDER', 'ROOM', 'EQUIPMENT']),
     resource_id: text,
     hour: text,
-    entries: z.record(z.string(), period),
+    entries: z.record(
+      z.string(),
+      z.object({ start: text, end: text, hold: z.optional(z.literal(true)), expires_at: z.optional(text) }),
+    ),
     version: count,
   }),
 );
@@ -585,6 +618,8 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedPublishableKey>, R.PublishableKeyRecord>>,
   Check<Exact<Of<typeof storedAppointment>, R.AppointmentRecord>>,
   Check<Exact<Of<typeof storedOnlineEmail>, R.OnlineEmailRecord>>,
+  Check<Exact<Omit<Of<typeof storedHold>, 'hold_expires_at'>, Omit<R.HoldRecord, 'expires_at'>>>,
+  Check<Exact<Of<typeof storedHoldIpLedger>, R.HoldIpLedgerRecord>>,
   Check<Exact<Of<typeof storedOnlineLedger>, Omit<R.OnlineLedgerRecord, 'ends'>>>,
   Check<Exact<Of<typeof storedTreatmentRecord>, Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }>>,
   Check<Exact<Of<typeof storedClaimBucket>, R.ClaimBucketRecord>>,

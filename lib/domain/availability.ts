@@ -6,8 +6,8 @@ export type Interval = { start: string; end: string };
 /** Local HH:MM periods per weekday; an end of "24:00" means the next local midnight. */
 export type WorkingHours = Partial<Record<WeekdayKey, { start: string; end: string }[]>>;
 export type TimeOff = { start: string; end: string; reason?: string };
-/** The held time (lib/domain/held-time.ts) of an active appointment holding a provider, room or equipment. */
-export type Busy = { start: string; end: string; appointment_id: string };
+/** The held time (lib/domain/held-time.ts) of an active appointment or live hold (`hold: true`) on a provider, room or equipment. */
+export type Busy = { start: string; end: string; appointment_id: string; hold?: true };
 
 export type ConflictType =
   | 'outside_working_hours'
@@ -15,7 +15,8 @@ export type ConflictType =
   | 'provider_booked'
   | 'room_booked'
   | 'equipment_booked';
-export type Conflict = { type: ConflictType; start?: string; end?: string; appointment_id?: string };
+/** `hold: true`: the overlapping claim is a hold, whose id `appointment_id` carries. */
+export type Conflict = { type: ConflictType; start?: string; end?: string; appointment_id?: string; hold?: true };
 export type UnavailableCode = 'PROVIDER_UNAVAILABLE' | 'ROOM_UNAVAILABLE' | 'EQUIPMENT_UNAVAILABLE';
 
 const ms = (iso: string): number => Date.parse(iso);
@@ -101,7 +102,13 @@ export function checkProviderAvailability(input: AvailabilityInput): {
   const booked = (type: ConflictType, busy: Busy[] = []): void => {
     for (const b of busy) {
       if (b.appointment_id !== input.ignoreAppointmentId && overlaps(b, held)) {
-        conflicts.push({ type, start: b.start, end: b.end, appointment_id: b.appointment_id });
+        conflicts.push({
+          type,
+          start: b.start,
+          end: b.end,
+          appointment_id: b.appointment_id,
+          ...(b.hold ? { hold: true as const } : {}),
+        });
       }
     }
   };
@@ -137,6 +144,8 @@ export interface UnavailableProblem {
   start?: string;
   end?: string;
   appointment_id?: string;
+  /** The overlapping claim is a hold (its id in `appointment_id`). */
+  hold?: true;
 }
 
 const REASON_OF: Record<ConflictType, UnavailableReason> = {

@@ -1,12 +1,16 @@
 import { overlaps, type Busy, type Interval } from './availability';
 import { MAX_BUFFER_MINUTES } from './held-time';
 import { isoWriter } from './time';
+import { isLiveEntry } from './holds';
 
 /**
  * Time claims in UTC hour buckets: why, in docs/decisions/0001-time-claims-in-hour-buckets.md. An
- * entry is the booking's held time (client time plus buffers, lib/domain/held-time.ts).
+ * entry is a claimant's held time (client time plus buffers, lib/domain/held-time.ts): an active
+ * appointment's, or a hold's (`hold: true`, keyed by the hold's id in `appointment_id`, with its
+ * `expires_at`). A hold's entry past `expires_at` holds nothing (lib/domain/holds.ts `isLiveEntry`):
+ * it is left out of every busy computation.
  */
-export type BucketEntry = { appointment_id: string; start: string; end: string };
+export type BucketEntry = { appointment_id: string; start: string; end: string; hold?: true; expires_at?: string };
 
 const HOUR_MS = 3_600_000;
 /** toISOString, fast for whole hours (a month's search names hundreds of buckets). */
@@ -90,12 +94,21 @@ export function withoutEntry(entries: readonly BucketEntry[], appointmentId: str
   return entries.filter((e) => e.appointment_id !== appointmentId);
 }
 
-/** One busy interval per appointment across the buckets read (a long one sits in several). */
-export function busyFromBuckets(bucketsEntries: readonly (readonly BucketEntry[])[]): Busy[] {
+/**
+ * One busy interval per appointment or live hold across the buckets read (a long one sits in
+ * several); a hold expired at `now` (epoch ms) is no longer busy.
+ */
+export function busyFromBuckets(bucketsEntries: readonly (readonly BucketEntry[])[], now?: number): Busy[] {
   const byId = new Map<string, Busy>();
   for (const e of bucketsEntries.flat()) {
+    if (now !== undefined && !isLiveEntry(e, now)) continue;
     if (!byId.has(e.appointment_id))
-      byId.set(e.appointment_id, { appointment_id: e.appointment_id, start: e.start, end: e.end });
+      byId.set(e.appointment_id, {
+        appointment_id: e.appointment_id,
+        start: e.start,
+        end: e.end,
+        ...(e.hold ? { hold: true as const } : {}),
+      });
   }
   return [...byId.values()].sort(byStart);
 }

@@ -15,6 +15,7 @@ export const CORS_ALLOW_HEADERS = [
   'if-match',
   'x-publishable-key',
   'x-booking-token',
+  'x-hold-token',
 ] as const;
 
 /** Answer headers a browser script may read. */

@@ -12,6 +12,7 @@ import { logging } from './logging';
 import { requestState } from './request-state';
 import { response } from './response';
 import type { RouteDef } from './route';
+import { clientIpOf } from './client-ip';
 import type { ApiEvent, ApiMiddleware, ApiRequest, ApiResponse, ApiResult, RequestState } from './types';
 
 /**
@@ -54,6 +55,7 @@ export function composeChain<R extends RouteDef & { operation: string }>(
         caller: state.caller,
         practice: state.practice,
         headers: event.headers ?? {},
+        clientIp: clientIpOf(event),
         method: event.requestContext?.http?.method ?? route.method,
         path: event.rawPath ?? route.path,
         requestId: state.requestId,

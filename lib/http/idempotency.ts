@@ -108,13 +108,16 @@ async function store(request: ApiMiddyRequest) {
 /**
  * Whose records a key is one of (API reference, conventions): a credential's own; for a public
  * call the publishable key's, narrowed to the client IP and, on manage links, the booking token
- * (hashed: neither is stored), so a replay never hands one visitor's answer to another.
+ * (on held bookings and hold releases, the hold token; hashed: none is stored), so a replay never hands one visitor's answer to another.
  */
 function scopeOf(request: ApiMiddyRequest, caller: AnyCaller): string {
   if (caller.role !== 'public') return caller.clientId;
   const ip = clientIpOf(request.event) ?? '';
   const bookingToken = request.event.headers?.['x-booking-token'] ?? '';
-  return `${caller.clientId}#${createHash('sha256').update(`${ip}\n${bookingToken}`).digest('base64url')}`;
+  // A held booking's answer is the hold token holder's alone (a scope without one hashes as before).
+  const holdToken = request.event.headers?.['x-hold-token'];
+  const held = holdToken ? `\n${holdToken}` : '';
+  return `${caller.clientId}#${createHash('sha256').update(`${ip}\n${bookingToken}${held}`).digest('base64url')}`;
 }
 
 /**

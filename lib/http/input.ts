@@ -49,12 +49,24 @@ async function parseBody(request: ApiMiddyRequest): Promise<void> {
   }
 }
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A body that fits no shape of a union (a public booking of a time, or of a held time) is
+ * answered by the shape it came closest to, its fewest problems, each at its own path.
+ */
+function closestBranch(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+  return closest.flatMap((inner) => closestBranch({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
+}
+
 /** Zod issues become the contract's `details: [{ path, message }]`. */
 export function parseInput<T>(schema: z.ZodMiniType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return value as T;
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
-  const details: FieldProblem[] = result.error.issues.flatMap((issue): FieldProblem[] => {
+  const details: FieldProblem[] = result.error.issues.flatMap(closestBranch).flatMap((issue): FieldProblem[] => {
     const at = (path: PropertyKey[]) => (path.length ? path.map(String).join('.') : where);
     // An unknown key is reported at its own path, so a typo is named, not the whole body.
     if (issue.code === 'unrecognized_keys') {

@@ -15,8 +15,8 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
       now: clock().now(),
       caller: null,
       params,
-      // The record a path names (a credential by client_id, a public booking by appointment_id).
-      resourceId: params.id ?? params.client_id ?? params.appointment_id ?? null,
+      // The record a path names (a credential by client_id, a public booking by appointment_id, a public hold by hold_id).
+      resourceId: params.id ?? params.client_id ?? params.appointment_id ?? params.hold_id ?? null,
       writes: new RequestWrites(),
       onAuthenticated: [],
       holdReads: [],

@@ -143,9 +143,9 @@ export const response = (): ApiMiddleware => ({
     }
     const result = request.response as unknown as ApiResult;
     state.result = result;
-    // Credentials are named by client_id (they have no `id`): the audit log records that.
-    const data = result.data as { id?: unknown; client_id?: unknown } | null;
-    const created = data?.id ?? data?.client_id;
+    // Credentials are named by client_id, public holds by hold_id (they have no `id`): the audit log records that.
+    const data = result.data as { id?: unknown; client_id?: unknown; hold_id?: unknown } | null;
+    const created = data?.id ?? data?.client_id ?? data?.hold_id;
     if (!state.resourceId && typeof created === 'string') state.resourceId = created;
     const shaped = state.route.prebuilt ? prebuilt(request, result) : shapedAnswer(request, result);
     shaped.headers = { ...shaped.headers, 'x-request-id': state.requestId };

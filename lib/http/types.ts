@@ -21,6 +21,8 @@ export interface ApiRequest<R extends RouteDef> {
    */
   practice: R['auth'] extends 'publishable' ? PracticeRecord : undefined;
   headers: Record<string, string | undefined>;
+  /** The client's IP as the per-IP limits see it (lib/http/client-ip.ts). */
+  clientIp?: string;
   method: string;
   path: string;
   requestId: string;

@@ -58,6 +58,11 @@ export const FIELD_PROBLEM = {
       description: 'Why a provider, room or equipment is unavailable (`*_UNAVAILABLE` only).',
     },
     appointment_id: { type: 'string', format: 'uuid', description: 'For an overlap: the appointment in the way.' },
+    hold_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'For an overlap with a hold: the hold in the way (instead of `appointment_id`).',
+    },
   },
 } satisfies oas31.SchemaObject;
 

@@ -1,6 +1,7 @@
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
+import { holdRoutes } from './holds';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -22,6 +23,7 @@ export const routes = {
   ...resourceRoutes,
   ...clientRoutes,
   ...appointmentRoutes,
+  ...holdRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...webhookRoutes,

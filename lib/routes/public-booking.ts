@@ -1,6 +1,7 @@
 import * as z from '../schemas/zod';
 import { defineRoutes, route } from '../http/route';
 import * as pub from '../schemas/public-booking';
+import { PublicHeldBookingBody } from '../schemas/holds';
 
 /** What booking a time can refuse, in public terms (API reference, online booking). */
 const BOOKING_ERRORS = [
@@ -48,20 +49,31 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
   group: 'public',
   summary: 'Book a time as a client (never double-books)',
   auth: 'publishable',
-  body: pub.PublicBookingBody,
+  // A time, or a held time (`hold_id` with `X-Hold-Token`: lib/use-cases/public-holds.ts).
+  body: z.union([pub.PublicBookingBody, PublicHeldBookingBody]),
   response: pub.PublicBooking,
   idempotent: 'required',
-  errors: [...BOOKING_ERRORS, 'BOOKING_LIMIT_REACHED', 'DEPOSIT_REQUIRED'],
+  errors: [
+    ...BOOKING_ERRORS,
+    'BOOKING_LIMIT_REACHED',
+    'DEPOSIT_REQUIRED',
+    'HOLD_NOT_FOUND',
+    'HOLD_EXPIRED',
+    'HOLD_NOT_ACTIVE',
+  ],
   writes: {
     appointments: ['put'],
     claims: ['put', 'update'],
-    clients: ['check', 'put'],
+    clients: ['check', 'put', 'update'],
     clientSearch: ['check', 'put'],
     onlineEmails: ['check', 'put'],
     onlineLedger: ['put'],
+    holds: ['update'],
+    holdIps: ['update'],
+    payments: ['put'],
   },
   touches: MANAGE_TOKEN,
-  reads: ['claims', 'clientSearch', 'clients', 'onlineEmails', 'onlineLedger', 'providers', 'services'],
+  reads: ['claims', 'clientSearch', 'clients', 'holds', 'onlineEmails', 'onlineLedger', 'providers', 'services'],
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({

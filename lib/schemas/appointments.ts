@@ -28,14 +28,14 @@ export const AppointmentStatus = /* @__PURE__ */ schema(() =>
 export const AppointmentSource = /* @__PURE__ */ schema(() =>
   doc(z.enum(APPOINTMENT_SOURCES), 'Where the booking came from, for attribution.', 'online'),
 );
-const Duration = /* @__PURE__ */ schema(() =>
+export const Duration = /* @__PURE__ */ schema(() =>
   doc(z.number().check(z.int(), z.gte(5), z.lte(480)), 'Length in minutes, 5-480.', 60),
 );
 const Notes = /* @__PURE__ */ schema(() => z.string().check(z.maxLength(5000)));
-const ClientNotes = /* @__PURE__ */ schema(() =>
+export const ClientNotes = /* @__PURE__ */ schema(() =>
   doc(Notes, 'Notes the client may see (at most 5000 characters).', 'First visit; prefers the afternoon.'),
 );
-const InternalNotes = /* @__PURE__ */ schema(() =>
+export const InternalNotes = /* @__PURE__ */ schema(() =>
   doc(Notes, 'Staff-only notes (at most 5000 characters).', 'Check allergy list before treatment.'),
 );
 const ScheduledAt = /* @__PURE__ */ schema(() =>
@@ -45,14 +45,14 @@ const ScheduledAt = /* @__PURE__ */ schema(() =>
     '2026-12-01T10:00:00-05:00',
   ),
 );
-const PriceCents = /* @__PURE__ */ schema(() =>
+export const PriceCents = /* @__PURE__ */ schema(() =>
   doc(
     z.number().check(z.int(), z.gte(0)),
     "Price in the practice's currency, minor units. Default: the service's price at booking time.",
     45000,
   ),
 );
-const ids = /* @__PURE__ */ schema(() => ({
+export const ids = /* @__PURE__ */ schema(() => ({
   client: IdOf('client', 'The client receiving the service (else 404 CLIENT_NOT_FOUND).'),
   service: IdOf('service', 'The service performed (else 404 SERVICE_NOT_FOUND; inactive: 400).'),
   provider: IdOf(
@@ -108,6 +108,17 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         "The practice's cancellation policy as it was at booking (a later change does not apply); null: no fees.",
       ),
       fees: doc(z.array(Fee), 'Late-cancel and no-show fees assessed on it (empty: none).', []),
+      hold_id: meta(
+        z.optional(
+          z.nullable(
+            OutId(
+              'hold',
+              'The hold it was booked from (`POST /v1/holds/{id}/confirm`); null otherwise (absent on appointments booked before holds existed).',
+            ),
+          ),
+        ),
+        { examples: [null] },
+      ),
       ...Timestamps,
     }),
     {
@@ -379,6 +390,7 @@ export const AvailabilityResult = /* @__PURE__ */ schema(() =>
               start: z.optional(Instant('Start of the conflicting interval.', EXAMPLE_TIME.start)),
               end: z.optional(Instant('End of the conflicting interval.', EXAMPLE_TIME.end)),
               appointment_id: z.optional(OutId('appointment', 'The overlapping appointment, for overlaps.')),
+              hold_id: z.optional(OutId('hold', 'The overlapping hold, for overlaps with a hold.')),
             }),
             'One reason the interval is not free.',
           ),

@@ -58,6 +58,7 @@ export const EXAMPLE_ID = {
   delivery: '6e5d4c3b-2a19-4f8e-8d7c-6b5a49382712',
   adjustment: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c13',
   publishableKey: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14',
+  hold: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

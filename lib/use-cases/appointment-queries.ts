@@ -233,9 +233,15 @@ export async function providerAvailability(
     ...busy,
     buffers: namedService(reads, serviceId),
   });
+  // A hold in the way is named as the hold (API reference, holds).
+  const conflicts = result.conflicts.map(({ hold, ...conflict }) =>
+    hold
+      ? { type: conflict.type, start: conflict.start, end: conflict.end, hold_id: conflict.appointment_id }
+      : conflict,
+  );
   if (provider.active === false)
-    return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...result.conflicts] };
-  return result;
+    return { isAvailable: false, conflicts: [{ type: 'provider_inactive' }, ...conflicts] };
+  return { isAvailable: result.isAvailable, conflicts };
 }
 
 /** Any local day lies within [date-1 10:00Z, date+1 12:00Z) whatever the zone (UTC-12..UTC+14). */

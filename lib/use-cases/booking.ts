@@ -2,6 +2,8 @@ import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
 import { bucketIdsFor, MAX_APPOINTMENT_MINUTES } from '../domain/claims';
 import { buffersOf, heldInterval, MAX_BUFFER_MINUTES, type Buffers } from '../domain/held-time';
+import { expiredEntryIds } from '../domain/holds';
+import { clock } from '../clock';
 import { isMovable } from '../domain/status';
 import { addMinutes } from '../domain/time';
 import {
@@ -27,7 +29,7 @@ import {
   type OnlineReads,
   type ServiceRecord,
 } from '../db/booking-reads';
-import { assertNotPast, assertPlaceable, firstPlaceable } from './placement';
+import { assertNotPast, assertPlaceable, firstPlaceable, type Placement } from './placement';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
 const MAX_ATTEMPTS = 12;
@@ -65,18 +67,28 @@ export function planClaimChanges(
   before: ClaimRange[],
   after: ClaimRange[],
   reads?: BookingReads,
+  /**
+   * `hold`: the entries are a hold's, until its expiry; `replaces`: the hold whose entries these
+   * take over. Entries of holds expired by now (the clock, as the reads' busy time) are pruned from
+   * every bucket written.
+   */
+  options: { hold?: { expires_at: string }; replaces?: string } = {},
 ): ClaimChange[] {
   const changes = new Map<string, ClaimChange>();
+  const now = clock().now().getTime();
   for (const claim of after) {
     for (const hour of bucketIdsFor(claim.start, claim.end)) {
       const read = reads?.buckets(claim.resource, claim.resourceId).find((bucket) => bucket.hour === hour);
       if (!read) throw new Error(`bucket ${claim.resource} ${hour} was not read before booking`);
+      const drop = [...expiredEntryIds(read.entries, now), ...(options.replaces ? [options.replaces] : [])];
       changes.set(bucketKeyOf(claim.resource, claim.resourceId, hour), {
         kind: 'add',
         bucket: read,
         appointmentId,
         start: claim.start,
         end: claim.end,
+        ...(options.hold ? { hold: options.hold } : {}),
+        ...(drop.length ? { drop } : {}),
       });
     }
   }
@@ -166,9 +178,11 @@ function readPlacement(
 export type PlacementTry = { result: CommitResult; done: () => Appointment };
 
 /** Runs attempts until one commits; a lost bucket race (or any other lost condition) is retried, a real overlap is answered at once. */
-export async function withRetries(attempt: () => Promise<PlacementTry>): Promise<Appointment> {
+export async function withRetries<T = Appointment>(
+  attempt: () => Promise<{ result: CommitResult; done: () => T }>,
+): Promise<T> {
   let lastResource: ClaimedResource = 'PROVIDER';
-  return retry<Appointment>(
+  return retry<T>(
     async () => {
       const { result, done } = await attempt();
       if (result.ok) return { done: done() };
@@ -238,22 +252,32 @@ export const createAppointment = (
  * A staff create's client writes: the client must still be live (closing the race with a deletion
  * committed after the read), and an online booking made by staff counts on the client's ledger.
  */
-const staffClientWrites = (medspaId: string, appointment: Appointment): TransactItem[] => [
+export const staffClientWrites = (medspaId: string, appointment: Appointment): TransactItem[] => [
   clientIsLive(medspaId, appointment.client_id),
   ...(appointment.source === 'online'
     ? [ledgerTrackAction(medspaId, appointment.client_id, appointment.id, appointment.end_at)]
     : []),
 ];
 
-/** One try at placing a booking: fresh reads, the caller's decision, the checks, one transaction. */
-export async function placementAttempt(
+/** A placement decided on fresh reads: where it goes, for how long, on which service, for whom. */
+export interface Placed<D> {
+  reads: BookingReads;
+  service: ServiceRecord;
+  decided: D;
+  placement: Placement;
+  duration: number;
+}
+
+/**
+ * The decision part of a placement, shared by bookings and holds: fresh reads, the caller's
+ * decision on them (`decide`), the service's checks and the contract's validation order.
+ */
+export async function decidePlacement<D extends { providerIds: readonly string[] }>(
   medspaId: string,
-  input: Booking,
+  input: Omit<Booking, 'decide'> & { decide: (reads: BookingReads, service: ServiceRecord | null) => D },
   now: Date,
-  writes?: RequestWrites,
   extra: { type: 'CLIENT'; id: string }[] = [],
-): Promise<PlacementTry> {
-  const id = randomUUID();
+): Promise<Placed<D>> {
   const scheduledAt = new Date(input.scheduledAt).toISOString();
   assertNotPast(scheduledAt, now);
   const placementInput = {
@@ -279,7 +303,7 @@ export async function placementAttempt(
     input.buffers,
   );
   const service = reads.entity('SERVICE', input.service_id);
-  const client = input.decide(reads, service);
+  const decided = input.decide(reads, service);
   if (!service) throw new AppError('SERVICE_NOT_FOUND');
   if (service.active === false) {
     throw new AppError('VALIDATION_ERROR', 'The service is not active', {
@@ -287,35 +311,39 @@ export async function placementAttempt(
     });
   }
   const duration = input.duration_minutes ?? service.duration_minutes;
-  const placement = firstPlaceable(reads, service, client.providerIds, {
+  const placement = firstPlaceable(reads, service, decided.providerIds, {
     ...placementInput,
     end_at: addMinutes(scheduledAt, duration),
     // The service's buffers as they are now: the appointment keeps them whatever the service becomes.
     ...buffersOf(service),
   });
-  const at = now.toISOString();
-  const appointment: Appointment = {
-    id,
-    medspa_id: medspaId,
+  return { reads, service, decided, placement, duration };
+}
+
+/** One try at placing a booking: fresh reads, the caller's decision, the checks, one transaction. */
+export async function placementAttempt(
+  medspaId: string,
+  input: Booking,
+  now: Date,
+  writes?: RequestWrites,
+  extra: { type: 'CLIENT'; id: string }[] = [],
+): Promise<PlacementTry> {
+  const { reads, service, decided: client, placement, duration } = await decidePlacement(medspaId, input, now, extra);
+  const appointment = newAppointment(medspaId, {
     client_id: client.clientId,
     service_id: input.service_id,
-    ...placement,
+    placement,
     duration_minutes: duration,
-    status: 'scheduled',
-    notes: input.notes ?? null,
-    internal_notes: input.internal_notes ?? null,
+    notes: input.notes,
+    internal_notes: input.internal_notes,
     source: input.source,
     price_cents: input.price_cents ?? service.price_cents,
-    cancelled_at: null,
-    cancellation_reason: null,
-    ...moneyTermsAtBooking(service, input.price_cents ?? service.price_cents, reads.practice),
-    version: 1,
-    created_at: at,
-    updated_at: at,
-  };
+    moneyTerms: moneyTermsAtBooking(service, input.price_cents ?? service.price_cents, reads.practice),
+    now,
+  });
   const result = await commitAppointment(
     { kind: 'create', appointment },
-    planClaimChanges(id, [], claimsOf(appointment), reads),
+    planClaimChanges(appointment.id, [], claimsOf(appointment), reads),
     medspaId,
     client.writes(appointment),
     writes,
@@ -328,7 +356,7 @@ export async function placementAttempt(
  * asks of its price, and the practice's cancellation policy. Staff creates snapshot the deposit
  * too but never require it (it may be paid later); later changes to either move nothing booked.
  */
-const moneyTermsAtBooking = (
+export const moneyTermsAtBooking = (
   service: ServiceRecord,
   priceCents: number,
   practice: { cancellation_policy: CancellationPolicy | null } | null,
@@ -337,6 +365,46 @@ const moneyTermsAtBooking = (
   deposit_required_cents: depositRequiredCents({ deposit: service.deposit, price_cents: priceCents }),
   cancellation_policy: practice?.cancellation_policy ?? null,
 });
+
+/** A new scheduled appointment (a create's, or a confirmed hold's), as stored. */
+export function newAppointment(
+  medspaId: string,
+  fields: {
+    client_id: string;
+    service_id: string;
+    placement: Placement;
+    duration_minutes: number;
+    notes?: string | null;
+    internal_notes?: string | null;
+    source: Appointment['source'];
+    price_cents: number;
+    moneyTerms: ReturnType<typeof moneyTermsAtBooking>;
+    now: Date;
+    hold_id?: string;
+  },
+): Appointment {
+  const at = fields.now.toISOString();
+  return {
+    id: randomUUID(),
+    medspa_id: medspaId,
+    client_id: fields.client_id,
+    service_id: fields.service_id,
+    ...fields.placement,
+    duration_minutes: fields.duration_minutes,
+    status: 'scheduled',
+    notes: fields.notes ?? null,
+    internal_notes: fields.internal_notes ?? null,
+    source: fields.source,
+    price_cents: fields.price_cents,
+    cancelled_at: null,
+    cancellation_reason: null,
+    ...fields.moneyTerms,
+    hold_id: fields.hold_id ?? null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 const MOVE_FIELDS = ['scheduled_at', 'duration_minutes', 'provider_id', 'room_id', 'equipment_id'] as const;
 

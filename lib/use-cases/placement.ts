@@ -53,12 +53,20 @@ function unavailableDetail(code: UnavailableCode, problem: UnavailableProblem): 
         reason: 'time_off',
       };
     case 'overlap':
-      return {
-        path: 'scheduled_at',
-        message: `the ${noun} is booked from ${problem.start} to ${problem.end} by appointment ${problem.appointment_id}`,
-        reason: 'overlap',
-        appointment_id: problem.appointment_id,
-      };
+      // A hold's claim is named as the hold (API reference, holds).
+      return problem.hold
+        ? {
+            path: 'scheduled_at',
+            message: `the ${noun} is held from ${problem.start} to ${problem.end} by hold ${problem.appointment_id}`,
+            reason: 'overlap',
+            hold_id: problem.appointment_id,
+          }
+        : {
+            path: 'scheduled_at',
+            message: `the ${noun} is booked from ${problem.start} to ${problem.end} by appointment ${problem.appointment_id}`,
+            reason: 'overlap',
+            appointment_id: problem.appointment_id,
+          };
   }
 }
 

@@ -14,7 +14,13 @@ import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
 import { changeStatus } from './appointment-status';
 import { placementAttempt, updateAppointment, withRetries } from './booking';
-import { readForBooking, type BookingReads, type EntityReads, type ServiceRecord } from '../db/booking-reads';
+import {
+  readForBooking,
+  type BookingReads,
+  type EntityReads,
+  type EntityRef,
+  type ServiceRecord,
+} from '../db/booking-reads';
 import { clientIndexOf, newClientRecord } from './clients';
 import { assertInWindow, enabledSettingsOf, presentBooking, publicly } from './online-booking';
 
@@ -30,7 +36,7 @@ async function clientIdsByEmail(medspaId: string, email: string): Promise<string
 }
 
 /** 409 SLOT_UNAVAILABLE unless some candidate provider's offered slots start at `scheduledAt` (one who is gone is left for the placement to refuse). */
-function offeredAt(reads: BookingReads, providerIds: readonly string[], scheduledAt: string): string[] {
+export function offeredAt(reads: BookingReads, providerIds: readonly string[], scheduledAt: string): string[] {
   const zone = reads.practice!.time_zone;
   const offered = providerIds.filter((id) => {
     const provider = reads.entity('PROVIDER', id);
@@ -38,6 +44,72 @@ function offeredAt(reads: BookingReads, providerIds: readonly string[], schedule
   });
   if (offered.length === 0) throw new AppError('SLOT_UNAVAILABLE');
   return offered;
+}
+
+/** The practice's settings, the service and the candidate providers of a public booking or hold, checked on its setup read. */
+export function publicCandidates(
+  setup: BookingReads,
+  input: { service_id: string; provider_id?: string; scheduled_at: string },
+  now: Date,
+) {
+  const settings = enabledSettingsOf(setup.practice);
+  const service = setup.entity('SERVICE', input.service_id);
+  if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
+  const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
+  if (providerIds.length === 0 || (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))) {
+    throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
+  }
+  assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
+  return { settings, service, providerIds };
+}
+
+/** What an online booking's client is decided on: the email's item and index entries, read fresh on each try. */
+export async function onlineClientReads(medspaId: string, email: string, entities: EntityRef[] = []) {
+  const [setup, indexed] = await Promise.all([
+    readForBooking(medspaId, entities, [], { emails: [email] }),
+    clientIdsByEmail(medspaId, email),
+  ]);
+  const owner = setup.emailOwner(email);
+  const candidates = [...new Set([...(owner ? [owner] : []), ...indexed])];
+  return { setup, owner, candidates };
+}
+
+/**
+ * The client an online booking books as, decided on the booking's reads (which read `candidates`
+ * and their ledgers): the email's own client while it still has the address, else the first live
+ * client with it, else a new one; the per-client limit on its ledger. Its writes commit with the
+ * appointment: a known email checks its client, index and email item where a new one puts them.
+ */
+export function onlineClient(
+  medspaId: string,
+  client: PublicBookingInput['client'],
+  found: { owner: string | null; candidates: readonly string[] },
+  settings: { max_active_bookings_per_client: number },
+  now: Date,
+  reads: BookingReads,
+) {
+  const wanted = client.email.toLowerCase();
+  const known =
+    found.candidates
+      .map((id) => reads.entity('CLIENT', id))
+      .find((record) => record?.email?.toLowerCase() === wanted) ?? null;
+  const created = known
+    ? null
+    : newClientRecord(medspaId, { ...client, phone: client.phone ?? null, membership_status: 'none' }, now);
+  const clientId = known?.id ?? created!.id;
+  const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
+  const live = liveBookings(ledger.ends, now);
+  if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
+  return {
+    clientId,
+    writes: (placed: Appointment) => [
+      ...(created
+        ? newClientActions(created, clientIndexOf(created))
+        : [clientIsLive(medspaId, clientId), ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!))]),
+      emailOwnerAction(medspaId, client.email, found.owner, clientId),
+      ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
+    ],
+  };
 }
 
 /**
@@ -57,28 +129,12 @@ export async function bookOnline(
   writes?: RequestWrites,
 ): Promise<PublicBookingView> {
   return publicly(async () => {
-    const wanted = input.client.email.toLowerCase();
     let shown: { service: ServiceRecord; reads: BookingReads } | undefined;
     const appointment = await withRetries(async () => {
-      const [setup, indexed] = await Promise.all([
-        readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }], [], { emails: [input.client.email] }),
-        clientIdsByEmail(medspaId, input.client.email),
-      ]);
-      const settings = enabledSettingsOf(setup.practice);
-      const service = setup.entity('SERVICE', input.service_id);
-      if (!service || service.active === false) throw new AppError('SERVICE_NOT_FOUND');
+      const found = await onlineClientReads(medspaId, input.client.email, [{ type: 'SERVICE', id: input.service_id }]);
+      const { settings, service, providerIds } = publicCandidates(found.setup, input, now);
       // A service that asks a deposit is booked online only through a hold confirmed with it (section 11).
       if (depositRequiredCents(service) > 0) throw new AppError('DEPOSIT_REQUIRED');
-      const providerIds = input.provider_id ? [input.provider_id] : [...(service.provider_ids ?? [])];
-      if (
-        providerIds.length === 0 ||
-        (input.provider_id && !(service.provider_ids ?? []).includes(input.provider_id))
-      ) {
-        throw new AppError(input.provider_id ? 'PROVIDER_NOT_FOUND' : 'SERVICE_NOT_FOUND');
-      }
-      assertInWindow(input.scheduled_at, now, settings, setup.practice!.time_zone);
-      const owner = setup.emailOwner(input.client.email);
-      const candidates = [...new Set([...(owner ? [owner] : []), ...indexed])];
       return placementAttempt(
         medspaId,
         {
@@ -88,41 +144,13 @@ export async function bookOnline(
           scheduledAt: input.scheduled_at,
           notes: input.notes ?? null,
           source: 'online',
-          clients: candidates,
-          online: { ledgersOf: candidates },
+          clients: found.candidates,
+          online: { ledgersOf: found.candidates },
           decide: (reads) => {
             shown = { service, reads };
-            // The email's own client while it still has the address, else the first live client with it, else a new one.
-            const known =
-              candidates
-                .map((id) => reads.entity('CLIENT', id))
-                .find((record) => record?.email?.toLowerCase() === wanted) ?? null;
-            const client = known
-              ? null
-              : newClientRecord(
-                  medspaId,
-                  { ...input.client, phone: input.client.phone ?? null, membership_status: 'none' },
-                  now,
-                );
-            const clientId = known?.id ?? client!.id;
-            const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
-            const live = liveBookings(ledger.ends, now);
-            if (Object.keys(live).length >= settings.max_active_bookings_per_client)
-              throw new AppError('BOOKING_LIMIT_REACHED');
             return {
-              clientId,
+              ...onlineClient(medspaId, input.client, found, settings, now, reads),
               providerIds: offeredAt(reads, providerIds, input.scheduled_at),
-              // A known email checks its client, index and email item where a new one puts them: the same items either way.
-              writes: (placed) => [
-                ...(client
-                  ? newClientActions(client, clientIndexOf(client))
-                  : [
-                      clientIsLive(medspaId, clientId),
-                      ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!)),
-                    ]),
-                emailOwnerAction(medspaId, input.client.email, owner, clientId),
-                ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
-              ],
             };
           },
         },

@@ -516,13 +516,13 @@ describe('stage dev (current routes and workers)', () => {
       'rotateWebhookSecret',
       'testWebhook',
     ]);
-    // Cursors (every list that takes `cursor`) and manage tokens (the public bookings, and the stream
-    // worker that puts them in appointment.created).
+    // Cursors (every list that takes `cursor`), manage tokens (the public bookings, and the stream
+    // worker that puts them in appointment.created) and hold tokens (public holds).
     const cursorRoutes = Object.entries(ROUTES)
       .filter(([, r]) => secretsOf(r).includes('cursor'))
       .map(([op]) => op);
     expect(withSecret('CURSOR_SECRET_ARN')).toEqual([...cursorRoutes, 'streamToBus'].sort());
-    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(26);
+    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(28);
     expect(cursorRoutes).toEqual(
       expect.arrayContaining([
         'listClients',
@@ -533,6 +533,9 @@ describe('stage dev (current routes and workers)', () => {
         'getPublicBooking',
         'cancelPublicBooking',
         'reschedulePublicBooking',
+        // Hold tokens are sealed like manage tokens.
+        'createPublicHold',
+        'releasePublicHold',
       ]),
     );
     for (const op of [

@@ -67,7 +67,7 @@ describe('CORS headers', () => {
       Vary: 'Origin',
       'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
       'Access-Control-Allow-Headers':
-        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
+        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token, x-hold-token',
       'Access-Control-Max-Age': '600',
     });
   });
@@ -75,7 +75,7 @@ describe('CORS headers', () => {
     expect(corsPreflightHeaders(undefined, ['GET'])).toEqual({
       'Access-Control-Allow-Methods': 'GET, OPTIONS',
       'Access-Control-Allow-Headers':
-        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token',
+        'authorization, content-type, idempotency-key, if-match, x-publishable-key, x-booking-token, x-hold-token',
       'Access-Control-Max-Age': '600',
     });
   });

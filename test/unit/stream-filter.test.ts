@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdCodec, holdIpLedgerCodec } from '../../lib/db/codecs';
 import { REPORT_KINDS } from '../../lib/db/report-sources';
 import { EVENT_SOURCES } from '../../lib/events/mappings';
 import { workers } from '../../lib/workers';
@@ -19,6 +20,18 @@ describe("stream mappings' filters", () => {
     // The relay decodes the event sources, and appointments for their reminders (lib/events/from-record.ts).
     expect(sorted(workers.streamToBus.trigger.entities)).toEqual(sorted([...EVENT_SOURCES, 'APPOINTMENT']));
     expect(sorted(workers.aggregateReports.trigger.entities)).toEqual(sorted(REPORT_KINDS));
+  });
+
+  it('holds emit no events (a private draft until confirmed): no stream worker takes a hold, its IP ledger or their TTL expiries', () => {
+    for (const [name, worker] of Object.entries(workers)) {
+      if (worker.trigger.kind !== 'stream') continue;
+      const filters = streamFilterPatterns(worker.trigger.entities);
+      for (const kind of [holdCodec.entity, holdIpLedgerCodec.entity]) {
+        expect(passes(filters, record('INSERT', { NewImage: kind })), name).toBe(false);
+        expect(passes(filters, record('MODIFY', { NewImage: kind, OldImage: kind })), name).toBe(false);
+        expect(passes(filters, record('REMOVE', { OldImage: kind })), name).toBe(false);
+      }
+    }
   });
 
   it("take a record by its new image's entity, or a REMOVE's old image's, as the decoder does", () => {

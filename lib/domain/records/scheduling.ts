@@ -68,6 +68,40 @@ export interface AppointmentRecord extends Versioned {
   fees: Fee[];
   /** An online booking's manage-link generation (lib/crypto/manage-token.ts): absent until a public reschedule. Never shown. */
   manage_generation?: number;
+  /** The hold it was confirmed from (API reference, holds): null on appointments booked directly, absent on those booked before holds. */
+  hold_id?: string | null;
+}
+
+/**
+ * A hold (API reference, holds): a draft of an appointment claiming its held time until
+ * `expires_at`. `status` is what was written; `expired` is computed (lib/domain/holds.ts). A public
+ * hold names the hashed client IP whose ledger counts it (`ip_hash`), never the address.
+ */
+export interface HoldRecord extends Versioned {
+  id: string;
+  medspa_id: string;
+  service_id: string;
+  provider_id: string;
+  room_id: string | null;
+  equipment_id: string | null;
+  scheduled_at: string;
+  end_at: string;
+  duration_minutes: number;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
+  expires_at: string;
+  deposit_required_cents: number;
+  status: 'active' | 'confirmed' | 'released';
+  appointment_id: string | null;
+  ip_hash: string | null;
+}
+
+/** A client IP's active public holds in one practice (hold id -> expires_at), conditioned on `version` by each new hold. */
+export interface HoldIpLedgerRecord {
+  medspa_id: string;
+  ip_hash: string;
+  holds: Record<string, string>;
+  version: number;
 }
 
 /** An appointment's clinical documentation; `medspa_id` is absent from items written before it was stored. */
@@ -92,7 +126,8 @@ export interface ClaimBucketRecord {
   resource_id: string;
   /** `YYYY-MM-DDTHH` (UTC). */
   hour: string;
-  entries: Record<string, { start: string; end: string }>;
+  /** claimant id -> its interval; a hold's entry also carries `hold: true` and its `expires_at`. */
+  entries: Record<string, { start: string; end: string; hold?: true; expires_at?: string }>;
   version: number;
 }
 
