@@ -1,0 +1,15 @@
+import type { Practice, Service } from './api';
+
+/**
+ * A service that asks a deposit (API reference, public holds): the page takes no payments, so it
+ * lists the deposit and the practice's note and sends the client to the practice to book it.
+ * The one place the page reads `deposit_required_cents` (public services) and
+ * `online_booking.deposit_note` (public practice): both read as optional, so the page works
+ * with an API that does not answer them yet (then nothing asks a deposit).
+ */
+export function depositOf(service: Service, practice: Practice): { cents: number; note: string | null } | null {
+  const cents = (service as { deposit_required_cents?: number | null }).deposit_required_cents ?? 0;
+  if (!(cents > 0)) return null;
+  const note = (practice.online_booking as { deposit_note?: string | null }).deposit_note;
+  return { cents, note: note?.trim() || null };
+}
