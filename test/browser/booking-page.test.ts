@@ -287,9 +287,22 @@ describe('the booking page in chromium', () => {
     expect([new URL(release.url).pathname, release.status]).toEqual([`/v1/public/holds/${firstHold}`, 200]);
     expect(release.headers['x-hold-token']).toBe(first.answer.data.hold_token);
     expect((await spa.staff('GET', `/v1/holds/${firstHold}`)).status).toBe('released');
-    const secondHold = (await holdPosts())[1].answer.data;
 
+    // Leaving the page releases the hold (keepalive DELETE on pagehide); back from the back-forward
+    // cache, the page says so and shows the times; a click holds the time again.
     await fillDetails(page, 'hal@example.com');
+    await page.evaluate(() => {
+      dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+      dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    });
+    await focused(page.getByRole('alert').filter({ hasText: 'Your time is no longer held for you' }));
+    const left = (await holdPosts())[1].answer.data.hold_id;
+    await expect.poll(async () => (await spa.staff('GET', `/v1/holds/${left}`)).status).toBe('released');
+    await group(page, 'Available times').locator(`[data-start="${next}"]`).click();
+    await expect.poll(async () => (await holdPosts()).length, { timeout: 15_000 }).toBe(3);
+    const secondHold = (await holdPosts())[2].answer.data;
+    await focused(page.getByRole('button', { name: 'Book', exact: true }));
+
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await visible(page.getByRole('heading', { name: 'Booked' }));
     const [post] = await bookingPosts();

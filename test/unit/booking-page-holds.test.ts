@@ -186,8 +186,10 @@ describe('Holder: one hold on the chosen time', () => {
     expect(holder.current).toBeNull();
   });
 
-  it('leaving the page (pagehide) sends the release with keepalive, without waiting for it', async () => {
-    const sent = standIn();
+  it('leaving the page (pagehide) sends the release at once with keepalive; what comes next (back from the cache) waits for it', async () => {
+    let answerRelease: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (answerRelease = resolve));
+    const sent = standIn((request) => (request.method === 'DELETE' ? released.then(() => undefined) : undefined));
     const holder = new Holder(api(), () => undefined);
     await holder.hold('svc_1', A);
     holder.leave();
@@ -195,6 +197,14 @@ describe('Holder: one hold on the chosen time', () => {
     await vi.waitFor(() => expect(sent).toHaveLength(2));
     expect(sent[1]).toMatchObject({ method: 'DELETE', path: '/v1/public/holds/hld_1', keepalive: true });
     expect(sent[1].headers).toMatchObject({ 'x-hold-token': 'ht_1', 'x-publishable-key': 'pk_live1' });
+    let after = false;
+    const next = holder.release().then(() => (after = true));
+    // One macrotask: every microtask has run, so a release that did not wait would have resolved.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(after).toBe(false);
+    answerRelease();
+    await next;
+    expect(sent).toHaveLength(2);
   });
 
   it('at expiry says so once and forgets the hold (no release sent: the API already freed the time)', async () => {

@@ -18,9 +18,13 @@ interface Field {
   error: HTMLElement;
 }
 
-/** The current booking view's hold: released when the page is left (sent with keepalive). */
-let holder: Holder | null = null;
-addEventListener('pagehide', () => holder?.leave());
+/**
+ * The current booking view: its hold is released when the page is left (sent with keepalive);
+ * back from the back-forward cache, its form says the time is no longer held and shows the times.
+ */
+let current: { hold: Holder; returned(): void } | null = null;
+addEventListener('pagehide', () => current?.hold.leave());
+addEventListener('pageshow', (event) => void ((event as PageTransitionEvent).persisted && current?.returned()));
 
 const problemWith = (code: Problem['code']): Problem => ({
   status: 409,
@@ -64,7 +68,6 @@ export async function showBooking(ctx: Context): Promise<void> {
   let choice: Choice | null = null;
   const submission = new Submission();
   const hold = new Holder(api, () => void back(describeProblem(problemWith('HOLD_EXPIRED'))));
-  holder = hold;
 
   // Services, grouped by category when the practice uses categories.
   const servicesId = uid('services');
@@ -162,6 +165,12 @@ export async function showBooking(ctx: Context): Promise<void> {
     book,
   );
   content.append(pickerSlot, holdError, form);
+  // The times are reloaded once the release has gone through, so they offer the released time.
+  current = {
+    hold,
+    returned: () =>
+      void (form.hidden || hold.release().then(() => back(describeProblem(problemWith('HOLD_NOT_ACTIVE'))))),
+  };
 
   function chooseService(next: Service): void {
     service = next;

@@ -94,10 +94,11 @@ export class Holder {
     return this.next(() => this.drop());
   }
 
-  /** The page is being left (pagehide): the release goes out with keepalive, unawaited. */
+  /** The page is being left (pagehide): the release goes out at once, with keepalive; what comes next waits for it. */
   leave(): void {
     this.sequence += 1;
-    void this.drop();
+    const release = this.drop();
+    this.queue = Promise.all([this.queue, release]).catch(() => undefined);
   }
 
   /** The hold is gone without a release: booked, expired, or the API no longer knows it. */
