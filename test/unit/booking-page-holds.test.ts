@@ -67,7 +67,9 @@ function held(body: { scheduled_at: string }): Response {
  * Stands in `fetch`: records each request; `answer` answers it (default: a hold for a POST, the
  * deletion for a DELETE); a promise answer lets a test hold a request open.
  */
-function standIn(answer: (sent: Sent) => Response | Error | Promise<Response> | undefined = () => undefined): Sent[] {
+function standIn(
+  answer: (sent: Sent) => Response | Error | Promise<Response | undefined> | undefined = () => undefined,
+): Sent[] {
   const sent: Sent[] = [];
   holds = 0;
   vi.stubGlobal('fetch', async (url: URL, init: RequestInit) => {
