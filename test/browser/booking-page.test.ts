@@ -253,11 +253,82 @@ describe('the booking page in chromium', () => {
     expectClean();
   }, 120_000);
 
-  it('says when the time was just taken (409 SLOT_UNAVAILABLE) and offers fresh times; a retry after a 5xx keeps its Idempotency-Key', async () => {
+  it('holds the chosen time while the form is open: another time releases it, a second device is not offered it, and Book confirms the hold', async () => {
     const page = await open(`/book?key=${spa.key}`);
-    const start = await pickFirstTime(page);
-    await fillDetails(page, 'sam@example.com');
-    // The front desk takes that time with every provider the page was offered it with.
+    const start = await pickFirstTime(page, /HydraFacial/);
+    await focused(page.getByLabel('First name', { exact: true }));
+    // The countdown: shown (m:ss) and said, politely, in the form's status.
+    await text(page.locator('.hold')).toMatch(/Held for you for (10:00|9:\d\d)/);
+    await text(page.getByRole('status')).toMatch(/is held for you for 10 minutes\.$/);
+    const holdPosts = async () =>
+      (await exchanges()).filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/v1/public/holds');
+    const [first] = await holdPosts();
+    expect([first.status, first.body]).toEqual([201, { service_id: spa.facial, scheduled_at: start }]);
+    expect(first.headers['idempotency-key']).toMatch(UUID);
+    const firstHold = first.answer.data.hold_id;
+    expect(await spa.staff('GET', `/v1/holds/${firstHold}`)).toMatchObject({ status: 'active', scheduled_at: start });
+
+    // Another device is not offered the held time (HydraFacial has one provider).
+    const other = await open(`/book?key=${spa.key}`);
+    await group(other, 'Services')
+      .getByRole('button', { name: /HydraFacial/ })
+      .click();
+    await chooseDayFrom(other, localDateOf(start, SPA_ZONE));
+    await visible(group(other, 'Available times').getByRole('button').first());
+    expect(await group(other, 'Available times').locator(`[data-start="${start}"]`).count()).toBe(0);
+
+    // Another time: the first hold is released (DELETE with its token) before the second is held.
+    const second = group(page, 'Available times').getByRole('button').nth(1);
+    const next = (await second.getAttribute('data-start'))!;
+    await second.click();
+    await text(page.getByRole('status')).toMatch(/is held for you/);
+    await expect.poll(async () => (await holdPosts()).length, { timeout: 15_000 }).toBe(2);
+    const release = (await exchanges()).find((r) => r.method === 'DELETE')!;
+    expect([new URL(release.url).pathname, release.status]).toEqual([`/v1/public/holds/${firstHold}`, 200]);
+    expect(release.headers['x-hold-token']).toBe(first.answer.data.hold_token);
+    expect((await spa.staff('GET', `/v1/holds/${firstHold}`)).status).toBe('released');
+
+    // Leaving the page releases the hold (keepalive DELETE on pagehide); back from the back-forward
+    // cache, the page says so and shows the times; a click holds the time again.
+    await fillDetails(page, 'hal@example.com');
+    await page.evaluate(() => {
+      dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+      dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    });
+    await focused(page.getByRole('alert').filter({ hasText: 'Your time is no longer held for you' }));
+    const left = (await holdPosts())[1].answer.data.hold_id;
+    await expect.poll(async () => (await spa.staff('GET', `/v1/holds/${left}`)).status).toBe('released');
+    await group(page, 'Available times').locator(`[data-start="${next}"]`).click();
+    await expect.poll(async () => (await holdPosts()).length, { timeout: 15_000 }).toBe(3);
+    const secondHold = (await holdPosts())[2].answer.data;
+    await focused(page.getByRole('button', { name: 'Book', exact: true }));
+
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await visible(page.getByRole('heading', { name: 'Booked' }));
+    const [post] = await bookingPosts();
+    expect(post.body).toEqual({
+      hold_id: secondHold.hold_id,
+      client: { first_name: 'Jane', last_name: 'Doe', email: 'hal@example.com', phone: '+1 555 0100' },
+    });
+    expect(post.headers['x-hold-token']).toBe(secondHold.hold_token);
+    expect(await spa.appointment((await lastBooked()).appointment_id)).toMatchObject({
+      hold_id: secondHold.hold_id,
+      scheduled_at: next,
+      service_id: spa.facial,
+      source: 'online',
+    });
+    expect((await spa.staff('GET', `/v1/holds/${secondHold.hold_id}`)).status).toBe('confirmed');
+    expectClean();
+  }, 120_000);
+
+  it('says when the time was just taken (409 SLOT_UNAVAILABLE at the hold) and offers fresh times; a retry after a 5xx keeps its Idempotency-Key', async () => {
+    const page = await open(`/book?key=${spa.key}`);
+    await group(page, 'Services').getByRole('button', { name: /Botox/ }).click();
+    const times = group(page, 'Available times');
+    const firstTime = times.getByRole('button').first();
+    await firstTime.waitFor();
+    const start = (await firstTime.getAttribute('data-start'))!;
+    // The front desk takes that time, after the page showed it, with every provider the page was offered it with.
     const offered = (await exchanges())
       .filter((r) => r.url.includes('/v1/public/availability'))
       .flatMap((r) => r.answer.data as Array<{ provider: { id: string }; slots: Array<{ slot_start: string }> }>);
@@ -268,20 +339,21 @@ describe('the booking page in chromium', () => {
     );
     expect(providers.size).toBeGreaterThan(0);
     for (const provider of providers) await spa.occupy(provider, start);
-    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await firstTime.click();
 
     const notice = page.getByRole('alert').filter({ hasText: 'that time was just taken' });
     await visible(notice);
     await focused(notice);
-    const times = group(page, 'Available times');
     await count(times.locator(`[data-start="${start}"]`)).toBe(0);
     await visible(times.getByRole('button').first());
-    await visible(page.getByText('Choose another time above, then press Book.'));
+    expect(await page.getByRole('button', { name: 'Book', exact: true }).isVisible()).toBe(false);
     const availabilityCalls = (await exchanges()).filter((r) => r.url.includes('/v1/public/availability'));
     expect(availabilityCalls.length).toBeGreaterThanOrEqual(2);
 
     // The next time; the first try fails with a 503 (before the API sees it), the second (same submission) books once.
     await times.getByRole('button').first().click();
+    await focused(page.getByLabel('First name', { exact: true }));
+    await fillDetails(page, 'sam@example.com');
     await page.route(
       `${api.url}/v1/public/bookings`,
       (route) =>
@@ -297,10 +369,14 @@ describe('the booking page in chromium', () => {
     await page.getByRole('button', { name: 'Book', exact: true }).click();
     await visible(page.getByRole('heading', { name: 'Booked' }));
 
+    const holds = (await exchanges()).filter((r) => r.method === 'POST' && r.url.endsWith('/v1/public/holds'));
+    expect(holds.map((r) => [r.status, (r.answer as any)?.error?.code])).toEqual([
+      [409, 'SLOT_UNAVAILABLE'],
+      [201, undefined],
+    ]);
     const keys = (await bookingPosts()).map((r) => [r.status, r.headers['idempotency-key']]);
-    expect(keys.map(([status]) => status)).toEqual([409, 503, 201]);
-    expect(keys[1][1]).toBe(keys[2][1]);
-    expect(keys[0][1]).not.toBe(keys[1][1]);
+    expect(keys.map(([status]) => status)).toEqual([503, 201]);
+    expect(keys[0][1]).toBe(keys[1][1]);
     expect((await spa.appointments()).filter((a) => a.source === 'online')).toHaveLength(1);
     expectClean();
   }, 120_000);

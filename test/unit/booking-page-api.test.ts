@@ -96,6 +96,26 @@ describe('createApi: what the page sends', () => {
     });
   });
 
+  it("sends a hold's token as X-Hold-Token (releasing it, booking the held time) and a DELETE with keepalive (it may be sent while the page is left)", async () => {
+    const sent = answering(() => json(200, { success: true, data: booking }));
+    const api = createApi(BASE, 'pk_live1');
+    await api.post(
+      'v1/public/bookings',
+      { body: { hold_id: 'hld_1', client: { first_name: 'A', last_name: 'B', email: 'a@example.com' } } },
+      'key-1',
+      'ht_1',
+    );
+    await api.delete('v1/public/holds/{hold_id}', { params: { hold_id: 'hld_1' } }, 'ht_1');
+    expect(sent.map((s) => [s.init.method, s.url, s.init.keepalive])).toEqual([
+      ['POST', 'https://api.example.com/prod/v1/public/bookings', false],
+      ['DELETE', 'https://api.example.com/prod/v1/public/holds/hld_1', true],
+    ]);
+    for (const { init } of sent) {
+      expect(init.headers).toMatchObject({ 'x-hold-token': 'ht_1', 'x-publishable-key': 'pk_live1' });
+      expect(init.headers).not.toHaveProperty('x-booking-token');
+    }
+  });
+
   it("is typed by the contract (lib/client/schema.ts): each path's input and its answer's data", () => {
     const api = {} as Api;
     type Schemas = components['schemas'];
@@ -114,6 +134,11 @@ describe('createApi: what the page sends', () => {
     expectTypeOf<ReturnType<typeof api.post<'v1/public/bookings/{appointment_id}/cancel'>>>().resolves.toEqualTypeOf<
       Schemas['PublicBooking']
     >();
+    expectTypeOf<ReturnType<typeof api.post<'v1/public/holds'>>>().resolves.toEqualTypeOf<Schemas['PublicHold']>();
+    expectTypeOf<ReturnType<typeof api.delete<'v1/public/holds/{hold_id}'>>>().resolves.toEqualTypeOf<{
+      id: string;
+      deleted: true;
+    }>();
     expectTypeOf<Parameters<typeof api.get<'v1/public/availability'>>[0]>().toEqualTypeOf<'v1/public/availability'>();
     // Calls the contract does not have, or inputs it does not take, do not compile.
     // @ts-expect-error no such public operation

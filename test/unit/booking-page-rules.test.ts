@@ -144,28 +144,13 @@ describe('the booking form (form.ts)', () => {
     ]);
   });
 
-  it("books the chosen slot's start, with its provider only when the client chose one, leaving out empty optional fields", () => {
-    const any: Choice = {
-      start: '2030-01-07T14:00:00.000Z',
-      end: '2030-01-07T14:30:00.000Z',
-      providerId: null,
-      providerName: null,
-    };
-    expect(bookingRequest('svc_1', any, values())).toEqual({
-      service_id: 'svc_1',
-      scheduled_at: '2030-01-07T14:00:00.000Z',
+  it('books the held time by its hold (the hold names service, time and provider), leaving out empty optional fields', () => {
+    expect(bookingRequest('hld_1', values())).toEqual({
+      hold_id: 'hld_1',
       client: { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com' },
     });
-    expect(
-      bookingRequest(
-        'svc_1',
-        { ...any, providerId: 'prv_ava', providerName: 'Ava R.' },
-        values({ phone: '555 0101', notes: 'First visit' }),
-      ),
-    ).toEqual({
-      service_id: 'svc_1',
-      scheduled_at: '2030-01-07T14:00:00.000Z',
-      provider_id: 'prv_ava',
+    expect(bookingRequest('hld_1', values({ phone: '555 0101', notes: 'First visit' }))).toEqual({
+      hold_id: 'hld_1',
       client: { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '555 0101' },
       notes: 'First visit',
     });
@@ -214,6 +199,10 @@ describe('the booking form (form.ts)', () => {
     expect(bookingFailure(problem('INTERNAL_ERROR', 503))).toEqual({ kind: 'notice', again: true });
     expect(bookingFailure(problem('IDEMPOTENCY_KEY_IN_USE', 409))).toEqual({ kind: 'notice', again: true });
     expect(bookingFailure(problem('BOOKING_LIMIT_REACHED', 409))).toEqual({ kind: 'notice', again: false });
+    // The hold is gone: the client picks a time again; too many holds is said, not a reason to reload.
+    for (const code of ['HOLD_EXPIRED', 'HOLD_NOT_FOUND', 'HOLD_NOT_ACTIVE'] as const)
+      expect(bookingFailure(problem(code, 409)), code).toEqual({ kind: 'hold' });
+    expect(bookingFailure(problem('HOLD_LIMIT_REACHED', 409))).toEqual({ kind: 'notice', again: false });
   });
 });
 

@@ -16,13 +16,14 @@ export type Practice = Schemas['PublicPractice'];
 export type Service = Schemas['PublicService'];
 export type AvailabilityEntry = Schemas['PublicAvailabilityEntry'];
 export type Booking = Schemas['PublicBooking'];
+export type Hold = Schemas['PublicHold'];
 export type ErrorCode = Schemas['ErrorCode'];
 
 /** The public operations by path, relative as the page calls them (so a stage path in its base stays). */
 type Public = {
   [P in keyof paths as P extends `/${infer Rest extends `v1/public/${string}`}` ? Rest : never]: paths[P];
 };
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'delete';
 type PathOf<M extends Method> = { [P in keyof Public]: Public[P][M] extends object ? P : never }[keyof Public];
 type Operation<M extends Method, P extends PathOf<M>> = Extract<Public[P][M], object>;
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -42,8 +43,9 @@ type Data<O> = O extends { responses: infer Answers }
     : never
   : never;
 
-/** POST /v1/public/bookings's body. */
+/** POST /v1/public/bookings's body: a time, or a held time (`hold_id`). */
 export type BookingRequest = Input<Operation<'post', 'v1/public/bookings'>>['body'];
+export type HeldBookingRequest = Extract<BookingRequest, { hold_id: string }>;
 
 export interface Problem {
   status: number;
@@ -89,7 +91,20 @@ export interface Api {
     idempotencyKey: string,
     token?: string,
   ): Promise<Data<Operation<'post', P>>>;
+  /** Sent with `keepalive`, so a release still goes out while the page is being left (pagehide). */
+  delete<P extends PathOf<'delete'>>(
+    path: P,
+    input: Input<Operation<'delete', P>>,
+    token: string,
+  ): Promise<Data<Operation<'delete', P>>>;
 }
+
+/**
+ * The header a token goes in: a hold's (`X-Hold-Token`) for the holds and for booking a held time
+ * (the only token POST /v1/public/bookings takes), else a booking's manage token (`X-Booking-Token`).
+ */
+const tokenHeader = (path: string) =>
+  path === 'v1/public/bookings' || path.startsWith('v1/public/holds') ? 'x-hold-token' : 'x-booking-token';
 
 interface Call {
   params?: Record<string, string>;
@@ -99,7 +114,7 @@ interface Call {
 
 export function createApi(base: string, key: string): Api {
   async function call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     { params = {}, query = {}, body }: Call,
     token?: string,
@@ -112,7 +127,7 @@ export function createApi(base: string, key: string): Api {
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
     const headers: Record<string, string> = { accept: 'application/json', 'x-publishable-key': key };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers['x-booking-token'] = token;
+    if (token) headers[tokenHeader(path)] = token;
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
     try {
@@ -123,6 +138,7 @@ export function createApi(base: string, key: string): Api {
         credentials: 'omit',
         cache: 'no-store',
         referrerPolicy: 'no-referrer',
+        keepalive: method === 'DELETE',
       });
     } catch {
       throw new ApiError({ status: 0, code: 'NETWORK', message: 'No answer', details: [], retryAfter: null });
@@ -157,6 +173,7 @@ export function createApi(base: string, key: string): Api {
   return {
     get: (path, input, token) => call('GET', path, input, token),
     post: (path, input, idempotencyKey, token) => call('POST', path, input, token, idempotencyKey),
+    delete: (path, input, token) => call('DELETE', path, input, token),
   };
 }
 

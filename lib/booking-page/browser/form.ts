@@ -1,5 +1,4 @@
-import { timeRefused, type BookingRequest, type Problem } from './api';
-import type { Choice } from './slots';
+import { timeRefused, type BookingRequest, type HeldBookingRequest, type Problem } from './api';
 
 /** The booking form's rules, apart from the DOM: its fields, their checks, the request, and what a refusal changes. */
 
@@ -33,11 +32,9 @@ export function checkDetails(values: Values): [FieldName, string | null][] {
   ];
 }
 
-/** POST /v1/public/bookings's body: the offered slot's start, its provider when the client chose one, empty optional fields left out. */
-export const bookingRequest = (serviceId: string, choice: Choice, values: Values): BookingRequest => ({
-  service_id: serviceId,
-  scheduled_at: choice.start,
-  ...(choice.providerId ? { provider_id: choice.providerId } : {}),
+/** POST /v1/public/bookings's body for the held time (the hold names service, time and provider), empty optional fields left out. */
+export const bookingRequest = (holdId: string, values: Values): HeldBookingRequest => ({
+  hold_id: holdId,
   client: {
     first_name: values.first_name,
     last_name: values.last_name,
@@ -58,6 +55,8 @@ export function fieldOf(path: string): FieldName | null {
 export type BookingFailure =
   /** The time is gone (or its provider): fresh times, the reason above them. */
   | { kind: 'times' }
+  /** The hold is gone (expired, released, unknown): the client picks a time again, from fresh times. */
+  | { kind: 'hold' }
   /** Fields the API refused, each with its reason. */
   | { kind: 'fields'; fields: [FieldName, string][] }
   /** The service can no longer be booked: its button is disabled. */
@@ -67,6 +66,7 @@ export type BookingFailure =
 
 export function bookingFailure(problem: Problem): BookingFailure {
   if (timeRefused(problem) || problem.code === 'PROVIDER_NOT_FOUND') return { kind: 'times' };
+  if (problem.code.startsWith('HOLD_') && problem.code !== 'HOLD_LIMIT_REACHED') return { kind: 'hold' };
   const fields = problem.details.flatMap((detail): [FieldName, string][] => {
     const name = fieldOf(detail.path);
     return name ? [[name, detail.message]] : [];

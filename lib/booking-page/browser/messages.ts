@@ -36,6 +36,14 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       return 'We could not find this booking. The link may be incomplete, or the appointment is over. Please contact the practice if you need help.';
     case 'SLOT_UNAVAILABLE':
       return 'Sorry, that time was just taken. The times shown are up to date: please choose another one.';
+    // The page holds a time while the form is open (10 minutes), then books it with the hold.
+    case 'HOLD_EXPIRED':
+      return 'The 10 minutes we held your time for are over. Choose a time again to book: the times shown are up to date.';
+    case 'HOLD_NOT_FOUND':
+    case 'HOLD_NOT_ACTIVE':
+      return 'Your time is no longer held for you. Choose a time again to book: the times shown are up to date.';
+    case 'HOLD_LIMIT_REACHED':
+      return 'You are already holding as many times as you may (3): finish or close your other booking pages, or wait 10 minutes, then choose a time again.';
     case 'BOOKING_LIMIT_REACHED':
       return 'You already have as many upcoming online bookings as the practice allows. Cancel one with the link in its confirmation, or contact the practice.';
     case 'DEPOSIT_REQUIRED':
