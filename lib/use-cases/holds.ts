@@ -8,7 +8,7 @@ import { commitAppointment, commitWithClaims, type TransactItem } from '../db/ap
 import { withPaymentItems } from '../db/payments';
 import { NO_MONEY_TERMS, depositRequiredCents } from '../domain/deposits';
 import type { PaymentMethod } from '../domain/records';
-import { depositPaymentWrites } from './payments';
+import { depositPayment } from './payments';
 import {
   readEntities,
   readForBooking,
@@ -328,10 +328,10 @@ export async function bookHold(
       booking.deposit
         ? withPaymentItems(
             alongside,
-            depositPaymentWrites(medspaId, appointment, booking.deposit, {
+            depositPayment(medspaId, appointment, booking.deposit, {
               currency: reads.practice?.currency ?? 'USD',
               now,
-            }).payment,
+            }),
           )
         : alongside,
       writes,

@@ -5,7 +5,6 @@ import {
   commitPayment,
   depositOnAppointment,
   feesOnAppointment,
-  paymentItems,
   getPayment,
   listClientPayments,
   listPaymentsByTime,
@@ -13,7 +12,6 @@ import {
 } from '../db/payments';
 import { isEntityId } from '../db/resources';
 import { getAppointment } from '../db/appointments';
-import type { TransactItem } from '../db/transact';
 import { dueCents, payFees } from '../domain/deposits';
 import type { PaymentMethod, PaymentRecord } from '../domain/records';
 import { AppError } from '../errors';
@@ -120,25 +118,23 @@ function payFee(payment: PaymentRecord, writes?: RequestWrites): Promise<Payment
 }
 
 /**
- * @public For a hold's confirm (section 11; the holds work calls it): the deposit payment of an appointment created in the same
- * transaction, as its items (the client's total spend and the payment). One transaction cannot
- * write an item twice, so the appointment's own Put carries `deposit_paid_cents` = the amount
- * instead of the ADD a later deposit makes. `payment.received` comes from the stream as for any payment.
+ * The deposit payment of an appointment a hold's confirm creates in the same transaction (its
+ * items joined by withPaymentItems). The appointment's own Put carries `deposit_paid_cents` = the
+ * amount instead of the ADD a later deposit makes (one transaction writes an item once).
+ * `payment.received` comes from the stream as for any payment.
  */
-export function depositPaymentWrites(
+export const depositPayment = (
   medspaId: string,
   appointment: { id: string; client_id: string },
   deposit: { amount_cents: number; method: PaymentMethod; reference?: string | null },
   options: { currency: string; now: Date },
-): { payment: PaymentRecord; items: TransactItem[] } {
-  const payment = newPayment(
+): PaymentRecord =>
+  newPayment(
     medspaId,
     { ...deposit, client_id: appointment.client_id, appointment_id: appointment.id, kind: 'deposit' },
     options.currency,
     options.now,
   );
-  return { payment, items: paymentItems(payment) };
-}
 
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {
   const payment = await getPayment(medspaId, id);

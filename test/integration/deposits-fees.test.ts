@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
-import { appointmentCodec } from '../../lib/db/codecs';
-import { transact } from '../../lib/db/transact';
-import { depositPaymentWrites } from '../../lib/use-cases/payments';
 import { appointmentKey, practiceKey } from '../../lib/db/keys';
 import type { CancellationPolicy } from '../../lib/domain/deposits';
 import { getPractice } from '../../lib/db/practices';
@@ -296,28 +292,56 @@ describe('deposits and fees', () => {
   });
 });
 
-describe('depositPaymentWrites (for a hold confirm)', () => {
-  it("records the deposit payment and the client's spend in the appointment's own create transaction", async () => {
-    const scene = await sceneWith(null, { type: 'fixed', value: 5000 });
-    const template = await booking(scene);
-    const id = randomUUID();
-    const { payment, items } = depositPaymentWrites(
-      scene.practice.medspaId,
-      { id, client_id: scene.client.id },
-      { amount_cents: 5000, method: 'card', reference: 'pi_confirm' },
-      { currency: 'USD', now: new Date() },
+describe('a hold confirmed with its deposit', () => {
+  it('a confirm below the quoted deposit is 422 DEPOSIT_REQUIRED (the hold stays active); with it, the payment and the spend commit with the appointment', async () => {
+    const scene = await sceneWith(LATE, { type: 'fixed', value: 5000 });
+    const token = scene.practice.adminToken;
+    const held = ok(
+      await call('POST', '/v1/holds', {
+        token,
+        body: { service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: nextStart() },
+      }),
+      201,
     );
-    const created = { ...template, id, deposit_paid_cents: payment.amount_cents };
-    const outcome = await transact([
-      { name: 'appointment', action: { Put: { TableName: tableName(), Item: appointmentCodec.toItem(created) } } },
-      ...items.map((action) => ({ name: 'payment', action })),
+    expect(held.deposit_required_cents).toBe(5000);
+    const confirm = (deposit?: Record<string, unknown>) =>
+      call('POST', `/v1/holds/${held.id}/confirm`, {
+        token,
+        body: { client_id: scene.client.id, ...(deposit ? { deposit } : {}) },
+      });
+    for (const refused of [await confirm(), await confirm({ amount_cents: 4999, method: 'card' })]) {
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('DEPOSIT_REQUIRED');
+    }
+    expect(ok(await call('GET', `/v1/holds/${held.id}`, { token })).status).toBe('active');
+
+    const appointment = ok(await confirm({ amount_cents: 5000, method: 'card', reference: 'pi_confirm' }), 201);
+    expect(appointment).toMatchObject({
+      hold_id: held.id,
+      deposit_required_cents: 5000,
+      deposit_paid_cents: 5000,
+      cancellation_policy: LATE,
+    });
+    const payments = ok(await call('GET', `/v1/payments?client_id=${scene.client.id}`, { token }));
+    expect(payments).toEqual([
+      expect.objectContaining({
+        kind: 'deposit',
+        appointment_id: appointment.id,
+        reference: 'pi_confirm',
+        amount_cents: 5000,
+      }),
     ]);
-    expect(outcome.ok).toBe(true);
-    expect(await read(scene, id)).toMatchObject({ deposit_required_cents: 5000, deposit_paid_cents: 5000 });
-    const got = ok(await call('GET', `/v1/payments/${payment.id}`, { token: scene.practice.adminToken }));
-    expect(got).toMatchObject({ kind: 'deposit', appointment_id: id, reference: 'pi_confirm', amount_cents: 5000 });
-    const client = ok(await call('GET', `/v1/clients/${scene.client.id}`, { token: scene.practice.adminToken }));
-    expect(client.total_spent_cents).toBe(5000);
+    expect(ok(await call('GET', `/v1/clients/${scene.client.id}`, { token })).total_spent_cents).toBe(5000);
+    // The deposit paid is applied to a late cancel's fee (50% of 25,000 = 12,500).
+    const cancelled = ok(await cancel(scene, appointment.id));
+    expect(cancelled.fees).toEqual([
+      expect.objectContaining({
+        kind: 'late_cancel',
+        amount_cents: 12_500,
+        deposit_applied_cents: 5000,
+        due_cents: 7500,
+      }),
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import { overlaps } from '../../lib/domain/availability';
 import { confirmHold, createHold, placeHold } from '../../lib/use-cases/holds';
 import { call } from '../fixtures/api';
 import { counted } from '../fixtures/ddb-calls';
+import { makeService } from '../fixtures/builders';
 import { makeOnlineScene, onlineBooking } from '../fixtures/online-booking';
 import { BOOKING_DAY, book, claimItems, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
@@ -315,5 +316,40 @@ describe('public holds', () => {
 
     clockAhead(601);
     expect(codeOf(await heldBooking(scene, key, other.hold_id, other.hold_token))).toBe('HOLD_EXPIRED');
+  });
+
+  it("a service that asks a deposit: the hold quotes it, a held booking without it is 422 DEPOSIT_REQUIRED, with it the payment commits with the booking and the new client's spend", async () => {
+    const { scene, key } = await publicScene();
+    const filler = await makeService(scene.practice, {
+      name: 'Filler',
+      provider_ids: [scene.provider.id],
+      duration_minutes: 60,
+      price_cents: 80_000,
+      deposit: { type: 'percent', value: 25 },
+    });
+    const view = (await publicHold(key, { service_id: filler.id, scheduled_at: TEN })).body.data;
+    expect(view.deposit_required_cents).toBe(20_000);
+    const client = { ...onlineBooking(scene).client, email: `deposit-${++sequence}@example.com` };
+    const bookWith = (deposit?: Record<string, unknown>) =>
+      call('POST', '/v1/public/bookings', {
+        headers: { 'x-publishable-key': key, 'idempotency-key': `dep-${++sequence}`, 'x-hold-token': view.hold_token },
+        body: { hold_id: view.hold_id, client, ...(deposit ? { deposit } : {}) },
+      });
+    expect(codeOf(await bookWith())).toBe('DEPOSIT_REQUIRED');
+    const booked = await bookWith({ amount_cents: 20_000, reference: 'pi_online' });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const appointment = (await call('GET', `/v1/appointments/${booked.body.data.appointment_id}`, staff(scene))).body
+      .data;
+    expect(appointment).toMatchObject({
+      hold_id: view.hold_id,
+      deposit_required_cents: 20_000,
+      deposit_paid_cents: 20_000,
+    });
+    const payments = (await call('GET', `/v1/payments?client_id=${appointment.client_id}`, staff(scene))).body.data;
+    expect(payments).toEqual([
+      expect.objectContaining({ kind: 'deposit', method: 'card', reference: 'pi_online', amount_cents: 20_000 }),
+    ]);
+    const created = (await call('GET', `/v1/clients/${appointment.client_id}`, staff(scene))).body.data;
+    expect(created.total_spent_cents).toBe(20_000);
   });
 });

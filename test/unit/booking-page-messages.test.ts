@@ -73,7 +73,6 @@ describe('a sentence per error code (messages.ts)', () => {
     'PAYLOAD_TOO_LARGE',
     'UNSUPPORTED_MEDIA_TYPE',
     'URI_TOO_LONG',
-    // Answers an If-Match (DELETE /v1/public/holds/{hold_id} documents one), which the page never sends.
   ];
 
   it("has its own sentence for every code the public operations document, but those that are the page's or the server's fault", () => {
