@@ -1,4 +1,5 @@
-import type { Interval } from './availability';
+/** UTC ISO instants, half-open [start, end) (as lib/domain/availability.ts's Interval; not imported, which would make a cycle). */
+type Interval = { start: string; end: string };
 
 /** A service's (and its bookings') preparation and cleanup, 0..240 minutes each (contract section 11). */
 export const MAX_BUFFER_MINUTES = 240;
