@@ -28,10 +28,13 @@ function block(file: string, heading: string, lang: string, nth = 0): string {
 const QUICK_START = ['README.md', '### Book a first appointment with curl'] as const;
 const WEBHOOKS = ['docs/guide/webhooks.md', '# Receive and verify webhooks'] as const;
 const ONLINE_BOOKING = ['docs/guide/online-booking.md', '# Online booking in three steps'] as const;
+const HOLD_PAY_CONFIRM = ['docs/guide/hold-pay-confirm.md', '# Hold, pay, confirm'] as const;
 
 const walkthrough = block(...QUICK_START, 'bash');
 /** Its first lines: the token and the headers every later snippet uses. */
 const session = walkthrough.slice(0, walkthrough.indexOf('\n# 1.'));
+/** Its step 2: the service and the client the guide's checkout books. */
+const serviceAndClient = walkthrough.slice(walkthrough.indexOf('# 2.'), walkthrough.indexOf('# 3.'));
 
 let port: number;
 let server: StartedServer;
@@ -112,6 +115,25 @@ describe("the README's and the guide's snippets, as written", () => {
     expect(failed!.code).not.toBe(0);
     expect(failed!.stderr).toContain(`curl: (7) Failed to connect to 127.0.0.1 port ${nowhere}`);
   });
+
+  it('hold, pay, confirm: a policy and a deposit, a hold quoting it, the confirm paying it, a late cancel applying it', async () => {
+    const { stdout } = await bash(`${session}\n${serviceAndClient}\n${block(...HOLD_PAY_CONFIRM, 'bash')}`);
+    const [policy, deposit, held, confirmed, fee] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(policy).toMatchObject({ late_cancel_minutes: 10080 });
+    expect(deposit).toEqual({ type: 'percent', value: 25 });
+    expect(held).toMatchObject({ status: 'active', deposit_required_cents: expect.any(Number) });
+    expect(held.deposit_required_cents).toBeGreaterThan(0);
+    expect(confirmed).toEqual({
+      status: 'scheduled',
+      deposit_required_cents: held.deposit_required_cents,
+      deposit_paid_cents: held.deposit_required_cents,
+    });
+    expect(fee).toMatchObject({ kind: 'late_cancel', deposit_applied_cents: held.deposit_required_cents });
+    expect(fee.due_cents).toBe(Math.max(0, fee.amount_cents - held.deposit_required_cents));
+  }, 60_000);
 
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
     const { stdout } = await bash(`${session}\n${block(...ONLINE_BOOKING, 'bash')}`);
