@@ -13,6 +13,7 @@ import {
   appointmentTimeIndexPk,
   auditKey,
   claimKey,
+  holdKey,
   clientAppointmentsIndexKeys,
   entityKey,
   practiceKey,
@@ -47,15 +48,11 @@ export interface RawCreate {
  * then one transaction of the same items ours writes: the appointment (both index keys), its claim
  * bucket, a check that the client still exists, and the audit entry.
  */
-export async function rawCreateCalls({
-  medspaId,
-  clientId,
-  service,
-  providerId,
-  start,
-  id,
-  caller,
-}: RawCreate): Promise<void> {
+export async function rawCreateCalls(
+  { medspaId, clientId, service, providerId, start, id, caller }: RawCreate,
+  /** More writes in the same transaction (a confirm's move of its hold). */
+  alongside: NonNullable<TransactWriteCommand['input']['TransactItems']> = [],
+): Promise<void> {
   const hours = Math.ceil((Date.parse(start) + 8 * HOUR_MS) / HOUR_MS) - Math.floor(Date.parse(start) / HOUR_MS);
   await batchGet([
     practiceKey(medspaId),
@@ -142,9 +139,88 @@ export async function rawCreateCalls({
           },
         },
         { Put: { TableName: tableName(), Item: { ...auditKey(medspaId, now, id), ...audit } } },
+        ...alongside,
       ],
     }),
   );
+}
+
+/**
+ * A hold, then its confirm. The hold: one BatchGet of the practice, service, provider and claim
+ * buckets, one transaction of the hold item, its claim bucket and the audit entry. The confirm:
+ * a GetItem of the hold, then a create's two calls with the hold's move to `confirmed` in the
+ * same transaction.
+ */
+export async function rawHoldConfirmCalls(create: RawCreate): Promise<void> {
+  const { medspaId, service, providerId, start, id } = create;
+  const holdId = `${id}-hold`;
+  const hours = Math.ceil((Date.parse(start) + 8 * HOUR_MS) / HOUR_MS) - Math.floor(Date.parse(start) / HOUR_MS);
+  await batchGet([
+    practiceKey(medspaId),
+    entityKey(medspaId, 'SERVICE', service.id),
+    entityKey(medspaId, 'PROVIDER', providerId),
+    ...Array.from({ length: hours }, (_, h) => claimKey(medspaId, 'PROVIDER', providerId, hourAfter(start, h))),
+  ]);
+  const now = new Date().toISOString();
+  const end = new Date(Date.parse(start) + service.duration_minutes * 60_000).toISOString();
+  const expires = new Date(Date.now() + 600_000).toISOString();
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...holdKey(medspaId, holdId),
+              entity: 'HOLD',
+              id: holdId,
+              medspa_id: medspaId,
+              service_id: service.id,
+              provider_id: providerId,
+              scheduled_at: start,
+              end_at: end,
+              hold_expires_at: expires,
+              status: 'active',
+              version: 1,
+              created_at: now,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...claimKey(medspaId, 'PROVIDER', `raw-hold-${providerId}`, id),
+              entity: 'CLAIM',
+              entries: { [holdId]: { start, end, hold: true, expires_at: expires } },
+              version: 1,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...auditKey(medspaId, now, holdId), entity: 'AUDIT', operation: 'createHold', status: 201 },
+          },
+        },
+      ],
+    }),
+  );
+  await ddb().send(new GetCommand({ TableName: tableName(), Key: holdKey(medspaId, holdId), ConsistentRead: true }));
+  await rawCreateCalls(create, [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: holdKey(medspaId, holdId),
+        UpdateExpression: 'SET #status = :confirmed, appointment_id = :id',
+        ConditionExpression: '#status = :active AND hold_expires_at > :now',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':confirmed': 'confirmed', ':id': id, ':active': 'active', ':now': now },
+      },
+    },
+  ]);
 }
 
 /** The client, service and provider of each appointment on a page, once each. */

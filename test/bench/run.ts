@@ -189,6 +189,31 @@ const [keyedCreate, rawKeyedCreate] = await measurePair(
   },
 );
 
+// A hold, then its confirm (the checkout of issue 37), on providers 10..19 in week four; the raw
+// floor (./raw-calls.ts) writes its hold and appointment in week six.
+const holdAt = (i: number) => ({
+  service_id: serviceId,
+  provider_id: providers[10 + (i % 10)],
+  scheduled_at: at(21 + Math.floor(i / 480), (Math.floor(i / 10) % 48) * 30),
+});
+const [holdConfirm, rawHoldConfirm] = await measurePair(
+  SAMPLES,
+  async (i) => {
+    const held = (await post('/v1/holds', holdAt(i))) as { data: { id: string } };
+    await post(`/v1/holds/${held.data.id}/confirm`, { client_id: clientId });
+  },
+  (i) =>
+    floors.rawHoldConfirmCalls({
+      medspaId: mid,
+      clientId,
+      service: facial,
+      providerId: providers[i % 10]!,
+      start: at(35, Math.floor(i / 10) * 30),
+      id: `rawhold-${i}`,
+      caller: credential.client_id,
+    }),
+);
+
 const [list, rawList] = await measurePair(
   SAMPLES,
   () => medspa.getAppointments({ startDate: week, endDate: addDays(week, 6), limit: 50 }),
@@ -339,6 +364,7 @@ console.log(warmCpuGoalLine(warm));
 console.log(row('create', create, rawCreate));
 console.log(row('create*', clientCreate, rawCreate));
 console.log(row('create+key', keyedCreate, rawKeyedCreate));
+console.log(row('hold+confirm', holdConfirm, rawHoldConfirm));
 console.log(row('list', list, rawList));
 console.log(row('list 1d', listDay, rawListDay));
 console.log(row('slots', slots, rawSlots));

@@ -81,10 +81,12 @@ describe('a staff hold claims its time as an appointment does', () => {
     expect((await getHold(scene, id)).body.data.status).toBe('active');
   });
 
-  it('an expired hold blocks nothing, with no sweep: the create commits and prunes its entry; the hold reads expired and cannot be confirmed', async () => {
+  it('a 60 s hold blocks until it expires and nothing after, with no sweep: the create commits and prunes its entry; the hold reads expired and cannot be confirmed', async () => {
     const scene = await makeScene();
     const held = await hold(scene, { expires_in_seconds: 60 });
     const id = held.body.data.id as string;
+    clockAhead(59);
+    expect(codeOf(await book(scene))).toBe('PROVIDER_UNAVAILABLE');
     clockAhead(61);
     expect((await book(scene)).status).toBe(201);
     const entries = (await claimItems(scene.practice.medspaId, 'PROVIDER', scene.provider.id)).flatMap((bucket) =>
@@ -123,11 +125,11 @@ describe('a staff hold claims its time as an appointment does', () => {
 });
 
 describe('confirm', () => {
-  it('8 parallel confirms of one hold: exactly one 201, with hold_id; the hold reads confirmed and the claim is the appointment', async () => {
+  it('10 parallel confirms of one hold: exactly one 201, with hold_id; the hold reads confirmed and the claim is the appointment', async () => {
     const scene = await makeScene();
     const id = (await hold(scene, { room_id: scene.room.id })).body.data.id as string;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => confirm(scene, id, { notes: 'Held' })));
-    expect(answers.map(codeOf).sort()).toEqual([201, ...Array.from({ length: 7 }, () => 'HOLD_NOT_ACTIVE')]);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => confirm(scene, id, { notes: 'Held' })));
+    expect(answers.map(codeOf).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 'HOLD_NOT_ACTIVE')]);
     const appointment = answers.find((answer) => answer.status === 201)!.body.data;
     expect(appointment).toMatchObject({
       hold_id: id,
