@@ -76,7 +76,8 @@ export const confirmHold = /* @__PURE__ */ route('confirmHold', () => ({
     appointments: ['put'],
     holds: ['update'],
     holdIps: ['update'],
-    claims: ['put', 'update'],
+    // A confirm rewrites the buckets its hold made: never a new one.
+    claims: ['update'],
     clients: ['check', 'update'],
     onlineLedger: ['update'],
     payments: ['put'],

@@ -320,7 +320,7 @@ describe('public holds', () => {
     expect(codeOf(await heldBooking(scene, key, other.hold_id, other.hold_token))).toBe('HOLD_EXPIRED');
   });
 
-  it("a service that asks a deposit: the hold quotes it, a held booking without it is 422 DEPOSIT_REQUIRED, with it the payment commits with the booking and the new client's spend", async () => {
+  it("a service that asks a deposit: the hold quotes it, a held booking without it is 422 DEPOSIT_REQUIRED, with it the payment commits with the booking and the client's spend (new or known)", async () => {
     const { scene, key } = await publicScene();
     const filler = await makeService(scene.practice, {
       name: 'Filler',
@@ -329,29 +329,65 @@ describe('public holds', () => {
       price_cents: 80_000,
       deposit: { type: 'percent', value: 25 },
     });
-    const view = (await publicHold(key, { service_id: filler.id, scheduled_at: TEN })).body.data;
-    expect(view.deposit_required_cents).toBe(20_000);
-    const client = { ...onlineBooking(scene).client, email: `deposit-${++sequence}@example.com` };
-    const bookWith = (deposit?: Record<string, unknown>) =>
-      call('POST', '/v1/public/bookings', {
-        headers: { 'x-publishable-key': key, 'idempotency-key': `dep-${++sequence}`, 'x-hold-token': view.hold_token },
-        body: { hold_id: view.hold_id, client, ...(deposit ? { deposit } : {}) },
+    const holdAndBook = async (at: string, client: Record<string, unknown>, withoutDepositFirst = false) => {
+      const view = (await publicHold(key, { service_id: filler.id, scheduled_at: at })).body.data;
+      expect(view.deposit_required_cents).toBe(20_000);
+      const bookWith = (deposit?: Record<string, unknown>) =>
+        call('POST', '/v1/public/bookings', {
+          headers: {
+            'x-publishable-key': key,
+            'idempotency-key': `dep-${++sequence}`,
+            'x-hold-token': view.hold_token,
+          },
+          body: { hold_id: view.hold_id, client, ...(deposit ? { deposit } : {}) },
+        });
+      if (withoutDepositFirst) expect(codeOf(await bookWith())).toBe('DEPOSIT_REQUIRED');
+      const booked = await bookWith({ amount_cents: 20_000, reference: `pi_${view.hold_id.slice(0, 8)}` });
+      expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+      const appointment = (await call('GET', `/v1/appointments/${booked.body.data.appointment_id}`, staff(scene))).body
+        .data;
+      expect(appointment).toMatchObject({
+        hold_id: view.hold_id,
+        deposit_required_cents: 20_000,
+        deposit_paid_cents: 20_000,
       });
-    expect(codeOf(await bookWith())).toBe('DEPOSIT_REQUIRED');
-    const booked = await bookWith({ amount_cents: 20_000, reference: 'pi_online' });
-    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
-    const appointment = (await call('GET', `/v1/appointments/${booked.body.data.appointment_id}`, staff(scene))).body
-      .data;
-    expect(appointment).toMatchObject({
-      hold_id: view.hold_id,
-      deposit_required_cents: 20_000,
-      deposit_paid_cents: 20_000,
-    });
-    const payments = (await call('GET', `/v1/payments?client_id=${appointment.client_id}`, staff(scene))).body.data;
-    expect(payments).toEqual([
-      expect.objectContaining({ kind: 'deposit', method: 'card', reference: 'pi_online', amount_cents: 20_000 }),
-    ]);
-    const created = (await call('GET', `/v1/clients/${appointment.client_id}`, staff(scene))).body.data;
+      const payments = (await call('GET', `/v1/payments?client_id=${appointment.client_id}`, staff(scene))).body.data;
+      expect(payments).toEqual([
+        expect.objectContaining({
+          kind: 'deposit',
+          method: 'card',
+          appointment_id: appointment.id,
+          amount_cents: 20_000,
+        }),
+      ]);
+      return (await call('GET', `/v1/clients/${appointment.client_id}`, staff(scene))).body.data;
+    };
+    // A new email: the client's Put carries the spend. A known one: the spend is raised on it.
+    const created = await holdAndBook(TEN, { ...onlineBooking(scene).client }, true);
     expect(created.total_spent_cents).toBe(20_000);
+    const { first_name, last_name, email } = scene.client as { first_name: string; last_name: string; email: string };
+    const known = await holdAndBook(nyTime(BOOKING_DAY, '13:00'), { first_name, last_name, email });
+    expect(known).toMatchObject({ id: scene.client.id, total_spent_cents: 20_000 });
+  });
+
+  it('staff may release or confirm a public hold (its address gets its place back), and hold equipment in an hour already claimed', async () => {
+    const { scene, key } = await publicScene();
+    const first = (await publicHold(key, { service_id: scene.service.id, scheduled_at: TEN }, '203.0.113.9')).body.data;
+    const released = await call('DELETE', `/v1/holds/${first.hold_id}`, staff(scene));
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    const second = (await publicHold(key, { service_id: scene.service.id, scheduled_at: TEN }, '203.0.113.9')).body
+      .data;
+    const confirmed = await confirm(scene, second.hold_id, { source: 'online' });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect(confirmed.body.data).toMatchObject({ hold_id: second.hold_id, source: 'online' });
+    // Two half-hour holds in one UTC hour: the second writes the bucket the first made.
+    const equipmentHold = await hold(scene, {
+      equipment_id: scene.equipment.id,
+      scheduled_at: nyTime(BOOKING_DAY, '11:00'),
+      duration_minutes: 30,
+    });
+    expect(equipmentHold.status, JSON.stringify(equipmentHold.body)).toBe(201);
+    const sameHour = await hold(scene, { scheduled_at: nyTime(BOOKING_DAY, '11:30'), duration_minutes: 30 });
+    expect(sameHour.status, JSON.stringify(sameHour.body)).toBe(201);
   });
 });
