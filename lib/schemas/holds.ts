@@ -3,8 +3,7 @@ import { PAYMENT_METHODS } from '../domain/records/common';
 import { HOLD_SECONDS } from '../domain/holds';
 import { AppointmentSource, ClientNotes, Duration, ids, InternalNotes, PriceCents } from './appointments';
 import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, meta, OutId, schema, Text } from './common';
-import { PublicProvider } from './public-booking';
-import { Email, Name, Phone } from './resources';
+import { PublicBookingClient, PublicBookingNotes, PublicProvider } from './public-booking';
 
 /**
  * Holds (API reference, holds): a time held for a while before it is booked, by staff (`/v1/holds`)
@@ -173,20 +172,8 @@ export const PublicHeldBookingBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
       hold_id: IdOf('hold', 'The hold to book, with its token in `X-Hold-Token` (else 404 HOLD_NOT_FOUND).'),
-      client: doc(
-        z.strictObject({
-          first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
-          last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
-          email: doc(
-            Email,
-            'Email: the practice finds its client by it (case-insensitive).',
-            'olivia.hart@example.com',
-          ),
-          phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
-        }),
-        'Who books. An existing client with this email is neither changed nor shown.',
-      ),
-      notes: doc(z.optional(Text(5000)), 'A note for the practice (at most 5000 characters).', 'First visit.'),
+      client: PublicBookingClient,
+      notes: PublicBookingNotes,
       deposit: doc(
         z.optional(
           z.strictObject({

@@ -65,6 +65,22 @@ export const PublicAvailabilityEntry = /* @__PURE__ */ schema(() =>
   ),
 );
 
+/** Who books online (a booking, or a held booking). */
+export const PublicBookingClient = /* @__PURE__ */ schema(() =>
+  doc(
+    z.strictObject({
+      first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
+      last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
+      email: doc(Email, 'Email: the practice finds its client by it (case-insensitive).', 'olivia.hart@example.com'),
+      phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
+    }),
+    'Who books. An existing client with this email is neither changed nor shown.',
+  ),
+);
+export const PublicBookingNotes = /* @__PURE__ */ schema(() =>
+  doc(z.optional(Text(5000)), 'A note for the practice (at most 5000 characters).', 'First visit.'),
+);
+
 export const PublicBookingBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
@@ -77,20 +93,8 @@ export const PublicBookingBody = /* @__PURE__ */ schema(() =>
       provider_id: z.optional(
         IdOf('provider', 'The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.'),
       ),
-      client: doc(
-        z.strictObject({
-          first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
-          last_name: doc(Name, 'Last name (1-200 characters).', 'Hart'),
-          email: doc(
-            Email,
-            'Email: the practice finds its client by it (case-insensitive).',
-            'olivia.hart@example.com',
-          ),
-          phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
-        }),
-        'Who books. An existing client with this email is neither changed nor shown.',
-      ),
-      notes: doc(z.optional(Text(5000)), 'A note for the practice (at most 5000 characters).', 'First visit.'),
+      client: PublicBookingClient,
+      notes: PublicBookingNotes,
     }),
     'An online booking.',
   ),

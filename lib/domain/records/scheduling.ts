@@ -37,20 +37,24 @@ export type FacilityRecord = z.output<typeof Facility> & SoftDeleted;
 /** `provider_ids` is the certification: a provider may perform the service iff its id is there. */
 export type ServiceRecord = z.output<typeof Service>;
 
-export interface AppointmentRecord extends Versioned {
-  id: string;
-  medspa_id: string;
-  client_id: string;
-  service_id: string;
+/** Where and when a booking (an appointment, or a hold) claims time. */
+export interface PlacedTime {
   provider_id: string;
   room_id: string | null;
   equipment_id: string | null;
   scheduled_at: string;
   end_at: string;
   duration_minutes: number;
-  /** The service's buffers snapshotted at booking (0 on appointments stored before buffers). */
+  /** The service's buffers snapshotted at booking (0 on records stored before buffers). */
   buffer_before_minutes: number;
   buffer_after_minutes: number;
+}
+
+export interface AppointmentRecord extends Versioned, PlacedTime {
+  id: string;
+  medspa_id: string;
+  client_id: string;
+  service_id: string;
   status: AppointmentStatus;
   notes: string | null;
   internal_notes: string | null;
@@ -77,18 +81,10 @@ export interface AppointmentRecord extends Versioned {
  * `expires_at`. `status` is what was written; `expired` is computed (lib/domain/holds.ts). A public
  * hold names the hashed client IP whose ledger counts it (`ip_hash`), never the address.
  */
-export interface HoldRecord extends Versioned {
+export interface HoldRecord extends Versioned, PlacedTime {
   id: string;
   medspa_id: string;
   service_id: string;
-  provider_id: string;
-  room_id: string | null;
-  equipment_id: string | null;
-  scheduled_at: string;
-  end_at: string;
-  duration_minutes: number;
-  buffer_before_minutes: number;
-  buffer_after_minutes: number;
   expires_at: string;
   deposit_required_cents: number;
   status: 'active' | 'confirmed' | 'released';
