@@ -63,6 +63,21 @@ export const FIELD_PROBLEM = {
       format: 'uuid',
       description: 'For an overlap with a hold: the hold in the way (instead of `appointment_id`).',
     },
+    index: {
+      type: 'integer',
+      minimum: 0,
+      description: '`SERIES_CONFLICT`: the occurrence that cannot be booked (0-based); every such occurrence is listed.',
+    },
+    scheduled_at: {
+      type: 'string',
+      format: 'date-time',
+      description: "`SERIES_CONFLICT`: that occurrence's start.",
+    },
+    code: {
+      type: 'string',
+      description:
+        "`SERIES_CONFLICT`: why that occurrence cannot be booked, as a create would answer it (`PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE`, `EQUIPMENT_UNAVAILABLE`), with `reason`.",
+    },
   },
 } satisfies oas31.SchemaObject;
 
