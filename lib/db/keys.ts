@@ -267,7 +267,10 @@ export const holdKey = (medspaId: string, holdId: string): Key => ({ pk: holdPk(
 
 /** A series (API reference, series): its own partition, like a hold's. */
 export const seriesPk = (medspaId: string, seriesId: string) => `${practicePrefix(medspaId)}#SERIES#${seriesId}`;
-export const seriesKey = (medspaId: string, seriesId: string): Key => ({ pk: seriesPk(medspaId, seriesId), sk: 'SERIES' });
+export const seriesKey = (medspaId: string, seriesId: string): Key => ({
+  pk: seriesPk(medspaId, seriesId),
+  sk: 'SERIES',
+});
 
 /**
  * A client IP's active public holds in a practice (the per-IP limit's ledger), by the address's

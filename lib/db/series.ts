@@ -58,7 +58,13 @@ export const seriesCommitAction = (medspaId: string, id: string, notAfter: strin
       '#version': 'version',
       '#until': 'claims_until',
     },
-    ExpressionAttributeValues: { ':committed': 'committed', ':pending': 'pending', ':now': now, ':one': 1, ':at': notAfter },
+    ExpressionAttributeValues: {
+      ':committed': 'committed',
+      ':pending': 'pending',
+      ':now': now,
+      ':one': 1,
+      ':at': notAfter,
+    },
   },
 });
 

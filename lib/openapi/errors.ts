@@ -66,7 +66,8 @@ export const FIELD_PROBLEM = {
     index: {
       type: 'integer',
       minimum: 0,
-      description: '`SERIES_CONFLICT`: the occurrence that cannot be booked (0-based); every such occurrence is listed.',
+      description:
+        '`SERIES_CONFLICT`: the occurrence that cannot be booked (0-based); every such occurrence is listed.',
     },
     scheduled_at: {
       type: 'string',
@@ -76,7 +77,7 @@ export const FIELD_PROBLEM = {
     code: {
       type: 'string',
       description:
-        "`SERIES_CONFLICT`: why that occurrence cannot be booked, as a create would answer it (`PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE`, `EQUIPMENT_UNAVAILABLE`), with `reason`.",
+        '`SERIES_CONFLICT`: why that occurrence cannot be booked, as a create would answer it (`PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE`, `EQUIPMENT_UNAVAILABLE`), with `reason`.',
     },
   },
 } satisfies oas31.SchemaObject;

@@ -73,7 +73,17 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
     payments: ['put'],
   },
   touches: MANAGE_TOKEN,
-  reads: ['claims', 'clientSearch', 'clients', 'holds', 'onlineEmails', 'onlineLedger', 'providers', 'series', 'services'],
+  reads: [
+    'claims',
+    'clientSearch',
+    'clients',
+    'holds',
+    'onlineEmails',
+    'onlineLedger',
+    'providers',
+    'series',
+    'services',
+  ],
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({

@@ -8,7 +8,8 @@ export const createAppointmentSeries = /* @__PURE__ */ route('createAppointmentS
   method: 'POST',
   path: '/v1/appointment-series',
   group: 'appointments',
-  summary: 'Book a series of appointments at the same local time, all or none (409 SERIES_CONFLICT names every occurrence refused)',
+  summary:
+    'Book a series of appointments at the same local time, all or none (409 SERIES_CONFLICT names every occurrence refused)',
   auth: ALLOW.frontOffice,
   body: series.CreateSeriesBody,
   response: series.Series,

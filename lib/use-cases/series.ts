@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../clock';
 import { canTransition } from '../domain/status';
-import {
-  occurrenceStarts,
-  SERIES_COMMIT_MARGIN_SECONDS,
-  SERIES_PENDING_SECONDS,
-} from '../domain/series';
+import { occurrenceStarts, SERIES_COMMIT_MARGIN_SECONDS, SERIES_PENDING_SECONDS } from '../domain/series';
 import type { SeriesRecord } from '../domain/records';
 import { commitWithClaims, type ClaimChange } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
@@ -146,13 +142,11 @@ export async function createSeries(
     // All settled before anything is taken back, so the take-back knows every claim written.
     const late = await Promise.allSettled(
       appointments.map((appointment, index) =>
-        claimPending(medspaId, series, appointment, placed[index]!, () => decide(starts[index]!)).then(
-          (refusal) => {
-            if (refusal) return conflictOf(index, starts[index]!, refusal);
-            written.add(index);
-            return null;
-          },
-        ),
+        claimPending(medspaId, series, appointment, placed[index]!, () => decide(starts[index]!)).then((refusal) => {
+          if (refusal) return conflictOf(index, starts[index]!, refusal);
+          written.add(index);
+          return null;
+        }),
       ),
     );
     const broken = late.find((outcome) => outcome.status === 'rejected');
@@ -168,7 +162,10 @@ export async function createSeries(
       [
         { name: 'series' as const, action: seriesCommitAction(medspaId, series.id, margin, at) },
         { name: 'client' as const, action: clientIsLive(medspaId, input.client_id) },
-        ...appointments.map((appointment) => ({ name: 'appointment' as const, action: seriesAppointmentPut(appointment) })),
+        ...appointments.map((appointment) => ({
+          name: 'appointment' as const,
+          action: seriesAppointmentPut(appointment),
+        })),
       ],
       writes,
     );
@@ -250,7 +247,7 @@ async function takeBack(medspaId: string, seriesId: string, appointments: Appoin
 /** A committed series, or 404 (a pending one is nobody's yet; one that never committed is gone). */
 async function readCommitted(medspaId: string, id: string): Promise<SeriesRecord> {
   const series = await getSeries(medspaId, id);
-  if (!series || series.status !== 'committed') throw new AppError('SERIES_NOT_FOUND');
+  if (series?.status !== 'committed') throw new AppError('SERIES_NOT_FOUND');
   return series;
 }
 

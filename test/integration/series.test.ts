@@ -76,7 +76,11 @@ describe('a series is booked all together', () => {
   it('a series of 12 that conflicts at occurrences 9 (provider) and 10 (room): 409 SERIES_CONFLICT naming both, nothing booked', async () => {
     const scene = await makeScene({ providers: 2 });
     await booked(scene, { scheduled_at: occurrence(9, 7) });
-    await booked(scene, { provider_id: scene.providers[1]!.id, room_id: scene.room.id, scheduled_at: occurrence(10, 7) });
+    await booked(scene, {
+      provider_id: scene.providers[1]!.id,
+      room_id: scene.room.id,
+      scheduled_at: occurrence(10, 7),
+    });
     const refused = await createSeries(scene, { count: 12, every_days: 7, room_id: scene.room.id });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('SERIES_CONFLICT');
@@ -163,7 +167,10 @@ describe('cancelling a series', () => {
       expect.objectContaining({ status: 'cancelled', cancellation_reason: 'Course stopped', series_id: id }),
     ]);
     expect(codeOf(await book(scene, { scheduled_at: occurrence(1, 7) }))).toBe(201);
-    const unknown = await call('POST', `/v1/appointment-series/${scene.client.id}/cancel`, { ...staff(scene), body: {} });
+    const unknown = await call('POST', `/v1/appointment-series/${scene.client.id}/cancel`, {
+      ...staff(scene),
+      body: {},
+    });
     expect(codeOf(unknown)).toBe('SERIES_NOT_FOUND');
   });
 });
