@@ -55,7 +55,8 @@ export const cancelAppointmentSeries = /* @__PURE__ */ route('cancelAppointmentS
   body: series.CancelSeriesBody,
   response: series.Series,
   errors: ['SERIES_NOT_FOUND'],
-  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
+  // Series appointments are never online ones: no online ledger to release.
+  writes: { appointments: ['update'], claims: ['update'] },
   reads: ['appointments', 'series'],
 }));
 

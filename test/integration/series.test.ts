@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { seriesFaults } from '../../lib/use-cases/series';
 import { call } from '../fixtures/api';
+import { makeService } from '../fixtures/builders';
 import { addDays } from '../fixtures/dates';
 import { BOOKING_DAY, book, booked, claimItems, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
@@ -17,10 +18,11 @@ afterEach(() => {
 
 const staff = (scene: Scene) => ({ token: scene.practice.adminToken });
 /** Occurrence `index` of a series starting BOOKING_DAY 10:00 New York time, every `every` days. */
-const occurrence = (index: number, every: number) => nyTime(addDays(BOOKING_DAY, index * every), '10:00');
-const createSeries = (scene: Scene, body: Record<string, unknown>) =>
+const occurrence = (index: number, every: number, hhmm = '10:00') => nyTime(addDays(BOOKING_DAY, index * every), hhmm);
+const createSeries = (scene: Scene, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call('POST', '/v1/appointment-series', {
     ...staff(scene),
+    headers,
     body: {
       client_id: scene.client.id,
       service_id: scene.service.id,
@@ -47,9 +49,25 @@ const codeOf = (answer: { status: number; body: { error?: { code: string } } }) 
   answer.status < 300 ? answer.status : answer.body.error?.code;
 
 describe('a series is booked all together', () => {
-  it('12 occurrences every 14 days across the March DST change keep 10:00 New York time, each with series_id; GET answers them', async () => {
+  it('12 occurrences every 14 days across the March DST change keep 09:00 New York time, each with series_id; GET answers them', async () => {
     const scene = await makeScene();
-    const created = await createSeries(scene, { count: 12, every_days: 14, room_id: scene.room.id, notes: 'Course' });
+    // 4 hours and two 1-hour buffers on a provider, room and equipment: 6 hour buckets x 3 x 12 =
+    // 216 claim writes, past one transaction's 100 actions (a longest one makes 612).
+    const long = await makeService(scene.practice, {
+      provider_ids: [scene.provider.id],
+      duration_minutes: 240,
+      buffer_before_minutes: 60,
+      buffer_after_minutes: 60,
+    });
+    const created = await createSeries(scene, {
+      service_id: long.id,
+      scheduled_at: occurrence(0, 14, '09:00'),
+      count: 12,
+      every_days: 14,
+      room_id: scene.room.id,
+      equipment_id: scene.equipment.id,
+      notes: 'Course',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { id, appointments } = created.body.data as {
       id: string;
@@ -58,7 +76,7 @@ describe('a series is booked all together', () => {
     expect(appointments).toHaveLength(12);
     appointments.forEach((appointment, index) => {
       expect(appointment).toMatchObject({ series_id: id, room_id: scene.room.id, status: 'scheduled' });
-      expect(appointment.scheduled_at).toBe(new Date(occurrence(index, 14)).toISOString());
+      expect(appointment.scheduled_at).toBe(new Date(occurrence(index, 14, '09:00')).toISOString());
     });
     // The UTC hour moves with the offset (EST -05:00 then EDT -04:00): the local time does not.
     expect(new Set(appointments.map((a) => a.scheduled_at.slice(11, 16))).size).toBe(2);
@@ -152,8 +170,13 @@ describe('a series whose request dies midway leaves nothing visible', () => {
 describe('cancelling a series', () => {
   it('cancels its future active appointments (each a cancel: reason, freed time) and answers the series; 404 for an unknown one', async () => {
     const scene = await makeScene();
-    const created = await createSeries(scene, { count: 3, every_days: 7 });
+    const key = { 'idempotency-key': `series-${scene.client.id}` };
+    const body = { count: 3, every_days: 7, equipment_id: scene.equipment.id };
+    const created = await createSeries(scene, body, key);
     const id = created.body.data.id as string;
+    // A replay of the same key and body answers the same series, booking nothing more.
+    expect((await createSeries(scene, body, key)).body.data.id).toBe(id);
+    expect(await clientAppointments(scene)).toHaveLength(3);
     const first = created.body.data.appointments[0].id as string;
     expect(codeOf(await call('POST', `/v1/appointments/${first}/cancel`, { ...staff(scene), body: {} }))).toBe(200);
     const cancelled = await call('POST', `/v1/appointment-series/${id}/cancel`, {
