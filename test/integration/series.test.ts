@@ -118,6 +118,21 @@ describe('a series is booked all together', () => {
   });
 });
 
+describe('a series races single bookings', () => {
+  it('a series and 5 parallel creates at its occurrence 6: exactly one of them holds that time, and nothing overlaps', async () => {
+    const scene = await makeScene();
+    const [series, ...creates] = await Promise.all([
+      createSeries(scene, { count: 8, every_days: 7 }),
+      ...Array.from({ length: 5 }, () => book(scene, { scheduled_at: occurrence(6, 7, '10:30') })),
+    ]);
+    const won = creates.filter((create) => create.status === 201).length;
+    expect(won + (series.status === 201 ? 1 : 0)).toBe(1);
+    if (series.status !== 201) expect(series.body.error.details).toEqual([expect.objectContaining({ index: 6 })]);
+    expect(await seriesEntries(scene)).toEqual([]);
+    expect(await clientAppointments(scene)).toHaveLength(series.status === 201 ? 8 : 1);
+  });
+});
+
 describe('a series whose request dies midway leaves nothing visible', () => {
   it('dies after 6 of 12 pending claims: nothing readable, every time free at once (taken back)', async () => {
     const scene = await makeScene();
