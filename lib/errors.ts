@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   CREDENTIAL_NOT_FOUND: 404,
   PUBLISHABLE_KEY_NOT_FOUND: 404,
   HOLD_NOT_FOUND: 404,
+  SERIES_NOT_FOUND: 404,
   PROVIDER_UNAVAILABLE: 409,
   ROOM_UNAVAILABLE: 409,
   EQUIPMENT_UNAVAILABLE: 409,
@@ -37,6 +38,7 @@ export const ERROR_STATUS = {
   HOLD_EXPIRED: 409,
   HOLD_NOT_ACTIVE: 409,
   HOLD_LIMIT_REACHED: 409,
+  SERIES_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -59,6 +61,10 @@ export interface FieldProblem {
   appointment_id?: string;
   /** The overlapping hold, with `reason: 'overlap'` (instead of `appointment_id`). */
   hold_id?: string;
+  /** SERIES_CONFLICT: the occurrence that cannot be booked (0-based), its start and its refusal's code. */
+  index?: number;
+  scheduled_at?: string;
+  code?: ErrorCode;
 }
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
@@ -95,6 +101,8 @@ const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
   HOLD_EXPIRED: 'The hold has expired; its time is no longer held',
   HOLD_NOT_ACTIVE: 'The hold was already released or confirmed',
   HOLD_LIMIT_REACHED: 'This client address already holds as many times as the practice allows',
+  SERIES_NOT_FOUND: 'Series does not exist',
+  SERIES_CONFLICT: 'Some occurrences of the series cannot be booked; nothing was booked',
   PAYLOAD_TOO_LARGE: 'The body is larger than 256 KiB',
   URI_TOO_LONG: 'The request line is longer than the server accepts',
   HEADERS_TOO_LARGE: 'The request headers are larger than the server accepts',

@@ -898,6 +898,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/appointment-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a series of appointments at the same local time, all or none (409 SERIES_CONFLICT names every occurrence refused)
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createAppointmentSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointment-series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A series with its appointments
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getAppointmentSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointment-series/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a series' future active appointments (each as its own cancel: events, freed time, late-cancel fees)
+         * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["cancelAppointmentSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1713,6 +1773,15 @@ export interface components {
              * @description For an overlap with a hold: the hold in the way (instead of `appointment_id`).
              */
             hold_id?: string;
+            /** @description `SERIES_CONFLICT`: the occurrence that cannot be booked (0-based); every such occurrence is listed. */
+            index?: number;
+            /**
+             * Format: date-time
+             * @description `SERIES_CONFLICT`: that occurrence's start.
+             */
+            scheduled_at?: string;
+            /** @description `SERIES_CONFLICT`: why that occurrence cannot be booked, as a create would answer it (`PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE`, `EQUIPMENT_UNAVAILABLE`), with `reason`. */
+            code?: string;
         };
         /**
          * @description An IANA time zone name.
@@ -2958,6 +3027,8 @@ export interface components {
             fees: components["schemas"]["Fee"][];
             /** @example null */
             hold_id?: string | null;
+            /** @example null */
+            series_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3090,6 +3161,8 @@ export interface components {
             fees: components["schemas"]["Fee"][];
             /** @example null */
             hold_id?: string | null;
+            /** @example null */
+            series_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3989,6 +4062,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    series_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4156,6 +4231,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    series_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4318,6 +4395,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    series_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4480,6 +4559,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    series_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -7601,6 +7682,8 @@ export interface operations {
                             fees: components["schemas"]["Fee"][];
                             /** @example null */
                             hold_id?: string | null;
+                            /** @example null */
+                            series_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -8788,6 +8871,181 @@ export interface operations {
                              * @constant
                              */
                             deleted: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createAppointmentSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The client receiving the service (else 404 CLIENT_NOT_FOUND).
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The service performed (else 404 SERVICE_NOT_FOUND; inactive: 400).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The provider performing it: must be certified for the service (else 422 PROVIDER_NOT_CERTIFIED).
+                     * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+                     */
+                    provider_id: string;
+                    /**
+                     * Format: date-time
+                     * @description The first occurrence's start, with an offset; at most 5 minutes in the past. The others follow at the same practice-local time (DST-aware).
+                     * @example 2026-12-01T10:00:00-05:00
+                     */
+                    scheduled_at: string & unknown;
+                    /**
+                     * @description How many occurrences, 2..12.
+                     * @example 4
+                     */
+                    count: number;
+                    /**
+                     * @description Practice-local days between occurrences, 1..180.
+                     * @example 28
+                     */
+                    every_days: number;
+                    room_id?: string | null;
+                    equipment_id?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description A series: every occurrence booked together. Each appointment is an ordinary one (move, cancel, complete it alone). */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The series id.
+                             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e16
+                             */
+                            id: string;
+                            /** @description Its appointments, by start, each with `series_id` (cancelled ones included, with their status). */
+                            appointments: components["schemas"]["Appointment"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAppointmentSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The series (else 404 SERIES_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description A series: every occurrence booked together. Each appointment is an ordinary one (move, cancel, complete it alone). */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The series id.
+                             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e16
+                             */
+                            id: string;
+                            /** @description Its appointments, by start, each with `series_id` (cancelled ones included, with their status). */
+                            appointments: components["schemas"]["Appointment"][];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelAppointmentSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The series (else 404 SERIES_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why (at most 1000 characters), kept as each cancelled appointment's cancellation_reason.
+                     * @example Course stopped
+                     */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description A series: every occurrence booked together. Each appointment is an ordinary one (move, cancel, complete it alone). */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The series id.
+                             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e16
+                             */
+                            id: string;
+                            /** @description Its appointments, by start, each with `series_id` (cancelled ones included, with their status). */
+                            appointments: components["schemas"]["Appointment"][];
                         };
                     };
                 };
@@ -10428,6 +10686,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10514,6 +10773,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10553,6 +10813,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10639,6 +10900,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10678,6 +10940,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10763,6 +11026,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10802,6 +11066,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10887,6 +11152,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10926,6 +11192,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11011,6 +11278,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11096,6 +11364,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11181,6 +11450,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "series_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

@@ -113,6 +113,8 @@ export function claimBucketOf(
     start: interval.start,
     end: interval.end,
     ...(interval.hold ? { hold: true as const, expires_at: interval.expires_at } : {}),
+    // A pending series' claim (docs/decisions/0025): it expires unless its series committed.
+    ...(interval.series_id ? { series_id: interval.series_id, expires_at: interval.expires_at } : {}),
   }));
   return { resource, resourceId, hour, entries, version: bucket ? bucket.version : null };
 }
@@ -130,6 +132,8 @@ export type ClaimChange =
       end: string;
       /** The entry is a hold's, holding nothing from `expires_at` on. */
       hold?: { expires_at: string };
+      /** The entry is a pending series' (docs/decisions/0025): live until `expires_at` unless the series committed. */
+      series?: { id: string; expires_at: string };
       drop?: readonly string[];
     }
   | { kind: 'remove'; bucket: Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'>; appointmentId: string };
@@ -154,6 +158,7 @@ function claimAction(medspaId: string, change: ClaimChange): TransactItem {
     start: change.start,
     end: change.end,
     ...(change.hold ? { hold: true as const, expires_at: change.hold.expires_at } : {}),
+    ...(change.series ? { series_id: change.series.id, expires_at: change.series.expires_at } : {}),
   };
   if (change.bucket.version === null) {
     return {

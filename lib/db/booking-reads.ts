@@ -1,11 +1,12 @@
 import type { Busy } from '../domain/availability';
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
+import { isLiveEntry } from '../domain/holds';
 import type { ClaimBucketRecord, PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
 import { claimBucketKey, claimBucketOf, toClaimBucket, type ClaimBucket } from './appointments';
 import { entitiesOf, type CollectionType, type RecordOf } from './batch';
-import { claimBucketCodec, practiceCodec } from './codecs';
+import { claimBucketCodec, practiceCodec, seriesCodec } from './codecs';
 import { itemId, readItems, type ReadOptions } from './key-reads';
-import { claimPk, entityKey, onlineLedgerKey, practiceKey, type ClaimedResource, type Key } from './keys';
+import { claimPk, entityKey, onlineLedgerKey, practiceKey, seriesKey, type ClaimedResource, type Key } from './keys';
 import { queryAll } from './query';
 import { clock } from '../clock';
 import { emailOwnerOf, ledgerOf, onlineEmailKeyOf, type OnlineLedger } from './online-clients';
@@ -109,11 +110,34 @@ function claimReads(planned: PlannedBucket[], bucketAt: (bucket: PlannedBucket) 
   };
 }
 
-/** Claim buckets read by key with other items (one batched read). */
-const claimsFound = (planned: PlannedBucket[], found: Found): ClaimReads =>
-  claimReads(planned, ({ resource, resourceId, hour, key }) =>
-    toClaimBucket(resource, resourceId, hour, found.get(itemId(key))),
+/** Claim buckets read by key with other items (one batched read); `committed`: series whose claims hold for good. */
+const claimsFound = (planned: PlannedBucket[], found: Found, committed: ReadonlySet<string> = new Set()): ClaimReads =>
+  claimReads(planned, ({ resource, resourceId, hour, key }) => {
+    const bucket = toClaimBucket(resource, resourceId, hour, found.get(itemId(key)));
+    if (committed.size === 0) return bucket;
+    const entries = bucket.entries.map(({ series_id, expires_at, ...entry }) =>
+      series_id && committed.has(series_id) ? entry : { ...entry, ...(series_id ? { series_id, expires_at } : {}) },
+    );
+    return { ...bucket, entries };
+  });
+
+/**
+ * The series of expired pending claims among the buckets read that did commit (docs/decisions/0025):
+ * their claims are their appointments' and hold for good, though the request that made them died
+ * before it marked them so. Read strongly, and only when such a claim is found (none: no round trip).
+ */
+async function committedSeriesOf(medspaId: string, planned: PlannedBucket[], found: Found): Promise<Set<string>> {
+  const now = clock().now().getTime();
+  const ids = new Set<string>();
+  for (const { resource, resourceId, hour, key } of planned)
+    for (const entry of toClaimBucket(resource, resourceId, hour, found.get(itemId(key))).entries)
+      if (entry.series_id && !isLiveEntry(entry, now)) ids.add(entry.series_id);
+  if (ids.size === 0) return ids;
+  const series = await readItems([...ids].map((id) => seriesKey(medspaId, id)));
+  return new Set(
+    [...ids].filter((id) => seriesCodec.fromItem(series.get(itemId(seriesKey(medspaId, id))))?.status === 'committed'),
   );
+}
 
 export async function readForBooking(
   medspaId: string,
@@ -140,7 +164,7 @@ export async function readForBooking(
     emailOwner: (email) => emailOwnerOf(found.get(itemId(onlineEmailKeyOf(medspaId, email)))),
     ledger: (clientId) => ledgerOf(found.get(itemId(onlineLedgerKey(medspaId, clientId)))),
     ...entityReads(medspaId, found),
-    ...claimsFound(planned, found),
+    ...claimsFound(planned, found, await committedSeriesOf(medspaId, planned, found)),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   onlineLedgerKey,
   holdKey,
   holdIpLedgerKey,
+  seriesKey,
   consentKey,
   credentialLookupIndexKey,
   entityKey,
@@ -255,6 +256,18 @@ export const holdCodec = codec<R.HoldRecord, 'HOLD', S.StoredHold>('HOLD', {
     expires_at: Math.ceil(Date.parse(expires_at) / 1000) + HOLD_ITEM_RETENTION_SECONDS,
   }),
   decode: ({ hold_expires_at, ...fields }) => ({ ...fields, expires_at: hold_expires_at }),
+});
+/** A series: the item's `expires_at` is the table's TTL, a day past its pending claims' expiry (a series that never committed goes). */
+export const seriesCodec = codec<R.SeriesRecord, 'SERIES'>('SERIES', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (s) => seriesKey(s.medspa_id, s.id),
+  stored: S.storedSeries,
+  encode: (fields) => ({
+    ...fields,
+    ...(fields.status === 'pending'
+      ? { expires_at: Math.ceil(Date.parse(fields.claims_until) / 1000) + HOLD_ITEM_RETENTION_SECONDS }
+      : {}),
+  }),
 });
 export const holdIpLedgerCodec = codec<R.HoldIpLedgerRecord, 'HOLD_IPS'>('HOLD_IPS', {
   keyFields: ['medspa_id', 'ip_hash'],

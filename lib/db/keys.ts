@@ -265,6 +265,13 @@ export const onlineLedgerKey = (medspaId: string, clientId: string): Key => ({
 export const holdPk = (medspaId: string, holdId: string) => `${practicePrefix(medspaId)}#HOLD#${holdId}`;
 export const holdKey = (medspaId: string, holdId: string): Key => ({ pk: holdPk(medspaId, holdId), sk: 'HOLD' });
 
+/** A series (API reference, series): its own partition, like a hold's. */
+export const seriesPk = (medspaId: string, seriesId: string) => `${practicePrefix(medspaId)}#SERIES#${seriesId}`;
+export const seriesKey = (medspaId: string, seriesId: string): Key => ({
+  pk: seriesPk(medspaId, seriesId),
+  sk: 'SERIES',
+});
+
 /**
  * A client IP's active public holds in a practice (the per-IP limit's ledger), by the address's
  * SHA-256, never the address: a new public hold conditions on its version in the hold's transaction.
@@ -382,6 +389,7 @@ export const PARTITIONS = {
   onlineLedger: onlineLedgerKey(ANY_ID, '*').pk,
   holds: holdPk(ANY_ID, ANY_ID),
   holdIps: holdIpLedgerKey(ANY_ID, '*').pk,
+  series: seriesPk(ANY_ID, ANY_ID),
   consents: consentsPk(ANY_ID, ANY_ID),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,

@@ -239,6 +239,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     cancellation_policy: z._default(z.nullable(storedPolicy), null),
     fees: z._default(z.array(storedFee), () => []),
     hold_id: z.optional(nullableText),
+    series_id: z.optional(nullableText),
     ...versioned,
   }),
 );
@@ -267,6 +268,17 @@ export const storedHold = /* @__PURE__ */ built(() =>
 );
 
 export type StoredHold = z.output<typeof storedHold>;
+
+export const storedSeries = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    status: z.enum(['pending', 'committed']),
+    claims_until: text,
+    appointment_ids: z.array(text),
+    ...versioned,
+  }),
+);
 
 export const storedHoldIpLedger = /* @__PURE__ */ built(() =>
   z.object({ medspa_id: text, ip_hash: text, holds: z.record(z.string(), text), version: count }),
@@ -311,7 +323,13 @@ export const storedClaimBucket = /* @__PURE__ */ built(() =>
     hour: text,
     entries: z.record(
       z.string(),
-      z.object({ start: text, end: text, hold: z.optional(z.literal(true)), expires_at: z.optional(text) }),
+      z.object({
+        start: text,
+        end: text,
+        hold: z.optional(z.literal(true)),
+        expires_at: z.optional(text),
+        series_id: z.optional(text),
+      }),
     ),
     version: count,
   }),
@@ -620,6 +638,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedOnlineEmail>, R.OnlineEmailRecord>>,
   Check<Exact<Omit<Of<typeof storedHold>, 'hold_expires_at'>, Omit<R.HoldRecord, 'expires_at'>>>,
   Check<Exact<Of<typeof storedHoldIpLedger>, R.HoldIpLedgerRecord>>,
+  Check<Exact<Of<typeof storedSeries>, R.SeriesRecord>>,
   Check<Exact<Of<typeof storedOnlineLedger>, Omit<R.OnlineLedgerRecord, 'ends'>>>,
   Check<Exact<Of<typeof storedTreatmentRecord>, Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }>>,
   Check<Exact<Of<typeof storedClaimBucket>, R.ClaimBucketRecord>>,

@@ -10,7 +10,15 @@ import { isLiveEntry } from './holds';
  * `expires_at`). A hold's entry past `expires_at` holds nothing (lib/domain/holds.ts `isLiveEntry`):
  * it is left out of every busy computation.
  */
-export type BucketEntry = { appointment_id: string; start: string; end: string; hold?: true; expires_at?: string };
+export type BucketEntry = {
+  appointment_id: string;
+  start: string;
+  end: string;
+  hold?: true;
+  expires_at?: string;
+  /** A pending series' claim (docs/decisions/0025): `expires_at` counts only while its series has not committed. */
+  series_id?: string;
+};
 
 const HOUR_MS = 3_600_000;
 /** toISOString, fast for whole hours (a month's search names hundreds of buckets). */

@@ -315,3 +315,14 @@ export function weekdayKey(date: string): WeekdayKey {
 export function addMinutes(iso: string, minutes: number): string {
   return toIso(parseInstant(iso) + minutes * 60_000);
 }
+
+/**
+ * The instant `days` practice-local days after `instantIso` at the same local wall-clock time
+ * (a series' occurrences): across a DST change the UTC instant moves by the offset; a time skipped
+ * that day moves forward by the gap, an ambiguous one takes the earlier instant.
+ */
+export function sameLocalTimeDaysLater(instantIso: string, days: number, zone: string): string {
+  const ms = parseInstant(instantIso);
+  const fraction = ((ms % 1000) + 1000) % 1000;
+  return toIso(wallToInstant(wallClock(ms, zone) + days * DAY_MS, zone) + fraction);
+}

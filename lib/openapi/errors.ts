@@ -26,6 +26,16 @@ const EXAMPLE_REQUEST_ID = '4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
 
 export const messageOf = (code: DocErrorCode) => new AppError(code).message;
 
+/** One occurrence a series cannot book (every such occurrence is listed). */
+const SERIES_CONFLICT_DETAIL = {
+  path: 'scheduled_at',
+  message: 'occurrence 9 (2027-02-01T15:00:00.000Z): The provider is not available at this time',
+  index: 9,
+  scheduled_at: '2027-02-01T15:00:00.000Z',
+  code: 'PROVIDER_UNAVAILABLE',
+  reason: 'overlap',
+};
+
 /** An error answer as the server writes it. */
 export const errorExample = (code: DocErrorCode) => ({
   success: false,
@@ -33,6 +43,7 @@ export const errorExample = (code: DocErrorCode) => ({
     code,
     message: messageOf(code),
     ...(code === 'VALIDATION_ERROR' ? { details: [{ path: 'scheduled_at', message: 'Invalid ISO datetime' }] } : {}),
+    ...(code === 'SERIES_CONFLICT' ? { details: [SERIES_CONFLICT_DETAIL] } : {}),
     request_id: EXAMPLE_REQUEST_ID,
   },
 });
@@ -63,6 +74,22 @@ export const FIELD_PROBLEM = {
       format: 'uuid',
       description: 'For an overlap with a hold: the hold in the way (instead of `appointment_id`).',
     },
+    index: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        '`SERIES_CONFLICT`: the occurrence that cannot be booked (0-based); every such occurrence is listed.',
+    },
+    scheduled_at: {
+      type: 'string',
+      format: 'date-time',
+      description: "`SERIES_CONFLICT`: that occurrence's start.",
+    },
+    code: {
+      type: 'string',
+      description:
+        '`SERIES_CONFLICT`: why that occurrence cannot be booked, as a create would answer it (`PROVIDER_UNAVAILABLE`, `ROOM_UNAVAILABLE`, `EQUIPMENT_UNAVAILABLE`), with `reason`.',
+    },
   },
 } satisfies oas31.SchemaObject;
 
@@ -82,7 +109,8 @@ const errorEnvelope = (codes: readonly DocErrorCode[]): Json => ({
         details: {
           type: 'array',
           items: { $ref: '#/components/schemas/FieldProblem' },
-          description: 'The field problems of a `VALIDATION_ERROR` (and the reasons of a `PROVIDER_UNAVAILABLE`).',
+          description:
+            'The field problems of a `VALIDATION_ERROR` (and the reasons of a `PROVIDER_UNAVAILABLE`; for `SERIES_CONFLICT`, one entry per occurrence that cannot be booked).',
         },
         request_id: { type: 'string', description: 'Also in the `X-Request-Id` header.' },
       },

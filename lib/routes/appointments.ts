@@ -41,7 +41,7 @@ export const createAppointment = /* @__PURE__ */ route('createAppointment', () =
   response: appt.Appointment,
   errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
   writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
-  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'services'],
+  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
@@ -67,7 +67,7 @@ export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () =
   response: appt.Appointment,
   errors: ['APPOINTMENT_NOT_FOUND', ...BOOKING_ERRORS, 'INVALID_STATUS_TRANSITION'],
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
-  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'services'],
+  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentStatus', () => ({

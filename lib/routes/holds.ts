@@ -30,7 +30,7 @@ export const createHold = /* @__PURE__ */ route('createHold', () => ({
   response: holds.Hold,
   errors: PLACEMENT_ERRORS,
   writes: { holds: ['put'], claims: ['put', 'update'] },
-  reads: ['claims', 'equipment', 'providers', 'rooms', 'services'],
+  reads: ['claims', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 export const getHold = /* @__PURE__ */ route('getHold', () => ({
@@ -82,7 +82,7 @@ export const confirmHold = /* @__PURE__ */ route('confirmHold', () => ({
     onlineLedger: ['update'],
     payments: ['put'],
   },
-  reads: ['claims', 'clients', 'holds', 'providers', 'services'],
+  reads: ['claims', 'clients', 'holds', 'providers', 'series', 'services'],
 }));
 
 export const createPublicHold = /* @__PURE__ */ route('createPublicHold', () => ({

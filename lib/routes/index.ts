@@ -2,6 +2,7 @@ import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { holdRoutes } from './holds';
+import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -24,6 +25,7 @@ export const routes = {
   ...clientRoutes,
   ...appointmentRoutes,
   ...holdRoutes,
+  ...seriesRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...webhookRoutes,

@@ -73,7 +73,17 @@ export const createPublicBooking = /* @__PURE__ */ route('createPublicBooking', 
     payments: ['put'],
   },
   touches: MANAGE_TOKEN,
-  reads: ['claims', 'clientSearch', 'clients', 'holds', 'onlineEmails', 'onlineLedger', 'providers', 'services'],
+  reads: [
+    'claims',
+    'clientSearch',
+    'clients',
+    'holds',
+    'onlineEmails',
+    'onlineLedger',
+    'providers',
+    'series',
+    'services',
+  ],
 }));
 
 export const getPublicBooking = /* @__PURE__ */ route('getPublicBooking', () => ({
@@ -121,7 +131,7 @@ export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBo
   writes: { appointments: ['update'], claims: ['put', 'update'], onlineLedger: ['update'] },
   touches: MANAGE_TOKEN,
   // A booking the practice gave a room or equipment keeps them, so a move reads and claims them too.
-  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'services'],
+  reads: ['appointments', 'claims', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 /**

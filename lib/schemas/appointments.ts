@@ -119,6 +119,17 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         ),
         { examples: [null] },
       ),
+      series_id: meta(
+        z.optional(
+          z.nullable(
+            OutId(
+              'series',
+              'The series it was booked in (`POST /v1/appointment-series`); null otherwise (absent on appointments booked before series existed).',
+            ),
+          ),
+        ),
+        { examples: [null] },
+      ),
       ...Timestamps,
     }),
     {

@@ -59,6 +59,7 @@ export const EXAMPLE_ID = {
   adjustment: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c13',
   publishableKey: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14',
   hold: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15',
+  series: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e16',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

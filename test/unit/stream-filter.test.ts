@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdCodec, holdIpLedgerCodec } from '../../lib/db/codecs';
+import { holdCodec, holdIpLedgerCodec, seriesCodec } from '../../lib/db/codecs';
 import { REPORT_KINDS } from '../../lib/db/report-sources';
 import { EVENT_SOURCES } from '../../lib/events/mappings';
 import { workers } from '../../lib/workers';
@@ -22,11 +22,11 @@ describe("stream mappings' filters", () => {
     expect(sorted(workers.aggregateReports.trigger.entities)).toEqual(sorted(REPORT_KINDS));
   });
 
-  it('holds emit no events (a private draft until confirmed): no stream worker takes a hold, its IP ledger or their TTL expiries', () => {
+  it('holds and series items emit no events (a series speaks through its appointments): no stream worker takes a hold, its IP ledger, a series or their TTL expiries', () => {
     for (const [name, worker] of Object.entries(workers)) {
       if (worker.trigger.kind !== 'stream') continue;
       const filters = streamFilterPatterns(worker.trigger.entities);
-      for (const kind of [holdCodec.entity, holdIpLedgerCodec.entity]) {
+      for (const kind of [holdCodec.entity, holdIpLedgerCodec.entity, seriesCodec.entity]) {
         expect(passes(filters, record('INSERT', { NewImage: kind })), name).toBe(false);
         expect(passes(filters, record('MODIFY', { NewImage: kind, OldImage: kind })), name).toBe(false);
         expect(passes(filters, record('REMOVE', { OldImage: kind })), name).toBe(false);

@@ -74,6 +74,8 @@ export interface AppointmentRecord extends Versioned, PlacedTime {
   manage_generation?: number;
   /** The hold it was confirmed from (API reference, holds): null on appointments booked directly, absent on those booked before holds. */
   hold_id?: string | null;
+  /** The series it was booked in (API reference, series): null otherwise, absent on those booked before series. */
+  series_id?: string | null;
 }
 
 /**
@@ -123,7 +125,7 @@ export interface ClaimBucketRecord {
   /** `YYYY-MM-DDTHH` (UTC). */
   hour: string;
   /** claimant id -> its interval; a hold's entry also carries `hold: true` and its `expires_at`. */
-  entries: Record<string, { start: string; end: string; hold?: true; expires_at?: string }>;
+  entries: Record<string, { start: string; end: string; hold?: true; expires_at?: string; series_id?: string }>;
   version: number;
 }
 
@@ -181,4 +183,17 @@ export interface OnlineLedgerRecord {
   /** appointment id -> its end (ISO). */
   ends: Record<string, string>;
   version: number;
+}
+
+/**
+ * A series (API reference, series; docs/decisions/0025): `pending` while its occurrences' claims
+ * are written (each expiring at `claims_until`), `committed` once its appointments exist, all
+ * together. `expires_at` is the item's own retention (a pending one that never committed).
+ */
+export interface SeriesRecord extends Versioned {
+  id: string;
+  medspa_id: string;
+  status: 'pending' | 'committed';
+  claims_until: string;
+  appointment_ids: string[];
 }
