@@ -3,6 +3,7 @@ import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
 import { holdRoutes } from './holds';
 import { paymentRoutes } from './payments';
+import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
 import { publicRoutes } from './public';
@@ -26,6 +27,7 @@ export const routes = {
   ...holdRoutes,
   ...productRoutes,
   ...paymentRoutes,
+  ...planRoutes,
   ...webhookRoutes,
   ...publicBookingRoutes,
   ...bookingPageRoutes,
