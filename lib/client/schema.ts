@@ -3150,6 +3150,8 @@ export interface components {
             fees: components["schemas"]["Fee"][];
             /** @example null */
             hold_id?: string | null;
+            /** @example null */
+            client_plan_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3282,6 +3284,8 @@ export interface components {
             fees: components["schemas"]["Fee"][];
             /** @example null */
             hold_id?: string | null;
+            /** @example null */
+            client_plan_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3836,7 +3840,15 @@ export interface components {
              * @example null
              */
             current_term: {
+                /**
+                 * @description Its first day (practice-local).
+                 * @example 2026-12-01
+                 */
                 starts_on: string;
+                /**
+                 * @description Its last day (practice-local, inclusive).
+                 * @example 2026-12-31
+                 */
                 ends_on: string;
             } | null;
             /**
@@ -3937,8 +3949,20 @@ export interface components {
              *     }
              */
             balance_after: {
+                /**
+                 * @description Units reserved after it.
+                 * @example 1
+                 */
                 reserved: number;
+                /**
+                 * @description Units used after it.
+                 * @example 2
+                 */
                 used: number;
+                /**
+                 * @description Units remaining after it.
+                 * @example 3
+                 */
                 remaining: number;
             };
             /**
@@ -4427,6 +4451,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4594,6 +4620,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4756,6 +4784,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4918,6 +4948,8 @@ export interface components {
                     fees?: components["schemas"]["Fee"][];
                     /** @example null */
                     hold_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -8043,6 +8075,8 @@ export interface operations {
                             fees: components["schemas"]["Fee"][];
                             /** @example null */
                             hold_id?: string | null;
+                            /** @example null */
+                            client_plan_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -8275,6 +8309,12 @@ export interface operations {
                      * @example 45000
                      */
                     price_cents?: number;
+                    /**
+                     * Format: uuid
+                     * @description Book against this client plan: one unit of the service is reserved in the booking's own write, and the price is 0 (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    client_plan_id?: string;
                 };
             };
         };
@@ -11443,6 +11483,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11529,6 +11570,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11568,6 +11610,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11654,6 +11697,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11693,6 +11737,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11778,6 +11823,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11817,6 +11863,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11902,6 +11949,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11941,6 +11989,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -12026,6 +12075,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -12111,6 +12161,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -12196,6 +12247,7 @@ export interface operations {
                  *           },
                  *           "fees": [],
                  *           "hold_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

@@ -143,6 +143,17 @@ export function balanceStepAction(balance: PlanBalanceRecord, entry: PlanLedgerR
   };
 }
 
+/** The client plan is still active when the booking commits (a pause or cancel racing it wins or waits). */
+export const clientPlanActiveCheck = (plan: ClientPlanRecord): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: clientPlanKey(plan.medspa_id, plan.id),
+    ConditionExpression: '#s = :active',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':active': 'active' },
+  },
+});
+
 export const ledgerPutAction = (entry: PlanLedgerRecord): TransactItem => putAction(planLedgerCodec.toItem(entry));
 
 export type LedgerWriteResult = { ok: true } | { ok: false; current: PlanBalanceRecord | null };

@@ -240,6 +240,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     cancellation_policy: z._default(z.nullable(storedPolicy), null),
     fees: z._default(z.array(storedFee), () => []),
     hold_id: z.optional(nullableText),
+    client_plan_id: z.optional(nullableText),
     ...versioned,
   }),
 );

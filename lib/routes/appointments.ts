@@ -16,6 +16,13 @@ const BOOKING_ERRORS = [
   'ROOM_UNAVAILABLE',
   'EQUIPMENT_UNAVAILABLE',
 ] as const;
+/** Booking against a client plan (API reference, section 12), checked right after PROVIDER_NOT_CERTIFIED. */
+const PLAN_BOOKING_ERRORS = [
+  'CLIENT_PLAN_NOT_FOUND',
+  'PLAN_NOT_APPLICABLE',
+  'PLAN_NOT_ACTIVE',
+  'ENTITLEMENT_EXHAUSTED',
+] as const;
 /** A move through the status machine (API reference, appointments: statuses). */
 const STATUS_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION'] as const;
 
@@ -39,9 +46,17 @@ export const createAppointment = /* @__PURE__ */ route('createAppointment', () =
   auth: ALLOW.frontOffice,
   body: appt.CreateAppointmentBody,
   response: appt.Appointment,
-  errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
-  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
-  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'services'],
+  errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS, ...PLAN_BOOKING_ERRORS],
+  // A booking against a client plan reserves its unit (balance + ledger entry) in the same write.
+  writes: {
+    appointments: ['put'],
+    claims: ['put', 'update'],
+    clients: ['check'],
+    onlineLedger: ['update'],
+    clientPlans: ['check', 'update'],
+    planLedger: ['put'],
+  },
+  reads: ['claims', 'clientPlans', 'clients', 'equipment', 'providers', 'rooms', 'services'],
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({

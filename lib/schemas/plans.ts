@@ -188,7 +188,12 @@ export const ClientPlan = /* @__PURE__ */ schema(() =>
       status: doc(z.enum(CLIENT_PLAN_STATUSES), 'Where it stands.', 'active'),
       starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
       current_term: doc(
-        z.nullable(z.object({ starts_on: z.string(), ends_on: z.string() })),
+        z.nullable(
+          z.object({
+            starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
+            ends_on: doc(z.string(), 'Its last day (practice-local, inclusive).', '2026-12-31'),
+          }),
+        ),
         "A membership's current term, both days inclusive (null for a package).",
         null,
       ),
@@ -231,7 +236,11 @@ export const LedgerEntry = /* @__PURE__ */ schema(() =>
       appointment_id: z.optional(OutId('appointment', 'The booking it is for (reserve, release, use).')),
       reason: z.optional(doc(z.string(), 'Why (adjustments).', 'Goodwill session')),
       balance_after: doc(
-        z.object({ reserved: Int, used: Int, remaining: Int }),
+        z.object({
+          reserved: doc(Int, 'Units reserved after it.', 1),
+          used: doc(Int, 'Units used after it.', 2),
+          remaining: doc(Int, 'Units remaining after it.', 3),
+        }),
         'The balance right after this entry.',
         { reserved: 1, used: 2, remaining: 3 },
       ),

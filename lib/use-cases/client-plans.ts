@@ -56,7 +56,7 @@ export const getClientPlan = async (medspaId: string, id: string): Promise<Clien
   return toClientPlan(plan, balances);
 };
 
-const ledgerEntry = (
+export const ledgerEntry = (
   balance: PlanBalanceRecord,
   kind: LedgerKind,
   quantity: number,

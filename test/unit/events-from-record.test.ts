@@ -145,8 +145,8 @@ const publicKeys = (schema: { shape: Record<string, unknown> }) => Object.keys(s
 
 describe('appointments', () => {
   it('an insert is appointment.created with the public appointment, a deterministic evt_ id and the change time', () => {
-    // Booked from a hold, so it has every public field (`hold_id` is only on those).
-    const appointment = makeAppointment({ hold_id: randomUUID() });
+    // Booked from a hold against a plan, so it has every public field (`hold_id`, `client_plan_id` are only on those).
+    const appointment = makeAppointment({ hold_id: randomUUID(), client_plan_id: randomUUID() });
     const source = insert(appointmentItem(appointment), 'evt-source-1');
     const [event, ...rest] = eventsFromRecord(source, context);
     expect(rest).toEqual([]);

@@ -70,6 +70,8 @@ export interface AppointmentRecord extends Versioned {
   manage_generation?: number;
   /** The hold it was confirmed from (API reference, holds): null on appointments booked directly, absent on those booked before holds. */
   hold_id?: string | null;
+  /** The client plan whose unit it holds (section 12): null or absent when booked without one. */
+  client_plan_id?: string | null;
 }
 
 /**

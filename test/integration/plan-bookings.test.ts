@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, makePractice, type TestPractice } from '../fixtures/api';
+import { makeClient, makeProvider, makeService } from '../fixtures/builders';
+import { makePlan, sellPlanTo } from '../fixtures/plans';
+
+/** Booking against a client plan (API reference, section 12): the unit reserved in the booking's own write. */
+
+const DAY_MS = 86_400_000;
+/** 15:00 UTC (10:00 in New York, inside 9-5) `days` ahead: each its own hour, so no two ever conflict. */
+const at = (days: number) => `${new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10)}T15:00:00Z`;
+
+let practice: TestPractice;
+let provider: { id: string };
+let laser: { id: string };
+let facial: { id: string };
+let client: { id: string };
+
+beforeAll(async () => {
+  practice = await makePractice();
+  provider = await makeProvider(practice);
+  [laser, facial, client] = await Promise.all([
+    makeService(practice, { provider_ids: [provider.id] }),
+    makeService(practice, { provider_ids: [provider.id] }),
+    makeClient(practice),
+  ]);
+});
+
+const book = (body: Record<string, unknown>) =>
+  call('POST', '/v1/appointments', {
+    token: practice.adminToken,
+    body: { client_id: client.id, service_id: laser.id, provider_id: provider.id, ...body },
+  });
+
+const sellLaser = async (quantity: number, to = client.id) => {
+  const plan = await makePlan(practice, { kind: 'package', benefits: [{ service_id: laser.id, quantity }] });
+  return (await sellPlanTo(practice, to, { plan_id: plan.id })).id as string;
+};
+
+describe('booking against a plan', () => {
+  it('12 concurrent bookings against 5 units: exactly 5 succeed, the ledger sums exactly, none below zero', async () => {
+    const planId = await sellLaser(5);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => book({ scheduled_at: at(2 + i), client_plan_id: planId })),
+    );
+    const booked = answers.filter((r) => r.status === 201);
+    expect(
+      booked,
+      JSON.stringify(answers.filter((r) => r.status !== 201 && r.status !== 409).map((r) => r.body)),
+    ).toHaveLength(5);
+    expect(answers.filter((r) => r.status === 409).map((r) => r.body.error.code)).toEqual(
+      Array(7).fill('ENTITLEMENT_EXHAUSTED'),
+    );
+    for (const r of booked)
+      expect(r.body.data).toMatchObject({ price_cents: 0, client_plan_id: planId, deposit_required_cents: 0 });
+
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token: practice.adminToken })).body.data;
+    expect(plan.balances).toEqual([
+      { service_id: laser.id, granted: 5, reserved: 5, used: 0, expired: 0, remaining: 0 },
+    ]);
+    const ledger = (await call('GET', `/v1/client-plans/${planId}/ledger`, { token: practice.adminToken })).body.data;
+    const reserves = ledger.filter((e: any) => e.kind === 'reserve');
+    expect(reserves.map((e: any) => e.appointment_id).sort()).toEqual(booked.map((r) => r.body.data.id).sort());
+    expect(reserves.map((e: any) => e.balance_after.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(reserves.map((e: any) => e.balance_after.reserved).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("checks in create's order right after PROVIDER_NOT_CERTIFIED, and a refused booking reserves nothing", async () => {
+    const planId = await sellLaser(1);
+    const other = await makeClient(practice);
+    const othersPlan = await sellLaser(1, other.id);
+    const uncertified = await makeProvider(practice);
+    const code = async (body: Record<string, unknown>) => (await book(body)).body.error?.code;
+
+    expect(await code({ scheduled_at: at(20), provider_id: uncertified.id, client_plan_id: crypto.randomUUID() })).toBe(
+      'PROVIDER_NOT_CERTIFIED',
+    );
+    expect(await code({ scheduled_at: at(20), client_plan_id: crypto.randomUUID() })).toBe('CLIENT_PLAN_NOT_FOUND');
+    expect(await code({ scheduled_at: at(20), client_plan_id: othersPlan })).toBe('PLAN_NOT_APPLICABLE');
+    expect(await code({ scheduled_at: at(20), service_id: facial.id, client_plan_id: planId })).toBe(
+      'PLAN_NOT_APPLICABLE',
+    );
+    // Before the time's availability: a booking on a taken time with a bad plan is the plan's error.
+    expect((await book({ scheduled_at: at(21) })).status).toBe(201);
+    expect(await code({ scheduled_at: at(21), client_plan_id: crypto.randomUUID() })).toBe('CLIENT_PLAN_NOT_FOUND');
+    expect(await code({ scheduled_at: at(21), client_plan_id: planId })).toBe('PROVIDER_UNAVAILABLE');
+
+    const pause = await call('POST', `/v1/client-plans/${planId}/pause`, { token: practice.adminToken });
+    expect(pause.status).toBe(200);
+    expect(await code({ scheduled_at: at(22), client_plan_id: planId })).toBe('PLAN_NOT_ACTIVE');
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token: practice.adminToken })).body.data;
+    expect(plan.balances[0]).toMatchObject({ reserved: 0, remaining: 1 });
+  });
+});
