@@ -142,3 +142,15 @@ export function termsProblem(terms: {
   if (terms.rollover !== undefined) return ['rollover', 'rollover is for memberships'];
   return null;
 }
+
+/**
+ * How a plan-booked appointment's reserved unit settles when it stops holding time (sections 11
+ * and 12): a completion uses it, so does a no-show or a late cancel (the cancel inside the
+ * policy's window: `lateFee`) unless the staff waive the fee; an early cancel or a delete releases it.
+ */
+export function settlementOf(to: string, lateFee: boolean, waived: boolean): 'use' | 'release' {
+  if (to === 'completed') return 'use';
+  if (waived) return 'release';
+  if (to === 'no_show') return 'use';
+  return to === 'cancelled' && lateFee ? 'use' : 'release';
+}

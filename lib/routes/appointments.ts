@@ -95,8 +95,16 @@ export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentS
   body: appt.StatusBody,
   response: appt.Appointment,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    clients: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () => ({
@@ -111,8 +119,15 @@ export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () =
   response: appt.Appointment,
   ifMatch: true,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used (late) or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
@@ -126,8 +141,16 @@ export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
   response: appt.Appointment,
   ifMatch: true,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    clients: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const waiveAppointmentFee = /* @__PURE__ */ route('waiveAppointmentFee', () => ({
@@ -154,8 +177,15 @@ export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () =
   params: IdParams,
   response: Deleted,
   errors: ['APPOINTMENT_NOT_FOUND'],
-  writes: { appointments: ['delete'], claims: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's reserved unit is released in the same write (section 12).
+  writes: {
+    appointments: ['delete'],
+    claims: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({

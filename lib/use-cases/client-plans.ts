@@ -13,16 +13,8 @@ import {
 } from '../db/plans';
 import type { RequestWrites } from '../db/request-writes';
 import { toClientPlan, toLedgerEntry } from '../domain/plan-presenters';
-import {
-  applyStep,
-  balanceStep,
-  emptyBalance,
-  nextPlanStatus,
-  saleDates,
-  type LedgerKind,
-  type PlanAction,
-} from '../domain/plans';
-import type { ClientPlanRecord, PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
+import { applyStep, balanceStep, emptyBalance, nextPlanStatus, saleDates, type PlanAction } from '../domain/plans';
+import type { ClientPlanRecord, PlanBalanceRecord } from '../domain/records';
 import { localDateOf } from '../domain/time';
 import { AppError } from '../errors';
 import { retry } from '../retry';
@@ -38,6 +30,7 @@ import { planPayment } from './payments';
 import { readPlan } from './plans';
 import { readPractice } from './practice';
 import { readResource } from './resources';
+import { ledgerEntry } from './plan-bookings';
 
 /**
  * A client's plans (API reference, section 12): sold with their balances and grant entries (and
@@ -54,29 +47,6 @@ export async function readClientPlan(medspaId: string, id: string): Promise<Clie
 export const getClientPlan = async (medspaId: string, id: string): Promise<ClientPlan> => {
   const { plan, balances } = await readClientPlan(medspaId, id);
   return toClientPlan(plan, balances);
-};
-
-export const ledgerEntry = (
-  balance: PlanBalanceRecord,
-  kind: LedgerKind,
-  quantity: number,
-  at: string,
-  extra: { appointment_id?: string; reason?: string } = {},
-): PlanLedgerRecord | null => {
-  const after = applyStep(balance, balanceStep(kind, quantity));
-  if (!after) return null;
-  return {
-    id: randomUUID(),
-    medspa_id: balance.medspa_id,
-    client_plan_id: balance.client_plan_id,
-    service_id: balance.service_id,
-    kind,
-    quantity,
-    appointment_id: extra.appointment_id ?? null,
-    reason: extra.reason ?? null,
-    balance_after: { reserved: after.reserved, used: after.used, remaining: after.remaining },
-    created_at: at,
-  };
 };
 
 /** Sells a plan to a client: the plan must be on sale; its units are granted at once. */

@@ -1,8 +1,9 @@
-import { balanceStepAction, clientPlanActiveCheck, findClientPlan, ledgerPutAction } from '../db/plans';
+import { balanceStepAction, clientPlanActiveCheck, findBalance, findClientPlan, ledgerPutAction } from '../db/plans';
 import type { TransactItem } from '../db/transact';
-import { bookingProblem } from '../domain/plans';
+import { randomUUID } from 'node:crypto';
+import { applyStep, balanceStep, bookingProblem, type LedgerKind } from '../domain/plans';
+import type { PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
 import { AppError } from '../errors';
-import { ledgerEntry } from './client-plans';
 
 /**
  * Booking against a client plan (API reference, section 12): the plan and its balances read with
@@ -11,6 +12,30 @@ import { ledgerEntry } from './client-plans';
  * simultaneous bookings against k units exactly k commit: the others' balance condition fails,
  * and their next try reads what is left (ENTITLEMENT_EXHAUSTED at 0).
  */
+/** A ledger entry moving this balance, with the balance right after it; null when a counter would go below zero. */
+export const ledgerEntry = (
+  balance: PlanBalanceRecord,
+  kind: LedgerKind,
+  quantity: number,
+  at: string,
+  extra: { appointment_id?: string; reason?: string } = {},
+): PlanLedgerRecord | null => {
+  const after = applyStep(balance, balanceStep(kind, quantity));
+  if (!after) return null;
+  return {
+    id: randomUUID(),
+    medspa_id: balance.medspa_id,
+    client_plan_id: balance.client_plan_id,
+    service_id: balance.service_id,
+    kind,
+    quantity,
+    appointment_id: extra.appointment_id ?? null,
+    reason: extra.reason ?? null,
+    balance_after: { reserved: after.reserved, used: after.used, remaining: after.remaining },
+    created_at: at,
+  };
+};
+
 export async function readPlanUse(medspaId: string, clientPlanId: string, now: Date) {
   const found = await findClientPlan(medspaId, clientPlanId);
   const balanceFor = (serviceId: string) => found?.balances.find((b) => b.service_id === serviceId);
@@ -30,4 +55,22 @@ export async function readPlanUse(medspaId: string, clientPlanId: string, now: D
       return [clientPlanActiveCheck(found!.plan), balanceStepAction(balance, entry), ledgerPutAction(entry)];
     },
   };
+}
+
+/**
+ * The writes that settle a plan-booked appointment's reservation (a use or a release), for the
+ * status change's own transaction: the balance's step on the version read and its ledger entry.
+ * A balance that moved meanwhile fails the transaction, and the change is decided again.
+ */
+export async function settlementWrites(
+  medspaId: string,
+  appointment: { id: string; service_id: string; client_plan_id?: string | null },
+  kind: 'use' | 'release',
+  at: string,
+): Promise<TransactItem[]> {
+  if (!appointment.client_plan_id) return [];
+  const balance = await findBalance(medspaId, appointment.client_plan_id, appointment.service_id);
+  const entry = balance && ledgerEntry(balance, kind, 1, at, { appointment_id: appointment.id });
+  // Nothing reserved to settle (an adjustment cannot take reserved units): nothing to write.
+  return balance && entry ? [balanceStepAction(balance, entry), ledgerPutAction(entry)] : [];
 }

@@ -2,12 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeProvider, makeService } from '../fixtures/builders';
 import { makePlan, sellPlanTo } from '../fixtures/plans';
+import { changePractice } from '../../lib/use-cases/practice';
 
 /** Booking against a client plan (API reference, section 12): the unit reserved in the booking's own write. */
 
 const DAY_MS = 86_400_000;
 /** 15:00 UTC (10:00 in New York, inside 9-5) `days` ahead: each its own hour, so no two ever conflict. */
-const at = (days: number) => `${new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10)}T15:00:00Z`;
+const at = (days: number, hour = 15) =>
+  `${new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10)}T${hour}:00:00Z`;
 
 let practice: TestPractice;
 let provider: { id: string };
@@ -89,5 +91,51 @@ describe('booking against a plan', () => {
     expect(await code({ scheduled_at: at(22), client_plan_id: planId })).toBe('PLAN_NOT_ACTIVE');
     const plan = (await call('GET', `/v1/client-plans/${planId}`, { token: practice.adminToken })).body.data;
     expect(plan.balances[0]).toMatchObject({ reserved: 0, remaining: 1 });
+  });
+
+  it('completion and no-show use the unit, a late cancel too unless waived; an early cancel or a delete releases it', async () => {
+    // A 7-day late window, snapshotted at booking; fees are fixed amounts a plan booking never pays.
+    const fee = { type: 'fixed' as const, value: 5000 };
+    await changePractice(
+      practice.medspaId,
+      { cancellation_policy: { late_cancel_minutes: 10_080, late_cancel_fee: fee, no_show_fee: fee } },
+      { now: new Date() },
+    );
+    const planId = await sellLaser(6);
+    const days = [2, 3, 4, 40, 41, 5];
+    const [done, late, waived, early, deleted, missed] = await Promise.all(
+      days.map(async (d) => {
+        const r = await book({ scheduled_at: at(d, 16), client_plan_id: planId });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        return r.body.data.id as string;
+      }),
+    );
+    const token = practice.adminToken;
+    const status = (id: string, to: string) =>
+      call('PATCH', `/v1/appointments/${id}/status`, { token, body: { status: to } });
+    const cancel = (id: string, body: object = {}) => call('POST', `/v1/appointments/${id}/cancel`, { token, body });
+    for (const to of ['confirmed', 'checked_in', 'in_progress', 'completed'])
+      expect((await status(done, to)).status).toBe(200);
+    const lateCancel = await cancel(late);
+    expect(lateCancel.body.data).toMatchObject({ status: 'cancelled', fees: [] });
+    expect((await cancel(waived, { waive_fee: true })).status).toBe(200);
+    expect((await cancel(early)).status).toBe(200);
+    expect((await call('DELETE', `/v1/appointments/${deleted}`, { token })).status).toBe(200);
+    for (const to of ['confirmed', 'checked_in']) expect((await status(missed, to)).status).toBe(200);
+    expect((await call('POST', `/v1/appointments/${missed}/no-show`, { token })).body.data.fees).toEqual([]);
+
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token })).body.data;
+    expect(plan.balances).toEqual([
+      { service_id: laser.id, granted: 6, reserved: 0, used: 3, expired: 0, remaining: 3 },
+    ]);
+    const ledger = (await call('GET', `/v1/client-plans/${planId}/ledger`, { token })).body.data;
+    const settled = (kind: string) =>
+      ledger
+        .filter((e: any) => e.kind === kind)
+        .map((e: any) => e.appointment_id)
+        .sort();
+    expect(settled('use')).toEqual([done, late, missed].sort());
+    expect(settled('release')).toEqual([waived, early, deleted].sort());
+    expect(ledger[0].balance_after).toEqual({ reserved: 0, used: 3, remaining: 3 });
   });
 });

@@ -7,6 +7,7 @@ import {
   emptyBalance,
   nextPlanStatus,
   saleDates,
+  settlementOf,
   termsProblem,
   LEDGER_KINDS,
   type Balance,
@@ -57,5 +58,16 @@ describe('plan rules', () => {
     expect(bookingProblem(plan, { client_id: 'c', service_id: 't' })).toBe('PLAN_NOT_APPLICABLE');
     expect(bookingProblem(plan, { client_id: 'c', service_id: 's' })).toBe('PLAN_NOT_ACTIVE');
     expect(bookingProblem({ ...plan, status: 'active' }, { client_id: 'c', service_id: 's' })).toBeNull();
+  });
+});
+
+describe('settling a plan-booked appointment', () => {
+  it('completion and no-show use, a late cancel uses unless waived, the rest release', () => {
+    expect(settlementOf('completed', false, false)).toBe('use');
+    expect(settlementOf('no_show', false, false)).toBe('use');
+    expect(settlementOf('no_show', false, true)).toBe('release');
+    expect(settlementOf('cancelled', true, false)).toBe('use');
+    expect(settlementOf('cancelled', true, true)).toBe('release');
+    expect(settlementOf('cancelled', false, false)).toBe('release');
   });
 });
