@@ -9159,6 +9159,12 @@ export interface operations {
                          */
                         reference?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description Book against this client plan: one unit reserved in the confirm's own write, price 0, no deposit asked (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    client_plan_id?: string;
                 };
             };
         };

@@ -138,4 +138,28 @@ describe('booking against a plan', () => {
     expect(settled('release')).toEqual([waived, early, deleted].sort());
     expect(ledger[0].balance_after).toEqual({ reserved: 0, used: 3, remaining: 3 });
   });
+
+  it("a hold's confirm takes client_plan_id: its unit reserved in the confirm's write, price 0; an exhausted plan leaves the hold active", async () => {
+    const planId = await sellLaser(1);
+    const token = practice.adminToken;
+    const holdAt = async (days: number) => {
+      const held = await call('POST', '/v1/holds', {
+        token,
+        body: { service_id: laser.id, provider_id: provider.id, scheduled_at: at(days, 17) },
+      });
+      expect(held.status, JSON.stringify(held.body)).toBe(201);
+      return held.body.data.id as string;
+    };
+    const confirm = (id: string) =>
+      call('POST', `/v1/holds/${id}/confirm`, { token, body: { client_id: client.id, client_plan_id: planId } });
+    const [first, second] = [await holdAt(50), await holdAt(51)];
+    const booked = await confirm(first);
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    expect(booked.body.data).toMatchObject({ client_plan_id: planId, price_cents: 0, hold_id: first });
+    const refused = await confirm(second);
+    expect(refused.body.error?.code).toBe('ENTITLEMENT_EXHAUSTED');
+    expect((await call('GET', `/v1/holds/${second}`, { token })).body.data.status).toBe('active');
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token })).body.data;
+    expect(plan.balances[0]).toMatchObject({ reserved: 1, remaining: 0 });
+  });
 });
