@@ -1861,6 +1861,146 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "client_plan.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plan was sold to a client (its units granted; its balances are on GET /v1/client-plans/{id})
+         * @description The body is the `client_plan.sold` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanSold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan was paused
+         * @description The body is the `client_plan.paused` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's paused plan was resumed
+         * @description The body is the `client_plan.resumed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanResumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan was cancelled
+         * @description The body is the `client_plan.cancelled` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan expired
+         * @description The body is the `client_plan.expired` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A membership's next term began (previous holds the term before)
+         * @description The body is the `client_plan.renewed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entitlement.used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plan's unit was used (a completion, a no-show or a late cancel of a plan-booked appointment): the object is the ledger entry
+         * @description The body is the `entitlement.used` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onEntitlementUsed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -3856,8 +3996,6 @@ export interface components {
              * @example 2027-12-01
              */
             expires_on: string | null;
-            /** @description Units per service. */
-            balances: components["schemas"]["PlanBalance"][];
             /**
              * @description Grows with every change of status.
              * @example 1
@@ -3869,6 +4007,8 @@ export interface components {
              * @example 2026-11-23T14:05:09.412Z
              */
             created_at: string;
+            /** @description Units per service. */
+            balances: components["schemas"]["PlanBalance"][];
         };
         /** @description A client plan's units of one service. */
         PlanBalance: {
@@ -3912,6 +4052,12 @@ export interface components {
              * @example 3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18
              */
             id: string;
+            /**
+             * Format: uuid
+             * @description The client's plan.
+             * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+             */
+            client_plan_id: string;
             /**
              * Format: uuid
              * @description The service.
@@ -5456,6 +5602,666 @@ export interface components {
                 };
             };
         };
+        /** @description A plan was sold to a client (its units granted; its balances are on GET /v1/client-plans/{id}). */
+        ClientPlanSoldEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.sold
+             * @constant
+             */
+            type: "client_plan.sold";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+            };
+        };
+        /** @description A client's plan as the client_plan.* events carry it (balances: GET /v1/client-plans/{id}). */
+        ClientPlanEvent: {
+            /**
+             * Format: uuid
+             * @description The client plan's id.
+             * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The plan sold.
+             * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+             */
+            plan_id: string;
+            /**
+             * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+             * @example package
+             * @enum {string}
+             */
+            kind: "package" | "membership";
+            /**
+             * @description The plan's name when sold.
+             * @example Laser hair removal x6
+             */
+            name: string;
+            /**
+             * @description Where it stands.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "paused" | "cancelled" | "expired";
+            /**
+             * @description Its first day (practice-local).
+             * @example 2026-12-01
+             */
+            starts_on: string;
+            /**
+             * @description A membership's current term, both days inclusive (null for a package).
+             * @example null
+             */
+            current_term: {
+                /**
+                 * @description Its first day (practice-local).
+                 * @example 2026-12-01
+                 */
+                starts_on: string;
+                /**
+                 * @description Its last day (practice-local, inclusive).
+                 * @example 2026-12-31
+                 */
+                ends_on: string;
+            } | null;
+            /**
+             * @description The day a package's units expire (null: never, or a membership).
+             * @example 2027-12-01
+             */
+            expires_on: string | null;
+            /**
+             * @description Grows with every change of status.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was sold.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+        };
+        /** @description A client's plan was paused. */
+        ClientPlanPausedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.paused
+             * @constant
+             */
+            type: "client_plan.paused";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's paused plan was resumed. */
+        ClientPlanResumedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.resumed
+             * @constant
+             */
+            type: "client_plan.resumed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's plan was cancelled. */
+        ClientPlanCancelledEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.cancelled
+             * @constant
+             */
+            type: "client_plan.cancelled";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's plan expired. */
+        ClientPlanExpiredEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.expired
+             * @constant
+             */
+            type: "client_plan.expired";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A membership's next term began (previous holds the term before). */
+        ClientPlanRenewedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.renewed
+             * @constant
+             */
+            type: "client_plan.renewed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A plan's unit was used (a completion, a no-show or a late cancel of a plan-booked appointment): the object is the ledger entry. */
+        EntitlementUsedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example entitlement.used
+             * @constant
+             */
+            type: "entitlement.used";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["PlanLedgerEntry"];
+            };
+        };
         /** @description POST /v1/webhooks/{id}/test: sent to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -5573,6 +6379,14 @@ export type ClientDeletedEvent = components['schemas']['ClientDeletedEvent'];
 export type PaymentReceivedEvent = components['schemas']['PaymentReceivedEvent'];
 export type ConsentSignedEvent = components['schemas']['ConsentSignedEvent'];
 export type ProductLowStockEvent = components['schemas']['ProductLowStockEvent'];
+export type ClientPlanSoldEvent = components['schemas']['ClientPlanSoldEvent'];
+export type ClientPlanEvent = components['schemas']['ClientPlanEvent'];
+export type ClientPlanPausedEvent = components['schemas']['ClientPlanPausedEvent'];
+export type ClientPlanResumedEvent = components['schemas']['ClientPlanResumedEvent'];
+export type ClientPlanCancelledEvent = components['schemas']['ClientPlanCancelledEvent'];
+export type ClientPlanExpiredEvent = components['schemas']['ClientPlanExpiredEvent'];
+export type ClientPlanRenewedEvent = components['schemas']['ClientPlanRenewedEvent'];
+export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -10392,7 +11206,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -10520,7 +11334,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -12717,6 +13531,486 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ProductLowStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanSold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.sold",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanSoldEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.paused",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanPausedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanResumed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.resumed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanResumedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.cancelled",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.expired",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanRenewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.renewed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEntitlementUsed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "entitlement.used",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18",
+                 *           "client_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "service_id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03",
+                 *           "kind": "reserve",
+                 *           "quantity": 1,
+                 *           "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "reason": "Goodwill session",
+                 *           "balance_after": {
+                 *             "reserved": 1,
+                 *             "used": 2,
+                 *             "remaining": 3
+                 *           },
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntitlementUsedEvent"];
             };
         };
         responses: {

@@ -35,7 +35,7 @@ export function toClientPlan(plan: ClientPlanRecord, balances: readonly PlanBala
 }
 
 export function toLedgerEntry(entry: PlanLedgerRecord) {
-  const { medspa_id: _m, client_plan_id: _c, appointment_id, reason, ...fields } = entry;
+  const { medspa_id: _m, appointment_id, reason, ...fields } = entry;
   return {
     ...fields,
     ...(appointment_id === null ? {} : { appointment_id }),

@@ -177,37 +177,48 @@ export const BalanceOut = /* @__PURE__ */ schema(() =>
   ),
 );
 
+const ClientPlanFields = /* @__PURE__ */ schema(() => ({
+  id: OutId('clientPlan', "The client plan's id."),
+  client_id: OutId('client', 'The client.'),
+  plan_id: OutId('plan', 'The plan sold.'),
+  kind: PlanKind,
+  name: doc(z.string(), "The plan's name when sold.", 'Laser hair removal x6'),
+  status: doc(z.enum(CLIENT_PLAN_STATUSES), 'Where it stands.', 'active'),
+  starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
+  current_term: doc(
+    z.nullable(
+      z.object({
+        starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
+        ends_on: doc(z.string(), 'Its last day (practice-local, inclusive).', '2026-12-31'),
+      }),
+    ),
+    "A membership's current term, both days inclusive (null for a package).",
+    null,
+  ),
+  expires_on: doc(
+    z.nullable(z.string()),
+    "The day a package's units expire (null: never, or a membership).",
+    '2027-12-01',
+  ),
+  version: doc(Int, 'Grows with every change of status.', 1),
+  created_at: Instant('When it was sold.'),
+}));
+
 export const ClientPlan = /* @__PURE__ */ schema(() =>
   meta(
     z.object({
-      id: OutId('clientPlan', "The client plan's id."),
-      client_id: OutId('client', 'The client.'),
-      plan_id: OutId('plan', 'The plan sold.'),
-      kind: PlanKind,
-      name: doc(z.string(), "The plan's name when sold.", 'Laser hair removal x6'),
-      status: doc(z.enum(CLIENT_PLAN_STATUSES), 'Where it stands.', 'active'),
-      starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
-      current_term: doc(
-        z.nullable(
-          z.object({
-            starts_on: doc(z.string(), 'Its first day (practice-local).', '2026-12-01'),
-            ends_on: doc(z.string(), 'Its last day (practice-local, inclusive).', '2026-12-31'),
-          }),
-        ),
-        "A membership's current term, both days inclusive (null for a package).",
-        null,
-      ),
-      expires_on: doc(
-        z.nullable(z.string()),
-        "The day a package's units expire (null: never, or a membership).",
-        '2027-12-01',
-      ),
+      ...ClientPlanFields,
       balances: doc(z.array(BalanceOut), 'Units per service.'),
-      version: doc(Int, 'Grows with every change of status.', 1),
-      created_at: Instant('When it was sold.'),
     }),
     { description: 'A plan a client bought, with its balances.', id: 'ClientPlan' },
   ),
+);
+/** What the client_plan.* events carry: the plan as sold and its status, without the balances (read them with GET). */
+export const ClientPlanEvent = /* @__PURE__ */ schema(() =>
+  meta(z.object(ClientPlanFields), {
+    description: "A client's plan as the client_plan.* events carry it (balances: GET /v1/client-plans/{id}).",
+    id: 'ClientPlanEvent',
+  }),
 );
 export type ClientPlan = z.output<typeof ClientPlan>;
 
@@ -230,6 +241,7 @@ export const LedgerEntry = /* @__PURE__ */ schema(() =>
   meta(
     z.object({
       id: OutId('ledgerEntry', 'The entry id.'),
+      client_plan_id: OutId('clientPlan', "The client's plan."),
       service_id: OutId('service', 'The service.'),
       kind: doc(z.enum(LEDGER_KINDS), 'What moved.', 'reserve'),
       quantity: doc(Int, "A positive count, except an adjust's signed delta.", 1),
