@@ -1074,6 +1074,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plans (`?kind=package|membership`, `?active=true|false`)
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listPlans"];
+        put?: never;
+        /**
+         * Create a package or membership plan (benefits and terms are fixed once created)
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a plan
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a plan's name, description, price or whether it is sold
+         * @description Roles: admin, manager. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        patch: operations["updatePlan"];
+        trace?: never;
+    };
+    "/v1/clients/{id}/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's plans with their balances, newest first
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listClientPlans"];
+        put?: never;
+        /**
+         * Sell a plan to a client: its units granted, and a payment given recorded, in one write
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["sellPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's plan with its balances per service
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getClientPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a plan: bookings against it are refused (409 PLAN_NOT_ACTIVE) until resumed; a paused membership does not renew
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["pauseClientPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused plan
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["resumeClientPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a plan now, or a membership at the end of its term (`at_term_end`)
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["cancelClientPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client plan's unit ledger, newest first
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listPlanLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-plans/{id}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a balance by a signed delta (never below 0 remaining: 409 ENTITLEMENT_EXHAUSTED)
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createPlanAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1723,6 +1915,146 @@ export interface webhooks {
          * @description The body is the `product.low_stock` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
          */
         post: operations["onProductLowStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plan was sold to a client (its units granted; its balances are on GET /v1/client-plans/{id})
+         * @description The body is the `client_plan.sold` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanSold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan was paused
+         * @description The body is the `client_plan.paused` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's paused plan was resumed
+         * @description The body is the `client_plan.resumed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanResumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan was cancelled
+         * @description The body is the `client_plan.cancelled` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's plan expired
+         * @description The body is the `client_plan.expired` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client_plan.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A membership's next term began (previous holds the term before)
+         * @description The body is the `client_plan.renewed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientPlanRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "entitlement.used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plan's unit was used (a completion, a no-show or a late cancel of a plan-booked appointment): the object is the ledger entry
+         * @description The body is the `entitlement.used` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onEntitlementUsed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3029,6 +3361,8 @@ export interface components {
             hold_id?: string | null;
             /** @example null */
             series_id?: string | null;
+            /** @example null */
+            client_plan_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3163,6 +3497,8 @@ export interface components {
             hold_id?: string | null;
             /** @example null */
             series_id?: string | null;
+            /** @example null */
+            client_plan_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -3579,6 +3915,278 @@ export interface components {
             /**
              * Format: date-time
              * @description When it was recorded.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+        };
+        /** @description A package or membership plan. */
+        Plan: {
+            /**
+             * Format: uuid
+             * @description The plan id.
+             * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The practice it belongs to.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /**
+             * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+             * @example package
+             * @enum {string}
+             */
+            kind: "package" | "membership";
+            /**
+             * @description Name.
+             * @example Laser hair removal x6
+             */
+            name: string;
+            /**
+             * @description A description.
+             * @example Six sessions, any area
+             */
+            description: string | null;
+            /**
+             * @description Price, minor units.
+             * @example 120000
+             */
+            price_cents: number;
+            /** @description What it gives. */
+            benefits: {
+                /**
+                 * Format: uuid
+                 * @description The service.
+                 * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                 */
+                service_id: string;
+                /**
+                 * @description Units (per term for a membership).
+                 * @example 6
+                 */
+                quantity: number;
+            }[];
+            /**
+             * @description A membership's term in months (null for a package).
+             * @example null
+             */
+            term_months: number | null;
+            /**
+             * @description Days a package's units last after the sale (null: never expire).
+             * @example 365
+             */
+            valid_days: number | null;
+            /**
+             * @description Whether a membership's unused units carry into the next term.
+             * @example false
+             */
+            rollover: boolean;
+            /**
+             * @description Whether it is sold.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description A plan a client bought, with its balances. */
+        ClientPlan: {
+            /**
+             * Format: uuid
+             * @description The client plan's id.
+             * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The plan sold.
+             * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+             */
+            plan_id: string;
+            /**
+             * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+             * @example package
+             * @enum {string}
+             */
+            kind: "package" | "membership";
+            /**
+             * @description The plan's name when sold.
+             * @example Laser hair removal x6
+             */
+            name: string;
+            /**
+             * @description Where it stands.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "paused" | "cancelled" | "expired";
+            /**
+             * @description Its first day (practice-local).
+             * @example 2026-12-01
+             */
+            starts_on: string;
+            /**
+             * @description A membership's current term, both days inclusive (null for a package).
+             * @example null
+             */
+            current_term: {
+                /**
+                 * @description Its first day (practice-local).
+                 * @example 2026-12-01
+                 */
+                starts_on: string;
+                /**
+                 * @description Its last day (practice-local, inclusive).
+                 * @example 2026-12-31
+                 */
+                ends_on: string;
+            } | null;
+            /**
+             * @description The day a package's units expire (null: never, or a membership).
+             * @example 2027-12-01
+             */
+            expires_on: string | null;
+            /**
+             * @description Grows with every change of status.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was sold.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /** @description Units per service. */
+            balances: components["schemas"]["PlanBalance"][];
+        };
+        /** @description A client plan's units of one service. */
+        PlanBalance: {
+            /**
+             * Format: uuid
+             * @description The service.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            service_id: string;
+            /**
+             * @description Units granted (grants and adjustments).
+             * @example 6
+             */
+            granted: number;
+            /**
+             * @description Units held by booked appointments.
+             * @example 1
+             */
+            reserved: number;
+            /**
+             * @description Units used (completed, late-cancelled or no-show appointments).
+             * @example 2
+             */
+            used: number;
+            /**
+             * @description Units expired.
+             * @example 0
+             */
+            expired: number;
+            /**
+             * @description granted - reserved - used - expired; never below 0.
+             * @example 3
+             */
+            remaining: number;
+        };
+        /** @description A unit ledger entry of a client plan. */
+        PlanLedgerEntry: {
+            /**
+             * Format: uuid
+             * @description The entry id.
+             * @example 3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client's plan.
+             * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+             */
+            client_plan_id: string;
+            /**
+             * Format: uuid
+             * @description The service.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            service_id: string;
+            /**
+             * @description What moved.
+             * @example reserve
+             * @enum {string}
+             */
+            kind: "grant" | "reserve" | "release" | "use" | "expire" | "adjust";
+            /**
+             * @description A positive count, except an adjust's signed delta.
+             * @example 1
+             */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description The booking it is for (reserve, release, use).
+             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+             */
+            appointment_id?: string;
+            /**
+             * @description Why (adjustments).
+             * @example Goodwill session
+             */
+            reason?: string;
+            /**
+             * @description The balance right after this entry.
+             * @example {
+             *       "reserved": 1,
+             *       "used": 2,
+             *       "remaining": 3
+             *     }
+             */
+            balance_after: {
+                /**
+                 * @description Units reserved after it.
+                 * @example 1
+                 */
+                reserved: number;
+                /**
+                 * @description Units used after it.
+                 * @example 2
+                 */
+                used: number;
+                /**
+                 * @description Units remaining after it.
+                 * @example 3
+                 */
+                remaining: number;
+            };
+            /**
+             * Format: date-time
+             * @description When it was written.
              * @example 2026-11-23T14:05:09.412Z
              */
             created_at: string;
@@ -4064,6 +4672,8 @@ export interface components {
                     hold_id?: string | null;
                     /** @example null */
                     series_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4233,6 +4843,8 @@ export interface components {
                     hold_id?: string | null;
                     /** @example null */
                     series_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4397,6 +5009,8 @@ export interface components {
                     hold_id?: string | null;
                     /** @example null */
                     series_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -4561,6 +5175,8 @@ export interface components {
                     hold_id?: string | null;
                     /** @example null */
                     series_id?: string | null;
+                    /** @example null */
+                    client_plan_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -5067,6 +5683,666 @@ export interface components {
                 };
             };
         };
+        /** @description A plan was sold to a client (its units granted; its balances are on GET /v1/client-plans/{id}). */
+        ClientPlanSoldEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.sold
+             * @constant
+             */
+            type: "client_plan.sold";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+            };
+        };
+        /** @description A client's plan as the client_plan.* events carry it (balances: GET /v1/client-plans/{id}). */
+        ClientPlanEvent: {
+            /**
+             * Format: uuid
+             * @description The client plan's id.
+             * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The plan sold.
+             * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+             */
+            plan_id: string;
+            /**
+             * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+             * @example package
+             * @enum {string}
+             */
+            kind: "package" | "membership";
+            /**
+             * @description The plan's name when sold.
+             * @example Laser hair removal x6
+             */
+            name: string;
+            /**
+             * @description Where it stands.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "paused" | "cancelled" | "expired";
+            /**
+             * @description Its first day (practice-local).
+             * @example 2026-12-01
+             */
+            starts_on: string;
+            /**
+             * @description A membership's current term, both days inclusive (null for a package).
+             * @example null
+             */
+            current_term: {
+                /**
+                 * @description Its first day (practice-local).
+                 * @example 2026-12-01
+                 */
+                starts_on: string;
+                /**
+                 * @description Its last day (practice-local, inclusive).
+                 * @example 2026-12-31
+                 */
+                ends_on: string;
+            } | null;
+            /**
+             * @description The day a package's units expire (null: never, or a membership).
+             * @example 2027-12-01
+             */
+            expires_on: string | null;
+            /**
+             * @description Grows with every change of status.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was sold.
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+        };
+        /** @description A client's plan was paused. */
+        ClientPlanPausedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.paused
+             * @constant
+             */
+            type: "client_plan.paused";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's paused plan was resumed. */
+        ClientPlanResumedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.resumed
+             * @constant
+             */
+            type: "client_plan.resumed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's plan was cancelled. */
+        ClientPlanCancelledEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.cancelled
+             * @constant
+             */
+            type: "client_plan.cancelled";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A client's plan expired. */
+        ClientPlanExpiredEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.expired
+             * @constant
+             */
+            type: "client_plan.expired";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A membership's next term began (previous holds the term before). */
+        ClientPlanRenewedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client_plan.renewed
+             * @constant
+             */
+            type: "client_plan.renewed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientPlanEvent"];
+                /** @description The old values of the fields that changed (null for a field that had none). */
+                previous: {
+                    /**
+                     * Format: uuid
+                     * @description The client plan's id.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The client.
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The plan sold.
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id?: string;
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind?: "package" | "membership";
+                    /**
+                     * @description The plan's name when sold.
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description Where it stands.
+                     * @example active
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused" | "cancelled" | "expired";
+                    /**
+                     * @description Its first day (practice-local).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string;
+                    /**
+                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @example null
+                     */
+                    current_term?: {
+                        /**
+                         * @description Its first day (practice-local).
+                         * @example 2026-12-01
+                         */
+                        starts_on: string;
+                        /**
+                         * @description Its last day (practice-local, inclusive).
+                         * @example 2026-12-31
+                         */
+                        ends_on: string;
+                    } | null;
+                    /**
+                     * @description The day a package's units expire (null: never, or a membership).
+                     * @example 2027-12-01
+                     */
+                    expires_on?: string | null;
+                    /**
+                     * @description Grows with every change of status.
+                     * @example 1
+                     */
+                    version?: number;
+                    /**
+                     * Format: date-time
+                     * @description When it was sold.
+                     * @example 2026-11-23T14:05:09.412Z
+                     */
+                    created_at?: string;
+                };
+            };
+        };
+        /** @description A plan's unit was used (a completion, a no-show or a late cancel of a plan-booked appointment): the object is the ledger entry. */
+        EntitlementUsedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example entitlement.used
+             * @constant
+             */
+            type: "entitlement.used";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["PlanLedgerEntry"];
+            };
+        };
         /** @description POST /v1/webhooks/{id}/test: sent to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -5159,6 +6435,10 @@ export type PublicProvider = components['schemas']['PublicProvider'];
 export type Product = components['schemas']['Product'];
 export type StockAdjustment = components['schemas']['StockAdjustment'];
 export type Payment = components['schemas']['Payment'];
+export type Plan = components['schemas']['Plan'];
+export type ClientPlan = components['schemas']['ClientPlan'];
+export type PlanBalance = components['schemas']['PlanBalance'];
+export type PlanLedgerEntry = components['schemas']['PlanLedgerEntry'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
@@ -5180,6 +6460,14 @@ export type ClientDeletedEvent = components['schemas']['ClientDeletedEvent'];
 export type PaymentReceivedEvent = components['schemas']['PaymentReceivedEvent'];
 export type ConsentSignedEvent = components['schemas']['ConsentSignedEvent'];
 export type ProductLowStockEvent = components['schemas']['ProductLowStockEvent'];
+export type ClientPlanSoldEvent = components['schemas']['ClientPlanSoldEvent'];
+export type ClientPlanEvent = components['schemas']['ClientPlanEvent'];
+export type ClientPlanPausedEvent = components['schemas']['ClientPlanPausedEvent'];
+export type ClientPlanResumedEvent = components['schemas']['ClientPlanResumedEvent'];
+export type ClientPlanCancelledEvent = components['schemas']['ClientPlanCancelledEvent'];
+export type ClientPlanExpiredEvent = components['schemas']['ClientPlanExpiredEvent'];
+export type ClientPlanRenewedEvent = components['schemas']['ClientPlanRenewedEvent'];
+export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -7684,6 +8972,8 @@ export interface operations {
                             hold_id?: string | null;
                             /** @example null */
                             series_id?: string | null;
+                            /** @example null */
+                            client_plan_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -7916,6 +9206,12 @@ export interface operations {
                      * @example 45000
                      */
                     price_cents?: number;
+                    /**
+                     * Format: uuid
+                     * @description Book against this client plan: one unit of the service is reserved in the booking's own write, and the price is 0 (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    client_plan_id?: string;
                 };
             };
         };
@@ -8760,6 +10056,12 @@ export interface operations {
                          */
                         reference?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description Book against this client plan: one unit reserved in the confirm's own write, price 0, no deposit asked (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    client_plan_id?: string;
                 };
             };
         };
@@ -9534,6 +10836,579 @@ export interface operations {
             };
         };
     };
+    listPlans: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+                /** @description Only plans of this kind. */
+                kind?: "package" | "membership";
+                /** @description true: only plans on sale; false: only retired ones. */
+                active?: "true" | "false";
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["Plan"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description package: a number of units sold once (they may expire `valid_days` after the sale); membership: units granted every term of `term_months`.
+                     * @example package
+                     * @enum {string}
+                     */
+                    kind: "package" | "membership";
+                    /**
+                     * @description Name (1-200 characters).
+                     * @example Laser hair removal x6
+                     */
+                    name: string;
+                    /**
+                     * @description A description (at most 2000 characters).
+                     * @example Six sessions, any area
+                     */
+                    description?: string | null;
+                    /**
+                     * @description Price in the practice's currency, minor units.
+                     * @example 120000
+                     */
+                    price_cents: number;
+                    /** @description What it gives: 1-20 services, each once. */
+                    benefits: {
+                        /**
+                         * Format: uuid
+                         * @description A service of the practice (else 404 SERVICE_NOT_FOUND).
+                         * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                         */
+                        service_id: string;
+                        /**
+                         * @description Units of it (per term for a membership), 1-1000.
+                         * @example 6
+                         */
+                        quantity: number;
+                    }[];
+                    /**
+                     * @description A membership's term (1-12 months; required for memberships, refused for packages).
+                     * @example 1
+                     */
+                    term_months?: number;
+                    /**
+                     * @description A package's units expire this many days after the sale (1-3650; default never; refused for memberships).
+                     * @example 365
+                     */
+                    valid_days?: number;
+                    /**
+                     * @description A membership's unused units carry into the next term (default false; refused for packages).
+                     * @example false
+                     */
+                    rollover?: boolean;
+                    /**
+                     * @description Whether it is sold (default true).
+                     * @default true
+                     * @example true
+                     */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Plan"];
+                    };
+                };
+            };
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Plan"];
+                    };
+                };
+            };
+        };
+    };
+    updatePlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Name (1-200 characters).
+                     * @example Laser hair removal x6
+                     */
+                    name?: string;
+                    /**
+                     * @description A description (at most 2000 characters).
+                     * @example Six sessions, any area
+                     */
+                    description?: string | null;
+                    /**
+                     * @description Price, minor units (for sales from now on).
+                     * @example 120000
+                     */
+                    price_cents?: number;
+                    /**
+                     * @description Whether it is sold.
+                     * @example false
+                     */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Plan"];
+                    };
+                };
+            };
+        };
+    };
+    listClientPlans: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["ClientPlan"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    sellPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description An active plan of the practice (else 404 PLAN_NOT_FOUND; a retired one 409 PLAN_NOT_ACTIVE).
+                     * @example 1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16
+                     */
+                    plan_id: string;
+                    /**
+                     * Format: date
+                     * @description The first day (practice-local; default today).
+                     * @example 2026-12-01
+                     */
+                    starts_on?: string & unknown;
+                    /** @description A payment for it, recorded in the same write (`kind: "plan"`). */
+                    payment?: {
+                        /**
+                         * @description Amount, minor units.
+                         * @example 120000
+                         */
+                        amount_cents: number;
+                        /**
+                         * @description How it was paid.
+                         * @example card
+                         * @enum {string}
+                         */
+                        method: "card" | "cash" | "gift_card" | "other";
+                        /**
+                         * @description The processor's id of the charge; never card data.
+                         * @example pi_3QZx8B2eZvKYlo2C1a2b3c4d
+                         */
+                        reference?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ClientPlan"];
+                    };
+                };
+            };
+        };
+    };
+    getClientPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ClientPlan"];
+                    };
+                };
+            };
+        };
+    };
+    pauseClientPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ClientPlan"];
+                    };
+                };
+            };
+        };
+    };
+    resumeClientPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ClientPlan"];
+                    };
+                };
+            };
+        };
+    };
+    cancelClientPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why (at most 500 characters).
+                     * @example Moved away
+                     */
+                    reason?: string;
+                    /**
+                     * @description A membership stays active until its term ends, then stops renewing (default false: now).
+                     * @example false
+                     */
+                    at_term_end?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ClientPlan"];
+                    };
+                };
+            };
+        };
+    };
+    listPlanLedger: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["PlanLedgerEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createPlanAdjustment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The client plan's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description A service of the plan's benefits (else 422 PLAN_NOT_APPLICABLE).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /**
+                     * @description Units added (positive) or taken away (negative), never 0; never below 0 remaining (409 ENTITLEMENT_EXHAUSTED).
+                     * @example 1
+                     */
+                    delta: number;
+                    /**
+                     * @description Why (1-500 characters).
+                     * @example Goodwill session
+                     */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["PlanLedgerEntry"];
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -9589,7 +11464,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -9717,7 +11592,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -10687,6 +12562,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10774,6 +12650,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10814,6 +12691,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10901,6 +12779,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -10941,6 +12820,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11027,6 +12907,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11067,6 +12948,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11153,6 +13035,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11193,6 +13076,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11279,6 +13163,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11365,6 +13250,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11451,6 +13337,7 @@ export interface operations {
                  *           "fees": [],
                  *           "hold_id": null,
                  *           "series_id": null,
+                 *           "client_plan_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -11914,6 +13801,486 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ProductLowStockEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanSold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.sold",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanSoldEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.paused",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanPausedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanResumed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.resumed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanResumedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.cancelled",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.expired",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientPlanRenewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client_plan.renewed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         },
+                 *         "previous": {
+                 *           "id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "plan_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16",
+                 *           "kind": "package",
+                 *           "name": "Laser hair removal x6",
+                 *           "status": "active",
+                 *           "starts_on": "2026-12-01",
+                 *           "current_term": null,
+                 *           "expires_on": "2027-12-01",
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientPlanRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEntitlementUsed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "entitlement.used",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18",
+                 *           "client_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
+                 *           "service_id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03",
+                 *           "kind": "reserve",
+                 *           "quantity": 1,
+                 *           "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "reason": "Goodwill session",
+                 *           "balance_after": {
+                 *             "reserved": 1,
+                 *             "used": 2,
+                 *             "remaining": 3
+                 *           },
+                 *           "created_at": "2026-11-23T14:05:09.412Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntitlementUsedEvent"];
             };
         };
         responses: {

@@ -2,6 +2,7 @@ import {
   clientCodec,
   equipmentCodec,
   paymentCodec,
+  planCodec,
   productCodec,
   providerCodec,
   roomCodec,
@@ -12,6 +13,7 @@ import type {
   ClientRecord,
   FacilityRecord,
   PaymentRecord,
+  PlanRecord,
   ProductRecord,
   ProviderRecord,
   ServiceRecord,
@@ -28,6 +30,7 @@ interface CollectionRecords {
   CLIENT: ClientRecord;
   PRODUCT: ProductRecord;
   PAYMENT: PaymentRecord;
+  PLAN: PlanRecord;
 }
 export type CollectionType = keyof CollectionRecords;
 /** The record type of a collection. */
@@ -46,6 +49,7 @@ export const COLLECTIONS: { readonly [K in CollectionType]: CollectionCodec<Reco
   CLIENT: clientCodec,
   PRODUCT: productCodec,
   PAYMENT: paymentCodec,
+  PLAN: planCodec,
 };
 
 /** One entity of a collection by id, decoded by its codec (null when absent). */

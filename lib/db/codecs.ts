@@ -12,6 +12,10 @@ import {
   clientAppointmentsIndexKeys,
   clientPaymentsIndexKeys,
   clientSearchKey,
+  clientPlanKey,
+  clientPlansIndexKeys,
+  planBalanceKey,
+  planLedgerKey,
   onlineEmailKey,
   onlineLedgerKey,
   holdKey,
@@ -346,6 +350,26 @@ export const stockAdjustmentCodec = codec<R.StockAdjustmentRecord, 'STOCK_ADJUST
     ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}),
   }),
   stored: S.storedStockAdjustment,
+});
+/** Plans on sale; a client plan on its client's index (gsi2); its balances beside it; its ledger by time. */
+export const planCodec = collectionCodec('PLAN', S.storedPlan);
+export const clientPlanCodec = codec<R.ClientPlanRecord, 'CLIENT_PLAN'>('CLIENT_PLAN', {
+  keyFields: ['medspa_id', 'id', 'client_id', 'created_at'],
+  keys: (p) => ({
+    ...clientPlanKey(p.medspa_id, p.id),
+    ...clientPlansIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
+  }),
+  stored: S.storedClientPlan,
+});
+export const planBalanceCodec = codec<R.PlanBalanceRecord, 'PLAN_BALANCE'>('PLAN_BALANCE', {
+  keyFields: ['medspa_id', 'client_plan_id', 'service_id'],
+  keys: (b) => planBalanceKey(b.medspa_id, b.client_plan_id, b.service_id),
+  stored: S.storedPlanBalance,
+});
+export const planLedgerCodec = codec<R.PlanLedgerRecord, 'PLAN_LEDGER'>('PLAN_LEDGER', {
+  keyFields: ['medspa_id', 'client_plan_id', 'created_at', 'id'],
+  keys: (e) => planLedgerKey(e.medspa_id, e.client_plan_id, e.created_at, e.id),
+  stored: S.storedPlanLedger,
 });
 export const lowStockCrossingCodec = codec<R.LowStockCrossingRecord, 'LOW_STOCK_EVENT'>('LOW_STOCK_EVENT', {
   keyFields: ['medspa_id', 'occurred_at', 'product_id', 'adjustment_id'],

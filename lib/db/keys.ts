@@ -31,7 +31,8 @@ export type EntityType =
   | 'PAYMENT'
   | 'WEBHOOK'
   | 'CRED'
-  | 'PKEY';
+  | 'PKEY'
+  | 'PLAN';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -138,6 +139,35 @@ export const lowStockEventsPk = (medspaId: string) => `${practicePrefix(medspaId
 export const lowStockEventKey = (medspaId: string, at: string, productId: string, adjustmentId: string): Key => ({
   pk: lowStockEventsPk(medspaId),
   sk: `${at}#${productId}#${adjustmentId}`,
+});
+
+/**
+ * A client plan's own partition: the plan item (`PLAN`) and one balance item per service
+ * (`BAL#<service>`), read together by one Query; its ledger has a partition of its own.
+ */
+export const clientPlanPk = (medspaId: string, clientPlanId: string) =>
+  `${practicePrefix(medspaId)}#CPLAN#${clientPlanId}`;
+export const clientPlanKey = (medspaId: string, clientPlanId: string): Key => ({
+  pk: clientPlanPk(medspaId, clientPlanId),
+  sk: 'PLAN',
+});
+export const planBalanceKey = (medspaId: string, clientPlanId: string, serviceId: string): Key => ({
+  pk: clientPlanPk(medspaId, clientPlanId),
+  sk: `BAL#${serviceId}`,
+});
+/** A client's plans by sale (gsi2): `GET /v1/clients/{id}/plans`. */
+export const clientPlansIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_PLANS#${clientId}`;
+export const clientPlansIndexKeys = (medspaId: string, clientId: string, createdAt: string, clientPlanId: string) => ({
+  gsi2pk: clientPlansIndexPk(medspaId, clientId),
+  gsi2sk: `${createdAt}#${clientPlanId}`,
+});
+/** A client plan's unit ledger: newest first by `${created_at}#${id}`. */
+export const planLedgerPk = (medspaId: string, clientPlanId: string) =>
+  `${practicePrefix(medspaId)}#CPLAN_LEDGER#${clientPlanId}`;
+export const planLedgerKey = (medspaId: string, clientPlanId: string, at: string, entryId: string): Key => ({
+  pk: planLedgerPk(medspaId, clientPlanId),
+  sk: `${at}#${entryId}`,
 });
 
 /** A product's stock ledger: its own partition, newest first by `${created_at}#${id}`. */
@@ -395,6 +425,9 @@ export const PARTITIONS = {
   skus: productSkuKey(ANY_ID, '*').pk,
   lowStockEvents: lowStockEventsPk(ANY_ID),
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
+  plans: collectionPk(ANY_ID, 'PLAN'),
+  clientPlans: clientPlanPk(ANY_ID, ANY_ID),
+  planLedger: planLedgerPk(ANY_ID, ANY_ID),
   webhookDeliveries: webhookDeliveriesPk(ANY_ID, ANY_ID),
   webhookRetriesDue: webhookRetriesDuePk('*'),
   webhookRetrySweep: webhookRetrySweepCheckpointKey().pk,
@@ -422,6 +455,7 @@ export const INDEX_PARTITIONS = {
   clientAppointments: { index: 'gsi2', pattern: clientAppointmentsIndexPk(ANY_ID, ANY_ID) },
   clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },
   lowStock: { index: 'gsi2', pattern: lowStockIndexPk(ANY_ID) },
+  clientPlansByClient: { index: 'gsi2', pattern: clientPlansIndexPk(ANY_ID, ANY_ID) },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 

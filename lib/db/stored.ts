@@ -10,6 +10,7 @@ import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { STOCK_REASONS } from '../domain/stock';
+import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
 import * as z from '../schemas/zod';
 
@@ -240,6 +241,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     fees: z._default(z.array(storedFee), () => []),
     hold_id: z.optional(nullableText),
     series_id: z.optional(nullableText),
+    client_plan_id: z.optional(nullableText),
     ...versioned,
   }),
 );
@@ -434,6 +436,74 @@ export const storedLowStockCrossing = /* @__PURE__ */ built(() =>
     low_stock_threshold: count,
     occurred_at: text,
     product: storedProduct,
+  }),
+);
+
+// ---- Plans, client plans, balances, ledger ------------------------------------------------------
+
+export const storedPlan = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    kind: z.enum(PLAN_KINDS),
+    name: text,
+    description: nullableText,
+    price_cents: count,
+    benefits: z.array(z.object({ service_id: text, quantity: count })),
+    term_months: z.nullable(count),
+    valid_days: z.nullable(count),
+    rollover: z.boolean(),
+    active: z.boolean(),
+    ...versioned,
+  }),
+);
+
+export const storedClientPlan = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    plan_id: text,
+    kind: z.enum(PLAN_KINDS),
+    name: text,
+    price_cents: count,
+    service_ids: z.array(text),
+    status: z.enum(CLIENT_PLAN_STATUSES),
+    starts_on: text,
+    current_term: z.nullable(z.object({ starts_on: text, ends_on: text })),
+    expires_on: nullableText,
+    cancel_reason: nullableText,
+    cancel_at_term_end: z.boolean(),
+    ...versioned,
+  }),
+);
+
+export const storedPlanBalance = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_plan_id: text,
+    service_id: text,
+    granted: count,
+    reserved: count,
+    used: count,
+    expired: count,
+    remaining: count,
+    version: count,
+  }),
+);
+
+export const storedPlanLedger = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_plan_id: text,
+    service_id: text,
+    kind: z.enum(LEDGER_KINDS),
+    quantity: count,
+    appointment_id: nullableText,
+    reason: nullableText,
+    balance_after: z.object({ reserved: count, used: count, remaining: count }),
+    created_at: text,
   }),
 );
 
@@ -652,6 +722,10 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedProductSku>, R.ProductSkuRecord>>,
   Check<Exact<Of<typeof storedStockAdjustment>, R.StockAdjustmentRecord>>,
   Check<Exact<Of<typeof storedLowStockCrossing>, R.LowStockCrossingRecord>>,
+  Check<Exact<Of<typeof storedPlan>, R.PlanRecord>>,
+  Check<Exact<Of<typeof storedClientPlan>, R.ClientPlanRecord>>,
+  Check<Exact<Of<typeof storedPlanBalance>, R.PlanBalanceRecord>>,
+  Check<Exact<Of<typeof storedPlanLedger>, R.PlanLedgerRecord>>,
   Check<Exact<Of<typeof storedWebhook>, R.WebhookRecord>>,
   Check<Exact<Of<typeof storedEvent>, ContractEvent>>,
   Check<Exact<Omit<Of<typeof storedDelivery>, 'event_json'>, Omit<R.DeliveryRecord, 'event'>>>,

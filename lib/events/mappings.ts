@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { issueManageToken, manageGenerationOf } from '../crypto/manage-token';
 import type { Kind, StoredChange } from '../db/stream';
+import { toLedgerEntry } from '../domain/plan-presenters';
 import { presentClient, toProduct } from '../domain/presenters';
 import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import type { EventSource, StreamEventType } from '../domain/events';
@@ -169,6 +170,45 @@ function lowStockEvents(change: StoredChange<'LOW_STOCK_EVENT'>): Draft[] {
   ];
 }
 
+/** A status move is its event; a new current term is `renewed` (section 12). */
+const PLAN_STATUS_EVENTS: Record<string, StreamEventType> = {
+  paused: 'client_plan.paused',
+  active: 'client_plan.resumed',
+  cancelled: 'client_plan.cancelled',
+  expired: 'client_plan.expired',
+};
+
+function clientPlanEvents(change: StoredChange<'CLIENT_PLAN'>): Draft[] {
+  if (change.change === 'REMOVE' || !change.after) return [];
+  const at = change.after.updated_at;
+  if (change.change === 'INSERT' || !change.before)
+    return [{ type: 'client_plan.sold', object: objectOf('client_plan.sold', change.after, change), at }];
+  const before = change.before;
+  const after = change.after;
+  const type =
+    before.status !== after.status
+      ? PLAN_STATUS_EVENTS[after.status]
+      : before.current_term?.starts_on !== after.current_term?.starts_on
+        ? 'client_plan.renewed'
+        : undefined;
+  if (!type) return [];
+  const object = objectOf(type, after, change);
+  const previous = changedFields(objectOf(type, before, change), object, BOOKKEEPING) ?? {};
+  return [{ type, object, previous, at }];
+}
+
+/** A unit used is `entitlement.used`, with the ledger entry (reserves, releases and adjustments send nothing). */
+const ledgerEvents = (change: StoredChange<'PLAN_LEDGER'>): Draft[] =>
+  change.change === 'INSERT' && change.after?.kind === 'use'
+    ? [
+        {
+          type: 'entitlement.used',
+          object: objectOf('entitlement.used', toLedgerEntry(change.after), change),
+          at: change.after.created_at,
+        },
+      ]
+    : [];
+
 /** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */
 export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[] } = {
   APPOINTMENT: appointmentEvents,
@@ -177,6 +217,8 @@ export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[
   PAYMENT: onInsert<'PAYMENT'>('payment.received', (payment) => payment.created_at),
   CONSENT: onInsert<'CONSENT'>('consent.signed', (consent) => consent.created_at),
   LOW_STOCK_EVENT: lowStockEvents,
+  CLIENT_PLAN: clientPlanEvents,
+  PLAN_LEDGER: ledgerEvents,
 };
 
 /** The kinds the event pipeline decodes: the table's sources. */

@@ -30,7 +30,7 @@ export interface EventRule {
 const RULE_DESCRIPTIONS: Record<EventRuleName, string> = {
   AppointmentEvents: 'Appointment lifecycle and reminders to webhook fan-out',
   ClientEvents: 'Client and consent changes to webhook fan-out',
-  CommerceEvents: 'Payments and low stock to webhook fan-out',
+  CommerceEvents: 'Payments, low stock and plans to webhook fan-out',
 };
 
 /**

@@ -16,6 +16,13 @@ const BOOKING_ERRORS = [
   'ROOM_UNAVAILABLE',
   'EQUIPMENT_UNAVAILABLE',
 ] as const;
+/** Booking against a client plan (API reference, section 12), checked right after PROVIDER_NOT_CERTIFIED. */
+const PLAN_BOOKING_ERRORS = [
+  'CLIENT_PLAN_NOT_FOUND',
+  'PLAN_NOT_APPLICABLE',
+  'PLAN_NOT_ACTIVE',
+  'ENTITLEMENT_EXHAUSTED',
+] as const;
 /** A move through the status machine (API reference, appointments: statuses). */
 const STATUS_ERRORS = ['APPOINTMENT_NOT_FOUND', 'INVALID_STATUS_TRANSITION'] as const;
 
@@ -39,9 +46,17 @@ export const createAppointment = /* @__PURE__ */ route('createAppointment', () =
   auth: ALLOW.frontOffice,
   body: appt.CreateAppointmentBody,
   response: appt.Appointment,
-  errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS],
-  writes: { appointments: ['put'], claims: ['put', 'update'], clients: ['check'], onlineLedger: ['update'] },
-  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'series', 'services'],
+  errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', ...BOOKING_ERRORS, ...PLAN_BOOKING_ERRORS],
+  // A booking against a client plan reserves its unit (balance + ledger entry) in the same write.
+  writes: {
+    appointments: ['put'],
+    claims: ['put', 'update'],
+    clients: ['check'],
+    onlineLedger: ['update'],
+    clientPlans: ['check', 'update'],
+    planLedger: ['put'],
+  },
+  reads: ['claims', 'clientPlans', 'clients', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
@@ -80,8 +95,16 @@ export const updateAppointmentStatus = /* @__PURE__ */ route('updateAppointmentS
   body: appt.StatusBody,
   response: appt.Appointment,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    clients: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () => ({
@@ -96,8 +119,15 @@ export const cancelAppointment = /* @__PURE__ */ route('cancelAppointment', () =
   response: appt.Appointment,
   ifMatch: true,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used (late) or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
@@ -111,8 +141,16 @@ export const markNoShow = /* @__PURE__ */ route('markNoShow', () => ({
   response: appt.Appointment,
   ifMatch: true,
   errors: STATUS_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], clients: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's unit is used or released in the same write (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    clients: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const waiveAppointmentFee = /* @__PURE__ */ route('waiveAppointmentFee', () => ({
@@ -139,8 +177,15 @@ export const deleteAppointment = /* @__PURE__ */ route('deleteAppointment', () =
   params: IdParams,
   response: Deleted,
   errors: ['APPOINTMENT_NOT_FOUND'],
-  writes: { appointments: ['delete'], claims: ['update'], onlineLedger: ['update'] },
-  reads: ['appointments'],
+  // A plan-booked appointment's reserved unit is released in the same write (section 12).
+  writes: {
+    appointments: ['delete'],
+    claims: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
+  reads: ['appointments', 'clientPlans'],
 }));
 
 export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({

@@ -44,8 +44,11 @@ export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
     clientSearch: ['delete'],
     clients: ['update'],
     onlineLedger: ['update'],
+    // Its plan-booked appointments' units are released (section 12).
+    clientPlans: ['update'],
+    planLedger: ['put'],
   },
-  reads: ['appointments', 'clientAppointments', 'clients'],
+  reads: ['appointments', 'clientAppointments', 'clientPlans', 'clients'],
 }));
 
 export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => ({

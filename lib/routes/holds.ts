@@ -70,8 +70,16 @@ export const confirmHold = /* @__PURE__ */ route('confirmHold', () => ({
   params: holds.HoldParams,
   body: holds.ConfirmHoldBody,
   response: appt.Appointment,
-  errors: [...HOLD_STATE_ERRORS, 'CLIENT_NOT_FOUND', 'DEPOSIT_REQUIRED'],
-  // A deposit given is a payment in the same write (its client's spend raised).
+  errors: [
+    ...HOLD_STATE_ERRORS,
+    'CLIENT_NOT_FOUND',
+    'DEPOSIT_REQUIRED',
+    'CLIENT_PLAN_NOT_FOUND',
+    'PLAN_NOT_APPLICABLE',
+    'PLAN_NOT_ACTIVE',
+    'ENTITLEMENT_EXHAUSTED',
+  ],
+  // A deposit given is a payment in the same write (its client's spend raised); a plan's unit is reserved in it.
   writes: {
     appointments: ['put'],
     holds: ['update'],
@@ -81,8 +89,10 @@ export const confirmHold = /* @__PURE__ */ route('confirmHold', () => ({
     clients: ['check', 'update'],
     onlineLedger: ['update'],
     payments: ['put'],
+    clientPlans: ['check', 'update'],
+    planLedger: ['put'],
   },
-  reads: ['claims', 'clients', 'holds', 'providers', 'series', 'services'],
+  reads: ['claims', 'clientPlans', 'clients', 'holds', 'providers', 'series', 'services'],
 }));
 
 export const createPublicHold = /* @__PURE__ */ route('createPublicHold', () => ({

@@ -4,6 +4,7 @@ import { clientRoutes } from './clients';
 import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
+import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
 import { publicRoutes } from './public';
@@ -28,6 +29,7 @@ export const routes = {
   ...seriesRoutes,
   ...productRoutes,
   ...paymentRoutes,
+  ...planRoutes,
   ...webhookRoutes,
   ...publicBookingRoutes,
   ...bookingPageRoutes,

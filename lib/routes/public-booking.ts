@@ -111,9 +111,16 @@ export const cancelPublicBooking = /* @__PURE__ */ route('cancelPublicBooking', 
   response: pub.PublicBooking,
   idempotent: true,
   errors: MANAGE_ERRORS,
-  writes: { appointments: ['update'], claims: ['update'], onlineLedger: ['update'] },
+  // A staff booking made `source: online` against a plan settles its unit (section 12).
+  writes: {
+    appointments: ['update'],
+    claims: ['update'],
+    onlineLedger: ['update'],
+    clientPlans: ['update'],
+    planLedger: ['put'],
+  },
   touches: MANAGE_TOKEN,
-  reads: ['appointments', 'providers', 'services'],
+  reads: ['appointments', 'clientPlans', 'providers', 'services'],
 }));
 
 export const reschedulePublicBooking = /* @__PURE__ */ route('reschedulePublicBooking', () => ({

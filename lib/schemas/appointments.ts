@@ -130,6 +130,12 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         ),
         { examples: [null] },
       ),
+      client_plan_id: meta(
+        z.optional(
+          z.nullable(OutId('clientPlan', 'The client plan it was booked against (its unit reserved); null otherwise.')),
+        ),
+        { examples: [null] },
+      ),
       ...Timestamps,
     }),
     {
@@ -155,6 +161,12 @@ export const CreateAppointmentBody = /* @__PURE__ */ schema(() =>
       internal_notes: z.nullish(InternalNotes),
       source: doc(z._default(AppointmentSource, 'manual'), 'Where the booking came from (default manual).', 'online'),
       price_cents: z.optional(PriceCents),
+      client_plan_id: z.optional(
+        IdOf(
+          'clientPlan',
+          "Book against this client plan: one unit of the service is reserved in the booking's own write, and the price is 0 (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).",
+        ),
+      ),
     }),
     'A booking. Validated in this order: client, service, provider, certification, provider availability, room, equipment.',
   ),

@@ -60,6 +60,9 @@ export const EXAMPLE_ID = {
   publishableKey: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f14',
   hold: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15',
   series: '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e16',
+  plan: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c16',
+  clientPlan: '7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17',
+  ledgerEntry: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

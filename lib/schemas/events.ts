@@ -4,6 +4,7 @@ import { Appointment } from './appointments';
 import { Consent } from './clients';
 import { doc, Instant, OutId, schema } from './common';
 import { Payment } from './payments';
+import { ClientPlanEvent, LedgerEntry } from './plans';
 import { Product } from './products';
 import { Client } from './resources';
 
@@ -37,6 +38,8 @@ export const EVENT_OBJECTS = {
   payment: Payment,
   consent: Consent,
   product: Product,
+  client_plan: ClientPlanEvent,
+  plan_ledger_entry: LedgerEntry,
   webhook_test: WebhookTest,
 } as const satisfies Record<EventObject, z.ZodMiniObject>;
 

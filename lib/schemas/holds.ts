@@ -109,6 +109,12 @@ export const ConfirmHoldBody = /* @__PURE__ */ schema(() =>
       source: doc(z._default(AppointmentSource, 'manual'), 'Where the booking came from (default manual).', 'online'),
       price_cents: z.optional(PriceCents),
       deposit: z.optional(StaffDeposit),
+      client_plan_id: z.optional(
+        IdOf(
+          'clientPlan',
+          "Book against this client plan: one unit reserved in the confirm's own write, price 0, no deposit asked (else 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE or ENTITLEMENT_EXHAUSTED).",
+        ),
+      ),
     }),
     'Books the held time as an appointment, in one atomic write: while the hold is active it cannot fail for availability.',
   ),

@@ -1,6 +1,8 @@
 import type { RequestWrites } from '../db/request-writes';
 import { newEventId } from '../events/ids';
-import { assessFee, waiveFee, type FeeKind } from '../domain/deposits';
+import { assessFee, feeKindOf, waiveFee, type FeeKind } from '../domain/deposits';
+import { settlementOf } from '../domain/plans';
+import { clock } from '../clock';
 import { canTransition, isActive, type AppointmentStatus } from '../domain/status';
 import {
   commitAppointment,
@@ -17,6 +19,7 @@ import { AppError } from '../errors';
 import type { Appointment, TreatmentRecord } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
 import { retry } from '../retry';
+import { settlementWrites } from './plan-bookings';
 
 const MAX_ATTEMPTS = 5;
 
@@ -34,6 +37,8 @@ async function changeAppointment(
     releases: boolean;
     result: (current: Appointment) => Appointment;
     alongside?: TransactItem[];
+    /** How a plan-booked appointment's reserved unit settles with this change (section 12). */
+    settle?: 'use' | 'release';
   },
 ): Promise<Appointment> {
   return retry<Appointment>(
@@ -41,7 +46,8 @@ async function changeAppointment(
       const current = await getAppointment(medspaId, id);
       if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
       if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
-      const { write, releases, result, alongside } = decide(current);
+      const { write, releases, result, alongside, settle } = decide(current);
+      const plan = settle ? await settlementWrites(medspaId, current, settle, clock().now().toISOString()) : [];
       const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
       // An online booking that stops holding time leaves its client's ledger (lib/db/online-clients.ts).
       const ledger =
@@ -50,7 +56,7 @@ async function changeAppointment(
         write,
         claims,
         medspaId,
-        [...(alongside ?? []), ...ledger],
+        [...(alongside ?? []), ...ledger, ...plan],
         options.writes,
       );
       // A lost race: the next try reads the new state at once.
@@ -98,12 +104,16 @@ export function changeStatus(
     }
     const changes: Record<string, unknown> = { status: to };
     if (to === 'cancelled') Object.assign(changes, { cancelled_at: at, cancellation_reason: options.reason ?? null });
-    // A late cancel or a no-show assesses its fee in this same write, on the deposit as read at this version.
-    // (Section 12: a plan-booked appointment will use its plan's unit instead; plans are not built yet.)
+    // A late cancel or a no-show assesses its fee in this same write, on the deposit as read at this version;
+    // a plan-booked appointment uses its plan's unit instead (section 12), unless the fee is waived.
+    const fees = options.assessFees !== false;
     const fee =
-      options.assessFees !== false &&
+      fees &&
+      !current.client_plan_id &&
       assessFee(current, to, options.now, options.waiveFee ? { reason: options.reason ?? null } : undefined);
     if (fee) changes.fees = [...current.fees, fee];
+    const releases = isActive(current.status) && !isActive(to);
+    const late = fees && feeKindOf(current, to, options.now) === 'late_cancel';
     return {
       write: {
         kind: 'update',
@@ -114,8 +124,10 @@ export function changeStatus(
         changes,
         now: at,
       },
-      releases: isActive(current.status) && !isActive(to),
+      releases,
       alongside: clientStatsOf(medspaId, current, to),
+      settle:
+        releases && current.client_plan_id ? settlementOf(to, late, !fees || options.waiveFee === true) : undefined,
       result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
     };
   });
@@ -129,6 +141,7 @@ export async function deleteAppointment(
   await changeAppointment(medspaId, id, options, (current) => ({
     write: { kind: 'delete', medspaId, id, expectedVersion: current.version },
     releases: isActive(current.status),
+    settle: isActive(current.status) && current.client_plan_id ? 'release' : undefined,
     result: (before) => before,
   }));
   return { id, deleted: true as const };

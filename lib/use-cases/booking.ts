@@ -30,6 +30,7 @@ import {
   type ServiceRecord,
 } from '../db/booking-reads';
 import { assertNotPast, assertPlaceable, firstPlaceable, type Placement } from './placement';
+import { readPlanUse } from './plan-bookings';
 
 /** Lost races on a bucket are retried (fresh read, fresh decision), bounded, with jitter. */
 const MAX_ATTEMPTS = 12;
@@ -218,6 +219,8 @@ export interface Booking extends Omit<CreateAppointmentInput, 'provider_id' | 's
   decide: (reads: BookingReads, service: ServiceRecord | null) => BookingClient;
   /** The service's buffers when the caller has read it already, so the first read covers its held time. */
   buffers?: Buffers;
+  /** Checks right after PROVIDER_NOT_CERTIFIED in create's order (a client plan's, lib/use-cases/plan-bookings.ts). */
+  afterCertified?: () => void;
 }
 
 export const createAppointment = (
@@ -226,11 +229,14 @@ export const createAppointment = (
   now: Date,
   writes?: RequestWrites,
 ): Promise<Appointment> =>
-  withRetries(() =>
-    placementAttempt(
+  withRetries(async () => {
+    // Read afresh each try: a lost race on the plan's balance is decided again on its new state.
+    const plan = input.client_plan_id ? await readPlanUse(medspaId, input.client_plan_id, now) : null;
+    return placementAttempt(
       medspaId,
       {
         ...input,
+        ...(plan ? { price_cents: 0, afterCertified: () => plan.check(input) } : {}),
         scheduledAt: input.scheduled_at,
         providerIds: [input.provider_id],
         decide: (reads) => {
@@ -238,15 +244,18 @@ export const createAppointment = (
           return {
             clientId: input.client_id,
             providerIds: [input.provider_id],
-            writes: (appointment) => staffClientWrites(medspaId, appointment),
+            writes: (appointment) => [
+              ...staffClientWrites(medspaId, appointment),
+              ...(plan?.reserve(appointment) ?? []),
+            ],
           };
         },
       },
       now,
       writes,
       [{ type: 'CLIENT', id: input.client_id }],
-    ),
-  );
+    );
+  });
 
 /**
  * A staff create's client writes: the client must still be live (closing the race with a deletion
@@ -311,12 +320,19 @@ export async function decidePlacement<D extends { providerIds: readonly string[]
     });
   }
   const duration = input.duration_minutes ?? service.duration_minutes;
-  const placement = firstPlaceable(reads, service, decided.providerIds, {
-    ...placementInput,
-    end_at: addMinutes(scheduledAt, duration),
-    // The service's buffers as they are now: the appointment keeps them whatever the service becomes.
-    ...buffersOf(service),
-  });
+  const placement = firstPlaceable(
+    reads,
+    service,
+    decided.providerIds,
+    {
+      ...placementInput,
+      end_at: addMinutes(scheduledAt, duration),
+      // The service's buffers as they are now: the appointment keeps them whatever the service becomes.
+      ...buffersOf(service),
+    },
+    undefined,
+    input.afterCertified,
+  );
   return { reads, service, decided, placement, duration };
 }
 
@@ -340,6 +356,7 @@ export async function placementAttempt(
     price_cents: input.price_cents ?? service.price_cents,
     moneyTerms: moneyTermsAtBooking(service, input.price_cents ?? service.price_cents, reads.practice),
     now,
+    client_plan_id: input.client_plan_id,
   });
   const result = await commitAppointment(
     { kind: 'create', appointment },
@@ -381,6 +398,7 @@ export function newAppointment(
     moneyTerms: ReturnType<typeof moneyTermsAtBooking>;
     now: Date;
     hold_id?: string;
+    client_plan_id?: string;
   },
 ): Appointment {
   const at = fields.now.toISOString();
@@ -400,6 +418,7 @@ export function newAppointment(
     cancellation_reason: null,
     ...fields.moneyTerms,
     hold_id: fields.hold_id ?? null,
+    client_plan_id: fields.client_plan_id ?? null,
     version: 1,
     created_at: at,
     updated_at: at,

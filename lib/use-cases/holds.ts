@@ -29,6 +29,7 @@ import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { ConfirmHoldInput, CreateHoldInput, HoldView } from '../schemas/holds';
 import { claimsOf, decidePlacement, newAppointment, planClaimChanges, staffClientWrites, withRetries } from './booking';
+import { readPlanUse } from './plan-bookings';
 
 /**
  * Holds (API reference, holds; docs/decisions/0001 for the claims): a hold is placed by the
@@ -207,7 +208,9 @@ export interface HoldBooking {
   clients?: readonly string[];
   online?: OnlineReads;
   decide: (reads: BookingReads) => { clientId: string; writes: (appointment: Appointment) => TransactItem[] };
-  fields: Pick<ConfirmHoldInput, 'notes' | 'internal_notes' | 'price_cents'> & { source: Appointment['source'] };
+  fields: Pick<ConfirmHoldInput, 'notes' | 'internal_notes' | 'price_cents' | 'client_plan_id'> & {
+    source: Appointment['source'];
+  };
   /** The deposit the integrator's processor charged: recorded as a `kind: deposit` payment in the confirm's own write. */
   deposit?: HeldDeposit;
 }
@@ -260,7 +263,8 @@ export async function bookHold(
     const refusal = holdRefusal(holdStatus(hold, clock().now().getTime()));
     if (refusal) throw new AppError(refusal);
     const booking = typeof prepare === 'function' ? await prepare(hold) : prepare;
-    assertDeposit(hold, booking.deposit);
+    // A plan-booked appointment costs 0: no deposit is asked of it (section 12).
+    if (!booking.fields.client_plan_id) assertDeposit(hold, booking.deposit);
     const reads = await readForBooking(
       medspaId,
       [
@@ -304,12 +308,13 @@ export async function bookHold(
       // The deposit is the one the hold quoted; the policy is the practice's as the hold is confirmed.
       moneyTerms: {
         ...NO_MONEY_TERMS,
-        deposit_required_cents: hold.deposit_required_cents,
+        deposit_required_cents: booking.fields.client_plan_id ? 0 : hold.deposit_required_cents,
         deposit_paid_cents: booking.deposit?.amount_cents ?? 0,
         cancellation_policy: reads.practice?.cancellation_policy ?? null,
       },
       now,
       hold_id: hold.id,
+      client_plan_id: booking.fields.client_plan_id,
     });
     const alongside: TransactItem[] = [
       holdTransitionAction(
@@ -354,14 +359,22 @@ export async function confirmHold(
   const { appointment } = await bookHold(
     medspaId,
     holdId,
-    {
-      clients: [input.client_id],
-      decide: (reads) => {
-        if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
-        return { clientId: input.client_id, writes: (placed) => staffClientWrites(medspaId, placed) };
-      },
-      fields: input,
-      deposit: input.deposit,
+    // The plan is read afresh each try, as a create's (lib/use-cases/plan-bookings.ts).
+    async (hold) => {
+      const plan = input.client_plan_id ? await readPlanUse(medspaId, input.client_plan_id, now) : null;
+      return {
+        clients: [input.client_id],
+        decide: (reads) => {
+          if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
+          plan?.check({ client_id: input.client_id, service_id: hold.service_id });
+          return {
+            clientId: input.client_id,
+            writes: (placed) => [...staffClientWrites(medspaId, placed), ...(plan?.reserve(placed) ?? [])],
+          };
+        },
+        fields: plan ? { ...input, price_cents: 0 } : input,
+        deposit: input.deposit,
+      };
     },
     now,
     writes,

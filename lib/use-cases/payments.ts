@@ -136,6 +136,15 @@ export const depositPayment = (
     options.now,
   );
 
+/** A plan's payment (`kind: "plan"`), recorded in its sale's own write (lib/use-cases/client-plans.ts). */
+export const planPayment = (
+  medspaId: string,
+  clientId: string,
+  payment: { amount_cents: number; method: PaymentMethod; reference?: string | null },
+  options: { currency: string; now: Date },
+): PaymentRecord =>
+  newPayment(medspaId, { ...payment, client_id: clientId, kind: 'plan' }, options.currency, options.now);
+
 export async function readPayment(medspaId: string, id: string): Promise<Payment> {
   const payment = await getPayment(medspaId, id);
   if (!payment) throw new AppError('PAYMENT_NOT_FOUND');

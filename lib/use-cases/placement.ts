@@ -92,10 +92,13 @@ export function assertPlaceable(
   service: ServiceRecord,
   placement: Placement,
   movingId?: string,
+  /** The caller's checks that come right after PROVIDER_NOT_CERTIFIED (a client plan's, section 12). */
+  afterCertified?: () => void,
 ): void {
   const provider = reads.entity('PROVIDER', placement.provider_id);
   if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
   if (!(service.provider_ids ?? []).includes(provider.id)) throw new AppError('PROVIDER_NOT_CERTIFIED');
+  afterCertified?.();
   const busy = (resource: ClaimedResource, id: string | null): Busy[] => (id ? reads.busy(resource, id) : []);
   const { conflicts } = checkProviderAvailability({
     start: placement.scheduled_at,
@@ -133,12 +136,13 @@ export function firstPlaceable(
   providerIds: readonly string[],
   placement: Omit<Placement, 'provider_id'>,
   movingId?: string,
+  afterCertified?: () => void,
 ): Placement {
   let refusal: unknown;
   for (const providerId of providerIds) {
     try {
       const candidate = { ...placement, provider_id: providerId };
-      assertPlaceable(reads, service, candidate, movingId);
+      assertPlaceable(reads, service, candidate, movingId, afterCertified);
       return candidate;
     } catch (error) {
       refusal ??= error;

@@ -82,7 +82,16 @@ export const workers = defineWorkers({
       maxRetries: 5,
       maxRecordAgeSeconds: 24 * 60 * 60,
       // The event sources (lib/events/mappings.ts) and appointments, which arm reminders.
-      entities: ['APPOINTMENT', 'CLIENT', 'CONSENT', 'LOW_STOCK_EVENT', 'PAYMENT', 'REMINDER'],
+      entities: [
+        'APPOINTMENT',
+        'CLIENT',
+        'CLIENT_PLAN',
+        'CONSENT',
+        'LOW_STOCK_EVENT',
+        'PAYMENT',
+        'PLAN_LEDGER',
+        'REMINDER',
+      ],
     },
     module: 'functions/workers/streamToBus',
     // Writes too: it arms reminders (due items) from appointment changes.

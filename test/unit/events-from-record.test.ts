@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { appointmentCodec, reminderCodec } from '../../lib/db/codecs';
+import { appointmentCodec, clientPlanCodec, planLedgerCodec, reminderCodec } from '../../lib/db/codecs';
+import type { ClientPlanRecord, PlanLedgerRecord } from '../../lib/domain/records';
+import { ClientPlanEvent } from '../../lib/schemas/plans';
 import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
 import { manageTokenGeneration, manageTokenValid } from '../../lib/crypto/manage-token';
 
@@ -145,8 +147,12 @@ const publicKeys = (schema: { shape: Record<string, unknown> }) => Object.keys(s
 
 describe('appointments', () => {
   it('an insert is appointment.created with the public appointment, a deterministic evt_ id and the change time', () => {
-    // Booked from a hold in a series, so it has every public field (`hold_id`, `series_id` are only on those).
-    const appointment = makeAppointment({ hold_id: randomUUID(), series_id: randomUUID() });
+    // Booked from a hold in a series against a plan, so it has every public field (`hold_id`, `series_id`, `client_plan_id` are only on those).
+    const appointment = makeAppointment({
+      hold_id: randomUUID(),
+      series_id: randomUUID(),
+      client_plan_id: randomUUID(),
+    });
     const source = insert(appointmentItem(appointment), 'evt-source-1');
     const [event, ...rest] = eventsFromRecord(source, context);
     expect(rest).toEqual([]);
@@ -695,5 +701,80 @@ describe('the envelopes the OpenAPI document publishes (its webhooks section)', 
       const parsed = EVENT_ENVELOPES[event.type].safeParse(event);
       expect(parsed.success, `${event.type}: ${parsed.error?.message}`).toBe(true);
     }
+  });
+});
+
+describe('client plans and their ledger (section 12)', () => {
+  const plan: ClientPlanRecord = {
+    id: randomUUID(),
+    medspa_id: MID,
+    client_id: randomUUID(),
+    plan_id: randomUUID(),
+    kind: 'membership',
+    name: 'Glow club',
+    price_cents: 9900,
+    service_ids: [randomUUID()],
+    status: 'active',
+    starts_on: '2026-12-01',
+    current_term: { starts_on: '2026-12-01', ends_on: '2026-12-31' },
+    expires_on: null,
+    cancel_reason: null,
+    cancel_at_term_end: false,
+    version: 1,
+    created_at: iso(-10),
+    updated_at: iso(-10),
+  };
+  const later = (changes: Partial<ClientPlanRecord>) =>
+    clientPlanCodec.toItem({ ...plan, ...changes, version: 2, updated_at: iso(-1) });
+  const typesOf = (source: StreamRecord) => eventsFromRecord(source, context).map((e) => [e.type, e.data.previous]);
+
+  it('a sale is client_plan.sold; a status move or a new term its own event with previous; other changes none', () => {
+    const [sold] = eventsFromRecord(insert(clientPlanCodec.toItem(plan)), context);
+    expect(sold).toMatchObject({ type: 'client_plan.sold', created_at: plan.updated_at });
+    expect(Object.keys(sold.data.object).sort()).toEqual(Object.keys(ClientPlanEvent.shape).sort());
+    const before = clientPlanCodec.toItem(plan);
+    expect(typesOf(modify(before, later({ status: 'paused' })))).toEqual([
+      ['client_plan.paused', { status: 'active' }],
+    ]);
+    expect(typesOf(modify(clientPlanCodec.toItem({ ...plan, status: 'paused' }), later({})))).toEqual([
+      ['client_plan.resumed', { status: 'paused' }],
+    ]);
+    expect(typesOf(modify(before, later({ status: 'cancelled' })))[0][0]).toBe('client_plan.cancelled');
+    expect(typesOf(modify(before, later({ status: 'expired' })))[0][0]).toBe('client_plan.expired');
+    const term = { starts_on: '2027-01-01', ends_on: '2027-01-31' };
+    expect(typesOf(modify(before, later({ current_term: term })))).toEqual([
+      ['client_plan.renewed', { current_term: plan.current_term }],
+    ]);
+    expect(typesOf(modify(before, later({ cancel_at_term_end: true })))).toEqual([]);
+  });
+
+  it('a use is entitlement.used with its ledger entry; reserves and releases send nothing', () => {
+    const entry: PlanLedgerRecord = {
+      id: randomUUID(),
+      medspa_id: MID,
+      client_plan_id: plan.id,
+      service_id: plan.service_ids[0],
+      kind: 'use',
+      quantity: 1,
+      appointment_id: randomUUID(),
+      reason: null,
+      balance_after: { reserved: 0, used: 1, remaining: 1 },
+      created_at: iso(-1),
+    };
+    const [used, ...rest] = eventsFromRecord(insert(planLedgerCodec.toItem(entry)), context);
+    expect(rest).toEqual([]);
+    expect(used.type).toBe('entitlement.used');
+    expect(used.data.object).toEqual({
+      id: entry.id,
+      client_plan_id: plan.id,
+      service_id: entry.service_id,
+      kind: 'use',
+      quantity: 1,
+      appointment_id: entry.appointment_id,
+      balance_after: entry.balance_after,
+      created_at: entry.created_at,
+    });
+    for (const kind of ['reserve', 'release'] as const)
+      expect(eventsFromRecord(insert(planLedgerCodec.toItem({ ...entry, kind })), context)).toEqual([]);
   });
 });

@@ -213,7 +213,11 @@ describe('OpenAPI document', () => {
       '431',
       '500',
     ]);
-    expect(codesAt(routes.createAppointment, 422)).toEqual(['IDEMPOTENCY_KEY_REUSED', 'PROVIDER_NOT_CERTIFIED']);
+    expect(codesAt(routes.createAppointment, 422)).toEqual([
+      'IDEMPOTENCY_KEY_REUSED',
+      'PLAN_NOT_APPLICABLE',
+      'PROVIDER_NOT_CERTIFIED',
+    ]);
     expect(codesAt(routes.createAppointment, 429)).toEqual(['RATE_LIMITED']);
     expect(operationOf(routes.getHealth).responses['401']).toBeUndefined();
     expect(operationOf(routes.getHealth).responses['429']).toBeUndefined();

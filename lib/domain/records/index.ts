@@ -12,3 +12,4 @@ export * from './common';
 export * from './reports';
 export * from './scheduling';
 export * from './webhooks';
+export * from './plans';

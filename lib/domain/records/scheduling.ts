@@ -76,6 +76,8 @@ export interface AppointmentRecord extends Versioned, PlacedTime {
   hold_id?: string | null;
   /** The series it was booked in (API reference, series): null otherwise, absent on those booked before series. */
   series_id?: string | null;
+  /** The client plan whose unit it holds (section 12): null or absent when booked without one. */
+  client_plan_id?: string | null;
 }
 
 /**

@@ -1,0 +1,76 @@
+import { balanceStepAction, clientPlanActiveCheck, findBalance, findClientPlan, ledgerPutAction } from '../db/plans';
+import type { TransactItem } from '../db/transact';
+import { randomUUID } from 'node:crypto';
+import { applyStep, balanceStep, bookingProblem, type LedgerKind } from '../domain/plans';
+import type { PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
+import { AppError } from '../errors';
+
+/**
+ * Booking against a client plan (API reference, section 12): the plan and its balances read with
+ * each try, checked in create's order, and the reservation (the balance's step on the version
+ * read, its ledger entry, the plan still active) committed in the booking's own transaction. Of N
+ * simultaneous bookings against k units exactly k commit: the others' balance condition fails,
+ * and their next try reads what is left (ENTITLEMENT_EXHAUSTED at 0).
+ */
+/** A ledger entry moving this balance, with the balance right after it; null when a counter would go below zero. */
+export const ledgerEntry = (
+  balance: PlanBalanceRecord,
+  kind: LedgerKind,
+  quantity: number,
+  at: string,
+  extra: { appointment_id?: string; reason?: string } = {},
+): PlanLedgerRecord | null => {
+  const after = applyStep(balance, balanceStep(kind, quantity));
+  if (!after) return null;
+  return {
+    id: randomUUID(),
+    medspa_id: balance.medspa_id,
+    client_plan_id: balance.client_plan_id,
+    service_id: balance.service_id,
+    kind,
+    quantity,
+    appointment_id: extra.appointment_id ?? null,
+    reason: extra.reason ?? null,
+    balance_after: { reserved: after.reserved, used: after.used, remaining: after.remaining },
+    created_at: at,
+  };
+};
+
+export async function readPlanUse(medspaId: string, clientPlanId: string, now: Date) {
+  const found = await findClientPlan(medspaId, clientPlanId);
+  const balanceFor = (serviceId: string) => found?.balances.find((b) => b.service_id === serviceId);
+  return {
+    /** CLIENT_PLAN_NOT_FOUND, PLAN_NOT_APPLICABLE, PLAN_NOT_ACTIVE, ENTITLEMENT_EXHAUSTED, in that order. */
+    check(booking: { client_id: string; service_id: string }): void {
+      if (!found) throw new AppError('CLIENT_PLAN_NOT_FOUND');
+      const problem = bookingProblem(found.plan, booking);
+      if (problem) throw new AppError(problem);
+      if ((balanceFor(booking.service_id)?.remaining ?? 0) < 1)
+        throw new AppError('ENTITLEMENT_EXHAUSTED', 'No units of this service remain on the plan');
+    },
+    /** The reservation's writes, for the appointment's transaction (after `check`). */
+    reserve(appointment: { id: string; service_id: string }): TransactItem[] {
+      const balance = balanceFor(appointment.service_id)!;
+      const entry = ledgerEntry(balance, 'reserve', 1, now.toISOString(), { appointment_id: appointment.id })!;
+      return [clientPlanActiveCheck(found!.plan), balanceStepAction(balance, entry), ledgerPutAction(entry)];
+    },
+  };
+}
+
+/**
+ * The writes that settle a plan-booked appointment's reservation (a use or a release), for the
+ * status change's own transaction: the balance's step on the version read and its ledger entry.
+ * A balance that moved meanwhile fails the transaction, and the change is decided again.
+ */
+export async function settlementWrites(
+  medspaId: string,
+  appointment: { id: string; service_id: string; client_plan_id?: string | null },
+  kind: 'use' | 'release',
+  at: string,
+): Promise<TransactItem[]> {
+  if (!appointment.client_plan_id) return [];
+  const balance = await findBalance(medspaId, appointment.client_plan_id, appointment.service_id);
+  const entry = balance && ledgerEntry(balance, kind, 1, at, { appointment_id: appointment.id });
+  // Nothing reserved to settle (an adjustment cannot take reserved units): nothing to write.
+  return balance && entry ? [balanceStepAction(balance, entry), ledgerPutAction(entry)] : [];
+}
