@@ -48,11 +48,18 @@ const projects: TestProjectInlineConfiguration[] = [
   },
   {
     extends: true,
-    test: { name: 'e2e', include: ['test/browser/**/*.test.ts', ...E2E_FILES], ...withDynamo },
+    // One module graph per worker here too (the local server, playwright, the CDK libraries loaded
+    // once, not once per file); their servers, browsers and child processes are per file as before.
+    test: { name: 'e2e', include: ['test/browser/**/*.test.ts', ...E2E_FILES], isolate: false, ...withDynamo },
   },
   {
     extends: true,
-    test: { name: 'build', include: ['test/build/**/*.test.ts', 'test/infra/**/*.test.ts'], ...withDynamo },
+    test: {
+      name: 'build',
+      include: ['test/build/**/*.test.ts', 'test/infra/**/*.test.ts'],
+      isolate: false,
+      ...withDynamo,
+    },
   },
 ];
 

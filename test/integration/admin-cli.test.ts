@@ -13,9 +13,13 @@ import { NY } from '../fixtures/dates';
 const run = promisify(execFile);
 const projectRoot = join(import.meta.dirname, '..', '..');
 
-/** `npm run admin -- ...` as a child process, on this test file's table and data directory. */
+/**
+ * `npm run admin -- ...` as a child process, on this test file's table and data directory: the
+ * script's program under node with tsx's loader (as `npm start` runs), without npx's and tsx's
+ * CLI processes around it (a second or more each). The npm script itself is run once, below.
+ */
 function admin(args: string[]) {
-  return run('npx', ['tsx', 'infra/local/admin.ts', ...args], {
+  return run(process.execPath, ['--import', 'tsx', 'infra/local/admin.ts', ...args], {
     cwd: projectRoot,
     timeout: 60_000,
     env: {

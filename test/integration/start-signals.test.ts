@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamo';
 import { npmStart, processesUsing, stopAll, untilServing } from '../fixtures/npm-start';
 
 /**
  * `npm start` as a process supervisor would run it (`npm start & ... kill $!`): a signal to the
  * npm process stops the API, the pipeline and DynamoDB Local, with a line in the log; a busy port
- * names PORT at once.
+ * names PORT at once. The two signal tests start a server each (own port, own folder) and run side
+ * by side: a start is seconds of npm, tsx and the JVM. What a failed one leaves is killed at the
+ * end (after each test would kill the other's server). The busy-port test, timed, runs alone.
  */
-afterEach(stopAll);
+afterAll(stopAll);
 
 describe('npm start behaves like a server', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.concurrent.each(['SIGTERM', 'SIGINT'] as const)(
     '%s to the npm process stops the API, the pipeline and DynamoDB Local, and says so',
     async (signal) => {
       const port = await freePort();
