@@ -949,7 +949,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a series' future active appointments (each as its own cancel: events, freed time, late-cancel fees)
-         * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["cancelAppointmentSeries"];
         delete?: never;

@@ -50,7 +50,7 @@ export const cancelAppointmentSeries = /* @__PURE__ */ route('cancelAppointmentS
   group: 'appointments',
   successStatus: 200,
   summary: "Cancel a series' future active appointments (each as its own cancel: events, freed time, late-cancel fees)",
-  auth: ALLOW.clinical,
+  auth: ALLOW.frontOffice,
   params: series.SeriesParams,
   body: series.CancelSeriesBody,
   response: series.Series,

@@ -419,6 +419,8 @@ export function newAppointment(
     ...fields.moneyTerms,
     hold_id: fields.hold_id ?? null,
     client_plan_id: fields.client_plan_id ?? null,
+    // A series sets its own id on each of its appointments (lib/use-cases/series.ts).
+    series_id: null,
     version: 1,
     created_at: at,
     updated_at: at,

@@ -5,6 +5,7 @@ import { callableRoutes, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeProduct } from '../fixtures/builders';
+import { makePlan } from '../fixtures/plans';
 import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
@@ -43,6 +44,8 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
     });
     return `/v1/publishable-keys/${created.body.data.id}`;
   },
+  updatePlan: async (scene) =>
+    `/v1/plans/${(await makePlan(scene.practice, { kind: 'package', name: 'Six lasers', price_cents: 90_000, description: 'd', benefits: [{ service_id: scene.service.id, quantity: 6 }] })).id}`,
   updateAppointmentStatus: async (scene) =>
     `/v1/appointments/${(await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).id}/status`,
 };
