@@ -178,7 +178,19 @@ describe('a series whose request dies midway leaves nothing visible', () => {
     expect(late.body.error?.details).toEqual([
       expect.objectContaining({ reason: 'overlap', appointment_id: created.body.data.appointments[8].id }),
     ]);
-    expect(await clientAppointments(scene)).toHaveLength(12);
+    // A hold and a move read the committed series the same way.
+    const held = await call('POST', '/v1/holds', {
+      ...staff(scene),
+      body: { service_id: scene.service.id, provider_id: scene.provider.id, scheduled_at: occurrence(9, 7) },
+    });
+    expect(codeOf(held)).toBe('PROVIDER_UNAVAILABLE');
+    const other = await booked(scene, { scheduled_at: occurrence(10, 7, '13:00') });
+    const moved = await call('PATCH', `/v1/appointments/${other.id}`, {
+      ...staff(scene),
+      body: { scheduled_at: occurrence(10, 7) },
+    });
+    expect(codeOf(moved)).toBe('PROVIDER_UNAVAILABLE');
+    expect(await clientAppointments(scene)).toHaveLength(13);
   });
 });
 
