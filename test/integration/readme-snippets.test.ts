@@ -29,6 +29,7 @@ const QUICK_START = ['README.md', '### Book a first appointment with curl'] as c
 const WEBHOOKS = ['docs/guide/webhooks.md', '# Receive and verify webhooks'] as const;
 const ONLINE_BOOKING = ['docs/guide/online-booking.md', '# Online booking in three steps'] as const;
 const HOLD_PAY_CONFIRM = ['docs/guide/hold-pay-confirm.md', '# Hold, pay, confirm'] as const;
+const PACKAGES = ['docs/guide/packages.md', '# Sell a package, book against it'] as const;
 
 const walkthrough = block(...QUICK_START, 'bash');
 /** Its first lines: the token and the headers every later snippet uses. */
@@ -133,6 +134,17 @@ describe("the README's and the guide's snippets, as written", () => {
     });
     expect(fee).toMatchObject({ kind: 'late_cancel', deposit_applied_cents: held.deposit_required_cents });
     expect(fee.due_cents).toBe(Math.max(0, fee.amount_cents - held.deposit_required_cents));
+  }, 60_000);
+
+  it('sell a package, book against it: one unit reserved, the ledger says so', async () => {
+    const { stdout } = await bash(`${session}\n${serviceAndClient}\n${block(...PACKAGES, 'bash')}`);
+    const [booked, balance, kinds] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(booked).toEqual({ price_cents: 0, on_the_plan: true });
+    expect(balance).toEqual({ granted: 6, reserved: 1, used: 0, remaining: 5 });
+    expect(kinds).toEqual(['reserve', 'grant']);
   }, 60_000);
 
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
