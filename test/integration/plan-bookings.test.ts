@@ -139,6 +139,30 @@ describe('booking against a plan', () => {
     expect(ledger[0].balance_after).toEqual({ reserved: 0, used: 3, remaining: 3 });
   });
 
+  it("a client's deletion cancels their future plan bookings and gives the units back, in its own writes", async () => {
+    const leaving = await makeClient(practice);
+    const planId = await sellLaser(3, leaving.id);
+    const token = practice.adminToken;
+    const ids: string[] = [];
+    for (const d of [50, 51]) {
+      const r = await book({ client_id: leaving.id, scheduled_at: at(d, 17), client_plan_id: planId });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      ids.push(r.body.data.id);
+    }
+    expect((await call('DELETE', `/v1/clients/${leaving.id}`, { token })).status).toBe(200);
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token })).body.data;
+    expect(plan.balances).toEqual([
+      { service_id: laser.id, granted: 3, reserved: 0, used: 0, expired: 0, remaining: 3 },
+    ]);
+    const ledger = (await call('GET', `/v1/client-plans/${planId}/ledger`, { token })).body.data;
+    expect(
+      ledger
+        .filter((e: { kind: string }) => e.kind === 'release')
+        .map((e: { appointment_id: string }) => e.appointment_id)
+        .sort(),
+    ).toEqual(ids.sort());
+  });
+
   it("a hold's confirm takes client_plan_id: its unit reserved in the confirm's write, price 0; an exhausted plan leaves the hold active", async () => {
     const planId = await sellLaser(1);
     const token = practice.adminToken;
