@@ -227,23 +227,30 @@ describe('public holds', () => {
       body: { hold_id: holdId, client: onlineBooking(scene).client, notes: 'Via hold' },
     });
 
-  it('8 parallel holds from one IP: exactly 3 succeed; a release gives the place back', async () => {
-    const { scene, key } = await publicScene(8);
+  it('12 parallel holds from two IPs (6 each): exactly 3 succeed per address; a release gives the place back', async () => {
+    const { scene, key } = await publicScene(12);
+    const addresses = ['198.51.100.7', '192.0.2.44'];
     const answers = await Promise.all(
-      scene.providers.map((provider) =>
-        publicHold(key, { service_id: scene.service.id, provider_id: provider.id, scheduled_at: TEN }),
+      scene.providers.map((provider, i) =>
+        publicHold(
+          key,
+          { service_id: scene.service.id, provider_id: provider.id, scheduled_at: TEN },
+          addresses[i % 2],
+        ).then((answer) => ({ address: addresses[i % 2], code: codeOf(answer), answer })),
       ),
     );
-    expect(answers.map(codeOf).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([
-      201,
-      201,
-      201,
-      ...Array.from({ length: 5 }, () => 'HOLD_LIMIT_REACHED'),
-    ]);
+    for (const address of addresses)
+      expect(
+        answers
+          .filter((a) => a.address === address)
+          .map((a) => a.code)
+          .sort((a, b) => String(a).localeCompare(String(b))),
+        address,
+      ).toEqual([201, 201, 201, 'HOLD_LIMIT_REACHED', 'HOLD_LIMIT_REACHED', 'HOLD_LIMIT_REACHED']);
     // Another address has its own three.
     const elsewhere = await publicHold(key, { service_id: scene.service.id, scheduled_at: TEN }, '203.0.113.9');
     expect(elsewhere.status).toBe(201);
-    const first = answers.find((answer) => answer.status === 201)!.body.data;
+    const first = answers.find((a) => a.address === addresses[0] && a.code === 201)!.answer.body.data;
     const released = await call('DELETE', `/v1/public/holds/${first.hold_id}`, {
       headers: { 'x-publishable-key': key, 'x-hold-token': first.hold_token },
       sourceIp: '198.51.100.7',
