@@ -20,6 +20,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { secretArnEnv, type SecretName } from '../../lib/crypto/named-secret';
 import { INDEX_PARTITIONS, type IndexPartitionName, PARTITIONS, type PartitionName } from '../../lib/db/keys';
 import {
+  DYNAMODB_READ_ACTIONS,
   DYNAMODB_WRITE_ACTION,
   mergeReads,
   type TableReads,
@@ -33,9 +34,6 @@ import { lambdaBundling, sourceMapEnvironment } from './bundling';
 import { FunctionRole } from './function-role';
 import { acknowledge, bothPacks, wildcardResourceFinding } from './nag';
 
-/** Item-level reads only: no table admin, no Scan, no stream. */
-export const READ_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
-
 /**
  * The declared reads as statements: the table's partition families (GetItem, BatchGetItem, Query
  * on the table), then per index its families (Query on `table/<name>/index/<index>`, where
@@ -48,7 +46,7 @@ export function readStatements(
   const table = families.filter((family): family is PartitionName => family in PARTITIONS);
   const statements: Array<{ index?: string; actions: readonly string[]; patterns: string[] }> = [];
   if (table.length > 0)
-    statements.push({ actions: READ_ITEM_ACTIONS, patterns: table.map((name) => PARTITIONS[name]) });
+    statements.push({ actions: DYNAMODB_READ_ACTIONS, patterns: table.map((name) => PARTITIONS[name]) });
   const byIndex = new Map<string, string[]>();
   for (const family of families) {
     if (!(family in INDEX_PARTITIONS)) continue;

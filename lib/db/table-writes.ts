@@ -17,6 +17,9 @@ export const DYNAMODB_WRITE_ACTION: Record<WriteAction, string> = {
   check: 'dynamodb:ConditionCheckItem',
 };
 
+/** The item-level reads a declared read family grants (no table admin, no Scan, no stream): the synthesized policy and the local check both use this list. */
+export const DYNAMODB_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+
 /** The union of declarations, actions sorted and deduplicated. */
 export function mergeWrites(...declarations: Array<TableWrites | undefined>): TableWrites {
   const merged: Partial<Record<PartitionName, Set<WriteAction>>> = {};

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INDEX_PARTITIONS, type IndexPartitionName, PARTITIONS, type PartitionName } from '../../../lib/db/keys';
+import { DYNAMODB_READ_ACTIONS } from '../../../lib/db/table-writes';
 import type { IamRequest } from './dynamodb-requests';
 import type { FunctionModel } from './model';
 
@@ -292,8 +293,6 @@ export const partitionNamed = (pattern: string): PartitionName | IndexPartitionN
 /** A write to a partition family, as usage counts it: `partition:<name>|<action>`. */
 export const partitionGrant = (partition: string, action: string) => `partition:${partition}|${action}`;
 
-/** A read of a partition family, by any read action (which of GetItem and BatchGetItem depends on how many keys a tick asks for). */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 export const partitionReadGrant = (partition: string) => partitionGrant(partition, 'read');
 
 /** The family a read's leading key belongs to: the index's own on `table/<name>/index/<index>`. */
@@ -312,7 +311,7 @@ export function usedBy(request: IamRequest, statements: string[]): string[] {
   if (keys && /^dynamodb:(Put|Update|Delete|ConditionCheck)Item$/.test(request.action)) {
     return [keys].flat().map((key) => partitionGrant(partitionOf(key) ?? key, request.action));
   }
-  if (keys && (READ_ACTIONS as readonly string[]).includes(request.action)) {
+  if (keys && (DYNAMODB_READ_ACTIONS as readonly string[]).includes(request.action)) {
     return [keys].flat().map((key) => partitionReadGrant(readFamilyOf(request.resource, key)));
   }
   return statements.map((statement) => `${statement}|${request.action}`);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { partitionGrant, partitionNamed, partitionReadGrant, READ_ACTIONS, statementName } from './iam';
+import { DYNAMODB_READ_ACTIONS } from '../../../lib/db/table-writes';
+import { partitionGrant, partitionNamed, partitionReadGrant, statementName } from './iam';
 import { localAwsModel, type LocalAwsModel } from './model';
 
 /**
@@ -54,7 +55,7 @@ export function unusedGrants(model: LocalAwsModel, used: Record<string, Set<stri
           | string[]
           | undefined;
         for (const action of [statement.Action].flat() as string[]) {
-          if (leadingKeys && (READ_ACTIONS as readonly string[]).includes(action)) {
+          if (leadingKeys && (DYNAMODB_READ_ACTIONS as readonly string[]).includes(action)) {
             // A read family once per statement (by any of its actions), not per action.
             if (action !== [statement.Action].flat()[0]) continue;
             for (const partition of leadingKeys.map((pattern) => partitionNamed(pattern) ?? pattern)) {
