@@ -115,9 +115,12 @@ const claimsFound = (planned: PlannedBucket[], found: Found, committed: Readonly
   claimReads(planned, ({ resource, resourceId, hour, key }) => {
     const bucket = toClaimBucket(resource, resourceId, hour, found.get(itemId(key)));
     if (committed.size === 0) return bucket;
-    const entries = bucket.entries.map(({ series_id, expires_at, ...entry }) =>
-      series_id && committed.has(series_id) ? entry : { ...entry, ...(series_id ? { series_id, expires_at } : {}) },
-    );
+    // Only a committed series' claims become permanent; every other entry (a hold's) keeps its expiry.
+    const entries = bucket.entries.map((entry) => {
+      if (!(entry.series_id && committed.has(entry.series_id))) return entry;
+      const { series_id: _series, expires_at: _expires, ...permanent } = entry;
+      return permanent;
+    });
     return { ...bucket, entries };
   });
 
