@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../clock';
 import { bucketConflicts, bucketIdsFor } from '../domain/claims';
-import { buffersOf } from '../domain/held-time';
+import { buffersOf, type Buffers } from '../domain/held-time';
 import { holdRefusal, holdStatus, isLiveEntry, liveHolds, MAX_PUBLIC_HOLDS_PER_IP } from '../domain/holds';
 import type { HoldRecord } from '../domain/records';
 import { commitAppointment, commitWithClaims, type TransactItem } from '../db/appointments';
@@ -77,6 +77,8 @@ export interface HoldRequest {
   providersOn?: (reads: BookingReads, service: ServiceRecord | null) => readonly string[];
   /** A public hold counts on its client IP's ledger (at most MAX_PUBLIC_HOLDS_PER_IP active ones). */
   ipHash?: string;
+  /** The service's buffers when the caller has read it already: the placement then reads its buckets once. */
+  buffers?: Buffers;
 }
 
 /** Places a hold: one TransactWriteItems of the hold, its claims and (public) its IP's ledger; lost races retried. */
@@ -99,6 +101,7 @@ export async function placeHold(
           room_id: request.room_id,
           equipment_id: request.equipment_id,
           duration_minutes: request.duration_minutes,
+          buffers: request.buffers,
           source: 'manual',
           decide: (found, service) => ({
             providerIds: request.providersOn?.(found, service) ?? request.providerIds,
@@ -147,10 +150,10 @@ export async function createHold(
   writes?: RequestWrites,
 ): Promise<HoldView> {
   // Without a provider, the service's certified ones are the candidates (the placement takes the first free one).
-  const providerIds = input.provider_id
-    ? [input.provider_id]
-    : ((await readEntities(medspaId, [{ type: 'SERVICE', id: input.service_id }])).entity('SERVICE', input.service_id)
-        ?.provider_ids ?? []);
+  const service = input.provider_id
+    ? null
+    : (await readEntities(medspaId, [{ type: 'SERVICE', id: input.service_id }])).entity('SERVICE', input.service_id);
+  const providerIds = input.provider_id ? [input.provider_id] : (service?.provider_ids ?? []);
   const { hold } = await placeHold(
     medspaId,
     {
@@ -161,6 +164,7 @@ export async function createHold(
       equipment_id: input.equipment_id,
       duration_minutes: input.duration_minutes,
       expiresInSeconds: input.expires_in_seconds,
+      buffers: service ?? undefined,
     },
     now,
     writes,

@@ -29,7 +29,7 @@ export async function createPublicHold(
 ): Promise<PublicHoldView> {
   return publicly(async () => {
     const setup = await readForBooking(medspaId, [{ type: 'SERVICE', id: input.service_id }], []);
-    const { providerIds } = publicCandidates(setup, input, now);
+    const { providerIds, service: read } = publicCandidates(setup, input, now);
     const { hold, reads, service } = await placeHold(
       medspaId,
       {
@@ -39,6 +39,7 @@ export async function createPublicHold(
         providersOn: (found) => offeredAt(found, providerIds, input.scheduled_at),
         expiresInSeconds: HOLD_SECONDS.public,
         ipHash: ipHashOf(medspaId, sourceIp),
+        buffers: read,
       },
       now,
       writes,
