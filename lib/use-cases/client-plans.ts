@@ -4,7 +4,6 @@ import { pageRequest } from '../crypto/cursor';
 import {
   commitLedgerEntry,
   commitSale,
-  findBalance,
   findClientPlan,
   listClientPlans as queryClientPlans,
   listPlanLedger,
@@ -176,10 +175,9 @@ export async function adjustBalance(
   now: Date,
   writes?: RequestWrites,
 ): Promise<LedgerEntry> {
-  const { plan } = await readClientPlan(caller.medspaId, clientPlanId);
-  let balance = plan.service_ids.includes(input.service_id)
-    ? await findBalance(caller.medspaId, clientPlanId, input.service_id)
-    : null;
+  // The plan's partition holds its balances: the one read finds the service's, if the plan has it.
+  const { balances } = await readClientPlan(caller.medspaId, clientPlanId);
+  let balance = balances.find((found) => found.service_id === input.service_id) ?? null;
   if (!balance) throw new AppError('PLAN_NOT_APPLICABLE', 'The plan has no units of this service');
   const at = now.toISOString();
   return retry<LedgerEntry>(
