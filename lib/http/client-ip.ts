@@ -46,6 +46,8 @@ function viewerIpOf(address: string | undefined): string | undefined {
   return IPV4.test(ip) || IPV6.test(ip) ? ip : undefined;
 }
 
+const ipOfEvent = new WeakMap<ClientEvent, string | undefined>();
+
 /**
  * The client's IP for per-IP limits. Behind CloudFront, API Gateway's `sourceIp` is CloudFront's
  * own address, shared by every viewer of that edge; the viewer's is in `CloudFront-Viewer-Address`,
@@ -54,7 +56,10 @@ function viewerIpOf(address: string | undefined): string | undefined {
  * is the client.
  */
 export function clientIpOf(event: ClientEvent): string | undefined {
+  // The chain, the rate limiter and the idempotency scope each ask: the secret's hashing runs once a request.
+  if (ipOfEvent.has(event)) return ipOfEvent.get(event);
   const sourceIp = event.requestContext?.http?.sourceIp;
-  if (!viaEdge(event.headers)) return sourceIp;
-  return viewerIpOf(event.headers?.[EDGE_HEADERS.viewerAddress]) ?? sourceIp;
+  const ip = viaEdge(event.headers) ? (viewerIpOf(event.headers?.[EDGE_HEADERS.viewerAddress]) ?? sourceIp) : sourceIp;
+  ipOfEvent.set(event, ip);
+  return ip;
 }
