@@ -194,6 +194,25 @@ export interface OpUsage {
   kmsSigns: number;
 }
 
+/** An operation that uses nothing: spread it and set what one does use. */
+export const NO_USAGE: Readonly<OpUsage> = {
+  apiRequests: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  storageBytes: 0,
+  streamBatches: 0,
+  streamRecords: 0,
+  handlerMs: 0,
+  streamWorkerMs: 0,
+  queueMessages: 0,
+  queueWorkerMs: 0,
+  eventBridgeEntries: 0,
+  logBytes: 0,
+  responseBytes: 0,
+  webhookBytes: 0,
+  kmsSigns: 0,
+};
+
 /** What the price of an operation depends on besides itself: the scale it runs at. */
 export interface CostContext {
   /** Stream worker invocations per batch of records (1 at one practice, fewer when batches share polls). */

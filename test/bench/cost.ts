@@ -480,21 +480,12 @@ for (const operation of operations) {
 const usages = Object.fromEntries([...measured].map(([name, { usage }]) => [name, usage]));
 const fnOf = Object.fromEntries(operations.map((o) => [o.name, o.fn]));
 const sweepUsage: Usage = {
-  apiRequests: 0,
+  ...model.NO_USAGE,
   readUnits: sweep.readUnits,
   writeUnits: sweep.writeUnits,
-  storageBytes: 0,
   streamBatches: workersInvokedBy(sweepRecords),
   streamRecords: sweepRecords.length,
   handlerMs: model.billedMs(sweep.steps, sweep.calls.length * model.SDK_CPU_MS_PER_CALL),
-  streamWorkerMs: 0,
-  queueMessages: 0,
-  queueWorkerMs: 0,
-  eventBridgeEntries: 0,
-  logBytes: 0,
-  responseBytes: 0,
-  webhookBytes: 0,
-  kmsSigns: 0,
 };
 const retrySweepUsage: Usage = {
   ...sweepUsage,

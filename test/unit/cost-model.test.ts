@@ -15,6 +15,7 @@ import {
   streamInvocationsPerSecond,
   total,
   xrayTracesPerSecond,
+  NO_USAGE,
   type OpUsage,
 } from '../bench/cost-model';
 import type { StackFacts } from '../bench/cost-stack';
@@ -67,21 +68,11 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
     expect(PRICES_DATE).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     for (const price of Object.values(PRICES)) expect(price.source).toMatch(/^https:\/\/aws\.amazon\.com\//);
     const usage: OpUsage = {
+      ...NO_USAGE,
       apiRequests: 1,
       readUnits: 8,
       writeUnits: 4,
-      storageBytes: 0,
-      streamBatches: 0,
-      streamRecords: 0,
       handlerMs: 100,
-      streamWorkerMs: 0,
-      queueMessages: 0,
-      queueWorkerMs: 0,
-      eventBridgeEntries: 0,
-      logBytes: 0,
-      responseBytes: 0,
-      webhookBytes: 0,
-      kmsSigns: 0,
     };
     const lines = opCost('getClient', usage, {
       streamInvocationsPerBatch: 1,
@@ -113,21 +104,10 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
 
   it("drops Lambda's platform lines from the log bill when the stack writes none (JSON logs, system level WARN)", () => {
     const usage: OpUsage = {
+      ...NO_USAGE,
       apiRequests: 1,
-      readUnits: 0,
-      writeUnits: 0,
-      storageBytes: 0,
-      streamBatches: 0,
-      streamRecords: 0,
       handlerMs: 1,
-      streamWorkerMs: 0,
-      queueMessages: 0,
-      queueWorkerMs: 0,
-      eventBridgeEntries: 0,
       logBytes: 100,
-      responseBytes: 0,
-      webhookBytes: 0,
-      kmsSigns: 0,
     };
     const context = {
       streamInvocationsPerBatch: 1,
@@ -175,25 +155,8 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       platformLogLines: true,
       roles: 40,
     };
-    const idle: OpUsage = {
-      apiRequests: 0,
-      readUnits: 0,
-      writeUnits: 0,
-      storageBytes: 0,
-      streamBatches: 0,
-      streamRecords: 0,
-      handlerMs: 0,
-      streamWorkerMs: 0,
-      queueMessages: 0,
-      queueWorkerMs: 0,
-      eventBridgeEntries: 0,
-      logBytes: 0,
-      responseBytes: 0,
-      webhookBytes: 0,
-      kmsSigns: 0,
-    };
     const bill = (facts: StackFacts) =>
-      monthlyBill({ practices: 1, usages: {}, fnOf: {}, sweep: idle, stack: facts, workload: {} });
+      monthlyBill({ practices: 1, usages: {}, fnOf: {}, sweep: NO_USAGE, stack: facts, workload: {} });
     const ours = bill(stack);
     const floor = bill(floorStack(stack));
     expect(floor.lines['WAF web ACL + 2 rules']).toBeCloseTo(7, 10);
