@@ -7,7 +7,7 @@
  * the stream records a write makes (only a change makes one), the index writes, the storage
  * added, and the items with a TTL that will expire later (each one more stream record then).
  */
-import { createServer, request, type IncomingMessage } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import {
@@ -21,12 +21,11 @@ import {
   transactionalReadUnits,
   type WireItem,
 } from './cost-model';
+import { bodyOf } from './ddb-recorder';
+import { TABLE_SHAPE } from '../../lib/db/table';
 
-const INDEXES = [
-  { pk: 'gsi1pk', sk: 'gsi1sk' },
-  { pk: 'gsi2pk', sk: 'gsi2sk' },
-];
-const TTL_ATTRIBUTE = 'expires_at';
+const INDEXES = TABLE_SHAPE.globalIndexes.map((index) => ({ pk: index.partitionKey, sk: index.sortKey }));
+const TTL_ATTRIBUTE = TABLE_SHAPE.ttlAttribute;
 
 export interface MeteredCall {
   operation: string;
@@ -54,14 +53,6 @@ export interface Metered {
   steps: number;
   byOperation: Record<string, number>;
 }
-
-const bodyOf = (message: IncomingMessage) =>
-  new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('end', () => resolve(Buffer.concat(chunks)));
-    message.on('error', reject);
-  });
 
 type Json = any;
 type Key = WireItem;

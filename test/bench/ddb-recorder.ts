@@ -15,7 +15,8 @@ export interface RecordedCall {
   step: number;
 }
 
-const bodyOf = (message: IncomingMessage) =>
+/** A request's or answer's whole body. */
+export const bodyOf = (message: IncomingMessage) =>
   new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     message.on('data', (chunk: Buffer) => chunks.push(chunk));
