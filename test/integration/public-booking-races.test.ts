@@ -7,7 +7,9 @@ import { BOOKING_DAY, nyTime, type Scene } from '../fixtures/scheduling';
 /**
  * Online booking's per-email rules under concurrency (API reference, online booking): one email is
  * one client, and the per-client limit holds, whatever arrives at once. Every booking names its
- * own provider (ten certified ones) at 10:00, so only the email's rules decide who wins.
+ * own provider (ten certified ones) at 10:00, so only the email's rules decide who wins; and each
+ * comes from an address of its own, as a visitor with many addresses would send them, so no per-IP
+ * rule takes part.
  */
 
 const PARALLEL = 10;
@@ -28,6 +30,7 @@ const emailOf = (name: string) => `${name}.${Date.now()}.${++sequence}@example.c
 const bookAs = (scene: Scene, key: string, email: string, providerIndex: number, hhmm = '10:00') =>
   call('POST', '/v1/public/bookings', {
     headers: { 'x-publishable-key': key, 'idempotency-key': `race-${++sequence}` },
+    sourceIp: `203.0.113.${(sequence % 250) + 1}`,
     body: onlineBooking(scene, {
       provider_id: scene.providers[providerIndex]!.id,
       scheduled_at: nyTime(BOOKING_DAY, hhmm),
