@@ -11,9 +11,7 @@ import { startEventSource } from './event-source';
 export const LOCAL_SWEEP_SPEEDUP = 4;
 
 /** A local sweep's interval: its worker's schedule (lib/workers) sped up by LOCAL_SWEEP_SPEEDUP. */
-export const localSweepEveryMs = (
-  worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' = 'sweepReminders',
-) =>
+export const localSweepEveryMs = (worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' = 'sweepReminders') =>
   (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
 
 /**

@@ -134,10 +134,7 @@ export function changePlanStatus(
   const at = now.toISOString();
   return retry<ClientPlan>(
     async () => {
-      const [{ plan, balances }, practice] = await Promise.all([
-        readClientPlan(medspaId, id),
-        readPractice(medspaId),
-      ]);
+      const [{ plan, balances }, practice] = await Promise.all([readClientPlan(medspaId, id), readPractice(medspaId)]);
       const status = nextPlanStatus(plan.status, action);
       if (!status)
         throw new AppError('INVALID_STATUS_TRANSITION', `A plan that is ${plan.status} cannot be ${action}d`);

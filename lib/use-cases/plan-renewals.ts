@@ -12,6 +12,7 @@ import { addHoursTo, dueAction, hoursBetween, hourWindow, nextTerm, planDueHour 
 import { applyStep, balanceStep, type LedgerKind } from '../domain/plans';
 import type { ClientPlanRecord, PlanBalanceRecord, PlanLedgerRecord, PlanRecord } from '../domain/records';
 import { localDateOf } from '../domain/time';
+import type { TransactItem } from '../db/transact';
 import { retry } from '../retry';
 import { ledgerEntry } from './plan-bookings';
 
@@ -55,7 +56,8 @@ function runReads() {
   const practices = new Map<string, ReturnType<typeof getPractice>>();
   const plans = new Map<string, Promise<PlanRecord | null>>();
   return {
-    practice: (medspaId: string) => practices.get(medspaId) ?? practices.set(medspaId, getPractice(medspaId)).get(medspaId)!,
+    practice: (medspaId: string) =>
+      practices.get(medspaId) ?? practices.set(medspaId, getPractice(medspaId)).get(medspaId)!,
     plan: (medspaId: string, planId: string) => {
       const key = `${medspaId}|${planId}`;
       return plans.get(key) ?? plans.set(key, findPlan(medspaId, planId)).get(key)!;
@@ -102,7 +104,7 @@ function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: 
       if (!found || !practice) return { done: 'skipped' };
       const { plan, balances } = found;
       const action = dueAction(plan, localDateOf(at, practice.time_zone));
-      let writes;
+      let writes: TransactItem[];
       let moves: BalanceMove[] = [];
       if (action === null) {
         // Changed since the index copy: its own write placed it. Unchanged: its zone moved west.
@@ -125,10 +127,16 @@ function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: 
           );
         });
         const renewed = { ...plan, current_term: term };
-        writes = [clientPlanChangeAction(plan, { current_term: term }, planDueHour(renewed, practice.time_zone, now), at)];
+        writes = [
+          clientPlanChangeAction(plan, { current_term: term }, planDueHour(renewed, practice.time_zone, now), at),
+        ];
       } else {
         const status = action === 'cancel' ? 'cancelled' : 'expired';
-        moves = expireAll(balances, at, action === 'cancel' ? 'membership ended (cancelled at term end)' : 'package expired');
+        moves = expireAll(
+          balances,
+          at,
+          action === 'cancel' ? 'membership ended (cancelled at term end)' : 'package expired',
+        );
         writes = planStatusWrite(plan, status, at);
       }
       if (!(await commitPlanChange(writes, moves))) return { retry: 'now' };
@@ -151,7 +159,15 @@ function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: 
  * was, so the next run reads the window again (harmless: what was done is off the index).
  */
 export async function sweepPlans(now: Date, options: PlanSweepOptions = {}): Promise<PlanSweepResult> {
-  const result: PlanSweepResult = { from: null, through: null, renewed: 0, cancelled: 0, expired: 0, rearmed: 0, skipped: 0 };
+  const result: PlanSweepResult = {
+    from: null,
+    through: null,
+    renewed: 0,
+    cancelled: 0,
+    expired: 0,
+    rearmed: 0,
+    skipped: 0,
+  };
   const window = hourWindow(await readPlanSweepCheckpoint(), now, {
     lookbackHours: options.lookbackHours ?? 2,
     firstRunHours: options.firstRunHours ?? 48,
@@ -162,7 +178,9 @@ export async function sweepPlans(now: Date, options: PlanSweepOptions = {}): Pro
     addHoursTo(window.from, i),
   );
   // The index may briefly hold a plan in two hours (replication): each once.
-  const dues = [...new Map((await readTimePartitions(hours, plansDueIn)).map((p) => [`${p.medspa_id}|${p.id}`, p])).values()];
+  const dues = [
+    ...new Map((await readTimePartitions(hours, plansDueIn)).map((p) => [`${p.medspa_id}|${p.id}`, p])).values(),
+  ];
   const reads = runReads();
   for (let i = 0; i < dues.length; i += PARALLEL_WRITES) {
     const outcomes = await Promise.all(dues.slice(i, i + PARALLEL_WRITES).map((due) => settle(due, reads, now)));

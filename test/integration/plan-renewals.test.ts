@@ -5,7 +5,7 @@ import { ddb, tableName } from '../../lib/db/client';
 import { planSweepCheckpointKey } from '../../lib/db/keys';
 import { commitLedgerEntry, findClientPlan } from '../../lib/db/plans';
 import type { ContractEvent } from '../../lib/events/types';
-import * as planRoutes from '../../lib/routes/plans';
+import { cancelClientPlan, pauseClientPlan, resumeClientPlan } from '../../lib/routes/plans';
 import { changePlanStatus, listLedger } from '../../lib/use-cases/client-plans';
 import { ledgerEntry } from '../../lib/use-cases/plan-bookings';
 import { sweepPlans } from '../../lib/use-cases/plan-renewals';
@@ -80,9 +80,10 @@ const read = async (id: string) => (await findClientPlan(practice.medspaId, id))
 const balanceOf = async (id: string, serviceId: string) =>
   (await read(id)).balances.find((b) => b.service_id === serviceId)!;
 
+const statusRoutes = { pause: pauseClientPlan, resume: resumeClientPlan, cancel: cancelClientPlan };
 const statusChange = (id: string, action: 'pause' | 'resume' | 'cancel', at: string, body: object = {}) =>
   belowHttp(
-    planRoutes[`${action}ClientPlan`],
+    statusRoutes[action],
     adminCaller(practice),
     { params: { id }, body: action === 'cancel' ? body : undefined },
     () => changePlanStatus(practice.medspaId, id, action, body, new Date(at)),
@@ -132,7 +133,13 @@ describe('membership renewal', () => {
     expect(await sweepAt('2031-02-27T19:00:30Z')).toMatchObject({ renewed: 1 });
     const { plan } = await read(sold.id);
     expect(plan.current_term).toEqual({ starts_on: '2031-02-28', ends_on: '2031-03-30' });
-    expect(await balanceOf(sold.id, facial.id)).toMatchObject({ granted: 4, reserved: 1, used: 1, expired: 0, remaining: 2 });
+    expect(await balanceOf(sold.id, facial.id)).toMatchObject({
+      granted: 4,
+      reserved: 1,
+      used: 1,
+      expired: 0,
+      remaining: 2,
+    });
     expect(await balanceOf(sold.id, laser.id)).toMatchObject({ granted: 2, expired: 1, remaining: 1 });
     const newest = (await ledger(sold.id)).filter((e) => e.service_id === laser.id).slice(0, 2);
     expect(newest.map((e) => [e.kind, e.quantity, e.balance_after.remaining])).toEqual([
