@@ -7,6 +7,7 @@ import { commitLedgerEntry, findClientPlan } from '../../lib/db/plans';
 import type { ContractEvent } from '../../lib/events/types';
 import { cancelClientPlan, pauseClientPlan, resumeClientPlan } from '../../lib/routes/plans';
 import { changePlanStatus, listLedger } from '../../lib/use-cases/client-plans';
+import { changePractice } from '../../lib/use-cases/practice';
 import { ledgerEntry } from '../../lib/use-cases/plan-bookings';
 import { sweepPlans } from '../../lib/use-cases/plan-renewals';
 import { makePractice, type TestPractice } from '../fixtures/api';
@@ -203,6 +204,26 @@ describe('membership renewal', () => {
     expect(planEvents(await tap.drain(), sold.id).map((e) => e.type)).toEqual(['client_plan.cancelled']);
     expect(await sweepAt('2035-07-31T19:00:30Z')).toMatchObject({ renewed: 0, cancelled: 0 });
     await expectExactLedger(sold.id);
+  });
+});
+
+describe('a practice moving west', () => {
+  it('finds its plans before their local date: put back at their new hour, renewed then', async () => {
+    const west = await makePractice({ time_zone: ZONE });
+    const service = await makeService(west);
+    const plan = await makePlan(west, {
+      kind: 'membership',
+      term_months: 1,
+      benefits: [{ service_id: service.id, quantity: 1 }],
+    });
+    const client = await makeClient(west);
+    const sold = await sellPlanTo(west, client.id, { plan_id: plan.id, starts_on: '2039-03-01' });
+    // Armed for Apr 1 in Kolkata (Mar 31, 19:00 UTC); the practice then moves to Los Angeles (UTC-7).
+    await changePractice(west.medspaId, { time_zone: 'America/Los_Angeles' }, { now: new Date() });
+    expect(await sweepAt('2039-03-31T19:00:30Z')).toMatchObject({ renewed: 0, rearmed: 1 });
+    expect(await sweepAt('2039-04-01T06:00:30Z')).toMatchObject({ renewed: 0, rearmed: 0 });
+    expect(await sweepAt('2039-04-01T07:00:30Z')).toMatchObject({ renewed: 1 });
+    expect((await findClientPlan(west.medspaId, sold.id))!.plan.current_term?.starts_on).toBe('2039-04-01');
   });
 });
 
