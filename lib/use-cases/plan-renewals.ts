@@ -6,9 +6,23 @@ import {
   readPlanSweepCheckpoint,
   type BalanceMove,
 } from '../db/plan-renewals';
-import { clientPlanChangeAction, findClientPlan, findPlan, planStatusWrite } from '../db/plans';
+import {
+  clientPlanChangeAction,
+  findClientPlan,
+  findPlan,
+  planStatusWrite,
+  type ClientPlanWithBalances,
+} from '../db/plans';
 import { getPractice } from '../db/practices';
-import { addHoursTo, dueAction, hoursBetween, hourWindow, nextTerm, planDueHour } from '../domain/plan-renewals';
+import {
+  addHoursTo,
+  dueAction,
+  hoursBetween,
+  hourWindow,
+  nextTerm,
+  planDueHour,
+  type PlanDueAction,
+} from '../domain/plan-renewals';
 import { applyStep, balanceStep, type LedgerKind } from '../domain/plans';
 import type { ClientPlanRecord, PlanBalanceRecord, PlanLedgerRecord, PlanRecord } from '../domain/records';
 import { localDateOf } from '../domain/time';
@@ -92,6 +106,41 @@ const expireAll = (balances: readonly PlanBalanceRecord[], at: string, reason: s
  */
 const justBefore = (at: string) => new Date(Date.parse(at) - 1).toISOString();
 
+interface PlanChange {
+  writes: TransactItem[];
+  moves: BalanceMove[];
+}
+
+/**
+ * A membership's next term: per benefit, unless it rolls over, the ended term's remaining units
+ * expire, then the term's units are granted (one update of the balance); the plan's term and its
+ * next due hour move on the version read.
+ */
+function renewal(
+  { plan, balances }: ClientPlanWithBalances,
+  sold: PlanRecord & { term_months: number },
+  today: string,
+  zone: string,
+  now: Date,
+): PlanChange {
+  const at = now.toISOString();
+  const term = nextTerm(plan.starts_on, sold.term_months, plan.current_term!, today);
+  const reason = `term ${term.starts_on}..${term.ends_on}`;
+  const moves = sold.benefits.flatMap((benefit) => {
+    const balance = balances.find((b) => b.service_id === benefit.service_id);
+    if (!balance) return [];
+    const move = chainEntries(balance, [
+      { kind: 'expire', quantity: sold.rollover ? 0 : balance.remaining, at: justBefore(at), reason: 'term ended' },
+      { kind: 'grant', quantity: benefit.quantity, at, reason },
+    ]);
+    return move ? [move] : [];
+  });
+  const dueHour = planDueHour({ ...plan, current_term: term }, zone, now);
+  return { writes: [clientPlanChangeAction(plan, { current_term: term }, dueHour, at)], moves };
+}
+
+const OUTCOMES: Record<PlanDueAction, Outcome> = { renew: 'renewed', cancel: 'cancelled', expire: 'expired' };
+
 /** One due plan, read again and settled on its versions; a lost race reads again and decides again. */
 function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: Date): Promise<Outcome> {
   const at = now.toISOString();
@@ -103,45 +152,27 @@ function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: 
       ]);
       if (!found || !practice) return { done: 'skipped' };
       const { plan, balances } = found;
-      const action = dueAction(plan, localDateOf(at, practice.time_zone));
-      let writes: TransactItem[];
-      let moves: BalanceMove[] = [];
+      const zone = practice.time_zone;
+      const today = localDateOf(at, zone);
+      const action = dueAction(plan, today);
+      let change: PlanChange;
       if (action === null) {
         // Changed since the index copy: its own write placed it. Unchanged: its zone moved west.
         if (plan.version !== due.version) return { done: 'skipped' };
-        writes = [clientPlanChangeAction(plan, {}, planDueHour(plan, practice.time_zone, now), at)];
+        change = { writes: [clientPlanChangeAction(plan, {}, planDueHour(plan, zone, now), at)], moves: [] };
       } else if (action === 'renew') {
         const sold = await reads.plan(plan.medspa_id, plan.plan_id);
         if (!sold?.term_months || !plan.current_term) return { done: 'skipped' };
-        const term = nextTerm(plan.starts_on, sold.term_months, plan.current_term, localDateOf(at, practice.time_zone));
-        const reason = `term ${term.starts_on}..${term.ends_on}`;
-        moves = sold.benefits.flatMap((benefit) => {
-          const balance = balances.find((b) => b.service_id === benefit.service_id);
-          if (!balance) return [];
-          const expire = sold.rollover ? 0 : balance.remaining;
-          return (
-            chainEntries(balance, [
-              { kind: 'expire', quantity: expire, at: justBefore(at), reason: 'term ended' },
-              { kind: 'grant', quantity: benefit.quantity, at, reason },
-            ]) ?? []
-          );
-        });
-        const renewed = { ...plan, current_term: term };
-        writes = [
-          clientPlanChangeAction(plan, { current_term: term }, planDueHour(renewed, practice.time_zone, now), at),
-        ];
+        change = renewal(found, { ...sold, term_months: sold.term_months }, today, zone, now);
       } else {
-        const status = action === 'cancel' ? 'cancelled' : 'expired';
-        moves = expireAll(
-          balances,
-          at,
-          action === 'cancel' ? 'membership ended (cancelled at term end)' : 'package expired',
-        );
-        writes = planStatusWrite(plan, status, at);
+        const reason = action === 'cancel' ? 'membership ended (cancelled at term end)' : 'package expired';
+        change = {
+          writes: planStatusWrite(plan, action === 'cancel' ? 'cancelled' : 'expired', at),
+          moves: expireAll(balances, at, reason),
+        };
       }
-      if (!(await commitPlanChange(writes, moves))) return { retry: 'now' };
-      const outcome: Record<string, Outcome> = { renew: 'renewed', cancel: 'cancelled', expire: 'expired' };
-      return { done: action ? outcome[action] : 'rearmed' };
+      if (!(await commitPlanChange(change.writes, change.moves))) return { retry: 'now' };
+      return { done: action ? OUTCOMES[action] : 'rearmed' };
     },
     {
       attempts: ATTEMPTS,
