@@ -7,6 +7,7 @@ import { tableName } from '../../lib/db/client';
 import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import type { Publish } from '../../lib/events/publish';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
+import { sweepPlans } from '../../lib/use-cases/plan-renewals';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
 import { streamMappingOf, workers } from '../../lib/workers';
 import {
@@ -76,6 +77,8 @@ export interface EventSourceOptions {
   /** Defaults to the shared clock. */
   now?: () => Date;
   sweepEveryMs: number;
+  /** The plan sweep's interval (lib/use-cases/plan-renewals.ts); none without it (tests sweep plans themselves). */
+  planSweepEveryMs?: number;
   /** Defaults to DATA_DIR: the stream checkpoint is kept there. */
   dataDir?: string;
   /** Poller tuning (tests), over each mapping's settings. */
@@ -113,10 +116,15 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
 
   // One sweep at a time: the next starts `sweepEveryMs` after the previous one ended.
   const sweeps = repeatAsFunction('sweepReminders', options.sweepEveryMs, () => sweepReminders(now()), options.onSweep);
+  const planSweeps =
+    options.planSweepEveryMs === undefined
+      ? undefined
+      : repeatAsFunction('sweepPlans', options.planSweepEveryMs, () => sweepPlans(now()));
 
   return {
     async stop() {
       await sweeps.stop();
+      await planSweeps?.stop();
       await Promise.all(pollers.map((poller) => poller.stop()));
     },
   };

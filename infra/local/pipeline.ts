@@ -11,7 +11,7 @@ import { startEventSource } from './event-source';
 export const LOCAL_SWEEP_SPEEDUP = 4;
 
 /** A local sweep's interval: its worker's schedule (lib/workers) sped up by LOCAL_SWEEP_SPEEDUP. */
-export const localSweepEveryMs = (worker: 'sweepReminders' | 'sweepWebhookRetries' = 'sweepReminders') =>
+export const localSweepEveryMs = (worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' = 'sweepReminders') =>
   (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
 
 /**
@@ -19,7 +19,7 @@ export const localSweepEveryMs = (worker: 'sweepReminders' | 'sweepWebhookRetrie
  * stream (a poller per stream worker, with its mapping's settings), the bus rules of
  * lib/events/rules.ts, fan-out and signed deliveries with the retry schedule of
  * WEBHOOK_RETRY_SCHEDULE (each wait ±20%, as on AWS; waits past 15 minutes swept from the table),
- * and the reminder sweeper. Stopping waits
+ * and the reminder and plan sweepers. Stopping waits
  * for the work in flight; both sides keep their position under DATA_DIR (stream checkpoints,
  * delivery journal), so a restart loses nothing.
  */
@@ -31,6 +31,7 @@ export async function startLocalPipeline(options: { sweepEveryMs?: number } = {}
   const source = await startEventSource({
     publish: (events) => delivery.publish(events),
     sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs(),
+    planSweepEveryMs: localSweepEveryMs('sweepPlans'),
   });
   return {
     async stop() {

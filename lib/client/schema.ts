@@ -4049,7 +4049,7 @@ export interface components {
              */
             starts_on: string;
             /**
-             * @description A membership's current term, both days inclusive (null for a package).
+             * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
              * @example null
              */
             current_term: {
@@ -4065,7 +4065,7 @@ export interface components {
                 ends_on: string;
             } | null;
             /**
-             * @description The day a package's units expire (null: never, or a membership).
+             * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
              * @example 2027-12-01
              */
             expires_on: string | null;
@@ -5756,7 +5756,7 @@ export interface components {
              */
             starts_on: string;
             /**
-             * @description A membership's current term, both days inclusive (null for a package).
+             * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
              * @example null
              */
             current_term: {
@@ -5772,7 +5772,7 @@ export interface components {
                 ends_on: string;
             } | null;
             /**
-             * @description The day a package's units expire (null: never, or a membership).
+             * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
              * @example 2027-12-01
              */
             expires_on: string | null;
@@ -5859,7 +5859,7 @@ export interface components {
                      */
                     starts_on?: string;
                     /**
-                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
                      * @example null
                      */
                     current_term?: {
@@ -5875,7 +5875,7 @@ export interface components {
                         ends_on: string;
                     } | null;
                     /**
-                     * @description The day a package's units expire (null: never, or a membership).
+                     * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
                      * @example 2027-12-01
                      */
                     expires_on?: string | null;
@@ -5964,7 +5964,7 @@ export interface components {
                      */
                     starts_on?: string;
                     /**
-                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
                      * @example null
                      */
                     current_term?: {
@@ -5980,7 +5980,7 @@ export interface components {
                         ends_on: string;
                     } | null;
                     /**
-                     * @description The day a package's units expire (null: never, or a membership).
+                     * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
                      * @example 2027-12-01
                      */
                     expires_on?: string | null;
@@ -6069,7 +6069,7 @@ export interface components {
                      */
                     starts_on?: string;
                     /**
-                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
                      * @example null
                      */
                     current_term?: {
@@ -6085,7 +6085,7 @@ export interface components {
                         ends_on: string;
                     } | null;
                     /**
-                     * @description The day a package's units expire (null: never, or a membership).
+                     * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
                      * @example 2027-12-01
                      */
                     expires_on?: string | null;
@@ -6174,7 +6174,7 @@ export interface components {
                      */
                     starts_on?: string;
                     /**
-                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
                      * @example null
                      */
                     current_term?: {
@@ -6190,7 +6190,7 @@ export interface components {
                         ends_on: string;
                     } | null;
                     /**
-                     * @description The day a package's units expire (null: never, or a membership).
+                     * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
                      * @example 2027-12-01
                      */
                     expires_on?: string | null;
@@ -6279,7 +6279,7 @@ export interface components {
                      */
                     starts_on?: string;
                     /**
-                     * @description A membership's current term, both days inclusive (null for a package).
+                     * @description A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.
                      * @example null
                      */
                     current_term?: {
@@ -6295,7 +6295,7 @@ export interface components {
                         ends_on: string;
                     } | null;
                     /**
-                     * @description The day a package's units expire (null: never, or a membership).
+                     * @description The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.
                      * @example 2027-12-01
                      */
                     expires_on?: string | null;
@@ -11289,7 +11289,7 @@ export interface operations {
                      */
                     reason?: string;
                     /**
-                     * @description A membership stays active until its term ends, then stops renewing (default false: now).
+                     * @description A membership stays active, with its units, until its term ends; on the practice-local day after, it is `cancelled` and the term's remaining units expire (`client_plan.cancelled`; default false: now).
                      * @example false
                      */
                     at_term_end?: boolean;

@@ -15,6 +15,7 @@ import {
   clientPlanKey,
   clientPlansIndexKeys,
   planBalanceKey,
+  planSweepCheckpointKey,
   planLedgerKey,
   onlineEmailKey,
   onlineLedgerKey,
@@ -360,6 +361,12 @@ export const clientPlanCodec = codec<R.ClientPlanRecord, 'CLIENT_PLAN'>('CLIENT_
     ...clientPlansIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
   }),
   stored: S.storedClientPlan,
+});
+/** The plan sweep's checkpoint (lib/db/plan-renewals.ts): the reminders' shape. */
+export const planSweepCodec = codec<R.ReminderSweepRecord, 'PLAN_SWEEP'>('PLAN_SWEEP', {
+  keyFields: [],
+  keys: () => planSweepCheckpointKey(),
+  stored: S.storedReminderSweep,
 });
 export const planBalanceCodec = codec<R.PlanBalanceRecord, 'PLAN_BALANCE'>('PLAN_BALANCE', {
   keyFields: ['medspa_id', 'client_plan_id', 'service_id'],

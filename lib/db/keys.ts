@@ -162,6 +162,19 @@ export const clientPlansIndexKeys = (medspaId: string, clientId: string, created
   gsi2pk: clientPlansIndexPk(medspaId, clientId),
   gsi2sk: `${createdAt}#${clientPlanId}`,
 });
+/**
+ * Client plans due for renewal or expiry (gsi1, sparse, docs/decisions/0026): a client plan item
+ * carries these keys while something is due, in the partition of the UTC hour it falls due (its
+ * practice-local date's start); the hourly sweep Queries the hours since its checkpoint. Time
+ * leads, as in the reminders' due partitions: the sweep reads across practices by time.
+ */
+export const plansDueIndexPk = (utcHour: string) => `PLANS_DUE#${utcHour}`;
+export const plansDueIndexKeys = (utcHour: string, medspaId: string, clientPlanId: string) => ({
+  gsi1pk: plansDueIndexPk(utcHour),
+  gsi1sk: `${medspaId}#${clientPlanId}`,
+});
+/** The plan sweep's checkpoint: the last hour partition it swept (one item for the deployment). */
+export const planSweepCheckpointKey = (): Key => ({ pk: 'PLANS_SWEEP', sk: 'CHECKPOINT' });
 /** A client plan's unit ledger: newest first by `${created_at}#${id}`. */
 export const planLedgerPk = (medspaId: string, clientPlanId: string) =>
   `${practicePrefix(medspaId)}#CPLAN_LEDGER#${clientPlanId}`;
@@ -428,6 +441,7 @@ export const PARTITIONS = {
   plans: collectionPk(ANY_ID, 'PLAN'),
   clientPlans: clientPlanPk(ANY_ID, ANY_ID),
   planLedger: planLedgerPk(ANY_ID, ANY_ID),
+  planSweep: planSweepCheckpointKey().pk,
   webhookDeliveries: webhookDeliveriesPk(ANY_ID, ANY_ID),
   webhookRetriesDue: webhookRetriesDuePk('*'),
   webhookRetrySweep: webhookRetrySweepCheckpointKey().pk,
@@ -456,6 +470,7 @@ export const INDEX_PARTITIONS = {
   clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },
   lowStock: { index: 'gsi2', pattern: lowStockIndexPk(ANY_ID) },
   clientPlansByClient: { index: 'gsi2', pattern: clientPlansIndexPk(ANY_ID, ANY_ID) },
+  plansDue: { index: 'gsi1', pattern: plansDueIndexPk('*') },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 

@@ -1,5 +1,6 @@
 import type { PageRequest } from '../crypto/cursor';
 import { balanceStep } from '../domain/plans';
+import type { ClientPlanStatus } from '../domain/plans';
 import type {
   ClientPlanRecord,
   PaymentRecord,
@@ -12,14 +13,21 @@ import { clientIsLive } from './client-stats';
 import { clientPlanCodec, planBalanceCodec, planCodec, planLedgerCodec } from './codecs';
 import { DataFailure } from './failure';
 import { itemId, readItems } from './key-reads';
-import { clientPlanKey, clientPlanPk, clientPlansIndexPk, planBalanceKey, planLedgerPk } from './keys';
+import {
+  clientPlanKey,
+  clientPlanPk,
+  clientPlansIndexPk,
+  planBalanceKey,
+  planLedgerPk,
+  plansDueIndexKeys,
+} from './keys';
 import { paymentItems } from './payments';
 import { putNew } from './put-new';
 import { listEntities, queryOnce, queryPage, type Decoder, type Filter, type Page } from './query';
 import type { RequestWrites } from './request-writes';
 import { getLiveEntity } from './resources';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
-import { updateEntity, updateItem, type UpdateOptions } from './update';
+import { updateEntity, updateItem, versionedUpdate, type UpdateOptions } from './update';
 
 /**
  * Plans, client plans and their unit ledger (API reference, section 12). A balance item changes
@@ -93,7 +101,7 @@ const putAction = (Item: Record<string, unknown>): TransactItem => ({
  * Fails (false) only when the client is gone.
  */
 export async function commitSale(
-  sale: ClientPlanWithBalances,
+  sale: ClientPlanWithBalances & { dueHour: string | null },
   grants: PlanLedgerRecord[],
   payment: PaymentRecord | null,
   writes?: RequestWrites,
@@ -104,7 +112,7 @@ export async function commitSale(
   const actions: NamedAction[] = [
     { name: 'client', action: spend },
     ...(put ? [{ name: 'payment', action: put }] : []),
-    { name: 'plan', action: putAction(clientPlanCodec.toItem(plan)) },
+    { name: 'plan', action: putAction({ ...clientPlanCodec.toItem(plan), ...dueIndex(plan, sale.dueHour).indexKeys }) },
     ...sale.balances.map((b) => ({ name: 'balance', action: putAction(planBalanceCodec.toItem(b)) })),
     ...grants.map((e) => ({ name: 'ledger', action: putAction(planLedgerCodec.toItem(e)) })),
   ];
@@ -118,9 +126,16 @@ export async function commitSale(
  * A balance moved by a ledger entry's step, only if it is still at the version read (so the
  * entry's `balance_after` is the balance right after this very write); ALL_OLD on failure.
  */
-export function balanceStepAction(balance: PlanBalanceRecord, entry: PlanLedgerRecord): TransactItem {
-  const step = balanceStep(entry.kind, entry.quantity);
+export const balanceStepAction = (balance: PlanBalanceRecord, entry: PlanLedgerRecord): TransactItem =>
+  balanceStepsAction(balance, [entry]);
+
+/** Several entries' steps in ONE update of the balance (a transaction touches an item once): a renewal's expire and grant. */
+export function balanceStepsAction(balance: PlanBalanceRecord, entries: readonly PlanLedgerRecord[]): TransactItem {
+  const steps = entries.map((entry) => balanceStep(entry.kind, entry.quantity));
   const fields = ['granted', 'reserved', 'used', 'expired', 'remaining'] as const;
+  const step = Object.fromEntries(
+    fields.map((field) => [field, steps.reduce((sum, s) => sum + s[field], 0)]),
+  ) as Record<(typeof fields)[number], number>;
   const moved = fields.filter((field) => step[field] !== 0);
   const names: Record<string, string> = { '#v': 'version' };
   const values: Record<string, unknown> = { ':v': balance.version, ':one': 1 };
@@ -177,12 +192,58 @@ export async function commitLedgerEntry(
   return { ok: false, current: planBalanceCodec.fromItem(moved.old ?? undefined) };
 }
 
-/** A client plan's status change on the version read. */
-export const updateClientPlan = (plan: ClientPlanRecord, changes: Record<string, unknown>, now: string) =>
+/**
+ * A client plan's place on the due index (gsi1, docs/decisions/0026): its keys in the partition of
+ * the UTC hour it falls due, or removed when nothing is due. Always written with the plan's own
+ * change, so the index never disagrees with the plan for longer than the index's replication.
+ */
+export const dueIndex = (
+  plan: Pick<ClientPlanRecord, 'medspa_id' | 'id'>,
+  dueHour: string | null,
+): Pick<UpdateOptions, 'indexKeys' | 'remove'> =>
+  dueHour ? { indexKeys: plansDueIndexKeys(dueHour, plan.medspa_id, plan.id) } : { remove: ['gsi1pk', 'gsi1sk'] };
+
+/** A client plan's status change on the version read; `dueHour` (when given) moves it on the due index. */
+export const updateClientPlan = (
+  plan: ClientPlanRecord,
+  changes: Record<string, unknown>,
+  now: string,
+  dueHour?: string | null,
+) =>
   updateItem(clientPlanCodec, clientPlanKey(plan.medspa_id, plan.id), changes, {
     expectedVersion: plan.version,
     now,
+    ...(dueHour === undefined ? {} : dueIndex(plan, dueHour)),
   });
+
+/** A change of the client plan on the version read, with its place on the due index, as a transaction action. */
+export function clientPlanChangeAction(
+  plan: ClientPlanRecord,
+  changes: Record<string, unknown>,
+  dueHour: string | null,
+  now: string,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: clientPlanKey(plan.medspa_id, plan.id),
+      ...versionedUpdate(changes, { expectedVersion: plan.version, now, ...dueIndex(plan, dueHour) }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * THE write of a scheduled status change of a client plan (a membership cancelled at its term's
+ * end, a package expired; lib/use-cases/plan-renewals.ts): the plan's update on the version read,
+ * off the due index. Whatever else must change with a plan's status in the same transaction
+ * belongs here.
+ */
+export const planStatusWrite = (
+  plan: ClientPlanRecord,
+  status: Extract<ClientPlanStatus, 'cancelled' | 'expired'>,
+  now: string,
+): TransactItem[] => [clientPlanChangeAction(plan, { status }, null, now)];
 
 /** A client plan's ledger, newest first. */
 export const listPlanLedger = (medspaId: string, clientPlanId: string, page: PageRequest) =>

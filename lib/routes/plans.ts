@@ -111,7 +111,8 @@ export const pauseClientPlan = /* @__PURE__ */ route('pauseClientPlan', () => ({
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
   writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  // The practice's time zone places the plan on the due index (docs/decisions/0026).
+  reads: ['clientPlans', 'practice'],
 }));
 
 export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => ({
@@ -125,7 +126,8 @@ export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => 
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
   writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  // The practice's time zone places the plan on the due index (docs/decisions/0026).
+  reads: ['clientPlans', 'practice'],
 }));
 
 export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => ({
@@ -140,7 +142,8 @@ export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => 
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
   writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  // The practice's time zone places the plan on the due index (docs/decisions/0026).
+  reads: ['clientPlans', 'practice'],
 }));
 
 export const listPlanLedger = /* @__PURE__ */ route('listPlanLedger', () => ({

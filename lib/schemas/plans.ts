@@ -192,12 +192,12 @@ const ClientPlanFields = /* @__PURE__ */ schema(() => ({
         ends_on: doc(z.string(), 'Its last day (practice-local, inclusive).', '2026-12-31'),
       }),
     ),
-    "A membership's current term, both days inclusive (null for a package).",
+    "A membership's current term, both days inclusive (null for a package). The next term is granted within the first hour of the practice-local day after `ends_on` (`client_plan.renewed`; without `rollover` the ended term's remaining units expire first); a paused membership does not renew.",
     null,
   ),
   expires_on: doc(
     z.nullable(z.string()),
-    "The day a package's units expire (null: never, or a membership).",
+    "The practice-local day a package's units expire (null: never, or a membership): its remaining units expire within that day's first hour and the plan becomes `expired` (`client_plan.expired`); reserved units stay reserved.",
     '2027-12-01',
   ),
   version: doc(Int, 'Grows with every change of status.', 1),
@@ -228,7 +228,7 @@ export const CancelPlanBody = /* @__PURE__ */ schema(() =>
       reason: doc(z.optional(Text(500)), 'Why (at most 500 characters).', 'Moved away'),
       at_term_end: doc(
         z.optional(z.boolean()),
-        'A membership stays active until its term ends, then stops renewing (default false: now).',
+        "A membership stays active, with its units, until its term ends; on the practice-local day after, it is `cancelled` and the term's remaining units expire (`client_plan.cancelled`; default false: now).",
         false,
       ),
     }),

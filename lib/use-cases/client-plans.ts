@@ -11,6 +11,7 @@ import {
   type ClientPlanWithBalances,
 } from '../db/plans';
 import type { RequestWrites } from '../db/request-writes';
+import { planDueHour } from '../domain/plan-renewals';
 import { toClientPlan, toLedgerEntry } from '../domain/plan-presenters';
 import { applyStep, balanceStep, emptyBalance, nextPlanStatus, saleDates, type PlanAction } from '../domain/plans';
 import type { ClientPlanRecord, PlanBalanceRecord } from '../domain/records';
@@ -101,7 +102,7 @@ export async function sellPlan(
     ? planPayment(medspaId, clientId, input.payment, { currency: practice.currency, now })
     : null;
   const sold = await commitSale(
-    { plan: record, balances },
+    { plan: record, balances, dueHour: planDueHour(record, practice.time_zone, now) },
     grants.map((g) => g.entry),
     payment,
     writes,
@@ -133,7 +134,7 @@ export function changePlanStatus(
   const at = now.toISOString();
   return retry<ClientPlan>(
     async () => {
-      const { plan, balances } = await readClientPlan(medspaId, id);
+      const [{ plan, balances }, practice] = await Promise.all([readClientPlan(medspaId, id), readPractice(medspaId)]);
       const status = nextPlanStatus(plan.status, action);
       if (!status)
         throw new AppError('INVALID_STATUS_TRANSITION', `A plan that is ${plan.status} cannot be ${action}d`);
@@ -147,7 +148,10 @@ export function changePlanStatus(
             ? { cancel_at_term_end: true, cancel_reason: input.reason ?? null }
             : { status, cancel_reason: input.reason ?? null }
           : { status };
-      const outcome = await updateClientPlan(plan, changes, at);
+      // A pause takes a membership off the due index, a resume puts it back (renewing within the
+      // hour if its term ended meanwhile), a cancel now takes any plan off.
+      const dueHour = planDueHour({ ...plan, ...changes }, practice.time_zone, now);
+      const outcome = await updateClientPlan(plan, changes, at, dueHour);
       if (outcome.ok) return { done: toClientPlan(outcome.item, balances) };
       if (outcome.failed === 'absent') throw new AppError('CLIENT_PLAN_NOT_FOUND');
       return { retry: 'now' };

@@ -178,6 +178,25 @@ export const workers = defineWorkers({
     description: 'Every minute: due appointment reminders',
   },
   /**
+   * Renews memberships, ends those cancelled at term end and expires packages on their
+   * practice-local date (lib/use-cases/plan-renewals.ts, docs/decisions/0026): one Query per hour
+   * partition of the due index since its checkpoint, then each due plan's partition and ONE
+   * transaction per plan (its update on the version read, balances, ledger entries).
+   */
+  sweepPlans: {
+    trigger: { kind: 'schedule', everyMinutes: 60 },
+    module: 'functions/workers/sweepPlans',
+    binds: {
+      writes: { clientPlans: ['update'], planLedger: ['put'], planSweep: ['put'] },
+      // The due index, each due plan's partition, the plan sold (its benefits and terms) and the practice's zone.
+      reads: ['clientPlans', 'planSweep', 'plans', 'plansDue', 'practice'],
+    },
+    // One sweep at a time (concurrent ones are safe: each plan's change commits once).
+    reservedConcurrency: 1,
+    timeoutSeconds: 300,
+    description: 'Every hour: membership renewals, ends of terms and package expiry',
+  },
+  /**
    * Sends the webhook retries that fell due (waits past SQS's 15 minutes, lib/webhooks/retry-sweep.ts)
    * to the `deliveries` queue: one Query per minute partition; takes each due item (update), deletes it once sent.
    */

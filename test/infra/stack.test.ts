@@ -707,6 +707,7 @@ describe('stage dev (current routes and workers)', () => {
     );
     expect(byName.sweepReminders.Properties?.ReservedConcurrentExecutions).toBe(1);
     expect(byName.sweepWebhookRetries.Properties?.ReservedConcurrentExecutions).toBe(1);
+    expect(byName.sweepPlans.Properties?.ReservedConcurrentExecutions).toBe(1);
     const workersTemplate = Template.fromStack(s.stateless.workers);
     const mappingOf = (name: string) =>
       ofType(workersTemplate, 'AWS::Lambda::EventSourceMapping').find(

@@ -248,23 +248,33 @@ describe('bus rules', () => {
 });
 
 describe('the sweep schedules', () => {
-  it.each(['sweepReminders', 'sweepWebhookRetries'] as const)(
+  it.each([
+    ['sweepReminders', 15_000],
+    ['sweepWebhookRetries', 15_000],
+    ['sweepPlans', 15 * 60_000],
+  ] as const)(
     `%s sweeps on its schedule, ${LOCAL_SWEEP_SPEEDUP} times as often locally (a named difference)`,
-    (worker) => {
+    (worker, localMs) => {
       const schedules = model.rules.filter((rule) => rule.properties.ScheduleExpression);
       expect(schedules.map((rule) => rule.id).sort()).toEqual([
+        'SweepPlansSchedule',
         'SweepRemindersSchedule',
         'SweepWebhookRetriesSchedule',
       ]);
       const { properties } = schedules.find((rule) => rule.id === `${pascal(worker)}Schedule`)!;
-      const minutes = Number(/^rate\((\d+) minutes?\)$/.exec(properties.ScheduleExpression)?.[1]);
+      // CDK writes whole hours as hours: rate(1 hour).
+      const [, count, unit] = /^rate\((\d+) (minute|hour)s?\)$/.exec(properties.ScheduleExpression) ?? [];
+      const minutes = Number(count) * (unit === 'hour' ? 60 : 1);
       expect(localSweepEveryMs(worker) * LOCAL_SWEEP_SPEEDUP).toBe(minutes * 60_000);
-      expect(localSweepEveryMs(worker)).toBe(15_000);
+      expect(localSweepEveryMs(worker)).toBe(localMs);
       expect(properties.Targets).toHaveLength(1);
       expect(properties.Targets[0].Arn).toBe(model.functions[worker].functionArn);
-      // Named difference: EventBridge retries a failed sweep twice within 5 minutes, then its dead-letter
+      // Named difference: EventBridge retries a failed sweep twice within 5 intervals, then its dead-letter
       // queue; locally a failed sweep is logged and the next one runs an interval later (sweeps catch up).
-      expect(properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300 });
+      expect(properties.Targets[0].RetryPolicy).toEqual({
+        MaximumRetryAttempts: 2,
+        MaximumEventAgeInSeconds: minutes * 5 * 60,
+      });
     },
   );
 });

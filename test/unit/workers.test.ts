@@ -12,6 +12,7 @@ describe('the workers table', () => {
       'deliverWebhook',
       'fanOut',
       'streamToBus',
+      'sweepPlans',
       'sweepReminders',
       'sweepWebhookRetries',
     ]);
@@ -22,6 +23,7 @@ describe('the workers table', () => {
     expect(workers.deliverWebhook.trigger).toMatchObject({ kind: 'queue', queue: 'deliveries' });
     expect(workers.sweepReminders.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
     expect(workers.sweepWebhookRetries.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
+    expect(workers.sweepPlans.trigger).toEqual({ kind: 'schedule', everyMinutes: 60 });
     expect(workers.sweepWebhookRetries.binds.queues).toEqual(['deliveries']);
   });
 
