@@ -9,6 +9,14 @@ import { ResourceParams } from '../schemas/resources';
  * are sold by the front office; pausing, resuming, cancelling and adjusting are a manager's call.
  */
 
+/**
+ * A status move of a membership plan writes its client's membership (and the search entries'
+ * filter) in the same transaction, or checks that another plan governs it; a cancel of the
+ * governing plan reads the client's other plans for the one that takes over (lib/db/plans.ts).
+ */
+const PLAN_STATUS_WRITES = { clientPlans: ['check', 'update'], clients: ['check', 'update'], clientSearch: ['put'] } as const;
+const PLAN_STATUS_READS = ['clientPlans', 'clients', 'clientPlansByClient'] as const;
+
 export const listPlans = /* @__PURE__ */ route('listPlans', () => ({
   method: 'GET',
   path: '/v1/plans',
@@ -69,8 +77,15 @@ export const sellPlan = /* @__PURE__ */ route('sellPlan', () => ({
   body: p.SellPlanBody,
   response: p.ClientPlan,
   errors: ['CLIENT_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_NOT_ACTIVE'],
-  // A payment raises its client's spend (conditioned on a live client); without one, a check.
-  writes: { clients: ['check', 'update'], payments: ['put'], clientPlans: ['put'], planLedger: ['put'] },
+  // A payment raises its client's spend (conditioned on a live client); without one, a check. A
+  // membership sets its client's membership fields and their search entries' filter.
+  writes: {
+    clients: ['check', 'update'],
+    clientSearch: ['put'],
+    payments: ['put'],
+    clientPlans: ['put'],
+    planLedger: ['put'],
+  },
   reads: ['clients', 'plans', 'practice'],
 }));
 
@@ -110,8 +125,8 @@ export const pauseClientPlan = /* @__PURE__ */ route('pauseClientPlan', () => ({
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => ({
@@ -124,8 +139,8 @@ export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => 
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => ({
@@ -139,8 +154,8 @@ export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => 
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  reads: ['clientPlans'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const listPlanLedger = /* @__PURE__ */ route('listPlanLedger', () => ({
