@@ -18,7 +18,17 @@ import { itemId, readItems } from './key-reads';
 import { clientPlanKey, clientPlanPk, clientPlansIndexPk, planBalanceKey, planLedgerPk } from './keys';
 import { paymentItems } from './payments';
 import { putNew } from './put-new';
-import { listEntities, oneOf, queryAll, queryOnce, queryPage, where, type Decoder, type Filter, type Page } from './query';
+import {
+  listEntities,
+  oneOf,
+  queryAll,
+  queryOnce,
+  queryPage,
+  where,
+  type Decoder,
+  type Filter,
+  type Page,
+} from './query';
 import type { RequestWrites } from './request-writes';
 import { getLiveEntity } from './resources';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
@@ -195,7 +205,9 @@ export async function commitLedgerEntry(
 }
 
 /** What a plan's status change writes besides the plan (lib/domain/membership.ts). */
-export type PlanStatusChanges = Partial<Pick<ClientPlanRecord, 'status' | 'cancel_reason' | 'cancel_at_term_end' | 'current_term'>>;
+export type PlanStatusChanges = Partial<
+  Pick<ClientPlanRecord, 'status' | 'cancel_reason' | 'cancel_at_term_end' | 'current_term'>
+>;
 
 /** What a membership plan's status move needs read: its live client (null: none, or not a move that touches it) and, when the governing plan ends, the one that takes over. */
 export interface MembershipContext {

@@ -46,7 +46,9 @@ export const endsGoverning = (
  */
 export function successorOf(plans: readonly PlanFacts[], endingId: string): PlanFacts | null {
   const candidates = plans.filter((p) => p.id !== endingId && p.kind === 'membership' && governs(p.status));
-  candidates.sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
+  candidates.sort((a, b) =>
+    a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at),
+  );
   return candidates[0] ?? null;
 }
 

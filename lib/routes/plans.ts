@@ -14,7 +14,11 @@ import { ResourceParams } from '../schemas/resources';
  * filter) in the same transaction, or checks that another plan governs it; a cancel of the
  * governing plan reads the client's other plans for the one that takes over (lib/db/plans.ts).
  */
-const PLAN_STATUS_WRITES = { clientPlans: ['check', 'update'], clients: ['check', 'update'], clientSearch: ['put'] } as const;
+const PLAN_STATUS_WRITES = {
+  clientPlans: ['check', 'update'],
+  clients: ['check', 'update'],
+  clientSearch: ['put'],
+} as const;
 const PLAN_STATUS_READS = ['clientPlans', 'clients', 'clientPlansByClient'] as const;
 
 export const listPlans = /* @__PURE__ */ route('listPlans', () => ({
@@ -71,7 +75,8 @@ export const sellPlan = /* @__PURE__ */ route('sellPlan', () => ({
   method: 'POST',
   path: '/v1/clients/{id}/plans',
   group: 'plans',
-  summary: 'Sell a plan to a client: its units granted, and a payment given recorded, in one write',
+  summary:
+    "Sell a plan to a client: its units granted, a payment given recorded and, for a membership, the client's membership fields set (`active`, the plan's name), in one write",
   auth: ALLOW.frontOffice,
   params: ResourceParams,
   body: p.SellPlanBody,
@@ -147,7 +152,8 @@ export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => 
   method: 'POST',
   path: '/v1/client-plans/{id}/cancel',
   group: 'plans',
-  summary: 'Cancel a plan now, or a membership at the end of its term (`at_term_end`)',
+  summary:
+    "Cancel a plan now, or a membership at the end of its term (`at_term_end`); the governing membership's client turns `cancelled` (or follows another active one)",
   auth: ALLOW.catalogWrite,
   params: p.ClientPlanParams,
   body: p.CancelPlanBody,

@@ -466,7 +466,7 @@ export const Client = /* @__PURE__ */ schema(() =>
       membership_plan_id: z.nullable(
         OutId(
           'clientPlan',
-          'The active or paused membership plan (`/v1/client-plans/{id}`) the membership fields follow, the most recently sold one; null when they are the practice\'s to write (read-only).',
+          "The active or paused membership plan (`/v1/client-plans/{id}`) the membership fields follow, the most recently sold one; null when they are the practice's to write (read-only).",
         ),
       ),
       tags: doc(z.array(doc(z.string(), 'A tag.', 'vip')), 'Free-form tags.', ['vip']),

@@ -161,7 +161,12 @@ export async function changeClient(
       throw new AppError(
         'MEMBERSHIP_MANAGED_BY_PLAN',
         `membership_status and membership_tier follow the client's membership plan ${current.membership_plan_id}; pause, resume or cancel the plan instead`,
-        { details: PLAN_MANAGED_FIELDS.filter((field) => input[field] !== undefined).map((path) => ({ path, message: 'managed by the membership plan' })) },
+        {
+          details: PLAN_MANAGED_FIELDS.filter((field) => input[field] !== undefined).map((path) => ({
+            path,
+            message: 'managed by the membership plan',
+          })),
+        },
       );
     return changes;
   };

@@ -22,7 +22,12 @@ beforeAll(async () => {
   practice = await makePractice();
   facial = await makeService(practice);
   const membership = (name: string) =>
-    makePlan(practice, { kind: 'membership', name, term_months: 1, benefits: [{ service_id: facial.id, quantity: 2 }] });
+    makePlan(practice, {
+      kind: 'membership',
+      name,
+      term_months: 1,
+      benefits: [{ service_id: facial.id, quantity: 2 }],
+    });
   [gold, silver, laserPack] = await Promise.all([
     membership('Glow Gold'),
     membership('Glow Silver'),
@@ -35,11 +40,14 @@ const membershipOf = async (id: string) => {
   const { membership_status, membership_tier, membership_plan_id } = await clientOf(id);
   return { membership_status, membership_tier, membership_plan_id };
 };
-const sell = async (clientId: string, plan: { id: string }) => (await sellPlanTo(practice, clientId, { plan_id: plan.id })).id as string;
+const sell = async (clientId: string, plan: { id: string }) =>
+  (await sellPlanTo(practice, clientId, { plan_id: plan.id })).id as string;
 const patch = (id: string, body: object) => call('PATCH', `/v1/clients/${id}`, { token: practice.adminToken, body });
 /** Ids of the clients a search by `q` finds with this membership status (the search index's filter). */
 const foundBy = async (q: string, status: 'active' | 'paused' | 'cancelled' | 'none') =>
-  (await listClients(practice.medspaId, { limit: 100, q, membership_status: status }, new Date())).data.map((c) => c.id);
+  (await listClients(practice.medspaId, { limit: 100, q, membership_status: status }, new Date())).data.map(
+    (c) => c.id,
+  );
 const listedAs = async (status: 'active' | 'paused' | 'cancelled' | 'none') =>
   (await listClients(practice.medspaId, { limit: 100, membership_status: status }, new Date())).data.map((c) => c.id);
 
@@ -55,7 +63,11 @@ describe('membership fields follow the membership plan', () => {
     const before = (await clientOf(client.id)).version;
     const planId = await sell(client.id, gold);
     const after = await clientOf(client.id);
-    expect(after).toMatchObject({ membership_status: 'active', membership_tier: 'Glow Gold', membership_plan_id: planId });
+    expect(after).toMatchObject({
+      membership_status: 'active',
+      membership_tier: 'Glow Gold',
+      membership_plan_id: planId,
+    });
     // A change of the client like a PATCH: its version moves (so `client.updated` goes out).
     expect(after.version).toBe(before + 1);
     expect(await foundBy('sale-follow', 'active')).toEqual([client.id]);
