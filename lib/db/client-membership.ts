@@ -62,9 +62,9 @@ export const notGovernedBy = (client: Pick<ClientRecord, 'medspa_id' | 'id'>, pl
   ConditionCheck: {
     TableName: tableName(),
     Key: entityKey(client.medspa_id, 'CLIENT', client.id),
-    ConditionExpression: 'attribute_not_exists(#plan) OR #plan <> :plan',
+    ConditionExpression: 'attribute_not_exists(#plan) OR attribute_type(#plan, :null) OR #plan <> :plan',
     ExpressionAttributeNames: { '#plan': 'membership_plan_id' },
-    ExpressionAttributeValues: { ':plan': planId },
+    ExpressionAttributeValues: { ':plan': planId, ':null': 'NULL' },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   },
 });

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { updateClientWithIndex } from '../../lib/db/clients';
+import { clientSearchTerms } from '../../lib/domain/client-search';
 import { getClient, listClients } from '../../lib/use-cases/clients';
-import { changePlanStatus } from '../../lib/use-cases/client-plans';
+import { changePlanStatus, sellPlan } from '../../lib/use-cases/client-plans';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { counted } from '../fixtures/ddb-calls';
@@ -61,7 +63,10 @@ describe('membership fields follow the membership plan', () => {
       membership_plan_id: null,
     });
     const before = (await clientOf(client.id)).version;
-    const planId = await sell(client.id, gold);
+    const sale = await counted(() => sellPlan(practice.medspaId, client.id, { plan_id: gold.id }, new Date()));
+    // The client, plan and practice in one batched read; the membership goes in the sale's one transaction.
+    expect(sale.calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    const planId = sale.result.id;
     const after = await clientOf(client.id);
     expect(after).toMatchObject({
       membership_status: 'active',
@@ -207,6 +212,27 @@ describe('membership under concurrency', () => {
     });
     expect(await foundBy('racing', 'active')).toEqual([client.id]);
     for (const other of ['paused', 'cancelled', 'none'] as const) expect(await foundBy('racing', other)).toEqual([]);
+  });
+
+  it("the PATCH's write itself is conditioned on no plan governing, not only its read", async () => {
+    const client = await makeClient(practice, { last_name: 'Conditioned' });
+    await sell(client.id, gold);
+    const current = await clientOf(client.id);
+    // A write at the current version (as if read just before the sale, with no version moved since).
+    const written = await updateClientWithIndex(
+      practice.medspaId,
+      client.id,
+      { membership_status: 'none' },
+      {
+        expectedVersion: current.version,
+        now: new Date().toISOString(),
+        before: clientSearchTerms(current),
+        after: { terms: clientSearchTerms(current), membershipStatus: 'none' },
+        unmanaged: true,
+      },
+    );
+    expect(written.ok).toBe(false);
+    expect(await clientOf(client.id)).toEqual(current);
   });
 
   it('concurrent sales settle on one governing plan, and the client shows exactly it', async () => {
