@@ -1136,7 +1136,7 @@ export interface paths {
         get: operations["listClientPlans"];
         put?: never;
         /**
-         * Sell a plan to a client: its units granted, and a payment given recorded, in one write
+         * Sell a plan to a client: its units granted, a payment given recorded and, for a membership, the client's membership fields set (`active`, the plan's name), in one write
          * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["sellPlan"];
@@ -1216,7 +1216,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a plan now, or a membership at the end of its term (`at_term_end`)
+         * Cancel a plan now, or a membership at the end of its term (`at_term_end`); the governing membership's client turns `cancelled` (or follows another active one)
          * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["cancelClientPlan"];
@@ -2924,16 +2924,17 @@ export interface components {
                 country: string | null;
             } | null;
             /**
-             * @description Membership status.
+             * @description Membership status. While `membership_plan_id` is set it follows that plan (read-only: a PATCH is 409 MEMBERSHIP_MANAGED_BY_PLAN).
              * @example active
              * @enum {string}
              */
             membership_status: "none" | "active" | "paused" | "cancelled";
             /**
-             * @description Membership tier name.
+             * @description Membership tier name; while `membership_plan_id` is set, that plan's name (read-only then).
              * @example Glow Gold
              */
             membership_tier: string | null;
+            membership_plan_id: string | null;
             /**
              * @description Free-form tags.
              * @example [
@@ -5423,16 +5424,17 @@ export interface components {
                         country: string | null;
                     } | null;
                     /**
-                     * @description Membership status.
+                     * @description Membership status. While `membership_plan_id` is set it follows that plan (read-only: a PATCH is 409 MEMBERSHIP_MANAGED_BY_PLAN).
                      * @example active
                      * @enum {string}
                      */
                     membership_status?: "none" | "active" | "paused" | "cancelled";
                     /**
-                     * @description Membership tier name.
+                     * @description Membership tier name; while `membership_plan_id` is set, that plan's name (read-only then).
                      * @example Glow Gold
                      */
                     membership_tier?: string | null;
+                    membership_plan_id?: string | null;
                     /**
                      * @description Free-form tags.
                      * @example [
@@ -13406,6 +13408,7 @@ export interface operations {
                  *           },
                  *           "membership_status": "active",
                  *           "membership_tier": "Glow Gold",
+                 *           "membership_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
                  *           "tags": [
                  *             "vip"
                  *           ],
@@ -13482,6 +13485,7 @@ export interface operations {
                  *           },
                  *           "membership_status": "active",
                  *           "membership_tier": "Glow Gold",
+                 *           "membership_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
                  *           "tags": [
                  *             "vip"
                  *           ],
@@ -13512,6 +13516,7 @@ export interface operations {
                  *           },
                  *           "membership_status": "active",
                  *           "membership_tier": "Glow Gold",
+                 *           "membership_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
                  *           "tags": [
                  *             "vip"
                  *           ],
@@ -13588,6 +13593,7 @@ export interface operations {
                  *           },
                  *           "membership_status": "active",
                  *           "membership_tier": "Glow Gold",
+                 *           "membership_plan_id": "7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17",
                  *           "tags": [
                  *             "vip"
                  *           ],

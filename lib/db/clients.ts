@@ -31,7 +31,7 @@ export interface ClientIndex {
   membershipStatus: string;
 }
 
-const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
+export const indexPut = (medspaId: string, clientId: string, index: ClientIndex, term: string): TransactItem => ({
   Put: {
     TableName: tableName(),
     Item: clientSearchCodec.toItem({
@@ -102,18 +102,33 @@ export async function updateClientWithIndex(
   medspaId: string,
   id: string,
   changes: Record<string, unknown>,
-  options: { expectedVersion: number; now: string; before: string[]; after: ClientIndex; writes?: RequestWrites },
+  options: {
+    expectedVersion: number;
+    now: string;
+    before: string[];
+    after: ClientIndex;
+    /** Only while no membership plan governs the client (no `membership_plan_id`: lib/domain/membership.ts). */
+    unmanaged?: boolean;
+    writes?: RequestWrites;
+  },
 ): Promise<ClientWriteResult> {
   const kept = new Set(options.after.terms);
+  const update = versionedUpdate(changes, {
+    expectedVersion: options.expectedVersion,
+    now: options.now,
+    condition: options.unmanaged
+      ? 'attribute_not_exists(deleted_at) AND NOT attribute_type(#membershipPlan, :stringType)'
+      : 'attribute_not_exists(deleted_at)',
+  });
   return transactClient(
     {
       Update: {
         TableName: tableName(),
         Key: entityKey(medspaId, 'CLIENT', id),
-        ...versionedUpdate(changes, {
-          expectedVersion: options.expectedVersion,
-          now: options.now,
-          condition: 'attribute_not_exists(deleted_at)',
+        ...update,
+        ...(options.unmanaged && {
+          ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#membershipPlan': 'membership_plan_id' },
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':stringType': 'S' },
         }),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },

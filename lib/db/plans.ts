@@ -1,8 +1,9 @@
 import type { PageRequest } from '../crypto/cursor';
-import { balanceStep } from '../domain/plans';
-import type { ClientPlanStatus } from '../domain/plans';
+import { endsGoverning, membershipEffect, movesMembership, successorOf, type Membership } from '../domain/membership';
+import { balanceStep, type ClientPlanStatus } from '../domain/plans';
 import type {
   ClientPlanRecord,
+  ClientRecord,
   PaymentRecord,
   PlanBalanceRecord,
   PlanLedgerRecord,
@@ -10,6 +11,7 @@ import type {
 } from '../domain/records';
 import { tableName } from './client';
 import { clientIsLive } from './client-stats';
+import { clientMembershipWrites, notGovernedBy } from './client-membership';
 import { clientPlanCodec, planBalanceCodec, planCodec, planLedgerCodec } from './codecs';
 import { DataFailure } from './failure';
 import { itemId, readItems } from './key-reads';
@@ -23,11 +25,21 @@ import {
 } from './keys';
 import { paymentItems } from './payments';
 import { putNew } from './put-new';
-import { listEntities, queryOnce, queryPage, type Decoder, type Filter, type Page } from './query';
+import {
+  listEntities,
+  oneOf,
+  queryAll,
+  queryOnce,
+  queryPage,
+  where,
+  type Decoder,
+  type Filter,
+  type Page,
+} from './query';
 import type { RequestWrites } from './request-writes';
 import { getLiveEntity } from './resources';
 import { firstFailed, transact, type NamedAction, type TransactItem } from './transact';
-import { updateEntity, updateItem, versionedUpdate, type UpdateOptions } from './update';
+import { afterUpdate, updateEntity, updateItem, versionedUpdate, type UpdateOptions } from './update';
 
 /**
  * Plans, client plans and their unit ledger (API reference, section 12). A balance item changes
@@ -95,30 +107,44 @@ const putAction = (Item: Record<string, unknown>): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
 });
 
+/** A membership sale's effect on its client: the client as read and what it shows from now on. */
+export interface SaleMembership {
+  client: ClientRecord;
+  membership: Membership;
+}
+
+/** `gone`: the client is absent or deleted; `moved`: the client changed since it was read (read again). */
+export type SaleOutcome = 'sold' | 'gone' | 'moved';
+
 /**
  * A sale in ONE transaction: the client plan, its balances, their grant entries and, when paid,
- * the payment (which also requires the client to be live), else a check that it is.
- * Fails (false) only when the client is gone.
+ * the payment; the client's side is, in this order of precedence, its new membership (a
+ * membership plan; on the version read, with the payment's raise of its spend), the payment's
+ * raise of its spend (conditioned on a live client), or a check that the client is live.
  */
 export async function commitSale(
   sale: ClientPlanWithBalances & { dueHour: string | null },
   grants: PlanLedgerRecord[],
   payment: PaymentRecord | null,
+  membership: SaleMembership | null,
   writes?: RequestWrites,
-): Promise<boolean> {
+): Promise<SaleOutcome> {
   const { plan } = sale;
-  // A payment's raise of its client's spend is conditioned on a live client itself.
   const [spend, put] = payment ? paymentItems(payment) : [clientIsLive(plan.medspa_id, plan.client_id)];
+  const client: NamedAction[] = membership
+    ? clientMembershipWrites(membership.client, membership.membership, plan.created_at, payment?.amount_cents)
+    : [{ name: 'client', action: spend }];
   const actions: NamedAction[] = [
-    { name: 'client', action: spend },
+    ...client,
     ...(put ? [{ name: 'payment', action: put }] : []),
     { name: 'plan', action: putAction({ ...clientPlanCodec.toItem(plan), ...dueIndex(plan, sale.dueHour).indexKeys }) },
     ...sale.balances.map((b) => ({ name: 'balance', action: putAction(planBalanceCodec.toItem(b)) })),
     ...grants.map((e) => ({ name: 'ledger', action: putAction(planLedgerCodec.toItem(e)) })),
   ];
   const outcome = await transact(actions, writes);
-  if (outcome.ok) return true;
-  if (firstFailed(outcome.failed, ['client'])) return false;
+  if (outcome.ok) return 'sold';
+  const failed = firstFailed(outcome.failed, ['client']);
+  if (failed) return membership && failed.old && !failed.old.deleted_at ? 'moved' : 'gone';
   throw new DataFailure('collision', `client plan ${plan.id}: an item of the sale already exists`);
 }
 
@@ -203,47 +229,142 @@ export const dueIndex = (
 ): Pick<UpdateOptions, 'indexKeys' | 'remove'> =>
   dueHour ? { indexKeys: plansDueIndexKeys(dueHour, plan.medspa_id, plan.id) } : { remove: ['gsi1pk', 'gsi1sk'] };
 
-/** A client plan's status change on the version read; `dueHour` (when given) moves it on the due index. */
-export const updateClientPlan = (
+/** What a plan's status change writes besides the plan (lib/domain/membership.ts). */
+export type PlanStatusChanges = Partial<
+  Pick<ClientPlanRecord, 'status' | 'cancel_reason' | 'cancel_at_term_end' | 'current_term'>
+>;
+
+/** What a membership plan's status move needs read: its live client (null: none, or not a move that touches it) and, when the governing plan ends, the one that takes over. */
+export interface MembershipContext {
+  client: ClientRecord | null;
+  successor: ClientPlanRecord | null;
+}
+
+const NO_MEMBERSHIP: MembershipContext = { client: null, successor: null };
+
+/**
+ * Reads the context of a status change: for a membership plan's status move, its client
+ * (strongly) and, when the governing plan ends, its client's other active or paused membership
+ * plans (gsi2, eventually consistent: the successor is checked at its version in the write).
+ */
+export async function membershipContextOf(
   plan: ClientPlanRecord,
-  changes: Record<string, unknown>,
+  next: ClientPlanStatus | undefined,
+): Promise<MembershipContext> {
+  if (!movesMembership(plan, next)) return NO_MEMBERSHIP;
+  const client = await getLiveEntity(plan.medspa_id, 'CLIENT', plan.client_id);
+  if (!client || !endsGoverning(plan, next, client)) return { client, successor: null };
+  const others = await queryAll(clientPlanCodec, {
+    index: 'gsi2',
+    partition: clientPlansIndexPk(plan.medspa_id, plan.client_id),
+    filter: where<ClientPlanRecord>({ kind: 'membership', status: oneOf(['active', 'paused']) }),
+  });
+  const successor = successorOf(others, plan.id);
+  return { client, successor: others.find((other) => other.id === successor?.id) ?? null };
+}
+
+export type PlanStatusAction = 'plan' | 'client' | 'clientIndex' | 'governing' | 'successor';
+
+/**
+ * THE write of a client plan's status change (pause, resume, cancel, and the sweep's expiry and
+ * term-end cancel): the plan on the version read and, for a membership's status move, its
+ * client's membership in the same transaction (`context` from membershipContextOf):
+ * - the governing plan moved: the client follows it (or its successor, checked at the status and
+ *   version read; else `cancelled` and writable again);
+ * - another plan governs: a check that this one still does not.
+ * Every action is conditioned on what was read: any failure means read again and decide again.
+ * `dueHour` (when given) moves the plan on the due index (null: off it).
+ */
+export function planStatusWrites(
+  plan: ClientPlanRecord,
+  changes: PlanStatusChanges,
+  now: string,
+  context: MembershipContext,
+  dueHour?: string | null,
+): NamedAction<PlanStatusAction>[] {
+  const actions: NamedAction<PlanStatusAction>[] = [
+    { name: 'plan', action: clientPlanChangeAction(plan, changes, dueHour, now) },
+  ];
+  const effect = membershipEffect(plan, changes.status, context.client, context.successor);
+  if (effect.kind === 'elsewhere') actions.push({ name: 'governing', action: notGovernedBy(context.client!, plan.id) });
+  if (effect.kind !== 'set') return actions;
+  actions.push(...clientMembershipWrites(context.client!, effect.membership, now));
+  const successor = context.successor;
+  if (effect.successor && successor)
+    actions.push({
+      name: 'successor',
+      action: {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: clientPlanKey(successor.medspa_id, successor.id),
+          ConditionExpression: '#v = :v AND #s = :s',
+          ExpressionAttributeNames: { '#v': 'version', '#s': 'status' },
+          ExpressionAttributeValues: { ':v': successor.version, ':s': successor.status },
+        },
+      },
+    });
+  return actions;
+}
+
+export type PlanStatusOutcome = { ok: true; item: ClientPlanRecord } | { ok: false; failed: 'absent' | 'moved' };
+
+/**
+ * A client plan's status change, read and written (planStatusWrites): a package, or a change that
+ * moves no membership, is one UpdateItem; a membership's move one TransactWriteItems. `moved`:
+ * something read changed meanwhile (the plan, its client, the successor): read again.
+ */
+export async function commitPlanStatus(
+  plan: ClientPlanRecord,
+  changes: PlanStatusChanges,
   now: string,
   dueHour?: string | null,
-) =>
-  updateItem(clientPlanCodec, clientPlanKey(plan.medspa_id, plan.id), changes, {
-    expectedVersion: plan.version,
-    now,
-    ...(dueHour === undefined ? {} : dueIndex(plan, dueHour)),
-  });
+): Promise<PlanStatusOutcome> {
+  const context = await membershipContextOf(plan, changes.status);
+  const actions = planStatusWrites(plan, changes, now, context, dueHour);
+  if (actions.length === 1) {
+    const outcome = await updateItem(clientPlanCodec, clientPlanKey(plan.medspa_id, plan.id), changes, {
+      expectedVersion: plan.version,
+      now,
+      ...(dueHour === undefined ? {} : dueIndex(plan, dueHour)),
+    });
+    return outcome.ok ? outcome : { ok: false, failed: outcome.failed === 'absent' ? 'absent' : 'moved' };
+  }
+  const outcome = await transact(actions);
+  if (outcome.ok) return { ok: true, item: afterUpdate(plan, changes, now) };
+  const planFailed = firstFailed(outcome.failed, ['plan']);
+  return { ok: false, failed: planFailed && !planFailed.old ? 'absent' : 'moved' };
+}
 
-/** A change of the client plan on the version read, with its place on the due index, as a transaction action. */
+/** A change of the client plan on the version read (`dueHour`, when given, moves it on the due index), as a transaction action. */
 export function clientPlanChangeAction(
   plan: ClientPlanRecord,
   changes: Record<string, unknown>,
-  dueHour: string | null,
+  dueHour: string | null | undefined,
   now: string,
 ): TransactItem {
+  const index = dueHour === undefined ? {} : dueIndex(plan, dueHour);
   return {
     Update: {
       TableName: tableName(),
       Key: clientPlanKey(plan.medspa_id, plan.id),
-      ...versionedUpdate(changes, { expectedVersion: plan.version, now, ...dueIndex(plan, dueHour) }),
+      ...versionedUpdate(changes, { expectedVersion: plan.version, now, ...index }),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
 /**
- * THE write of a scheduled status change of a client plan (a membership cancelled at its term's
- * end, a package expired; lib/use-cases/plan-renewals.ts): the plan's update on the version read,
- * off the due index. Whatever else must change with a plan's status in the same transaction
- * belongs here.
+ * A scheduled status change of a client plan (a membership cancelled at its term's end, a package
+ * expired; lib/use-cases/plan-renewals.ts): planStatusWrites' actions, the plan off the due index.
  */
-export const planStatusWrite = (
+export async function planStatusWrite(
   plan: ClientPlanRecord,
   status: Extract<ClientPlanStatus, 'cancelled' | 'expired'>,
   now: string,
-): TransactItem[] => [clientPlanChangeAction(plan, { status }, null, now)];
+): Promise<TransactItem[]> {
+  const context = await membershipContextOf(plan, status);
+  return planStatusWrites(plan, { status }, now, context, null).map((named) => named.action);
+}
 
 /** A client plan's ledger, newest first. */
 export const listPlanLedger = (medspaId: string, clientPlanId: string, page: PageRequest) =>

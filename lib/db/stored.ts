@@ -156,6 +156,8 @@ export const storedClient = /* @__PURE__ */ built(() =>
     ),
     membership_status: z.enum(MEMBERSHIP_STATUSES),
     membership_tier: nullableText,
+    // Clients stored before memberships followed plans have no marker.
+    membership_plan_id: z._default(nullableText, null),
     tags: z.array(text),
     notes: nullableText,
     last_visit_at: nullableText,

@@ -22,6 +22,8 @@ const clients = /* @__PURE__ */ kind({
   },
   // `?q=` lists through the search terms.
   reads: { list: ['clientSearch', 'clients'], create: [], get: ['clients'], update: ['clients'] },
+  // The membership fields while a membership plan governs them (section 12).
+  errors: { update: ['MEMBERSHIP_MANAGED_BY_PLAN'] },
 });
 export const listClients = /* @__PURE__ */ listRoute(clients, r.Client, r.ClientListQuery);
 export const createClient = /* @__PURE__ */ createRoute(clients, r.Client, r.CreateClientBody);

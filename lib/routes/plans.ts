@@ -9,6 +9,20 @@ import { ResourceParams } from '../schemas/resources';
  * are sold by the front office; pausing, resuming, cancelling and adjusting are a manager's call.
  */
 
+/**
+ * A status move of a membership plan writes its client's membership (and the search entries'
+ * filter) in the same transaction, or checks that another plan governs it; a cancel of the
+ * governing plan reads the client's other plans for the one that takes over (lib/db/plans.ts).
+ */
+const PLAN_STATUS_WRITES = {
+  clientPlans: ['check', 'update'],
+  clients: ['check', 'update'],
+  clientSearch: ['put'],
+} as const;
+// The practice's time zone places the plan on the due index (docs/decisions/0026); the client and its
+// other plans follow a membership's move (lib/domain/membership.ts).
+const PLAN_STATUS_READS = ['clientPlans', 'clients', 'clientPlansByClient', 'practice'] as const;
+
 export const listPlans = /* @__PURE__ */ route('listPlans', () => ({
   method: 'GET',
   path: '/v1/plans',
@@ -63,14 +77,22 @@ export const sellPlan = /* @__PURE__ */ route('sellPlan', () => ({
   method: 'POST',
   path: '/v1/clients/{id}/plans',
   group: 'plans',
-  summary: 'Sell a plan to a client: its units granted, and a payment given recorded, in one write',
+  summary:
+    "Sell a plan to a client: its units granted, a payment given recorded and, for a membership, the client's membership fields set (`active`, the plan's name), in one write",
   auth: ALLOW.frontOffice,
   params: ResourceParams,
   body: p.SellPlanBody,
   response: p.ClientPlan,
   errors: ['CLIENT_NOT_FOUND', 'PLAN_NOT_FOUND', 'PLAN_NOT_ACTIVE'],
-  // A payment raises its client's spend (conditioned on a live client); without one, a check.
-  writes: { clients: ['check', 'update'], payments: ['put'], clientPlans: ['put'], planLedger: ['put'] },
+  // A payment raises its client's spend (conditioned on a live client); without one, a check. A
+  // membership sets its client's membership fields and their search entries' filter.
+  writes: {
+    clients: ['check', 'update'],
+    clientSearch: ['put'],
+    payments: ['put'],
+    clientPlans: ['put'],
+    planLedger: ['put'],
+  },
   reads: ['clients', 'plans', 'practice'],
 }));
 
@@ -110,9 +132,8 @@ export const pauseClientPlan = /* @__PURE__ */ route('pauseClientPlan', () => ({
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  // The practice's time zone places the plan on the due index (docs/decisions/0026).
-  reads: ['clientPlans', 'practice'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => ({
@@ -125,25 +146,24 @@ export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => 
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  // The practice's time zone places the plan on the due index (docs/decisions/0026).
-  reads: ['clientPlans', 'practice'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => ({
   method: 'POST',
   path: '/v1/client-plans/{id}/cancel',
   group: 'plans',
-  summary: 'Cancel a plan now, or a membership at the end of its term (`at_term_end`)',
+  summary:
+    "Cancel a plan now, or a membership at the end of its term (`at_term_end`); the governing membership's client turns `cancelled` (or follows another active one)",
   auth: ALLOW.catalogWrite,
   params: p.ClientPlanParams,
   body: p.CancelPlanBody,
   response: p.ClientPlan,
   successStatus: 200,
   errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: { clientPlans: ['update'] },
-  // The practice's time zone places the plan on the due index (docs/decisions/0026).
-  reads: ['clientPlans', 'practice'],
+  writes: PLAN_STATUS_WRITES,
+  reads: PLAN_STATUS_READS,
 }));
 
 export const listPlanLedger = /* @__PURE__ */ route('listPlanLedger', () => ({

@@ -453,8 +453,22 @@ export const Client = /* @__PURE__ */ schema(() =>
       phone: doc(z.nullable(z.string()), 'Phone.', '+1 212 555 0142'),
       date_of_birth: doc(z.nullable(z.string()), 'Date of birth (YYYY-MM-DD).', '1988-04-12'),
       address: z.nullable(Address),
-      membership_status: MembershipStatus,
-      membership_tier: doc(z.nullable(z.string()), 'Membership tier name.', 'Glow Gold'),
+      membership_status: doc(
+        MembershipStatus,
+        'Membership status. While `membership_plan_id` is set it follows that plan (read-only: a PATCH is 409 MEMBERSHIP_MANAGED_BY_PLAN).',
+        'active',
+      ),
+      membership_tier: doc(
+        z.nullable(z.string()),
+        "Membership tier name; while `membership_plan_id` is set, that plan's name (read-only then).",
+        'Glow Gold',
+      ),
+      membership_plan_id: z.nullable(
+        OutId(
+          'clientPlan',
+          "The active or paused membership plan (`/v1/client-plans/{id}`) the membership fields follow, the most recently sold one; null when they are the practice's to write (read-only).",
+        ),
+      ),
       tags: doc(z.array(doc(z.string(), 'A tag.', 'vip')), 'Free-form tags.', ['vip']),
       notes: doc(z.nullable(z.string()), 'Staff notes.', 'Prefers afternoon appointments.'),
       health_score: doc(

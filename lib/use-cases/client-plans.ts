@@ -3,15 +3,17 @@ import type { Caller } from '../auth/tokens';
 import { pageRequest } from '../crypto/cursor';
 import {
   commitLedgerEntry,
+  commitPlanStatus,
   commitSale,
   findClientPlan,
   listClientPlans as queryClientPlans,
   listPlanLedger,
-  updateClientPlan,
   type ClientPlanWithBalances,
+  type PlanStatusChanges,
 } from '../db/plans';
 import type { RequestWrites } from '../db/request-writes';
 import { planDueHour } from '../domain/plan-renewals';
+import { membershipOnSale } from '../domain/membership';
 import { toClientPlan, toLedgerEntry } from '../domain/plan-presenters';
 import { applyStep, balanceStep, emptyBalance, nextPlanStatus, saleDates, type PlanAction } from '../domain/plans';
 import type { ClientPlanRecord, PlanBalanceRecord } from '../domain/records';
@@ -34,7 +36,8 @@ import { ledgerEntry } from './plan-bookings';
 
 /**
  * A client's plans (API reference, section 12): sold with their balances and grant entries (and
- * a payment, when given) in one write; paused, resumed and cancelled on the version read; units
+ * a payment, when given) in one write; paused, resumed and cancelled on the version read, a
+ * membership's client following it in the same write (lib/domain/membership.ts); units
  * moved only by a ledger entry and its balance step together (lib/db/plans.ts).
  */
 
@@ -57,7 +60,7 @@ export async function sellPlan(
   now: Date,
   writes?: RequestWrites,
 ): Promise<ClientPlan> {
-  const [, plan, practice] = await Promise.all([
+  const [client, plan, practice] = await Promise.all([
     readResource('client', medspaId, clientId),
     readPlan(medspaId, input.plan_id),
     readPractice(medspaId),
@@ -101,15 +104,35 @@ export async function sellPlan(
   const payment = input.payment
     ? planPayment(medspaId, clientId, input.payment, { currency: practice.currency, now })
     : null;
-  const sold = await commitSale(
-    { plan: record, balances, dueHour: planDueHour(record, practice.time_zone, now) },
-    grants.map((g) => g.entry),
-    payment,
-    writes,
+  // A membership governs its client's membership fields from its sale on (the most recently sold
+  // does): written on the client's version read, so a PATCH or another sale in between means
+  // reading the client again (concurrent sales thus settle one after the other).
+  const membership = membershipOnSale(record);
+  await retry<void>(
+    async (attempt) => {
+      const current = attempt === 1 ? client : await readResource('client', medspaId, clientId);
+      const outcome = await commitSale(
+        { plan: record, balances, dueHour: planDueHour(record, practice.time_zone, now) },
+        grants.map((g) => g.entry),
+        payment,
+        membership && { client: current, membership },
+        writes,
+      );
+      if (outcome === 'gone') throw new AppError('CLIENT_NOT_FOUND');
+      return outcome === 'sold' ? { done: undefined } : { retry: attempt <= 3 ? 'now' : 'later' };
+    },
+    {
+      attempts: SALE_ATTEMPTS,
+      exhausted: () => {
+        throw new AppError('VERSION_CONFLICT', 'The client is changing too fast; try again');
+      },
+    },
   );
-  if (!sold) throw new AppError('CLIENT_NOT_FOUND');
   return toClientPlan(record, balances);
 }
+
+/** Enough tries for a burst of sales and edits of one client (each failed try means another committed). */
+const SALE_ATTEMPTS = 16;
 
 export async function listClientPlans(
   medspaId: string,
@@ -133,7 +156,7 @@ export function changePlanStatus(
 ): Promise<ClientPlan> {
   const at = now.toISOString();
   return retry<ClientPlan>(
-    async () => {
+    async (attempt) => {
       const [{ plan, balances }, practice] = await Promise.all([readClientPlan(medspaId, id), readPractice(medspaId)]);
       const status = nextPlanStatus(plan.status, action);
       if (!status)
@@ -142,22 +165,23 @@ export function changePlanStatus(
         throw new AppError('VALIDATION_ERROR', 'at_term_end is for memberships', {
           details: [{ path: 'at_term_end', message: 'only a membership has terms' }],
         });
-      const changes =
+      const changes: PlanStatusChanges =
         action === 'cancel'
           ? input.at_term_end
             ? { cancel_at_term_end: true, cancel_reason: input.reason ?? null }
             : { status, cancel_reason: input.reason ?? null }
           : { status };
       // A pause takes a membership off the due index, a resume puts it back (renewing within the
-      // hour if its term ended meanwhile), a cancel now takes any plan off.
+      // hour if its term ended meanwhile), a cancel now takes any plan off; a membership's status
+      // move carries its client's membership in the same write.
       const dueHour = planDueHour({ ...plan, ...changes }, practice.time_zone, now);
-      const outcome = await updateClientPlan(plan, changes, at, dueHour);
+      const outcome = await commitPlanStatus(plan, changes, at, dueHour);
       if (outcome.ok) return { done: toClientPlan(outcome.item, balances) };
       if (outcome.failed === 'absent') throw new AppError('CLIENT_PLAN_NOT_FOUND');
-      return { retry: 'now' };
+      return { retry: attempt <= 3 ? 'now' : 'later' };
     },
     {
-      attempts: 5,
+      attempts: 8,
       exhausted: () => {
         throw new AppError('VERSION_CONFLICT', 'The plan is changing too fast; try again');
       },

@@ -17,7 +17,8 @@ import { afterUpdate } from '../db/update';
 import { clientSearchTerms, searchPrefixOf } from '../domain/client-search';
 import { presentClient } from '../domain/presenters';
 import type { AppointmentStatus } from '../domain/status';
-import { isAppError } from '../errors';
+import { AppError, isAppError } from '../errors';
+import { PLAN_MANAGED_FIELDS } from '../domain/membership';
 import type { ClientHistoryEntry } from '../schemas/clients';
 import type { ClientRecord } from '../domain/records';
 import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
@@ -93,6 +94,7 @@ export function newClientRecord(medspaId: string, input: CreateClientInput, now:
     address: normalizeAddress(input.address),
     membership_status: input.membership_status,
     membership_tier: input.membership_tier ?? null,
+    membership_plan_id: null,
     tags: uniqueTags(input.tags ?? []),
     notes: input.notes ?? null,
     // Visit statistics: moved by completions, no-shows and payments (lib/db/client-stats.ts).
@@ -122,7 +124,7 @@ export async function createClient(
  * from the current terms to the result's; a deleted result keeps no index entries.
  */
 const commitWithIndex =
-  (medspaId: string, id: string, { now, writes }: WriteOptions) =>
+  (medspaId: string, id: string, { now, writes }: WriteOptions, unmanaged = false) =>
   async (changes: ClientFields, current: ClientRecord): Promise<ClientRecord> => {
     const at = now.toISOString();
     const next = afterUpdate(current, changes, at);
@@ -131,6 +133,7 @@ const commitWithIndex =
       now: at,
       before: clientIndexOf(current).terms,
       after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : clientIndexOf(next),
+      unmanaged,
       writes,
     });
     if (!result.ok) throw failureOf(versionedFailures('client'), result);
@@ -150,9 +153,27 @@ export async function changeClient(
     tags: input.tags && uniqueTags(input.tags),
   };
   const indexed = INDEXED_FIELDS.some((field) => input[field] !== undefined);
-  const changed = indexed
-    ? await changeFromCurrent('client', medspaId, id, options, () => changes, commitWithIndex(medspaId, id, options))
-    : await changeResource('client', medspaId, id, changes, options);
+  // While a membership plan governs them, the membership fields are the plan's: refused on the
+  // client read, and the write is conditioned on no plan having taken over since (a sale in between).
+  const managed = PLAN_MANAGED_FIELDS.some((field) => input[field] !== undefined);
+  const build = (current: ClientRecord) => {
+    if (managed && current.membership_plan_id)
+      throw new AppError(
+        'MEMBERSHIP_MANAGED_BY_PLAN',
+        `membership_status and membership_tier follow the client's membership plan ${current.membership_plan_id}; pause, resume or cancel the plan instead`,
+        {
+          details: PLAN_MANAGED_FIELDS.filter((field) => input[field] !== undefined).map((path) => ({
+            path,
+            message: 'managed by the membership plan',
+          })),
+        },
+      );
+    return changes;
+  };
+  const changed =
+    indexed || managed
+      ? await changeFromCurrent('client', medspaId, id, options, build, commitWithIndex(medspaId, id, options, managed))
+      : await changeResource('client', medspaId, id, changes, options);
   return presentClient(changed, options.now);
 }
 

@@ -167,7 +167,7 @@ function settle(due: ClientPlanRecord, reads: ReturnType<typeof runReads>, now: 
       } else {
         const reason = action === 'cancel' ? 'membership ended (cancelled at term end)' : 'package expired';
         change = {
-          writes: planStatusWrite(plan, action === 'cancel' ? 'cancelled' : 'expired', at),
+          writes: await planStatusWrite(plan, action === 'cancel' ? 'cancelled' : 'expired', at),
           moves: expireAll(balances, at, reason),
         };
       }

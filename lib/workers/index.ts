@@ -187,9 +187,17 @@ export const workers = defineWorkers({
     trigger: { kind: 'schedule', everyMinutes: 60 },
     module: 'functions/workers/sweepPlans',
     binds: {
-      writes: { clientPlans: ['update'], planLedger: ['put'], planSweep: ['put'] },
-      // The due index, each due plan's partition, the plan sold (its benefits and terms) and the practice's zone.
-      reads: ['clientPlans', 'planSweep', 'plans', 'plansDue', 'practice'],
+      // A membership's end moves its client's membership fields (lib/domain/membership.ts).
+      writes: {
+        clientPlans: ['check', 'update'],
+        planLedger: ['put'],
+        planSweep: ['put'],
+        clients: ['check', 'update'],
+        clientSearch: ['put'],
+      },
+      // The due index, each due plan's partition, the plan sold (its benefits and terms), the
+      // practice's zone; for a membership's end, its client and the client's other plans.
+      reads: ['clientPlans', 'planSweep', 'plans', 'plansDue', 'practice', 'clients', 'clientPlansByClient'],
     },
     // One sweep at a time (concurrent ones are safe: each plan's change commits once).
     reservedConcurrency: 1,

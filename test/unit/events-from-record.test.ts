@@ -376,6 +376,26 @@ describe('clients', () => {
     ]);
   });
 
+  it("a membership plan's move of the membership fields is client.updated, as a PATCH of them would be", () => {
+    // Stored before memberships followed plans: no marker (read as null).
+    const before = clientRecord({ membership_status: 'none', membership_tier: null });
+    const plan = '7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17';
+    const after = {
+      ...before,
+      membership_status: 'active',
+      membership_tier: 'Glow Gold',
+      membership_plan_id: plan,
+      version: 2,
+      updated_at: iso(1),
+    };
+    const [event] = eventsFromRecord(modify(before, after), context);
+    expect([event.type, event.data.previous]).toEqual([
+      'client.updated',
+      { membership_status: 'none', membership_tier: null, membership_plan_id: null },
+    ]);
+    expect(event.data.object).toMatchObject({ membership_plan_id: plan });
+  });
+
   it('statistics moved by a completion or payment (no version bump) emit no client.updated', () => {
     const before = clientRecord();
     const after = { ...before, visit_count: 1, last_visit_at: iso(0), total_spent_cents: 5000 };
