@@ -6,6 +6,7 @@ import { planSweepCheckpointKey } from '../../lib/db/keys';
 import { commitLedgerEntry, findClientPlan } from '../../lib/db/plans';
 import type { ContractEvent } from '../../lib/events/types';
 import { cancelClientPlan, pauseClientPlan, resumeClientPlan } from '../../lib/routes/plans';
+import { getClient } from '../../lib/use-cases/clients';
 import { changePlanStatus, listLedger } from '../../lib/use-cases/client-plans';
 import { changePractice } from '../../lib/use-cases/practice';
 import { ledgerEntry } from '../../lib/use-cases/plan-bookings';
@@ -197,9 +198,20 @@ describe('membership renewal', () => {
     expect((await read(sold.id)).plan.status).toBe('active');
     await tap.drain();
 
+    const { client_id } = (await read(sold.id)).plan;
+    expect(await getClient(practice.medspaId, client_id, new Date())).toMatchObject({
+      membership_status: 'active',
+      membership_plan_id: sold.id,
+    });
+
     expect(await sweepAt('2035-06-30T19:00:30Z')).toMatchObject({ renewed: 0, cancelled: 1 });
     const { plan } = await read(sold.id);
     expect(plan).toMatchObject({ status: 'cancelled', current_term: { starts_on: '2035-06-01' } });
+    // The client's membership fields follow in the sweep's own write, and are writable again.
+    expect(await getClient(practice.medspaId, client_id, new Date())).toMatchObject({
+      membership_status: 'cancelled',
+      membership_plan_id: null,
+    });
     expect(await balanceOf(sold.id, facial.id)).toMatchObject({ granted: 2, expired: 2, remaining: 0 });
     expect(planEvents(await tap.drain(), sold.id).map((e) => e.type)).toEqual(['client_plan.cancelled']);
     expect(await sweepAt('2035-07-31T19:00:30Z')).toMatchObject({ renewed: 0, cancelled: 0 });
