@@ -115,10 +115,14 @@ export async function commitSale(
 }
 
 /**
- * A balance moved by a ledger entry's step, only if it is still at the version read (so the
- * entry's `balance_after` is the balance right after this very write); ALL_OLD on failure.
+ * A balance moved by a ledger entry's step (or by several unit entries' at once, as a series'
+ * reservation), only if it is still at the version read (so each entry's `balance_after` is exact);
+ * ALL_OLD on failure.
  */
-export function balanceStepAction(balance: PlanBalanceRecord, entry: PlanLedgerRecord): TransactItem {
+export function balanceStepAction(
+  balance: PlanBalanceRecord,
+  entry: Pick<PlanLedgerRecord, 'kind' | 'quantity'>,
+): TransactItem {
   const step = balanceStep(entry.kind, entry.quantity);
   const fields = ['granted', 'reserved', 'used', 'expired', 'remaining'] as const;
   const moved = fields.filter((field) => step[field] !== 0);
