@@ -187,3 +187,30 @@ describe('booking against a plan', () => {
     expect(plan.balances[0]).toMatchObject({ reserved: 1, remaining: 0 });
   });
 });
+
+describe('a plan-booked appointment asks no deposit', () => {
+  it('a service with a fixed deposit: a create and a hold confirm against a plan both snapshot 0 (the hold quoted it), without a plan the deposit stands', async () => {
+    const peel = await makeService(practice, { provider_ids: [provider.id], deposit: { type: 'fixed', value: 5000 } });
+    const plan = await makePlan(practice, { kind: 'package', benefits: [{ service_id: peel.id, quantity: 2 }] });
+    const planId = (await sellPlanTo(practice, client.id, { plan_id: plan.id })).id as string;
+    const token = practice.adminToken;
+
+    const created = await book({ service_id: peel.id, scheduled_at: at(60), client_plan_id: planId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ deposit_required_cents: 0, price_cents: 0 });
+    const unplanned = await book({ service_id: peel.id, scheduled_at: at(61) });
+    expect(unplanned.body.data).toMatchObject({ deposit_required_cents: 5000 });
+
+    const held = await call('POST', '/v1/holds', {
+      token,
+      body: { service_id: peel.id, provider_id: provider.id, scheduled_at: at(62) },
+    });
+    expect(held.body.data.deposit_required_cents).toBe(5000);
+    const confirmed = await call('POST', `/v1/holds/${held.body.data.id}/confirm`, {
+      token,
+      body: { client_id: client.id, client_plan_id: planId },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect(confirmed.body.data).toMatchObject({ deposit_required_cents: 0, deposit_paid_cents: 0, price_cents: 0 });
+  });
+});
