@@ -12,6 +12,8 @@ import { AppError } from '../errors';
  * simultaneous bookings against k units exactly k commit: the others' balance condition fails,
  * and their next try reads what is left (ENTITLEMENT_EXHAUSTED at 0).
  */
+
+/** A ledger entry as stored, with the balance right after it. */
 const entryRecord = (
   balance: PlanBalanceRecord,
   kind: LedgerKind,

@@ -171,4 +171,36 @@ describe('a series against a plan', () => {
     // The losers' pending claims were taken back: their times are free at once.
     expect(await seriesEntries(scene)).toEqual([]);
   });
+
+  it("a series and 4 single bookings racing for a plan with units for all: every one books, each entry's balance_after exact", async () => {
+    const scene = await makeScene();
+    const planId = await sell(scene, 7);
+    const single = (hhmm: string) =>
+      call('POST', '/v1/appointments', {
+        token: token(scene),
+        body: {
+          client_id: scene.client.id,
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          scheduled_at: occurrence(0, hhmm),
+          client_plan_id: planId,
+        },
+      });
+    // A booking that lands between the series' read of the plan and its commit moves the balance's
+    // version: the series reads the plan again and commits on what is left.
+    const answers = await Promise.all([
+      createSeries(scene, { count: 3, client_plan_id: planId }),
+      ...['12:00', '13:00', '14:00', '15:00'].map(single),
+    ]);
+    expect(answers.map(codeOf)).toEqual([201, 201, 201, 201, 201]);
+    expect((await clientPlan(scene, planId)).balances[0]).toMatchObject({ reserved: 7, remaining: 0 });
+    const entries = await ledger(scene, planId);
+    // Each balance_after exact: every remaining count from the grant's 7 down to 0, once each.
+    expect(entries.map((entry) => entry.balance_after.remaining).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // The series' own entries (one write) list newest first in the order they applied.
+    const series = new Set((answers[0]!.body.data.appointments as { id: string }[]).map((a) => a.id));
+    const own = entries.filter((entry) => series.has(entry.appointment_id!));
+    const lowest = Math.min(...own.map((entry) => entry.balance_after.remaining));
+    expect(own.map((entry) => entry.balance_after.remaining)).toEqual([lowest, lowest + 1, lowest + 2]);
+  });
 });
