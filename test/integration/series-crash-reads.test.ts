@@ -71,7 +71,7 @@ const seriesEntryOf = async (scene: Scene, appointmentId: string) =>
   );
 
 describe("a crashed committed series' expired claims still hold", () => {
-  it('a public booking and a public reschedule onto an occurrence are SLOT_UNAVAILABLE', async () => {
+  it('a public booking and a public reschedule onto an occurrence are SLOT_UNAVAILABLE, another series names it', async () => {
     const scene = await makeOnlineScene();
     const { medspaId } = scene.practice;
     // Booked before the series, elsewhere: the booking the reschedule moves.
@@ -94,6 +94,19 @@ describe("a crashed committed series' expired claims still hold", () => {
       },
     );
     expect(await outcome(moved)).toBe('SLOT_UNAVAILABLE');
+    // Another series over it (its own function, its own `series` read) names the occurrence.
+    const again = await call('POST', '/v1/appointment-series', {
+      token: scene.practice.adminToken,
+      body: {
+        client_id: scene.client.id,
+        service_id: scene.service.id,
+        provider_id: scene.provider.id,
+        scheduled_at: occurrence(1),
+        count: 2,
+        every_days: 7,
+      },
+    });
+    expect(again.body.error?.details).toEqual([expect.objectContaining({ index: 0, code: 'PROVIDER_UNAVAILABLE' })]);
     // A time the series does not hold is still free to both.
     expect(await outcome(bookPublicly(scene, occurrence(0, '12:00')))).toBe('ok');
   });
