@@ -10231,6 +10231,12 @@ export interface operations {
                     room_id?: string | null;
                     equipment_id?: string | null;
                     notes?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Book every occurrence against this client plan: one unit of the service per occurrence is reserved in the series' own commit, and each price is 0. Checked as a create's, right after PROVIDER_NOT_CERTIFIED: 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE, then 409 ENTITLEMENT_EXHAUSTED (not SERIES_CONFLICT) when fewer units remain than `count`.
+                     * @example 7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17
+                     */
+                    client_plan_id?: string;
                 };
             };
         };

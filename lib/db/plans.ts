@@ -149,14 +149,20 @@ export async function commitSale(
 }
 
 /**
- * A balance moved by a ledger entry's step, only if it is still at the version read (so the
- * entry's `balance_after` is the balance right after this very write); ALL_OLD on failure.
+ * A balance moved by a ledger entry's step (or by several unit entries' at once, as a series'
+ * reservation), only if it is still at the version read (so each entry's `balance_after` is exact);
+ * ALL_OLD on failure.
  */
-export const balanceStepAction = (balance: PlanBalanceRecord, entry: PlanLedgerRecord): TransactItem =>
-  balanceStepsAction(balance, [entry]);
+export const balanceStepAction = (
+  balance: PlanBalanceRecord,
+  entry: Pick<PlanLedgerRecord, 'kind' | 'quantity'>,
+): TransactItem => balanceStepsAction(balance, [entry]);
 
 /** Several entries' steps in ONE update of the balance (a transaction touches an item once): a renewal's expire and grant. */
-export function balanceStepsAction(balance: PlanBalanceRecord, entries: readonly PlanLedgerRecord[]): TransactItem {
+export function balanceStepsAction(
+  balance: PlanBalanceRecord,
+  entries: ReadonlyArray<Pick<PlanLedgerRecord, 'kind' | 'quantity'>>,
+): TransactItem {
   const steps = entries.map((entry) => balanceStep(entry.kind, entry.quantity));
   const fields = ['granted', 'reserved', 'used', 'expired', 'remaining'] as const;
   const step = Object.fromEntries(

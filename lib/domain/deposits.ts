@@ -56,6 +56,13 @@ export const chargeCents = (charge: Charge | DepositRule, priceCents: number): n
 export const depositRequiredCents = (service: { deposit?: DepositRule; price_cents: number }): number =>
   chargeCents(service.deposit ?? NO_DEPOSIT, service.price_cents);
 
+/**
+ * The deposit a booking asks of what its service quotes: none when it is booked against a client
+ * plan (it costs 0, its unit prepaid: section 12), whatever the path (create, series, hold confirm).
+ */
+export const bookingDepositCents = (quoted: number, clientPlanId: string | null | undefined): number =>
+  clientPlanId ? 0 : quoted;
+
 const MINUTE_MS = 60_000;
 
 /** What a fee is assessed on: the appointment as read, with its snapshots. */

@@ -68,6 +68,23 @@ export function applyStep(balance: Balance, change: BalanceStep): Balance | null
   return fields.every((n) => n >= 0) ? next : null;
 }
 
+/**
+ * The balances after each of `count` unit steps of one kind taken in one write (a series reserves
+ * one unit per occurrence): each ledger entry's `balance_after` in order, or null when a counter
+ * would go below zero on the way.
+ */
+export function unitSteps<B extends Balance>(balance: B, kind: LedgerKind, count: number): B[] | null {
+  const after: B[] = [];
+  let current: B = balance;
+  for (let i = 0; i < count; i++) {
+    const next = applyStep(current, balanceStep(kind, 1));
+    if (!next) return null;
+    current = { ...current, ...next };
+    after.push(current);
+  }
+  return after;
+}
+
 export const emptyBalance = (serviceId: string): Balance => ({
   service_id: serviceId,
   granted: 0,

@@ -20,16 +20,23 @@ export const createAppointmentSeries = /* @__PURE__ */ route('createAppointmentS
     'PROVIDER_NOT_CERTIFIED',
     'ROOM_NOT_FOUND',
     'EQUIPMENT_NOT_FOUND',
+    'CLIENT_PLAN_NOT_FOUND',
+    'PLAN_NOT_APPLICABLE',
+    'PLAN_NOT_ACTIVE',
+    'ENTITLEMENT_EXHAUSTED',
     'SERIES_CONFLICT',
   ],
-  // Pending claims are put, taken back or made permanent; the series item moves pending -> committed.
+  // Pending claims are put, taken back or made permanent; the series item moves pending -> committed,
+  // with a client plan's units reserved (its balance and ledger) in the same commit.
   writes: {
     series: ['put', 'update', 'check', 'delete'],
     claims: ['put', 'update'],
     appointments: ['put'],
     clients: ['check'],
+    clientPlans: ['check', 'update'],
+    planLedger: ['put'],
   },
-  reads: ['claims', 'clients', 'equipment', 'providers', 'rooms', 'series', 'services'],
+  reads: ['claims', 'clientPlans', 'clients', 'equipment', 'providers', 'rooms', 'series', 'services'],
 }));
 
 export const getAppointmentSeries = /* @__PURE__ */ route('getAppointmentSeries', () => ({
@@ -55,9 +62,10 @@ export const cancelAppointmentSeries = /* @__PURE__ */ route('cancelAppointmentS
   body: series.CancelSeriesBody,
   response: series.Series,
   errors: ['SERIES_NOT_FOUND'],
-  // Series appointments are never online ones: no online ledger to release.
-  writes: { appointments: ['update'], claims: ['update'] },
-  reads: ['appointments', 'series'],
+  // Series appointments are never online ones: no online ledger to release. A plan-booked one's unit
+  // is released or used by its cancel (section 11's fee rules).
+  writes: { appointments: ['update'], claims: ['update'], clientPlans: ['update'], planLedger: ['put'] },
+  reads: ['appointments', 'clientPlans', 'series'],
 }));
 
 export const seriesRoutes = /* @__PURE__ */ defineRoutes({

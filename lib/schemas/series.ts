@@ -32,8 +32,14 @@ export const CreateSeriesBody = /* @__PURE__ */ schema(() =>
       room_id: z.nullish(ids.room),
       equipment_id: z.nullish(ids.equipment),
       notes: z.nullish(ClientNotes),
+      client_plan_id: z.optional(
+        IdOf(
+          'clientPlan',
+          "Book every occurrence against this client plan: one unit of the service per occurrence is reserved in the series' own commit, and each price is 0. Checked as a create's, right after PROVIDER_NOT_CERTIFIED: 404 CLIENT_PLAN_NOT_FOUND, 422 PLAN_NOT_APPLICABLE, 409 PLAN_NOT_ACTIVE, then 409 ENTITLEMENT_EXHAUSTED (not SERIES_CONFLICT) when fewer units remain than `count`.",
+        ),
+      ),
     }),
-    "A series of bookings of one service with one provider. Validated as a create for each occurrence; any occurrence that cannot be booked refuses the whole series (409 SERIES_CONFLICT naming every such occurrence), and nothing is booked. (A plan's `client_plan_id` is not taken yet.)",
+    "A series of bookings of one service with one provider. Validated as a create for each occurrence; any occurrence that cannot be booked refuses the whole series (409 SERIES_CONFLICT naming every such occurrence), and nothing is booked. Refusals of the whole request (a missing client, service or provider, an uncertified provider, a client plan's) answer as a create does.",
   ),
 );
 export type CreateSeriesInput = z.output<typeof CreateSeriesBody>;

@@ -18,7 +18,7 @@ import type { ClaimedResource } from '../db/appointments';
 import { ledgerTrackAction } from '../db/online-clients';
 import { clientIsLive } from '../db/client-stats';
 import { changesNothing } from '../db/update';
-import { depositRequiredCents, NO_MONEY_TERMS, type CancellationPolicy } from '../domain/deposits';
+import { bookingDepositCents, depositRequiredCents, NO_MONEY_TERMS, type CancellationPolicy } from '../domain/deposits';
 import { AppError, type ErrorCode } from '../errors';
 import type { Appointment, CreateAppointmentInput, UpdateAppointmentInput } from '../schemas/appointments';
 import { retry } from '../retry';
@@ -354,7 +354,12 @@ export async function placementAttempt(
     internal_notes: input.internal_notes,
     source: input.source,
     price_cents: input.price_cents ?? service.price_cents,
-    moneyTerms: moneyTermsAtBooking(service, input.price_cents ?? service.price_cents, reads.practice),
+    moneyTerms: moneyTermsAtBooking(
+      service,
+      input.price_cents ?? service.price_cents,
+      reads.practice,
+      input.client_plan_id,
+    ),
     now,
     client_plan_id: input.client_plan_id,
   });
@@ -372,14 +377,19 @@ export async function placementAttempt(
  * What an appointment snapshots at booking (API reference, section 11): the deposit its service
  * asks of its price, and the practice's cancellation policy. Staff creates snapshot the deposit
  * too but never require it (it may be paid later); later changes to either move nothing booked.
+ * A plan-booked one asks none (`bookingDepositCents`).
  */
 export const moneyTermsAtBooking = (
   service: ServiceRecord,
   priceCents: number,
   practice: { cancellation_policy: CancellationPolicy | null } | null,
+  clientPlanId?: string | null,
 ) => ({
   ...NO_MONEY_TERMS,
-  deposit_required_cents: depositRequiredCents({ deposit: service.deposit, price_cents: priceCents }),
+  deposit_required_cents: bookingDepositCents(
+    depositRequiredCents({ deposit: service.deposit, price_cents: priceCents }),
+    clientPlanId,
+  ),
   cancellation_policy: practice?.cancellation_policy ?? null,
 });
 

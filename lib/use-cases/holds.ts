@@ -6,7 +6,7 @@ import { holdRefusal, holdStatus, isLiveEntry, liveHolds, MAX_PUBLIC_HOLDS_PER_I
 import type { HoldRecord } from '../domain/records';
 import { commitAppointment, commitWithClaims, type TransactItem } from '../db/appointments';
 import { withPaymentItems } from '../db/payments';
-import { NO_MONEY_TERMS, depositRequiredCents } from '../domain/deposits';
+import { NO_MONEY_TERMS, bookingDepositCents, depositRequiredCents } from '../domain/deposits';
 import type { PaymentMethod } from '../domain/records';
 import { depositPayment } from './payments';
 import {
@@ -222,10 +222,10 @@ export interface HoldBooking {
 export type HeldDeposit = { amount_cents: number; method: PaymentMethod; reference?: string | null };
 
 /** A service that asks a deposit is confirmed only with at least that deposit (the hold stays active otherwise). */
-function assertDeposit(hold: HoldRecord, deposit: HeldDeposit | undefined): void {
-  if (hold.deposit_required_cents > 0 && (deposit?.amount_cents ?? 0) < hold.deposit_required_cents) {
-    throw new AppError('DEPOSIT_REQUIRED', `This service asks a deposit of ${hold.deposit_required_cents} cents`, {
-      details: [{ path: 'deposit.amount_cents', message: `at least ${hold.deposit_required_cents} is required` }],
+function assertDeposit(required: number, deposit: HeldDeposit | undefined): void {
+  if (required > 0 && (deposit?.amount_cents ?? 0) < required) {
+    throw new AppError('DEPOSIT_REQUIRED', `This service asks a deposit of ${required} cents`, {
+      details: [{ path: 'deposit.amount_cents', message: `at least ${required} is required` }],
     });
   }
 }
@@ -267,8 +267,9 @@ export async function bookHold(
     const refusal = holdRefusal(holdStatus(hold, clock().now().getTime()));
     if (refusal) throw new AppError(refusal);
     const booking = typeof prepare === 'function' ? await prepare(hold) : prepare;
-    // A plan-booked appointment costs 0: no deposit is asked of it (section 12).
-    if (!booking.fields.client_plan_id) assertDeposit(hold, booking.deposit);
+    // The deposit the hold quoted, unless the appointment is plan-booked (then none: section 12).
+    const depositRequired = bookingDepositCents(hold.deposit_required_cents, booking.fields.client_plan_id);
+    assertDeposit(depositRequired, booking.deposit);
     const reads = await readForBooking(
       medspaId,
       [
@@ -312,7 +313,7 @@ export async function bookHold(
       // The deposit is the one the hold quoted; the policy is the practice's as the hold is confirmed.
       moneyTerms: {
         ...NO_MONEY_TERMS,
-        deposit_required_cents: booking.fields.client_plan_id ? 0 : hold.deposit_required_cents,
+        deposit_required_cents: depositRequired,
         deposit_paid_cents: booking.deposit?.amount_cents ?? 0,
         cancellation_policy: reads.practice?.cancellation_policy ?? null,
       },

@@ -1,7 +1,7 @@
 import { balanceStepAction, clientPlanActiveCheck, findBalance, findClientPlan, ledgerPutAction } from '../db/plans';
 import type { TransactItem } from '../db/transact';
 import { randomUUID } from 'node:crypto';
-import { applyStep, balanceStep, bookingProblem, type LedgerKind } from '../domain/plans';
+import { applyStep, balanceStep, bookingProblem, unitSteps, type LedgerKind } from '../domain/plans';
 import type { PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
 import { AppError } from '../errors';
 
@@ -12,6 +12,29 @@ import { AppError } from '../errors';
  * simultaneous bookings against k units exactly k commit: the others' balance condition fails,
  * and their next try reads what is left (ENTITLEMENT_EXHAUSTED at 0).
  */
+
+/** A ledger entry as stored, with the balance right after it. */
+const entryRecord = (
+  balance: PlanBalanceRecord,
+  kind: LedgerKind,
+  quantity: number,
+  after: { reserved: number; used: number; remaining: number },
+  at: string,
+  extra: { appointment_id?: string; reason?: string },
+  id: string = randomUUID(),
+): PlanLedgerRecord => ({
+  id,
+  medspa_id: balance.medspa_id,
+  client_plan_id: balance.client_plan_id,
+  service_id: balance.service_id,
+  kind,
+  quantity,
+  appointment_id: extra.appointment_id ?? null,
+  reason: extra.reason ?? null,
+  balance_after: { reserved: after.reserved, used: after.used, remaining: after.remaining },
+  created_at: at,
+});
+
 /** A ledger entry moving this balance, with the balance right after it; null when a counter would go below zero. */
 export const ledgerEntry = (
   balance: PlanBalanceRecord,
@@ -21,38 +44,62 @@ export const ledgerEntry = (
   extra: { appointment_id?: string; reason?: string } = {},
 ): PlanLedgerRecord | null => {
   const after = applyStep(balance, balanceStep(kind, quantity));
-  if (!after) return null;
-  return {
-    id: randomUUID(),
-    medspa_id: balance.medspa_id,
-    client_plan_id: balance.client_plan_id,
-    service_id: balance.service_id,
-    kind,
-    quantity,
-    appointment_id: extra.appointment_id ?? null,
-    reason: extra.reason ?? null,
-    balance_after: { reserved: after.reserved, used: after.used, remaining: after.remaining },
-    created_at: at,
-  };
+  return after && entryRecord(balance, kind, quantity, after, at, extra);
 };
+
+/**
+ * One `reserve` entry of one unit per appointment, all in one write, each with the balance right
+ * after it in appointment order (null when too few units remain). They share `created_at`, so their
+ * ids are drawn in ascending order: the ledger, newest first by `created_at#id`, lists them in
+ * the reverse of the order they apply, like entries written one after another.
+ */
+export function reserveEntries(balance: PlanBalanceRecord, appointmentIds: readonly string[], at: string) {
+  const after = unitSteps(balance, 'reserve', appointmentIds.length);
+  if (!after) return null;
+  const ids = appointmentIds.map(() => randomUUID()).sort();
+  return after.map((step, i) =>
+    entryRecord(balance, 'reserve', 1, step, at, { appointment_id: appointmentIds[i]! }, ids[i]),
+  );
+}
 
 export async function readPlanUse(medspaId: string, clientPlanId: string, now: Date) {
   const found = await findClientPlan(medspaId, clientPlanId);
   const balanceFor = (serviceId: string) => found?.balances.find((b) => b.service_id === serviceId);
   return {
-    /** CLIENT_PLAN_NOT_FOUND, PLAN_NOT_APPLICABLE, PLAN_NOT_ACTIVE, ENTITLEMENT_EXHAUSTED, in that order. */
-    check(booking: { client_id: string; service_id: string }): void {
+    /**
+     * CLIENT_PLAN_NOT_FOUND, PLAN_NOT_APPLICABLE, PLAN_NOT_ACTIVE, ENTITLEMENT_EXHAUSTED, in that
+     * order; `units`: how many the booking needs (a series, one per occurrence).
+     */
+    check(booking: { client_id: string; service_id: string }, units = 1): void {
       if (!found) throw new AppError('CLIENT_PLAN_NOT_FOUND');
       const problem = bookingProblem(found.plan, booking);
       if (problem) throw new AppError(problem);
-      if ((balanceFor(booking.service_id)?.remaining ?? 0) < 1)
-        throw new AppError('ENTITLEMENT_EXHAUSTED', 'No units of this service remain on the plan');
+      const remaining = balanceFor(booking.service_id)?.remaining ?? 0;
+      if (remaining < units)
+        throw new AppError(
+          'ENTITLEMENT_EXHAUSTED',
+          units === 1
+            ? 'No units of this service remain on the plan'
+            : `The series needs ${units} units of this service, one per occurrence; ${remaining} remain on the plan`,
+        );
     },
-    /** The reservation's writes, for the appointment's transaction (after `check`). */
-    reserve(appointment: { id: string; service_id: string }): TransactItem[] {
-      const balance = balanceFor(appointment.service_id)!;
-      const entry = ledgerEntry(balance, 'reserve', 1, now.toISOString(), { appointment_id: appointment.id })!;
-      return [clientPlanActiveCheck(found!.plan), balanceStepAction(balance, entry), ledgerPutAction(entry)];
+    /**
+     * The reservation's writes for the appointments' own transaction (after `check`): the plan
+     * still active, ONE balance step of one unit per appointment on the version read, and a ledger
+     * entry per appointment. All the appointments are of one service.
+     */
+    reserve(...appointments: { id: string; service_id: string }[]): TransactItem[] {
+      const balance = balanceFor(appointments[0]!.service_id)!;
+      const entries = reserveEntries(
+        balance,
+        appointments.map((a) => a.id),
+        now.toISOString(),
+      )!;
+      return [
+        clientPlanActiveCheck(found!.plan),
+        balanceStepAction(balance, { kind: 'reserve', quantity: entries.length }),
+        ...entries.map(ledgerPutAction),
+      ];
     },
   };
 }

@@ -22,6 +22,7 @@ import { AppError, isAppError, type ErrorCode, type FieldProblem } from '../erro
 import type { Appointment } from '../schemas/appointments';
 import type { CancelSeriesInput, CreateSeriesInput, SeriesView } from '../schemas/series';
 import { changeStatus } from './appointment-status';
+import { readPlanUse } from './plan-bookings';
 import { claimsOf, decidePlacement, moneyTermsAtBooking, newAppointment, planClaimChanges } from './booking';
 
 /**
@@ -29,7 +30,8 @@ import { claimsOf, decidePlacement, moneyTermsAtBooking, newAppointment, planCla
  * 1. decide every occurrence on fresh reads, and answer SERIES_CONFLICT naming each one refused;
  * 2. put the series `pending` and each occurrence's claims as pending entries (expiring at
  *    `claims_until`, one transaction per occurrence, each on condition the series is pending);
- * 3. commit: ONE transaction moves the series to `committed` and puts every appointment;
+ * 3. commit: ONE transaction moves the series to `committed`, puts every appointment and, against
+ *    a client plan, reserves one unit per occurrence (a balance on its version read, an entry each);
  * 4. mark the claims permanent (a shortcut: readers already count a committed series' claims).
  * Any failure before 3 takes the pending claims back and deletes the series; a request that dies
  * leaves claims that free themselves at `claims_until` and nothing readable.
@@ -40,6 +42,8 @@ const OCCURRENCE_CODES: readonly ErrorCode[] = ['PROVIDER_UNAVAILABLE', 'ROOM_UN
 
 /** Lost bucket races of one occurrence's pending claims are decided again on fresh reads, bounded. */
 const CLAIM_ATTEMPTS = 6;
+/** Commits lost to a plan's balance moving are decided again on a fresh read of the plan, bounded. */
+const PLAN_ATTEMPTS = 6;
 
 type Decided = Awaited<ReturnType<typeof decidePlacement<{ providerIds: readonly string[] }>>>;
 
@@ -83,6 +87,9 @@ export async function createSeries(
 ): Promise<SeriesView> {
   const practice = await getPractice(medspaId);
   const starts = occurrenceStarts(input.scheduled_at, input.count, input.every_days, practice?.time_zone ?? 'UTC');
+  let plan = input.client_plan_id ? await readPlanUse(medspaId, input.client_plan_id, now) : null;
+  // One unit per occurrence: fewer is ENTITLEMENT_EXHAUSTED for the whole series, in create's order.
+  const checkPlan = () => plan?.check(input, starts.length);
   const decide = (scheduledAt: string) =>
     decidePlacement(
       medspaId,
@@ -97,6 +104,7 @@ export async function createSeries(
           if (!reads.entity('CLIENT', input.client_id)) throw new AppError('CLIENT_NOT_FOUND');
           return { providerIds: [input.provider_id] };
         },
+        afterCertified: checkPlan,
       },
       now,
       [{ type: 'CLIENT', id: input.client_id }],
@@ -118,20 +126,25 @@ export async function createSeries(
     created_at: at,
     updated_at: at,
   };
-  const appointments: Appointment[] = placed.map(({ reads, service, placement, duration }) => ({
-    ...newAppointment(medspaId, {
-      client_id: input.client_id,
-      service_id: service.id,
-      placement,
-      duration_minutes: duration,
-      notes: input.notes,
-      source: 'manual',
-      price_cents: service.price_cents,
-      moneyTerms: moneyTermsAtBooking(service, service.price_cents, reads.practice),
-      now,
-    }),
-    series_id: series.id,
-  }));
+  const appointments: Appointment[] = placed.map(({ reads, service, placement, duration }) => {
+    // A plan-booked occurrence costs 0 (its unit is prepaid) and so asks no deposit.
+    const price = plan ? 0 : service.price_cents;
+    return {
+      ...newAppointment(medspaId, {
+        client_id: input.client_id,
+        service_id: service.id,
+        placement,
+        duration_minutes: duration,
+        notes: input.notes,
+        source: 'manual',
+        price_cents: price,
+        moneyTerms: moneyTermsAtBooking(service, price, reads.practice, input.client_plan_id),
+        now,
+        client_plan_id: input.client_plan_id,
+      }),
+      series_id: series.id,
+    };
+  });
   series.appointment_ids = appointments.map((appointment) => appointment.id);
 
   const written = new Set<number>();
@@ -155,23 +168,33 @@ export async function createSeries(
       outcome.status === 'fulfilled' && outcome.value ? [outcome.value] : [],
     );
     if (lateConflicts.length > 0) throw seriesConflict(lateConflicts);
-    // 3. The commit point: every appointment at once, with the series.
-    seriesFaults.beforeWrite?.('commit');
-    const margin = new Date(clock().now().getTime() + SERIES_COMMIT_MARGIN_SECONDS * 1000).toISOString();
-    const outcome = await transact(
-      [
-        { name: 'series' as const, action: seriesCommitAction(medspaId, series.id, margin, at) },
-        { name: 'client' as const, action: clientIsLive(medspaId, input.client_id) },
-        ...appointments.map((appointment) => ({
-          name: 'appointment' as const,
-          action: seriesAppointmentPut(appointment),
-        })),
-      ],
-      writes,
-    );
-    if (!outcome.ok) {
-      const failed = firstFailed(outcome.failed, ['client', 'series', 'appointment']);
+    // 3. The commit point: every appointment at once, with the series (and a plan's units).
+    for (let attempt = 1; ; attempt++) {
+      seriesFaults.beforeWrite?.('commit');
+      const margin = new Date(clock().now().getTime() + SERIES_COMMIT_MARGIN_SECONDS * 1000).toISOString();
+      const outcome = await transact(
+        [
+          { name: 'series' as const, action: seriesCommitAction(medspaId, series.id, margin, at) },
+          { name: 'client' as const, action: clientIsLive(medspaId, input.client_id) },
+          ...appointments.map((appointment) => ({
+            name: 'appointment' as const,
+            action: seriesAppointmentPut(appointment),
+          })),
+          // One balance step of `count` units on the version read, one reserve entry per occurrence.
+          ...(plan?.reserve(...appointments) ?? []).map((action) => ({ name: 'plan' as const, action })),
+        ],
+        writes,
+      );
+      if (outcome.ok) break;
+      const failed = firstFailed(outcome.failed, ['client', 'series', 'plan', 'appointment']);
       if (failed?.name === 'client') throw new AppError('CLIENT_NOT_FOUND');
+      if (failed?.name === 'plan' && attempt < PLAN_ATTEMPTS) {
+        // The plan moved since it was read (another booking, a pause): decided again on what is left,
+        // while the pending claims still hold the time.
+        plan = await readPlanUse(medspaId, input.client_plan_id!, now);
+        checkPlan();
+        continue;
+      }
       throw new AppError('SERIES_CONFLICT', 'The series took too long to book; nothing was booked, try again', {
         details: [],
       });

@@ -3,6 +3,13 @@ import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeProvider, makeService } from '../fixtures/builders';
 import { makePlan, sellPlanTo } from '../fixtures/plans';
 import { changePractice } from '../../lib/use-cases/practice';
+import { issueManageToken } from '../../lib/crypto/manage-token';
+import { loadSecretKeys } from '../../lib/crypto/named-secret';
+import * as publicRoutes from '../../lib/routes/public-booking';
+import { cancelOnlineBooking } from '../../lib/use-cases/public-booking';
+import { belowHttp } from '../fixtures/below-http';
+import { makeOnlineScene } from '../fixtures/online-booking';
+import { booked } from '../fixtures/scheduling';
 
 /** Booking against a client plan (API reference, section 12): the unit reserved in the booking's own write. */
 
@@ -185,5 +192,64 @@ describe('booking against a plan', () => {
     expect((await call('GET', `/v1/holds/${second}`, { token })).body.data.status).toBe('active');
     const plan = (await call('GET', `/v1/client-plans/${planId}`, { token })).body.data;
     expect(plan.balances[0]).toMatchObject({ reserved: 1, remaining: 0 });
+  });
+});
+
+describe('a plan-booked appointment asks no deposit', () => {
+  it('a service with a fixed deposit: a create and a hold confirm against a plan both snapshot 0 (the hold quoted it), without a plan the deposit stands', async () => {
+    const peel = await makeService(practice, { provider_ids: [provider.id], deposit: { type: 'fixed', value: 5000 } });
+    const plan = await makePlan(practice, { kind: 'package', benefits: [{ service_id: peel.id, quantity: 2 }] });
+    const planId = (await sellPlanTo(practice, client.id, { plan_id: plan.id })).id as string;
+    const token = practice.adminToken;
+
+    const created = await book({ service_id: peel.id, scheduled_at: at(60), client_plan_id: planId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ deposit_required_cents: 0, price_cents: 0 });
+    const unplanned = await book({ service_id: peel.id, scheduled_at: at(61) });
+    expect(unplanned.body.data).toMatchObject({ deposit_required_cents: 5000 });
+
+    const held = await call('POST', '/v1/holds', {
+      token,
+      body: { service_id: peel.id, provider_id: provider.id, scheduled_at: at(62) },
+    });
+    expect(held.body.data.deposit_required_cents).toBe(5000);
+    const confirmed = await call('POST', `/v1/holds/${held.body.data.id}/confirm`, {
+      token,
+      body: { client_id: client.id, client_plan_id: planId },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect(confirmed.body.data).toMatchObject({ deposit_required_cents: 0, deposit_paid_cents: 0, price_cents: 0 });
+  });
+});
+
+describe("a plan booking's manage link", () => {
+  it('a staff booking made `source: online` against a plan, cancelled through its manage token (as its event hands it out), releases the unit', async () => {
+    const scene = await makeOnlineScene();
+    const planId = (
+      await sellPlanTo(scene.practice, scene.client.id, {
+        plan_id: (
+          await makePlan(scene.practice, { kind: 'package', benefits: [{ service_id: scene.service.id, quantity: 1 }] })
+        ).id,
+      })
+    ).id as string;
+    const appointment = await booked(scene, { source: 'online', client_plan_id: planId });
+    expect(appointment).toMatchObject({ source: 'online', client_plan_id: planId });
+    // The token the appointment's events carry for an online booking (lib/events/mappings.ts).
+    const token = issueManageToken({ ...appointment, medspa_id: scene.practice.medspaId });
+    const cancelled = await belowHttp(
+      publicRoutes.cancelPublicBooking,
+      null,
+      { params: { appointment_id: appointment.id }, body: {} },
+      async ({ params, now, writes }) => {
+        await loadSecretKeys('cursor');
+        return cancelOnlineBooking(scene.practice.medspaId, params.appointment_id, token, { now, writes });
+      },
+    );
+    expect(cancelled).toMatchObject({ appointment_id: appointment.id, status: 'cancelled' });
+    const plan = (await call('GET', `/v1/client-plans/${planId}`, { token: scene.practice.adminToken })).body.data;
+    expect(plan.balances[0]).toMatchObject({ reserved: 0, used: 0, remaining: 1 });
+    const ledger = (await call('GET', `/v1/client-plans/${planId}/ledger`, { token: scene.practice.adminToken })).body
+      .data;
+    expect(ledger[0]).toMatchObject({ kind: 'release', appointment_id: appointment.id });
   });
 });

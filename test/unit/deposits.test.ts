@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assessFee,
+  bookingDepositCents,
   depositRequiredCents,
   payFees,
   percentOfCents,
@@ -51,6 +52,14 @@ const basis = (over: Partial<FeeBasis> = {}): FeeBasis => ({
   ...over,
 });
 const hoursBefore = (h: number) => new Date(Date.parse(start) - h * 3_600_000);
+
+describe('bookingDepositCents', () => {
+  it('a plan-booked appointment asks no deposit, whatever its service quotes; any other asks the quote', () => {
+    expect(bookingDepositCents(5000, 'plan-1')).toBe(0);
+    expect(bookingDepositCents(5000, null)).toBe(5000);
+    expect(bookingDepositCents(5000, undefined)).toBe(5000);
+  });
+});
 
 describe('assessFee', () => {
   it.each([

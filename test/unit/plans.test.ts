@@ -9,6 +9,7 @@ import {
   saleDates,
   settlementOf,
   termsProblem,
+  unitSteps,
   LEDGER_KINDS,
   type Balance,
 } from '../../lib/domain/plans';
@@ -69,5 +70,18 @@ describe('settling a plan-booked appointment', () => {
     expect(settlementOf('cancelled', true, false)).toBe('use');
     expect(settlementOf('cancelled', true, true)).toBe('release');
     expect(settlementOf('cancelled', false, false)).toBe('release');
+  });
+});
+
+describe('unitSteps (one write reserving a unit per occurrence)', () => {
+  it('answers the balance after each unit in order, and null when too few remain', () => {
+    const balance = applyStep(emptyBalance('s'), balanceStep('grant', 3))!;
+    expect(unitSteps(balance, 'reserve', 3)!.map((b) => [b.reserved, b.remaining])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 0],
+    ]);
+    expect(unitSteps(balance, 'reserve', 4)).toBeNull();
+    expect(unitSteps(balance, 'reserve', 0)).toEqual([]);
   });
 });
