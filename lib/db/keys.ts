@@ -143,7 +143,8 @@ export const lowStockEventKey = (medspaId: string, at: string, productId: string
 });
 
 /** Lot numbers taken, one partition per product (the number normalised): written in the lot's own transaction. */
-export const lotNumbersPk = (medspaId: string, productId: string) => `${practicePrefix(medspaId)}#LOT_NUMBERS#${productId}`;
+export const lotNumbersPk = (medspaId: string, productId: string) =>
+  `${practicePrefix(medspaId)}#LOT_NUMBERS#${productId}`;
 export const lotNumberKey = (medspaId: string, productId: string, normalizedLotNumber: string): Key => ({
   pk: lotNumbersPk(medspaId, productId),
   sk: normalizedLotNumber,

@@ -7,7 +7,13 @@ import { entityKey, lowStockIndexKeys, lowStockIndexPk, productSkuKey, stockLedg
 import { listEntities, queryPage, type Filter, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
-import { stockMoveActions, stockMoveFailure, type StockEntry, type StockMove, type StockMoveFailure } from './stock-moves';
+import {
+  stockMoveActions,
+  stockMoveFailure,
+  type StockEntry,
+  type StockMove,
+  type StockMoveFailure,
+} from './stock-moves';
 import { firstFailed, transact, type NamedAction, type TransactItem, type TransactOutcome } from './transact';
 import { versionedUpdate } from './update';
 
@@ -155,7 +161,11 @@ export async function commitStockAdjustment(move: StockMove, writes?: RequestWri
   const outcome = await transact(actions, writes);
   if (outcome.ok) return { ok: true, entries };
   const failure = stockMoveFailure(outcome.failed);
-  if (!failure) throw new DataFailure('collision', `stock adjustment of product ${move.product.id}: no condition names why it failed`);
+  if (!failure)
+    throw new DataFailure(
+      'collision',
+      `stock adjustment of product ${move.product.id}: no condition names why it failed`,
+    );
   return { ok: false, ...failure };
 }
 

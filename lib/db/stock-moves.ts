@@ -56,7 +56,12 @@ export type StockEntry = Omit<StockAdjustmentRecord, 'medspa_id'>;
 
 /** The product moves by the lines' sum, entering or leaving the low-stock index on a crossing. */
 function productUpdate(product: ProductRecord, delta: number, transition: string, now: string): TransactItem {
-  const names: Record<string, string> = { '#q': 'quantity_on_hand', '#h': 'headroom', '#v': 'version', '#u': 'updated_at' };
+  const names: Record<string, string> = {
+    '#q': 'quantity_on_hand',
+    '#h': 'headroom',
+    '#v': 'version',
+    '#u': 'updated_at',
+  };
   const values: Record<string, unknown> = {
     ':d': delta,
     ':one': 1,
@@ -231,7 +236,11 @@ export function stockMoveFailure(failed: readonly Failed<NamedAction>[]): StockM
   }
   const product = ours.find((failure) => failure.name === 'stock-product');
   if (product)
-    return { failed: 'product', productId: product.productId, current: productCodec.fromItem(product.old ?? undefined) };
+    return {
+      failed: 'product',
+      productId: product.productId,
+      current: productCodec.fromItem(product.old ?? undefined),
+    };
   if (ours.some((failure) => failure.name === 'stock-ledger' || failure.name === 'stock-crossing'))
     throw new DataFailure('collision', 'a stock ledger or crossing item already exists');
   return null;

@@ -54,7 +54,8 @@ export type LotStatus = (typeof LOT_STATUSES)[number];
  * refused for a recalled or expired lot. Disposing of recalled or expired stock (damaged,
  * correction), receiving or a client's return, and a treatment record giving units back all still move it.
  */
-export const isLotUse = (reason: StockReason, delta: number) => delta < 0 && (reason === 'sale' || reason === 'treatment');
+export const isLotUse = (reason: StockReason, delta: number) =>
+  delta < 0 && (reason === 'sale' || reason === 'treatment');
 
 /** Expired on `date` (a practice-local YYYY-MM-DD) means its last day of use was before it: usable through `expires_on`. */
 export const isExpiredOn = (expiresOn: string, date: string) => expiresOn < date;

@@ -61,7 +61,7 @@ export const CreateProductBody = /* @__PURE__ */ schema(() =>
       active: doc(z._default(ProductShape.active, true), 'Whether it is sold (default true).', true),
       tracks_lots: doc(
         z._default(z.boolean(), false),
-        'Hold stock by manufacturer lot (default false; set at creation only). A lot-tracked product starts at quantity_on_hand 0: stock comes in by lot (`received` adjustments naming `lot_id`), and its quantity_on_hand is always the sum of its lots\'.',
+        "Hold stock by manufacturer lot (default false; set at creation only). A lot-tracked product starts at quantity_on_hand 0: stock comes in by lot (`received` adjustments naming `lot_id`), and its quantity_on_hand is always the sum of its lots'.",
         false,
       ),
     }),
@@ -163,7 +163,7 @@ const PublicStockReason = /* @__PURE__ */ schema(() =>
           ? "'treatment' is written only by treatment records (PUT /v1/appointments/{id}/treatment-record)"
           : `expected one of ${PUBLIC_STOCK_REASONS.join(', ')}`,
     }),
-    "Why stock changed: sale and damaged take stock out, received and return put it in, correction either way. (`treatment` is written only by treatment records: 400 here.)",
+    'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way. (`treatment` is written only by treatment records: 400 here.)',
     'sale',
   ),
 );
@@ -225,7 +225,11 @@ export const StockAdjustment = /* @__PURE__ */ schema(() =>
         'This adjustment took the product from above its threshold to at or below it.',
         false,
       ),
-      lot_id: doc(z.nullable(z.string()), 'The lot it moved (lot-tracked products), else null.', '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19'),
+      lot_id: doc(
+        z.nullable(z.string()),
+        'The lot it moved (lot-tracked products), else null.',
+        '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19',
+      ),
       appointment_id: doc(
         z.nullable(z.string()),
         'The appointment whose treatment record moved it (reason treatment), else null.',
@@ -251,7 +255,10 @@ export const LotNumber = /* @__PURE__ */ schema(() =>
         z.trim(),
         z.minLength(1),
         z.maxLength(64),
-        z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u, 'letters, digits, spaces and . _ - / #, starting with a letter or digit'),
+        z.regex(
+          /^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u,
+          'letters, digits, spaces and . _ - / #, starting with a letter or digit',
+        ),
       ),
     "The manufacturer's lot number, unique per product (compared case-insensitively: 409 LOT_EXISTS).",
     'C1234A5',

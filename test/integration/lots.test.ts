@@ -26,8 +26,12 @@ const get = async (practice: TestPractice, url: string) => {
 const adjust = (practice: TestPractice, productId: string, body: Record<string, unknown>) =>
   call('POST', `/v1/products/${productId}/stock-adjustments`, { token: practice.adminToken, body });
 
-const postLot = (practice: TestPractice, productId: string, body: Record<string, unknown>, token = practice.adminToken) =>
-  call('POST', `/v1/products/${productId}/lots`, { token, body });
+const postLot = (
+  practice: TestPractice,
+  productId: string,
+  body: Record<string, unknown>,
+  token = practice.adminToken,
+) => call('POST', `/v1/products/${productId}/lots`, { token, body });
 
 /** The product's quantity, each of its lots' and the ledger, read back over HTTP. */
 async function stockOf(practice: TestPractice, productId: string) {
@@ -57,7 +61,7 @@ beforeAll(async () => {
 });
 
 describe('lots: create, read, list', () => {
-  it('creates an empty active lot (201), reads it by id, lists a product\'s lots first to expire first', async () => {
+  it("creates an empty active lot (201), reads it by id, lists a product's lots first to expire first", async () => {
     const product = await makeProduct(practice, { tracks_lots: true });
     expect(product).toMatchObject({ tracks_lots: true, quantity_on_hand: 0 });
     const created = await postLot(practice, product.id, { lot_number: 'C1234A5', expires_on: '2027-06-30' });
@@ -86,14 +90,22 @@ describe('lots: create, read, list', () => {
     expect(list.pagination).toEqual({ total: 2, next_cursor: null });
   });
 
-  it('404 LOT_NOT_FOUND for unknown, malformed and other practices\' lots; PRODUCT_NOT_FOUND for their products', async () => {
+  it("404 LOT_NOT_FOUND for unknown, malformed and other practices' lots; PRODUCT_NOT_FOUND for their products", async () => {
     const lot = await makeLot(practice, tracked.id);
     expectError(await call('GET', `/v1/lots/${randomUUID()}`, { token: practice.adminToken }), 404, 'LOT_NOT_FOUND');
     expectError(await call('GET', '/v1/lots/not-a-uuid', { token: practice.adminToken }), 404, 'LOT_NOT_FOUND');
     const other = await makePractice();
     expectError(await call('GET', `/v1/lots/${lot.id}`, { token: other.adminToken }), 404, 'LOT_NOT_FOUND');
-    expectError(await call('GET', `/v1/products/${tracked.id}/lots`, { token: other.adminToken }), 404, 'PRODUCT_NOT_FOUND');
-    expectError(await postLot(other, tracked.id, { lot_number: 'X1', expires_on: '2030-01-01' }), 404, 'PRODUCT_NOT_FOUND');
+    expectError(
+      await call('GET', `/v1/products/${tracked.id}/lots`, { token: other.adminToken }),
+      404,
+      'PRODUCT_NOT_FOUND',
+    );
+    expectError(
+      await postLot(other, tracked.id, { lot_number: 'X1', expires_on: '2030-01-01' }),
+      404,
+      'PRODUCT_NOT_FOUND',
+    );
   });
 
   it('a lot-tracked product starts at 0 (400 otherwise) and keeps tracks_lots; lots of an untracked product are 409', async () => {
@@ -116,9 +128,15 @@ describe('lots: create, read, list', () => {
   it('roles: managers create lots, the front desk may not; every role reading the catalog reads lots, providers included', async () => {
     const lot = await makeLot(practice, tracked.id);
     const frontDesk = await practice.tokenForRole('front_desk');
-    expectError(await postLot(practice, tracked.id, { lot_number: 'FD-1', expires_on: '2030-01-01' }, frontDesk), 403, 'FORBIDDEN');
+    expectError(
+      await postLot(practice, tracked.id, { lot_number: 'FD-1', expires_on: '2030-01-01' }, frontDesk),
+      403,
+      'FORBIDDEN',
+    );
     const manager = await practice.tokenForRole('manager');
-    expect((await postLot(practice, tracked.id, { lot_number: 'MG-1', expires_on: '2030-01-01' }, manager)).status).toBe(201);
+    expect(
+      (await postLot(practice, tracked.id, { lot_number: 'MG-1', expires_on: '2030-01-01' }, manager)).status,
+    ).toBe(201);
     for (const role of ['provider', 'analyst', 'front_desk'] as const) {
       const token = await practice.tokenForRole(role);
       expect((await call('GET', `/v1/lots/${lot.id}`, { token })).status, role).toBe(200);
@@ -161,7 +179,11 @@ describe('stock adjustments of a lot-tracked product', () => {
     expectError(withLot, 400, 'VALIDATION_ERROR');
     expect(withLot.body.error.details[0].path).toBe('lot_id');
     const otherProduct = await makeProduct(practice, { tracks_lots: true });
-    expectError(await adjust(practice, otherProduct.id, { delta: 1, reason: 'received', lot_id: lot.id }), 404, 'LOT_NOT_FOUND');
+    expectError(
+      await adjust(practice, otherProduct.id, { delta: 1, reason: 'received', lot_id: lot.id }),
+      404,
+      'LOT_NOT_FOUND',
+    );
     expectError(
       await adjust(practice, tracked.id, { delta: 1, reason: 'received', lot_id: randomUUID() }),
       404,
@@ -177,7 +199,10 @@ describe('stock adjustments of a lot-tracked product', () => {
     const lot = await makeLot(practice, tracked.id, {}, 2);
     const response = await adjust(practice, tracked.id, { delta: -1, reason: 'treatment', lot_id: lot.id });
     expectError(response, 400, 'VALIDATION_ERROR');
-    expect(response.body.error.details[0]).toMatchObject({ path: 'reason', message: expect.stringContaining('treatment records') });
+    expect(response.body.error.details[0]).toMatchObject({
+      path: 'reason',
+      message: expect.stringContaining('treatment records'),
+    });
     expect((await get(practice, `/v1/lots/${lot.id}`)).data.quantity_on_hand).toBe(2);
   });
 
@@ -203,7 +228,11 @@ describe('stock adjustments of a lot-tracked product', () => {
       [5, a.id],
     ]);
     // The lot's own floor: 409 INSUFFICIENT_STOCK although the product has units (in another lot).
-    expectError(await adjust(practice, product.id, { delta: -1, reason: 'sale', lot_id: a.id }), 409, 'INSUFFICIENT_STOCK');
+    expectError(
+      await adjust(practice, product.id, { delta: -1, reason: 'sale', lot_id: a.id }),
+      409,
+      'INSUFFICIENT_STOCK',
+    );
   });
 
   it('10 concurrent sales from a lot with 6 units: exactly 6 succeed, never below zero, product = sum of lots', async () => {
@@ -257,7 +286,11 @@ describe('stock-move items inside another transaction (what treatment records us
       productCodec.fromItem(
         (
           await ddb().send(
-            new GetCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'PRODUCT', product.id), ConsistentRead: true }),
+            new GetCommand({
+              TableName: tableName(),
+              Key: entityKey(practice.medspaId, 'PRODUCT', product.id),
+              ConsistentRead: true,
+            }),
           )
         ).Item,
       )!;
@@ -273,15 +306,26 @@ describe('stock-move items inside another transaction (what treatment records us
         usableOn: '2026-01-01',
       });
     // Another item of the caller's own commits with it (here a marker standing in for the record).
-    const marker = { name: 'record', action: { Put: { TableName: tableName(), Item: { pk: `TEST#${appointmentId}`, sk: 'RECORD' } } } };
+    const marker = {
+      name: 'record',
+      action: { Put: { TableName: tableName(), Item: { pk: `TEST#${appointmentId}`, sk: 'RECORD' } } },
+    };
     const taken = move(-3, lot.id, await read());
     expect(await transact([...taken.actions, marker])).toEqual({ ok: true });
-    expect(taken.entries[0]).toMatchObject({ reason: 'treatment', appointment_id: appointmentId, lot_id: lot.id, quantity_after: 4 });
+    expect(taken.entries[0]).toMatchObject({
+      reason: 'treatment',
+      appointment_id: appointmentId,
+      lot_id: lot.id,
+      quantity_after: 4,
+    });
     const given = move(1, lot.id, await read());
     expect(await transact(given.actions)).toEqual({ ok: true });
     const refused = await transact(move(-1, recalled.id, await read()).actions);
     expect(refused.ok).toBe(false);
-    expect(stockMoveFailure(refused.ok ? [] : refused.failed)).toMatchObject({ failed: 'lot', refusal: 'LOT_RECALLED' });
+    expect(stockMoveFailure(refused.ok ? [] : refused.failed)).toMatchObject({
+      failed: 'lot',
+      refusal: 'LOT_RECALLED',
+    });
     const stock = await stockOf(practice, product.id);
     expect(stock.product.quantity_on_hand).toBe(5);
     expect(stock.lotSum).toBe(5);
@@ -290,7 +334,9 @@ describe('stock-move items inside another transaction (what treatment records us
       [-3, appointmentId],
       [1, appointmentId],
     ]);
-    const { Item } = await ddb().send(new GetCommand({ TableName: tableName(), Key: { pk: `TEST#${appointmentId}`, sk: 'RECORD' } }));
+    const { Item } = await ddb().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: `TEST#${appointmentId}`, sk: 'RECORD' } }),
+    );
     expect(Item).toBeDefined();
   });
 });
@@ -305,12 +351,18 @@ describe('DynamoDB calls', () => {
     expect(created.calls).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
     const lotId = created.result.id;
     expect(
-      (await counted(() => createStockAdjustment(caller, product.id, { delta: 3, reason: 'received', lot_id: lotId }, new Date())))
-        .calls,
+      (
+        await counted(() =>
+          createStockAdjustment(caller, product.id, { delta: 3, reason: 'received', lot_id: lotId }, new Date()),
+        )
+      ).calls,
     ).toEqual({ GetItemCommand: 1, TransactWriteItemsCommand: 1 });
     expect(
-      (await counted(() => createStockAdjustment(caller, product.id, { delta: -1, reason: 'sale', lot_id: lotId }, new Date())))
-        .calls,
+      (
+        await counted(() =>
+          createStockAdjustment(caller, product.id, { delta: -1, reason: 'sale', lot_id: lotId }, new Date()),
+        )
+      ).calls,
       // The two reads go out together, coalesced into one BatchGetItem (lib/db/key-reads.ts).
     ).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deltaProblem, isExpiredOn, isLotUse, lotRefusal, normalizeLotNumber, type LotState } from '../../lib/domain/stock';
+import {
+  deltaProblem,
+  isExpiredOn,
+  isLotUse,
+  lotRefusal,
+  normalizeLotNumber,
+  type LotState,
+} from '../../lib/domain/stock';
 
 const lot = (overrides: Partial<LotState> = {}): LotState => ({
   product_id: 'p1',
