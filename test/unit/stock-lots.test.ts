@@ -7,6 +7,7 @@ import {
   normalizeLotNumber,
   type LotState,
 } from '../../lib/domain/stock';
+import { buildOpenApiDocument } from '../../lib/openapi/document';
 
 const lot = (overrides: Partial<LotState> = {}): LotState => ({
   product_id: 'p1',
@@ -57,5 +58,33 @@ describe('lot rules', () => {
   it('lot numbers compare without case, surrounding spaces or Unicode form', () => {
     expect(normalizeLotNumber(' c1234a5 ')).toBe(normalizeLotNumber('C1234A5'));
     expect(normalizeLotNumber('ＡＢ１')).toBe('AB1');
+  });
+});
+
+describe('lots in the OpenAPI document (and so the typed client)', () => {
+  const doc = buildOpenApiDocument() as Record<string, any>;
+  it('documents the lot operations, their codes and the new fields', () => {
+    const create = doc.paths['/v1/products/{id}/lots'].post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '404', '409']));
+    expect(JSON.stringify(create.responses['409'])).toContain('LOT_EXISTS');
+    expect(doc.paths['/v1/products/{id}/lots'].get).toBeDefined();
+    expect(JSON.stringify(doc.paths['/v1/lots/{id}'].get.responses['404'])).toContain('LOT_NOT_FOUND');
+    const adjust = JSON.stringify(doc.paths['/v1/products/{id}/stock-adjustments'].post.responses['409']);
+    for (const code of ['INSUFFICIENT_STOCK', 'LOT_RECALLED', 'LOT_EXPIRED']) expect(adjust).toContain(code);
+    expect(Object.keys(doc.components.schemas.Lot.properties)).toEqual(
+      expect.arrayContaining([
+        'lot_number',
+        'expires_on',
+        'quantity_on_hand',
+        'status',
+        'recalled_at',
+        'recall_reason',
+      ]),
+    );
+    expect(doc.components.schemas.Product.properties.tracks_lots).toBeDefined();
+    expect(doc.components.schemas.StockAdjustment.properties.reason.enum).toContain('treatment');
+    expect(Object.keys(doc.components.schemas.StockAdjustment.properties)).toEqual(
+      expect.arrayContaining(['lot_id', 'appointment_id']),
+    );
   });
 });
