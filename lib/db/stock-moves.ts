@@ -54,7 +54,13 @@ export type StockMoveAction = NamedAction<StockMoveName> & {
 
 export type StockEntry = Omit<StockAdjustmentRecord, 'medspa_id'>;
 
-/** The product moves by the lines' sum, entering or leaving the low-stock index on a crossing. */
+/**
+ * The product's quantity and headroom move by the lines' sum, only if they are still exactly the
+ * values the move was planned from: so the transition (and the crossing record) is the one chosen,
+ * the floor holds, and each entry's `quantity_after` is the product's quantity right after this
+ * very commit. A crossing down also enters the low-stock index, a crossing up leaves it. On a failed
+ * condition the item as it was comes back (ALL_OLD), to plan the next try from.
+ */
 function productUpdate(product: ProductRecord, delta: number, transition: string, now: string): TransactItem {
   const names: Record<string, string> = {
     '#q': 'quantity_on_hand',
