@@ -189,6 +189,11 @@ describe('stock adjustments of a lot-tracked product', () => {
       404,
       'LOT_NOT_FOUND',
     );
+    expectError(
+      await adjust(practice, tracked.id, { delta: 1, reason: 'received', lot_id: 'nope' }),
+      404,
+      'LOT_NOT_FOUND',
+    );
     // An untracked product moves as before, without a lot.
     const sold = await adjust(practice, plain.id, { delta: -1, reason: 'sale' });
     expect(sold.status).toBe(201);
@@ -273,6 +278,22 @@ describe('stock adjustments of a lot-tracked product', () => {
     expectError(await adjust(practice, product.id, { delta: -1, reason: 'sale', lot_id: lot.id }), 409, 'LOT_EXPIRED');
     expect(await stockOf(practice, product.id)).toEqual(before);
     expect((await adjust(practice, product.id, { delta: -3, reason: 'damaged', lot_id: lot.id })).status).toBe(201);
+  });
+});
+
+describe("expiry is judged on the practice's local date", () => {
+  it('a lot expiring today (New York) sells at 23:30 local, though UTC is already tomorrow; the next local day it is refused', async () => {
+    const caller = { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' as const };
+    const product = await makeProduct(practice, { tracks_lots: true });
+    const lot = await makeLot(practice, product.id, { expires_on: '2026-03-09' }, 2);
+    const sale = { delta: -1, reason: 'sale' as const, lot_id: lot.id };
+    // 2026-03-10T03:30Z is 2026-03-09 23:30 in New York (EDT, the practice's zone); 05:00Z is 01:00 on the 10th.
+    const sold = await createStockAdjustment(caller, product.id, sale, new Date('2026-03-10T03:30:00Z'));
+    expect(sold.quantity_after).toBe(1);
+    await expect(
+      createStockAdjustment(caller, product.id, sale, new Date('2026-03-10T05:00:00Z')),
+    ).rejects.toMatchObject({ code: 'LOT_EXPIRED' });
+    expect((await get(practice, `/v1/lots/${lot.id}`)).data.quantity_on_hand).toBe(1);
   });
 });
 
