@@ -1020,10 +1020,54 @@ export interface paths {
         get: operations["listStockAdjustments"];
         put?: never;
         /**
-         * Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK)
+         * Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK); a lot-tracked product's adjustment names lot_id and moves the lot in the same write
          * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         post: operations["createStockAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's lots, first to expire first
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listLots"];
+        put?: never;
+        /**
+         * Create a lot of a lot-tracked product, with no units yet (lot_number unique per product, case-insensitive: else 409 LOT_EXISTS)
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createLot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a lot
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getLot"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3781,6 +3825,11 @@ export interface components {
              */
             active: boolean;
             /**
+             * @description Stock is held by lot: every stock adjustment names `lot_id`, and quantity_on_hand is the sum of the lots' (set at creation only).
+             * @example false
+             */
+            tracks_lots: boolean;
+            /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
              */
@@ -3818,11 +3867,11 @@ export interface components {
              */
             delta: number;
             /**
-             * @description Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.
+             * @description Why stock changed: sale and damaged take stock out, received and return put it in, correction either way; treatment is a treatment record taking stock (or giving it back when the record is replaced or amended), with its appointment_id.
              * @example sale
              * @enum {string}
              */
-            reason: "received" | "sale" | "damaged" | "correction" | "return";
+            reason: "received" | "sale" | "damaged" | "correction" | "return" | "treatment";
             /**
              * @description Unit price, minor units (sales).
              * @example 10200
@@ -3844,6 +3893,16 @@ export interface components {
              */
             low_stock_crossed: boolean;
             /**
+             * @description The lot it moved (lot-tracked products), else null.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+             */
+            lot_id: string | null;
+            /**
+             * @description The appointment whose treatment record moved it (reason treatment), else null.
+             * @example null
+             */
+            appointment_id: string | null;
+            /**
              * Format: date-time
              * @description When it was made.
              * @example 2026-11-23T14:05:09.412Z
@@ -3854,6 +3913,69 @@ export interface components {
              * @example ms_3f2b8c1e_frontdesk_q8w3e5
              */
             created_by: string;
+        };
+        /** @description A manufacturer's lot of a lot-tracked product. */
+        Lot: {
+            /**
+             * Format: uuid
+             * @description The lot id.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The product.
+             * @example d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09
+             */
+            product_id: string;
+            /**
+             * @description The manufacturer's lot number.
+             * @example C1234A5
+             */
+            lot_number: string;
+            /**
+             * @description Last day of use (practice-local YYYY-MM-DD).
+             * @example 2027-06-30
+             */
+            expires_on: string;
+            /**
+             * @description Units of this lot in stock (never below 0); the product's quantity_on_hand is the sum of its lots'.
+             * @example 12
+             */
+            quantity_on_hand: number;
+            /**
+             * @description active, or recalled (no further sale or use: 409 LOT_RECALLED).
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "recalled";
+            /**
+             * @description When it was recalled (UTC), else null.
+             * @example null
+             */
+            recalled_at: string | null;
+            /**
+             * @description Why it was recalled, else null.
+             * @example null
+             */
+            recall_reason: string | null;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
         };
         /** @description A payment (immutable once recorded). */
         Payment: {
@@ -5666,6 +5788,11 @@ export interface components {
                      */
                     active?: boolean;
                     /**
+                     * @description Stock is held by lot: every stock adjustment names `lot_id`, and quantity_on_hand is the sum of the lots' (set at creation only).
+                     * @example false
+                     */
+                    tracks_lots?: boolean;
+                    /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
                      */
@@ -6436,6 +6563,7 @@ export type PublicHold = components['schemas']['PublicHold'];
 export type PublicProvider = components['schemas']['PublicProvider'];
 export type Product = components['schemas']['Product'];
 export type StockAdjustment = components['schemas']['StockAdjustment'];
+export type Lot = components['schemas']['Lot'];
 export type Payment = components['schemas']['Payment'];
 export type Plan = components['schemas']['Plan'];
 export type ClientPlan = components['schemas']['ClientPlan'];
@@ -10464,6 +10592,12 @@ export interface operations {
                      * @example 24
                      */
                     quantity_on_hand?: number;
+                    /**
+                     * @description Hold stock by manufacturer lot (default false; set at creation only). A lot-tracked product starts at quantity_on_hand 0: stock comes in by lot (`received` adjustments naming `lot_id`), and its quantity_on_hand is always the sum of its lots'.
+                     * @default false
+                     * @example false
+                     */
+                    tracks_lots?: boolean;
                 };
             };
         };
@@ -10577,6 +10711,8 @@ export interface operations {
                     active?: boolean;
                     /** @description Refused: quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments. */
                     quantity_on_hand?: never;
+                    /** @description Refused: tracks_lots is set when the product is created and never changes. */
+                    tracks_lots?: never;
                 };
             };
         };
@@ -10661,11 +10797,17 @@ export interface operations {
                      */
                     delta: number;
                     /**
-                     * @description Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.
+                     * @description Why stock changed: sale and damaged take stock out, received and return put it in, correction either way. (`treatment` is written only by treatment records: 400 here.)
                      * @example sale
                      * @enum {string}
                      */
                     reason: "received" | "sale" | "damaged" | "correction" | "return";
+                    /**
+                     * Format: uuid
+                     * @description The lot moved: required for a lot-tracked product (400 without it), refused for any other. The lot's quantity moves with the product's in the same write; a sale of a recalled lot is 409 LOT_RECALLED, of a lot expired before the practice's today 409 LOT_EXPIRED; an unknown lot or one of another product 404 LOT_NOT_FOUND.
+                     * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+                     */
+                    lot_id?: string;
                     /**
                      * @description Unit price, minor units. Defaults to the product's price for sales (retail revenue).
                      * @example 10200
@@ -10693,6 +10835,128 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["StockAdjustment"];
+                    };
+                };
+            };
+        };
+    };
+    listLots: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["Lot"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The manufacturer's lot number, unique per product (compared case-insensitively: 409 LOT_EXISTS).
+                     * @example C1234A5
+                     */
+                    lot_number: string;
+                    /**
+                     * Format: date
+                     * @description Last day of use, practice-local (a date in the past is allowed, for the record; such a lot is refused for sales and treatments).
+                     * @example 2027-06-30
+                     */
+                    expires_on: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Lot"];
+                    };
+                };
+            };
+        };
+    };
+    getLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Lot"];
                     };
                 };
             };
@@ -13788,6 +14052,7 @@ export interface operations {
                  *           "low_stock_threshold": 6,
                  *           "low_stock": false,
                  *           "active": true,
+                 *           "tracks_lots": false,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -13805,6 +14070,7 @@ export interface operations {
                  *           "low_stock_threshold": 6,
                  *           "low_stock": false,
                  *           "active": true,
+                 *           "tracks_lots": false,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

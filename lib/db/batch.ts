@@ -1,6 +1,7 @@
 import {
   clientCodec,
   equipmentCodec,
+  lotCodec,
   paymentCodec,
   planCodec,
   productCodec,
@@ -12,6 +13,7 @@ import {
 import type {
   ClientRecord,
   FacilityRecord,
+  LotRecord,
   PaymentRecord,
   PlanRecord,
   ProductRecord,
@@ -31,6 +33,7 @@ interface CollectionRecords {
   PRODUCT: ProductRecord;
   PAYMENT: PaymentRecord;
   PLAN: PlanRecord;
+  LOT: LotRecord;
 }
 export type CollectionType = keyof CollectionRecords;
 /** The record type of a collection. */
@@ -50,6 +53,7 @@ export const COLLECTIONS: { readonly [K in CollectionType]: CollectionCodec<Reco
   PRODUCT: productCodec,
   PAYMENT: paymentCodec,
   PLAN: planCodec,
+  LOT: lotCodec,
 };
 
 /** One entity of a collection by id, decoded by its codec (null when absent). */

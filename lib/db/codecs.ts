@@ -27,6 +27,8 @@ import {
   entityKey,
   lowStockEventKey,
   lowStockIndexKeys,
+  lotNumberKey,
+  productLotsIndexKeys,
   paymentTimeIndexKeys,
   practiceIdOf,
   practiceKey,
@@ -351,6 +353,15 @@ export const stockAdjustmentCodec = codec<R.StockAdjustmentRecord, 'STOCK_ADJUST
     ...(e.reason === 'sale' ? retailSalesIndexKeys(e.medspa_id, e.created_at, e.id) : {}),
   }),
   stored: S.storedStockAdjustment,
+});
+/** A lot, in the `LOT` collection and on its product's lots index (gsi2). */
+export const lotCodec = collectionCodec('LOT', S.storedLot, (l) =>
+  productLotsIndexKeys(l.medspa_id, l.product_id, l.expires_on, l.id),
+);
+export const lotNumberCodec = codec<R.LotNumberRecord, 'LOT_NUMBER'>('LOT_NUMBER', {
+  keyFields: ['medspa_id', 'product_id', 'normalized_lot_number'],
+  keys: (n) => lotNumberKey(n.medspa_id, n.product_id, n.normalized_lot_number),
+  stored: S.storedLotNumber,
 });
 /** Plans on sale; a client plan on its client's index (gsi2); its balances beside it; its ledger by time. */
 export const planCodec = collectionCodec('PLAN', S.storedPlan);

@@ -32,7 +32,8 @@ export type EntityType =
   | 'WEBHOOK'
   | 'CRED'
   | 'PKEY'
-  | 'PLAN';
+  | 'PLAN'
+  | 'LOT';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -139,6 +140,22 @@ export const lowStockEventsPk = (medspaId: string) => `${practicePrefix(medspaId
 export const lowStockEventKey = (medspaId: string, at: string, productId: string, adjustmentId: string): Key => ({
   pk: lowStockEventsPk(medspaId),
   sk: `${at}#${productId}#${adjustmentId}`,
+});
+
+/** Lot numbers taken, one partition per product (the number normalised): written in the lot's own transaction. */
+export const lotNumbersPk = (medspaId: string, productId: string) =>
+  `${practicePrefix(medspaId)}#LOT_NUMBERS#${productId}`;
+export const lotNumberKey = (medspaId: string, productId: string, normalizedLotNumber: string): Key => ({
+  pk: lotNumbersPk(medspaId, productId),
+  sk: normalizedLotNumber,
+});
+
+/** A product's lots (gsi2), first to expire first: `GET /v1/products/{id}/lots` is one Query. Lots themselves are the `LOT` collection (GET by id). */
+export const productLotsIndexPk = (medspaId: string, productId: string) =>
+  `${practicePrefix(medspaId)}#PRODUCT_LOTS#${productId}`;
+export const productLotsIndexKeys = (medspaId: string, productId: string, expiresOn: string, lotId: string) => ({
+  gsi2pk: productLotsIndexPk(medspaId, productId),
+  gsi2sk: `${expiresOn}#${lotId}`,
 });
 
 /**
@@ -436,6 +453,8 @@ export const PARTITIONS = {
   consents: consentsPk(ANY_ID, ANY_ID),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,
+  lots: collectionPk(ANY_ID, 'LOT'),
+  lotNumbers: lotNumbersPk(ANY_ID, ANY_ID),
   lowStockEvents: lowStockEventsPk(ANY_ID),
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
   plans: collectionPk(ANY_ID, 'PLAN'),
@@ -469,6 +488,7 @@ export const INDEX_PARTITIONS = {
   clientAppointments: { index: 'gsi2', pattern: clientAppointmentsIndexPk(ANY_ID, ANY_ID) },
   clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },
   lowStock: { index: 'gsi2', pattern: lowStockIndexPk(ANY_ID) },
+  productLots: { index: 'gsi2', pattern: productLotsIndexPk(ANY_ID, ANY_ID) },
   clientPlansByClient: { index: 'gsi2', pattern: clientPlansIndexPk(ANY_ID, ANY_ID) },
   plansDue: { index: 'gsi1', pattern: plansDueIndexPk('*') },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },

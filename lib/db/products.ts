@@ -1,13 +1,19 @@
-import type { StockStep } from '../domain/stock';
 import type { PageRequest } from '../crypto/cursor';
-import type { ProductRecord, StockAdjustmentRecord } from '../domain/records';
+import type { ProductRecord } from '../domain/records';
 import { tableName } from './client';
-import { lowStockCrossingCodec, productCodec, productSkuCodec, stockAdjustmentCodec } from './codecs';
+import { productCodec, productSkuCodec, stockAdjustmentCodec } from './codecs';
 import { DataFailure } from './failure';
 import { entityKey, lowStockIndexKeys, lowStockIndexPk, productSkuKey, stockLedgerPk } from './keys';
 import { listEntities, queryPage, type Filter, type Page } from './query';
 import { getLiveEntity } from './resources';
 import type { RequestWrites } from './request-writes';
+import {
+  stockMoveActions,
+  stockMoveFailure,
+  type StockEntry,
+  type StockMove,
+  type StockMoveFailure,
+} from './stock-moves';
 import { firstFailed, transact, type NamedAction, type TransactItem, type TransactOutcome } from './transact';
 import { versionedUpdate } from './update';
 
@@ -143,117 +149,24 @@ export async function commitProductChange({
   return productWriteResult(outcome);
 }
 
-/**
- * The quantity and headroom move by `delta`, only if they are still exactly the values the
- * adjustment was planned from: so the transition (and the crossing record) is the one chosen,
- * the floor holds, and the ledger entry's `quantity_after` is the product's quantity right after
- * this very commit. A crossing down also enters the low-stock index, a crossing up leaves it. On a
- * failed condition the item as it was comes back (ALL_OLD), to plan the next attempt from.
- */
-function stockUpdateAction(product: ProductRecord, step: StockStep, delta: number, now: string): TransactItem {
-  const names: Record<string, string> = {
-    '#q': 'quantity_on_hand',
-    '#h': 'headroom',
-    '#v': 'version',
-    '#u': 'updated_at',
-  };
-  const values: Record<string, unknown> = {
-    ':d': delta,
-    ':one': 1,
-    ':now': now,
-    ':q': product.quantity_on_hand,
-    ':h': product.headroom,
-  };
-  const conditions = ['attribute_exists(pk)', '#q = :q', '#h = :h'];
-  const sets = ['#q = #q + :d', '#h = #h + :d', '#v = #v + :one', '#u = :now'];
-  let remove = '';
-  if (step.transition === 'crosses_down' || step.transition === 'crosses_up') {
-    const indexKeys = Object.entries(lowStockIndexKeys(product.medspa_id, product.id));
-    indexKeys.forEach(([name, value], index) => {
-      names[`#k${index}`] = name;
-      if (step.transition !== 'crosses_down') return;
-      values[`:k${index}`] = value;
-      sets.push(`#k${index} = :k${index}`);
-    });
-    if (step.transition === 'crosses_up') remove = ` REMOVE ${indexKeys.map((_, index) => `#k${index}`).join(', ')}`;
-  }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: productKey(product),
-      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  };
-}
-
-export type StockWriteResult =
-  | { ok: true }
-  /** The product's stock moved since it was read: the product as it was then (null if absent). */
-  | { ok: false; failed: 'product'; current: ProductRecord | null };
+export type StockWriteResult = { ok: true; entries: StockEntry[] } | ({ ok: false } & StockMoveFailure);
 
 /**
- * One stock adjustment in ONE transaction: the product's counters, the ledger entry (on the
- * retail-sales index when a sale) and, on a crossing down, the low-stock crossing record.
+ * One stock adjustment in ONE transaction (lib/db/stock-moves.ts): the product's counters, its
+ * lot's (lot-tracked products), the ledger entry (on the retail-sales index when a sale) and, on a
+ * crossing down, the low-stock crossing record.
  */
-export async function commitStockAdjustment(
-  product: ProductRecord,
-  step: StockStep,
-  entry: Omit<StockAdjustmentRecord, 'medspa_id'>,
-  writes?: RequestWrites,
-): Promise<StockWriteResult> {
-  const medspaId = product.medspa_id;
-  const at = entry.created_at;
-  const actions: NamedAction<'product' | 'ledger' | 'crossing'>[] = [
-    { name: 'product', action: stockUpdateAction(product, step, entry.delta, at) },
-    {
-      name: 'ledger',
-      action: {
-        Put: {
-          TableName: tableName(),
-          Item: stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-  ];
-  if (step.transition === 'crosses_down') {
-    actions.push({
-      name: 'crossing',
-      action: {
-        Put: {
-          TableName: tableName(),
-          Item: lowStockCrossingCodec.toItem({
-            medspa_id: medspaId,
-            product_id: product.id,
-            adjustment_id: entry.id,
-            quantity_on_hand: entry.quantity_after,
-            low_stock_threshold: product.low_stock_threshold,
-            occurred_at: at,
-            // The product as of the crossing, for `product.low_stock`'s object: the fields as read,
-            // the quantity this adjustment left (as precise as `quantity_after`).
-            product: {
-              ...product,
-              quantity_on_hand: entry.quantity_after,
-              headroom: entry.quantity_after - product.low_stock_threshold,
-              version: product.version + 1,
-              updated_at: at,
-            },
-          }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    });
-  }
+export async function commitStockAdjustment(move: StockMove, writes?: RequestWrites): Promise<StockWriteResult> {
+  const { actions, entries } = stockMoveActions(move);
   const outcome = await transact(actions, writes);
-  if (outcome.ok) return outcome;
-  const moved = firstFailed(outcome.failed, ['product']);
-  if (!moved)
-    throw new DataFailure('collision', `stock adjustment ${entry.id}: its ledger or crossing item already exists`);
-  return { ok: false, failed: 'product', current: productCodec.fromItem(moved.old ?? undefined) };
+  if (outcome.ok) return { ok: true, entries };
+  const failure = stockMoveFailure(outcome.failed);
+  if (!failure)
+    throw new DataFailure(
+      'collision',
+      `stock adjustment of product ${move.product.id}: no condition names why it failed`,
+    );
+  return { ok: false, ...failure };
 }
 
 /** Products in id order; `lowOnly` reads the sparse low-stock index instead of the collection. */

@@ -9,7 +9,7 @@ import {
 import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from '../domain/deposits';
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
-import { STOCK_REASONS } from '../domain/stock';
+import { LOT_STATUSES, STOCK_REASONS } from '../domain/stock';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
 import * as z from '../schemas/zod';
@@ -405,6 +405,8 @@ export const storedProduct = /* @__PURE__ */ built(() =>
     low_stock_threshold: count,
     headroom: count,
     active: z.boolean(),
+    // Products stored before lots existed hold stock as one.
+    tracks_lots: z._default(z.boolean(), false),
     ...versioned,
   }),
 );
@@ -424,9 +426,31 @@ export const storedStockAdjustment = /* @__PURE__ */ built(() =>
     note: nullableText,
     quantity_after: count,
     low_stock_crossed: z.boolean(),
+    // Entries written before lots and treatment records name neither.
+    lot_id: z._default(nullableText, null),
+    appointment_id: z._default(nullableText, null),
     created_at: text,
     created_by: text,
   }),
+);
+
+export const storedLot = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    product_id: text,
+    lot_number: text,
+    expires_on: text,
+    quantity_on_hand: count,
+    status: z.enum(LOT_STATUSES),
+    recalled_at: nullableText,
+    recall_reason: nullableText,
+    ...versioned,
+  }),
+);
+
+export const storedLotNumber = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, product_id: text, normalized_lot_number: text, lot_id: text }),
 );
 
 export const storedLowStockCrossing = /* @__PURE__ */ built(() =>
@@ -723,6 +747,8 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedProduct>, R.ProductRecord>>,
   Check<Exact<Of<typeof storedProductSku>, R.ProductSkuRecord>>,
   Check<Exact<Of<typeof storedStockAdjustment>, R.StockAdjustmentRecord>>,
+  Check<Exact<Of<typeof storedLot>, R.LotRecord>>,
+  Check<Exact<Of<typeof storedLotNumber>, R.LotNumberRecord>>,
   Check<Exact<Of<typeof storedLowStockCrossing>, R.LowStockCrossingRecord>>,
   Check<Exact<Of<typeof storedPlan>, R.PlanRecord>>,
   Check<Exact<Of<typeof storedClientPlan>, R.ClientPlanRecord>>,

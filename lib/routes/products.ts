@@ -58,14 +58,16 @@ export const createStockAdjustment = /* @__PURE__ */ route('createStockAdjustmen
   method: 'POST',
   path: '/v1/products/{id}/stock-adjustments',
   group: 'products',
-  summary: 'Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK)',
+  summary:
+    "Change stock atomically (never below zero: 409 INSUFFICIENT_STOCK); a lot-tracked product's adjustment names lot_id and moves the lot in the same write",
   auth: ALLOW.frontOffice,
   params: ResourceParams,
   body: p.CreateStockAdjustmentBody,
   response: p.StockAdjustment,
-  errors: ['PRODUCT_NOT_FOUND', 'INSUFFICIENT_STOCK'],
-  writes: { lowStockEvents: ['put'], products: ['update'], stockLedger: ['put'] },
-  reads: ['products'],
+  errors: ['PRODUCT_NOT_FOUND', 'LOT_NOT_FOUND', 'INSUFFICIENT_STOCK', 'LOT_RECALLED', 'LOT_EXPIRED'],
+  writes: { lots: ['update'], lowStockEvents: ['put'], products: ['update'], stockLedger: ['put'] },
+  // The practice: its time zone, for a sale's lot expiry (today, practice-local).
+  reads: ['practice', 'products'],
 }));
 
 export const listStockAdjustments = /* @__PURE__ */ route('listStockAdjustments', () => ({
@@ -81,6 +83,47 @@ export const listStockAdjustments = /* @__PURE__ */ route('listStockAdjustments'
   reads: ['products', 'stockLedger'],
 }));
 
+export const createLot = /* @__PURE__ */ route('createLot', () => ({
+  method: 'POST',
+  path: '/v1/products/{id}/lots',
+  group: 'products',
+  summary:
+    'Create a lot of a lot-tracked product, with no units yet (lot_number unique per product, case-insensitive: else 409 LOT_EXISTS)',
+  auth: ALLOW.catalogWrite,
+  params: ResourceParams,
+  body: p.CreateLotBody,
+  response: p.Lot,
+  errors: ['PRODUCT_NOT_FOUND', 'LOT_EXISTS', 'CONFLICT'],
+  writes: { lots: ['put'], lotNumbers: ['put'] },
+  reads: ['products'],
+}));
+
+export const listLots = /* @__PURE__ */ route('listLots', () => ({
+  method: 'GET',
+  path: '/v1/products/{id}/lots',
+  group: 'products',
+  summary: "A product's lots, first to expire first",
+  // Providers too: they name the lot a treatment took from (API reference, clinical records).
+  auth: ALLOW.readAll,
+  params: ResourceParams,
+  query: p.LotListQuery,
+  response: list(p.Lot),
+  errors: ['PRODUCT_NOT_FOUND'],
+  reads: ['products', 'productLots'],
+}));
+
+export const getLot = /* @__PURE__ */ route('getLot', () => ({
+  method: 'GET',
+  path: '/v1/lots/{id}',
+  group: 'products',
+  summary: 'Get a lot',
+  auth: ALLOW.readAll,
+  params: ResourceParams,
+  response: p.Lot,
+  errors: ['LOT_NOT_FOUND'],
+  reads: ['lots'],
+}));
+
 /** Retail products and stock (API reference, other resources). Products are deactivated (`active: false`), never deleted. */
 export const productRoutes = /* @__PURE__ */ defineRoutes({
   listProducts,
@@ -89,4 +132,7 @@ export const productRoutes = /* @__PURE__ */ defineRoutes({
   updateProduct,
   createStockAdjustment,
   listStockAdjustments,
+  createLot,
+  listLots,
+  getLot,
 });

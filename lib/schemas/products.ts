@@ -1,6 +1,6 @@
 import * as z from './zod';
-import { STOCK_REASONS } from '../domain/stock';
-import { doc, Instant, meta, OutId, PageQuery, schema, Text, Timestamps } from './common';
+import { LOT_STATUSES, PUBLIC_STOCK_REASONS, STOCK_REASONS } from '../domain/stock';
+import { doc, IdOf, Instant, LocalDate, meta, OutId, PageQuery, schema, Text, Timestamps } from './common';
 
 /** Retail products and their stock ledger (API reference, other resources). */
 
@@ -59,14 +59,22 @@ export const CreateProductBody = /* @__PURE__ */ schema(() =>
         6,
       ),
       active: doc(z._default(ProductShape.active, true), 'Whether it is sold (default true).', true),
+      tracks_lots: doc(
+        z._default(z.boolean(), false),
+        "Hold stock by manufacturer lot (default false; set at creation only). A lot-tracked product starts at quantity_on_hand 0: stock comes in by lot (`received` adjustments naming `lot_id`), and its quantity_on_hand is always the sum of its lots'.",
+        false,
+      ),
     }),
     'A retail product.',
   ),
 );
-export type CreateProductInput = z.output<typeof CreateProductBody>;
+/** `tracks_lots` may be left out by callers below HTTP (the schema defaults it to false). */
+export type CreateProductInput = Omit<z.output<typeof CreateProductBody>, 'tracks_lots'> & { tracks_lots?: boolean };
 
 const QUANTITY_VIA_ADJUSTMENTS =
   'quantity_on_hand changes only through stock adjustments: POST /v1/products/{id}/stock-adjustments';
+
+const TRACKS_LOTS_AT_CREATION = 'tracks_lots is set when the product is created and never changes';
 
 /** Any subset of the fields; `quantity_on_hand` is refused with a pointer to the ledger. */
 export const UpdateProductBody = /* @__PURE__ */ schema(() =>
@@ -75,12 +83,14 @@ export const UpdateProductBody = /* @__PURE__ */ schema(() =>
       z.strictObject({
         ...ProductShape,
         quantity_on_hand: doc(z.never({ error: QUANTITY_VIA_ADJUSTMENTS }), `Refused: ${QUANTITY_VIA_ADJUSTMENTS}.`),
+        // Turning lots on or off would split the stock from its lots' sum.
+        tracks_lots: doc(z.never({ error: TRACKS_LOTS_AT_CREATION }), `Refused: ${TRACKS_LOTS_AT_CREATION}.`),
       }),
     ),
-    'Any subset of the fields but quantity_on_hand.',
+    'Any subset of the fields but quantity_on_hand and tracks_lots.',
   ),
 );
-export type UpdateProductInput = Omit<z.output<typeof UpdateProductBody>, 'quantity_on_hand'>;
+export type UpdateProductInput = Omit<z.output<typeof UpdateProductBody>, 'quantity_on_hand' | 'tracks_lots'>;
 
 export const Product = /* @__PURE__ */ schema(() =>
   meta(
@@ -101,6 +111,11 @@ export const Product = /* @__PURE__ */ schema(() =>
       low_stock_threshold: doc(z.number().check(z.int()), 'Low stock at or below this quantity.', 6),
       low_stock: doc(z.boolean(), 'quantity_on_hand <= low_stock_threshold (read-only).', false),
       active: doc(z.boolean(), 'Whether it is sold.', true),
+      tracks_lots: doc(
+        z.boolean(),
+        "Stock is held by lot: every stock adjustment names `lot_id`, and quantity_on_hand is the sum of the lots' (set at creation only).",
+        false,
+      ),
       ...Timestamps,
     }),
     { description: 'A retail product and its stock.', id: 'Product' },
@@ -134,8 +149,29 @@ export type ProductListQuery = z.output<typeof ProductListQuery>;
 export const StockReason = /* @__PURE__ */ schema(() =>
   doc(
     z.enum(STOCK_REASONS),
-    'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way.',
+    'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way; treatment is a treatment record taking stock (or giving it back when the record is replaced or amended), with its appointment_id.',
     'sale',
+  ),
+);
+
+/** What the public route takes: `treatment` is written only by treatment records. */
+const PublicStockReason = /* @__PURE__ */ schema(() =>
+  doc(
+    z.enum(PUBLIC_STOCK_REASONS, {
+      error: (issue) =>
+        issue.input === 'treatment'
+          ? "'treatment' is written only by treatment records (PUT /v1/appointments/{id}/treatment-record)"
+          : `expected one of ${PUBLIC_STOCK_REASONS.join(', ')}`,
+    }),
+    'Why stock changed: sale and damaged take stock out, received and return put it in, correction either way. (`treatment` is written only by treatment records: 400 here.)',
+    'sale',
+  ),
+);
+
+const LotId = /* @__PURE__ */ schema(() =>
+  IdOf(
+    'lot',
+    "The lot moved: required for a lot-tracked product (400 without it), refused for any other. The lot's quantity moves with the product's in the same write; a sale of a recalled lot is 409 LOT_RECALLED, of a lot expired before the practice's today 409 LOT_EXPIRED; an unknown lot or one of another product 404 LOT_NOT_FOUND.",
   ),
 );
 
@@ -156,7 +192,8 @@ export const CreateStockAdjustmentBody = /* @__PURE__ */ schema(() =>
           not: { const: 0 },
         },
       ),
-      reason: StockReason,
+      reason: PublicStockReason,
+      lot_id: z.optional(LotId),
       unit_price_cents: doc(
         z.optional(Cents),
         "Unit price, minor units. Defaults to the product's price for sales (retail revenue).",
@@ -188,6 +225,16 @@ export const StockAdjustment = /* @__PURE__ */ schema(() =>
         'This adjustment took the product from above its threshold to at or below it.',
         false,
       ),
+      lot_id: doc(
+        z.nullable(z.string()),
+        'The lot it moved (lot-tracked products), else null.',
+        '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19',
+      ),
+      appointment_id: doc(
+        z.nullable(z.string()),
+        'The appointment whose treatment record moved it (reason treatment), else null.',
+        null,
+      ),
       created_at: Instant('When it was made.'),
       created_by: doc(z.string(), 'The API credential (client_id) that made it.', 'ms_3f2b8c1e_frontdesk_q8w3e5'),
     }),
@@ -197,3 +244,62 @@ export const StockAdjustment = /* @__PURE__ */ schema(() =>
 export type StockAdjustment = z.output<typeof StockAdjustment>;
 
 export const StockLedgerQuery = PageQuery;
+
+// ---- Lots (API reference, clinical records: lots) ------------------------------------------------
+
+export const LotNumber = /* @__PURE__ */ schema(() =>
+  doc(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(64),
+        z.regex(
+          /^[\p{L}\p{N}][\p{L}\p{N} ._\-/#]*$/u,
+          'letters, digits, spaces and . _ - / #, starting with a letter or digit',
+        ),
+      ),
+    "The manufacturer's lot number, unique per product (compared case-insensitively: 409 LOT_EXISTS).",
+    'C1234A5',
+  ),
+);
+
+export const CreateLotBody = /* @__PURE__ */ schema(() =>
+  doc(
+    z.strictObject({
+      lot_number: LotNumber,
+      expires_on: doc(
+        LocalDate,
+        'Last day of use, practice-local (a date in the past is allowed, for the record; such a lot is refused for sales and treatments).',
+        '2027-06-30',
+      ),
+    }),
+    'A new lot of a lot-tracked product, with no units yet: stock comes in through a `received` adjustment naming it.',
+  ),
+);
+export type CreateLotInput = z.output<typeof CreateLotBody>;
+
+export const Lot = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      id: OutId('lot', 'The lot id.'),
+      product_id: OutId('product', 'The product.'),
+      lot_number: doc(z.string(), "The manufacturer's lot number.", 'C1234A5'),
+      expires_on: doc(z.string(), 'Last day of use (practice-local YYYY-MM-DD).', '2027-06-30'),
+      quantity_on_hand: doc(
+        z.number().check(z.int()),
+        "Units of this lot in stock (never below 0); the product's quantity_on_hand is the sum of its lots'.",
+        12,
+      ),
+      status: doc(z.enum(LOT_STATUSES), 'active, or recalled (no further sale or use: 409 LOT_RECALLED).', 'active'),
+      recalled_at: doc(z.nullable(z.string()), 'When it was recalled (UTC), else null.', null),
+      recall_reason: doc(z.nullable(z.string()), 'Why it was recalled, else null.', null),
+      ...Timestamps,
+    }),
+    { description: "A manufacturer's lot of a lot-tracked product.", id: 'Lot' },
+  ),
+);
+export type Lot = z.output<typeof Lot>;
+
+export const LotListQuery = PageQuery;

@@ -4,7 +4,7 @@ import type { Appointment, TreatmentRecord } from './appointments';
 import type { Consent } from './clients';
 import type { Payment } from './payments';
 import type { Practice } from './practice';
-import type { Product, StockAdjustment } from './products';
+import type { Lot, Product, StockAdjustment } from './products';
 
 /**
  * Compile-time only: each public schema describes exactly its stored record's fields (same names,
@@ -22,5 +22,6 @@ export type RecordChecks = [
   /** `low_stock` is computed from the stored `headroom`. */
   Check<Same<Omit<z.output<typeof Product>, 'low_stock'>, Omit<records.ProductRecord, 'headroom'>>>,
   Check<Same<z.output<typeof StockAdjustment>, Omit<records.StockAdjustmentRecord, 'medspa_id'>>>,
+  Check<Same<z.output<typeof Lot>, Omit<records.LotRecord, 'medspa_id'>>>,
   Check<Same<TreatmentRecord, Omit<records.TreatmentRecord, 'medspa_id'>>>,
 ];

@@ -14,8 +14,9 @@ import { above, where } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
 import { afterUpdate, changesNothing, definedFields } from '../db/update';
 import { toProduct } from '../domain/presenters';
-import type { ProductRecord } from '../domain/records';
-import { deltaProblem, isLow, planStockStep } from '../domain/stock';
+import type { LotRecord, ProductRecord } from '../domain/records';
+import { localDateOf } from '../domain/time';
+import { deltaProblem, isLotUse, isLow, type LotRefusal } from '../domain/stock';
 import { AppError } from '../errors';
 import { retry } from '../retry';
 import type {
@@ -27,6 +28,7 @@ import type {
   UpdateProductInput,
 } from '../schemas/products';
 import { toListResult, type ListResult } from './list-result';
+import { readPractice } from './practice';
 import type { WriteOptions } from './resources';
 
 /**
@@ -68,6 +70,13 @@ export async function createProduct(
   now: Date,
   writes?: RequestWrites,
 ): Promise<Product> {
+  if (input.tracks_lots && input.quantity_on_hand !== 0) {
+    const message =
+      "must be 0 for a lot-tracked product: its stock comes in by lot (POST /v1/products/{id}/lots, then a 'received' adjustment naming lot_id)";
+    throw new AppError('VALIDATION_ERROR', `quantity_on_hand ${message}`, {
+      details: [{ path: 'quantity_on_hand', message }],
+    });
+  }
   const at = now.toISOString();
   const product: ProductRecord = {
     id: randomUUID(),
@@ -81,6 +90,7 @@ export async function createProduct(
     quantity_on_hand: input.quantity_on_hand,
     low_stock_threshold: input.low_stock_threshold,
     active: input.active,
+    tracks_lots: input.tracks_lots ?? false,
     version: 1,
     created_at: at,
     updated_at: at,
@@ -147,6 +157,26 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
 const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) =>
   reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
 
+const lotIdProblem = (message: string) =>
+  new AppError('VALIDATION_ERROR', `lot_id ${message}`, { details: [{ path: 'lot_id', message }] });
+
+/** A lot's refusal as the API's error (lib/domain/stock `lotRefusal`). */
+function lotError(refusal: LotRefusal, lot: LotRecord | null, delta: number): AppError {
+  switch (refusal) {
+    case 'LOT_NOT_FOUND':
+      return new AppError('LOT_NOT_FOUND', 'Lot does not exist for this product');
+    case 'LOT_RECALLED':
+      return new AppError('LOT_RECALLED', `Lot ${lot!.lot_number} has been recalled: no further sale or use`);
+    case 'LOT_EXPIRED':
+      return new AppError('LOT_EXPIRED', `Lot ${lot!.lot_number} expired on ${lot!.expires_on}`);
+    case 'INSUFFICIENT_STOCK':
+      return new AppError(
+        'INSUFFICIENT_STOCK',
+        `Only ${lot!.quantity_on_hand} of lot ${lot!.lot_number} on hand; cannot take out ${-delta}`,
+      );
+  }
+}
+
 /**
  * Reads the product once, then writes the adjustment conditioned on the exact quantity and
  * headroom read, with the ledger entry (`quantity_after` = that quantity + delta) and any
@@ -155,6 +185,12 @@ const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) =>
  * re-read): the stock is short (409 INSUFFICIENT_STOCK) or it retries. So `quantity_after` is
  * exact under any concurrency (N racing sales of one unit from N record N-1, ..., 0, each once),
  * and a crossing to low stock is recorded by exactly one adjustment.
+ *
+ * A lot-tracked product's adjustment names its lot, whose quantity moves in the same write under
+ * the lot's own conditions (exists for this product, never below zero; for a sale, not recalled
+ * and not expired before the practice's today): never read first, so a recall or a concurrent
+ * sale between a read and the write cannot slip through. Only sales are refused for an expired
+ * lot: damaged and correction still dispose of it, received and return still book it in.
  */
 export async function createStockAdjustment(
   caller: Caller,
@@ -168,7 +204,17 @@ export async function createStockAdjustment(
   const problem = deltaProblem(input.reason, input.delta);
   if (problem)
     throw new AppError('VALIDATION_ERROR', `delta ${problem}`, { details: [{ path: 'delta', message: problem }] });
-  let state = await readStored(caller.medspaId, productId);
+  const lotId = input.lot_id ?? null;
+  // A sale's lot is judged for expiry against the practice's today: its time zone is read alongside.
+  const judgesExpiry = lotId !== null && isLotUse(input.reason, input.delta);
+  const [product, practice] = await Promise.all([
+    readStored(caller.medspaId, productId),
+    judgesExpiry ? readPractice(caller.medspaId) : null,
+  ]);
+  if (product.tracks_lots && lotId === null) throw lotIdProblem('is required: this product tracks lots');
+  if (!product.tracks_lots && lotId !== null) throw lotIdProblem('is not allowed: this product does not track lots');
+  const usableOn = practice ? localDateOf(now.toISOString(), practice.time_zone) : undefined;
+  let state = product;
   const id = randomUUID();
   const at = now.toISOString();
   return retry<StockAdjustment>(
@@ -179,21 +225,27 @@ export async function createStockAdjustment(
           `Only ${state.quantity_on_hand} on hand; cannot take out ${-input.delta}`,
         );
       }
-      const step = planStockStep(state.headroom, input.delta);
-      const entry: StockAdjustment = {
+      const line = {
         id,
-        product_id: state.id,
         delta: input.delta,
-        reason: input.reason,
+        lot_id: lotId,
         unit_price_cents: input.unit_price_cents ?? (input.reason === 'sale' ? state.price_cents : null),
         note: input.note ?? null,
-        quantity_after: state.quantity_on_hand + input.delta,
-        low_stock_crossed: step.transition === 'crosses_down',
-        created_at: at,
-        created_by: caller.clientId,
       };
-      const result = await commitStockAdjustment(state, step, entry, writes);
-      if (result.ok) return { done: entry };
+      const result = await commitStockAdjustment(
+        {
+          product: state,
+          reason: input.reason,
+          lines: [line],
+          appointment_id: null,
+          created_by: caller.clientId,
+          at,
+          usableOn,
+        },
+        writes,
+      );
+      if (result.ok) return { done: result.entries[0]! };
+      if (result.failed === 'lot') throw lotError(result.refusal, result.lot, input.delta);
       if (!result.current) throw new AppError('PRODUCT_NOT_FOUND');
       state = result.current;
       // The new state is in hand; after a few lost turns, step aside a little so a burst spreads out.

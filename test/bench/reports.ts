@@ -187,6 +187,8 @@ export async function benchReports(
       note: null,
       quantity_after: 0,
       low_stock_crossed: false,
+      lot_id: null,
+      appointment_id: null,
       created_at: instant(),
       created_by: 'bench',
     };

@@ -104,6 +104,7 @@ describe('products: create, read, change', () => {
       low_stock_threshold: 0,
       low_stock: true,
       active: true,
+      tracks_lots: false,
       version: 1,
       created_at: product.created_at,
       updated_at: product.created_at,
@@ -303,6 +304,8 @@ describe('stock adjustments', () => {
       note: 'PO 1182',
       quantity_after: 12,
       low_stock_crossed: false,
+      lot_id: null,
+      appointment_id: null,
       created_at: expect.any(String),
       created_by: practice.clientId,
     });

@@ -1,4 +1,4 @@
-import type { StockReason } from '../stock';
+import type { LotStatus, StockReason } from '../stock';
 import type { PaymentKind, PaymentMethod, Versioned } from './common';
 
 /** Payments, products and their stock ledger. */
@@ -35,6 +35,8 @@ export interface ProductRecord extends Versioned {
   low_stock_threshold: number;
   headroom: number;
   active: boolean;
+  /** Stock is held by lot: every adjustment names one, and quantity_on_hand is the sum of the lots'. */
+  tracks_lots: boolean;
 }
 
 /** A stock ledger entry (never changed once written). */
@@ -48,6 +50,10 @@ export interface StockAdjustmentRecord {
   note: string | null;
   quantity_after: number;
   low_stock_crossed: boolean;
+  /** The lot it moved (lot-tracked products). */
+  lot_id: string | null;
+  /** The appointment whose treatment record moved it (reason `treatment`). */
+  appointment_id: string | null;
   created_at: string;
   created_by: string;
 }
@@ -71,4 +77,30 @@ export interface ProductSkuRecord {
   normalized_sku: string;
   product_id: string;
   sku: string;
+}
+
+/**
+ * A manufacturer's lot of a lot-tracked product: its units move with the product's in one write.
+ * The recall fields are set by a recall (status `recalled`), after which no unit of it is used.
+ */
+export interface LotRecord extends Versioned {
+  id: string;
+  medspa_id: string;
+  product_id: string;
+  lot_number: string;
+  /** Practice-local YYYY-MM-DD: usable through this date. */
+  expires_on: string;
+  quantity_on_hand: number;
+  status: LotStatus;
+  recalled_at: string | null;
+  recall_reason: string | null;
+}
+
+/** A lot number taken for a product (normalised in the key): written in its lot's own transaction. */
+export interface LotNumberRecord {
+  medspa_id: string;
+  product_id: string;
+  /** lib/domain/stock normalizeLotNumber: what makes it unique. */
+  normalized_lot_number: string;
+  lot_id: string;
 }
