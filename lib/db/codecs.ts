@@ -27,6 +27,7 @@ import {
   entityKey,
   lowStockEventKey,
   lowStockIndexKeys,
+  lotExposureKey,
   lotNumberKey,
   productLotsIndexKeys,
   paymentTimeIndexKeys,
@@ -362,6 +363,11 @@ export const lotNumberCodec = codec<R.LotNumberRecord, 'LOT_NUMBER'>('LOT_NUMBER
   keyFields: ['medspa_id', 'product_id', 'normalized_lot_number'],
   keys: (n) => lotNumberKey(n.medspa_id, n.product_id, n.normalized_lot_number),
   stored: S.storedLotNumber,
+});
+export const lotExposureCodec = codec<R.LotExposureRecord, 'LOT_EXPOSURE'>('LOT_EXPOSURE', {
+  keyFields: ['medspa_id', 'lot_id', 'appointment_id'],
+  keys: (e) => lotExposureKey(e.medspa_id, e.lot_id, e.appointment_id),
+  stored: S.storedLotExposure,
 });
 /** Plans on sale; a client plan on its client's index (gsi2); its balances beside it; its ledger by time. */
 export const planCodec = collectionCodec('PLAN', S.storedPlan);

@@ -150,6 +150,17 @@ export const lotNumberKey = (medspaId: string, productId: string, normalizedLotN
   sk: normalizedLotNumber,
 });
 
+/**
+ * Who was exposed to a lot: one item per appointment whose treatment record (its current version)
+ * took from the lot, written in the record's own transaction. `GET /v1/lots/{id}/exposures` and a
+ * recall are one Query on the lot's partition, never a Scan.
+ */
+export const lotExposuresPk = (medspaId: string, lotId: string) => `${practicePrefix(medspaId)}#LOT_EXPOSURES#${lotId}`;
+export const lotExposureKey = (medspaId: string, lotId: string, appointmentId: string): Key => ({
+  pk: lotExposuresPk(medspaId, lotId),
+  sk: appointmentId,
+});
+
 /** A product's lots (gsi2), first to expire first: `GET /v1/products/{id}/lots` is one Query. Lots themselves are the `LOT` collection (GET by id). */
 export const productLotsIndexPk = (medspaId: string, productId: string) =>
   `${practicePrefix(medspaId)}#PRODUCT_LOTS#${productId}`;
@@ -455,6 +466,7 @@ export const PARTITIONS = {
   skus: productSkuKey(ANY_ID, '*').pk,
   lots: collectionPk(ANY_ID, 'LOT'),
   lotNumbers: lotNumbersPk(ANY_ID, ANY_ID),
+  lotExposures: lotExposuresPk(ANY_ID, ANY_ID),
   lowStockEvents: lowStockEventsPk(ANY_ID),
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
   plans: collectionPk(ANY_ID, 'PLAN'),

@@ -453,6 +453,19 @@ export const storedLotNumber = /* @__PURE__ */ built(() =>
   z.object({ medspa_id: text, product_id: text, normalized_lot_number: text, lot_id: text }),
 );
 
+export const storedLotExposure = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    lot_id: text,
+    product_id: text,
+    appointment_id: text,
+    client_id: text,
+    provider_id: text,
+    treated_at: text,
+    quantity: count,
+  }),
+);
+
 export const storedLowStockCrossing = /* @__PURE__ */ built(() =>
   z.object({
     medspa_id: text,
@@ -749,6 +762,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedStockAdjustment>, R.StockAdjustmentRecord>>,
   Check<Exact<Of<typeof storedLot>, R.LotRecord>>,
   Check<Exact<Of<typeof storedLotNumber>, R.LotNumberRecord>>,
+  Check<Exact<Of<typeof storedLotExposure>, R.LotExposureRecord>>,
   Check<Exact<Of<typeof storedLowStockCrossing>, R.LowStockCrossingRecord>>,
   Check<Exact<Of<typeof storedPlan>, R.PlanRecord>>,
   Check<Exact<Of<typeof storedClientPlan>, R.ClientPlanRecord>>,

@@ -97,6 +97,20 @@ export interface LotRecord extends Versioned {
 }
 
 /** A lot number taken for a product (normalised in the key): written in its lot's own transaction. */
+/** One appointment's exposure to a lot: what its current treatment record took from it (lib/db/keys.ts lotExposureKey). */
+export interface LotExposureRecord {
+  medspa_id: string;
+  lot_id: string;
+  product_id: string;
+  appointment_id: string;
+  client_id: string;
+  provider_id: string;
+  /** The appointment's start. */
+  treated_at: string;
+  /** Units taken from the lot, in the product's units (more than 0: an item at 0 is deleted). */
+  quantity: number;
+}
+
 export interface LotNumberRecord {
   medspa_id: string;
   product_id: string;
