@@ -172,19 +172,8 @@ describe('stage prod (edge on by default)', () => {
   });
 });
 
-describe('stage dev (edge off by default)', () => {
-  it(
-    'has no edge stack, distribution or origin-verify secret',
-    () => {
-      const s = stage('dev');
-      expect(s.edge).toBeUndefined();
-      expect(hasEdge(s)).toBe(false);
-      s.main.resourceCountIs('AWS::CloudFront::Distribution', 0);
-      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-    },
-    SYNTH_TIMEOUT_MS,
-  );
-});
+// The dev stage's default (no edge, no distribution, no origin-verify secret) is asserted on the
+// dev synth test/infra/stack.test.ts makes anyway: a synth of its own here cost seconds.
 
 describe('the -c edge switch', () => {
   it(

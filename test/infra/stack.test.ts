@@ -59,6 +59,8 @@ interface Synthesized {
   app: App;
   stateful: StatefulStack;
   stateless: StatelessStack;
+  /** The edge stack, when the stage has one (test/infra/edge.test.ts). */
+  edge?: Stack;
   /** Every stack and nested stack of the stage. */
   all: Array<{ name: string; template: Template }>;
   /** The stateless stack and its nested stacks. */
@@ -70,7 +72,7 @@ type SynthProps = StageProps & { stage?: string };
 /** Template assertions only: context skips esbuild bundling. The stage as infra/stage.ts defines it. */
 function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const { stateful, stateless } = defineStage(app, stage, props);
+  const { stateful, stateless, edge } = defineStage(app, stage, props);
   const nested: Stack[] = [...Object.values(stateless.routeGroups), stateless.workers];
   const code = [
     { name: stateless.stackName, template: Template.fromStack(stateless) },
@@ -80,6 +82,7 @@ function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
     app,
     stateful,
     stateless,
+    edge,
     code,
     all: [{ name: stateful.stackName, template: Template.fromStack(stateful) }, ...code],
   };
@@ -785,6 +788,14 @@ describe('stage dev (current routes and workers)', () => {
 
   it('is clean under cdk-nag AwsSolutions and HIPAA Security (every acknowledgement carries its reason in code)', () => {
     expect(nagViolations(s.app)).toEqual([]);
+  });
+
+  // Here, not in test/infra/edge.test.ts (the edge's other cases): this synth is the default dev
+  // stage already, and a second one of it cost that file seconds.
+  it('has no edge stack, distribution or origin-verify secret (the edge is off by default outside prod)', () => {
+    expect(s.edge).toBeUndefined();
+    expect(allOfType(s.all, 'AWS::CloudFront::Distribution')).toEqual([]);
+    for (const f of functionsOf(s)) expect(f.env.ORIGIN_VERIFY_SECRET, f.name).toBeUndefined();
   });
 
   it('keeps every stack far below the CloudFormation resource limit', () => {
