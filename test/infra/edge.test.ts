@@ -193,16 +193,7 @@ describe('the -c edge switch', () => {
     SYNTH_TIMEOUT_MS,
   );
 
-  it(
-    'turns it off for prod',
-    () => {
-      const s = stage('prod', { edge: 'false' });
-      expect(s.edge).toBeUndefined();
-      expect(hasEdge(s)).toBe(false);
-      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-    },
-    SYNTH_TIMEOUT_MS,
-  );
+  // Its prod case (-c edge=false) is asserted on the prod synth of test/infra/stack.test.ts.
 
   it("refuses anything but true or false, and a rate limit under WAF's minimum", () => {
     const options = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);
