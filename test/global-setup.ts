@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDynamoLocal, type DynamoLocal } from '../infra/local/dynamo';
+import { SHORT_LIVED_JVM, startDynamoLocal, type DynamoLocal } from '../infra/local/dynamo';
 import { compactDecisions } from '../infra/local/aws/iam';
 import { localAwsModelFile } from '../infra/local/aws/model';
 import { printUnusedGrants } from '../infra/local/aws/usage-report';
@@ -37,7 +37,10 @@ const state = globalThis as unknown as { [SHARED]?: Promise<Shared> };
 export async function setup(project: TestProject) {
   state[SHARED] ??= (async () => {
     // The synthesized stage (cached by source hash), once for every worker.
-    const [dynamo, modelFile] = await Promise.all([startDynamoLocal(), localAwsModelFile()]);
+    const [dynamo, modelFile] = await Promise.all([
+      startDynamoLocal({ jvmArgs: SHORT_LIVED_JVM }),
+      localAwsModelFile(),
+    ]);
     return { dynamo, modelFile, usageDir: mkdtempSync(join(tmpdir(), 'medspa-iam-usage-')), users: 0 };
   })();
   const shared = await state[SHARED];

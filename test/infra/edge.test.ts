@@ -172,19 +172,8 @@ describe('stage prod (edge on by default)', () => {
   });
 });
 
-describe('stage dev (edge off by default)', () => {
-  it(
-    'has no edge stack, distribution or origin-verify secret',
-    () => {
-      const s = stage('dev');
-      expect(s.edge).toBeUndefined();
-      expect(hasEdge(s)).toBe(false);
-      s.main.resourceCountIs('AWS::CloudFront::Distribution', 0);
-      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-    },
-    SYNTH_TIMEOUT_MS,
-  );
-});
+// The dev stage's default (no edge, no distribution, no origin-verify secret) is asserted on the
+// dev synth test/infra/stack.test.ts makes anyway: a synth of its own here cost seconds.
 
 describe('the -c edge switch', () => {
   it(
@@ -204,16 +193,7 @@ describe('the -c edge switch', () => {
     SYNTH_TIMEOUT_MS,
   );
 
-  it(
-    'turns it off for prod',
-    () => {
-      const s = stage('prod', { edge: 'false' });
-      expect(s.edge).toBeUndefined();
-      expect(hasEdge(s)).toBe(false);
-      for (const env of routeEnvironments(s)) expect(env.ORIGIN_VERIFY_SECRET).toBeUndefined();
-    },
-    SYNTH_TIMEOUT_MS,
-  );
+  // Its prod case (-c edge=false) is asserted on the prod synth of test/infra/stack.test.ts.
 
   it("refuses anything but true or false, and a rate limit under WAF's minimum", () => {
     const options = (context: Record<string, string>) => apiOptionsFromContext(new App({ context }).node);

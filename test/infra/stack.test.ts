@@ -59,18 +59,24 @@ interface Synthesized {
   app: App;
   stateful: StatefulStack;
   stateless: StatelessStack;
+  /** The edge stack, when the stage has one (test/infra/edge.test.ts). */
+  edge?: Stack;
   /** Every stack and nested stack of the stage. */
   all: Array<{ name: string; template: Template }>;
   /** The stateless stack and its nested stacks. */
   code: Array<{ name: string; template: Template }>;
 }
 
-type SynthProps = StageProps & { stage?: string };
+type SynthProps = StageProps & {
+  stage?: string;
+  /** `-c` options, as `cdk deploy` takes them. */
+  context?: Record<string, string>;
+};
 
 /** Template assertions only: context skips esbuild bundling. The stage as infra/stage.ts defines it. */
-function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const { stateful, stateless } = defineStage(app, stage, props);
+function synth({ stage = 'dev', context = {}, ...props }: SynthProps = {}): Synthesized {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const { stateful, stateless, edge } = defineStage(app, stage, props);
   const nested: Stack[] = [...Object.values(stateless.routeGroups), stateless.workers];
   const code = [
     { name: stateless.stackName, template: Template.fromStack(stateless) },
@@ -80,6 +86,7 @@ function synth({ stage = 'dev', ...props }: SynthProps = {}): Synthesized {
     app,
     stateful,
     stateless,
+    edge,
     code,
     all: [{ name: stateful.stackName, template: Template.fromStack(stateful) }, ...code],
   };
@@ -788,6 +795,14 @@ describe('stage dev (current routes and workers)', () => {
     expect(nagViolations(s.app)).toEqual([]);
   });
 
+  // Here, not in test/infra/edge.test.ts (the edge's other cases): this synth is the default dev
+  // stage already, and a second one of it cost that file seconds.
+  it('has no edge stack, distribution or origin-verify secret (the edge is off by default outside prod)', () => {
+    expect(s.edge).toBeUndefined();
+    expect(allOfType(s.all, 'AWS::CloudFront::Distribution')).toEqual([]);
+    for (const f of functionsOf(s)) expect(f.env.ORIGIN_VERIFY_SECRET, f.name).toBeUndefined();
+  });
+
   it('keeps every stack far below the CloudFormation resource limit', () => {
     for (const { name, template } of s.all) {
       expect(Object.keys(resourcesOf(template)).length, name).toBeLessThan(COMFORTABLE_RESOURCE_COUNT);
@@ -798,20 +813,27 @@ describe('stage dev (current routes and workers)', () => {
 describe('stage prod, with a custom domain and options', () => {
   let s: Synthesized;
   beforeAll(() => {
+    // As `cdk deploy -c ...` gives them (apiOptionsFromContext), -c edge=false included: one synth
+    // for these and for the edge switch's prod case (test/infra/edge.test.ts has the others).
     s = synth({
       stage: 'prod',
-      options: {
+      context: {
         // The API Gateway custom domain of a stage without the edge; with it, test/infra/edge.test.ts.
-        edge: false,
-        domain: {
-          name: 'api.example.com',
-          certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
-        },
-        throttle: { rateLimit: 50, burstLimit: 80 },
+        edge: 'false',
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
+        throttleRateLimit: '50',
+        throttleBurstLimit: '80',
         alarmEmail: 'ops@example.com',
       },
     });
   }, SYNTH_TIMEOUT_MS);
+
+  it('-c edge=false turns the edge off for prod: no edge stack, distribution or origin-verify secret', () => {
+    expect(s.edge).toBeUndefined();
+    expect(allOfType(s.all, 'AWS::CloudFront::Distribution')).toEqual([]);
+    for (const f of functionsOf(s)) expect(f.env.ORIGIN_VERIFY_SECRET, f.name).toBeUndefined();
+  });
 
   it('retains and protects the stateful resources', () => {
     const stateful = statefulTemplate(s);
