@@ -27,6 +27,7 @@ import {
   lowStockEventKey,
   lowStockIndexKeys,
   paymentTimeIndexKeys,
+  planSalesIndexKeys,
   practiceIdOf,
   practiceKey,
   productSkuKey,
@@ -358,6 +359,7 @@ export const clientPlanCodec = codec<R.ClientPlanRecord, 'CLIENT_PLAN'>('CLIENT_
   keys: (p) => ({
     ...clientPlanKey(p.medspa_id, p.id),
     ...clientPlansIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
+    ...planSalesIndexKeys(p.medspa_id, p.created_at, p.id),
   }),
   stored: S.storedClientPlan,
 });

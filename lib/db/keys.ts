@@ -189,6 +189,12 @@ export const retailSalesIndexPk = (medspaId: string, utcMonth: string) =>
 export const retailSalesIndexKeys = (medspaId: string, at: string, adjustmentId: string) =>
   monthIndexKeys((month) => retailSalesIndexPk(medspaId, month), at, adjustmentId);
 
+/** Plans sold by time (gsi1): one partition per practice and UTC month of the sale, for a report rebuild. */
+export const planSalesIndexPk = (medspaId: string, utcMonth: string) =>
+  `${practicePrefix(medspaId)}#PLAN_SALES#${utcMonth}`;
+export const planSalesIndexKeys = (medspaId: string, soldAt: string, clientPlanId: string) =>
+  monthIndexKeys((month) => planSalesIndexPk(medspaId, month), soldAt, clientPlanId);
+
 /** Payments by time (gsi1): one partition per practice and UTC month, sorted by created_at. */
 export const paymentTimeIndexPk = (medspaId: string, utcMonth: string) =>
   `${practicePrefix(medspaId)}#PAYMENTS#${utcMonth}`;
@@ -451,6 +457,7 @@ export const INDEX_PARTITIONS = {
   appointmentsByMonth: { index: 'gsi1', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
   salesByMonth: { index: 'gsi1', pattern: retailSalesIndexPk(ANY_ID, '*') },
   paymentsByMonth: { index: 'gsi1', pattern: paymentTimeIndexPk(ANY_ID, '*') },
+  planSalesByMonth: { index: 'gsi1', pattern: planSalesIndexPk(ANY_ID, '*') },
   credentialLookup: { index: 'gsi2', pattern: credentialLookupIndexKey('*').gsi2pk },
   clientAppointments: { index: 'gsi2', pattern: clientAppointmentsIndexPk(ANY_ID, ANY_ID) },
   clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },

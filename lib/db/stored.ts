@@ -597,6 +597,7 @@ const countedFacts = /* @__PURE__ */ built(() =>
     }),
     z.object({ kind: z.literal('payment'), date: text, amount_cents: count }),
     z.object({ kind: z.literal('sale'), date: text, amount_cents: count }),
+    z.object({ kind: z.literal('plan'), date: text, amount_cents: count }),
   ]),
 );
 

@@ -41,7 +41,7 @@ export interface RebuildResult {
   /** The live generation now. */
   live: string;
   months: { from: string; through: string };
-  sources: { appointments: number; payments: number; sales: number };
+  sources: { appointments: number; payments: number; sales: number; plans: number };
   /** Counters where the rebuilt generation differs from the one that was live (zero and absent are equal). */
   differences: number;
   examples: CounterDifference[];
@@ -79,8 +79,8 @@ export function compareCounters(live: Map<string, number>, rebuilt: Map<string, 
 }
 
 /**
- * Recomputes every report counter of a practice from its source records (appointments, payments
- * and sales, read by Queries on their month indexes) while the API and the stream keep running:
+ * Recomputes every report counter of a practice from its source records (appointments, payments,
+ * sales and plans sold, read by Queries on their month indexes) while the API and the stream keep running:
  *
  * 1. takes a fresh generation in the pointer (`building`); from then on every stream write goes
  *    to the live generation AND the new one (each checks the pointer in its transaction, so no
@@ -128,7 +128,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   };
   const sources = await readReportSources(medspaId, monthsBetween(months.from, months.through));
   log(
-    `read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales (${months.from}..${months.through})`,
+    `read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales, ${sources.plans.length} plans sold (${months.from}..${months.through})`,
   );
   const counted: CountedSource[] = [
     ...sources.appointments.map((a) => ({
@@ -152,6 +152,13 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
       id: s.id,
       version: 1,
       record: s,
+    })),
+    ...sources.plans.map((p) => ({
+      kind: 'PLAN_SALE' as const,
+      medspaId,
+      id: p.id,
+      version: p.version,
+      record: p,
     })),
   ];
   // A few units in flight. A client's appointments stay in one lane, so lanes never race on a
@@ -208,6 +215,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
       appointments: sources.appointments.length,
       payments: sources.payments.length,
       sales: sources.sales.length,
+      plans: sources.plans.length,
     },
     differences: differences.length,
     examples: differences.slice(0, 20),
