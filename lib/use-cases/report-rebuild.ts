@@ -18,6 +18,8 @@ export interface RebuildOptions {
    * (eventually consistent) catch up. Default 5 s.
    */
   settleMs?: number;
+  /** Awaited instead of sleeping `settleMs`, once the new generation is taken (a test's own synchronisation). */
+  settled?: () => Promise<void>;
   /** UTC months (`YYYY-MM`) of source records to read; default from the month before the practice was created to 5 years ahead. */
   fromMonth?: string;
   throughMonth?: string;
@@ -118,7 +120,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
     }
     log(`building generation ${generation} (live: ${previous})`);
   }
-  await sleep(options.settleMs ?? 5000);
+  await (options.settled ? options.settled() : sleep(options.settleMs ?? 5000));
   forgetReportContexts();
   ({ practice, pointer } = await readReportContext(medspaId));
 
