@@ -692,9 +692,9 @@ async function liveCounters() {
 
 /**
  * Appointments seeded below the use cases, and stories lived through them. Enough that the
- * appointments take more than one page of the API's list (100) and the sources more than one
- * unit (40 records) in each of the rebuild's 4 lanes; every path of the aggregator runs on far
- * fewer.
+ * appointments take more than one page of the API's list (100), the stream's batches (100
+ * records) and the aggregator's units (40 records, halved when over 100 actions) come full, and
+ * the rebuild's 4 lanes take about 50 sources each.
  */
 const SEEDED = 110;
 const LIVED = 18;
