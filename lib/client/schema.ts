@@ -12404,8 +12404,8 @@ export interface operations {
                              */
                             group_by: "day" | "week" | "month";
                             /**
-                             * @description service_cents + retail_cents.
-                             * @example 1287500
+                             * @description service_cents + retail_cents + plans_cents.
+                             * @example 1407500
                              */
                             total_cents: number;
                             /**
@@ -12418,6 +12418,11 @@ export interface operations {
                              * @example 137500
                              */
                             retail_cents: number;
+                            /**
+                             * @description Packages and memberships sold: the price_cents of each client plan as sold, by the local date of the sale, whether or not a payment came with it (a payment is collected_cents). A plan-booked appointment is service revenue 0 when completed: its value is counted here, at the sale.
+                             * @example 120000
+                             */
+                            plans_cents: number;
                             /**
                              * @description Payments recorded, by the local date of created_at.
                              * @example 1201000
@@ -12440,6 +12445,11 @@ export interface operations {
                                  * @example 34000
                                  */
                                 retail_cents: number;
+                                /**
+                                 * @description Plans sold in the period.
+                                 * @example 60000
+                                 */
+                                plans_cents: number;
                                 /**
                                  * @description Payments collected in the period.
                                  * @example 300000

@@ -31,6 +31,8 @@ import {
   lotNumberKey,
   productLotsIndexKeys,
   paymentTimeIndexKeys,
+  planSaleKey,
+  planSalesIndexKeys,
   practiceIdOf,
   practiceKey,
   productSkuKey,
@@ -371,6 +373,15 @@ export const lotExposureCodec = codec<R.LotExposureRecord, 'LOT_EXPOSURE'>('LOT_
 });
 /** Plans on sale; a client plan on its client's index (gsi2); its balances beside it; its ledger by time. */
 export const planCodec = collectionCodec('PLAN', S.storedPlan);
+/** A plan's sale (immutable), on gsi1 by the UTC month it was sold: the revenue report's source. */
+export const planSaleCodec = codec<R.PlanSaleRecord, 'PLAN_SALE'>('PLAN_SALE', {
+  keyFields: ['medspa_id', 'client_plan_id', 'created_at'],
+  keys: (sale) => ({
+    ...planSaleKey(sale.medspa_id, sale.client_plan_id),
+    ...planSalesIndexKeys(sale.medspa_id, sale.created_at, sale.client_plan_id),
+  }),
+  stored: S.storedPlanSale,
+});
 export const clientPlanCodec = codec<R.ClientPlanRecord, 'CLIENT_PLAN'>('CLIENT_PLAN', {
   keyFields: ['medspa_id', 'id', 'client_id', 'created_at'],
   keys: (p) => ({

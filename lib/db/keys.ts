@@ -230,6 +230,21 @@ export const retailSalesIndexPk = (medspaId: string, utcMonth: string) =>
 export const retailSalesIndexKeys = (medspaId: string, at: string, adjustmentId: string) =>
   monthIndexKeys((month) => retailSalesIndexPk(medspaId, month), at, adjustmentId);
 
+/**
+ * A plan's sale, as the revenue report counts it: an item of its own, written with the sale and
+ * never changed (the client plan's gsi1 is its place on the renewal sweep's due index).
+ */
+export const planSaleKey = (medspaId: string, clientPlanId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#PLAN_SALE#${clientPlanId}`,
+  sk: 'SALE',
+});
+
+/** Plans sold by time (gsi1, on the sale items): one partition per practice and UTC month of the sale, for a report rebuild. */
+export const planSalesIndexPk = (medspaId: string, utcMonth: string) =>
+  `${practicePrefix(medspaId)}#PLAN_SALES#${utcMonth}`;
+export const planSalesIndexKeys = (medspaId: string, soldAt: string, clientPlanId: string) =>
+  monthIndexKeys((month) => planSalesIndexPk(medspaId, month), soldAt, clientPlanId);
+
 /** Payments by time (gsi1): one partition per practice and UTC month, sorted by created_at. */
 export const paymentTimeIndexPk = (medspaId: string, utcMonth: string) =>
   `${practicePrefix(medspaId)}#PAYMENTS#${utcMonth}`;
@@ -471,6 +486,7 @@ export const PARTITIONS = {
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
   plans: collectionPk(ANY_ID, 'PLAN'),
   clientPlans: clientPlanPk(ANY_ID, ANY_ID),
+  planSales: planSaleKey(ANY_ID, ANY_ID).pk,
   planLedger: planLedgerPk(ANY_ID, ANY_ID),
   planSweep: planSweepCheckpointKey().pk,
   webhookDeliveries: webhookDeliveriesPk(ANY_ID, ANY_ID),
@@ -496,6 +512,7 @@ export const INDEX_PARTITIONS = {
   appointmentsByMonth: { index: 'gsi1', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
   salesByMonth: { index: 'gsi1', pattern: retailSalesIndexPk(ANY_ID, '*') },
   paymentsByMonth: { index: 'gsi1', pattern: paymentTimeIndexPk(ANY_ID, '*') },
+  planSalesByMonth: { index: 'gsi1', pattern: planSalesIndexPk(ANY_ID, '*') },
   credentialLookup: { index: 'gsi2', pattern: credentialLookupIndexKey('*').gsi2pk },
   clientAppointments: { index: 'gsi2', pattern: clientAppointmentsIndexPk(ANY_ID, ANY_ID) },
   clientPayments: { index: 'gsi2', pattern: clientPaymentsIndexPk(ANY_ID, ANY_ID) },

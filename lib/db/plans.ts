@@ -8,11 +8,12 @@ import type {
   PlanBalanceRecord,
   PlanLedgerRecord,
   PlanRecord,
+  PlanSaleRecord,
 } from '../domain/records';
 import { tableName } from './client';
 import { clientIsLive } from './client-stats';
 import { clientMembershipWrites, notGovernedBy } from './client-membership';
-import { clientPlanCodec, planBalanceCodec, planCodec, planLedgerCodec } from './codecs';
+import { clientPlanCodec, planBalanceCodec, planCodec, planLedgerCodec, planSaleCodec } from './codecs';
 import { DataFailure } from './failure';
 import { itemId, readItems } from './key-reads';
 import {
@@ -103,6 +104,16 @@ export async function listClientPlans(
   };
 }
 
+/** What the revenue report counts of a sale: the price as sold, when. */
+const planSaleOf = (plan: ClientPlanRecord): PlanSaleRecord => ({
+  medspa_id: plan.medspa_id,
+  client_plan_id: plan.id,
+  client_id: plan.client_id,
+  plan_id: plan.plan_id,
+  price_cents: plan.price_cents,
+  created_at: plan.created_at,
+});
+
 const putAction = (Item: Record<string, unknown>): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
 });
@@ -138,6 +149,7 @@ export async function commitSale(
     ...client,
     ...(put ? [{ name: 'payment', action: put }] : []),
     { name: 'plan', action: putAction({ ...clientPlanCodec.toItem(plan), ...dueIndex(plan, sale.dueHour).indexKeys }) },
+    { name: 'sale', action: putAction(planSaleCodec.toItem(planSaleOf(plan))) },
     ...sale.balances.map((b) => ({ name: 'balance', action: putAction(planBalanceCodec.toItem(b)) })),
     ...grants.map((e) => ({ name: 'ledger', action: putAction(planLedgerCodec.toItem(e)) })),
   ];

@@ -1,11 +1,17 @@
-import type { AppointmentRecord, PaymentRecord, PracticeRecord, StockAdjustmentRecord } from '../domain/records';
-import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from './codecs';
+import type {
+  AppointmentRecord,
+  PlanSaleRecord,
+  PaymentRecord,
+  PracticeRecord,
+  StockAdjustmentRecord,
+} from '../domain/records';
+import { appointmentCodec, paymentCodec, planSaleCodec, stockAdjustmentCodec } from './codecs';
 import { queryAll, type Decoder } from './query';
-import { appointmentTimeIndexPk, paymentTimeIndexPk, retailSalesIndexPk } from './keys';
+import { appointmentTimeIndexPk, paymentTimeIndexPk, planSalesIndexPk, retailSalesIndexPk } from './keys';
 import { decodeStreamRecord, type StreamRecord } from './stream';
 
 /**
- * The records reports count (appointments, payments, retail sales) and the practice whose zone
+ * The records reports count (appointments, payments, retail sales, plans sold) and the practice whose zone
  * they are counted in: from the table stream, through the one stream decoder, and read back for a
  * rebuild from the month indexes.
  */
@@ -28,9 +34,10 @@ export type ReportSource =
       version: number;
       record: Omit<StockAdjustmentRecord, 'medspa_id'> | null;
     }
+  | { kind: 'PLAN_SALE'; medspaId: string; id: string; version: number; record: PlanSaleRecord | null }
   | { kind: 'PRACTICE'; medspaId: string; practice: PracticeRecord | null };
 
-export const REPORT_KINDS = ['APPOINTMENT', 'PAYMENT', 'STOCK_ADJUSTMENT', 'PRACTICE'] as const;
+export const REPORT_KINDS = ['APPOINTMENT', 'PAYMENT', 'STOCK_ADJUSTMENT', 'PLAN_SALE', 'PRACTICE'] as const;
 
 /**
  * A stream record as a report source. A removal is the record at its last version + 1, gone.
@@ -69,6 +76,17 @@ export function decodeReportSource(record: StreamRecord): ReportSource | null {
       const { medspa_id: medspaId, ...adjustment } = current;
       return { kind: 'SALE', medspaId, id: current.id, version: removed ? 2 : 1, record: removed ? null : adjustment };
     }
+    case 'PLAN_SALE': {
+      // Written once with the sale, as a retail sale's adjustment: version 1, or 2 once removed.
+      const current = (change.after ?? change.before)!;
+      return {
+        kind: 'PLAN_SALE',
+        medspaId: current.medspa_id,
+        id: current.client_plan_id,
+        version: removed ? 2 : 1,
+        record: removed ? null : current,
+      };
+    }
     case 'PRACTICE': {
       const practice = (change.after ?? change.before)!;
       return { kind: 'PRACTICE', medspaId: practice.id, practice: removed ? null : practice };
@@ -90,11 +108,11 @@ async function readMonthPartitions<T>(decoder: Decoder<T>, partitions: readonly 
 }
 
 /**
- * The practice's appointments, payments and retail sales whose instants fall in the UTC months
- * given, for a rebuild: Queries on the existing month indexes (gsi1), never a Scan.
+ * The practice's appointments, payments, retail sales and plans sold whose instants fall in the
+ * UTC months given, for a rebuild: Queries on the month indexes (gsi1), never a Scan.
  */
 export async function readReportSources(medspaId: string, utcMonths: readonly string[]) {
-  const [appointments, payments, sales] = await Promise.all([
+  const [appointments, payments, sales, plans] = await Promise.all([
     readMonthPartitions(
       appointmentCodec,
       utcMonths.map((month) => appointmentTimeIndexPk(medspaId, month)),
@@ -107,6 +125,10 @@ export async function readReportSources(medspaId: string, utcMonths: readonly st
       stockAdjustmentCodec,
       utcMonths.map((month) => retailSalesIndexPk(medspaId, month)),
     ),
+    readMonthPartitions(
+      planSaleCodec,
+      utcMonths.map((month) => planSalesIndexPk(medspaId, month)),
+    ),
   ]);
-  return { appointments, payments, sales };
+  return { appointments, payments, sales, plans };
 }

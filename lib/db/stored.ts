@@ -497,6 +497,17 @@ export const storedPlan = /* @__PURE__ */ built(() =>
   }),
 );
 
+export const storedPlanSale = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_plan_id: text,
+    client_id: text,
+    plan_id: text,
+    price_cents: count,
+    created_at: text,
+  }),
+);
+
 export const storedClientPlan = /* @__PURE__ */ built(() =>
   z.object({
     id: text,
@@ -636,6 +647,7 @@ const countedFacts = /* @__PURE__ */ built(() =>
     }),
     z.object({ kind: z.literal('payment'), date: text, amount_cents: count }),
     z.object({ kind: z.literal('sale'), date: text, amount_cents: count }),
+    z.object({ kind: z.literal('plan'), date: text, amount_cents: count }),
   ]),
 );
 
@@ -766,6 +778,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedLowStockCrossing>, R.LowStockCrossingRecord>>,
   Check<Exact<Of<typeof storedPlan>, R.PlanRecord>>,
   Check<Exact<Of<typeof storedClientPlan>, R.ClientPlanRecord>>,
+  Check<Exact<Of<typeof storedPlanSale>, R.PlanSaleRecord>>,
   Check<Exact<Of<typeof storedPlanBalance>, R.PlanBalanceRecord>>,
   Check<Exact<Of<typeof storedPlanLedger>, R.PlanLedgerRecord>>,
   Check<Exact<Of<typeof storedWebhook>, R.WebhookRecord>>,

@@ -1,10 +1,10 @@
-import type { AppointmentRecord, CountedFacts, PaymentRecord, StockAdjustmentRecord } from './records';
+import type { AppointmentRecord, PlanSaleRecord, CountedFacts, PaymentRecord, StockAdjustmentRecord } from './records';
 import { localDateOf } from './time';
 
 export type { CountedFacts } from './records';
 
 /**
- * Report counters, pure: what a source record (appointment, payment, retail sale) contributes to
+ * Report counters, pure: what a source record (appointment, payment, retail sale, plan sold) contributes to
  * the per-day counters, and how a change moves them against the generation's ledger, never
  * against the stream's old image (docs/decisions/0004-report-counters-exactly-once.md). No I/O
  * and no clock: the stream consumer and the rebuild (lib/use-cases/report-units.ts) read the
@@ -19,14 +19,14 @@ export interface LedgerEntry {
 
 /** A record as it is now (from the stream's image, or read by the rebuild), at `version`. */
 export interface SourceChange {
-  /** `APPOINTMENT#{id}`, `PAYMENT#{id}` or `SALE#{id}`. */
+  /** `APPOINTMENT#{id}`, `PAYMENT#{id}`, `SALE#{id}` or `PLAN_SALE#{id}` (a client plan). */
   recordKey: string;
   version: number;
   /** null: the record is gone (deleted). */
   facts: CountedFacts | null;
 }
 
-export const recordKeyOf = (kind: 'APPOINTMENT' | 'PAYMENT' | 'SALE', id: string) => `${kind}#${id}`;
+export const recordKeyOf = (kind: 'APPOINTMENT' | 'PAYMENT' | 'SALE' | 'PLAN_SALE', id: string) => `${kind}#${id}`;
 
 export const appointmentFacts = (a: AppointmentRecord, zone: string): CountedFacts => ({
   kind: 'appointment',
@@ -52,6 +52,17 @@ export const saleFacts = (e: Omit<StockAdjustmentRecord, 'medspa_id'>, zone: str
     ? { kind: 'sale', date: localDateOf(e.created_at, zone), amount_cents: -e.delta * (e.unit_price_cents ?? 0) }
     : null;
 
+/**
+ * A plan sold is revenue of its sale day: the price as sold, on the local date of the sale, whether
+ * or not a payment came with it (the payment is money collected). The sale is an item of its own,
+ * never changed: the client plan's later changes (pause, cancel, renewal) sell nothing.
+ */
+export const planSaleFacts = (p: PlanSaleRecord, zone: string): CountedFacts => ({
+  kind: 'plan',
+  date: localDateOf(p.created_at, zone),
+  amount_cents: p.price_cents,
+});
+
 // ---- Counter names -------------------------------------------------------------------------
 
 /** Counters of a TOTALS day item (top-level number attributes, so a change is an atomic ADD). */
@@ -66,6 +77,8 @@ export const TOTALS = {
   /** price_cents of the completed ones. */
   service_cents: 'service_cents',
   retail_cents: 'retail_cents',
+  /** price_cents of the plans sold. */
+  plans_cents: 'plans_cents',
   collected_cents: 'collected_cents',
 } as const;
 
@@ -113,6 +126,12 @@ const bump = (deltas: DayDeltas, date: string, name: string, by: number) => {
   deltas.set(date, day);
 };
 
+const MONEY_COUNTER = {
+  payment: TOTALS.collected_cents,
+  sale: TOTALS.retail_cents,
+  plan: TOTALS.plans_cents,
+} as const;
+
 /** Adds `sign` x what `facts` contribute to the TOTALS counters and to completed visits. */
 function contribute(
   facts: CountedFacts | null,
@@ -122,13 +141,8 @@ function contribute(
 ): void {
   if (!facts) return;
   const { date } = facts;
-  if (facts.kind === 'payment' || facts.kind === 'sale') {
-    bump(
-      totals,
-      date,
-      facts.kind === 'payment' ? TOTALS.collected_cents : TOTALS.retail_cents,
-      sign * facts.amount_cents,
-    );
+  if (facts.kind !== 'appointment') {
+    bump(totals, date, MONEY_COUNTER[facts.kind], sign * facts.amount_cents);
     return;
   }
   const { provider_id: p, service_id: s } = facts;

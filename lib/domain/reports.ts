@@ -20,6 +20,7 @@ export interface RevenueSeriesEntry {
   period: string;
   service_cents: number;
   retail_cents: number;
+  plans_cents: number;
   collected_cents: number;
   appointments_completed: number;
 }
@@ -34,12 +35,14 @@ export function revenueReport(days: readonly DayCounters[], range: { from: strin
       period,
       service_cents: 0,
       retail_cents: 0,
+      plans_cents: 0,
       collected_cents: 0,
       appointments_completed: 0,
     };
     const counters = byDate.get(date);
     entry.service_cents += n(counters, TOTALS.service_cents);
     entry.retail_cents += n(counters, TOTALS.retail_cents);
+    entry.plans_cents += n(counters, TOTALS.plans_cents);
     entry.collected_cents += n(counters, TOTALS.collected_cents);
     entry.appointments_completed += n(counters, TOTALS.completed);
     series.set(period, entry);
@@ -48,10 +51,12 @@ export function revenueReport(days: readonly DayCounters[], range: { from: strin
   const sum = (key: keyof Omit<RevenueSeriesEntry, 'period'>) => list.reduce((total, entry) => total + entry[key], 0);
   const service = sum('service_cents');
   const retail = sum('retail_cents');
+  const plans = sum('plans_cents');
   return {
-    total_cents: service + retail,
+    total_cents: service + retail + plans,
     service_cents: service,
     retail_cents: retail,
+    plans_cents: plans,
     collected_cents: sum('collected_cents'),
     series: list,
   };

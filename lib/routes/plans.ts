@@ -92,6 +92,7 @@ export const sellPlan = /* @__PURE__ */ route('sellPlan', () => ({
     payments: ['put'],
     clientPlans: ['put'],
     planLedger: ['put'],
+    planSales: ['put'],
   },
   reads: ['clients', 'plans', 'practice'],
 }));

@@ -42,11 +42,15 @@ export const RevenueReport = /* @__PURE__ */ schema(() =>
     to: day('Last practice-local date of the range (inclusive).', '2026-11-30'),
     currency: doc(z.string(), "The practice's currency (ISO 4217).", 'USD'),
     group_by: doc(z.enum(REPORT_GROUPS), 'The periods of `series`.', 'week'),
-    total_cents: cents('service_cents + retail_cents.', 1_287_500),
+    total_cents: cents('service_cents + retail_cents + plans_cents.', 1_407_500),
     service_cents: cents('price_cents of the appointments completed, by the local date of scheduled_at.', 1_150_000),
     retail_cents: cents(
       'Retail sales: -delta x unit_price_cents of the sale stock adjustments, by local date.',
       137_500,
+    ),
+    plans_cents: cents(
+      'Packages and memberships sold: the price_cents of each client plan as sold, by the local date of the sale, whether or not a payment came with it (a payment is collected_cents). A plan-booked appointment is service revenue 0 when completed: its value is counted here, at the sale.',
+      120_000,
     ),
     collected_cents: cents('Payments recorded, by the local date of created_at.', 1_201_000),
     series: doc(
@@ -59,6 +63,7 @@ export const RevenueReport = /* @__PURE__ */ schema(() =>
           ),
           service_cents: cents('Service revenue of the period.', 287_500),
           retail_cents: cents('Retail revenue of the period.', 34_000),
+          plans_cents: cents('Plans sold in the period.', 60_000),
           collected_cents: cents('Payments collected in the period.', 300_000),
           appointments_completed: count('Appointments completed in the period.', 11),
         }),

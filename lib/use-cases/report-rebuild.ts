@@ -18,6 +18,8 @@ export interface RebuildOptions {
    * (eventually consistent) catch up. Default 5 s.
    */
   settleMs?: number;
+  /** Awaited instead of sleeping `settleMs`, once the new generation is taken (a test's own synchronisation). */
+  settled?: () => Promise<void>;
   /** UTC months (`YYYY-MM`) of source records to read; default from the month before the practice was created to 5 years ahead. */
   fromMonth?: string;
   throughMonth?: string;
@@ -41,7 +43,7 @@ export interface RebuildResult {
   /** The live generation now. */
   live: string;
   months: { from: string; through: string };
-  sources: { appointments: number; payments: number; sales: number };
+  sources: { appointments: number; payments: number; sales: number; plans: number };
   /** Counters where the rebuilt generation differs from the one that was live (zero and absent are equal). */
   differences: number;
   examples: CounterDifference[];
@@ -79,8 +81,8 @@ export function compareCounters(live: Map<string, number>, rebuilt: Map<string, 
 }
 
 /**
- * Recomputes every report counter of a practice from its source records (appointments, payments
- * and sales, read by Queries on their month indexes) while the API and the stream keep running:
+ * Recomputes every report counter of a practice from its source records (appointments, payments,
+ * sales and plans sold, read by Queries on their month indexes) while the API and the stream keep running:
  *
  * 1. takes a fresh generation in the pointer (`building`); from then on every stream write goes
  *    to the live generation AND the new one (each checks the pointer in its transaction, so no
@@ -118,7 +120,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
     }
     log(`building generation ${generation} (live: ${previous})`);
   }
-  await sleep(options.settleMs ?? 5000);
+  await (options.settled ? options.settled() : sleep(options.settleMs ?? 5000));
   forgetReportContexts();
   ({ practice, pointer } = await readReportContext(medspaId));
 
@@ -128,7 +130,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
   };
   const sources = await readReportSources(medspaId, monthsBetween(months.from, months.through));
   log(
-    `read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales (${months.from}..${months.through})`,
+    `read ${sources.appointments.length} appointments, ${sources.payments.length} payments, ${sources.sales.length} sales, ${sources.plans.length} plans sold (${months.from}..${months.through})`,
   );
   const counted: CountedSource[] = [
     ...sources.appointments.map((a) => ({
@@ -152,6 +154,13 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
       id: s.id,
       version: 1,
       record: s,
+    })),
+    ...sources.plans.map((sale) => ({
+      kind: 'PLAN_SALE' as const,
+      medspaId,
+      id: sale.client_plan_id,
+      version: 1,
+      record: sale,
     })),
   ];
   // A few units in flight. A client's appointments stay in one lane, so lanes never race on a
@@ -208,6 +217,7 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
       appointments: sources.appointments.length,
       payments: sources.payments.length,
       sales: sources.sales.length,
+      plans: sources.plans.length,
     },
     differences: differences.length,
     examples: differences.slice(0, 20),

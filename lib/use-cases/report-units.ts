@@ -2,6 +2,7 @@ import {
   appointmentFacts,
   paymentFacts,
   planActions,
+  planSaleFacts,
   planGeneration,
   recordKeyOf,
   saleFacts,
@@ -118,6 +119,8 @@ function changeOf(source: CountedSource, zone: string): SourceChange {
     return { recordKey, version: source.version, facts: appointmentFacts(source.record, zone) };
   if (source.kind === 'PAYMENT')
     return { recordKey, version: source.version, facts: paymentFacts(source.record, zone) };
+  if (source.kind === 'PLAN_SALE')
+    return { recordKey, version: source.version, facts: planSaleFacts(source.record, zone) };
   return { recordKey, version: source.version, facts: saleFacts(source.record, zone) };
 }
 

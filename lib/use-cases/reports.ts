@@ -37,6 +37,7 @@ export async function getRevenueReport(medspaId: string, query: RevenueReportQue
   const days = await queryReportDays(medspaId, generation, 'TOTALS', range, [
     TOTALS.service_cents,
     TOTALS.retail_cents,
+    TOTALS.plans_cents,
     TOTALS.collected_cents,
     TOTALS.completed,
   ]);

@@ -110,7 +110,7 @@ export const workers = defineWorkers({
       maxRetries: 10,
       maxRecordAgeSeconds: 24 * 60 * 60,
       // The report sources (lib/db/report-sources.ts).
-      entities: ['APPOINTMENT', 'PAYMENT', 'PRACTICE', 'STOCK_ADJUSTMENT'],
+      entities: ['APPOINTMENT', 'PAYMENT', 'PLAN_SALE', 'PRACTICE', 'STOCK_ADJUSTMENT'],
     },
     module: 'functions/workers/aggregateReports',
     binds: {

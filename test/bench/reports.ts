@@ -1,6 +1,6 @@
 /**
- * Reports bench: seeds 20,000 appointments across the coming year (plus payments and retail
- * sales) straight through the data layer's codecs, lets the stream aggregator count them (this
+ * Reports bench: seeds 20,000 appointments across the coming year (plus payments, retail sales
+ * and plans sold) straight through the data layer's codecs, lets the stream aggregator count them (this
  * table's real stream, read like a consumer), then times the one-year revenue report against the
  * brute-force aggregation over the raw records (Queries on the month indexes), counting the items
  * each reads. `benchReports()` runs on the table the caller set up (test/bench/run.ts);
@@ -8,22 +8,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
-import { ddb, tableName } from '../../lib/db/client';
-import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
-import { NO_MONEY_TERMS } from '../../lib/domain/deposits';
+import { ddb } from '../../lib/db/client';
+import { appointmentCodec, planSaleCodec, paymentCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
 import { readReportSources } from '../../lib/db/report-sources';
-import type {
-  AppointmentRecord as Appointment,
-  PaymentRecord as Payment,
-  StockAdjustmentRecord as StockAdjustment,
-} from '../../lib/domain/records';
 import { createPracticeWithAdmin } from '../../lib/use-cases/practice';
 import { getRevenueReport } from '../../lib/use-cases/reports';
 import { createProvider } from '../../lib/use-cases/resources';
 import { createService } from '../../lib/use-cases/services';
 import { addDays, todayIn } from '../fixtures/dates';
+import {
+  appointmentRecord,
+  batchWrite,
+  planSaleRecord,
+  paymentRecord,
+  putsOf,
+  saleRecord,
+} from '../fixtures/report-seed';
 import { tableStream } from '../fixtures/report-stream';
 
 const ZONE = 'America/New_York';
@@ -46,21 +47,6 @@ function countItemsRead() {
     },
     { step: 'initialize', name: 'countItemsRead' },
   );
-}
-
-async function writeAll(items: Record<string, unknown>[]) {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  const worker = async () => {
-    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
-      while (requests.length) {
-        const result = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-        requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 6 }, worker));
 }
 
 const percentile = (values: number[], p: number) =>
@@ -127,80 +113,40 @@ export async function benchReports(
     'confirmed',
     'completed',
   ] as const;
-  const appointments: Record<string, unknown>[] = Array.from({ length: total }, () => {
-    const service = services[Math.floor(Math.random() * services.length)];
-    const scheduled = instant();
-    const status = statuses[Math.floor(Math.random() * statuses.length)];
-    const record: Appointment = {
-      id: randomUUID(),
-      medspa_id: mid,
-      client_id: clients[Math.floor(Math.random() * clients.length)],
-      service_id: service.id,
-      provider_id: providers[Math.floor(Math.random() * providers.length)].id,
-      room_id: null,
-      equipment_id: null,
-      scheduled_at: scheduled,
-      end_at: new Date(Date.parse(scheduled) + service.duration_minutes * 60_000).toISOString(),
-      duration_minutes: service.duration_minutes,
-      buffer_before_minutes: 0,
-      buffer_after_minutes: 0,
-      status,
-      notes: null,
-      internal_notes: null,
-      source: 'manual',
-      price_cents: service.price_cents,
-      cancelled_at: status === 'cancelled' ? at : null,
-      cancellation_reason: null,
-      ...NO_MONEY_TERMS,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    };
-    return appointmentCodec.toItem(record);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
+  const appointments = Array.from({ length: total }, () => {
+    const service = pick(services);
+    return appointmentCodec.toItem(
+      appointmentRecord({
+        medspaId: mid,
+        clientId: pick(clients),
+        serviceId: service.id,
+        providerId: pick(providers).id,
+        scheduledAt: instant(),
+        durationMinutes: service.duration_minutes,
+        priceCents: service.price_cents,
+        status: pick(statuses),
+        at,
+      }),
+    );
   });
-  const payments = Array.from({ length: Math.round(total / 5) }, () => {
-    const record: Payment = {
-      id: randomUUID(),
-      medspa_id: mid,
-      client_id: clients[Math.floor(Math.random() * clients.length)],
-      appointment_id: null,
-      amount_cents: 1000 + Math.floor(Math.random() * 40_000),
-      currency: 'USD',
-      method: 'card',
-      note: null,
-      kind: 'payment',
-      reference: null,
-      version: 1,
-      created_at: instant(),
-    };
-    return paymentCodec.toItem(record);
-  });
+  const payments = Array.from({ length: Math.round(total / 5) }, () =>
+    paymentCodec.toItem(paymentRecord(mid, pick(clients), 1000 + Math.floor(Math.random() * 40_000), instant())),
+  );
   const productId = randomUUID();
-  const sales = Array.from({ length: Math.round(total / 20) }, () => {
-    const record: StockAdjustment & { medspa_id: string } = {
-      medspa_id: mid,
-      id: randomUUID(),
-      product_id: productId,
-      delta: -(1 + Math.floor(Math.random() * 3)),
-      reason: 'sale',
-      unit_price_cents: 4800,
-      note: null,
-      quantity_after: 0,
-      low_stock_crossed: false,
-      lot_id: null,
-      appointment_id: null,
-      created_at: instant(),
-      created_by: 'bench',
-    };
-    return stockAdjustmentCodec.toItem(record);
-  });
+  const sales = Array.from({ length: Math.round(total / 20) }, () =>
+    stockAdjustmentCodec.toItem(saleRecord(mid, productId, 1 + Math.floor(Math.random() * 3), 4800, instant())),
+  );
+  const plans = Array.from({ length: Math.round(total / 40) }, () =>
+    planSaleCodec.toItem(planSaleRecord(mid, pick(clients), 30_000 + Math.floor(Math.random() * 90) * 1000, instant())),
+  );
   // The stream starts from here: read past the setup's records first.
   const stream = tableStream();
   await stream.read();
-  await writeAll([...appointments, ...payments, ...sales]);
+  await batchWrite(putsOf([...appointments, ...payments, ...sales, ...plans]));
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   log(
-    `seeded ${appointments.length} appointments, ${payments.length} payments, ${sales.length} sales in ${seedSeconds.toFixed(1)} s`,
+    `seeded ${appointments.length} appointments, ${payments.length} payments, ${sales.length} sales, ${plans.length} plans sold in ${seedSeconds.toFixed(1)} s`,
   );
 
   const aggregateStarted = performance.now();
@@ -211,7 +157,7 @@ export async function benchReports(
 
   const query = { from, to, group_by: 'month' as const };
   const ours = () => getRevenueReport(mid, query, now);
-  /** The same report computed from the raw records: every month partition of the year on the three indexes, summed in memory. */
+  /** The same report computed from the raw records: every month partition of the year on the four indexes, summed in memory. */
   const bruteForce = async () => {
     const months: string[] = [];
     for (
@@ -226,6 +172,7 @@ export async function benchReports(
     let service = 0;
     let retail = 0;
     let collected = 0;
+    let sold = 0;
     const series = new Map<string, number>();
     for (const a of raw.appointments) {
       const date = local(a.scheduled_at);
@@ -235,11 +182,13 @@ export async function benchReports(
     }
     for (const p of raw.payments) if (inRange(local(p.created_at))) collected += p.amount_cents;
     for (const s of raw.sales) if (inRange(local(s.created_at))) retail += -s.delta * (s.unit_price_cents ?? 0);
+    for (const p of raw.plans) if (inRange(local(p.created_at))) sold += p.price_cents;
     return {
       service_cents: service,
       retail_cents: retail,
+      plans_cents: sold,
       collected_cents: collected,
-      total_cents: service + retail,
+      total_cents: service + retail + sold,
       months: series.size,
     };
   };
@@ -260,6 +209,7 @@ export async function benchReports(
       figures[side] = {
         service_cents: result.service_cents,
         retail_cents: result.retail_cents,
+        plans_cents: result.plans_cents,
         collected_cents: result.collected_cents,
         total_cents: result.total_cents,
       };
@@ -270,7 +220,7 @@ export async function benchReports(
   const speedup = p50.brute / p50.ours;
   const met = speedup >= 20 && items.ours <= 400 && equal;
   const line =
-    `reports  one-year revenue (${total} appointments, ${payments.length} payments, ${sales.length} sales; aggregated ${streamRecords} stream records in ${aggregateSeconds.toFixed(1)} s): ` +
+    `reports  one-year revenue (${total} appointments, ${payments.length} payments, ${sales.length} sales, ${plans.length} plans sold; aggregated ${streamRecords} stream records in ${aggregateSeconds.toFixed(1)} s): ` +
     `p50 ${p50.ours.toFixed(1)} ms, ${items.ours} items read | brute force p50 ${p50.brute.toFixed(1)} ms, ${items.brute} items read | ` +
     `${speedup.toFixed(1)}x faster, figures ${equal ? 'equal' : 'DIFFER'} -> goal (>= 20x, <= 400 items) ${met ? 'met' : 'NOT met'}`;
   return { line, met };

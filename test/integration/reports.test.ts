@@ -1,20 +1,25 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../lib/auth/roles';
-import { ddb, tableName } from '../../lib/db/client';
-import { reportStreamMarkerKey } from '../../lib/db/keys';
+import { appointmentCodec, paymentCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
+import { appointmentKey, reportStreamMarkerKey } from '../../lib/db/keys';
+import type { AppointmentRecord } from '../../lib/domain/records';
 import { readReportContext } from '../../lib/db/report-aggregates';
+import { decodeReportSource } from '../../lib/db/report-sources';
 import { queryReportDays } from '../../lib/db/report-days';
 import { changeStatus, deleteAppointment } from '../../lib/use-cases/appointment-status';
 import { createAppointment, updateAppointment } from '../../lib/use-cases/booking';
+import { changePlanStatus, sellPlan } from '../../lib/use-cases/client-plans';
 import { createPayment } from '../../lib/use-cases/payments';
+import { changePlan } from '../../lib/use-cases/plans';
 import { changePractice } from '../../lib/use-cases/practice';
 import { createStockAdjustment } from '../../lib/use-cases/products';
 import { rebuildAggregates } from '../../lib/use-cases/report-rebuild';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeProduct, makeProvider, makeService } from '../fixtures/builders';
 import { addDays, lastOfMonth, nextDstChange, NY, todayIn, utc } from '../fixtures/dates';
+import { makePlan } from '../fixtures/plans';
+import { appointmentRecord, batchWrite, paymentRecord, putsOf, saleRecord } from '../fixtures/report-seed';
 import { tableStream } from '../fixtures/report-stream';
 import { useTableStream } from '../fixtures/table-stream';
 
@@ -22,9 +27,17 @@ useTableStream();
 
 /**
  * Reports against a brute-force computation over the raw data (read back through the public
- * API), on a practice with a few hundred appointments in every status around the next DST change
- * and a month end, some rescheduled, some repriced after completion, some deleted; with payments
- * and retail sales. The counters are driven by this table's real stream (test/fixtures/stream.ts).
+ * API), on a practice with more than a hundred appointments in every status around the next DST change
+ * and a month end, some rescheduled, some repriced after completion, some deleted; with payments,
+ * retail sales and plans sold. The counters are driven by this table's real stream
+ * (test/fixtures/stream.ts).
+ *
+ * The volume is written below the use cases (test/fixtures/report-seed.ts): each seeded
+ * appointment's versions (booked, moved, repriced, its final status, repriced after completion)
+ * go to the table one round per version in BatchWrites, and some are deleted, so the stream
+ * carries the INSERT / MODIFY / REMOVE images a booking's life does. A smaller set lives the same
+ * stories through the use cases (every kind of change at least once), among their claims, audit
+ * entries and client stats, which the aggregator must pass over.
  */
 
 // ---- A deterministic pseudo-random sequence ------------------------------------------------------
@@ -64,16 +77,21 @@ type Kind = keyof typeof SLOTS;
 interface Scene {
   practice: TestPractice;
   providers: Record<Kind, { id: string }>;
-  services: { id: string; duration_minutes: number }[];
+  services: { id: string; duration_minutes: number; price_cents: number }[];
   clients: { id: string }[];
   products: { id: string }[];
+  plans: { id: string; price_cents: number }[];
   caller: { medspaId: string; clientId: string; role: Role };
 }
 let scene: Scene;
 const stream = tableStream();
 const used = new Set<string>();
-/** What the generated data went through (asserted, so the scenario cannot silently thin out). */
-const happened = { moved: 0, repricedBefore: 0, repricedAfterCompletion: 0, deleted: 0, deletedCompleted: 0 };
+/** What the data went through, seeded and through the use cases (asserted, so the scenario cannot silently thin out). */
+const newTally = () => ({ moved: 0, repricedBefore: 0, repricedAfterCompletion: 0, deleted: 0, deletedCompleted: 0 });
+const happened = newTally();
+const lived = newTally();
+/** Plans sold, with their price at the sale: the API shows no client plan's price, so this is the truth of plans_cents. */
+const sold: { created_at: string; price_cents: number }[] = [];
 
 const weekdayOf = (date: string) => WEEK[DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1];
 /** The weekday provider is off from 13:00 two days before the change to 12:00 the day before. */
@@ -129,16 +147,42 @@ const chooseFate = () => {
 };
 
 /** What happens to one appointment after booking: maybe a move or reprice, its status path, maybe a reprice after completion, maybe a deletion. */
-async function liveThrough(id: string) {
-  const mid = scene.practice.medspaId;
-  const now = () => new Date();
-  // Every draw before the first await: chunks run side by side, and a draw after an await would
-  // take the sequence in whatever order round trips finish (another practice each run).
+interface Story {
+  move: { date: string; duration: number } | null;
+  repriceBefore: number | null;
+  fate: keyof typeof PATHS;
+  repriceAfter: number | null;
+  remove: boolean;
+}
+
+/** A random story: every draw at once (callers draw before their first await, so the sequence stays the same each run). */
+function drawStory(): Story {
   const move = random() < 0.15 ? { date: pick(DAYS), duration: pick([30, 45, 60, 90]) } : null;
   const repriceBefore = random() < 0.1 ? 5000 + Math.floor(random() * 100) * 100 : null;
   const fate = chooseFate();
   const repriceAfter = fate === 'completed' && random() < 0.3 ? 2000 + Math.floor(random() * 500) * 100 : null;
-  const remove = random() < 0.05;
+  return { move, repriceBefore, fate, repriceAfter, remove: random() < 0.05 };
+}
+
+const FATES = Object.keys(PATHS) as (keyof typeof PATHS)[];
+
+/** The i-th of the stories lived through the use cases: every fate, and each kind of change on several of them. */
+const storyNumber = (i: number): Story => {
+  const fate = FATES[i % FATES.length];
+  return {
+    move: i % 4 === 1 ? { date: DAYS[i % DAYS.length], duration: [30, 45, 60, 90][(i >> 2) % 4] } : null,
+    repriceBefore: i % 5 === 2 ? 5000 + i * 100 : null,
+    fate,
+    repriceAfter: fate === 'completed' && i % 2 === 0 ? 2000 + i * 100 : null,
+    remove: i % 6 === 3,
+  };
+};
+
+/** Lives `story` through the use cases. */
+async function liveThrough(id: string, story: Story = drawStory()) {
+  const mid = scene.practice.medspaId;
+  const now = () => new Date();
+  const { move, repriceBefore, fate, repriceAfter, remove } = story;
   const moveTo = move && slotFree('allDay', move.date, MOVE_SLOT) ? move : null;
   if (moveTo) used.add(`allDay|${moveTo.date}|${MOVE_SLOT}`);
 
@@ -153,23 +197,109 @@ async function liveThrough(id: string) {
       },
       { now: now() },
     );
-    happened.moved += 1;
+    lived.moved += 1;
   }
   if (repriceBefore !== null) {
     await updateAppointment(mid, id, { price_cents: repriceBefore }, { now: now() });
-    happened.repricedBefore += 1;
+    lived.repricedBefore += 1;
   }
   for (const status of PATHS[fate])
     await changeStatus(mid, id, status as never, { now: now(), reason: status === 'cancelled' ? 'test' : undefined });
   if (repriceAfter !== null) {
     await updateAppointment(mid, id, { price_cents: repriceAfter }, { now: now() });
-    happened.repricedAfterCompletion += 1;
+    lived.repricedAfterCompletion += 1;
   }
   if (remove) {
     await deleteAppointment(mid, id, {});
-    happened.deleted += 1;
-    if (fate === 'completed') happened.deletedCompleted += 1;
+    lived.deleted += 1;
+    if (fate === 'completed') lived.deletedCompleted += 1;
   }
+}
+
+/** Local times of seeded instants: near both midnights too, none in a DST gap. */
+const SEED_TIMES = ['00:10', '00:45', '07:45', '12:00', '15:30', '19:30', '23:50'];
+
+/**
+ * `count` appointments living random stories below the use cases: each version of each one is
+ * written as a use case would leave the item (status, price, time, version + 1), one round per
+ * version, then the deletions.
+ */
+async function seedAppointments(count: number) {
+  const mid = scene.practice.medspaId;
+  const at = new Date().toISOString();
+  const lives = Array.from({ length: count }, () => {
+    const service = pick(scene.services);
+    const story = drawStory();
+    const first = appointmentRecord({
+      medspaId: mid,
+      clientId: pick(scene.clients).id,
+      serviceId: service.id,
+      providerId: scene.providers[pick(Object.keys(SLOTS) as Kind[])].id,
+      scheduledAt: utc(pick(DAYS), pick(SEED_TIMES)),
+      durationMinutes: service.duration_minutes,
+      priceCents: random() < 0.2 ? 1000 + Math.floor(random() * 900) * 100 : service.price_cents,
+      at,
+    });
+    const versions: AppointmentRecord[] = [first];
+    /** The next version the stream sees, `steps` versions on (versions it never saw changed nothing it counts). */
+    const next = (changes: Partial<AppointmentRecord>, steps = 1) => {
+      const last = versions[versions.length - 1];
+      versions.push({ ...last, ...changes, version: last.version + steps });
+    };
+    if (story.move) {
+      const scheduled = utc(story.move.date, pick(SEED_TIMES));
+      const end = new Date(Date.parse(scheduled) + story.move.duration * 60_000).toISOString();
+      next({ scheduled_at: scheduled, end_at: end, duration_minutes: story.move.duration });
+      happened.moved += 1;
+    }
+    if (story.repriceBefore !== null) {
+      next({ price_cents: story.repriceBefore });
+      happened.repricedBefore += 1;
+    }
+    // Straight to the fate's status (the stories lived through the use cases take every step).
+    const path = PATHS[story.fate];
+    const status = path[path.length - 1] as AppointmentRecord['status'] | undefined;
+    if (status) next({ status, ...(status === 'cancelled' ? { cancelled_at: at } : {}) }, path.length);
+    if (story.repriceAfter !== null) {
+      next({ price_cents: story.repriceAfter });
+      happened.repricedAfterCompletion += 1;
+    }
+    if (story.remove) {
+      happened.deleted += 1;
+      if (story.fate === 'completed') happened.deletedCompleted += 1;
+    }
+    return { versions, remove: story.remove };
+  });
+  const rounds = Math.max(...lives.map((life) => life.versions.length));
+  for (let round = 0; round < rounds; round += 1)
+    await batchWrite(
+      putsOf(lives.flatMap(({ versions }) => (versions[round] ? [appointmentCodec.toItem(versions[round])] : []))),
+    );
+  // Sure things, whatever the draws: a completed visit on the DST change day, and a client whose
+  // only visit is in the second half (a new client there).
+  const newcomer = await makeClient(scene.practice);
+  const sure = [
+    { client: scene.clients[0].id, date: DST },
+    { client: newcomer.id, date: RANGES['the second half (returning clients)'].from },
+  ].map(({ client, date }) =>
+    appointmentRecord({
+      medspaId: mid,
+      clientId: client,
+      serviceId: scene.services[1].id,
+      providerId: scene.providers.allDay.id,
+      scheduledAt: utc(date, '12:00'),
+      durationMinutes: 60,
+      priceCents: 25_000,
+      status: 'completed',
+      at,
+    }),
+  );
+  await batchWrite(putsOf(sure.map((record) => appointmentCodec.toItem(record))));
+  await batchWrite(
+    lives
+      .filter((life) => life.remove)
+      .map(({ versions }) => ({ DeleteRequest: { Key: appointmentKey(mid, versions[0].id) } })),
+  );
 }
 
 /** `run` over the items, `size` at a time; the results in the items' order. */
@@ -182,6 +312,7 @@ async function inChunks<T, R>(items: readonly T[], size: number, run: (item: T) 
 /** A random instant of a window day, at times that sit near local midnight too. */
 const someInstant = () => new Date(utc(pick(DAYS), pick(['00:10', '07:45', '12:00', '19:30', '23:50'])));
 
+/** Payments and retail sales through their use cases (sales: some of them damaged stock, which is no revenue). */
 async function addMoney(payments: number, sales: number) {
   const mid = scene.practice.medspaId;
   await inChunks(Array.from({ length: payments }), 8, () =>
@@ -205,6 +336,47 @@ async function addMoney(payments: number, sales: number) {
   });
 }
 
+/** Payments and retail sales written below the use cases (test/fixtures/report-seed.ts). */
+async function seedMoney(payments: number, sales: number) {
+  const mid = scene.practice.medspaId;
+  await batchWrite(
+    putsOf([
+      ...Array.from({ length: payments }, () =>
+        paymentCodec.toItem(
+          paymentRecord(
+            mid,
+            pick(scene.clients).id,
+            500 + Math.floor(random() * 4000) * 10,
+            someInstant().toISOString(),
+          ),
+        ),
+      ),
+      ...Array.from({ length: sales }, () =>
+        stockAdjustmentCodec.toItem(
+          saleRecord(
+            mid,
+            pick(scene.products).id,
+            1 + Math.floor(random() * 3),
+            pick([4800, 2500, 3900]),
+            someInstant().toISOString(),
+          ),
+        ),
+      ),
+    ]),
+  );
+}
+
+/** Sells a plan at `at` (with its payment when `paid`), remembering its price at the sale. */
+async function sell(plan: { id: string; price_cents: number }, clientId: string, at: Date, paid: boolean) {
+  const input = {
+    plan_id: plan.id,
+    ...(paid ? { payment: { amount_cents: plan.price_cents, method: 'card' as const } } : {}),
+  };
+  const clientPlan = await sellPlan(scene.practice.medspaId, clientId, input, at);
+  sold.push({ created_at: clientPlan.created_at, price_cents: plan.price_cents });
+  return clientPlan;
+}
+
 // ---- The truth, from the public API ------------------------------------------------------------------
 
 interface Truth {
@@ -219,8 +391,9 @@ interface Truth {
     status: string;
     price_cents: number;
   }[];
-  payments: { amount_cents: number; created_at: string }[];
+  payments: { amount_cents: number; created_at: string; kind: string }[];
   sales: { delta: number; unit_price_cents: number; created_at: string }[];
+  plans: { price_cents: number; created_at: string }[];
   providers: {
     id: string;
     full_name: string;
@@ -252,8 +425,8 @@ async function loadTruth(from = addDays(FIRST, -1), to = addDays(LAST, 1)): Prom
   const zone = (await call('GET', '/v1/practice', { token })).body.data.time_zone;
   const listed = await pages(`/v1/appointments?from=${from}&to=${to}`, token);
   const appointments = [];
-  for (const chunk of Array.from({ length: Math.ceil(listed.length / 10) }, (_, i) =>
-    listed.slice(i * 10, i * 10 + 10),
+  for (const chunk of Array.from({ length: Math.ceil(listed.length / 25) }, (_, i) =>
+    listed.slice(i * 25, i * 25 + 25),
   )) {
     appointments.push(
       ...(await Promise.all(
@@ -285,6 +458,7 @@ async function loadTruth(from = addDays(FIRST, -1), to = addDays(LAST, 1)): Prom
     appointments,
     payments,
     sales,
+    plans: [...sold],
     providers: await pages('/v1/providers', token),
     services: await pages('/v1/services', token),
   };
@@ -310,6 +484,7 @@ function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'mo
       period: string;
       service_cents: number;
       retail_cents: number;
+      plans_cents: number;
       collected_cents: number;
       appointments_completed: number;
     }
@@ -317,7 +492,14 @@ function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'mo
   for (let d = range.from; d <= range.to; d = addDays(d, 1)) {
     const period = periodOf(d);
     if (!series.has(period))
-      series.set(period, { period, service_cents: 0, retail_cents: 0, collected_cents: 0, appointments_completed: 0 });
+      series.set(period, {
+        period,
+        service_cents: 0,
+        retail_cents: 0,
+        plans_cents: 0,
+        collected_cents: 0,
+        appointments_completed: 0,
+      });
   }
   for (const a of truth.appointments) {
     const date = localDate(a.scheduled_at, truth.zone);
@@ -333,12 +515,18 @@ function expectedRevenue(truth: Truth, range: Range, group: 'day' | 'week' | 'mo
     const date = localDate(s.created_at, truth.zone);
     if (within(date, range)) series.get(periodOf(date))!.retail_cents += -s.delta * s.unit_price_cents;
   }
+  for (const p of truth.plans) {
+    const date = localDate(p.created_at, truth.zone);
+    if (within(date, range)) series.get(periodOf(date))!.plans_cents += p.price_cents;
+  }
   const list = [...series.values()];
-  const sum = (key: 'service_cents' | 'retail_cents' | 'collected_cents') => list.reduce((t, e) => t + e[key], 0);
+  const sum = (key: 'service_cents' | 'retail_cents' | 'plans_cents' | 'collected_cents') =>
+    list.reduce((t, e) => t + e[key], 0);
   return {
-    total_cents: sum('service_cents') + sum('retail_cents'),
+    total_cents: sum('service_cents') + sum('retail_cents') + sum('plans_cents'),
     service_cents: sum('service_cents'),
     retail_cents: sum('retail_cents'),
+    plans_cents: sum('plans_cents'),
     collected_cents: sum('collected_cents'),
     series: list,
   };
@@ -443,37 +631,45 @@ const RANGES: Record<string, Range> = {
   'after the data': { from: addDays(LAST, 2), to: addDays(LAST, 12) },
 };
 
+/** Every report of every range against the brute force (the ranges side by side: their reads are independent). */
 async function expectReportsToMatch(truth: Truth) {
-  for (const [name, range] of Object.entries(RANGES)) {
-    for (const group of ['day', 'week', 'month'] as const) {
-      const revenue = await report('revenue', range, `&group_by=${group}`);
-      expect({ name, group, ...revenue }).toEqual({
-        name,
-        group,
-        from: range.from,
-        to: range.to,
-        currency: 'USD',
-        group_by: group,
-        ...expectedRevenue(truth, range, group),
-      });
-    }
-    const providers = await report('provider-performance', range);
-    expect({ name, rows: byId(providers) }).toEqual({ name, rows: byId(expectedProviders(truth, range)) });
-    expect(providers.map((p: { revenue_cents: number }) => p.revenue_cents)).toEqual(
-      [...providers.map((p: { revenue_cents: number }) => p.revenue_cents)].sort((a, b) => b - a),
-    );
-    expect({ name, ...(await report('client-retention', range)) }).toEqual({
+  await Promise.all(Object.entries(RANGES).map(([name, range]) => expectRangeToMatch(truth, name, range)));
+}
+
+async function expectRangeToMatch(truth: Truth, name: string, range: Range) {
+  const groups = ['day', 'week', 'month'] as const;
+  const [revenues, providers, retention, services] = await Promise.all([
+    Promise.all(groups.map((group) => report('revenue', range, `&group_by=${group}`))),
+    report('provider-performance', range),
+    report('client-retention', range),
+    report('service-popularity', range),
+  ]);
+  for (const [index, group] of groups.entries()) {
+    const revenue = revenues[index];
+    expect({ name, group, ...revenue }).toEqual({
       name,
+      group,
       from: range.from,
       to: range.to,
-      ...expectedRetention(truth, range),
+      currency: 'USD',
+      group_by: group,
+      ...expectedRevenue(truth, range, group),
     });
-    const services = await report('service-popularity', range);
-    expect({ name, rows: byId(services) }).toEqual({ name, rows: byId(expectedServices(truth, range)) });
-    expect(services.map((s: { bookings: number }) => s.bookings)).toEqual(
-      [...services.map((s: { bookings: number }) => s.bookings)].sort((a, b) => b - a),
-    );
   }
+  expect({ name, rows: byId(providers) }).toEqual({ name, rows: byId(expectedProviders(truth, range)) });
+  expect(providers.map((p: { revenue_cents: number }) => p.revenue_cents)).toEqual(
+    [...providers.map((p: { revenue_cents: number }) => p.revenue_cents)].sort((a, b) => b - a),
+  );
+  expect({ name, ...retention }).toEqual({
+    name,
+    from: range.from,
+    to: range.to,
+    ...expectedRetention(truth, range),
+  });
+  expect({ name, rows: byId(services) }).toEqual({ name, rows: byId(expectedServices(truth, range)) });
+  expect(services.map((s: { bookings: number }) => s.bookings)).toEqual(
+    [...services.map((s: { bookings: number }) => s.bookings)].sort((a, b) => b - a),
+  );
 }
 
 /** Every counter of the live generation (zeros dropped, like absent ones). */
@@ -494,71 +690,158 @@ async function liveCounters() {
 
 // ---- Setup ------------------------------------------------------------------------------------------
 
+/**
+ * Appointments seeded below the use cases, and stories lived through them. Enough that the
+ * appointments take more than one page of the API's list (100), the stream's batches (100
+ * records) and the aggregator's units (40 records, halved when over 100 actions) come full, and
+ * the rebuild's 4 lanes take about 50 sources each.
+ */
+const SEEDED = 110;
+const LIVED = 18;
+/** Payments and sales through the use cases, and seeded; plans sold in the window (half of them paid). */
+const MONEY = { payments: 10, sales: 8, seededPayments: 30, seededSales: 20, plansSold: 8 };
+/** The appointment booked with a client plan (price 0) and completed. */
+let planBooked: { id: string };
+
 beforeAll(async () => {
   const practice = await makePractice({ time_zone: NY });
-  const providers = {
-    allDay: await makeProvider(practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) }),
-    weekday: await makeProvider(practice, {
+  const [allDay, weekday, split] = await Promise.all([
+    makeProvider(practice, { working_hours: every([{ start: '00:00', end: '24:00' }]) }),
+    makeProvider(practice, {
       working_hours: every([{ start: '09:00', end: '17:00' }], WEEK.slice(0, 5)),
       time_off: [{ ...TIME_OFF, reason: 'training' }],
     }),
-    split: await makeProvider(practice, {
+    makeProvider(practice, {
       working_hours: every([
         { start: '08:00', end: '12:00' },
         { start: '13:00', end: '20:00' },
       ]),
     }),
-  };
+  ]);
+  const providers = { allDay, weekday, split };
   const certified = Object.values(providers).map((p) => p.id);
-  const services = [];
-  for (const [price, duration] of [
-    [4500, 30],
-    [25000, 60],
-    [12000, 45],
-    [80000, 90],
-  ])
-    services.push(
-      await makeService(practice, { price_cents: price, duration_minutes: duration, provider_ids: certified }),
-    );
-  const clients = [];
-  for (let i = 0; i < 30; i += 1) clients.push(await makeClient(practice));
-  const products = [
-    await makeProduct(practice, { price_cents: 4800 }),
-    await makeProduct(practice, { price_cents: 2500 }),
-  ];
+  const services = await Promise.all(
+    [
+      [4500, 30],
+      [25000, 60],
+      [12000, 45],
+      [80000, 90],
+    ].map(([price, duration]) =>
+      makeService(practice, { price_cents: price, duration_minutes: duration, provider_ids: certified }),
+    ),
+  );
+  const clients = await Promise.all(Array.from({ length: 12 }, () => makeClient(practice)));
+  const products = await Promise.all([
+    makeProduct(practice, { price_cents: 4800 }),
+    makeProduct(practice, { price_cents: 2500 }),
+  ]);
   const caller = { medspaId: practice.medspaId, clientId: practice.clientId, role: 'admin' as Role };
   for (const product of products)
     await createStockAdjustment(caller, product.id, { delta: 1000, reason: 'received' }, new Date());
-  scene = { practice, providers, services, clients, products, caller };
+  const plans = await Promise.all([
+    makePlan(practice, {
+      kind: 'package',
+      price_cents: 60_000,
+      benefits: [{ service_id: services[0].id, quantity: 6 }],
+    }),
+    makePlan(practice, {
+      kind: 'membership',
+      name: 'Glow club',
+      price_cents: 9_900,
+      term_months: 1,
+      benefits: [{ service_id: services[1].id, quantity: 2 }],
+    }),
+  ]);
+  scene = { practice, providers, services, clients, products, plans, caller };
 
-  const slots: [Kind, string, string][] = [];
+  // Through the use cases: every story kind on bookings spread over the window.
+  const free: [Kind, string, string][] = [];
   for (const date of DAYS)
     for (const kind of Object.keys(SLOTS) as Kind[])
-      for (const time of SLOTS[kind]) if (slotFree(kind, date, time) && random() < 0.72) slots.push([kind, date, time]);
-  const booked = await inChunks(slots, 6, ([kind, date, time]) => book(kind, date, time));
-  await inChunks(booked, 6, (appointment) => liveThrough(appointment.id));
-  await addMoney(70, 40);
+      for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
+  const step = Math.floor(free.length / LIVED);
+  const slots = Array.from({ length: LIVED }, (_, i) => free[i * step]);
+  const booked = await inChunks(slots, 9, ([kind, date, time]) => book(kind, date, time));
+  await inChunks(
+    booked.map((appointment, i) => ({ id: appointment.id, story: storyNumber(i) })),
+    9,
+    ({ id, story }) => liveThrough(id, story),
+  );
+
+  // A plan booking: price 0, completed (its value is the plan's, counted at the sale).
+  const mid = practice.medspaId;
+  const bought = await sell(plans[0], clients[0].id, new Date(), true);
+  const [kind, date, time] = free.find(([k, d, t]) => slotFree(k, d, t))!;
+  planBooked = await book(kind, date, time, {
+    client_id: clients[0].id,
+    service_id: services[0].id,
+    client_plan_id: bought.id,
+  });
+  for (const status of PATHS.completed) await changeStatus(mid, planBooked.id, status as never, { now: new Date() });
+
+  // Plans sold in the window, half with a payment; the package is repriced halfway (sales keep their price).
+  for (let i = 0; i < MONEY.plansSold; i += 1) {
+    if (i === MONEY.plansSold / 2) {
+      await changePlan(mid, plans[0].id, { price_cents: 65_000 }, { now: new Date() });
+      plans[0].price_cents = 65_000;
+    }
+    const clientPlan = await sell(plans[i % 2], pick(clients).id, someInstant(), i % 4 < 2);
+    // Later versions of a sold plan sell nothing more.
+    if (i === 2) await changePlanStatus(mid, clientPlan.id, 'pause', {}, new Date());
+    if (i === 5) await changePlanStatus(mid, clientPlan.id, 'cancel', {}, new Date());
+  }
+
+  await seedAppointments(SEEDED);
+  await addMoney(MONEY.payments, MONEY.sales);
+  await seedMoney(MONEY.seededPayments, MONEY.seededSales);
   await stream.drain();
-}, 900_000);
+}, 300_000);
+
+/** The raw data as the API shows it after the setup (read once, for the first two tests). */
+let setupTruth: Promise<Truth> | null = null;
+const truthAfterSetup = () => {
+  setupTruth ??= loadTruth();
+  return setupTruth;
+};
 
 afterAll(() => stream.close());
 
 describe('reports from stream-kept counters', () => {
-  it('the practice has a few hundred appointments in every status', async () => {
-    const truth = await loadTruth();
-    expect(truth.appointments.length).toBeGreaterThan(200);
+  it('the practice has more than a page of appointments in every status, and plans sold, one of them booked', async () => {
+    const truth = await truthAfterSetup();
+    expect(truth.appointments.length).toBeGreaterThan(100);
     const statuses = new Set(truth.appointments.map((a) => a.status));
     for (const status of ['scheduled', 'confirmed', 'checked_in', 'in_progress', 'completed', 'cancelled', 'no_show'])
       expect(statuses).toContain(status);
-    expect(truth.payments.length).toBe(70);
-    expect(truth.sales.length).toBeGreaterThan(10);
-    expect(happened.moved).toBeGreaterThan(10);
-    expect(happened.repricedBefore).toBeGreaterThan(5);
-    expect(happened.repricedAfterCompletion).toBeGreaterThan(10);
-    expect(happened.deleted).toBeGreaterThan(3);
+    // The window's payments: through the use case, seeded, and those of the plans sold with one.
+    expect(truth.payments.length).toBe(MONEY.payments + MONEY.seededPayments + MONEY.plansSold / 2);
+    expect(truth.payments.filter((p) => p.kind === 'plan')).toHaveLength(MONEY.plansSold / 2);
+    expect(truth.sales.length).toBeGreaterThan(MONEY.seededSales);
+    expect(happened.moved).toBeGreaterThan(5);
+    expect(happened.repricedBefore).toBeGreaterThan(3);
+    expect(happened.repricedAfterCompletion).toBeGreaterThan(5);
+    expect(happened.deleted).toBeGreaterThan(2);
+    // Every kind of change also went through the use cases.
+    expect(lived).toEqual({
+      moved: expect.any(Number),
+      repricedBefore: expect.any(Number),
+      repricedAfterCompletion: expect.any(Number),
+      deleted: expect.any(Number),
+      deletedCompleted: expect.any(Number),
+    });
+    expect(Math.min(...Object.values(lived))).toBeGreaterThan(0);
+    // A plan booking is worth 0 as a service when completed.
+    expect(truth.appointments.find((a) => a.id === planBooked.id)).toMatchObject({
+      status: 'completed',
+      price_cents: 0,
+    });
     // The figures are not trivially zero: every kind of money and both kinds of clients occur.
     const whole = expectedRevenue(truth, RANGES['the whole window (DST change and a month end inside)'], 'month');
-    expect(Math.min(whole.service_cents, whole.retail_cents, whole.collected_cents)).toBeGreaterThan(0);
+    expect(Math.min(whole.service_cents, whole.retail_cents, whole.plans_cents, whole.collected_cents)).toBeGreaterThan(
+      0,
+    );
+    // Sales before the package's reprice count its old price, those after its new one.
+    expect(new Set(truth.plans.map((p) => p.price_cents))).toEqual(new Set([60_000, 65_000, 9_900]));
     const later = expectedRetention(truth, RANGES['the second half (returning clients)']);
     expect(Math.min(later.new_clients, later.returning_clients)).toBeGreaterThan(0);
     expect(
@@ -566,8 +849,8 @@ describe('reports from stream-kept counters', () => {
     ).toBeGreaterThan(0);
   }, 120_000);
 
-  it('every report equals a brute-force computation over the raw appointments, payments and sales', async () => {
-    await expectReportsToMatch(await loadTruth());
+  it('every report equals a brute-force computation over the raw appointments, payments, sales and plans sold', async () => {
+    await expectReportsToMatch(await truthAfterSetup());
   }, 300_000);
 
   it('replaying the stream (again, in other batch sizes, and after the markers expired) leaves every counter unchanged', async () => {
@@ -577,21 +860,14 @@ describe('reports from stream-kept counters', () => {
     for (let i = 0; i < records.length; i += 37) await stream.apply(records.slice(i, i + 37));
     expect(await liveCounters()).toEqual(before);
     // The markers expire after 48 h; the ledger still knows each version was counted.
-    const marked = records.flatMap((record) => (record.eventID ? [record.eventID] : []));
-    // In BatchWrites of 25 (thousands of markers: one request each was seconds of round trips).
-    const batches = Array.from({ length: Math.ceil(marked.length / 25) }, (_, i) =>
-      marked.slice(i * 25, i * 25 + 25).map((eventId) => ({
-        DeleteRequest: { Key: reportStreamMarkerKey(scene.practice.medspaId, eventId) },
-      })),
-    );
-    await inChunks(batches, 4, async (batch) => {
-      for (let requests = batch; requests.length > 0; ) {
-        const { UnprocessedItems } = await ddb().send(
-          new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-        );
-        requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-      }
+    // Only report sources have markers.
+    const marked = records.flatMap((record) => {
+      const source = decodeReportSource(record);
+      return record.eventID && source && source.kind !== 'PRACTICE' ? [record.eventID] : [];
     });
+    await batchWrite(
+      marked.map((eventId) => ({ DeleteRequest: { Key: reportStreamMarkerKey(scene.practice.medspaId, eventId) } })),
+    );
     for (let i = 0; i < records.length; i += 100) await stream.apply(records.slice(i, i + 100));
     expect(await liveCounters()).toEqual(before);
     await stream.drain();
@@ -616,40 +892,47 @@ describe('reports from stream-kept counters', () => {
     await stream.drain();
   }, 300_000);
 
-  it('a rebuild while bookings, status changes and payments keep flowing through the stream still ends exact', async () => {
+  it('a rebuild while bookings, status changes, payments and plan sales keep flowing through the stream still ends exact', async () => {
     const mid = scene.practice.medspaId;
     const free: [Kind, string, string][] = [];
     for (const date of DAYS)
       for (const kind of Object.keys(SLOTS) as Kind[])
         for (const time of SLOTS[kind]) if (slotFree(kind, date, time)) free.push([kind, date, time]);
     const building = async () => (await readReportContext(mid)).pointer.building;
-    // The rebuild takes its generation, then waits before reading the sources: changes streamed
-    // meanwhile must land in both generations.
-    const rebuilding = rebuildAggregates(mid, { settleMs: 2500 });
-    while (!(await building())) await new Promise((resolve) => setTimeout(resolve, 5));
-    const early = [];
-    for (const [kind, date, time] of free.splice(0, 3)) early.push(await book(kind, date, time));
-    await updateAppointment(mid, early[0].id, { price_cents: 31_500 }, { now: new Date() });
-    const generation = await building();
-    expect(await stream.drain()).toBeGreaterThan(0);
-    expect(await building()).toBe(generation);
-
-    // More changes keep coming while the rebuild reads the sources and counts them.
+    let generation: string | null = null;
     let writing = true;
-    const writes = (async () => {
-      const fresh: { id: string }[] = [...early];
-      for (const [kind, date, time] of free.slice(0, 21)) fresh.push(await book(kind, date, time));
-      await inChunks(fresh, 4, (appointment) => liveThrough(appointment.id));
-      await addMoney(10, 6);
-      writing = false;
-    })();
-    const pumping = (async () => {
-      while (writing) {
-        await stream.drain();
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    })();
-    const rebuilt = await rebuilding;
+    let writes: Promise<void> = Promise.resolve();
+    let pumping: Promise<void> = Promise.resolve();
+    const rebuilt = await rebuildAggregates(mid, {
+      // The rebuild has taken its generation and waits before reading the sources: changes
+      // streamed now must land in both generations.
+      settled: async () => {
+        generation = await building();
+        expect(generation).not.toBeNull();
+        const early = [];
+        for (const [kind, date, time] of free.splice(0, 3)) early.push(await book(kind, date, time));
+        await updateAppointment(mid, early[0].id, { price_cents: 31_500 }, { now: new Date() });
+        await sell(scene.plans[1], scene.clients[1].id, someInstant(), false);
+        expect(await stream.drain()).toBeGreaterThan(0);
+        expect(await building()).toBe(generation);
+        // More changes keep coming while the rebuild reads the sources and counts them.
+        writes = (async () => {
+          const fresh: { id: string }[] = [...early];
+          for (const [kind, date, time] of free.slice(0, 5)) fresh.push(await book(kind, date, time));
+          await inChunks(fresh, 4, (appointment) => liveThrough(appointment.id));
+          await sell(scene.plans[0], scene.clients[2].id, someInstant(), true);
+          await addMoney(6, 4);
+          writing = false;
+        })();
+        // ...and the stream counts them meanwhile, into both generations.
+        pumping = (async () => {
+          while (writing) {
+            await stream.drain();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        })();
+      },
+    });
     await Promise.all([writes, pumping]);
     await stream.drain();
     expect(rebuilt.generation).toBe(generation);
@@ -709,8 +992,8 @@ describe('reports from stream-kept counters', () => {
     await changePractice(mid, { time_zone: 'America/Los_Angeles' }, { now: new Date() });
     const free: [Kind, string, string][] = [];
     for (const date of DAYS) if (slotFree('split', date, '18:15')) free.push(['split', date, '18:15']);
-    for (const [kind, date, time] of free.slice(0, 4)) await book(kind, date, time);
-    await addMoney(5, 0);
+    for (const [kind, date, time] of free.slice(0, 2)) await book(kind, date, time);
+    await addMoney(3, 0);
     await stream.drain();
     await rebuildAggregates(mid, { settleMs: 0 });
     const truth = await loadTruth();

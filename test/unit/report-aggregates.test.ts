@@ -3,6 +3,7 @@ import {
   clientSeenCounter,
   FIRST_VISITS,
   planGeneration,
+  planSaleFacts,
   providerCounter,
   serviceCounter,
   type CountedFacts,
@@ -152,6 +153,31 @@ describe('report counters (pure planning)', () => {
     expect(totals).toEqual({ '2031-03-01': { collected_cents: 4200 }, '2031-02-28': { retail_cents: 9600 } });
   });
 
+  it('a plan sold counts its price at sale on its sale day, once; its later versions (pause, cancel) move nothing', () => {
+    const sold = { kind: 'plan', date: '2031-03-01', amount_cents: 60000 } as const;
+    const { totals } = run([
+      [change(1, sold, 'PLAN_SALE#1')],
+      [change(2, sold, 'PLAN_SALE#1')],
+      [change(3, sold, 'PLAN_SALE#1'), change(1, sold, 'PLAN_SALE#1')],
+    ]);
+    expect(totals).toEqual({ '2031-03-01': { plans_cents: 60000 } });
+    // A record gone (never in practice; a rebuild or a replay of a removal) takes its sale back.
+    expect(run([[change(1, sold, 'PLAN_SALE#1')], [change(2, null, 'PLAN_SALE#1')]]).totals).toEqual({});
+  });
+
+  it('planSaleFacts: the sale at its price, on the practice-local date it was sold', () => {
+    const sale = {
+      medspa_id: 'm1',
+      client_plan_id: 'cp1',
+      client_id: 'c1',
+      plan_id: 'p1',
+      price_cents: 9900,
+      // 02:30 UTC is still the evening before in New York.
+      created_at: '2031-03-01T02:30:00.000Z',
+    };
+    expect(planSaleFacts(sale, 'America/New_York')).toEqual({ kind: 'plan', date: '2031-02-28', amount_cents: 9900 });
+  });
+
   it('writes are conditioned on the state read: absent ledger and client items, or their version and revision', () => {
     const state = empty();
     state.ledger.set('APPOINTMENT#a1', { version: 4, facts: appt({ status: 'in_progress' }) });
@@ -188,21 +214,36 @@ describe('report maths', () => {
     expect(reportRange({ from: '2031-01-02', to: '2031-01-01' }, '2031-03-31')).toMatchObject({ path: 'to' });
   });
 
-  it('revenue: every period of the range, edges counting only days inside, totals = service + retail', () => {
+  it('revenue: every period of the range, edges counting only days inside, totals = service + retail + plans', () => {
     const days: { date: string; counters: Record<string, number> }[] = [
       { date: '2031-02-28', counters: { service_cents: 100, retail_cents: 5, completed: 1 } },
-      { date: '2031-03-01', counters: { service_cents: 200, collected_cents: 50, completed: 2 } },
-      { date: '2031-03-05', counters: { service_cents: 1000, completed: 9 } },
+      { date: '2031-03-01', counters: { service_cents: 200, collected_cents: 50, plans_cents: 7000, completed: 2 } },
+      { date: '2031-03-05', counters: { service_cents: 1000, plans_cents: 9000, completed: 9 } },
     ];
     const report = revenueReport(days, { from: '2031-02-27', to: '2031-03-02' }, 'month');
     expect(report).toEqual({
-      total_cents: 305,
+      total_cents: 7305,
       service_cents: 300,
       retail_cents: 5,
+      plans_cents: 7000,
       collected_cents: 50,
       series: [
-        { period: '2031-02', service_cents: 100, retail_cents: 5, collected_cents: 0, appointments_completed: 1 },
-        { period: '2031-03', service_cents: 200, retail_cents: 0, collected_cents: 50, appointments_completed: 2 },
+        {
+          period: '2031-02',
+          service_cents: 100,
+          retail_cents: 5,
+          plans_cents: 0,
+          collected_cents: 0,
+          appointments_completed: 1,
+        },
+        {
+          period: '2031-03',
+          service_cents: 200,
+          retail_cents: 0,
+          plans_cents: 7000,
+          collected_cents: 50,
+          appointments_completed: 2,
+        },
       ],
     });
     expect(revenueReport([], { from: '2031-02-27', to: '2031-03-02' }, 'day').series.map((s) => s.period)).toEqual([

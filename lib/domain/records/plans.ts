@@ -41,6 +41,18 @@ export interface ClientPlanRecord extends Versioned {
   cancel_at_term_end: boolean;
 }
 
+/** A client plan's sale as the revenue report counts it (never changed once written). */
+export interface PlanSaleRecord {
+  medspa_id: string;
+  client_plan_id: string;
+  client_id: string;
+  plan_id: string;
+  /** The plan's price when sold. */
+  price_cents: number;
+  /** When it was sold (the client plan's created_at). */
+  created_at: string;
+}
+
 /** The units of one service of a client plan: changed only by conditional writes, each with its ledger entry. */
 export interface PlanBalanceRecord extends Balance {
   medspa_id: string;

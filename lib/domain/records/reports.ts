@@ -28,7 +28,9 @@ export type CountedFacts =
       duration_minutes: number;
     }
   | { kind: 'payment'; date: string; amount_cents: number }
-  | { kind: 'sale'; date: string; amount_cents: number };
+  | { kind: 'sale'; date: string; amount_cents: number }
+  /** A client plan sold: its price_cents at sale, on the local date of the sale. */
+  | { kind: 'plan'; date: string; amount_cents: number };
 
 /** A generation's ledger entry for one source record: the version and facts it has counted. */
 export interface ReportLedgerRecord {
