@@ -32,7 +32,8 @@ export type EntityType =
   | 'WEBHOOK'
   | 'CRED'
   | 'PKEY'
-  | 'PLAN';
+  | 'PLAN'
+  | 'PHOTO';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -108,6 +109,14 @@ export const consentsPk = (medspaId: string, clientId: string) => `${practicePre
 export const consentKey = (medspaId: string, clientId: string, signedAt: string, consentId: string): Key => ({
   pk: consentsPk(medspaId, clientId),
   sk: `${signedAt}#${consentId}`,
+});
+
+/** A client's photos by upload time (gsi2): their list, and erasing them with the client. The photo itself is in the `PHOTO` collection. */
+export const clientPhotosIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_PHOTOS#${clientId}`;
+export const clientPhotosIndexKeys = (medspaId: string, clientId: string, createdAt: string, photoId: string) => ({
+  gsi2pk: clientPhotosIndexPk(medspaId, clientId),
+  gsi2sk: `${createdAt}#${photoId}`,
 });
 
 /** Bookable resources whose time is claimed. */
@@ -438,6 +447,7 @@ export const PARTITIONS = {
   reportLedger: reportLedgerPk(ANY_ID, '*'),
   reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
   reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
+  photos: collectionPk(ANY_ID, 'PHOTO'),
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
@@ -457,6 +467,7 @@ export const INDEX_PARTITIONS = {
   lowStock: { index: 'gsi2', pattern: lowStockIndexPk(ANY_ID) },
   clientPlansByClient: { index: 'gsi2', pattern: clientPlansIndexPk(ANY_ID, ANY_ID) },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
+  clientPhotos: { index: 'gsi2', pattern: clientPhotosIndexPk(ANY_ID, ANY_ID) },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;
