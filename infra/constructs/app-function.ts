@@ -359,10 +359,12 @@ export class AppFunction extends Construct {
    * PutObjectTagging (confirming an arrival), ListBucket on the bucket (so a missing object is a
    * 404, not a 403: keys hold ids only), kms:Decrypt. `delete`: DeleteObject.
    */
-  bindPhotos(bucket: IBucket, access: readonly PhotoAccess[]): this {
+  bindPhotos(bucket: IBucket, bucketName: string, access: readonly PhotoAccess[]): this {
     if (access.length === 0) return this;
     this.addEnvironment('PHOTOS_BUCKET', bucket.bucketName);
-    const objects = bucket.arnForObjects(`${PHOTO_OBJECT_PREFIX}*`);
+    // The ARNs from the bucket's fixed name, made in this stack (see data-store.ts `photosBucketName`).
+    const bucketArn = Stack.of(this).formatArn({ service: 's3', region: '', account: '', resource: bucketName });
+    const objects = `${bucketArn}/${PHOTO_OBJECT_PREFIX}*`;
     const s3Actions = [
       ...new Set(
         access.flatMap((what) =>
@@ -396,7 +398,7 @@ export class AppFunction extends Construct {
             sid: 'PhotoBucketList',
             effect: Effect.ALLOW,
             actions: ['s3:ListBucket'],
-            resources: [bucket.bucketArn],
+            resources: [bucketArn],
           }),
       );
     const keyActions = [

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -185,6 +185,14 @@ export class DataStore extends Construct {
   }
 }
 
+/**
+ * The photos bucket's name, fixed so the functions' grants can name its objects' ARN in their own
+ * stack (a reference to the bucket from the stateless stack is an import that cdk-nag cannot match
+ * to an acknowledgement). Unique per account, region and stage; at most 63 characters for a stage
+ * of 24 and any region.
+ */
+export const photosBucketName = (stage: string) => `medspa-${stage}-img-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+
 /** How long a deleted photo's image stays recoverable (as a noncurrent version) before it is gone. */
 const DELETED_PHOTO_RECOVERY_DAYS = 7;
 
@@ -217,6 +225,7 @@ function photoBucket(scope: Construct, settings: StageSettings, key: Key): Bucke
   });
 
   const bucket = new Bucket(scope, 'Photos', {
+    bucketName: photosBucketName(settings.stage),
     encryption: BucketEncryption.KMS,
     encryptionKey: key,
     bucketKeyEnabled: true,

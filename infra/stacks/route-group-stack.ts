@@ -17,6 +17,7 @@ import {
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs, type FunctionTracing } from '../constructs/app-function';
 import { FunctionRole, tableAccessSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
+import { photosBucketName } from '../constructs/data-store';
 import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
 
@@ -104,7 +105,7 @@ export class RouteGroupStack extends NestedStack {
       if (tableAccess) fn.bindTable(table, tableAccess.writes, tableAccess.reads);
       if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
       for (const name of secretsOf(route)) fn.bindSecret(name, secrets[name]);
-      fn.bindPhotos(props.data.photos, photoAccessOf(route));
+      fn.bindPhotos(props.data.photos, photosBucketName(props.settings.stage), photoAccessOf(route));
       this.functions[operation] = fn.fn;
       acknowledge(fn, {
         ...bothPacks(
