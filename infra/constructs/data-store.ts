@@ -4,13 +4,7 @@ import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } fr
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  HttpMethods,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { SecretName } from '../../lib/crypto/named-secret';
 import { PENDING_UPLOAD_EXPIRY_DAYS, PENDING_UPLOAD_TAG, PHOTO_OBJECT_PREFIX } from '../../lib/domain/photos';
@@ -218,10 +212,26 @@ function photoBucket(scope: Construct, settings: StageSettings, key: Key): Bucke
     removalPolicy: settings.removalPolicy,
   });
   acknowledge(accessLogs, {
-    ...bothPacks('S1', 'S3BucketLoggingEnabled', 'This is the access-log bucket of the photos bucket: logging it would log the logs.'),
-    ...bothPacks(undefined, 'S3BucketVersioningEnabled', 'Access logs are written once by S3 and expire after a year; versions would keep nothing more.'),
-    ...bothPacks(undefined, 'S3BucketReplicationEnabled', 'Cross-region replication of access logs is an account-level decision left to the operator.'),
-    ...bothPacks(undefined, 'S3DefaultEncryptionKMS', 'S3 server access logging delivers only to buckets under S3-managed keys (SSE-S3).'),
+    ...bothPacks(
+      'S1',
+      'S3BucketLoggingEnabled',
+      'This is the access-log bucket of the photos bucket: logging it would log the logs.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3BucketVersioningEnabled',
+      'Access logs are written once by S3 and expire after a year; versions would keep nothing more.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3BucketReplicationEnabled',
+      'Cross-region replication of access logs is an account-level decision left to the operator.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3DefaultEncryptionKMS',
+      'S3 server access logging delivers only to buckets under S3-managed keys (SSE-S3).',
+    ),
   });
 
   const bucket = new Bucket(scope, 'Photos', {

@@ -44,7 +44,13 @@ function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: s
     const objectArn = `${bucketArn}/${path.key ?? ''}`;
     const viaS3 = (action: string): IamRequest[] =>
       model.photosBucket.keyArn
-        ? [{ action, resource: model.photosBucket.keyArn, context: { 'kms:ViaService': `s3.${model.region}.amazonaws.com` } }]
+        ? [
+            {
+              action,
+              resource: model.photosBucket.keyArn,
+              context: { 'kms:ViaService': `s3.${model.region}.amazonaws.com` },
+            },
+          ]
         : [];
     const object = (action: string): IamRequest => ({ action, resource: objectArn, context: {} });
     const tagging = new URL(request.url ?? '/', 'http://local').searchParams.has('tagging');
@@ -70,7 +76,10 @@ function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: s
 }
 
 /** Why the request may not go on (its S3 error), or null. */
-async function refusal(request: IncomingMessage, bucket: string): Promise<Exclude<SignatureCheck, { ok: true }> | null> {
+async function refusal(
+  request: IncomingMessage,
+  bucket: string,
+): Promise<Exclude<SignatureCheck, { ok: true }> | null> {
   const signature = await checkSignature(request, new Date());
   if (!signature.ok) return signature;
   const known = signature.accessKeyId === localS3AccessKey(undefined);
@@ -89,7 +98,10 @@ async function refusal(request: IncomingMessage, bucket: string): Promise<Exclud
   if (pathBucket !== bucket) return { ok: false, status: 403, code: 'AccessDenied', message: 'Access Denied' };
   let denied: string | undefined;
   try {
-    denied = await deniedAs(fn, iamRequestsOf(request, { bucket, key: key.length ? decodeURIComponent(key.join('/')) : undefined }));
+    denied = await deniedAs(
+      fn,
+      iamRequestsOf(request, { bucket, key: key.length ? decodeURIComponent(key.join('/')) : undefined }),
+    );
   } catch {
     return { ok: false, status: 403, code: 'InvalidAccessKeyId', message: `No function ${fn} in the stage` };
   }

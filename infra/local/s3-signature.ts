@@ -19,7 +19,8 @@ const MISMATCH: SignatureCheck = {
   ok: false,
   status: 403,
   code: 'SignatureDoesNotMatch',
-  message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+  message:
+    'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
 };
 
 /** Query parameters the signature itself consists of (the signer adds them again). */

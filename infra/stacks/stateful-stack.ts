@@ -18,7 +18,10 @@ export class StatefulStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     const settings = stageSettings(props.stage); // validates the stage before it becomes part of a stack name
-    super(scope, id, { description: `medspa-api (${props.stage}): table, keys, event bus, secrets, photos bucket`, ...props });
+    super(scope, id, {
+      description: `medspa-api (${props.stage}): table, keys, event bus, secrets, photos bucket`,
+      ...props,
+    });
     this.settings = settings;
     this.data = new DataStore(this, 'Data', settings);
 

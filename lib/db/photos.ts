@@ -26,7 +26,11 @@ export async function putPhoto(
       {
         name: 'photo',
         action: {
-          Put: { TableName: tableName(), Item: photoCodec.toItem(photo), ConditionExpression: 'attribute_not_exists(pk)' },
+          Put: {
+            TableName: tableName(),
+            Item: photoCodec.toItem(photo),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
         },
       },
       {
@@ -53,7 +57,12 @@ export const getPhoto = async (medspaId: string, id: string): Promise<PhotoRecor
 
 /** A page of the client's photos, newest first, with `total` (the index trails a write by about a second). */
 export const listPhotosOf = (medspaId: string, clientId: string, page: PageRequest): Promise<Page<PhotoRecord>> =>
-  queryPage(photoCodec, { partition: clientPhotosIndexPk(medspaId, clientId), index: 'gsi2', descending: true, ...page });
+  queryPage(photoCodec, {
+    partition: clientPhotosIndexPk(medspaId, clientId),
+    index: 'gsi2',
+    descending: true,
+    ...page,
+  });
 
 /** Every photo of the client (its erasure). */
 export const allPhotosOf = (medspaId: string, clientId: string): Promise<PhotoRecord[]> =>

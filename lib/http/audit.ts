@@ -35,7 +35,12 @@ async function recordOutcome(request: ApiMiddyRequest) {
   const status = response?.statusCode ?? 500;
   const denied = status === 401 || status === 403;
   // A replay changes nothing: the first request's entry stands (a caller refused before its replay is audited).
-  if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied && !state.route.auditReads)) return;
+  if (
+    !state.caller ||
+    (state.replay && !request.error) ||
+    (state.route.method === 'GET' && !denied && !state.route.auditReads)
+  )
+    return;
   if (state.writes.isCommitted && status < 400) return;
   const outcome =
     status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');

@@ -16,7 +16,11 @@ export const PhotoParams = /* @__PURE__ */ schema(() => z.object({ id: IdOf('pho
 export const CreatePhotoBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
-      content_type: doc(z.enum(PHOTO_CONTENT_TYPES), 'The image type; the upload must send exactly this.', 'image/jpeg'),
+      content_type: doc(
+        z.enum(PHOTO_CONTENT_TYPES),
+        'The image type; the upload must send exactly this.',
+        'image/jpeg',
+      ),
       byte_size: doc(
         z.number().check(z.int(), z.gte(1), z.lte(MAX_PHOTO_BYTES)),
         `The image's exact size in bytes, 1 to ${MAX_PHOTO_BYTES} (20 MB); the upload must be exactly this long.`,
@@ -61,7 +65,9 @@ export const Photo = /* @__PURE__ */ schema(() =>
           'https://medspa-api-prod-photos.s3.us-east-1.amazonaws.com/photos/...?X-Amz-Signature=...',
         ),
       ),
-      download_expires_at: z.optional(Instant('Only when `ready`: when `download_url` stops working.', EXAMPLE_TIME.updated)),
+      download_expires_at: z.optional(
+        Instant('Only when `ready`: when `download_url` stops working.', EXAMPLE_TIME.updated),
+      ),
       ...Timestamps,
     }),
     { description: 'A clinical photo (PHI: encrypted at rest, never public; every read is audited).', id: 'Photo' },
@@ -96,4 +102,3 @@ export const CreatedPhoto = /* @__PURE__ */ schema(() =>
   }),
 );
 export type CreatedPhoto = z.output<typeof CreatedPhoto>;
-

@@ -22,7 +22,7 @@ import type { ClientHistoryEntry } from '../schemas/clients';
 import type { ClientRecord } from '../domain/records';
 import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
-import { erasePhotosOf } from './photos';
+import { erasePhotosOf } from './photo-erasure';
 import { toListResult, type ListResult } from './list-result';
 import { failureOf } from './failures';
 import {

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
 import { getAppointment } from '../db/appointments';
-import { allPhotosOf, deletePhotoItem, getPhoto, listPhotosOf, markPhotoReady, putPhoto } from '../db/photos';
+import { deletePhotoItem, getPhoto, listPhotosOf, markPhotoReady, putPhoto } from '../db/photos';
 import type { RequestWrites } from '../db/request-writes';
 import { isEntityId } from '../db/resources';
 import { photoObjectKey } from '../domain/photos';
 import type { PhotoRecord } from '../domain/records';
 import { AppError } from '../errors';
 import type { CreatedPhoto, CreatePhotoInput, Photo } from '../schemas/photos';
-import {
-  confirmObject,
-  deleteObject,
-  objectExists,
-  presignDownload,
-  presignUpload,
-} from '../storage/photo-objects';
+import { confirmObject, deleteObject, objectExists, presignDownload, presignUpload } from '../storage/photo-objects';
 import { ofLiveClient } from './clients';
 import { failureOf } from './failures';
 import { toListResult, type ListResult } from './list-result';
@@ -120,25 +114,4 @@ export async function removePhoto(
   await deleteObject(photo.object_key);
   if (!(await deletePhotoItem(photo, options.writes))) throw new AppError('PHOTO_NOT_FOUND');
   return { id, deleted: true };
-}
-
-/** How many photos an erasure deletes at once. */
-const ERASE_CONCURRENCY = 8;
-
-/**
- * Erasing a client (section 5) deletes their photos: every image, then its item. Runs after the
- * client's deletion committed, so no new photo can be added; the index is eventually consistent,
- * so a photo created in the same instant can be missed (its upload URL still works for at most 15
- * minutes, and its object, never confirmed, is removed by the bucket's orphan rule).
- */
-export async function erasePhotosOf(medspaId: string, clientId: string): Promise<void> {
-  const photos = await allPhotosOf(medspaId, clientId);
-  for (let start = 0; start < photos.length; start += ERASE_CONCURRENCY) {
-    await Promise.all(
-      photos.slice(start, start + ERASE_CONCURRENCY).map(async (photo) => {
-        await deleteObject(photo.object_key);
-        await deletePhotoItem(photo);
-      }),
-    );
-  }
 }

@@ -230,13 +230,16 @@ describe('stage dev (current routes and workers)', () => {
     const [photos] = ofType(stateful, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('DataPhotos'));
     const [id, bucket] = photos;
     const [[, table]] = ofType(stateful, 'AWS::DynamoDB::Table');
-    const dataKey = logicalIdOf((table.Properties?.SSESpecification as Json).KMSMasterKeyId);
+    const dataKey = logicalIdOf((table.Properties!.SSESpecification as Json).KMSMasterKeyId);
     expect(bucket.Properties).toMatchObject({
       BucketEncryption: {
         ServerSideEncryptionConfiguration: [
           {
             BucketKeyEnabled: true,
-            ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [dataKey, 'Arn'] } },
+            ServerSideEncryptionByDefault: {
+              SSEAlgorithm: 'aws:kms',
+              KMSMasterKeyID: { 'Fn::GetAtt': [dataKey, 'Arn'] },
+            },
           },
         ],
       },
@@ -250,7 +253,7 @@ describe('stage dev (current routes and workers)', () => {
       VersioningConfiguration: { Status: 'Enabled' },
       LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringContaining('PhotoAccessLogs') } },
     });
-    const rules = (bucket.Properties?.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    const rules = (bucket.Properties!.LifecycleConfiguration as { Rules: Json[] }).Rules;
     expect(rules).toContainEqual({
       Id: 'OrphanedUploads',
       Status: 'Enabled',
@@ -258,9 +261,13 @@ describe('stage dev (current routes and workers)', () => {
       TagFilters: [{ Key: 'upload', Value: 'pending' }],
       ExpirationInDays: 30,
     });
-    expect(rules).toContainEqual(expect.objectContaining({ Id: 'DeletedPhotos', NoncurrentVersionExpiration: { NoncurrentDays: 7 } }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Id: 'DeletedPhotos', NoncurrentVersionExpiration: { NoncurrentDays: 7 } }),
+    );
     // TLS only: the bucket policy denies every request without it, on the bucket and its objects.
-    const [[, policy]] = ofType(stateful, 'AWS::S3::BucketPolicy').filter(([, p]) => logicalIdOf(p.Properties?.Bucket) === id);
+    const [[, policy]] = ofType(stateful, 'AWS::S3::BucketPolicy').filter(
+      ([, p]) => logicalIdOf(p.Properties?.Bucket) === id,
+    );
     expect(statementsIn(policy.Properties?.PolicyDocument)).toContainEqual(
       expect.objectContaining({
         Effect: 'Deny',

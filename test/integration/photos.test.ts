@@ -98,15 +98,27 @@ describe('uploads straight to the object store', () => {
     const { 'x-amz-tagging': _tag, ...untagged } = photo.upload.headers;
     const noTag = await put(photo.upload, JPEG, untagged);
     expect([noTag.status, await s3Error(noTag)]).toEqual([403, 'SignatureDoesNotMatch']);
-    const tampered = { ...photo.upload, url: photo.upload.url.replace(/X-Amz-Signature=[0-9a-f]/, (m: string) => `${m.slice(0, -1)}${m.endsWith('0') ? '1' : '0'}`) };
+    const tampered = {
+      ...photo.upload,
+      url: photo.upload.url.replace(
+        /X-Amz-Signature=[0-9a-f]/,
+        (m: string) => `${m.slice(0, -1)}${m.endsWith('0') ? '1' : '0'}`,
+      ),
+    };
     expect(tampered.url).not.toBe(photo.upload.url);
     const forged = await put(tampered, JPEG);
     expect([forged.status, await s3Error(forged)]).toEqual([403, 'SignatureDoesNotMatch']);
     expect(await stored(key)).toBeNull();
-    expect((await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken })).body.data.status).toBe('pending');
+    expect((await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken })).body.data.status).toBe(
+      'pending',
+    );
 
     // Signed 16 minutes ago for 15: expired.
-    const old = await presignUpload(`${key}-old`, { content_type: 'image/jpeg', byte_size: JPEG.length }, new Date(Date.now() - 16 * 60_000));
+    const old = await presignUpload(
+      `${key}-old`,
+      { content_type: 'image/jpeg', byte_size: JPEG.length },
+      new Date(Date.now() - 16 * 60_000),
+    );
     const expired = await put(old, JPEG);
     expect([expired.status, await s3Error(expired)]).toEqual([403, 'AccessDenied']);
     expect(await stored(`${key}-old`)).toBeNull();
@@ -158,14 +170,19 @@ describe('lists, roles, audit and validation', () => {
   it("lists a client's photos newest first, paginated", async () => {
     const client = (await makeClient(practice)).id;
     const ids: string[] = [];
-    for (const phase of ['before', 'after', 'other']) ids.push((await create({ phase }, practice.adminToken, client)).body.data.id);
+    for (const phase of ['before', 'after', 'other'])
+      ids.push((await create({ phase }, practice.adminToken, client)).body.data.id);
     const first = await call('GET', `/v1/clients/${client}/photos?limit=2`, { token: practice.adminToken });
     expect(first.status).toBe(200);
     expect(first.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.pagination.total).toBe(3);
-    const second = await call('GET', `/v1/clients/${client}/photos?limit=2&cursor=${first.body.pagination.next_cursor}`, {
-      token: practice.adminToken,
-    });
+    const second = await call(
+      'GET',
+      `/v1/clients/${client}/photos?limit=2&cursor=${first.body.pagination.next_cursor}`,
+      {
+        token: practice.adminToken,
+      },
+    );
     expect(second.body.data.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
     expect(second.body.pagination.next_cursor).toBeNull();
   });
@@ -203,7 +220,11 @@ describe('lists, roles, audit and validation', () => {
       }),
     );
     expect(entries).toContainEqual(
-      expect.objectContaining({ operation: 'listClientPhotos', resource_id: clientId, request_id: listed.headers['x-request-id'] }),
+      expect.objectContaining({
+        operation: 'listClientPhotos',
+        resource_id: clientId,
+        request_id: listed.headers['x-request-id'],
+      }),
     );
   });
 
