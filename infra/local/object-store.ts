@@ -38,7 +38,7 @@ const xmlError = (response: ServerResponse, status: number, code: string, messag
 };
 
 /** The IAM requests S3 authorizes for a request: the object action, and the key's use S3 makes with the caller's rights. */
-function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: string }) {
+function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: string }, exists: boolean) {
   return (model: LocalAwsModel): IamRequest[] => {
     const bucketArn = model.photosBucket.arn;
     const objectArn = `${bucketArn}/${path.key ?? ''}`;
@@ -64,9 +64,12 @@ function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: s
           ...viaS3('kms:GenerateDataKey'),
         ];
       case 'GET':
-        return tagging ? [object('s3:GetObjectTagging')] : [object('s3:GetObject'), ...viaS3('kms:Decrypt')];
-      case 'HEAD':
-        return [object('s3:GetObject')];
+      case 'HEAD': {
+        if (tagging) return [object('s3:GetObjectTagging')];
+        // A missing object is a 404 only to a caller that may list the bucket (else S3 answers 403).
+        const missing = exists ? [] : [{ action: 's3:ListBucket', resource: bucketArn, context: {} }];
+        return [object('s3:GetObject'), ...missing, ...(request.method === 'GET' ? viaS3('kms:Decrypt') : [])];
+      }
       case 'DELETE':
         return [object(tagging ? 's3:DeleteObjectTagging' : 's3:DeleteObject')];
       default:
@@ -79,6 +82,7 @@ function iamRequestsOf(request: IncomingMessage, path: { bucket: string; key?: s
 async function refusal(
   request: IncomingMessage,
   bucket: string,
+  exists: (key: string) => Promise<boolean>,
 ): Promise<Exclude<SignatureCheck, { ok: true }> | null> {
   const signature = await checkSignature(request, new Date());
   if (!signature.ok) return signature;
@@ -96,12 +100,11 @@ async function refusal(
   if (!fn) return null; // the operator's (tests' and tools' own calls): not checked, as elsewhere
   const [, pathBucket, ...key] = new URL(request.url ?? '/', 'http://local').pathname.split('/');
   if (pathBucket !== bucket) return { ok: false, status: 403, code: 'AccessDenied', message: 'Access Denied' };
+  const objectKey = key.length ? decodeURIComponent(key.join('/')) : undefined;
   let denied: string | undefined;
   try {
-    denied = await deniedAs(
-      fn,
-      iamRequestsOf(request, { bucket, key: key.length ? decodeURIComponent(key.join('/')) : undefined }),
-    );
+    const found = objectKey !== undefined && (await exists(objectKey));
+    denied = await deniedAs(fn, iamRequestsOf(request, { bucket, key: objectKey }, found));
   } catch {
     return { ok: false, status: 403, code: 'InvalidAccessKeyId', message: `No function ${fn} in the stage` };
   }
@@ -120,7 +123,7 @@ export async function startLocalObjectStore(options: {
   await s3rver.configureBuckets();
   const backend = s3rver.callback();
   const server = createServer((request, response) => {
-    refusal(request, bucket).then(
+    refusal(request, bucket, (key) => s3rver.store.existsObject(bucket, key)).then(
       (refused) => {
         if (!refused) return backend(request, response);
         // Drain what the client sends (an upload body), then answer as S3 does.

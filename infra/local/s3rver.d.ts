@@ -12,6 +12,8 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     /** Creates the configured buckets (run() would do it, and listen). */
     configureBuckets(): Promise<unknown>;
+    /** Where it keeps objects. */
+    store: { existsObject(bucket: string, key: string): Promise<boolean> };
     /** Its Koa request handler, to serve behind another server. */
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
   }

@@ -228,6 +228,21 @@ describe('lists, roles, audit and validation', () => {
     );
   });
 
+  it('replays a create sent again with its Idempotency-Key: the same photo and upload, no second photo', async () => {
+    const client = (await makeClient(practice)).id;
+    const send = () =>
+      call('POST', `/v1/clients/${client}/photos`, {
+        token: practice.adminToken,
+        headers: { 'idempotency-key': `photo-${client}` },
+        body: { content_type: 'image/png', byte_size: 10, phase: 'after' },
+      });
+    const [first, again] = [await send(), await send()];
+    expect(first.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    const listed = await call('GET', `/v1/clients/${client}/photos`, { token: practice.adminToken });
+    expect(listed.body.pagination.total).toBe(1);
+  });
+
   it('validates the declaration and answers unknown ids with their 404', async () => {
     for (const body of [
       { content_type: 'image/gif' },
