@@ -8,6 +8,10 @@ const ConfigSchema = z.object({
   /** Set for DynamoDB Local (or any non-AWS endpoint); unset on AWS. */
   DYNAMODB_ENDPOINT: z.optional(z.string().check(z.url())),
   AWS_REGION: z._default(z.string(), 'us-east-1'),
+  /** Set for the local object store (infra/local/object-store.ts); unset on AWS. */
+  S3_ENDPOINT: z.optional(z.string().check(z.url())),
+  /** The clinical photos' bucket (section 13): set by the stage for the functions that touch photos, locally by the server. */
+  PHOTOS_BUCKET: z.optional(z.string().check(z.minLength(1))),
   TOKEN_ISSUER: z._default(z.string().check(z.minLength(1)), 'https://medspa-api.local'),
   /**
    * The API's own public base URL (scheme, host, any path prefix): what `GET /book.js` names, an

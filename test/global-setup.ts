@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHORT_LIVED_JVM, startDynamoLocal, type DynamoLocal } from '../infra/local/dynamo';
 import { compactDecisions } from '../infra/local/aws/iam';
-import { localAwsModelFile } from '../infra/local/aws/model';
+import { localAwsModelFile, MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
+import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
+import { startLocalObjectStore, type LocalObjectStore } from '../infra/local/object-store';
 import { printUnusedGrants } from '../infra/local/aws/usage-report';
 
 declare module 'vitest' {
@@ -15,11 +17,16 @@ declare module 'vitest' {
     iamUsageDir: string;
     /** The synthesized stage's model (infra/local/aws/model.ts), made or found once for the run. */
     awsModelFile: string;
+    /** The local object store (photos) and its bucket. */
+    s3Endpoint: string;
+    photosBucket: string;
   }
 }
 
 interface Shared {
   dynamo: DynamoLocal;
+  objects: LocalObjectStore;
+  objectsDir: string;
   usageDir: string;
   modelFile: string;
   /** Projects set up and not yet torn down. */
@@ -41,13 +48,28 @@ export async function setup(project: TestProject) {
       startDynamoLocal({ jvmArgs: SHORT_LIVED_JVM }),
       localAwsModelFile(),
     ]);
-    return { dynamo, modelFile, usageDir: mkdtempSync(join(tmpdir(), 'medspa-iam-usage-')), users: 0 };
+    // The object store runs here, once for the run: it checks each request against the role of the
+    // function that signed it, so this process enforces the synthesized IAM too (its grants join the report).
+    process.env[MODEL_FILE_VARIABLE] = modelFile;
+    await installLocalAws();
+    const objectsDir = mkdtempSync(join(tmpdir(), 'medspa-s3-'));
+    const objects = await startLocalObjectStore({ directory: objectsDir });
+    return {
+      dynamo,
+      objects,
+      objectsDir,
+      modelFile,
+      usageDir: mkdtempSync(join(tmpdir(), 'medspa-iam-usage-')),
+      users: 0,
+    };
   })();
   const shared = await state[SHARED];
   shared.users += 1;
   project.provide('ddbEndpoint', shared.dynamo.endpoint);
   project.provide('iamUsageDir', shared.usageDir);
   project.provide('awsModelFile', shared.modelFile);
+  project.provide('s3Endpoint', shared.objects.endpoint);
+  project.provide('photosBucket', shared.objects.bucket);
 }
 
 export async function teardown() {
@@ -56,7 +78,9 @@ export async function teardown() {
   shared.users -= 1;
   if (shared.users > 0) return;
   state[SHARED] = undefined;
-  await shared.dynamo.stop();
+  await Promise.all([shared.dynamo.stop(), shared.objects.stop()]);
+  rmSync(shared.objectsDir, { recursive: true, force: true });
+  writeUsedGrants(shared.usageDir);
   await printUnusedGrants(shared.usageDir);
   rmSync(shared.usageDir, { recursive: true, force: true });
   compactDecisions();

@@ -10,6 +10,7 @@ import { resetConfig } from '../lib/config';
 import { resetSecretKeys } from '../lib/crypto/named-secret';
 import { ensureTable } from '../lib/db/bootstrap';
 import { resetDdb } from '../lib/db/client';
+import { resetPhotoObjects } from '../lib/storage/photo-objects';
 import { installLocalAws, writeUsedGrants } from '../infra/local/aws/runtime';
 import { MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
 
@@ -21,6 +22,8 @@ import { MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
 const envOfFile = { ...process.env };
 process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
 process.env.TABLE_NAME = `t_worker${process.env.VITEST_POOL_ID ?? '1'}`;
+process.env.S3_ENDPOINT = inject('s3Endpoint');
+process.env.PHOTOS_BUCKET = inject('photosBucket');
 process.env[MODEL_FILE_VARIABLE] = inject('awsModelFile');
 // Every temporary directory the file makes (data dirs, checkpoints, builds) goes under its own,
 // removed with it: os.tmpdir() reads TMPDIR on each call, and child processes inherit it.
@@ -29,6 +32,7 @@ process.env.TMPDIR = fileTmp;
 process.env.DATA_DIR = mkdtempSync(join(fileTmp, 'data-'));
 resetConfig();
 resetDdb();
+resetPhotoObjects();
 // What a process derives from DATA_DIR once (the token key, the service secrets' local values):
 // a worker's files share their modules (isolate: false), each with a DATA_DIR of its own.
 resetTokenSigner();

@@ -15,6 +15,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { secretArnEnv, type SecretName } from '../../lib/crypto/named-secret';
@@ -27,7 +28,8 @@ import {
   type TableWrites,
   type WriteAction,
 } from '../../lib/db/table-writes';
-import type { FilesBeside } from '../../lib/http/route';
+import type { FilesBeside, PhotoAccess } from '../../lib/http/route';
+import { PHOTO_OBJECT_PREFIX } from '../../lib/domain/photos';
 import { TOKEN_PUBLIC_KEY_ENV } from '../../lib/auth/token-key';
 import { EVENT_BUS_ENV, queueUrlEnv } from '../../lib/workers';
 import { lambdaBundling, sourceMapEnvironment } from './bundling';
@@ -345,6 +347,77 @@ export class AppFunction extends Construct {
           }),
       );
     }
+    return this;
+  }
+
+  /**
+   * PHOTOS_BUCKET and what the function does with photo objects, on the photos prefix only: the
+   * S3 actions a pre-signed URL it hands out, or its own call, needs (S3 authorizes a pre-signed
+   * URL with its signer's permissions when it is used), and the bucket key's use S3 makes on its
+   * behalf, only through S3 (kms:ViaService). `upload`: PutObject and PutObjectTagging (the URL
+   * sets the pending tag), kms:GenerateDataKey. `read`: GetObject (HeadObject, downloads),
+   * PutObjectTagging (confirming an arrival), ListBucket on the bucket (so a missing object is a
+   * 404, not a 403: keys hold ids only), kms:Decrypt. `delete`: DeleteObject.
+   */
+  bindPhotos(bucket: IBucket, bucketName: string, access: readonly PhotoAccess[]): this {
+    if (access.length === 0) return this;
+    this.addEnvironment('PHOTOS_BUCKET', bucket.bucketName);
+    // The ARNs from the bucket's fixed name, made in this stack (see data-store.ts `photosBucketName`).
+    const bucketArn = Stack.of(this).formatArn({ service: 's3', region: '', account: '', resource: bucketName });
+    const objects = `${bucketArn}/${PHOTO_OBJECT_PREFIX}*`;
+    const s3Actions = [
+      ...new Set(
+        access.flatMap((what) =>
+          what === 'upload'
+            ? ['s3:PutObject', 's3:PutObjectTagging']
+            : what === 'read'
+              ? ['s3:GetObject', 's3:PutObjectTagging']
+              : ['s3:DeleteObject'],
+        ),
+      ),
+    ].sort();
+    this.role.grantOnce(
+      `photos:${bucket.node.path}:${s3Actions.join(',')}`,
+      () =>
+        new PolicyStatement({
+          sid: 'PhotoObjects',
+          effect: Effect.ALLOW,
+          actions: s3Actions,
+          resources: [objects],
+        }),
+    );
+    acknowledge(this.role, {
+      [wildcardResourceFinding(this.role, objects)]:
+        'Photo objects are created at run time under server-made ids: the wildcard is the photos prefix of the one bucket, with only the object actions this function needs.',
+    });
+    if (access.includes('read'))
+      this.role.grantOnce(
+        `photosList:${bucket.node.path}`,
+        () =>
+          new PolicyStatement({
+            sid: 'PhotoBucketList',
+            effect: Effect.ALLOW,
+            actions: ['s3:ListBucket'],
+            resources: [bucketArn],
+          }),
+      );
+    const keyActions = [
+      ...(access.includes('read') ? ['kms:Decrypt'] : []),
+      ...(access.includes('upload') ? ['kms:GenerateDataKey'] : []),
+    ];
+    const key = bucket.encryptionKey;
+    if (key && keyActions.length > 0)
+      this.role.grantOnce(
+        `photosKey:${key.node.path}:${keyActions.join(',')}`,
+        () =>
+          new PolicyStatement({
+            sid: 'PhotoKeyViaS3',
+            effect: Effect.ALLOW,
+            actions: keyActions,
+            resources: [key.keyArn],
+            conditions: { StringEquals: { 'kms:ViaService': `s3.${Stack.of(this).region}.amazonaws.com` } },
+          }),
+      );
     return this;
   }
 

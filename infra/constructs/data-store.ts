@@ -1,11 +1,13 @@
 import { Construct } from 'constructs';
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { SecretName } from '../../lib/crypto/named-secret';
+import { PENDING_UPLOAD_EXPIRY_DAYS, PENDING_UPLOAD_TAG, PHOTO_OBJECT_PREFIX } from '../../lib/domain/photos';
 import { TABLE_SHAPE } from '../../lib/db/table';
 import { acknowledge, bothPacks } from './nag';
 import type { StageSettings } from '../stacks/stage-settings';
@@ -58,6 +60,8 @@ export class DataStore extends Construct {
   readonly signingKey: Key;
   readonly bus: EventBus;
   readonly secrets: Record<SecretName, Secret>;
+  /** Clinical photos (section 13): PHI, under the data key, never public. */
+  readonly photos: Bucket;
 
   constructor(scope: Construct, id: string, settings: StageSettings) {
     super(scope, id);
@@ -170,5 +174,110 @@ export class DataStore extends Construct {
       return value;
     };
     this.secrets = { cursor: secret('cursor', 'CursorSecret'), webhook: secret('webhook', 'WebhookSecret') };
+
+    this.photos = photoBucket(this, settings, this.dataKey);
   }
+}
+
+/**
+ * The photos bucket's name, fixed so the functions' grants can name its objects' ARN in their own
+ * stack (a reference to the bucket from the stateless stack is an import that cdk-nag cannot match
+ * to an acknowledgement). Unique per account, region and stage; at most 63 characters for a stage
+ * of 24 and any region.
+ */
+export const photosBucketName = (stage: string) => `medspa-${stage}-img-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+
+/** How long a deleted photo's image stays recoverable (as a noncurrent version) before it is gone. */
+const DELETED_PHOTO_RECOVERY_DAYS = 7;
+
+/**
+ * The clinical photos' bucket: SSE-KMS under the data key (with a bucket key, so uploads do not
+ * each call KMS), all public access blocked, TLS only, objects owned by the bucket (no ACLs),
+ * versioned so a deleted image can be recovered for a week, then gone. Uploads and downloads go
+ * straight to it through URLs the functions pre-sign (their roles: app-function.ts `bindPhotos`);
+ * CORS lets a browser send those PUTs and GETs from any page, because the signature, not the
+ * origin, is what authorizes them. Lifecycle: an upload still tagged pending after
+ * PENDING_UPLOAD_EXPIRY_DAYS was never confirmed by the API (its photo was deleted, or its client
+ * erased, while the URL was still valid): it is an orphan and expires.
+ */
+function photoBucket(scope: Construct, settings: StageSettings, key: Key): Bucket {
+  const accessLogs = new Bucket(scope, 'PhotoAccessLogs', {
+    // Server access logs can only be delivered to a bucket under S3-managed keys.
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+    lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(365) }],
+    removalPolicy: settings.removalPolicy,
+  });
+  acknowledge(accessLogs, {
+    ...bothPacks(
+      'S1',
+      'S3BucketLoggingEnabled',
+      'This is the access-log bucket of the photos bucket: logging it would log the logs.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3BucketVersioningEnabled',
+      'Access logs are written once by S3 and expire after a year; versions would keep nothing more.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3BucketReplicationEnabled',
+      'Cross-region replication of access logs is an account-level decision left to the operator.',
+    ),
+    ...bothPacks(
+      undefined,
+      'S3DefaultEncryptionKMS',
+      'S3 server access logging delivers only to buckets under S3-managed keys (SSE-S3).',
+    ),
+  });
+
+  const bucket = new Bucket(scope, 'Photos', {
+    bucketName: photosBucketName(settings.stage),
+    encryption: BucketEncryption.KMS,
+    encryptionKey: key,
+    bucketKeyEnabled: true,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    versioned: true,
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: 'photos/',
+    cors: [
+      {
+        allowedMethods: [HttpMethods.PUT, HttpMethods.GET],
+        allowedOrigins: ['*'],
+        allowedHeaders: ['content-type', 'x-amz-tagging'],
+        maxAge: 3600,
+      },
+    ],
+    lifecycleRules: [
+      {
+        id: 'OrphanedUploads',
+        prefix: PHOTO_OBJECT_PREFIX,
+        tagFilters: { [PENDING_UPLOAD_TAG.key]: PENDING_UPLOAD_TAG.pending },
+        expiration: Duration.days(PENDING_UPLOAD_EXPIRY_DAYS),
+      },
+      {
+        id: 'DeletedPhotos',
+        prefix: PHOTO_OBJECT_PREFIX,
+        noncurrentVersionExpiration: Duration.days(DELETED_PHOTO_RECOVERY_DAYS),
+        abortIncompleteMultipartUploadAfter: Duration.days(1),
+      },
+      { id: 'DeleteMarkers', prefix: PHOTO_OBJECT_PREFIX, expiredObjectDeleteMarker: true },
+    ],
+    removalPolicy: settings.removalPolicy,
+  });
+  acknowledge(
+    bucket,
+    bothPacks(
+      undefined,
+      'S3BucketReplicationEnabled',
+      'Cross-region replication of PHI is an account-level decision (a second region under its own key and agreements) left to the operator; versioning keeps deleted images recoverable for a week.',
+    ),
+  );
+  return bucket;
 }

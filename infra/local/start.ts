@@ -1,8 +1,10 @@
 /**
- * `npm start`: DynamoDB Local (data under DATA_DIR), the table, the demo practice, every route
+ * `npm start`: DynamoDB Local (data under DATA_DIR), the table, the local object store for photos
+ * (s3rver behind a SigV4 and IAM check, data under DATA_DIR/s3), the demo practice, every route
  * of the route table on one port (the same handlers the Lambdas run), and the event pipeline
  * (stream -> events -> webhook deliveries, reminders) in process.
  */
+import { join } from 'node:path';
 import { assertPortFree, portInUse } from './port';
 
 /** How long a shutdown may wait for work in flight (a webhook attempt takes up to 10 s, and is journaled). */
@@ -19,12 +21,16 @@ async function main() {
     { createLocalServer, listen },
     { startLocalPipeline },
     { ensureDemoPractice },
+    { startLocalObjectStore },
+    { resetConfig },
   ] = await Promise.all([
     import('./aws/runtime'),
     import('./environment'),
     import('./http-server'),
     import('./pipeline'),
     import('./seed'),
+    import('./object-store'),
+    import('../../lib/config'),
   ]);
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
   // Locally, failed webhook deliveries retry within minutes rather than the contract's ~22 hours.
@@ -32,11 +38,17 @@ async function main() {
   // Before the first SDK client: every call a route or worker makes passes its synthesized role.
   const iam = await installLocalAws();
   const environment = await openLocalEnvironment({ owner: true });
+  // Photos (section 13): pre-signed uploads and downloads go straight to this store, as to S3.
+  const objects = await startLocalObjectStore({ directory: join(environment.dataDir, 's3') });
+  process.env.S3_ENDPOINT = objects.endpoint;
+  process.env.PHOTOS_BUCKET = objects.bucket;
+  resetConfig();
   const demo = await ensureDemoPractice(environment.dataDir);
   const pipeline = await startLocalPipeline();
   const server = createLocalServer();
   const boundPort = await listen(server, port).catch(async (error: NodeJS.ErrnoException) => {
     await pipeline.stop();
+    await objects.stop();
     await environment.stop();
     throw error.code === 'EADDRINUSE' ? portInUse(port) : error;
   });
@@ -47,6 +59,7 @@ medspa-api is running
   Base URL:       ${baseUrl}   (health: ${baseUrl}/health)
   Reference:      ${baseUrl}/docs   (OpenAPI: ${baseUrl}/v1/openapi.json)
   DynamoDB:       ${environment.endpoint}   (data in ${environment.dataDir})
+  Photos (S3):    ${objects.endpoint}   (bucket ${objects.bucket}, data in ${join(environment.dataDir, 's3')}; signatures and IAM checked as S3 does)
   IAM:            ${iam ? `each function's synthesized role of stage ${iam.stage} enforced (LOCAL_IAM=off to skip)` : 'not enforced (LOCAL_IAM=off)'}
   Events:         table stream -> webhooks (POST /v1/webhooks; http://127.0.0.1 receivers allowed locally)
   Demo practice:  ${demo.medspa_id}
@@ -70,6 +83,7 @@ medspa-api is running
     server.close();
     server.closeAllConnections();
     await pipeline.stop().catch(() => undefined);
+    await objects.stop();
     await environment.stop();
     console.log('medspa-api: stopped');
     process.exit(code);

@@ -6,6 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { TableReads, TableWrites } from '../../lib/db/table-writes';
 import {
   methodsOf,
+  photoAccessOf,
   readsTable,
   secretsOf,
   tableReadsOf,
@@ -16,6 +17,7 @@ import {
 import { AppFunction, allowLogGroupsUnder, type FunctionLogs, type FunctionTracing } from '../constructs/app-function';
 import { FunctionRole, tableAccessSignature } from '../constructs/function-role';
 import { acknowledge, bothPacks } from '../constructs/nag';
+import { photosBucketName } from '../constructs/data-store';
 import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
 
@@ -63,9 +65,10 @@ export class RouteGroupStack extends NestedStack {
       table: { writes: TableWrites; reads: TableReads } | undefined,
       tokenKey: 'sign' | 'verify' | 'none',
       secretNames: readonly string[],
+      photoAccess: readonly string[],
     ): FunctionRole => {
-      // The secrets too: a function reads only the secrets its row names (each is a grant on the role).
-      const key = `${table ? tableAccessSignature(table.writes, table.reads) : 'no table'}:${tokenKey}:${secretNames.join(',')}`;
+      // The secrets and photo access too: a function reads only the secrets its row names and touches photos only as it says (each is a grant on the role).
+      const key = `${table ? tableAccessSignature(table.writes, table.reads) : 'no table'}:${tokenKey}:${secretNames.join(',')}:${photoAccess.join(',')}`;
       let role = roles.get(key);
       if (!role) {
         // Named after the first operation using it: stable while that operation's grants are.
@@ -91,7 +94,7 @@ export class RouteGroupStack extends NestedStack {
         entry: props.entryFor(operation, route),
         projectRoot: props.projectRoot,
         description: `${operation}: ${route.method} ${route.path}`,
-        role: roleFor(operation, tableAccess, tokenKey, secretsOf(route)),
+        role: roleFor(operation, tableAccess, tokenKey, secretsOf(route), photoAccessOf(route)),
         logGroupName: `${logGroupPrefix}/${operation}`,
         logs: props.logs,
         environment: props.environment,
@@ -102,6 +105,7 @@ export class RouteGroupStack extends NestedStack {
       if (tableAccess) fn.bindTable(table, tableAccess.writes, tableAccess.reads);
       if (tokenKey !== 'none') fn.bindSigningKey(signingKey, props.tokenPublicKey, tokenKey === 'sign');
       for (const name of secretsOf(route)) fn.bindSecret(name, secrets[name]);
+      fn.bindPhotos(props.data.photos, photosBucketName(props.settings.stage), photoAccessOf(route));
       this.functions[operation] = fn.fn;
       acknowledge(fn, {
         ...bothPacks(

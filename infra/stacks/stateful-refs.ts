@@ -1,6 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { SecretName } from '../../lib/crypto/named-secret';
 
@@ -13,4 +14,6 @@ export interface StatefulRefs {
   signingKey: IKey;
   opsKey: IKey;
   secrets: Record<SecretName, ISecret>;
+  /** The clinical photos' bucket (under the data key). */
+  photos: IBucket;
 }

@@ -18,12 +18,16 @@ export class StatefulStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     const settings = stageSettings(props.stage); // validates the stage before it becomes part of a stack name
-    super(scope, id, { description: `medspa-api (${props.stage}): table, keys, event bus, secrets`, ...props });
+    super(scope, id, {
+      description: `medspa-api (${props.stage}): table, keys, event bus, secrets, photos bucket`,
+      ...props,
+    });
     this.settings = settings;
     this.data = new DataStore(this, 'Data', settings);
 
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'EventBusName', { value: this.data.bus.eventBusName });
     new CfnOutput(this, 'SigningKeyArn', { value: this.data.signingKey.keyArn });
+    new CfnOutput(this, 'PhotosBucketName', { value: this.data.photos.bucketName });
   }
 }

@@ -66,3 +66,16 @@ export const currentInvocation = (): object | undefined => runtime?.invocation()
  * the function `runAsFunction` named, so state AWS keeps per container (a secret read) is kept per function.
  */
 export const currentFunction = (): string | undefined => runtime?.functionName();
+
+/**
+ * The local object store's credentials of a function: the access key names the function, so the
+ * store checks every S3 request, a pre-signed URL's included, against the role of the function
+ * that signed it, when the request arrives (as S3 authorizes a pre-signed URL with its signer's
+ * permissions at use). Outside any function: the operator's key, not checked.
+ */
+export const LOCAL_S3_SECRET = 'local-object-store';
+const FUNCTION_KEY_PREFIX = 'FN.';
+export const localS3AccessKey = (functionName: string | undefined) =>
+  functionName ? `${FUNCTION_KEY_PREFIX}${functionName}` : 'OPERATOR';
+export const functionOfLocalS3Key = (accessKeyId: string): string | undefined =>
+  accessKeyId.startsWith(FUNCTION_KEY_PREFIX) ? accessKeyId.slice(FUNCTION_KEY_PREFIX.length) : undefined;

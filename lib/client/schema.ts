@@ -562,6 +562,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's photos, newest first, each with a 5-minute download URL once ready (audited)
+         * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listClientPhotos"];
+        put?: never;
+        /**
+         * Start a photo upload: answers a pre-signed PUT (15 minutes) for exactly the declared type and size
+         * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/photos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A photo, with a 5-minute download URL once ready (audited)
+         * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getPhoto"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a photo and its image in storage
+         * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        delete: operations["deletePhoto"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/appointments": {
         parameters: {
             query?: never;
@@ -3194,6 +3242,173 @@ export interface components {
              */
             signed_at: string;
             appointment_id: string | null;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description The new photo (`pending`) and its pre-signed upload. */
+        CreatedPhoto: {
+            /**
+             * Format: uuid
+             * @description The photo id.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d1a
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client photographed.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            appointment_id: string | null;
+            /**
+             * @description When it was taken relative to treatment.
+             * @example before
+             * @enum {string}
+             */
+            phase: "before" | "after" | "other";
+            area: string | null;
+            /**
+             * @description The image type.
+             * @example image/jpeg
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/heic";
+            /**
+             * @description The image size in bytes.
+             * @example 2481337
+             */
+            byte_size: number;
+            /**
+             * @description `pending` until the upload has arrived in storage, then `ready` (checked when the photo is read).
+             * @example ready
+             * @enum {string}
+             */
+            status: "pending" | "ready";
+            /**
+             * @description Only when `ready`: a pre-signed GET of the image, valid 5 minutes. Never cache it; read the photo again for a new one.
+             * @example https://medspa-api-prod-photos.s3.us-east-1.amazonaws.com/photos/...?X-Amz-Signature=...
+             */
+            download_url?: string;
+            /**
+             * Format: date-time
+             * @description Only when `ready`: when `download_url` stops working.
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            download_expires_at?: string;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+            upload: components["schemas"]["PhotoUpload"];
+        };
+        /** @description Where and how to upload the image. */
+        PhotoUpload: {
+            /**
+             * @description Always PUT.
+             * @constant
+             */
+            method: "PUT";
+            /**
+             * @description A pre-signed URL straight to object storage, valid 15 minutes. Send the image bytes as the body, with no Authorization header.
+             * @example https://medspa-api-prod-photos.s3.us-east-1.amazonaws.com/photos/...?X-Amz-Signature=...
+             */
+            url: string;
+            /**
+             * @description Headers to send exactly as given: they are signed into the URL. Storage refuses (403) an upload of another type or length, or without them.
+             * @example {
+             *       "Content-Type": "image/jpeg",
+             *       "Content-Length": "2481337",
+             *       "x-amz-tagging": "upload=pending"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the URL stops working.
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            expires_at: string;
+        };
+        /** @description A clinical photo (PHI: encrypted at rest, never public; every read is audited). */
+        Photo: {
+            /**
+             * Format: uuid
+             * @description The photo id.
+             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d1a
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client photographed.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            appointment_id: string | null;
+            /**
+             * @description When it was taken relative to treatment.
+             * @example before
+             * @enum {string}
+             */
+            phase: "before" | "after" | "other";
+            area: string | null;
+            /**
+             * @description The image type.
+             * @example image/jpeg
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/heic";
+            /**
+             * @description The image size in bytes.
+             * @example 2481337
+             */
+            byte_size: number;
+            /**
+             * @description `pending` until the upload has arrived in storage, then `ready` (checked when the photo is read).
+             * @example ready
+             * @enum {string}
+             */
+            status: "pending" | "ready";
+            /**
+             * @description Only when `ready`: a pre-signed GET of the image, valid 5 minutes. Never cache it; read the photo again for a new one.
+             * @example https://medspa-api-prod-photos.s3.us-east-1.amazonaws.com/photos/...?X-Amz-Signature=...
+             */
+            download_url?: string;
+            /**
+             * Format: date-time
+             * @description Only when `ready`: when `download_url` stops working.
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            download_expires_at?: string;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -6553,6 +6768,9 @@ export type Client = components['schemas']['Client'];
 export type Fee = components['schemas']['Fee'];
 export type TreatmentRecord = components['schemas']['TreatmentRecord'];
 export type Consent = components['schemas']['Consent'];
+export type CreatedPhoto = components['schemas']['CreatedPhoto'];
+export type PhotoUpload = components['schemas']['PhotoUpload'];
+export type Photo = components['schemas']['Photo'];
 export type AppointmentListItem = components['schemas']['AppointmentListItem'];
 export type Appointment = components['schemas']['Appointment'];
 export type AppointmentDetail = components['schemas']['AppointmentDetail'];
@@ -9214,6 +9432,181 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["Consent"];
+                    };
+                };
+            };
+        };
+    };
+    listClientPhotos: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["Photo"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The image type; the upload must send exactly this.
+                     * @example image/jpeg
+                     * @enum {string}
+                     */
+                    content_type: "image/jpeg" | "image/png" | "image/heic";
+                    /**
+                     * @description The image's exact size in bytes, 1 to 20000000 (20 MB); the upload must be exactly this long.
+                     * @example 2481337
+                     */
+                    byte_size: number;
+                    /**
+                     * @description When it was taken relative to treatment.
+                     * @example before
+                     * @enum {string}
+                     */
+                    phase: "before" | "after" | "other";
+                    appointment_id?: string | null;
+                    area?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["CreatedPhoto"];
+                    };
+                };
+            };
+        };
+    };
+    getPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The photo id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Photo"];
+                    };
+                };
+            };
+        };
+    };
+    deletePhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The photo id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer of every DELETE. */
+                        data: {
+                            /**
+                             * @description The id (or client_id) of what was deleted.
+                             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                             */
+                            id: string;
+                            /**
+                             * @description Always true.
+                             * @constant
+                             */
+                            deleted: true;
+                        };
                     };
                 };
             };

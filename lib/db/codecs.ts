@@ -23,6 +23,7 @@ import {
   holdIpLedgerKey,
   seriesKey,
   consentKey,
+  clientPhotosIndexKeys,
   credentialLookupIndexKey,
   entityKey,
   lowStockEventKey,
@@ -202,6 +203,9 @@ export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
   stored: S.storedConsent,
 });
+export const photoCodec = collectionCodec('PHOTO', S.storedPhoto, (p) =>
+  clientPhotosIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
+);
 export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) =>
   credentialLookupIndexKey(c.client_id),
 );

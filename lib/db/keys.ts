@@ -33,7 +33,8 @@ export type EntityType =
   | 'CRED'
   | 'PKEY'
   | 'PLAN'
-  | 'LOT';
+  | 'LOT'
+  | 'PHOTO';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -109,6 +110,14 @@ export const consentsPk = (medspaId: string, clientId: string) => `${practicePre
 export const consentKey = (medspaId: string, clientId: string, signedAt: string, consentId: string): Key => ({
   pk: consentsPk(medspaId, clientId),
   sk: `${signedAt}#${consentId}`,
+});
+
+/** A client's photos by upload time (gsi2): their list, and erasing them with the client. The photo itself is in the `PHOTO` collection. */
+export const clientPhotosIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_PHOTOS#${clientId}`;
+export const clientPhotosIndexKeys = (medspaId: string, clientId: string, createdAt: string, photoId: string) => ({
+  gsi2pk: clientPhotosIndexPk(medspaId, clientId),
+  gsi2sk: `${createdAt}#${photoId}`,
 });
 
 /** Bookable resources whose time is claimed. */
@@ -499,6 +508,7 @@ export const PARTITIONS = {
   reportLedger: reportLedgerPk(ANY_ID, '*'),
   reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
   reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
+  photos: collectionPk(ANY_ID, 'PHOTO'),
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
@@ -521,6 +531,7 @@ export const INDEX_PARTITIONS = {
   clientPlansByClient: { index: 'gsi2', pattern: clientPlansIndexPk(ANY_ID, ANY_ID) },
   plansDue: { index: 'gsi1', pattern: plansDueIndexPk('*') },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
+  clientPhotos: { index: 'gsi2', pattern: clientPhotosIndexPk(ANY_ID, ANY_ID) },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;

@@ -12,6 +12,7 @@ import { APPOINTMENT_STATUSES } from '../domain/status';
 import { LOT_STATUSES, STOCK_REASONS } from '../domain/stock';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
+import { PHOTO_CONTENT_TYPES, PHOTO_PHASES, PHOTO_STATUSES } from '../domain/photos';
 import * as z from '../schemas/zod';
 
 /**
@@ -181,6 +182,22 @@ export const storedConsent = /* @__PURE__ */ built(() =>
     form_name: text,
     signed_at: text,
     appointment_id: nullableText,
+    ...versioned,
+  }),
+);
+
+export const storedPhoto = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    appointment_id: nullableText,
+    phase: z.enum(PHOTO_PHASES),
+    area: nullableText,
+    content_type: z.enum(PHOTO_CONTENT_TYPES),
+    byte_size: count,
+    status: z.enum(PHOTO_STATUSES),
+    object_key: text,
     ...versioned,
   }),
 );
@@ -753,6 +770,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedClient>, R.ClientRecord>>,
   Check<Exact<Of<typeof storedClientSearch>, R.ClientSearchRecord>>,
   Check<Exact<Of<typeof storedConsent>, R.ConsentRecord>>,
+  Check<Exact<Of<typeof storedPhoto>, R.PhotoRecord>>,
   Check<Exact<Of<typeof storedCredential>, R.CredentialRecord>>,
   Check<Exact<Of<typeof storedPublishableKey>, R.PublishableKeyRecord>>,
   Check<Exact<Of<typeof storedAppointment>, R.AppointmentRecord>>,

@@ -124,8 +124,25 @@ export interface RouteDef {
    * `secrets`: the service secrets it reads (lib/crypto/named-secret.ts) beyond the cursor secret
    * of a paginated list, which its `cursor` query parameter implies.
    */
-  touches?: { table?: false; tokenKey?: 'verify' | 'none'; secrets?: readonly SecretName[] };
+  touches?: {
+    table?: false;
+    tokenKey?: 'verify' | 'none';
+    secrets?: readonly SecretName[];
+    /**
+     * What it does with the clinical photos' objects (section 13): `upload` signs upload URLs,
+     * `read` checks arrival, confirms and signs download URLs, `delete` deletes. Its role gets
+     * the matching S3 actions on the photos prefix only (infra/constructs/app-function.ts `bindPhotos`).
+     */
+    photos?: readonly PhotoAccess[];
+  };
+  /** A GET whose successful answers are audited too, not only its denials (PHI reads: photos). */
+  auditReads?: boolean;
 }
+
+export type PhotoAccess = 'upload' | 'read' | 'delete';
+
+/** What a route's function does with photo objects (sorted; empty for most). */
+export const photoAccessOf = (route: RouteDef): PhotoAccess[] => [...new Set(route.touches?.photos ?? [])].sort();
 
 /**
  * One row of the table, named. Its fields come from a function and each call is written

@@ -49,8 +49,11 @@ export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
     // Its plan-booked appointments' units are released (section 12).
     clientPlans: ['update'],
     planLedger: ['put'],
+    // Its photos are deleted, images included (section 13).
+    photos: ['delete'],
   },
-  reads: ['appointments', 'clientAppointments', 'clientPlans', 'clients'],
+  reads: ['appointments', 'clientAppointments', 'clientPhotos', 'clientPlans', 'clients'],
+  touches: { photos: ['delete'] },
 }));
 
 export const getClientHistory = /* @__PURE__ */ route('getClientHistory', () => ({

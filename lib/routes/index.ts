@@ -4,6 +4,7 @@ import { clientRoutes } from './clients';
 import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
+import { photoRoutes } from './photos';
 import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -24,6 +25,7 @@ export const routes = {
   ...publicRoutes,
   ...resourceRoutes,
   ...clientRoutes,
+  ...photoRoutes,
   ...appointmentRoutes,
   ...holdRoutes,
   ...seriesRoutes,

@@ -64,6 +64,7 @@ export const EXAMPLE_ID = {
   clientPlan: '7f8e9d0c-1b2a-4c3d-9e4f-5a6b7c8d9e17',
   ledgerEntry: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18',
   lot: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19',
+  photo: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d1a',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

@@ -23,6 +23,7 @@ import type { ClientHistoryEntry } from '../schemas/clients';
 import type { ClientRecord } from '../domain/records';
 import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
+import { erasePhotosOf } from './photo-erasure';
 import { toListResult, type ListResult } from './list-result';
 import { failureOf } from './failures';
 import {
@@ -199,7 +200,7 @@ export const CLIENT_DELETED_REASON = 'client_deleted';
 /**
  * DELETE (API reference, other resources): erases the client's personal data and search entries and hides it (404
  * from then on) in one transaction, then cancels its appointments starting from now on with
- * reason `client_deleted`. Past and finished appointments keep pointing at the anonymised client.
+ * reason `client_deleted`, and deletes their photos. Past and finished appointments keep pointing at the anonymised client.
  */
 export async function removeClient(
   medspaId: string,
@@ -209,6 +210,8 @@ export async function removeClient(
   const erase = () => ({ ...ERASED, deleted_at: options.now.toISOString() }) as ClientFields;
   await changeFromCurrent('client', medspaId, id, options, erase, commitWithIndex(medspaId, id, options));
   await cancelFutureAppointments(medspaId, id, options.now);
+  // Their photos too, images included (section 13).
+  await erasePhotosOf(medspaId, id);
   return { id, deleted: true };
 }
 

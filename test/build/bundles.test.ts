@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, bytesByPackage, functionModules, type FunctionBundle } from '../../infra/bundles';
-import { handlerModule, readsTable, type RouteDef } from '../../lib/http/route';
+import { handlerModule, photoAccessOf, readsTable, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
 import { workers } from '../../lib/workers';
 
@@ -14,6 +14,16 @@ import { workers } from '../../lib/workers';
  * sizes and cold starts.
  */
 const BUDGET_BYTES = 500 * 1024;
+/**
+ * Functions whose row touches photo objects carry the S3 client too (its REST-XML protocol and
+ * the presigner, about 60 KB beyond the budget): they get this one instead.
+ */
+const PHOTO_BUDGET_BYTES = 600 * 1024;
+const budgetOf = (bundle: FunctionBundle) => {
+  const operation = bundle.name.split('/').pop()!;
+  const route = (routes as Record<string, RouteDef>)[operation];
+  return route && photoAccessOf(route).length > 0 ? PHOTO_BUDGET_BYTES : BUDGET_BYTES;
+};
 const root = join(import.meta.dirname, '..', '..');
 const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundle-test-'));
 let bundles: FunctionBundle[] = [];
@@ -54,9 +64,9 @@ describe('function bundles', () => {
     expect(bundles.length).toBe(Object.keys(routes).length + Object.keys(workers).length);
   });
 
-  it(`each stay within ${kb(BUDGET_BYTES)} minified, the AWS SDK included`, () => {
+  it(`each stay within ${kb(BUDGET_BYTES)} minified (${kb(PHOTO_BUDGET_BYTES)} with the S3 client), the AWS SDK included`, () => {
     const over = bundles
-      .filter((b) => b.bytes > BUDGET_BYTES)
+      .filter((b) => b.bytes > budgetOf(b))
       .map((b) => {
         const heaviest = bytesByPackage(b)
           .slice(0, 6)

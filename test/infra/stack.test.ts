@@ -9,6 +9,7 @@ import { EVENT_RULES } from '../../lib/events/rules';
 import { INDEX_PARTITIONS, PARTITIONS } from '../../lib/db/keys';
 import {
   methodsOf,
+  photoAccessOf,
   readsTable,
   secretsOf,
   tableReadsOf,
@@ -228,6 +229,89 @@ describe('stage dev (current routes and workers)', () => {
       Type: 'AWS::KMS::Key',
       Properties: { EnableKeyRotation: true },
     });
+  });
+
+  it('keeps the clinical photos in the stateful stack: one bucket under the data key, all public access blocked, TLS only, versioned, orphaned uploads expiring', () => {
+    const stateful = statefulTemplate(s);
+    for (const { template } of s.code) expect(ofType(template, 'AWS::S3::Bucket')).toHaveLength(0);
+    const [photos] = ofType(stateful, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('DataPhotos'));
+    const [id, bucket] = photos;
+    const [[, table]] = ofType(stateful, 'AWS::DynamoDB::Table');
+    const dataKey = logicalIdOf((table.Properties!.SSESpecification as Json).KMSMasterKeyId);
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          {
+            BucketKeyEnabled: true,
+            ServerSideEncryptionByDefault: {
+              SSEAlgorithm: 'aws:kms',
+              KMSMasterKeyID: { 'Fn::GetAtt': [dataKey, 'Arn'] },
+            },
+          },
+        ],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringContaining('PhotoAccessLogs') } },
+    });
+    const rules = (bucket.Properties!.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    expect(rules).toContainEqual({
+      Id: 'OrphanedUploads',
+      Status: 'Enabled',
+      Prefix: 'photos/',
+      TagFilters: [{ Key: 'upload', Value: 'pending' }],
+      ExpirationInDays: 30,
+    });
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Id: 'DeletedPhotos', NoncurrentVersionExpiration: { NoncurrentDays: 7 } }),
+    );
+    // TLS only: the bucket policy denies every request without it, on the bucket and its objects.
+    const [[, policy]] = ofType(stateful, 'AWS::S3::BucketPolicy').filter(
+      ([, p]) => logicalIdOf(p.Properties?.Bucket) === id,
+    );
+    expect(statementsIn(policy.Properties?.PolicyDocument)).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+  });
+
+  it('lets only the functions whose row touches photos use the bucket: their object actions on the photos prefix, the bucket key through S3', () => {
+    const expected: Record<string, string[]> = {
+      upload: ['s3:PutObject', 's3:PutObjectTagging'],
+      read: ['s3:GetObject', 's3:PutObjectTagging'],
+      delete: ['s3:DeleteObject'],
+    };
+    let touching = 0;
+    for (const f of functionsOf(s)) {
+      const s3 = f.statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+      const access = f.name in ROUTES ? photoAccessOf(ROUTES[f.name]) : [];
+      if (access.length === 0) {
+        expect(s3, f.name).toEqual([]);
+        expect(f.env.PHOTOS_BUCKET, f.name).toBeUndefined();
+        continue;
+      }
+      touching += 1;
+      expect(f.env.PHOTOS_BUCKET, f.name).toBeDefined();
+      const objects = s3.find((st) => st.Sid === 'PhotoObjects')!;
+      expect(actionsOf(objects).sort(), f.name).toEqual([...new Set(access.flatMap((a) => expected[a]))].sort());
+      expect(JSON.stringify(objects.Resource), f.name).toMatch(/"\/photos\/\*"\]\]\}$/);
+      const list = s3.filter((st) => actionsOf(st).includes('s3:ListBucket'));
+      expect(list.length, f.name).toBe(access.includes('read') ? 1 : 0);
+      const key = f.statements.find((st) => st.Sid === 'PhotoKeyViaS3');
+      if (access.includes('read') || access.includes('upload'))
+        expect(JSON.stringify(key?.Condition), f.name).toContain('"s3."');
+    }
+    expect(touching).toBe(5);
   });
 
   it('is disposable outside prod', () => {
@@ -529,7 +613,7 @@ describe('stage dev (current routes and workers)', () => {
       .filter(([, r]) => secretsOf(r).includes('cursor'))
       .map(([op]) => op);
     expect(withSecret('CURSOR_SECRET_ARN')).toEqual([...cursorRoutes, 'streamToBus'].sort());
-    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(31);
+    expect(withSecret('CURSOR_SECRET_ARN').length + withSecret('WEBHOOK_SECRET_ARN').length).toBe(33);
     expect(cursorRoutes).toEqual(
       expect.arrayContaining([
         'listClients',

@@ -679,6 +679,13 @@ describe('every route of the route table', () => {
         expect(roles, where).toEqual(['admin', 'manager']);
         continue;
       }
+      // Clinical photos (section 13, PHI): admin, manager and provider; the front desk may upload only; analysts never.
+      if (/^\/v1\/(photos|clients\/\{id\}\/photos)(\/|$)/.test(route.path)) {
+        expect([...roles].sort(), where).toEqual(
+          route.method === 'POST' ? ['admin', 'front_desk', 'manager', 'provider'] : ['admin', 'manager', 'provider'],
+        );
+        continue;
+      }
       // analyst: reads everything else, writes nothing.
       if (route.method === 'GET') expect(roles, where).toContain('analyst');
       else expect(roles, where).not.toContain('analyst');

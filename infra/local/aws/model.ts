@@ -62,6 +62,8 @@ export interface LocalAwsModel {
   queues: QueueModel[];
   /** The service secrets (Secrets Manager), read by the functions given their ARN. */
   secrets: SecretModel[];
+  /** The clinical photos' bucket and its customer-managed key (the local object store stands in for it). */
+  photosBucket: { arn: string; keyArn?: string };
   /** AWS::Lambda::EventSourceMapping properties, with `function` naming the target. */
   eventSourceMappings: Array<{ function: string; properties: Json }>;
   /** AWS::Events::Rule properties (patterns and schedules), with `id` the construct id. */
@@ -193,6 +195,7 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
     },
     busArn: one('AWS::Events::EventBus', 'Bus').arn,
     signingKeyArn: one('AWS::KMS::Key', 'TokenSigningKey').arn,
+    photosBucket: photosBucketOf(one('AWS::S3::Bucket', 'Photos')),
     functions,
     queues: ofType('AWS::SQS::Queue').map((queue) => ({
       id: constructId(queue),
@@ -212,6 +215,13 @@ function modelOf(resources: ResolvedResource[]): LocalAwsModel {
     rules: ofType('AWS::Events::Rule').map((rule) => ({ id: constructId(rule), properties: rule.properties })),
   };
 }
+
+/** The bucket's ARN and the key of its default encryption. */
+const photosBucketOf = (bucket: ResolvedResource) => ({
+  arn: bucket.arn,
+  keyArn: bucket.properties.BucketEncryption?.ServerSideEncryptionConfiguration?.[0]?.ServerSideEncryptionByDefault
+    ?.KMSMasterKeyID as string | undefined,
+});
 
 let loaded: Promise<LocalAwsModel> | undefined;
 

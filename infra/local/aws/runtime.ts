@@ -136,6 +136,24 @@ const runtime: LocalRuntime = {
 };
 
 /**
+ * Checks requests a local stand-in received on a function's behalf, as that function (the object
+ * store knows the signer of each request by its access key): AWS's denial message, or undefined
+ * when allowed (or when enforcement is off).
+ */
+export async function deniedAs(
+  functionName: string,
+  requests: (model: LocalAwsModel) => IamRequest[],
+): Promise<string | undefined> {
+  if (!model) return undefined;
+  const current = model;
+  functionNamed(functionName);
+  return identity.run({ name: functionName }, async () => {
+    const denied = await firstDenied(requests(current));
+    return denied && accessDeniedMessage(denied.fn, denied.request);
+  });
+}
+
+/**
  * Loads the stage's model (cached synth) and installs the checks, unless LOCAL_IAM=off. Install
  * before the first SDK client is made: clients are instrumented when created.
  */

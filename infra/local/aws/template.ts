@@ -55,6 +55,7 @@ const NAME_PROPERTY: Record<string, string> = {
   'AWS::Logs::LogGroup': 'LogGroupName',
   'AWS::SecretsManager::Secret': 'Name',
   'AWS::Events::Rule': 'Name',
+  'AWS::S3::Bucket': 'BucketName',
 };
 
 const fakeId = (seed: string, length = 32) => createHash('sha256').update(seed).digest('hex').slice(0, length);
@@ -108,6 +109,8 @@ export function loadAssembly(outdir: string): ResolvedStack[] {
           return `arn:aws:secretsmanager:${scope}:secret:${name}-${fakeId(name, 6)}`;
         case 'AWS::SNS::Topic':
           return `arn:aws:sns:${scope}:${name}`;
+        case 'AWS::S3::Bucket':
+          return `arn:aws:s3:::${name.toLowerCase()}`;
         default:
           return `arn:aws:local:${scope}:${logicalId}`;
       }

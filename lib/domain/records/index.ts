@@ -13,3 +13,4 @@ export * from './reports';
 export * from './scheduling';
 export * from './webhooks';
 export * from './plans';
+export * from './photos';
