@@ -50,12 +50,15 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
     `/v1/appointments/${(await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).id}/status`,
 };
 
+/** Fields a PATCH refuses whatever their value: they change otherwise (stock adjustments) or never (lots). */
+const NEVER_PATCHED = new Set(['quantity_on_hand', 'tracks_lots']);
+
 /** The body fields of a route's schema, each at the resource's current value (output shapes are valid input here). */
 function sameValues(route: RouteDef, resource: Record<string, unknown>): Record<string, unknown> {
   const shape = (route.body as z.ZodObject).shape as Record<string, z.ZodType>;
   const body: Record<string, unknown> = {};
   for (const name of Object.keys(shape)) {
-    if (!(name in resource) || name === 'quantity_on_hand') continue;
+    if (!(name in resource) || NEVER_PATCHED.has(name)) continue;
     body[name] = resource[name];
   }
   // Time off answers `reason: null` when none was given; the input takes it absent.

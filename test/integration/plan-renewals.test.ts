@@ -219,6 +219,32 @@ describe('membership renewal', () => {
   });
 });
 
+describe("a membership's end and the client's other memberships", () => {
+  it('an ended plan that does not govern only checks so; the governing one hands over to the next active one', async () => {
+    const client = await makeClient(practice);
+    const sellOn = async (startsOn: string) =>
+      ((await sellPlanTo(practice, client.id, { plan_id: monthly.id, starts_on: startsOn })) as { id: string }).id;
+    const membership = async () => {
+      const { membership_status, membership_plan_id } = await getClient(practice.medspaId, client.id, new Date());
+      return { membership_status, membership_plan_id };
+    };
+    const older = await sellOn('2035-06-01');
+    const governing = await sellOn('2035-06-01');
+    await statusChange(older, 'cancel', '2035-06-05T00:00:00Z', { at_term_end: true });
+    // The older plan ends: the client, governed by the other, stays as it is (a check, no write).
+    expect(await sweepAt('2035-06-30T19:00:30Z')).toMatchObject({ cancelled: 1, renewed: 1 });
+    expect(await membership()).toEqual({ membership_status: 'active', membership_plan_id: governing });
+
+    // A newer one governs, then ends at its term's end: the one still active takes over (checked at its version).
+    const newest = await sellOn('2035-07-01');
+    expect(await membership()).toEqual({ membership_status: 'active', membership_plan_id: newest });
+    await statusChange(newest, 'cancel', '2035-07-05T00:00:00Z', { at_term_end: true });
+    expect(await sweepAt('2035-07-31T19:00:30Z')).toMatchObject({ cancelled: 1, renewed: 1 });
+    expect(await membership()).toEqual({ membership_status: 'active', membership_plan_id: governing });
+    for (const id of [older, governing, newest]) await expectExactLedger(id);
+  });
+});
+
 describe('a practice moving west', () => {
   it('finds its plans before their local date: put back at their new hour, renewed then', async () => {
     const west = await makePractice({ time_zone: ZONE });
