@@ -28,14 +28,15 @@ export const auditEntry = (
 const entryOf = (state: RequestState, outcome: string, status: number): AuditEntry =>
   auditEntry({ ...state, caller: state.caller! }, outcome, status);
 
-/** Changes and denials of known callers go to the audit log; reads that succeed do not. */
+/** Changes and denials of known callers go to the audit log; reads that succeed do not, but PHI reads (`audited` rows) do. */
 async function recordOutcome(request: ApiMiddyRequest) {
   const state = request.internal;
   const response = request.response;
   const status = response?.statusCode ?? 500;
   const denied = status === 401 || status === 403;
   // A replay changes nothing: the first request's entry stands (a caller refused before its replay is audited).
-  if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied)) return;
+  if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied && !state.route.audited))
+    return;
   if (state.writes.isCommitted && status < 400) return;
   const outcome =
     status < 400 ? 'success' : String((request.error as { code?: unknown } | null)?.code ?? 'INTERNAL_ERROR');

@@ -74,6 +74,11 @@ export interface RouteDef {
    * authentication, roles, waitlist, If-Match, body size and type, Idempotency-Key, rate limit.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * A read of PHI (exposure lists; API reference, clinical records): its successful GETs are
+   * audited too, not only changes and denials (lib/http/audit.ts).
+   */
+  audited?: boolean;
   /** Reads If-Match (409 VERSION_CONFLICT when stale). Default: PATCH and DELETE. */
   ifMatch?: boolean;
   /** The client may authenticate with HTTP Basic instead (RFC 6749 2.3.1): the token exchange. */

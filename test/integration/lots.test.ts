@@ -76,6 +76,7 @@ describe('lots: create, read, list', () => {
       status: 'active',
       recalled_at: null,
       recall_reason: null,
+      recall_reference: null,
       version: 1,
       created_at: expect.any(String),
       updated_at: lot.created_at,
