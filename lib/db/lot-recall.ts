@@ -11,7 +11,11 @@ import { versionedUpdate } from './update';
 /** Exposures and recall of a lot (docs/decisions/0027): the lot's exposure partition, never a Scan. */
 
 /** One page of a lot's exposures, by appointment id (one Query, plus a COUNT Query when there are more pages). */
-export const listLotExposures = (medspaId: string, lotId: string, page: PageRequest): Promise<Page<LotExposureRecord>> =>
+export const listLotExposures = (
+  medspaId: string,
+  lotId: string,
+  page: PageRequest,
+): Promise<Page<LotExposureRecord>> =>
   queryPage(lotExposureCodec, { partition: lotExposuresPk(medspaId, lotId), consistent: true, ...page });
 
 /** Every exposure of a lot, strongly consistent: read after the recall committed, so none that came before is missed. */
@@ -33,7 +37,12 @@ export async function commitRecall(
   at: string,
   writes?: RequestWrites,
 ): Promise<RecallWriteResult> {
-  const changes = { status: 'recalled', recalled_at: at, recall_reason: recall.reason, recall_reference: recall.reference };
+  const changes = {
+    status: 'recalled',
+    recalled_at: at,
+    recall_reason: recall.reason,
+    recall_reference: recall.reference,
+  };
   const update = versionedUpdate(changes, { now: at, expectedVersion: lot.version });
   const outcome = await writeOne(
     {

@@ -13,7 +13,13 @@ export type ClientContact = LotRecallNoticeRecord['client'];
  */
 export const contactOf = (clientId: string, client: ClientRecord | undefined): ClientContact =>
   client
-    ? { id: client.id, first_name: client.first_name, last_name: client.last_name, email: client.email, phone: client.phone }
+    ? {
+        id: client.id,
+        first_name: client.first_name,
+        last_name: client.last_name,
+        email: client.email,
+        phone: client.phone,
+      }
     : { id: clientId, first_name: '', last_name: '', email: null, phone: null };
 
 /** One notice per exposed client, with every exposure of theirs to the lot (oldest first), in client id order. */

@@ -35,7 +35,11 @@ async function recordOutcome(request: ApiMiddyRequest) {
   const status = response?.statusCode ?? 500;
   const denied = status === 401 || status === 403;
   // A replay changes nothing: the first request's entry stands (a caller refused before its replay is audited).
-  if (!state.caller || (state.replay && !request.error) || (state.route.method === 'GET' && !denied && !state.route.audited))
+  if (
+    !state.caller ||
+    (state.replay && !request.error) ||
+    (state.route.method === 'GET' && !denied && !state.route.audited)
+  )
     return;
   if (state.writes.isCommitted && status < 400) return;
   const outcome =

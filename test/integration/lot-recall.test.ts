@@ -134,7 +134,11 @@ describe('GET /v1/lots/{id}/exposures', () => {
     const after = await call('GET', '/v1/audit-log?limit=100', { token: practice.adminToken });
     expect(after.body.data.some((e: any) => e.request_id === plain.headers['x-request-id'])).toBe(false);
 
-    expectError(await call('GET', `/v1/lots/${randomUUID()}/exposures`, { token: practice.adminToken }), 404, 'LOT_NOT_FOUND');
+    expectError(
+      await call('GET', `/v1/lots/${randomUUID()}/exposures`, { token: practice.adminToken }),
+      404,
+      'LOT_NOT_FOUND',
+    );
     const frontDesk = await practice.tokenForRole('front_desk');
     expectError(await call('GET', `/v1/lots/${lot.id}/exposures`, { token: frontDesk }), 403, 'FORBIDDEN');
   });
@@ -269,7 +273,11 @@ describe('POST /v1/lots/{id}/recall', () => {
   it('roles: admin and manager recall; a provider and the front desk are 403; an unknown lot is 404', async () => {
     const lot = await makeLot(practice, product.id);
     for (const role of ['provider', 'front_desk'] as const)
-      expectError(await recall(practice, lot.id, { reason: 'no' }, await practice.tokenForRole(role)), 403, 'FORBIDDEN');
+      expectError(
+        await recall(practice, lot.id, { reason: 'no' }, await practice.tokenForRole(role)),
+        403,
+        'FORBIDDEN',
+      );
     expectError(await recall(practice, randomUUID(), { reason: 'none' }), 404, 'LOT_NOT_FOUND');
     expectError(await recall(practice, lot.id, {}), 400, 'VALIDATION_ERROR');
     const manager = await practice.tokenForRole('manager');
@@ -280,9 +288,7 @@ describe('POST /v1/lots/{id}/recall', () => {
     const lot = await makeLot(practice, product.id);
     const client = await makeClient(practice);
     await exposeToLot(lot, practice.medspaId, { client_id: client.id });
-    const recalled = await counted(() =>
-      recallLot(practice.medspaId, lot.id, { reason: 'count' }, new Date()),
-    );
+    const recalled = await counted(() => recallLot(practice.medspaId, lot.id, { reason: 'count' }, new Date()));
     expect(recalled.calls).toEqual({ GetItemCommand: 1, UpdateItemCommand: 1 });
   });
 });
