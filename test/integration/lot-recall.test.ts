@@ -230,24 +230,41 @@ describe('POST /v1/lots/{id}/recall', () => {
     expect(ofLot(await tap.drain(), lot.id)).toEqual([]);
   });
 
-  it('two recalls at once: one 200, one 409 LOT_RECALLED, one event set', async () => {
+  it('recalls at once (5): one 200, the others 409 LOT_RECALLED, one event set', async () => {
     const tap = eventTap();
     const lot = await makeLot(practice, product.id);
     const clients = await Promise.all([0, 1].map(() => makeClient(practice)));
-    for (const client of clients) await exposeToLot(lot, practice.medspaId, { client_id: client.id });
+    await Promise.all(clients.map((client) => exposeToLot(lot, practice.medspaId, { client_id: client.id })));
     await tap.drain();
-    const answers = await Promise.all([
-      recall(practice, lot.id, { reason: 'first' }),
-      recall(practice, lot.id, { reason: 'second' }),
-    ]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('LOT_RECALLED');
+    const answers = await Promise.all([0, 1, 2, 3, 4].map((n) => recall(practice, lot.id, { reason: `notice ${n}` })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    for (const answer of answers.filter((a) => a.status === 409)) expect(answer.body.error.code).toBe('LOT_RECALLED');
     const events = ofLot([...(await tap.drain()), ...(await tap.drain())], lot.id);
     expect(events.map((event) => event.type).sort()).toEqual([
       'client.lot_exposure',
       'client.lot_exposure',
       'lot.recalled',
     ]);
+  });
+
+  it('a recall racing sales of the lot: the recall commits (reading again past their moves), each sale is before it or 409', async () => {
+    const lot = await makeLot(practice, product.id, {}, 10);
+    const [recalled, ...sales] = await Promise.all([
+      recall(practice, lot.id, { reason: 'race' }),
+      ...[0, 1, 2, 3, 4].map(() =>
+        call('POST', `/v1/products/${product.id}/stock-adjustments`, {
+          token: practice.adminToken,
+          body: { delta: -1, reason: 'sale', lot_id: lot.id },
+        }),
+      ),
+    ]);
+    expect(recalled.status, JSON.stringify(recalled.body)).toBe(200);
+    for (const sale of sales) expect([201, 409]).toContain(sale.status);
+    const sold = sales.filter((sale) => sale.status === 201).length;
+    const after = await findLot(practice.medspaId, lot.id);
+    expect(after).toMatchObject({ status: 'recalled', quantity_on_hand: 10 - sold });
+    // A sale after the recall's commit is refused; one before it shows in the lot the recall answered.
+    expect(recalled.body.data.quantity_on_hand).toBe(10 - sold);
   });
 
   it('loses nobody on a lot that reached more clients than a transaction holds, and writes each notice once', async () => {
