@@ -81,6 +81,8 @@ export const operations = {
   createLot: { method: 'POST', path: '/v1/products/{id}/lots', auth: 'token', idempotent: true },
   listLots: { method: 'GET', path: '/v1/products/{id}/lots', auth: 'token' },
   getLot: { method: 'GET', path: '/v1/lots/{id}', auth: 'token' },
+  listLotExposures: { method: 'GET', path: '/v1/lots/{id}/exposures', auth: 'token' },
+  recallLot: { method: 'POST', path: '/v1/lots/{id}/recall', auth: 'token', idempotent: true },
   listPayments: { method: 'GET', path: '/v1/payments', auth: 'token' },
   createPayment: { method: 'POST', path: '/v1/payments', auth: 'token', idempotent: true },
   getPayment: { method: 'GET', path: '/v1/payments/{id}', auth: 'token' },

@@ -1122,6 +1122,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lots/{id}/exposures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who was exposed to a lot: every treatment record that took from it (signed or not, an amended one by its current version), by appointment; audited
+         * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listLotExposures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lots/{id}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recall a lot: no further sale or use (409 LOT_RECALLED), `lot.recalled` once and `client.lot_exposure` per exposed client; recalling again is 409 LOT_RECALLED
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["recallLot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments": {
         parameters: {
             query?: never;
@@ -2147,6 +2187,46 @@ export interface webhooks {
          * @description The body is the `entitlement.used` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
          */
         post: operations["onEntitlementUsed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lot.recalled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lot was recalled (POST /v1/lots/{id}/recall), once: the object is the lot as recalled; each exposed client follows as client.lot_exposure
+         * @description The body is the `lot.recalled` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onLotRecalled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.lot_exposure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recalled lot reached this client: once per exposed client, with every treatment of theirs that took from the lot (a messaging tool can reach each the same day)
+         * @description The body is the `client.lot_exposure` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientLotExposure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4175,6 +4255,11 @@ export interface components {
              */
             recall_reason: string | null;
             /**
+             * @description The manufacturer's or regulator's notice the recall names, else null.
+             * @example null
+             */
+            recall_reference: string | null;
+            /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
              */
@@ -4191,6 +4276,62 @@ export interface components {
              * @example 2026-11-23T14:32:51.006Z
              */
             updated_at: string;
+        };
+        /** @description One treatment record (signed or not, an amended one by its current version) that took from the lot. */
+        LotExposure: {
+            client: components["schemas"]["ExposedClient"];
+            /**
+             * Format: uuid
+             * @description The appointment whose treatment record took from the lot.
+             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+             */
+            appointment_id: string;
+            /**
+             * Format: date-time
+             * @description When the treatment was (the appointment start, UTC).
+             * @example 2026-12-01T15:00:00.000Z
+             */
+            treated_at: string;
+            /**
+             * Format: uuid
+             * @description Who treated.
+             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+             */
+            provider_id: string;
+            /**
+             * @description Units taken from the lot, in the product's units (the current record's).
+             * @example 20
+             */
+            quantity: number;
+        };
+        /** @description An exposed client and how to reach them. */
+        ExposedClient: {
+            /**
+             * Format: uuid
+             * @description The client.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            id: string;
+            /**
+             * @description First name.
+             * @example Ava
+             */
+            first_name: string;
+            /**
+             * @description Last name.
+             * @example Martinez
+             */
+            last_name: string;
+            /**
+             * @description Email, if any.
+             * @example ava.martinez@example.com
+             */
+            email: string | null;
+            /**
+             * @description Phone, if any.
+             * @example +15551234567
+             */
+            phone: string | null;
         };
         /** @description A payment (immutable once recorded). */
         Payment: {
@@ -6687,6 +6828,110 @@ export interface components {
                 object: components["schemas"]["PlanLedgerEntry"];
             };
         };
+        /** @description A lot was recalled (POST /v1/lots/{id}/recall), once: the object is the lot as recalled; each exposed client follows as client.lot_exposure. */
+        LotRecalledEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example lot.recalled
+             * @constant
+             */
+            type: "lot.recalled";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["Lot"];
+            };
+        };
+        /** @description A recalled lot reached this client: once per exposed client, with every treatment of theirs that took from the lot (a messaging tool can reach each the same day). */
+        ClientLotExposureEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client.lot_exposure
+             * @constant
+             */
+            type: "client.lot_exposure";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ClientLotExposure"];
+            };
+        };
+        /** @description A client exposed to a recalled lot. */
+        ClientLotExposure: {
+            client: components["schemas"]["ExposedClient"];
+            /** @description The recalled lot. */
+            lot: {
+                /**
+                 * Format: uuid
+                 * @description The recalled lot.
+                 * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description Its product.
+                 * @example d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09
+                 */
+                product_id: string;
+                /**
+                 * @description The manufacturer's lot number.
+                 * @example C1234A5
+                 */
+                lot_number: string;
+            };
+            /** @description The client's treatments that took from the lot, oldest first. */
+            exposures: {
+                /**
+                 * Format: uuid
+                 * @description The appointment.
+                 * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                 */
+                appointment_id: string;
+                /**
+                 * Format: date-time
+                 * @description When (the appointment start, UTC).
+                 * @example 2026-12-01T15:00:00.000Z
+                 */
+                treated_at: string;
+                /**
+                 * @description Units taken from the lot.
+                 * @example 20
+                 */
+                quantity: number;
+            }[];
+        };
         /** @description POST /v1/webhooks/{id}/test: sent to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -6782,6 +7027,8 @@ export type PublicProvider = components['schemas']['PublicProvider'];
 export type Product = components['schemas']['Product'];
 export type StockAdjustment = components['schemas']['StockAdjustment'];
 export type Lot = components['schemas']['Lot'];
+export type LotExposure = components['schemas']['LotExposure'];
+export type ExposedClient = components['schemas']['ExposedClient'];
 export type Payment = components['schemas']['Payment'];
 export type Plan = components['schemas']['Plan'];
 export type ClientPlan = components['schemas']['ClientPlan'];
@@ -6816,6 +7063,9 @@ export type ClientPlanCancelledEvent = components['schemas']['ClientPlanCancelle
 export type ClientPlanExpiredEvent = components['schemas']['ClientPlanExpiredEvent'];
 export type ClientPlanRenewedEvent = components['schemas']['ClientPlanRenewedEvent'];
 export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent'];
+export type LotRecalledEvent = components['schemas']['LotRecalledEvent'];
+export type ClientLotExposureEvent = components['schemas']['ClientLotExposureEvent'];
+export type ClientLotExposure = components['schemas']['ClientLotExposure'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -11355,6 +11605,94 @@ export interface operations {
             };
         };
     };
+    listLotExposures: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["LotExposure"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    recallLot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why the lot is recalled (at most 1000 characters).
+                     * @example Manufacturer recall notice: possible contamination
+                     */
+                    reason: string;
+                    /**
+                     * @description The manufacturer's or regulator's notice number, if any (at most 200 characters).
+                     * @example FSN-2026-0417
+                     */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Lot"];
+                    };
+                };
+            };
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -12129,7 +12467,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -12257,7 +12595,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -14962,6 +15300,133 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["EntitlementUsedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLotRecalled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "lot.recalled",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19",
+                 *           "product_id": "d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09",
+                 *           "lot_number": "C1234A5",
+                 *           "expires_on": "2027-06-30",
+                 *           "quantity_on_hand": 12,
+                 *           "status": "active",
+                 *           "recalled_at": null,
+                 *           "recall_reason": null,
+                 *           "recall_reference": null,
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z",
+                 *           "updated_at": "2026-11-23T14:32:51.006Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LotRecalledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientLotExposure: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client.lot_exposure",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "client": {
+                 *             "id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *             "first_name": "Ava",
+                 *             "last_name": "Martinez",
+                 *             "email": "ava.martinez@example.com",
+                 *             "phone": "+15551234567"
+                 *           },
+                 *           "lot": {
+                 *             "id": "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19",
+                 *             "product_id": "d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09",
+                 *             "lot_number": "C1234A5"
+                 *           },
+                 *           "exposures": [
+                 *             {
+                 *               "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *               "treated_at": "2026-12-01T15:00:00.000Z",
+                 *               "quantity": 20
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientLotExposureEvent"];
             };
         };
         responses: {

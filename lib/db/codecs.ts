@@ -29,6 +29,7 @@ import {
   lowStockEventKey,
   lowStockIndexKeys,
   lotExposureKey,
+  lotRecallNoticeKey,
   lotNumberKey,
   productLotsIndexKeys,
   paymentTimeIndexKeys,
@@ -374,6 +375,11 @@ export const lotExposureCodec = codec<R.LotExposureRecord, 'LOT_EXPOSURE'>('LOT_
   keyFields: ['medspa_id', 'lot_id', 'appointment_id'],
   keys: (e) => lotExposureKey(e.medspa_id, e.lot_id, e.appointment_id),
   stored: S.storedLotExposure,
+});
+export const lotRecallNoticeCodec = codec<R.LotRecallNoticeRecord, 'LOT_RECALL_NOTICE'>('LOT_RECALL_NOTICE', {
+  keyFields: ['medspa_id', 'lot_id', 'client_id'],
+  keys: (n) => lotRecallNoticeKey(n.medspa_id, n.lot_id, n.client_id),
+  stored: S.storedLotRecallNotice,
 });
 /** Plans on sale; a client plan on its client's index (gsi2); its balances beside it; its ledger by time. */
 export const planCodec = collectionCodec('PLAN', S.storedPlan);

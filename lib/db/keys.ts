@@ -170,6 +170,12 @@ export const lotExposureKey = (medspaId: string, lotId: string, appointmentId: s
   sk: appointmentId,
 });
 
+/** A recalled lot's notices, one per exposed client (docs/decisions/0027): a retried fan-out writes the same keys. */
+export const lotRecallNoticeKey = (medspaId: string, lotId: string, clientId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#LOT_RECALL_NOTICES#${lotId}`,
+  sk: clientId,
+});
+
 /** A product's lots (gsi2), first to expire first: `GET /v1/products/{id}/lots` is one Query. Lots themselves are the `LOT` collection (GET by id). */
 export const productLotsIndexPk = (medspaId: string, productId: string) =>
   `${practicePrefix(medspaId)}#PRODUCT_LOTS#${productId}`;
@@ -491,6 +497,7 @@ export const PARTITIONS = {
   lots: collectionPk(ANY_ID, 'LOT'),
   lotNumbers: lotNumbersPk(ANY_ID, ANY_ID),
   lotExposures: lotExposuresPk(ANY_ID, ANY_ID),
+  lotRecallNotices: lotRecallNoticeKey(ANY_ID, ANY_ID, '*').pk,
   lowStockEvents: lowStockEventsPk(ANY_ID),
   stockLedger: stockLedgerPk(ANY_ID, ANY_ID),
   plans: collectionPk(ANY_ID, 'PLAN'),

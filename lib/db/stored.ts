@@ -462,6 +462,8 @@ export const storedLot = /* @__PURE__ */ built(() =>
     status: z.enum(LOT_STATUSES),
     recalled_at: nullableText,
     recall_reason: nullableText,
+    // Lots stored before recalls took a reference have none.
+    recall_reference: z._default(nullableText, null),
     ...versioned,
   }),
 );
@@ -480,6 +482,18 @@ export const storedLotExposure = /* @__PURE__ */ built(() =>
     provider_id: text,
     treated_at: text,
     quantity: count,
+  }),
+);
+
+export const storedLotRecallNotice = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    lot_id: text,
+    client_id: text,
+    recalled_at: text,
+    client: z.object({ id: text, first_name: text, last_name: text, email: nullableText, phone: nullableText }),
+    lot: z.object({ id: text, product_id: text, lot_number: text }),
+    exposures: z.array(z.object({ appointment_id: text, treated_at: text, quantity: count })),
   }),
 );
 
@@ -793,6 +807,7 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedLot>, R.LotRecord>>,
   Check<Exact<Of<typeof storedLotNumber>, R.LotNumberRecord>>,
   Check<Exact<Of<typeof storedLotExposure>, R.LotExposureRecord>>,
+  Check<Exact<Of<typeof storedLotRecallNotice>, R.LotRecallNoticeRecord>>,
   Check<Exact<Of<typeof storedLowStockCrossing>, R.LowStockCrossingRecord>>,
   Check<Exact<Of<typeof storedPlan>, R.PlanRecord>>,
   Check<Exact<Of<typeof storedClientPlan>, R.ClientPlanRecord>>,

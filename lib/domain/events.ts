@@ -183,6 +183,22 @@ export const EVENT_CATALOG = {
     summary:
       "A plan's unit was used (a completion, a no-show or a late cancel of a plan-booked appointment): the object is the ledger entry",
   },
+  'lot.recalled': {
+    source: 'LOT',
+    object: 'lot',
+    previous: false,
+    rule: 'CommerceEvents',
+    summary:
+      'A lot was recalled (POST /v1/lots/{id}/recall), once: the object is the lot as recalled; each exposed client follows as client.lot_exposure',
+  },
+  'client.lot_exposure': {
+    source: 'LOT_RECALL_NOTICE',
+    object: 'client_lot_exposure',
+    previous: false,
+    rule: 'ClientEvents',
+    summary:
+      'A recalled lot reached this client: once per exposed client, with every treatment of theirs that took from the lot (a messaging tool can reach each the same day)',
+  },
   'webhook.test': {
     source: null,
     object: 'webhook_test',

@@ -1,4 +1,6 @@
 import { decodeStreamRecord, type StoredChange, type StreamRecord } from '../db/stream';
+import { isRecall } from '../domain/recall';
+import type { LotRecord } from '../domain/records';
 import { isActive } from '../domain/status';
 import type { Appointment } from '../schemas/appointments';
 import { EVENT_CATALOG, type EventSource } from '../domain/events';
@@ -70,4 +72,13 @@ export function reminderToArm(record: StreamRecord): ReminderArming | null {
   if (!isActive(after.status)) return null;
   if (change.change === 'MODIFY' && change.before && change.before.scheduled_at === after.scheduled_at) return null;
   return { medspaId: after.medspa_id, appointmentId: after.id, scheduledAt: after.scheduled_at, endAt: after.end_at };
+}
+
+/**
+ * The lot a stream record recalls (its change from active to recalled), whose exposed clients the
+ * stream consumer then gives their notices (docs/decisions/0027); null for every other record.
+ */
+export function recallToFanOut(record: StreamRecord): LotRecord | null {
+  const change = decodeStreamRecord(record, ['LOT']);
+  return change?.change === 'MODIFY' && isRecall(change.before, change.after) ? change.after : null;
 }

@@ -3,6 +3,7 @@ import { issueManageToken, manageGenerationOf } from '../crypto/manage-token';
 import type { Kind, StoredChange } from '../db/stream';
 import { toLedgerEntry } from '../domain/plan-presenters';
 import { presentClient, toProduct } from '../domain/presenters';
+import { isRecall } from '../domain/recall';
 import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import type { EventSource, StreamEventType } from '../domain/events';
 import { objectSchemaOf } from '../schemas/events';
@@ -209,6 +210,30 @@ const ledgerEvents = (change: StoredChange<'PLAN_LEDGER'>): Draft[] =>
       ]
     : [];
 
+/** A lot's recall, once: its change from active to recalled (a recall that lost the race wrote nothing). */
+const lotEvents = (change: StoredChange<'LOT'>): Draft[] =>
+  change.change === 'MODIFY' && isRecall(change.before, change.after)
+    ? [
+        {
+          type: 'lot.recalled',
+          object: objectOf('lot.recalled', change.after, change),
+          at: change.after.recalled_at,
+        },
+      ]
+    : [];
+
+/** A recall notice is written once per exposed client (lib/db/lot-recall.ts): its insert is the client's event. */
+const recallNoticeEvents = (change: StoredChange<'LOT_RECALL_NOTICE'>): Draft[] =>
+  change.change === 'INSERT' && change.after
+    ? [
+        {
+          type: 'client.lot_exposure',
+          object: objectOf('client.lot_exposure', change.after, change),
+          at: change.after.recalled_at,
+        },
+      ]
+    : [];
+
 /** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */
 export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[] } = {
   APPOINTMENT: appointmentEvents,
@@ -219,6 +244,8 @@ export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[
   LOW_STOCK_EVENT: lowStockEvents,
   CLIENT_PLAN: clientPlanEvents,
   PLAN_LEDGER: ledgerEvents,
+  LOT: lotEvents,
+  LOT_RECALL_NOTICE: recallNoticeEvents,
 };
 
 /** The kinds the event pipeline decodes: the table's sources. */

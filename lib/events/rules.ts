@@ -29,8 +29,8 @@ export interface EventRule {
 /** What each rule the event table names is for (a row naming a rule not described here does not compile). */
 const RULE_DESCRIPTIONS: Record<EventRuleName, string> = {
   AppointmentEvents: 'Appointment lifecycle and reminders to webhook fan-out',
-  ClientEvents: 'Client and consent changes to webhook fan-out',
-  CommerceEvents: 'Payments, low stock and plans to webhook fan-out',
+  ClientEvents: 'Client and consent changes, and recall notices, to webhook fan-out',
+  CommerceEvents: 'Payments, low stock, plans and lot recalls to webhook fan-out',
 };
 
 /**

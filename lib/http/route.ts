@@ -135,7 +135,7 @@ export interface RouteDef {
      */
     photos?: readonly PhotoAccess[];
   };
-  /** A GET whose successful answers are audited too, not only its denials (PHI reads: photos). */
+  /** A GET whose successful answers are audited too, not only its denials (PHI reads: photos, a lot's exposures). */
   auditReads?: boolean;
 }
 

@@ -51,6 +51,8 @@ export const PATH_METHODS: readonly (readonly [string, readonly string[]])[] = [
   ["/v1/products/{id}/stock-adjustments", ["GET","POST"]],
   ["/v1/products/{id}/lots", ["GET","POST"]],
   ["/v1/lots/{id}", ["GET"]],
+  ["/v1/lots/{id}/exposures", ["GET"]],
+  ["/v1/lots/{id}/recall", ["POST"]],
   ["/v1/payments", ["GET","POST"]],
   ["/v1/payments/{id}", ["GET"]],
   ["/v1/plans", ["GET","POST"]],

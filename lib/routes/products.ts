@@ -124,6 +124,38 @@ export const getLot = /* @__PURE__ */ route('getLot', () => ({
   reads: ['lots'],
 }));
 
+export const listLotExposures = /* @__PURE__ */ route('listLotExposures', () => ({
+  method: 'GET',
+  path: '/v1/lots/{id}/exposures',
+  group: 'products',
+  summary:
+    'Who was exposed to a lot: every treatment record that took from it (signed or not, an amended one by its current version), by appointment; audited',
+  auth: ALLOW.treatmentRecords,
+  auditReads: true,
+  params: ResourceParams,
+  query: p.LotExposureQuery,
+  response: list(p.LotExposure),
+  errors: ['LOT_NOT_FOUND'],
+  reads: ['lots', 'lotExposures', 'clients'],
+}));
+
+export const recallLot = /* @__PURE__ */ route('recallLot', () => ({
+  method: 'POST',
+  path: '/v1/lots/{id}/recall',
+  group: 'products',
+  summary:
+    'Recall a lot: no further sale or use (409 LOT_RECALLED), `lot.recalled` once and `client.lot_exposure` per exposed client; recalling again is 409 LOT_RECALLED',
+  auth: ALLOW.catalogWrite,
+  params: ResourceParams,
+  body: p.RecallLotBody,
+  response: p.Lot,
+  successStatus: 200,
+  // CONFLICT: stock kept moving the lot through every attempt.
+  errors: ['LOT_NOT_FOUND', 'LOT_RECALLED', 'CONFLICT'],
+  writes: { lots: ['update'] },
+  reads: ['lots'],
+}));
+
 /** Retail products and stock (API reference, other resources). Products are deactivated (`active: false`), never deleted. */
 export const productRoutes = /* @__PURE__ */ defineRoutes({
   listProducts,
@@ -135,4 +167,6 @@ export const productRoutes = /* @__PURE__ */ defineRoutes({
   createLot,
   listLots,
   getLot,
+  listLotExposures,
+  recallLot,
 });

@@ -5,7 +5,7 @@ import { Consent } from './clients';
 import { doc, Instant, OutId, schema } from './common';
 import { Payment } from './payments';
 import { ClientPlanEvent, LedgerEntry } from './plans';
-import { Product } from './products';
+import { ClientLotExposure, Lot, Product } from './products';
 import { Client } from './resources';
 
 /**
@@ -41,6 +41,8 @@ export const EVENT_OBJECTS = {
   client_plan: ClientPlanEvent,
   plan_ledger_entry: LedgerEntry,
   webhook_test: WebhookTest,
+  lot: Lot,
+  client_lot_exposure: ClientLotExposure,
 } as const satisfies Record<EventObject, z.ZodMiniObject>;
 
 /** The object schema of an event type. */

@@ -295,6 +295,11 @@ export const Lot = /* @__PURE__ */ schema(() =>
       status: doc(z.enum(LOT_STATUSES), 'active, or recalled (no further sale or use: 409 LOT_RECALLED).', 'active'),
       recalled_at: doc(z.nullable(z.string()), 'When it was recalled (UTC), else null.', null),
       recall_reason: doc(z.nullable(z.string()), 'Why it was recalled, else null.', null),
+      recall_reference: doc(
+        z.nullable(z.string()),
+        "The manufacturer's or regulator's notice the recall names, else null.",
+        null,
+      ),
       ...Timestamps,
     }),
     { description: "A manufacturer's lot of a lot-tracked product.", id: 'Lot' },
@@ -303,3 +308,86 @@ export const Lot = /* @__PURE__ */ schema(() =>
 export type Lot = z.output<typeof Lot>;
 
 export const LotListQuery = PageQuery;
+
+// ---- Exposures and recall (API reference, clinical records: recall) ------------------------------
+
+export const LotExposureQuery = PageQuery;
+
+export const RecallLotBody = /* @__PURE__ */ schema(() =>
+  doc(
+    z.strictObject({
+      reason: doc(
+        Text(1000).check(z.minLength(1)),
+        'Why the lot is recalled (at most 1000 characters).',
+        'Manufacturer recall notice: possible contamination',
+      ),
+      reference: doc(
+        z.optional(Text(200).check(z.minLength(1))),
+        "The manufacturer's or regulator's notice number, if any (at most 200 characters).",
+        'FSN-2026-0417',
+      ),
+    }),
+    'A recall: the lot is refused for every further sale and use, and each exposed client is named in a `client.lot_exposure` event.',
+  ),
+);
+export type RecallLotInput = z.output<typeof RecallLotBody>;
+
+/** A client as a recall names them: as stored (a deleted client shows anonymised). */
+export const ExposedClient = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      id: OutId('client', 'The client.'),
+      first_name: doc(z.string(), 'First name.', 'Ava'),
+      last_name: doc(z.string(), 'Last name.', 'Martinez'),
+      email: doc(z.nullable(z.string()), 'Email, if any.', 'ava.martinez@example.com'),
+      phone: doc(z.nullable(z.string()), 'Phone, if any.', '+15551234567'),
+    }),
+    { description: 'An exposed client and how to reach them.', id: 'ExposedClient' },
+  ),
+);
+
+export const LotExposure = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      client: ExposedClient,
+      appointment_id: OutId('appointment', 'The appointment whose treatment record took from the lot.'),
+      treated_at: Instant('When the treatment was (the appointment start, UTC).', '2026-12-01T15:00:00.000Z'),
+      provider_id: OutId('provider', 'Who treated.'),
+      quantity: doc(z.number(), "Units taken from the lot, in the product's units (the current record's).", 20),
+    }),
+    {
+      description:
+        'One treatment record (signed or not, an amended one by its current version) that took from the lot.',
+      id: 'LotExposure',
+    },
+  ),
+);
+export type LotExposure = z.output<typeof LotExposure>;
+
+/** `client.lot_exposure`'s object: one exposed client, the lot, and every exposure of theirs to it. */
+export const ClientLotExposure = /* @__PURE__ */ schema(() =>
+  meta(
+    z.object({
+      client: ExposedClient,
+      lot: meta(
+        z.object({
+          id: OutId('lot', 'The recalled lot.'),
+          product_id: OutId('product', 'Its product.'),
+          lot_number: doc(z.string(), "The manufacturer's lot number.", 'C1234A5'),
+        }),
+        { description: 'The recalled lot.' },
+      ),
+      exposures: doc(
+        z.array(
+          z.object({
+            appointment_id: OutId('appointment', 'The appointment.'),
+            treated_at: Instant('When (the appointment start, UTC).', '2026-12-01T15:00:00.000Z'),
+            quantity: doc(z.number(), 'Units taken from the lot.', 20),
+          }),
+        ),
+        "The client's treatments that took from the lot, oldest first.",
+      ),
+    }),
+    { description: 'A client exposed to a recalled lot.', id: 'ClientLotExposure' },
+  ),
+);

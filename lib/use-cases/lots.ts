@@ -44,6 +44,7 @@ export async function createLot(
     status: 'active',
     recalled_at: null,
     recall_reason: null,
+    recall_reference: null,
     version: 1,
     created_at: at,
     updated_at: at,

@@ -6,16 +6,17 @@ import { logger } from '../log';
 import { recordIds, type StreamRecord } from '../db/stream';
 import { practiceWebhooks } from '../db/webhooks';
 import { wantsEvent } from '../domain/webhooks';
-import { eventsFromRecord, reminderToArm } from '../events/from-record';
+import { eventsFromRecord, recallToFanOut, reminderToArm } from '../events/from-record';
 import type { Publish } from '../events/publish';
 import type { ContractEvent } from '../events/types';
+import { fanOutRecall } from './lot-recall';
 import { armReminder } from './reminders';
 
 /**
  * The stream consumer's work, shared by the Lambda worker (functions/workers/streamToBus.ts,
  * publishing to EventBridge) and the local server (infra/local/event-source.ts, publishing in
  * process): a record becomes its contract events, an appointment created or moved arms its
- * reminder, and the events are published.
+ * reminder, a recalled lot gives each exposed client a notice, and the events are published.
  */
 export interface PipelineDeps {
   publish: Publish;
@@ -63,6 +64,10 @@ export async function handleStreamRecord(
     // Arming is idempotent (same time, same item) and happens before publishing, so a retried
     // record never leaves an appointment unarmed.
     if (arming) await armReminder(arming, now);
+    // A recall's notices (one per exposed client) are written before its lot.recalled is
+    // published, and written once: a retried record rewrites none and so emits nothing twice.
+    const recalled = recallToFanOut(record);
+    if (recalled) await fanOutRecall(recalled);
     const wanted = await Promise.all(events.map(deps.wanted));
     const sent = events.filter((_, index) => wanted[index]);
     if (sent.length > 0) await deps.publish(sent);

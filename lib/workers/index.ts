@@ -81,12 +81,14 @@ export const workers = defineWorkers({
       batchSize: 100,
       maxRetries: 5,
       maxRecordAgeSeconds: 24 * 60 * 60,
-      // The event sources (lib/events/mappings.ts) and appointments, which arm reminders.
+      // The event sources (lib/events/mappings.ts): appointments also arm reminders, a recalled lot fans out.
       entities: [
         'APPOINTMENT',
         'CLIENT',
         'CLIENT_PLAN',
         'CONSENT',
+        'LOT',
+        'LOT_RECALL_NOTICE',
         'LOW_STOCK_EVENT',
         'PAYMENT',
         'PLAN_LEDGER',
@@ -97,7 +99,13 @@ export const workers = defineWorkers({
     // Writes too: it arms reminders (due items) from appointment changes.
     // The cursor secret seals an online booking's manage token into its appointment.created.
     // Reads a practice's webhook subscriptions (one Query per batch) and its practice.
-    binds: { writes: { remindersDue: ['put'] }, reads: ['practice', 'webhooks'], bus: true, secrets: ['cursor'] },
+    // A recalled lot: its exposures (a Query) and exposed clients, and a notice per client (decision 0027).
+    binds: {
+      writes: { lotRecallNotices: ['put'], remindersDue: ['put'] },
+      reads: ['clients', 'lotExposures', 'practice', 'webhooks'],
+      bus: true,
+      secrets: ['cursor'],
+    },
     // No reserved concurrency: one batch per shard at once (ParallelizationFactor 1) is the bound.
     timeoutSeconds: 30,
     description: 'DynamoDB stream -> domain events on the bus (PutEvents)',

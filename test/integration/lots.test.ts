@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../lib/db/client';
 import { entityKey } from '../../lib/db/keys';
 import { stockMoveActions, stockMoveFailure } from '../../lib/db/stock-moves';
 import { transact } from '../../lib/db/transact';
 import { productCodec } from '../../lib/db/codecs';
+import { recallLot } from '../../lib/use-cases/lot-recall';
 import { createLot } from '../../lib/use-cases/lots';
 import { createStockAdjustment } from '../../lib/use-cases/products';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
@@ -41,17 +42,9 @@ async function stockOf(practice: TestPractice, productId: string) {
   return { product, lots, ledger, lotSum: lots.reduce((sum: number, lot: any) => sum + lot.quantity_on_hand, 0) };
 }
 
-/** A recall as it will be written later (POST /v1/lots/{id}/recall is not built yet): straight on the item. */
+/** A recall by its use case (POST /v1/lots/{id}/recall), below HTTP: the lot's uses are refused by the stock moves' own conditions. */
 const recallBelowHttp = (medspaId: string, lotId: string) =>
-  ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: entityKey(medspaId, 'LOT', lotId),
-      UpdateExpression: 'SET #s = :r, recalled_at = :at, recall_reason = :why',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':r': 'recalled', ':at': new Date().toISOString(), ':why': 'manufacturer notice' },
-    }),
-  );
+  recallLot(medspaId, lotId, { reason: 'manufacturer notice' }, new Date());
 
 let practice: TestPractice;
 let tracked: any;
@@ -76,6 +69,7 @@ describe('lots: create, read, list', () => {
       status: 'active',
       recalled_at: null,
       recall_reason: null,
+      recall_reference: null,
       version: 1,
       created_at: expect.any(String),
       updated_at: lot.created_at,

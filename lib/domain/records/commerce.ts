@@ -94,6 +94,24 @@ export interface LotRecord extends Versioned {
   status: LotStatus;
   recalled_at: string | null;
   recall_reason: string | null;
+  /** The manufacturer's or regulator's notice the recall names (POST /v1/lots/{id}/recall `reference`), else null. */
+  recall_reference: string | null;
+}
+
+/**
+ * One exposed client's notice of a lot's recall (docs/decisions/0027): written once per client by
+ * the stream consumer when the lot turns recalled, under a key of the lot and the client, so a
+ * retried fan-out finds it there and emits nothing twice. Its insert is `client.lot_exposure`.
+ */
+export interface LotRecallNoticeRecord {
+  medspa_id: string;
+  lot_id: string;
+  client_id: string;
+  /** The lot's `recalled_at`: the event's time. */
+  recalled_at: string;
+  client: { id: string; first_name: string; last_name: string; email: string | null; phone: string | null };
+  lot: { id: string; product_id: string; lot_number: string };
+  exposures: { appointment_id: string; treated_at: string; quantity: number }[];
 }
 
 /** A lot number taken for a product (normalised in the key): written in its lot's own transaction. */
