@@ -12,6 +12,7 @@ import { bookingPageRoutes } from './booking-page';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
+import { treatmentRecordRoutes } from './treatment-records';
 import { webhookRoutes } from './webhooks';
 
 /**
@@ -25,6 +26,7 @@ export const routes = {
   ...resourceRoutes,
   ...clientRoutes,
   ...appointmentRoutes,
+  ...treatmentRecordRoutes,
   ...holdRoutes,
   ...seriesRoutes,
   ...productRoutes,
