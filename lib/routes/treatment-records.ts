@@ -36,7 +36,8 @@ export const amendTreatmentRecord = /* @__PURE__ */ route('amendTreatmentRecord'
   method: 'POST',
   path: '/v1/appointments/{id}/treatment-record/amendments',
   group: 'appointments',
-  summary: 'Amend a signed record: revision n + 1, signed by the caller, with its reason; stock moves by the difference',
+  summary:
+    'Amend a signed record: revision n + 1, signed by the caller, with its reason; stock moves by the difference',
   auth: ALLOW.treatmentRecords,
   params: IdParams,
   body: rec.AmendmentBody,

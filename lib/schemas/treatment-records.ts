@@ -12,7 +12,7 @@ export const InjectionSite = /* @__PURE__ */ schema(() =>
   meta(z.enum(INJECTION_SITES), {
     id: 'InjectionSite',
     description:
-      'The published list of injection sites (left and right are the client\'s). `other` with a note in `notes` for anything else.',
+      "The published list of injection sites (left and right are the client's). `other` with a note in `notes` for anything else.",
     examples: ['glabella'],
   }),
 );
@@ -21,7 +21,11 @@ const InjectionPoint = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
       site: InjectionSite,
-      units: doc(z.number().check(z.gt(0), z.lte(10_000)), 'Amount injected at the site (toxin units or mL, as charted).', 4),
+      units: doc(
+        z.number().check(z.gt(0), z.lte(10_000)),
+        'Amount injected at the site (toxin units or mL, as charted).',
+        4,
+      ),
       depth: doc(z.optional(Text(50)), 'Depth or plane, free text.', 'intramuscular'),
     }),
     'One injection point.',
@@ -31,13 +35,13 @@ const InjectionPoint = /* @__PURE__ */ schema(() =>
 const productUseFields = () => ({
   quantity: doc(
     z.optional(z.number().check(z.gte(0.0001), z.lte(1_000_000))),
-    'Amount used. With `product_id`: required, a whole number of the product\'s stock units, taken from stock (and from `lot_id`) in the same write as the record.',
+    "Amount used. With `product_id`: required, a whole number of the product's stock units, taken from stock (and from `lot_id`) in the same write as the record.",
     1,
   ),
   unit: doc(z.optional(z.string().check(z.maxLength(50))), 'Unit of `quantity`, for the reader.', 'vial'),
   lot_number: doc(
     z.optional(z.string().check(z.maxLength(100))),
-    'Manufacturer lot, free text (with `lot_id`, the lot\'s own number is shown).',
+    "Manufacturer lot, free text (with `lot_id`, the lot's own number is shown).",
     'C1234A5',
   ),
   injection_points: doc(
@@ -54,7 +58,7 @@ const ProductUsedInput = /* @__PURE__ */ schema(() =>
       .strictObject({
         name: doc(
           z.optional(z.string().check(z.maxLength(200))),
-          'Product name: required for a free-text item; with `product_id`, optional (the product\'s).',
+          "Product name: required for a free-text item; with `product_id`, optional (the product's).",
           'Botox Cosmetic 100U',
         ),
         product_id: doc(
@@ -89,7 +93,11 @@ const ProductUsedInput = /* @__PURE__ */ schema(() =>
 );
 
 const textFields = () => ({
-  summary: doc(z.optional(z.string().check(z.maxLength(5000))), 'What was done, in a sentence or two.', 'Botox, glabella and forehead lines.'),
+  summary: doc(
+    z.optional(z.string().check(z.maxLength(5000))),
+    'What was done, in a sentence or two.',
+    'Botox, glabella and forehead lines.',
+  ),
   notes: doc(
     z.optional(z.string().check(z.maxLength(20000))),
     'Clinical notes.',
@@ -131,7 +139,11 @@ export type TreatmentRecordInput = z.infer<typeof TreatmentRecordBody>;
 const ProductUsed = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
-      name: doc(z.string(), "Product name (the product's, when the body named only `product_id`).", 'Botox Cosmetic 100U'),
+      name: doc(
+        z.string(),
+        "Product name (the product's, when the body named only `product_id`).",
+        'Botox Cosmetic 100U',
+      ),
       product_id: doc(z.optional(OutId('product', 'The product taken from stock.')), 'The product taken from stock.'),
       lot_id: doc(z.optional(OutId('lot', 'The lot taken from.')), 'The lot taken from.'),
       ...productUseFields(),
@@ -154,7 +166,10 @@ export const TreatmentRecord = /* @__PURE__ */ schema(() =>
         '`draft` until signed; a signed record is read-only (PUT: 409 RECORD_LOCKED) and changes only by amendment.',
         'signed',
       ),
-      signed_at: doc(z.nullable(Instant('When this revision was signed.')), 'When this revision was signed, else null.'),
+      signed_at: doc(
+        z.nullable(Instant('When this revision was signed.')),
+        'When this revision was signed, else null.',
+      ),
       signed_by: doc(
         z.nullable(z.string()),
         'The credential (client_id) that signed this revision, else null.',
@@ -176,16 +191,23 @@ export type TreatmentRecord = z.infer<typeof TreatmentRecord>;
 export const AmendmentBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
-      reason: doc(z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)), 'Why the signed record is amended.', 'Corrected the lot: 2 units came from lot C1234A6.'),
+      reason: doc(
+        z.string().check(z.trim(), z.minLength(1), z.maxLength(2000)),
+        'Why the signed record is amended.',
+        'Corrected the lot: 2 units came from lot C1234A6.',
+      ),
       record: TreatmentRecordBody,
     }),
-    "An amendment: the record as it should read now (replacing the current revision whole), and why. Stock moves by the difference.",
+    'An amendment: the record as it should read now (replacing the current revision whole), and why. Stock moves by the difference.',
   ),
 );
 export type AmendmentInput = z.infer<typeof AmendmentBody>;
 
 export const TreatmentRecordVersions = /* @__PURE__ */ schema(() =>
-  doc(z.array(TreatmentRecord), 'Every signed revision, oldest first: the signed original (revision 1), then each amendment.'),
+  doc(
+    z.array(TreatmentRecord),
+    'Every signed revision, oldest first: the signed original (revision 1), then each amendment.',
+  ),
 );
 
 /** What a record change that takes stock can refuse (beyond its appointment's 404). */

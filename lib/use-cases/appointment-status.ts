@@ -7,7 +7,6 @@ import { canTransition, isActive, type AppointmentStatus } from '../domain/statu
 import {
   commitAppointment,
   getAppointment,
-  getAppointmentWithRecord,
   putReminderRequest,
   type AppointmentWrite,
   type TransactItem,

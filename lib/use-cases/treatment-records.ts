@@ -88,7 +88,8 @@ function productsUsed(input: TreatmentRecordInput, loaded: Loaded): TreatmentPro
     const product = loaded.products.get(item.product_id);
     if (!product) throw new AppError('PRODUCT_NOT_FOUND', `products_used[${index}]: no such product`);
     if (product.tracks_lots && !item.lot_id) throw lotIdProblem(index, 'is required: this product tracks lots');
-    if (!product.tracks_lots && item.lot_id) throw lotIdProblem(index, 'is not allowed: this product does not track lots');
+    if (!product.tracks_lots && item.lot_id)
+      throw lotIdProblem(index, 'is not allowed: this product does not track lots');
     const lot = item.lot_id ? loaded.lots.get(item.lot_id) : undefined;
     if (item.lot_id && (!lot || lot.product_id !== product.id))
       throw new AppError('LOT_NOT_FOUND', `products_used[${index}]: no such lot of this product`);
@@ -97,11 +98,7 @@ function productsUsed(input: TreatmentRecordInput, loaded: Loaded): TreatmentPro
 }
 
 /** The stock moves and exposure items that replacing the current record by `record` makes (INSUFFICIENT_STOCK first, on the product). */
-function stockOf(
-  record: TreatmentRecord,
-  loaded: Loaded,
-  at: string,
-): Pick<RecordChange, 'stock' | 'exposures'> {
+function stockOf(record: TreatmentRecord, loaded: Loaded, at: string): Pick<RecordChange, 'stock' | 'exposures'> {
   const before = stockTakes(loaded.current?.products_used);
   const after = stockTakes(record.products_used);
   const stock: StockMove[] = stockDifference(before, after).map((move) => {
@@ -169,7 +166,8 @@ async function writeRecord(
       );
       if (result.ok) return { done: withoutPractice(planned.record)! };
       if (result.failed === 'record') {
-        if (planned.onLostRecord === 'conflict') throw new AppError('VERSION_CONFLICT', 'The treatment record changed meanwhile; read it again');
+        if (planned.onLostRecord === 'conflict')
+          throw new AppError('VERSION_CONFLICT', 'The treatment record changed meanwhile; read it again');
         loaded = null;
         return { retry: 'now' };
       }
@@ -194,7 +192,10 @@ async function writeRecord(
 }
 
 const locked = () =>
-  new AppError('RECORD_LOCKED', 'This treatment record is signed: change it with an amendment (POST .../treatment-record/amendments)');
+  new AppError(
+    'RECORD_LOCKED',
+    'This treatment record is signed: change it with an amendment (POST .../treatment-record/amendments)',
+  );
 
 function checkIfMatch(current: TreatmentRecord, ifMatch: number | undefined) {
   if (ifMatch !== undefined && ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');

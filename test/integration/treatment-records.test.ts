@@ -62,12 +62,16 @@ const sign = (appointmentId: string, who: Caller = caller()) =>
     signTreatmentRecord(r.caller.medspaId, r.params.id, { now: r.now, by: r.caller.clientId, writes: r.writes }),
   );
 const amend = (appointmentId: string, reason: string, record: Record<string, unknown>, who: Caller = caller()) =>
-  belowHttp(treatmentRoutes.amendTreatmentRecord, who, { params: { id: appointmentId }, body: { reason, record } }, (r) =>
-    amendTreatmentRecord(r.caller.medspaId, r.params.id, r.body, {
-      now: r.now,
-      by: r.caller.clientId,
-      writes: r.writes,
-    }),
+  belowHttp(
+    treatmentRoutes.amendTreatmentRecord,
+    who,
+    { params: { id: appointmentId }, body: { reason, record } },
+    (r) =>
+      amendTreatmentRecord(r.caller.medspaId, r.params.id, r.body, {
+        now: r.now,
+        by: r.caller.clientId,
+        writes: r.writes,
+      }),
   );
 const read = (appointmentId: string) =>
   belowHttp(treatmentRoutes.getTreatmentRecord, caller(), { params: { id: appointmentId } }, (r) =>
@@ -206,7 +210,9 @@ describe('treatment records take stock in their own write', () => {
       'LOT_NOT_FOUND',
     );
     expect(
-      await outcome(put(appointment.id, { products_used: [uses('00000000-0000-4000-8000-000000000000', undefined, 1)] })),
+      await outcome(
+        put(appointment.id, { products_used: [uses('00000000-0000-4000-8000-000000000000', undefined, 1)] }),
+      ),
     ).toBe('PRODUCT_NOT_FOUND');
     expect(await stateOf(product.id, lot.id)).toMatchObject({ product: 3, lot: 3, treatments: [] });
   });
@@ -220,7 +226,9 @@ describe('treatment records take stock in their own write', () => {
       status: 'draft',
       version: 1,
       revision: null,
-      products_used: [{ name: product.name, product_id: product.id, lot_id: lotA.id, lot_number: lotA.lot_number, quantity: 3 }],
+      products_used: [
+        { name: product.name, product_id: product.id, lot_id: lotA.id, lot_number: lotA.lot_number, quantity: 3 },
+      ],
     });
     // Replace: 5 from A (2 more), then 2 from B and none from A (A gets its 5 back).
     await put(appointment.id, { products_used: [uses(product.id, lotA.id, 5)] });
@@ -249,7 +257,12 @@ describe('treatment records take stock in their own write', () => {
     const amended = await amend(appointment.id, 'lot corrected', {
       products_used: [uses(product.id, lotB.id, 1), uses(product.id, lotA.id, 4)],
     });
-    expect(amended).toMatchObject({ revision: 2, status: 'signed', amendment_reason: 'lot corrected', version: signed.version + 1 });
+    expect(amended).toMatchObject({
+      revision: 2,
+      status: 'signed',
+      amendment_reason: 'lot corrected',
+      version: signed.version + 1,
+    });
     a = await stateOf(product.id, lotA.id);
     b = await stateOf(product.id, lotB.id);
     expect([a.product, a.lot, b.lot]).toEqual([15, 6, 9]);

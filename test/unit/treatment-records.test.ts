@@ -80,7 +80,9 @@ describe('the PUT body', () => {
   };
 
   it('keeps free-text items as before and takes catalog items with a whole quantity and published sites', () => {
-    expect(problems({ products_used: [{ name: 'Botox', quantity: 20.5, unit: 'units', lot_number: 'C1' }] })).toEqual([]);
+    expect(problems({ products_used: [{ name: 'Botox', quantity: 20.5, unit: 'units', lot_number: 'C1' }] })).toEqual(
+      [],
+    );
     expect(
       problems({
         products_used: [
@@ -88,11 +90,17 @@ describe('the PUT body', () => {
         ],
       }),
     ).toEqual([]);
-    expect(problems({ products_used: [{ quantity: 1 }] })).toEqual(['products_used.0.name: is required without product_id']);
-    expect(problems({ products_used: [{ product_id: P1, quantity: 1.5 }] })[0]).toMatch(/^products_used\.0\.quantity: /);
+    expect(problems({ products_used: [{ quantity: 1 }] })).toEqual([
+      'products_used.0.name: is required without product_id',
+    ]);
+    expect(problems({ products_used: [{ product_id: P1, quantity: 1.5 }] })[0]).toMatch(
+      /^products_used\.0\.quantity: /,
+    );
     expect(problems({ products_used: [{ name: 'x', lot_id: LA }] })[0]).toMatch(/^products_used\.0\.lot_id: /);
     expect(
-      problems({ products_used: [{ product_id: P1, quantity: 1, injection_points: [{ site: 'elbow', units: 1 }] }] })[0],
+      problems({
+        products_used: [{ product_id: P1, quantity: 1, injection_points: [{ site: 'elbow', units: 1 }] }],
+      })[0],
     ).toMatch(/^products_used\.0\.injection_points\.0\.site: /);
   });
 });
