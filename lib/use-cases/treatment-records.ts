@@ -155,12 +155,13 @@ async function writeRecord(
     async (attempt) => {
       loaded ??= await load(medspaId, appointmentId, input);
       const planned = plan(loaded, productsUsed(input, loaded));
+      const moves = stockOf(planned.record, loaded, at);
       const result = await commitRecordChange(
         {
           record: planned.record,
           expectedVersion: loaded.current?.version ?? null,
           revision: planned.revision,
-          ...stockOf(planned.record, loaded, at),
+          ...moves,
         },
         options.writes,
       );
@@ -172,9 +173,7 @@ async function writeRecord(
         return { retry: 'now' };
       }
       if (result.failed === 'lot') {
-        const delta = stockOf(planned.record, loaded, at)
-          .stock.flatMap((move) => move.lines)
-          .find((line) => line.lot_id === result.lotId)?.delta;
+        const delta = moves.stock.flatMap((move) => move.lines).find((line) => line.lot_id === result.lotId)?.delta;
         throw lotError(result.refusal, result.lot, delta ?? 0);
       }
       if (!result.current) throw new AppError('PRODUCT_NOT_FOUND');
