@@ -275,6 +275,32 @@ describe('treatment records take stock in their own write', () => {
   });
 });
 
+describe('amendments and the rest of stock', () => {
+  it('an amendment that takes the product to its threshold crosses to low stock once; one that drops a lot deletes its exposure', async () => {
+    const appointment = await checkedIn();
+    const product = await makeProduct(scene.practice, { tracks_lots: true, low_stock_threshold: 1 });
+    const lotA = await makeLot(scene.practice, product.id, {}, 2);
+    const lotB = await makeLot(scene.practice, product.id, {}, 2);
+    await put(appointment.id, { products_used: [uses(product.id, lotA.id, 1)] });
+    await sign(appointment.id);
+    await amend(appointment.id, 'two more from B', {
+      products_used: [uses(product.id, lotB.id, 2), uses(product.id, lotA.id, 1)],
+    });
+    const ledger = await queryAll(stockAdjustmentCodec, {
+      partition: stockLedgerPk(scene.practice.medspaId, product.id),
+      consistent: true,
+    });
+    expect(ledger.filter((entry) => entry.low_stock_crossed).map((entry) => entry.quantity_after)).toEqual([1]);
+    await amend(appointment.id, 'none from A after all', { products_used: [uses(product.id, lotB.id, 2)] });
+    const a = await stateOf(product.id, lotA.id);
+    const b = await stateOf(product.id, lotB.id);
+    expect([a.product, a.lot, b.lot]).toEqual([2, 2, 0]);
+    expect(a.exposures).toEqual([]);
+    expect(b.exposures).toEqual([exposure(appointment, product.id, 2)]);
+    expect((await versions(appointment.id)).map((v: any) => v.revision)).toEqual([1, 2, 3]);
+  });
+});
+
 describe('sign and lock, amendments, versions', () => {
   it('signs a draft as revision 1, refuses PUT on it (RECORD_LOCKED), amends as revision n+1 and lists the revisions oldest first', async () => {
     const appointment = await checkedIn();
