@@ -10463,8 +10463,16 @@ export interface operations {
     };
     listTreatmentRecordVersions: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
                 id: string;
@@ -10485,8 +10493,9 @@ export interface operations {
                          * @constant
                          */
                         success: true;
-                        /** @description Every signed revision, oldest first: the signed original (revision 1), then each amendment. */
+                        /** @description The result. */
                         data: components["schemas"]["TreatmentRecord"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };

@@ -1,10 +1,11 @@
+import type { PageRequest } from '../crypto/cursor';
 import type { LotExposureRecord, LotRecord, ProductRecord, TreatmentRecord } from '../domain/records';
 import { tableName } from './client';
 import { lotCodec, lotExposureCodec, productCodec, treatmentRecordCodec, treatmentRevisionCodec } from './codecs';
 import { DataFailure } from './failure';
 import { readItems, itemId } from './key-reads';
 import { appointmentPk, entityKey, lotExposureKey, TREATMENT_REVISION_PREFIX } from './keys';
-import { queryAll } from './query';
+import { queryPage } from './query';
 import type { RequestWrites } from './request-writes';
 import {
   stockMoveActions,
@@ -132,10 +133,11 @@ export async function readStock(
   return { products, lots };
 }
 
-/** A signed record's revisions, oldest first: one Query on the appointment's partition. */
-export const listRevisions = (medspaId: string, appointmentId: string) =>
-  queryAll(treatmentRevisionCodec, {
+/** A page of a signed record's revisions, oldest first: a Query on the appointment's partition. */
+export const listRevisions = (medspaId: string, appointmentId: string, page: PageRequest) =>
+  queryPage(treatmentRevisionCodec, {
     partition: appointmentPk(medspaId, appointmentId),
     sort: { op: 'begins_with', value: TREATMENT_REVISION_PREFIX },
     consistent: true,
+    ...page,
   });

@@ -1,6 +1,6 @@
 import { ALLOW } from '../auth/roles';
-import { defineRoutes, route } from '../http/route';
-import { IdParams } from '../schemas/common';
+import { defineRoutes, list, route } from '../http/route';
+import { IdParams, PageQuery } from '../schemas/common';
 import * as rec from '../schemas/treatment-records';
 
 /** Sign and lock, amendments, versions (API reference, clinical records); the PUT is section 4's `recordTreatment`. */
@@ -55,7 +55,8 @@ export const listTreatmentRecordVersions = /* @__PURE__ */ route('listTreatmentR
   summary: 'Every signed revision of the treatment record, oldest first (drafts are not revisions)',
   auth: ALLOW.readAll,
   params: IdParams,
-  response: rec.TreatmentRecordVersions,
+  query: PageQuery,
+  response: list(rec.TreatmentRecord),
   errors: ['APPOINTMENT_NOT_FOUND'],
   reads: ['appointments'],
 }));

@@ -203,13 +203,6 @@ export const AmendmentBody = /* @__PURE__ */ schema(() =>
 );
 export type AmendmentInput = z.infer<typeof AmendmentBody>;
 
-export const TreatmentRecordVersions = /* @__PURE__ */ schema(() =>
-  doc(
-    z.array(TreatmentRecord),
-    'Every signed revision, oldest first: the signed original (revision 1), then each amendment.',
-  ),
-);
-
 /** What a record change that takes stock can refuse (beyond its appointment's 404). */
 export const RECORD_STOCK_ERRORS = [
   'PRODUCT_NOT_FOUND',

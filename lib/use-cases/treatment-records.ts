@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { pageRequest } from '../crypto/cursor';
 import { getAppointmentWithRecord, withoutPractice, type PublicTreatmentRecord } from '../db/appointments';
 import type { RequestWrites } from '../db/request-writes';
 import type { StockMove } from '../db/stock-moves';
@@ -17,6 +18,7 @@ import { exposureChanges, stockDifference, stockTakes } from '../domain/treatmen
 import { AppError } from '../errors';
 import { retry } from '../retry';
 import type { AmendmentInput, TreatmentRecordInput } from '../schemas/treatment-records';
+import { toListResult, type ListResult } from './list-result';
 import { readPractice } from './practice';
 import { lotError } from './products';
 
@@ -316,15 +318,17 @@ export async function readTreatmentRecord(medspaId: string, appointmentId: strin
   return withoutPractice(current)!;
 }
 
-/** Every signed revision, oldest first (drafts replaced before signing are not revisions). */
+/** Every signed revision, oldest first (drafts replaced before signing are not revisions), a page at a time. */
 export async function listTreatmentRecordVersions(
   medspaId: string,
   appointmentId: string,
-): Promise<PublicTreatmentRecord[]> {
+  query: { limit: number; cursor?: string },
+): Promise<ListResult<PublicTreatmentRecord>> {
+  const page = pageRequest(medspaId, 'treatment-record-versions', { ...query, appointment_id: appointmentId });
   const [{ current }, revisions] = await Promise.all([
     loadRecord(medspaId, appointmentId),
-    listRevisions(medspaId, appointmentId),
+    listRevisions(medspaId, appointmentId, page),
   ]);
   if (!current) throw new AppError('APPOINTMENT_NOT_FOUND', 'This appointment has no treatment record');
-  return revisions.map((revision) => withoutPractice(revision)!);
+  return toListResult({ ...revisions, items: revisions.items.map((revision) => withoutPractice(revision)!) });
 }

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../lib/auth/tokens';
+import { runAsFunction } from '../../lib/aws/local-runtime';
 import { ddb, tableName } from '../../lib/db/client';
 import { lotExposureCodec, stockAdjustmentCodec } from '../../lib/db/codecs';
 import { entityKey, lotExposuresPk, stockLedgerPk } from '../../lib/db/keys';
@@ -77,10 +78,13 @@ const read = (appointmentId: string) =>
   belowHttp(treatmentRoutes.getTreatmentRecord, caller(), { params: { id: appointmentId } }, (r) =>
     readTreatmentRecord(r.caller.medspaId, r.params.id),
   );
-const versions = (appointmentId: string) =>
-  belowHttp(treatmentRoutes.listTreatmentRecordVersions, caller(), { params: { id: appointmentId } }, (r) =>
-    listTreatmentRecordVersions(r.caller.medspaId, r.params.id),
-  );
+/** Every revision (one page: an appointment's revisions are few), read inside the route's function (a list: belowHttp answers single resources). */
+const versions = async (appointmentId: string) =>
+  (
+    await runAsFunction(treatmentRoutes.listTreatmentRecordVersions.operation, () =>
+      listTreatmentRecordVersions(scene.practice.medspaId, appointmentId, { limit: 100 }),
+    )
+  ).data;
 
 /** The error code a refused call threw (or 'ok'). */
 const outcome = (work: Promise<unknown>) =>
@@ -424,6 +428,13 @@ describe('over HTTP: roles, status codes, the published sites', () => {
       [1, 'ok'],
       [2, 'ok, with addendum'],
     ]);
+    expect(listed.body.pagination).toEqual({ total: 2, next_cursor: null });
+    const first = await call('GET', `${base}/versions?limit=1`, { token: provider });
+    expect(first.body.data.map((v: any) => v.revision)).toEqual([1]);
+    const next = await call('GET', `${base}/versions?limit=1&cursor=${first.body.pagination.next_cursor}`, {
+      token: provider,
+    });
+    expect([next.body.data.map((v: any) => v.revision), next.body.pagination.next_cursor]).toEqual([[2], null]);
   });
 
   it('the OpenAPI document publishes the injection sites and the new operations', async () => {
