@@ -149,14 +149,16 @@ async function writeRecord(
   appointmentId: string,
   input: TreatmentRecordInput,
   options: ChangeOptions,
-  plan: (loaded: Loaded, products: TreatmentProductUse[] | undefined) => Planned,
+  /** Checks the record's state first, then asks for the body's products (their own checks come after). */
+  plan: (loaded: Loaded, products: () => TreatmentProductUse[] | undefined) => Planned,
 ): Promise<PublicTreatmentRecord> {
   const at = options.now.toISOString();
   let loaded: Loaded | null = null;
   return retry<PublicTreatmentRecord>(
     async (attempt) => {
       loaded ??= await load(medspaId, appointmentId, input);
-      const planned = plan(loaded, productsUsed(input, loaded));
+      const current = loaded;
+      const planned = plan(current, () => productsUsed(input, current));
       const moves = stockOf(planned.record, loaded, at);
       const result = await commitRecordChange(
         {
@@ -242,7 +244,7 @@ export function recordTreatment(
     if (current?.status === 'signed') throw locked();
     return {
       record: {
-        ...recordFrom(input, products, loaded, options),
+        ...recordFrom(input, products(), loaded, options),
         status: 'draft',
         signed_at: null,
         signed_by: null,
@@ -270,7 +272,7 @@ export function amendTreatmentRecord(
     checkIfMatch(current, options.ifMatch);
     return {
       record: {
-        ...recordFrom(input.record, products, loaded, options),
+        ...recordFrom(input.record, products(), loaded, options),
         status: 'signed',
         signed_at: options.now.toISOString(),
         signed_by: options.by,

@@ -321,6 +321,9 @@ describe('sign and lock, amendments, versions', () => {
       amendment_reason: null,
     });
     expect(await outcome(put(appointment.id, { summary: 'rewrite' }))).toBe('RECORD_LOCKED');
+    // The lock is judged before the body's products.
+    const unknown = uses('00000000-0000-4000-8000-000000000000', undefined, 1);
+    expect(await outcome(put(appointment.id, { products_used: [unknown] }))).toBe('RECORD_LOCKED');
     expect(await outcome(sign(appointment.id))).toBe('RECORD_LOCKED');
     const amended = await amend(appointment.id, 'typo', { summary: 'amended' });
     expect(amended).toMatchObject({ summary: 'amended', revision: 2, version: 4, amendment_reason: 'typo' });
