@@ -186,6 +186,23 @@ export class MedspaClient {
   recordTreatment(id: string, body: OperationInput<'recordTreatment'>['body'], options?: RequestOptions) {
     return this.api.recordTreatment({ params: { id }, body }, options);
   }
+  /** The current treatment record, draft or signed (section 13). */
+  getTreatmentRecord(id: string, options?: RequestOptions) {
+    return this.api.getTreatmentRecord({ params: { id } }, options);
+  }
+  signTreatmentRecord(id: string, options: RequestOptions & { ifMatch?: number } = {}) {
+    return this.api.signTreatmentRecord({ params: { id } }, withIfMatch(options));
+  }
+  amendTreatmentRecord(
+    id: string,
+    body: OperationInput<'amendTreatmentRecord'>['body'],
+    options: RequestOptions & { ifMatch?: number } = {},
+  ) {
+    return this.api.amendTreatmentRecord({ params: { id }, body }, withIfMatch(options));
+  }
+  listTreatmentRecordVersions(id: string, options?: RequestOptions) {
+    return this.api.listTreatmentRecordVersions({ params: { id } }, options);
+  }
   checkProviderAvailability(
     providerId: string,
     start: string,

@@ -769,9 +769,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
         /**
-         * Write the treatment record of an appointment
+         * The current treatment record, draft or signed (404 APPOINTMENT_NOT_FOUND when there is none)
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getTreatmentRecord"];
+        /**
+         * Write or replace the draft treatment record, taking the stock it names in the same write (by the difference from the draft it replaces)
          * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         put: operations["recordTreatment"];
@@ -834,6 +838,66 @@ export interface paths {
          * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["searchAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{id}/treatment-record/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the draft: revision 1, read-only from now on (changes only by amendment)
+         * @description Roles: admin, manager, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["signTreatmentRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{id}/treatment-record/amendments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Amend a signed record: revision n + 1, signed by the caller, with its reason; stock moves by the difference
+         * @description Roles: admin, manager, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["amendTreatmentRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{id}/treatment-record/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every signed revision of the treatment record, oldest first (drafts are not revisions)
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listTreatmentRecordVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2233,6 +2297,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "treatment_record.signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A treatment record was signed (revision 1): the object is the record as signed
+         * @description The body is the `treatment_record.signed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onTreatmentRecordSigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "treatment_record.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed treatment record was amended: the object is the new revision (its `revision`, `signed_by` and `amendment_reason`); earlier ones are on GET .../treatment-record/versions
+         * @description The body is the `treatment_record.amended` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onTreatmentRecordAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2351,6 +2455,12 @@ export interface components {
              */
             value: number;
         };
+        /**
+         * @description The published list of injection sites (left and right are the client's). `other` with a note in `notes` for anything else.
+         * @example glabella
+         * @enum {string}
+         */
+        InjectionSite: "glabella" | "forehead" | "crow_feet_left" | "crow_feet_right" | "brow_left" | "brow_right" | "bunny_lines" | "tear_trough_left" | "tear_trough_right" | "cheek_left" | "cheek_right" | "nasolabial_left" | "nasolabial_right" | "marionette_left" | "marionette_right" | "lips_upper" | "lips_lower" | "perioral" | "chin" | "jawline_left" | "jawline_right" | "masseter_left" | "masseter_right" | "temple_left" | "temple_right" | "neck" | "platysma" | "decolletage" | "axilla_left" | "axilla_right" | "other";
         /** @description The new credential with its secret, shown once. */
         CreatedCredential: {
             /**
@@ -3216,29 +3326,6 @@ export interface components {
              *     ]
              */
             areas_treated?: string[];
-            /** @description Products used (at most 50). */
-            products_used?: {
-                /**
-                 * @description Product name.
-                 * @example Botox Cosmetic 100U
-                 */
-                name: string;
-                /**
-                 * @description Amount used, in `unit`.
-                 * @example 20
-                 */
-                quantity?: number;
-                /**
-                 * @description Unit of `quantity`.
-                 * @example units
-                 */
-                unit?: string;
-                /**
-                 * @description Manufacturer lot, for traceability.
-                 * @example C1234A5
-                 */
-                lot_number?: string;
-            }[];
             /**
              * @description Dosage given.
              * @example 20 units
@@ -3249,6 +3336,64 @@ export interface components {
              * @example Review in 2 weeks.
              */
             follow_up?: string;
+            /** @description Products used. */
+            products_used?: {
+                /**
+                 * @description Product name (the product's, when the body named only `product_id`).
+                 * @example Botox Cosmetic 100U
+                 */
+                name: string;
+                /**
+                 * Format: uuid
+                 * @description The product taken from stock.
+                 * @example d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09
+                 */
+                product_id?: string;
+                /**
+                 * Format: uuid
+                 * @description The lot taken from.
+                 * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+                 */
+                lot_id?: string;
+                /**
+                 * @description Amount used. With `product_id`: required, a whole number of the product's stock units, taken from stock (and from `lot_id`) in the same write as the record.
+                 * @example 1
+                 */
+                quantity?: number;
+                /**
+                 * @description Unit of `quantity`, for the reader.
+                 * @example vial
+                 */
+                unit?: string;
+                /**
+                 * @description Manufacturer lot, free text (with `lot_id`, the lot's own number is shown).
+                 * @example C1234A5
+                 */
+                lot_number?: string;
+                /**
+                 * @description Where it was injected (at most 100 points).
+                 * @example [
+                 *       {
+                 *         "site": "glabella",
+                 *         "units": 20,
+                 *         "depth": "intramuscular"
+                 *       }
+                 *     ]
+                 */
+                injection_points?: {
+                    site: components["schemas"]["InjectionSite"];
+                    /**
+                     * @description Amount injected at the site (toxin units or mL, as charted).
+                     * @example 4
+                     */
+                    units: number;
+                    /**
+                     * @description Depth or plane, free text.
+                     * @example intramuscular
+                     */
+                    depth?: string;
+                }[];
+            }[];
             /**
              * Format: uuid
              * @description The appointment it documents.
@@ -3272,6 +3417,29 @@ export interface components {
              * @example ms_3f2b8c1e_provider_k2j4
              */
             recorded_by: string;
+            /**
+             * @description `draft` until signed; a signed record is read-only (PUT: 409 RECORD_LOCKED) and changes only by amendment.
+             * @example signed
+             * @enum {string}
+             */
+            status: "draft" | "signed";
+            /** @description When this revision was signed, else null. */
+            signed_at: string | null;
+            /**
+             * @description The credential (client_id) that signed this revision, else null.
+             * @example ms_3f2b8c1e_provider_k2j4
+             */
+            signed_by: string | null;
+            /**
+             * @description 1 for the signed original, n + 1 for each amendment; null for a draft.
+             * @example 1
+             */
+            revision: number | null;
+            /**
+             * @description Why this revision amended the one before, else null.
+             * @example null
+             */
+            amendment_reason: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -6932,6 +7100,66 @@ export interface components {
                 quantity: number;
             }[];
         };
+        /** @description A treatment record was signed (revision 1): the object is the record as signed. */
+        TreatmentRecordSignedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example treatment_record.signed
+             * @constant
+             */
+            type: "treatment_record.signed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["TreatmentRecord"];
+            };
+        };
+        /** @description A signed treatment record was amended: the object is the new revision (its `revision`, `signed_by` and `amendment_reason`); earlier ones are on GET .../treatment-record/versions. */
+        TreatmentRecordAmendedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example treatment_record.amended
+             * @constant
+             */
+            type: "treatment_record.amended";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["TreatmentRecord"];
+            };
+        };
         /** @description POST /v1/webhooks/{id}/test: sent to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -6997,6 +7225,7 @@ export type TimeZoneInput = components['schemas']['TimeZoneInput'];
 export type CancellationPolicy = components['schemas']['CancellationPolicy'];
 export type Charge = components['schemas']['Charge'];
 export type DepositInput = components['schemas']['DepositInput'];
+export type InjectionSite = components['schemas']['InjectionSite'];
 export type CreatedCredential = components['schemas']['CreatedCredential'];
 export type Credential = components['schemas']['Credential'];
 export type Pagination = components['schemas']['Pagination'];
@@ -7066,6 +7295,8 @@ export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent']
 export type LotRecalledEvent = components['schemas']['LotRecalledEvent'];
 export type ClientLotExposureEvent = components['schemas']['ClientLotExposureEvent'];
 export type ClientLotExposure = components['schemas']['ClientLotExposure'];
+export type TreatmentRecordSignedEvent = components['schemas']['TreatmentRecordSignedEvent'];
+export type TreatmentRecordAmendedEvent = components['schemas']['TreatmentRecordAmendedEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -10375,6 +10606,39 @@ export interface operations {
             };
         };
     };
+    getTreatmentRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["TreatmentRecord"];
+                    };
+                };
+            };
+        };
+    };
     recordTreatment: {
         parameters: {
             query?: never;
@@ -10406,29 +10670,6 @@ export interface operations {
                      *     ]
                      */
                     areas_treated?: string[];
-                    /** @description Products used (at most 50). */
-                    products_used?: {
-                        /**
-                         * @description Product name.
-                         * @example Botox Cosmetic 100U
-                         */
-                        name: string;
-                        /**
-                         * @description Amount used, in `unit`.
-                         * @example 20
-                         */
-                        quantity?: number;
-                        /**
-                         * @description Unit of `quantity`.
-                         * @example units
-                         */
-                        unit?: string;
-                        /**
-                         * @description Manufacturer lot, for traceability.
-                         * @example C1234A5
-                         */
-                        lot_number?: string;
-                    }[];
                     /**
                      * @description Dosage given.
                      * @example 20 units
@@ -10439,6 +10680,64 @@ export interface operations {
                      * @example Review in 2 weeks.
                      */
                     follow_up?: string;
+                    /** @description Products used (at most 50; at most 8 distinct product/lot pairs taking stock). */
+                    products_used?: {
+                        /**
+                         * @description Product name: required for a free-text item; with `product_id`, optional (the product's).
+                         * @example Botox Cosmetic 100U
+                         */
+                        name?: string;
+                        /**
+                         * Format: uuid
+                         * @description The product used: `quantity` of it is taken from stock.
+                         * @example d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09
+                         */
+                        product_id?: string;
+                        /**
+                         * Format: uuid
+                         * @description Required for a lot-tracked product (400 without it), not allowed for another.
+                         * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+                         */
+                        lot_id?: string;
+                        /**
+                         * @description Amount used. With `product_id`: required, a whole number of the product's stock units, taken from stock (and from `lot_id`) in the same write as the record.
+                         * @example 1
+                         */
+                        quantity?: number;
+                        /**
+                         * @description Unit of `quantity`, for the reader.
+                         * @example vial
+                         */
+                        unit?: string;
+                        /**
+                         * @description Manufacturer lot, free text (with `lot_id`, the lot's own number is shown).
+                         * @example C1234A5
+                         */
+                        lot_number?: string;
+                        /**
+                         * @description Where it was injected (at most 100 points).
+                         * @example [
+                         *       {
+                         *         "site": "glabella",
+                         *         "units": 20,
+                         *         "depth": "intramuscular"
+                         *       }
+                         *     ]
+                         */
+                        injection_points?: {
+                            site: components["schemas"]["InjectionSite"];
+                            /**
+                             * @description Amount injected at the site (toxin units or mL, as charted).
+                             * @example 4
+                             */
+                            units: number;
+                            /**
+                             * @description Depth or plane, free text.
+                             * @example intramuscular
+                             */
+                            depth?: string;
+                        }[];
+                    }[];
                 };
             };
         };
@@ -10631,6 +10930,215 @@ export interface operations {
                         success: true;
                         /** @description The result. */
                         data: components["schemas"]["AvailabilityEntry"][];
+                    };
+                };
+            };
+        };
+    };
+    signTreatmentRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["TreatmentRecord"];
+                    };
+                };
+            };
+        };
+    };
+    amendTreatmentRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why the signed record is amended.
+                     * @example Corrected the lot: 2 units came from lot C1234A6.
+                     */
+                    reason: string;
+                    /** @description The treatment record (clinical documentation); a PUT replaces it whole, and moves stock by the difference from the record it replaces. */
+                    record: {
+                        /**
+                         * @description What was done, in a sentence or two.
+                         * @example Botox, glabella and forehead lines.
+                         */
+                        summary?: string;
+                        /**
+                         * @description Clinical notes.
+                         * @example No adverse reaction; mild erythema resolved in 10 minutes.
+                         */
+                        notes?: string;
+                        /**
+                         * @description Areas treated (at most 50).
+                         * @example [
+                         *       "glabella",
+                         *       "forehead"
+                         *     ]
+                         */
+                        areas_treated?: string[];
+                        /**
+                         * @description Dosage given.
+                         * @example 20 units
+                         */
+                        dosage?: string;
+                        /**
+                         * @description Follow-up advice or plan.
+                         * @example Review in 2 weeks.
+                         */
+                        follow_up?: string;
+                        /** @description Products used (at most 50; at most 8 distinct product/lot pairs taking stock). */
+                        products_used?: {
+                            /**
+                             * @description Product name: required for a free-text item; with `product_id`, optional (the product's).
+                             * @example Botox Cosmetic 100U
+                             */
+                            name?: string;
+                            /**
+                             * Format: uuid
+                             * @description The product used: `quantity` of it is taken from stock.
+                             * @example d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09
+                             */
+                            product_id?: string;
+                            /**
+                             * Format: uuid
+                             * @description Required for a lot-tracked product (400 without it), not allowed for another.
+                             * @example 5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19
+                             */
+                            lot_id?: string;
+                            /**
+                             * @description Amount used. With `product_id`: required, a whole number of the product's stock units, taken from stock (and from `lot_id`) in the same write as the record.
+                             * @example 1
+                             */
+                            quantity?: number;
+                            /**
+                             * @description Unit of `quantity`, for the reader.
+                             * @example vial
+                             */
+                            unit?: string;
+                            /**
+                             * @description Manufacturer lot, free text (with `lot_id`, the lot's own number is shown).
+                             * @example C1234A5
+                             */
+                            lot_number?: string;
+                            /**
+                             * @description Where it was injected (at most 100 points).
+                             * @example [
+                             *       {
+                             *         "site": "glabella",
+                             *         "units": 20,
+                             *         "depth": "intramuscular"
+                             *       }
+                             *     ]
+                             */
+                            injection_points?: {
+                                site: components["schemas"]["InjectionSite"];
+                                /**
+                                 * @description Amount injected at the site (toxin units or mL, as charted).
+                                 * @example 4
+                                 */
+                                units: number;
+                                /**
+                                 * @description Depth or plane, free text.
+                                 * @example intramuscular
+                                 */
+                                depth?: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["TreatmentRecord"];
+                    };
+                };
+            };
+        };
+    };
+    listTreatmentRecordVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["TreatmentRecord"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -12467,7 +12975,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -12595,7 +13103,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -15427,6 +15935,176 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ClientLotExposureEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTreatmentRecordSigned: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "treatment_record.signed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "summary": "Botox, glabella and forehead lines.",
+                 *           "notes": "No adverse reaction; mild erythema resolved in 10 minutes.",
+                 *           "areas_treated": [
+                 *             "glabella",
+                 *             "forehead"
+                 *           ],
+                 *           "dosage": "20 units",
+                 *           "follow_up": "Review in 2 weeks.",
+                 *           "products_used": [
+                 *             {
+                 *               "name": "Botox Cosmetic 100U",
+                 *               "product_id": "d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09",
+                 *               "lot_id": "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19",
+                 *               "quantity": 1,
+                 *               "unit": "vial",
+                 *               "lot_number": "C1234A5",
+                 *               "injection_points": [
+                 *                 {
+                 *                   "site": "glabella",
+                 *                   "units": 20,
+                 *                   "depth": "intramuscular"
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "provider_id": "9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04",
+                 *           "recorded_by": "ms_3f2b8c1e_provider_k2j4",
+                 *           "status": "signed",
+                 *           "signed_at": "2026-11-23T14:05:09.412Z",
+                 *           "signed_by": "ms_3f2b8c1e_provider_k2j4",
+                 *           "revision": 1,
+                 *           "amendment_reason": null,
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z",
+                 *           "updated_at": "2026-11-23T14:32:51.006Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TreatmentRecordSignedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTreatmentRecordAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "treatment_record.amended",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "summary": "Botox, glabella and forehead lines.",
+                 *           "notes": "No adverse reaction; mild erythema resolved in 10 minutes.",
+                 *           "areas_treated": [
+                 *             "glabella",
+                 *             "forehead"
+                 *           ],
+                 *           "dosage": "20 units",
+                 *           "follow_up": "Review in 2 weeks.",
+                 *           "products_used": [
+                 *             {
+                 *               "name": "Botox Cosmetic 100U",
+                 *               "product_id": "d4c3b2a1-f6e5-4d7c-9b8a-706f5e4d3c09",
+                 *               "lot_id": "5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19",
+                 *               "quantity": 1,
+                 *               "unit": "vial",
+                 *               "lot_number": "C1234A5",
+                 *               "injection_points": [
+                 *                 {
+                 *                   "site": "glabella",
+                 *                   "units": 20,
+                 *                   "depth": "intramuscular"
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "provider_id": "9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04",
+                 *           "recorded_by": "ms_3f2b8c1e_provider_k2j4",
+                 *           "status": "signed",
+                 *           "signed_at": "2026-11-23T14:05:09.412Z",
+                 *           "signed_by": "ms_3f2b8c1e_provider_k2j4",
+                 *           "revision": 1,
+                 *           "amendment_reason": null,
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z",
+                 *           "updated_at": "2026-11-23T14:32:51.006Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TreatmentRecordAmendedEvent"];
             };
         };
         responses: {

@@ -1,7 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { BucketEntry } from '../domain/claims';
 import type { AppointmentRecord, ClaimBucketRecord, ReminderRecord, TreatmentRecord } from '../domain/records';
-import { ddb, tableName } from './client';
+import { tableName } from './client';
 import {
   appointmentCodec,
   appointmentIndexKeys,
@@ -61,12 +60,6 @@ export async function getAppointmentWithRecord(medspaId: string, id: string) {
 
 export async function getAppointment(medspaId: string, id: string): Promise<AppointmentRecord | null> {
   return appointmentCodec.fromItem(await readItem(appointmentKey(medspaId, id)));
-}
-
-export async function putTreatmentRecord(medspaId: string, record: PublicTreatmentRecord): Promise<void> {
-  await ddb().send(
-    new PutCommand({ TableName: tableName(), Item: treatmentRecordCodec.toItem({ medspa_id: medspaId, ...record }) }),
-  );
 }
 
 /** A reminder request (the stream makes it `appointment.reminder`), with the request's writes when it has any to commit. */

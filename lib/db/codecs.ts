@@ -50,6 +50,7 @@ import {
   retailSalesIndexKeys,
   stockLedgerKey,
   treatmentRecordKey,
+  treatmentRevisionKey,
   webhookDeliveryKey,
   webhookDeliveryLookupIndexKeys,
   webhookRetryDueKey,
@@ -289,16 +290,26 @@ export const holdIpLedgerCodec = codec<R.HoldIpLedgerRecord, 'HOLD_IPS'>('HOLD_I
   keys: (l) => holdIpLedgerKey(l.medspa_id, l.ip_hash),
   stored: S.storedHoldIpLedger,
 });
-export const treatmentRecordCodec = codec<
-  R.TreatmentRecord,
-  'TREATMENT',
-  Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }
->('TREATMENT', {
+export const treatmentRecordCodec = codec<R.TreatmentRecord, 'TREATMENT', S.StoredTreatmentRecord>('TREATMENT', {
   keyFields: ['medspa_id', 'appointment_id'],
   keys: (r) => treatmentRecordKey(r.medspa_id, r.appointment_id),
   stored: S.storedTreatmentRecord,
-  // Items written before the practice was stored hold it only in their key.
-  decode: (stored, item) => ({ ...stored, medspa_id: stored.medspa_id ?? practiceIdOf(String(item.pk)) }),
+  // Items written before the practice was stored hold it only in their key; before sign and lock, they were drafts.
+  decode: (stored, item) => ({
+    ...stored,
+    medspa_id: stored.medspa_id ?? practiceIdOf(String(item.pk)),
+    status: stored.status ?? 'draft',
+    signed_at: stored.signed_at ?? null,
+    signed_by: stored.signed_by ?? null,
+    revision: stored.revision ?? null,
+    amendment_reason: stored.amendment_reason ?? null,
+  }),
+});
+/** A signed record's revisions beside it in the appointment's partition, oldest first (`treatment_record.signed` / `.amended`). */
+export const treatmentRevisionCodec = codec<R.TreatmentRevisionRecord, 'TREATMENT_REVISION'>('TREATMENT_REVISION', {
+  keyFields: ['medspa_id', 'appointment_id'],
+  keys: (r) => treatmentRevisionKey(r.medspa_id, r.appointment_id, r.revision),
+  stored: S.storedTreatmentRevision,
 });
 export const claimBucketCodec = codec<R.ClaimBucketRecord, 'CLAIM'>('CLAIM', {
   keyFields: ['medspa_id', 'resource', 'resource_id', 'hour'],

@@ -68,6 +68,12 @@ export const treatmentRecordKey = (medspaId: string, appointmentId: string): Key
   pk: appointmentPk(medspaId, appointmentId),
   sk: 'TREATMENT',
 });
+/** A signed treatment record's revision n (zero-padded: revisions list oldest first). */
+export const TREATMENT_REVISION_PREFIX = 'TREATMENT_REVISION#';
+export const treatmentRevisionKey = (medspaId: string, appointmentId: string, revision: number): Key => ({
+  pk: appointmentPk(medspaId, appointmentId),
+  sk: `${TREATMENT_REVISION_PREFIX}${String(revision).padStart(6, '0')}`,
+});
 export const reminderKey = (medspaId: string, appointmentId: string, at: string, eventId: string): Key => ({
   pk: appointmentPk(medspaId, appointmentId),
   sk: `REMINDER#${at}#${eventId}`,

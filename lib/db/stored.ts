@@ -10,6 +10,7 @@ import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
 import { LOT_STATUSES, STOCK_REASONS } from '../domain/stock';
+import { INJECTION_SITES, RECORD_STATUSES } from '../domain/treatment-records';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
 import { PHOTO_CONTENT_TYPES, PHOTO_PHASES, PHOTO_STATUSES } from '../domain/photos';
@@ -315,6 +316,26 @@ export const storedOnlineLedger = /* @__PURE__ */ built(() =>
 );
 
 /** `medspa_id` is absent from items written before it was stored: the codec takes it from the key. */
+/** A treatment record as stored: items written before the practice, or before sign and lock, lack those fields. */
+type SignFields = 'status' | 'signed_at' | 'signed_by' | 'revision' | 'amendment_reason';
+export type StoredTreatmentRecord = Omit<R.TreatmentRecord, 'medspa_id' | SignFields> & {
+  medspa_id?: string;
+} & { [K in SignFields]?: R.TreatmentRecord[K] };
+
+const storedProductUse = /* @__PURE__ */ built(() =>
+  z.object({
+    name: text,
+    product_id: z.optional(text),
+    lot_id: z.optional(text),
+    quantity: z.optional(count),
+    unit: z.optional(text),
+    lot_number: z.optional(text),
+    injection_points: z.optional(
+      z.array(z.object({ site: z.enum(INJECTION_SITES), units: count, depth: z.optional(text) })),
+    ),
+  }),
+);
+
 export const storedTreatmentRecord = /* @__PURE__ */ built(() =>
   z.object({
     medspa_id: z.optional(text),
@@ -325,14 +346,28 @@ export const storedTreatmentRecord = /* @__PURE__ */ built(() =>
     summary: z.optional(text),
     notes: z.optional(text),
     areas_treated: z.optional(z.array(text)),
-    products_used: z.optional(
-      z.array(
-        z.object({ name: text, quantity: z.optional(count), unit: z.optional(text), lot_number: z.optional(text) }),
-      ),
-    ),
+    products_used: z.optional(z.array(storedProductUse)),
     dosage: z.optional(text),
     follow_up: z.optional(text),
+    // Absent on records written before sign and lock: a draft.
+    status: z.optional(z.enum(RECORD_STATUSES)),
+    signed_at: z.optional(z.nullable(text)),
+    signed_by: z.optional(z.nullable(text)),
+    revision: z.optional(z.nullable(count)),
+    amendment_reason: z.optional(z.nullable(text)),
     ...versioned,
+  }),
+);
+
+/** A signed revision, kept whole beside its record (written only since sign and lock: every field present). */
+export const storedTreatmentRevision = /* @__PURE__ */ built(() =>
+  z.extend(storedTreatmentRecord, {
+    medspa_id: text,
+    status: z.enum(RECORD_STATUSES),
+    signed_at: z.nullable(text),
+    signed_by: z.nullable(text),
+    revision: count,
+    amendment_reason: z.nullable(text),
   }),
 );
 
@@ -793,7 +828,8 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedHoldIpLedger>, R.HoldIpLedgerRecord>>,
   Check<Exact<Of<typeof storedSeries>, R.SeriesRecord>>,
   Check<Exact<Of<typeof storedOnlineLedger>, Omit<R.OnlineLedgerRecord, 'ends'>>>,
-  Check<Exact<Of<typeof storedTreatmentRecord>, Omit<R.TreatmentRecord, 'medspa_id'> & { medspa_id?: string }>>,
+  Check<Exact<Of<typeof storedTreatmentRecord>, StoredTreatmentRecord>>,
+  Check<Exact<Of<typeof storedTreatmentRevision>, R.TreatmentRevisionRecord>>,
   Check<Exact<Of<typeof storedClaimBucket>, R.ClaimBucketRecord>>,
   Check<Exact<Of<typeof storedReminder>, R.ReminderRecord>>,
   Check<Exact<Of<typeof storedReminderDue>, R.ReminderDueRecord>>,

@@ -199,6 +199,21 @@ export const EVENT_CATALOG = {
     summary:
       'A recalled lot reached this client: once per exposed client, with every treatment of theirs that took from the lot (a messaging tool can reach each the same day)',
   },
+  'treatment_record.signed': {
+    source: 'TREATMENT_REVISION',
+    object: 'treatment_record',
+    previous: false,
+    rule: 'AppointmentEvents',
+    summary: 'A treatment record was signed (revision 1): the object is the record as signed',
+  },
+  'treatment_record.amended': {
+    source: 'TREATMENT_REVISION',
+    object: 'treatment_record',
+    previous: false,
+    rule: 'AppointmentEvents',
+    summary:
+      'A signed treatment record was amended: the object is the new revision (its `revision`, `signed_by` and `amendment_reason`); earlier ones are on GET .../treatment-record/versions',
+  },
   'webhook.test': {
     source: null,
     object: 'webhook_test',

@@ -234,6 +234,14 @@ const recallNoticeEvents = (change: StoredChange<'LOT_RECALL_NOTICE'>): Draft[] 
       ]
     : [];
 
+/** A new signed revision: revision 1 is the signing, every later one an amendment (each revision item is written once). */
+function treatmentRevisionEvents(change: StoredChange<'TREATMENT_REVISION'>): Draft[] {
+  if (change.change !== 'INSERT' || !change.after) return [];
+  const { medspa_id: _medspaId, ...record } = change.after;
+  const type = record.revision === 1 ? 'treatment_record.signed' : 'treatment_record.amended';
+  return [{ type, object: objectOf(type, record, change), at: record.signed_at }];
+}
+
 /** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */
 export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[] } = {
   APPOINTMENT: appointmentEvents,
@@ -246,6 +254,7 @@ export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[
   PLAN_LEDGER: ledgerEvents,
   LOT: lotEvents,
   LOT_RECALL_NOTICE: recallNoticeEvents,
+  TREATMENT_REVISION: treatmentRevisionEvents,
 };
 
 /** The kinds the event pipeline decodes: the table's sources. */

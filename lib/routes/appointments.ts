@@ -3,6 +3,7 @@ import { ALLOW } from '../auth/roles';
 import { defineRoutes, route, list } from '../http/route';
 import { AppointmentDetail } from '../schemas/appointment-detail';
 import * as appt from '../schemas/appointments';
+import * as rec from '../schemas/treatment-records';
 import { Deleted, IdParams } from '../schemas/common';
 import { WaiveFeeBody, WaiveFeeParams } from '../schemas/deposits';
 
@@ -206,14 +207,15 @@ export const recordTreatment = /* @__PURE__ */ route('recordTreatment', () => ({
   method: 'PUT',
   path: '/v1/appointments/{id}/treatment-record',
   group: 'appointments',
-  summary: 'Write the treatment record of an appointment',
+  summary:
+    'Write or replace the draft treatment record, taking the stock it names in the same write (by the difference from the draft it replaces)',
   auth: ALLOW.treatmentRecords,
   params: IdParams,
-  body: appt.TreatmentRecordBody,
-  response: appt.TreatmentRecord,
-  errors: STATUS_ERRORS,
-  writes: { appointments: ['put'] },
-  reads: ['appointments'],
+  body: rec.TreatmentRecordBody,
+  response: rec.TreatmentRecord,
+  errors: [...STATUS_ERRORS, ...rec.RECORD_STOCK_ERRORS, 'RECORD_LOCKED'],
+  writes: rec.RECORD_STOCK_WRITES,
+  reads: rec.RECORD_STOCK_READS,
 }));
 
 export const checkProviderAvailability = /* @__PURE__ */ route('checkProviderAvailability', () => ({

@@ -13,6 +13,7 @@ import { bookingPageRoutes } from './booking-page';
 import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
+import { treatmentRecordRoutes } from './treatment-records';
 import { webhookRoutes } from './webhooks';
 
 /**
@@ -27,6 +28,7 @@ export const routes = {
   ...clientRoutes,
   ...photoRoutes,
   ...appointmentRoutes,
+  ...treatmentRecordRoutes,
   ...holdRoutes,
   ...seriesRoutes,
   ...productRoutes,

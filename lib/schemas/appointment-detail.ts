@@ -1,6 +1,7 @@
 import * as z from './zod';
 import { doc, meta, schema } from './common';
-import { Appointment, TreatmentRecord } from './appointments';
+import { Appointment } from './appointments';
+import { TreatmentRecord } from './treatment-records';
 import { Consent } from './clients';
 import { Client, Facility, Provider, Service } from './resources';
 

@@ -1,5 +1,6 @@
 import * as z from './zod';
-import { Appointment, TreatmentRecord } from './appointments';
+import { Appointment } from './appointments';
+import { TreatmentRecord } from './treatment-records';
 import { DateTime, doc, IdOf, Instant, meta, OutId, schema, Timestamps } from './common';
 
 /** Client history and consents (API reference, other resources); the client itself is in ./resources. */

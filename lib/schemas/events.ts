@@ -7,6 +7,7 @@ import { Payment } from './payments';
 import { ClientPlanEvent, LedgerEntry } from './plans';
 import { ClientLotExposure, Lot, Product } from './products';
 import { Client } from './resources';
+import { TreatmentRecord } from './treatment-records';
 
 /**
  * What webhook subscribers receive (API reference, webhooks and events): the envelope of each
@@ -40,6 +41,7 @@ export const EVENT_OBJECTS = {
   product: Product,
   client_plan: ClientPlanEvent,
   plan_ledger_entry: LedgerEntry,
+  treatment_record: TreatmentRecord,
   webhook_test: WebhookTest,
   lot: Lot,
   client_lot_exposure: ClientLotExposure,

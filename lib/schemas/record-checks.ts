@@ -1,6 +1,7 @@
 import type * as z from './zod';
 import type * as records from '../domain/records';
-import type { Appointment, TreatmentRecord } from './appointments';
+import type { Appointment } from './appointments';
+import type { TreatmentRecord } from './treatment-records';
 import type { Consent } from './clients';
 import type { Payment } from './payments';
 import type { Practice } from './practice';

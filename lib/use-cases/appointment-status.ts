@@ -7,16 +7,14 @@ import { canTransition, isActive, type AppointmentStatus } from '../domain/statu
 import {
   commitAppointment,
   getAppointment,
-  getAppointmentWithRecord,
   putReminderRequest,
-  putTreatmentRecord,
   type AppointmentWrite,
   type TransactItem,
 } from '../db/appointments';
 import { clientStatsAction } from '../db/client-stats';
 import { ledgerReleaseAction } from '../db/online-clients';
 import { AppError } from '../errors';
-import type { Appointment, TreatmentRecord } from '../schemas/appointments';
+import type { Appointment } from '../schemas/appointments';
 import { claimsOf, planClaimChanges } from './booking';
 import { retry } from '../retry';
 import { settlementWrites } from './plan-bookings';
@@ -145,41 +143,6 @@ export async function deleteAppointment(
     result: (before) => before,
   }));
   return { id, deleted: true as const };
-}
-
-/** Treatment records are written once the client is in the chair, and after. */
-const RECORDABLE: AppointmentStatus[] = ['checked_in', 'in_progress', 'completed'];
-
-export async function recordTreatment(
-  medspaId: string,
-  id: string,
-  input: Omit<
-    TreatmentRecord,
-    'appointment_id' | 'client_id' | 'provider_id' | 'recorded_by' | 'version' | 'created_at' | 'updated_at'
-  >,
-  options: { now: Date; recordedBy: string },
-): Promise<TreatmentRecord> {
-  const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
-  if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
-  if (!RECORDABLE.includes(appointment.status)) {
-    throw new AppError(
-      'INVALID_STATUS_TRANSITION',
-      `A treatment record needs a checked-in, in-progress or completed appointment (this one is ${appointment.status})`,
-    );
-  }
-  const at = options.now.toISOString();
-  const record: TreatmentRecord = {
-    ...input,
-    appointment_id: id,
-    client_id: appointment.client_id,
-    provider_id: appointment.provider_id,
-    recorded_by: options.recordedBy,
-    version: (treatmentRecord?.version ?? 0) + 1,
-    created_at: treatmentRecord?.created_at ?? at,
-    updated_at: at,
-  };
-  await putTreatmentRecord(medspaId, record);
-  return record;
 }
 
 /** Records the request; delivery as `appointment.reminder` comes from the event pipeline. */

@@ -161,7 +161,7 @@ const lotIdProblem = (message: string) =>
   new AppError('VALIDATION_ERROR', `lot_id ${message}`, { details: [{ path: 'lot_id', message }] });
 
 /** A lot's refusal as the API's error (lib/domain/stock `lotRefusal`). */
-function lotError(refusal: LotRefusal, lot: LotRecord | null, delta: number): AppError {
+export function lotError(refusal: LotRefusal, lot: LotRecord | null, delta: number): AppError {
   switch (refusal) {
     case 'LOT_NOT_FOUND':
       return new AppError('LOT_NOT_FOUND', 'Lot does not exist for this product');

@@ -93,6 +93,7 @@ export const workers = defineWorkers({
         'PAYMENT',
         'PLAN_LEDGER',
         'REMINDER',
+        'TREATMENT_REVISION',
       ],
     },
     module: 'functions/workers/streamToBus',

@@ -694,7 +694,7 @@ describe('every route of the route table', () => {
       if (catalog.test(route.path) && route.method !== 'GET') expect(roles, where).not.toContain('front_desk');
       // provider: reads, plus appointment status and treatment records.
       if (route.method !== 'GET' && roles.includes('provider'))
-        expect(route.path, where).toMatch(/^\/v1\/appointments\/\{id\}\/[\w-]+$/);
+        expect(route.path, where).toMatch(/^\/v1\/appointments\/\{id\}\/([\w-]+|treatment-record\/(sign|amendments))$/);
       if (/^\/v1\/(reports|webhooks)(\/|$)/.test(route.path)) expect(roles, where).not.toContain('provider');
     }
   });

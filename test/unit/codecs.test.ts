@@ -162,7 +162,7 @@ describe('codecs decode what they read', () => {
     ).toContain(`${C.LEDGER_ENTRY_PREFIX}b`);
   });
 
-  it('a treatment record written before its practice was stored takes it from its key', () => {
+  it('a treatment record written before its practice was stored takes it from its key, and before sign and lock is a draft', () => {
     const record = {
       medspa_id: MID,
       appointment_id: appointment.id,
@@ -172,8 +172,21 @@ describe('codecs decode what they read', () => {
       version: 1,
       created_at: 'x',
       updated_at: 'x',
+      status: 'draft' as const,
+      signed_at: null,
+      signed_by: null,
+      revision: null,
+      amendment_reason: null,
     };
-    const { medspa_id: _mid, ...old } = C.treatmentRecordCodec.toItem(record);
+    const {
+      medspa_id: _mid,
+      status: _status,
+      signed_at: _at,
+      signed_by: _by,
+      revision: _revision,
+      amendment_reason: _reason,
+      ...old
+    } = C.treatmentRecordCodec.toItem(record);
     expect(C.treatmentRecordCodec.fromItem(old)).toEqual(record);
   });
 

@@ -1,3 +1,4 @@
+import type { InjectionSite, RecordStatus } from '../treatment-records';
 import type * as z from '../../schemas/zod';
 import type { Facility, Provider, Service } from '../../schemas/resources';
 import type { TimeOff, WorkingHours } from '../availability';
@@ -114,10 +115,34 @@ export interface TreatmentRecord extends Versioned {
   summary?: string;
   notes?: string;
   areas_treated?: string[];
-  products_used?: { name: string; quantity?: number; unit?: string; lot_number?: string }[];
+  products_used?: TreatmentProductUse[];
   dosage?: string;
   follow_up?: string;
+  /** `draft` until signed; a signed record changes only by amendment (section 13). */
+  status: RecordStatus;
+  signed_at: string | null;
+  /** The credential (client_id) that signed this revision. */
+  signed_by: string | null;
+  /** 1 once signed, n + 1 per amendment; null for a draft. */
+  revision: number | null;
+  /** Why this revision amended the one before (revision > 1), else null. */
+  amendment_reason: string | null;
 }
+
+/** A product used in a treatment: free text (`name` only), or a product of the catalog taking stock (`product_id`, `lot_id`). */
+export interface TreatmentProductUse {
+  /** The product's name when the body named a product without one. */
+  name: string;
+  product_id?: string;
+  lot_id?: string;
+  quantity?: number;
+  unit?: string;
+  lot_number?: string;
+  injection_points?: { site: InjectionSite; units: number; depth?: string }[];
+}
+
+/** One revision of a signed treatment record (the signed original, then each amendment), as it was signed. */
+export type TreatmentRevisionRecord = TreatmentRecord & { revision: number };
 
 /** One resource's time claims in one UTC hour: the intervals of the active appointments touching it. */
 export interface ClaimBucketRecord {
