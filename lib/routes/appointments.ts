@@ -206,7 +206,7 @@ export const sendReminder = /* @__PURE__ */ route('sendReminder', () => ({
 export const recordTreatment = /* @__PURE__ */ route('recordTreatment', () => ({
   method: 'PUT',
   path: '/v1/appointments/{id}/treatment-record',
-  group: 'appointments',
+  group: 'treatment-records',
   summary:
     'Write or replace the draft treatment record, taking the stock it names in the same write (by the difference from the draft it replaces)',
   auth: ALLOW.treatmentRecords,

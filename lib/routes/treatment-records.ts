@@ -8,7 +8,7 @@ import * as rec from '../schemas/treatment-records';
 export const getTreatmentRecord = /* @__PURE__ */ route('getTreatmentRecord', () => ({
   method: 'GET',
   path: '/v1/appointments/{id}/treatment-record',
-  group: 'appointments',
+  group: 'treatment-records',
   summary: 'The current treatment record, draft or signed (404 APPOINTMENT_NOT_FOUND when there is none)',
   auth: ALLOW.readAll,
   params: IdParams,
@@ -20,7 +20,7 @@ export const getTreatmentRecord = /* @__PURE__ */ route('getTreatmentRecord', ()
 export const signTreatmentRecord = /* @__PURE__ */ route('signTreatmentRecord', () => ({
   method: 'POST',
   path: '/v1/appointments/{id}/treatment-record/sign',
-  group: 'appointments',
+  group: 'treatment-records',
   successStatus: 200,
   summary: 'Sign the draft: revision 1, read-only from now on (changes only by amendment)',
   auth: ALLOW.treatmentRecords,
@@ -35,7 +35,7 @@ export const signTreatmentRecord = /* @__PURE__ */ route('signTreatmentRecord', 
 export const amendTreatmentRecord = /* @__PURE__ */ route('amendTreatmentRecord', () => ({
   method: 'POST',
   path: '/v1/appointments/{id}/treatment-record/amendments',
-  group: 'appointments',
+  group: 'treatment-records',
   summary:
     'Amend a signed record: revision n + 1, signed by the caller, with its reason; stock moves by the difference',
   auth: ALLOW.treatmentRecords,
@@ -51,7 +51,7 @@ export const amendTreatmentRecord = /* @__PURE__ */ route('amendTreatmentRecord'
 export const listTreatmentRecordVersions = /* @__PURE__ */ route('listTreatmentRecordVersions', () => ({
   method: 'GET',
   path: '/v1/appointments/{id}/treatment-record/versions',
-  group: 'appointments',
+  group: 'treatment-records',
   summary: 'Every signed revision of the treatment record, oldest first (drafts are not revisions)',
   auth: ALLOW.readAll,
   params: IdParams,

@@ -686,6 +686,13 @@ describe('every route of the route table', () => {
         );
         continue;
       }
+      // A lot's exposures (section 13, PHI: who was treated from it): admin, manager and provider; its recall: admin and manager.
+      if (/^\/v1\/lots\/\{id\}\/(exposures|recall)$/.test(route.path)) {
+        expect([...roles].sort(), where).toEqual(
+          route.method === 'GET' ? ['admin', 'manager', 'provider'] : ['admin', 'manager'],
+        );
+        continue;
+      }
       // analyst: reads everything else, writes nothing.
       if (route.method === 'GET') expect(roles, where).toContain('analyst');
       else expect(roles, where).not.toContain('analyst');
