@@ -30,6 +30,7 @@ const WEBHOOKS = ['docs/guide/webhooks.md', '# Receive and verify webhooks'] as 
 const ONLINE_BOOKING = ['docs/guide/online-booking.md', '# Online booking in three steps'] as const;
 const HOLD_PAY_CONFIRM = ['docs/guide/hold-pay-confirm.md', '# Hold, pay, confirm'] as const;
 const PACKAGES = ['docs/guide/packages.md', '# Sell a package, book against it'] as const;
+const CLINICAL = ['docs/guide/clinical.md', '# Chart a treatment, then answer a recall'] as const;
 
 const walkthrough = block(...QUICK_START, 'bash');
 /** Its first lines: the token and the headers every later snippet uses. */
@@ -145,6 +146,19 @@ describe("the README's and the guide's snippets, as written", () => {
     expect(booked).toEqual({ price_cents: 0, on_the_plan: true });
     expect(balance).toEqual({ granted: 6, reserved: 1, used: 0, remaining: 5 });
     expect(kinds).toEqual(['reserve', 'grant']);
+  }, 60_000);
+
+  it('chart a treatment, then answer a recall: stock by lot in the record, signed, exposures, the recall', async () => {
+    const { stdout } = await bash(`${session}\n${serviceAndClient}\n${block(...CLINICAL, 'bash')}`);
+    const [record, lot, signed, exposures, recalled] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(record).toEqual({ status: 'draft', version: 1 });
+    expect(lot).toEqual({ quantity_on_hand: 8 });
+    expect(signed).toEqual({ status: 'signed', revision: 1 });
+    expect(exposures).toEqual([{ client: expect.any(String), quantity: 2 }]);
+    expect(recalled).toEqual({ status: 'recalled' });
   }, 60_000);
 
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {
