@@ -12,7 +12,8 @@ import { printUnusedGrants } from '../infra/local/aws/usage-report';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    ddbEndpoint: string;
+    /** One DynamoDB Local per worker slot (VITEST_POOL_ID 1..n picks the n-th). */
+    ddbEndpoints: string[];
     /** Where each test file leaves the IAM grants its calls used (merged into the report at teardown). */
     iamUsageDir: string;
     /** The synthesized stage's model (infra/local/aws/model.ts), made or found once for the run. */
@@ -23,8 +24,11 @@ declare module 'vitest' {
   }
 }
 
+/** As many as vitest runs files at once (vitest.config.ts maxWorkers). */
+const DYNAMO_INSTANCES = 2;
+
 interface Shared {
-  dynamo: DynamoLocal;
+  dynamos: DynamoLocal[];
   objects: LocalObjectStore;
   objectsDir: string;
   usageDir: string;
@@ -34,9 +38,9 @@ interface Shared {
 }
 
 /**
- * One in-memory DynamoDB Local per run, however many projects use it: vitest runs each project's
- * global setup (integration, e2e, build), so the first starts it and the last teardown stops it
- * and prints the IAM usage report of every project's files together.
+ * One set of in-memory DynamoDB Locals (one per worker slot) per run, however many projects use
+ * them: vitest runs each project's global setup (integration, e2e, build), so the first starts
+ * them and the last teardown stops them and prints the IAM usage report of every project's files.
  */
 const SHARED = Symbol.for('medspa-api.test-global-setup');
 const state = globalThis as unknown as { [SHARED]?: Promise<Shared> };
@@ -44,8 +48,10 @@ const state = globalThis as unknown as { [SHARED]?: Promise<Shared> };
 export async function setup(project: TestProject) {
   state[SHARED] ??= (async () => {
     // The synthesized stage (cached by source hash), once for every worker.
-    const [dynamo, modelFile] = await Promise.all([
-      startDynamoLocal({ jvmArgs: SHORT_LIVED_JVM }),
+    // One DynamoDB Local per worker slot: each serialises its writes (SQLite underneath), so two
+    // workers on one instance wait on each other while the cores idle.
+    const [dynamos, modelFile] = await Promise.all([
+      Promise.all(Array.from({ length: DYNAMO_INSTANCES }, () => startDynamoLocal({ jvmArgs: SHORT_LIVED_JVM }))),
       localAwsModelFile(),
     ]);
     // The object store runs here, once for the run: it checks each request against the role of the
@@ -55,7 +61,7 @@ export async function setup(project: TestProject) {
     const objectsDir = mkdtempSync(join(tmpdir(), 'medspa-s3-'));
     const objects = await startLocalObjectStore({ directory: objectsDir });
     return {
-      dynamo,
+      dynamos,
       objects,
       objectsDir,
       modelFile,
@@ -65,7 +71,10 @@ export async function setup(project: TestProject) {
   })();
   const shared = await state[SHARED];
   shared.users += 1;
-  project.provide('ddbEndpoint', shared.dynamo.endpoint);
+  project.provide(
+    'ddbEndpoints',
+    shared.dynamos.map((dynamo) => dynamo.endpoint),
+  );
   project.provide('iamUsageDir', shared.usageDir);
   project.provide('awsModelFile', shared.modelFile);
   project.provide('s3Endpoint', shared.objects.endpoint);
@@ -78,7 +87,7 @@ export async function teardown() {
   shared.users -= 1;
   if (shared.users > 0) return;
   state[SHARED] = undefined;
-  await Promise.all([shared.dynamo.stop(), shared.objects.stop()]);
+  await Promise.all([...shared.dynamos.map((dynamo) => dynamo.stop()), shared.objects.stop()]);
   rmSync(shared.objectsDir, { recursive: true, force: true });
   writeUsedGrants(shared.usageDir);
   await printUnusedGrants(shared.usageDir);

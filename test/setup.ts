@@ -20,7 +20,8 @@ import { MODEL_FILE_VARIABLE } from '../infra/local/aws/model';
 // tests. A file that reads the stream, or needs to see the whole table, takes its own
 // (fixtures/table-stream: useTableStream, useOwnTable).
 const envOfFile = { ...process.env };
-process.env.DYNAMODB_ENDPOINT = inject('ddbEndpoint');
+const endpoints = inject('ddbEndpoints');
+process.env.DYNAMODB_ENDPOINT = endpoints[(Number(process.env.VITEST_POOL_ID ?? '1') - 1) % endpoints.length];
 process.env.TABLE_NAME = `t_worker${process.env.VITEST_POOL_ID ?? '1'}`;
 process.env.S3_ENDPOINT = inject('s3Endpoint');
 process.env.PHOTOS_BUCKET = inject('photosBucket');
