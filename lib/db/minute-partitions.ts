@@ -1,4 +1,11 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { ReminderSweepRecord } from '../domain/records';
 import { addMinutesTo, minutesBetween } from '../domain/reminders';
+import { ddb, tableName } from './client';
+import type { Codec } from './codecs';
+import { ignoreFailedCondition } from './conditions';
+import { readItem } from './key-reads';
+import type { Key } from './keys';
 
 /** Time partitions Queried at once by a sweep (a few minutes' worth usually; a backlog in steps). */
 const PARALLEL_QUERIES = 8;
@@ -25,4 +32,28 @@ export function readMinutePartitions<T>(
 ): Promise<T[]> {
   const minutes = Array.from({ length: minutesBetween(from, through) + 1 }, (_, index) => addMinutesTo(from, index));
   return readTimePartitions(minutes, readMinute);
+}
+
+/**
+ * A scheduled sweep's checkpoint item (reminders, webhook retries, plan renewals): the last minute
+ * or hour it swept through, read at the start of a run and moved forward only at its end, so a
+ * slower concurrent sweep never moves it back.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function sweepCheckpoint(codec: Codec<ReminderSweepRecord>, key: () => Key) {
+  return {
+    read: async (): Promise<string | null> => codec.fromItem(await readItem(key()))?.swept_through ?? null,
+    advance: async (through: string, now: string): Promise<void> => {
+      await ddb()
+        .send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: codec.toItem({ swept_through: through, updated_at: now }),
+            ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :through',
+            ExpressionAttributeValues: { ':through': through },
+          }),
+        )
+        .catch(ignoreFailedCondition);
+    },
+  };
 }

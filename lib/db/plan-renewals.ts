@@ -1,11 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClientPlanRecord, PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
-import { ddb, tableName } from './client';
 import { clientPlanCodec, planSweepCodec } from './codecs';
-import { ignoreFailedCondition } from './conditions';
-import { readItem } from './key-reads';
 import { plansDueIndexPk, planSweepCheckpointKey } from './keys';
 import { balanceStepsAction, ledgerPutAction } from './plans';
+import { sweepCheckpoint } from './minute-partitions';
 import { queryAll } from './query';
 import { transact, type NamedAction, type TransactItem } from './transact';
 
@@ -19,23 +16,9 @@ import { transact, type NamedAction, type TransactItem } from './transact';
 export const plansDueIn = (hour: string): Promise<ClientPlanRecord[]> =>
   queryAll(clientPlanCodec, { index: 'gsi1', partition: plansDueIndexPk(hour) });
 
-export async function readPlanSweepCheckpoint(): Promise<string | null> {
-  return planSweepCodec.fromItem(await readItem(planSweepCheckpointKey()))?.swept_through ?? null;
-}
-
-/** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
-export async function advancePlanSweepCheckpoint(hour: string, now: string): Promise<void> {
-  await ddb()
-    .send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: planSweepCodec.toItem({ swept_through: hour, updated_at: now }),
-        ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :hour',
-        ExpressionAttributeValues: { ':hour': hour },
-      }),
-    )
-    .catch(ignoreFailedCondition);
-}
+const planSweep = /* @__PURE__ */ sweepCheckpoint(planSweepCodec, planSweepCheckpointKey);
+export const readPlanSweepCheckpoint = planSweep.read;
+export const advancePlanSweepCheckpoint = planSweep.advance;
 
 /** The entries a renewal or expiry writes against one balance (its expire, then its grant). */
 export interface BalanceMove {

@@ -4,10 +4,9 @@ import { minuteStart } from '../domain/reminders';
 import type { AppointmentRecord, ReminderRecord } from '../domain/records';
 import { appointmentCodec, reminderCodec, reminderDueCodec, reminderSentCodec, reminderSweepCodec } from './codecs';
 import { ddb, tableName } from './client';
-import { ignoreFailedCondition } from './conditions';
 import { itemId, readItems } from './key-reads';
-import { readItem } from './key-reads';
 import { appointmentKey, reminderDueKey, reminderSweepCheckpointKey, remindersDuePk } from './keys';
+import { sweepCheckpoint } from './minute-partitions';
 import { queryAll } from './query';
 import { transact, type NamedAction } from './transact';
 
@@ -74,24 +73,9 @@ export async function appointmentsOf(dues: ReminderDue[]): Promise<Map<string, A
   return appointments;
 }
 
-export async function readSweepCheckpoint(): Promise<string | null> {
-  const checkpoint = reminderSweepCodec.fromItem(await readItem(reminderSweepCheckpointKey()));
-  return typeof checkpoint?.swept_through === 'string' ? checkpoint.swept_through : null;
-}
-
-/** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
-export async function advanceSweepCheckpoint(minute: string, now: string): Promise<void> {
-  await ddb()
-    .send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: reminderSweepCodec.toItem({ swept_through: minute, updated_at: now }),
-        ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
-        ExpressionAttributeValues: { ':minute': minute },
-      }),
-    )
-    .catch(ignoreFailedCondition);
-}
+const reminderSweep = /* @__PURE__ */ sweepCheckpoint(reminderSweepCodec, reminderSweepCheckpointKey);
+export const readSweepCheckpoint = reminderSweep.read;
+export const advanceSweepCheckpoint = reminderSweep.advance;
 
 export type ScheduledReminderResult =
   | 'written'

@@ -4,8 +4,9 @@ import type { DeliveryRecord, WebhookRetryDueRecord } from '../domain/records';
 import { ddb, tableName } from './client';
 import { deliveryCodec, webhookRetryDueCodec, webhookRetrySweepCodec } from './codecs';
 import { ignoreFailedCondition } from './conditions';
-import { itemId, readItem, readItems } from './key-reads';
+import { itemId, readItems } from './key-reads';
 import { webhookDeliveryKey, webhookRetriesDuePk, webhookRetryDueKey, webhookRetrySweepCheckpointKey } from './keys';
+import { sweepCheckpoint } from './minute-partitions';
 import { queryAll } from './query';
 
 /**
@@ -86,21 +87,6 @@ export async function deliveriesOf(dues: WebhookRetryDueRecord[]): Promise<Map<s
   return entries;
 }
 
-export async function readWebhookRetrySweepCheckpoint(): Promise<string | null> {
-  const checkpoint = webhookRetrySweepCodec.fromItem(await readItem(webhookRetrySweepCheckpointKey()));
-  return typeof checkpoint?.swept_through === 'string' ? checkpoint.swept_through : null;
-}
-
-/** Moves the checkpoint forward only: a slower concurrent sweep never moves it back. */
-export async function advanceWebhookRetrySweepCheckpoint(minute: string, now: string): Promise<void> {
-  await ddb()
-    .send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: webhookRetrySweepCodec.toItem({ swept_through: minute, updated_at: now }),
-        ConditionExpression: 'attribute_not_exists(pk) OR swept_through < :minute',
-        ExpressionAttributeValues: { ':minute': minute },
-      }),
-    )
-    .catch(ignoreFailedCondition);
-}
+const retrySweep = /* @__PURE__ */ sweepCheckpoint(webhookRetrySweepCodec, webhookRetrySweepCheckpointKey);
+export const readWebhookRetrySweepCheckpoint = retrySweep.read;
+export const advanceWebhookRetrySweepCheckpoint = retrySweep.advance;
