@@ -111,11 +111,46 @@ async function refusal(
   return denied ? { ok: false, status: 403, code: 'AccessDenied', message: denied } : null;
 }
 
-/** Starts the store on 127.0.0.1 (`port` 0: any free port) with one bucket, kept under `directory`. */
+/** The object key a PUT creates (not a subresource such as ?tagging), or undefined. */
+function createdKey(request: IncomingMessage, bucket: string): string | undefined {
+  if (request.method !== 'PUT') return undefined;
+  const url = new URL(request.url ?? '/', 'http://local');
+  // A pre-signed URL's query holds only X-Amz-* parameters; anything else is a subresource.
+  if ([...url.searchParams.keys()].some((name) => !name.startsWith('X-Amz-'))) return undefined;
+  const [, pathBucket, ...key] = url.pathname.split('/');
+  return pathBucket === bucket && key.length ? decodeURIComponent(key.join('/')) : undefined;
+}
+
+/**
+ * Holds back the answer to an accepted PUT until `work` (the bucket's notification) has run, so
+ * whoever uploads sees its effects once the PUT is answered (no waiting in tests). A failure is
+ * logged, as S3 answers the PUT whatever its notifications do.
+ */
+function notifyBeforeAnswering(response: ServerResponse, work: () => Promise<void>) {
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.end = ((...args: unknown[]) => {
+    if (response.statusCode !== 200) return end(...args);
+    work().then(
+      () => end(...args),
+      (error: Error) => {
+        console.error(`object-created notification failed: ${error.message}`);
+        end(...args);
+      },
+    );
+    return response;
+  }) as ServerResponse['end'];
+}
+
+/**
+ * Starts the store on 127.0.0.1 (`port` 0: any free port) with one bucket, kept under `directory`.
+ * `onObjectCreated` is the bucket's event notification (S3 -> EventBridge -> a worker on AWS): it
+ * runs, in process, after each object PUT the store accepted and before that PUT is answered.
+ */
 export async function startLocalObjectStore(options: {
   directory: string;
   port?: number;
   bucket?: string;
+  onObjectCreated?: (key: string) => Promise<void>;
 }): Promise<LocalObjectStore> {
   const bucket = options.bucket ?? LOCAL_PHOTOS_BUCKET;
   mkdirSync(options.directory, { recursive: true });
@@ -125,7 +160,11 @@ export async function startLocalObjectStore(options: {
   const server = createServer((request, response) => {
     refusal(request, bucket, (key) => s3rver.store.existsObject(bucket, key)).then(
       (refused) => {
-        if (!refused) return backend(request, response);
+        if (!refused) {
+          const created = options.onObjectCreated && createdKey(request, bucket);
+          if (created) notifyBeforeAnswering(response, () => options.onObjectCreated!(created));
+          return backend(request, response);
+        }
         // Drain what the client sends (an upload body), then answer as S3 does.
         request.resume();
         xmlError(response, refused.status, refused.code, refused.message, request.method === 'HEAD');
