@@ -115,8 +115,8 @@ async function refusal(
 function createdKey(request: IncomingMessage, bucket: string): string | undefined {
   if (request.method !== 'PUT') return undefined;
   const url = new URL(request.url ?? '/', 'http://local');
-  // A pre-signed URL's query holds only X-Amz-* parameters; anything else is a subresource.
-  if ([...url.searchParams.keys()].some((name) => !name.startsWith('X-Amz-'))) return undefined;
+  // A pre-signed PutObject's query holds only X-Amz-* parameters and the SDK's x-id; anything else is a subresource (?tagging).
+  if ([...url.searchParams.keys()].some((name) => !name.startsWith('X-Amz-') && name !== 'x-id')) return undefined;
   const [, pathBucket, ...key] = url.pathname.split('/');
   return pathBucket === bucket && key.length ? decodeURIComponent(key.join('/')) : undefined;
 }
