@@ -339,7 +339,7 @@ describe('stage dev (current routes and workers)', () => {
       detail: { object: { key: [{ prefix: 'photos/' }] } },
     });
     expect(JSON.stringify((pattern.detail as Json).bucket)).toContain('-img-');
-    const [target] = rule.Properties?.Targets as Json[];
+    const [target] = rule.Properties!.Targets as Json[];
     expect(target.Arn).toEqual({ 'Fn::GetAtt': [worker.id, 'Arn'] });
     expect(target.DeadLetterConfig).toBeDefined();
     workersTemplate.hasResourceProperties('AWS::Lambda::Permission', {
@@ -366,7 +366,7 @@ describe('stage dev (current routes and workers)', () => {
       's3:PutObjectTagging',
       'sqs:SendMessage',
     ]);
-    const deadLetters = (worker.fn.Properties?.DeadLetterConfig as Json).TargetArn;
+    const deadLetters = (worker.fn.Properties!.DeadLetterConfig as Json).TargetArn;
     expect(
       worker.statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).map((st) => st.Resource),
     ).toEqual([deadLetters]);
