@@ -81,6 +81,15 @@ describe('a photo is confirmed when its upload arrives', () => {
     expect(await store.tags(photo.key)).toEqual({ upload: 'confirmed' });
     expect(await store.stored(photo.key)).not.toBeNull();
   });
+
+  it('confirms an upload sent again with the same URL (its object tagged pending anew) without touching the ready item', async () => {
+    const photo = await started();
+    expect((await put(photo.upload, JPEG)).status).toBe(200);
+    const ready = await getPhoto(practice.medspaId, photo.id);
+    expect((await put(photo.upload, JPEG)).status).toBe(200);
+    expect(await store.tags(photo.key)).toEqual({ upload: 'confirmed' });
+    expect(await getPhoto(practice.medspaId, photo.id)).toEqual(ready);
+  });
 });
 
 describe('an upload whose photo is gone is an orphan', () => {

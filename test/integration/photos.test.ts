@@ -45,10 +45,10 @@ describe('uploads straight to the object store', () => {
     expect(before.body.data.download_url).toBeUndefined();
 
     expect((await put(photo.upload, JPEG)).status).toBe(200);
-    expect(await stored(photoObjectKey(practice.medspaId, clientId, photo.id))).toEqual({
-      length: JPEG.length,
-      type: 'image/jpeg',
-    });
+    const key = photoObjectKey(practice.medspaId, clientId, photo.id);
+    expect(await stored(key)).toEqual({ length: JPEG.length, type: 'image/jpeg' });
+    // No notification from this store: the upload stays pending until the read below confirms it.
+    expect(await store.tags(key)).toEqual({ upload: 'pending' });
 
     const after = await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken });
     expect(after.status).toBe(200);
@@ -57,6 +57,7 @@ describe('uploads straight to the object store', () => {
     const download = await fetch(after.body.data.download_url);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(JPEG);
+    expect(await store.tags(key)).toEqual({ upload: 'confirmed' });
     // Stored as ready: the next read finds it so without asking storage to change anything.
     expect((await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken })).body.data.version).toBe(2);
   });
