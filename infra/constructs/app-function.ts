@@ -357,7 +357,8 @@ export class AppFunction extends Construct {
    * behalf, only through S3 (kms:ViaService). `upload`: PutObject and PutObjectTagging (the URL
    * sets the pending tag), kms:GenerateDataKey. `read`: GetObject (HeadObject, downloads),
    * PutObjectTagging (confirming an arrival), ListBucket on the bucket (so a missing object is a
-   * 404, not a 403: keys hold ids only), kms:Decrypt. `delete`: DeleteObject.
+   * 404, not a 403: keys hold ids only), kms:Decrypt. `delete`: DeleteObject. `confirm`:
+   * PutObjectTagging only (no read of the bytes, no key).
    */
   bindPhotos(bucket: IBucket, bucketName: string, access: readonly PhotoAccess[]): this {
     if (access.length === 0) return this;
@@ -372,7 +373,9 @@ export class AppFunction extends Construct {
             ? ['s3:PutObject', 's3:PutObjectTagging']
             : what === 'read'
               ? ['s3:GetObject', 's3:PutObjectTagging']
-              : ['s3:DeleteObject'],
+              : what === 'confirm'
+                ? ['s3:PutObjectTagging']
+                : ['s3:DeleteObject'],
         ),
       ),
     ].sort();

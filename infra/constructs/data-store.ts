@@ -4,7 +4,14 @@ import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } fr
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { SecretName } from '../../lib/crypto/named-secret';
 import { PENDING_UPLOAD_EXPIRY_DAYS, PENDING_UPLOAD_TAG, PHOTO_OBJECT_PREFIX } from '../../lib/domain/photos';
@@ -196,9 +203,11 @@ const DELETED_PHOTO_RECOVERY_DAYS = 7;
  * versioned so a deleted image can be recovered for a week, then gone. Uploads and downloads go
  * straight to it through URLs the functions pre-sign (their roles: app-function.ts `bindPhotos`);
  * CORS lets a browser send those PUTs and GETs from any page, because the signature, not the
- * origin, is what authorizes them. Lifecycle: an upload still tagged pending after
- * PENDING_UPLOAD_EXPIRY_DAYS was never confirmed by the API (its photo was deleted, or its client
- * erased, while the URL was still valid): it is an orphan and expires.
+ * origin, is what authorizes them. It sends its events to the account's default EventBridge bus:
+ * a rule of the workers stack hands each upload to the confirmPhotoUploads worker (lib/workers),
+ * which confirms it on arrival (decision 0028). Lifecycle: an upload still tagged pending after
+ * PENDING_UPLOAD_EXPIRY_DAYS was never confirmed (its photo was deleted, or its client erased,
+ * while the URL was still valid, and the worker's deletion of it failed): it is an orphan and expires.
  */
 function photoBucket(scope: Construct, settings: StageSettings, key: Key): Bucket {
   const accessLogs = new Bucket(scope, 'PhotoAccessLogs', {
@@ -271,6 +280,10 @@ function photoBucket(scope: Construct, settings: StageSettings, key: Key): Bucke
     ],
     removalPolicy: settings.removalPolicy,
   });
+  // CloudFormation's own setting, not CDK's `eventBridgeEnabled` (which adds a custom resource and its Lambda).
+  (bucket.node.defaultChild as CfnBucket).notificationConfiguration = {
+    eventBridgeConfiguration: { eventBridgeEnabled: true },
+  };
   acknowledge(
     bucket,
     bothPacks(

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import S3rver from 's3rver';
 import AWSAccount from 's3rver/lib/models/account.js';
+import { TaggingConfiguration } from 's3rver/lib/models/config.js';
 import { functionOfLocalS3Key, LOCAL_S3_SECRET, localS3AccessKey } from '../../lib/aws/local-runtime';
 import type { IamRequest } from './aws/dynamodb-requests';
 import type { LocalAwsModel } from './aws/model';
@@ -16,7 +17,8 @@ import { checkSignature, type SignatureCheck } from './s3-signature';
  * a pre-signed URL's expiry (./s3-signature.ts), and, when the local runtime enforces IAM, checks
  * the request against the role of the function that signed it (its access key names it, lib/aws/
  * local-runtime.ts `localS3AccessKey`), as S3 authorizes a pre-signed URL with its signer's
- * permissions when it is used. Refusals are S3's XML errors with S3's codes.
+ * permissions when it is used. Refusals are S3's XML errors with S3's codes. An accepted PUT sets
+ * the object's tags from its `x-amz-tagging` header, and runs the bucket's notification if given.
  */
 
 export interface LocalObjectStore {
@@ -111,11 +113,59 @@ async function refusal(
   return denied ? { ok: false, status: 403, code: 'AccessDenied', message: denied } : null;
 }
 
-/** Starts the store on 127.0.0.1 (`port` 0: any free port) with one bucket, kept under `directory`. */
+/** The object key a PUT creates (not a subresource such as ?tagging), or undefined. */
+function createdKey(request: IncomingMessage, bucket: string): string | undefined {
+  if (request.method !== 'PUT') return undefined;
+  const url = new URL(request.url ?? '/', 'http://local');
+  // A pre-signed PutObject's query holds only X-Amz-* parameters and the SDK's x-id; anything else is a subresource (?tagging).
+  if ([...url.searchParams.keys()].some((name) => !name.startsWith('X-Amz-') && name !== 'x-id')) return undefined;
+  const [, pathBucket, ...key] = url.pathname.split('/');
+  return pathBucket === bucket && key.length ? decodeURIComponent(key.join('/')) : undefined;
+}
+
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The tag set of an `x-amz-tagging` header (`k=v&k2=v2`) as s3rver keeps it: S3 sets an object's
+ * tags from that header on PUT (a new object replaces the old one's tags); s3rver ignores it.
+ */
+function taggingOf(header: string) {
+  const tags = [...new URLSearchParams(header)]
+    .map(([key, value]) => `<Tag><Key>${escapeXml(key)}</Key><Value>${escapeXml(value)}</Value></Tag>`)
+    .join('');
+  return TaggingConfiguration.validate(`<Tagging><TagSet>${tags}</TagSet></Tagging>`);
+}
+
+/**
+ * Holds back the answer to an accepted PUT until `work` (its tags, then the bucket's notification)
+ * has run, so whoever uploads sees its effects once the PUT is answered (no waiting in tests). A
+ * failure is logged, as S3 answers the PUT whatever its notifications do.
+ */
+function notifyBeforeAnswering(response: ServerResponse, work: () => Promise<void>) {
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.end = ((...args: unknown[]) => {
+    if (response.statusCode !== 200) return end(...args);
+    work().then(
+      () => end(...args),
+      (error: Error) => {
+        console.error(`object-created notification failed: ${error.message}`);
+        end(...args);
+      },
+    );
+    return response;
+  }) as ServerResponse['end'];
+}
+
+/**
+ * Starts the store on 127.0.0.1 (`port` 0: any free port) with one bucket, kept under `directory`.
+ * `onObjectCreated` is the bucket's event notification (S3 -> EventBridge -> a worker on AWS): it
+ * runs, in process, after each object PUT the store accepted and before that PUT is answered.
+ */
 export async function startLocalObjectStore(options: {
   directory: string;
   port?: number;
   bucket?: string;
+  onObjectCreated?: (key: string) => Promise<void>;
 }): Promise<LocalObjectStore> {
   const bucket = options.bucket ?? LOCAL_PHOTOS_BUCKET;
   mkdirSync(options.directory, { recursive: true });
@@ -125,7 +175,18 @@ export async function startLocalObjectStore(options: {
   const server = createServer((request, response) => {
     refusal(request, bucket, (key) => s3rver.store.existsObject(bucket, key)).then(
       (refused) => {
-        if (!refused) return backend(request, response);
+        if (!refused) {
+          const created = createdKey(request, bucket);
+          if (created) {
+            const tagging = request.headers['x-amz-tagging'];
+            notifyBeforeAnswering(response, async () => {
+              if (typeof tagging === 'string') await s3rver.store.putSubresource(bucket, created, taggingOf(tagging));
+              else await s3rver.store.deleteSubresource(bucket, created, 'tagging');
+              await options.onObjectCreated?.(created);
+            });
+          }
+          return backend(request, response);
+        }
         // Drain what the client sends (an upload body), then answer as S3 does.
         request.resume();
         xmlError(response, refused.status, refused.code, refused.message, request.method === 'HEAD');

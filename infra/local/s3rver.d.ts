@@ -13,7 +13,16 @@ declare module 's3rver' {
     /** Creates the configured buckets (run() would do it, and listen). */
     configureBuckets(): Promise<unknown>;
     /** Where it keeps objects. */
-    store: { existsObject(bucket: string, key: string): Promise<boolean> };
+    store: {
+      existsObject(bucket: string, key: string): Promise<boolean>;
+      /** An object's subresource file (its `tagging.xml`). */
+      putSubresource(
+        bucket: string,
+        key: string,
+        resource: { type: string; toXML(space?: number): string },
+      ): Promise<void>;
+      deleteSubresource(bucket: string, key: string, type: string): Promise<void>;
+    };
     /** Its Koa request handler, to serve behind another server. */
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
   }
@@ -23,4 +32,13 @@ declare module 's3rver' {
 declare module 's3rver/lib/models/account.js' {
   const AWSAccount: { DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void } };
   export default AWSAccount;
+}
+
+/** s3rver's subresource models: a tag set as S3's PutObjectTagging XML. */
+declare module 's3rver/lib/models/config.js' {
+  export class TaggingConfiguration {
+    static validate(xml: string): TaggingConfiguration;
+    type: string;
+    toXML(space?: number): string;
+  }
 }

@@ -23,6 +23,7 @@ async function main() {
     { ensureDemoPractice },
     { startLocalObjectStore },
     { resetConfig },
+    { localPhotoArrival },
   ] = await Promise.all([
     import('./aws/runtime'),
     import('./environment'),
@@ -31,6 +32,7 @@ async function main() {
     import('./seed'),
     import('./object-store'),
     import('../../lib/config'),
+    import('./photo-arrivals'),
   ]);
   process.env.TOKEN_ISSUER ??= 'medspa-api-local';
   // Locally, failed webhook deliveries retry within minutes rather than the contract's ~22 hours.
@@ -39,7 +41,11 @@ async function main() {
   const iam = await installLocalAws();
   const environment = await openLocalEnvironment({ owner: true });
   // Photos (section 13): pre-signed uploads and downloads go straight to this store, as to S3.
-  const objects = await startLocalObjectStore({ directory: join(environment.dataDir, 's3') });
+  const objects = await startLocalObjectStore({
+    directory: join(environment.dataDir, 's3'),
+    // Uploads are confirmed on arrival, as the bucket's notification does on AWS.
+    onObjectCreated: localPhotoArrival,
+  });
   process.env.S3_ENDPOINT = objects.endpoint;
   process.env.PHOTOS_BUCKET = objects.bucket;
   resetConfig();

@@ -26,6 +26,7 @@ import {
   type WorkerDef,
 } from '../../lib/workers';
 import { AppFunction, type FunctionLogs } from '../constructs/app-function';
+import { photosBucketName } from '../constructs/data-store';
 import { acknowledge, bothPacks } from '../constructs/nag';
 import type { StatefulRefs } from './stateful-refs';
 import { pascal, type StageSettings } from './stage-settings';
@@ -186,7 +187,9 @@ export class WorkersStack extends NestedStack {
           `Worker ${name}: a stream worker runs one batch per shard at once; reserved concurrency would throttle the shards over it`,
         );
       }
-      const asyncDlq = trigger.kind === 'schedule' ? deadLetterQueue(name) : undefined;
+      // Invoked asynchronously (schedule, object events): failed invocations and deliveries park here.
+      const asyncDlq =
+        trigger.kind === 'schedule' || trigger.kind === 'objectCreated' ? deadLetterQueue(name) : undefined;
       const fn = new AppFunction(this, id, {
         entry: join(props.projectRoot, `${def.module}.ts`),
         projectRoot: props.projectRoot,
@@ -203,6 +206,7 @@ export class WorkersStack extends NestedStack {
       if (def.binds.bus) fn.bindBus(bus);
       for (const secret of def.binds.secrets ?? []) fn.bindSecret(secret, secrets[secret]);
       for (const queue of def.binds.queues ?? []) fn.bindQueue(queue, queueNamed(queue));
+      if (def.binds.photos) fn.bindPhotos(props.data.photos, photosBucketName(props.settings.stage), def.binds.photos);
 
       if (trigger.kind === 'stream') {
         const failures = deadLetterQueue(`${name}-failures`);
@@ -280,6 +284,24 @@ export class WorkersStack extends NestedStack {
             `Invoked synchronously by the SQS mapping; the ${trigger.queue} queue's redrive policy moves exhausted messages to its dead-letter queue (alarmed).`,
           ),
         );
+      } else if (trigger.kind === 'objectCreated') {
+        // S3 sends the photos bucket's events to the default bus (data-store.ts); this rule hands
+        // the bucket's created objects under the prefix to the worker. Not a direct S3 -> Lambda
+        // notification: that would put the worker's ARN in the stateful stack (a cycle).
+        new Rule(this, `${id}ObjectCreated`, {
+          description: `${name}: objects created under ${trigger.prefix} in the photos bucket`,
+          eventPattern: {
+            source: ['aws.s3'],
+            detailType: ['Object Created'],
+            detail: {
+              bucket: { name: [photosBucketName(props.settings.stage)] },
+              object: { key: [{ prefix: trigger.prefix }] },
+            },
+          },
+          targets: [
+            new LambdaFunction(fn.fn, { deadLetterQueue: asyncDlq, retryAttempts: 8, maxEventAge: Duration.hours(24) }),
+          ],
+        });
       } else {
         // The same dead-letter queue takes failed invocations (function) and failed deliveries (rule target).
         new Rule(this, `${id}Schedule`, {
@@ -300,7 +322,9 @@ export class WorkersStack extends NestedStack {
             ? `one batch per shard of the table stream at once (ParallelizationFactor 1): reserving fewer executions than shards would throttle the shards over it`
             : trigger.kind === 'queue'
               ? `its ${trigger.queue} mapping's MaximumConcurrency (${queueSettingsOf({ ...def, trigger }).maxConcurrency ?? 'unset'}) of batches of ${queueSettingsOf({ ...def, trigger }).batchSize}`
-              : `its schedule, one run every ${trigger.everyMinutes} minute(s)`;
+              : trigger.kind === 'objectCreated'
+                ? 'the rate of photo uploads (one short invocation per object)'
+                : `its schedule, one run every ${trigger.everyMinutes} minute(s)`;
         if (trigger.kind === 'queue' && queueSettingsOf({ ...def, trigger }).maxConcurrency === undefined) {
           throw new Error(`Worker ${name}: a queue worker needs reserved concurrency or trigger.maxConcurrency`);
         }

@@ -3542,7 +3542,7 @@ export interface components {
              */
             byte_size: number;
             /**
-             * @description `pending` until the upload has arrived in storage, then `ready` (checked when the photo is read).
+             * @description `pending` until the upload has arrived in storage, then `ready`: as soon as the upload has arrived (storage notifies the API; a read that finds the object confirms it too).
              * @example ready
              * @enum {string}
              */
@@ -3641,7 +3641,7 @@ export interface components {
              */
             byte_size: number;
             /**
-             * @description `pending` until the upload has arrived in storage, then `ready` (checked when the photo is read).
+             * @description `pending` until the upload has arrived in storage, then `ready`: as soon as the upload has arrived (storage notifies the API; a read that finds the object confirms it too).
              * @example ready
              * @enum {string}
              */

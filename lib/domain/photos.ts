@@ -21,7 +21,8 @@ export const DOWNLOAD_URL_SECONDS = 5 * 60;
 
 /**
  * Every upload carries this object tag (signed into its URL, so it cannot be left out) until the
- * API has seen the object arrive and confirmed it; the bucket's lifecycle rule expires objects
+ * API has seen the object arrive and confirmed it (the storage's notification of the arrival, or
+ * failing that a read); the bucket's lifecycle rule expires objects
  * still tagged pending after PENDING_UPLOAD_EXPIRY_DAYS: uploads whose photo was deleted or whose
  * client was erased while the URL was still valid.
  */
@@ -34,6 +35,24 @@ export const PHOTO_OBJECT_PREFIX = 'photos/';
 /** The object's key: ids only (no names or other PHI), grouped by practice and client. */
 export const photoObjectKey = (medspaId: string, clientId: string, photoId: string) =>
   `${PHOTO_OBJECT_PREFIX}${medspaId}/${clientId}/${photoId}`;
+
+/** The ids an object key names (the inverse of photoObjectKey), or null for a key no photo could have. */
+export function parsePhotoObjectKey(key: string): { medspaId: string; clientId: string; photoId: string } | null {
+  if (!key.startsWith(PHOTO_OBJECT_PREFIX)) return null;
+  const parts = key.slice(PHOTO_OBJECT_PREFIX.length).split('/');
+  if (parts.length !== 3 || parts.some((part) => part.length === 0)) return null;
+  const [medspaId, clientId, photoId] = parts as [string, string, string];
+  return { medspaId, clientId, photoId };
+}
+
+/**
+ * What an arrived object means (decision 0028): its photo pending -> confirm it and mark it ready;
+ * already ready -> confirm it again (a retry after a failure in between; re-tagging is harmless);
+ * no photo under that key (deleted, its client erased, or a key no photo names) -> an orphan to delete.
+ */
+export type ArrivalAction = 'confirm' | 'orphan';
+export const arrivalAction = (photo: { object_key: string } | null, key: string): ArrivalAction =>
+  photo && photo.object_key === key ? 'confirm' : 'orphan';
 
 /** When a URL signed at `now` for `seconds` stops working. */
 export const urlExpiry = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();

@@ -130,7 +130,8 @@ export interface RouteDef {
     secrets?: readonly SecretName[];
     /**
      * What it does with the clinical photos' objects (section 13): `upload` signs upload URLs,
-     * `read` checks arrival, confirms and signs download URLs, `delete` deletes. Its role gets
+     * `read` checks arrival, confirms and signs download URLs, `delete` deletes, `confirm` only
+     * re-tags an arrived object (the photos-arrival worker, lib/workers). Its role gets
      * the matching S3 actions on the photos prefix only (infra/constructs/app-function.ts `bindPhotos`).
      */
     photos?: readonly PhotoAccess[];
@@ -139,7 +140,7 @@ export interface RouteDef {
   auditReads?: boolean;
 }
 
-export type PhotoAccess = 'upload' | 'read' | 'delete';
+export type PhotoAccess = 'upload' | 'read' | 'delete' | 'confirm';
 
 /** What a route's function does with photo objects (sorted; empty for most). */
 export const photoAccessOf = (route: RouteDef): PhotoAccess[] => [...new Set(route.touches?.photos ?? [])].sort();

@@ -55,7 +55,7 @@ export const Photo = /* @__PURE__ */ schema(() =>
       byte_size: doc(z.number().check(z.int()), 'The image size in bytes.', 2_481_337),
       status: doc(
         z.enum(PHOTO_STATUSES),
-        '`pending` until the upload has arrived in storage, then `ready` (checked when the photo is read).',
+        '`pending` until the upload has arrived in storage, then `ready`: as soon as the upload has arrived (storage notifies the API; a read that finds the object confirms it too).',
         'ready',
       ),
       download_url: z.optional(

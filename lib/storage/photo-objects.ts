@@ -138,15 +138,22 @@ export async function objectExists(key: string): Promise<boolean> {
   }
 }
 
-/** Marks an arrived object as confirmed, so the lifecycle rule for orphaned uploads leaves it alone. */
+/**
+ * Marks an arrived object as confirmed, so the lifecycle rule for orphaned uploads leaves it alone.
+ * An object deleted meanwhile (its photo deleted) is left gone: there is nothing to keep.
+ */
 export async function confirmObject(key: string): Promise<void> {
-  await s3().send(
-    new PutObjectTaggingCommand({
-      Bucket: bucket(),
-      Key: key,
-      Tagging: { TagSet: [{ Key: PENDING_UPLOAD_TAG.key, Value: PENDING_UPLOAD_TAG.confirmed }] },
-    }),
-  );
+  try {
+    await s3().send(
+      new PutObjectTaggingCommand({
+        Bucket: bucket(),
+        Key: key,
+        Tagging: { TagSet: [{ Key: PENDING_UPLOAD_TAG.key, Value: PENDING_UPLOAD_TAG.confirmed }] },
+      }),
+    );
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
 }
 
 /** Deletes the object (done when it is already gone, as S3's DeleteObject is). */

@@ -4,7 +4,7 @@ import { getAppointment } from '../db/appointments';
 import { deletePhotoItem, getPhoto, listPhotosOf, markPhotoReady, putPhoto } from '../db/photos';
 import type { RequestWrites } from '../db/request-writes';
 import { isEntityId } from '../db/resources';
-import { photoObjectKey } from '../domain/photos';
+import { arrivalAction, parsePhotoObjectKey, photoObjectKey } from '../domain/photos';
 import type { PhotoRecord } from '../domain/records';
 import { AppError } from '../errors';
 import type { CreatedPhoto, CreatePhotoInput, Photo } from '../schemas/photos';
@@ -16,7 +16,9 @@ import { toListResult, type ListResult } from './list-result';
 /**
  * Clinical photos (API reference, section 13): metadata in the table, the image in object storage,
  * uploaded and downloaded straight from there through pre-signed URLs (the API never carries the
- * bytes). A photo is `pending` until a read finds its object, then `ready` for good.
+ * bytes). A photo is `pending` until its object arrives, then `ready` for good: the storage's
+ * notification of the arrival confirms it (confirmArrival), a read that finds the object first
+ * does too (docs/decisions/0028).
  */
 
 const presentPhoto = (photo: PhotoRecord): Photo => ({
@@ -70,7 +72,27 @@ export async function createPhoto(
 }
 
 /**
- * The photo as answered: a pending one whose object has arrived becomes ready first (stored, and
+ * An object has arrived under `key` (the photos-arrival worker; S3 delivers at least once, so
+ * running it again changes nothing more). Its pending photo is confirmed (the object re-tagged,
+ * then the item made ready, so a ready photo never has an object the orphan rule would expire); an
+ * object no photo names (deleted, or its client erased, while the upload URL was still valid) is
+ * deleted.
+ */
+export async function confirmArrival(key: string, now: Date): Promise<'ready' | 'orphan'> {
+  const ids = parsePhotoObjectKey(key);
+  const photo = ids ? await getPhoto(ids.medspaId, ids.photoId) : null;
+  if (!photo || arrivalAction(photo, key) === 'orphan') {
+    await deleteObject(key);
+    return 'orphan';
+  }
+  await confirmObject(key);
+  if (photo.status === 'pending') await markPhotoReady(photo, now);
+  return 'ready';
+}
+
+/**
+ * The photo as answered: a pending one whose object has arrived (and whose notification has not
+ * been handled yet) becomes ready first (stored, and
  * the object confirmed so the orphan lifecycle rule leaves it), and a ready one gets a download URL.
  */
 async function withDownload(photo: PhotoRecord, now: Date): Promise<Photo> {

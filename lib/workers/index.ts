@@ -5,7 +5,9 @@
  * server runs the same modules from the same rows.
  */
 import type { SecretName } from '../crypto/named-secret';
+import type { PhotoAccess } from '../http/route';
 import type { TableReads, TableWrites } from '../db/table-writes';
+import { PHOTO_OBJECT_PREFIX } from '../domain/photos';
 import { streamFilterPatterns } from './stream-filter';
 
 export type WorkerTrigger =
@@ -43,7 +45,14 @@ export type WorkerTrigger =
       maxReceiveCount?: number;
       maxConcurrency?: number;
     }
-  | { kind: 'schedule'; everyMinutes: number };
+  | { kind: 'schedule'; everyMinutes: number }
+  /**
+   * An object created in the photos bucket under `prefix`: S3's notification through EventBridge
+   * (the bucket sends its events to the account's default bus; a rule there invokes the worker,
+   * asynchronously, with retries and a dead-letter queue). Locally the object store runs the worker
+   * after each PUT it accepted, before answering it (infra/local/photo-arrivals.ts).
+   */
+  | { kind: 'objectCreated'; prefix: string };
 
 export interface WorkerDef {
   trigger: WorkerTrigger;
@@ -60,6 +69,8 @@ export interface WorkerDef {
     secrets?: readonly SecretName[];
     /** Queues (of other workers' triggers) it sends to: `<NAME>_QUEUE_URL` and sqs:SendMessage. */
     queues?: readonly string[];
+    /** PHOTOS_BUCKET and these object actions on the photos prefix (as a route's `touches.photos`). */
+    photos?: readonly PhotoAccess[];
   };
   /**
    * Caps concurrent executions (and so the pressure on receivers and the account). Never on a
@@ -212,6 +223,18 @@ export const workers = defineWorkers({
     reservedConcurrency: 1,
     timeoutSeconds: 300,
     description: 'Every hour: membership renewals, ends of terms and package expiry',
+  },
+  /**
+   * An uploaded photo is confirmed when it arrives, not when it is first read (decision 0028): its
+   * pending item becomes ready and its object is re-tagged confirmed, so the orphan lifecycle rule
+   * leaves it; an object whose photo is gone (deleted, client erased) is deleted. Idempotent.
+   */
+  confirmPhotoUploads: {
+    trigger: { kind: 'objectCreated', prefix: PHOTO_OBJECT_PREFIX },
+    module: 'functions/workers/confirmPhotoUploads',
+    binds: { writes: { photos: ['update'] }, reads: ['photos'], photos: ['confirm', 'delete'] },
+    timeoutSeconds: 30,
+    description: 'Photo object created -> its photo ready and the object confirmed (or an orphan deleted)',
   },
   /**
    * Sends the webhook retries that fell due (waits past SQS's 15 minutes, lib/webhooks/retry-sweep.ts)

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, bytesByPackage, functionModules, type FunctionBundle } from '../../infra/bundles';
 import { handlerModule, photoAccessOf, readsTable, type RouteDef } from '../../lib/http/route';
 import { routes } from '../../lib/routes';
-import { workers } from '../../lib/workers';
+import { workers, type WorkerDef } from '../../lib/workers';
 
 /**
  * Every function, built the way the CDK construct builds it (infra/constructs/bundling.ts, one
@@ -22,7 +22,9 @@ const PHOTO_BUDGET_BYTES = 600 * 1024;
 const budgetOf = (bundle: FunctionBundle) => {
   const operation = bundle.name.split('/').pop()!;
   const route = (routes as Record<string, RouteDef>)[operation];
-  return route && photoAccessOf(route).length > 0 ? PHOTO_BUDGET_BYTES : BUDGET_BYTES;
+  const worker = (workers as Record<string, WorkerDef>)[operation];
+  const photos = route ? photoAccessOf(route).length > 0 : (worker?.binds.photos?.length ?? 0) > 0;
+  return photos ? PHOTO_BUDGET_BYTES : BUDGET_BYTES;
 };
 const root = join(import.meta.dirname, '..', '..');
 const outdir = mkdtempSync(join(tmpdir(), 'medspa-bundle-test-'));

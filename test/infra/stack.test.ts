@@ -290,11 +290,13 @@ describe('stage dev (current routes and workers)', () => {
       upload: ['s3:PutObject', 's3:PutObjectTagging'],
       read: ['s3:GetObject', 's3:PutObjectTagging'],
       delete: ['s3:DeleteObject'],
+      confirm: ['s3:PutObjectTagging'],
     };
     let touching = 0;
     for (const f of functionsOf(s)) {
       const s3 = f.statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
-      const access = f.name in ROUTES ? photoAccessOf(ROUTES[f.name]) : [];
+      const worker = (workers as Record<string, WorkerDef>)[f.name];
+      const access = f.name in ROUTES ? photoAccessOf(ROUTES[f.name]) : [...(worker?.binds.photos ?? [])];
       if (access.length === 0) {
         expect(s3, f.name).toEqual([]);
         expect(f.env.PHOTOS_BUCKET, f.name).toBeUndefined();
@@ -310,8 +312,69 @@ describe('stage dev (current routes and workers)', () => {
       const key = f.statements.find((st) => st.Sid === 'PhotoKeyViaS3');
       if (access.includes('read') || access.includes('upload'))
         expect(JSON.stringify(key?.Condition), f.name).toContain('"s3."');
+      else expect(key, f.name).toBeUndefined();
     }
-    expect(touching).toBe(5);
+    expect(touching).toBe(6);
+  });
+
+  it("notifies the photos bucket's uploads to confirmPhotoUploads (S3 -> EventBridge -> the worker), whose role may only confirm or delete them and update photo items", () => {
+    const stateful = statefulTemplate(s);
+    const [[, bucket]] = ofType(stateful, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('DataPhotos'));
+    expect(bucket.Properties?.NotificationConfiguration).toEqual({
+      EventBridgeConfiguration: { EventBridgeEnabled: true },
+    });
+    const workersTemplate = Template.fromStack(s.stateless.workers);
+    const worker = functionsOf(s).find((f) => f.name === 'confirmPhotoUploads')!;
+    const rules = ofType(workersTemplate, 'AWS::Events::Rule').filter(([, rule]) =>
+      JSON.stringify(rule.Properties?.Targets).includes(`"${worker.id}"`),
+    );
+    expect(rules).toHaveLength(1);
+    const [[ruleId, rule]] = rules;
+    // The account's default bus (where S3 sends), only created objects of the photos bucket under photos/.
+    expect(rule.Properties?.EventBusName).toBeUndefined();
+    const pattern = rule.Properties?.EventPattern as Json;
+    expect(pattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: [{ prefix: 'photos/' }] } },
+    });
+    expect(JSON.stringify((pattern.detail as Json).bucket)).toContain('-img-');
+    const [target] = rule.Properties!.Targets as Json[];
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [worker.id, 'Arn'] });
+    expect(target.DeadLetterConfig).toBeDefined();
+    workersTemplate.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [worker.id, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+    });
+    // Least privilege: the photo items (read, update; their partitions and the key through DynamoDB
+    // only: the tests above), tagging and deleting photo objects, its own dead-letter queue; nothing else.
+    const actions = worker.statements
+      .flatMap(actionsOf)
+      .filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'));
+    expect([...new Set(actions)].sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'kms:Decrypt',
+      'kms:DescribeKey',
+      'kms:Encrypt',
+      'kms:GenerateDataKey',
+      's3:DeleteObject',
+      's3:PutObjectTagging',
+      'sqs:SendMessage',
+    ]);
+    const deadLetters = (worker.fn.Properties!.DeadLetterConfig as Json).TargetArn;
+    expect(
+      worker.statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).map((st) => st.Resource),
+    ).toEqual([deadLetters]);
+    expect(workers.confirmPhotoUploads.binds).toEqual({
+      writes: { photos: ['update'] },
+      reads: ['photos'],
+      photos: ['confirm', 'delete'],
+    });
   });
 
   it('is disposable outside prod', () => {

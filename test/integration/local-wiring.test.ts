@@ -6,6 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localAwsModel, type LocalAwsModel } from '../../infra/local/aws/model';
 import { LOCAL_STREAM_WORKERS, localStreamMapping } from '../../infra/local/event-source';
+import { workers } from '../../lib/workers';
 import { LOCAL_SWEEP_SPEEDUP, localSweepEveryMs } from '../../infra/local/pipeline';
 import { STARTING_POSITION } from '../../infra/local/stream-poller';
 import { config, resetConfig } from '../../lib/config';
@@ -201,7 +202,8 @@ describe('queues and their mappings', () => {
 });
 
 describe('bus rules', () => {
-  const busRules = () => model.rules.filter((rule) => rule.properties.EventPattern);
+  // The rules on the stage's bus (the photos bucket's rule is on the default bus: below).
+  const busRules = () => model.rules.filter((rule) => rule.properties.EventPattern && rule.properties.EventBusName);
 
   it("are the rules of lib/events/rules.ts, with the same patterns, each to fan-out's queue", () => {
     expect(
@@ -244,6 +246,22 @@ describe('bus rules', () => {
       ).toEqual(synthesized);
       expect(synthesized, type).toHaveLength((EVENT_TYPES as readonly string[]).includes(type) ? 1 : 0);
     }
+  });
+});
+
+describe("the photos bucket's notification", () => {
+  it('invokes confirmPhotoUploads for objects created under its prefix, the prefix the local store hands it', () => {
+    const [rule, ...others] = model.rules.filter(
+      (candidate) => candidate.properties.EventPattern && !candidate.properties.EventBusName,
+    );
+    expect(others).toEqual([]);
+    expect(rule.properties.EventPattern).toMatchObject({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created'],
+      detail: { object: { key: [{ prefix: workers.confirmPhotoUploads.trigger.prefix }] } },
+    });
+    expect(rule.properties.Targets).toHaveLength(1);
+    expect(rule.properties.Targets[0].Arn).toBe(model.functions.confirmPhotoUploads.functionArn);
   });
 });
 

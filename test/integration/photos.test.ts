@@ -1,47 +1,20 @@
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_S3_SECRET, localS3AccessKey, runAsFunction } from '../../lib/aws/local-runtime';
+import { runAsFunction } from '../../lib/aws/local-runtime';
 import { photoObjectKey } from '../../lib/domain/photos';
 import { presignUpload } from '../../lib/storage/photo-objects';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
+import { JPEG, operatorStore, put } from '../fixtures/photo-objects';
 
-/** Section 13's photos against the local object store (s3rver behind the SigV4 and IAM front). */
+/**
+ * Section 13's photos against the shared local object store (s3rver behind the SigV4 and IAM
+ * front), which sends no notifications: a photo turns ready when read (the fallback; arrival
+ * itself: photo-arrival.test.ts).
+ */
 
-/** The store as the operator sees it: what is really there. */
-const store = new S3Client({
-  region: 'us-east-1',
-  endpoint: process.env.S3_ENDPOINT,
-  forcePathStyle: true,
-  credentials: { accessKeyId: localS3AccessKey(undefined), secretAccessKey: LOCAL_S3_SECRET },
-});
+const store = operatorStore();
 afterAll(() => store.destroy());
-
-async function stored(key: string): Promise<{ length: number; type?: string } | null> {
-  try {
-    const head = await store.send(new HeadObjectCommand({ Bucket: process.env.PHOTOS_BUCKET, Key: key }));
-    return { length: head.ContentLength ?? -1, type: head.ContentType };
-  } catch (error) {
-    if ((error as { name?: string }).name === 'NotFound') return null;
-    throw error;
-  }
-}
-
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Array.from({ length: 60 }, (_, n) => n), 0xff, 0xd9]);
-
-interface Upload {
-  url: string;
-  headers: Record<string, string>;
-  expires_at: string;
-}
-
-/** A PUT as a browser would send it: the given headers except Content-Length, which fetch takes from the body. */
-const put = (upload: Upload, body: Buffer, headers: Record<string, string> = upload.headers) =>
-  fetch(upload.url, {
-    method: 'PUT',
-    headers: Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-length')),
-    body: new Uint8Array(body),
-  });
+const stored = store.stored;
 
 const s3Error = async (response: Response) => /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1];
 
@@ -72,10 +45,10 @@ describe('uploads straight to the object store', () => {
     expect(before.body.data.download_url).toBeUndefined();
 
     expect((await put(photo.upload, JPEG)).status).toBe(200);
-    expect(await stored(photoObjectKey(practice.medspaId, clientId, photo.id))).toEqual({
-      length: JPEG.length,
-      type: 'image/jpeg',
-    });
+    const key = photoObjectKey(practice.medspaId, clientId, photo.id);
+    expect(await stored(key)).toEqual({ length: JPEG.length, type: 'image/jpeg' });
+    // No notification from this store: the upload stays pending until the read below confirms it.
+    expect(await store.tags(key)).toEqual({ upload: 'pending' });
 
     const after = await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken });
     expect(after.status).toBe(200);
@@ -84,6 +57,7 @@ describe('uploads straight to the object store', () => {
     const download = await fetch(after.body.data.download_url);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(JPEG);
+    expect(await store.tags(key)).toEqual({ upload: 'confirmed' });
     // Stored as ready: the next read finds it so without asking storage to change anything.
     expect((await call('GET', `/v1/photos/${photo.id}`, { token: practice.adminToken })).body.data.version).toBe(2);
   });

@@ -9,6 +9,7 @@ describe('the workers table', () => {
   it('has the event pipeline of the API reference (webhooks and events)', () => {
     expect(Object.keys(workers).sort()).toEqual([
       'aggregateReports',
+      'confirmPhotoUploads',
       'deliverWebhook',
       'fanOut',
       'streamToBus',
@@ -25,6 +26,8 @@ describe('the workers table', () => {
     expect(workers.sweepWebhookRetries.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
     expect(workers.sweepPlans.trigger).toEqual({ kind: 'schedule', everyMinutes: 60 });
     expect(workers.sweepWebhookRetries.binds.queues).toEqual(['deliveries']);
+    expect(workers.confirmPhotoUploads.trigger).toEqual({ kind: 'objectCreated', prefix: 'photos/' });
+    expect(workers.confirmPhotoUploads.binds.photos).toEqual(['confirm', 'delete']);
   });
 
   it("names each worker's module functions/workers/<name>, which exists", () => {
