@@ -29,7 +29,8 @@ const MAX_ATTEMPTS = 5;
 async function changeAppointment(
   medspaId: string,
   id: string,
-  options: { ifMatch?: number; writes?: RequestWrites },
+  /** `now`: the request's instant, which dates the plan ledger entry (a delete takes the clock's). */
+  options: { now?: Date; ifMatch?: number; writes?: RequestWrites },
   decide: (current: Appointment) => {
     write: AppointmentWrite;
     releases: boolean;
@@ -45,7 +46,8 @@ async function changeAppointment(
       if (!current) throw new AppError('APPOINTMENT_NOT_FOUND');
       if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
       const { write, releases, result, alongside, settle } = decide(current);
-      const plan = settle ? await settlementWrites(medspaId, current, settle, clock().now().toISOString()) : [];
+      const at = (options.now ?? clock().now()).toISOString();
+      const plan = settle ? await settlementWrites(medspaId, current, settle, at) : [];
       const claims = releases ? planClaimChanges(id, claimsOf(current), []) : [];
       // An online booking that stops holding time leaves its client's ledger (lib/db/online-clients.ts).
       const ledger =

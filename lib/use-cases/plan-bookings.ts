@@ -1,5 +1,6 @@
 import { balanceStepAction, clientPlanActiveCheck, findBalance, findClientPlan, ledgerPutAction } from '../db/plans';
 import type { TransactItem } from '../db/transact';
+import { DataFailure } from '../db/failure';
 import { randomUUID } from 'node:crypto';
 import { applyStep, balanceStep, bookingProblem, unitSteps, type LedgerKind } from '../domain/plans';
 import type { PlanBalanceRecord, PlanLedgerRecord } from '../domain/records';
@@ -117,7 +118,13 @@ export async function settlementWrites(
 ): Promise<TransactItem[]> {
   if (!appointment.client_plan_id) return [];
   const balance = await findBalance(medspaId, appointment.client_plan_id, appointment.service_id);
-  const entry = balance && ledgerEntry(balance, kind, 1, at, { appointment_id: appointment.id });
+  // A plan-booked appointment reserved a unit of this very balance in its own write.
+  if (!balance)
+    throw new DataFailure(
+      'corrupt',
+      `appointment ${appointment.id}: client plan ${appointment.client_plan_id} has no balance of its service`,
+    );
+  const entry = ledgerEntry(balance, kind, 1, at, { appointment_id: appointment.id });
   // Nothing reserved to settle (an adjustment cannot take reserved units): nothing to write.
-  return balance && entry ? [balanceStepAction(balance, entry), ledgerPutAction(entry)] : [];
+  return entry ? [balanceStepAction(balance, entry), ledgerPutAction(entry)] : [];
 }

@@ -10,6 +10,9 @@ import { cancelOnlineBooking } from '../../lib/use-cases/public-booking';
 import { belowHttp } from '../fixtures/below-http';
 import { makeOnlineScene } from '../fixtures/online-booking';
 import { booked } from '../fixtures/scheduling';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/db/client';
+import { planBalanceKey } from '../../lib/db/keys';
 
 /** Booking against a client plan (API reference, section 12): the unit reserved in the booking's own write. */
 
@@ -251,5 +254,21 @@ describe("a plan booking's manage link", () => {
     const ledger = (await call('GET', `/v1/client-plans/${planId}/ledger`, { token: scene.practice.adminToken })).body
       .data;
     expect(ledger[0]).toMatchObject({ kind: 'release', appointment_id: appointment.id });
+  });
+
+  it('a plan booking whose balance item is gone is a data failure on its cancel (500), never a silent skip: nothing changes', async () => {
+    const planId = await sellLaser(2);
+    const r = await book({ scheduled_at: at(60, 16), client_plan_id: planId });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await ddb().send(
+      new DeleteCommand({ TableName: tableName(), Key: planBalanceKey(practice.medspaId, planId, laser.id) }),
+    );
+    const cancel = await call('POST', `/v1/appointments/${r.body.data.id}/cancel`, {
+      token: practice.adminToken,
+      body: {},
+    });
+    expect(cancel.status).toBe(500);
+    const after = await call('GET', `/v1/appointments/${r.body.data.id}`, { token: practice.adminToken });
+    expect(after.body.data.status).toBe('scheduled');
   });
 });
