@@ -162,3 +162,7 @@ export class AppError extends Error {
 }
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+
+/** 400 VALIDATION_ERROR for one field the schema could not judge (`summary`: the error's message). */
+export const fieldError = (path: string, message: string, summary = message) =>
+  new AppError('VALIDATION_ERROR', summary, { details: [{ path, message }] });

@@ -3,7 +3,7 @@ import { bucketIdsForPeriods } from '../domain/claims';
 import { buffersOf, heldInterval } from '../domain/held-time';
 import { datesBetween } from '../domain/time';
 import { candidateCount, groupSlotsByDate, slotsInRange, workingPeriodsBetween, type Slot } from '../domain/slots';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import { queryClaims, readEntities, readForSearch, type BucketPlan, type ProviderRecord } from '../db/booking-reads';
 
 /** At most 31 practice-local days per search (API reference, appointments). */
@@ -36,8 +36,7 @@ export interface AvailabilityEntry<P = { id: string; full_name: string }> {
   slots: Slot[];
 }
 
-const invalid = (path: string, message: string) =>
-  new AppError('VALIDATION_ERROR', `${path}: ${message}`, { details: [{ path, message }] });
+const invalid = (path: string, message: string) => fieldError(path, message, `${path}: ${message}`);
 
 export function checkInput(input: SearchAvailabilityInput) {
   if (input.to < input.from) throw invalid('to', 'must not be before from');

@@ -14,7 +14,7 @@ import { isEntityId } from '../db/resources';
 import { getAppointment } from '../db/appointments';
 import { dueCents, payFees } from '../domain/deposits';
 import type { PaymentMethod, PaymentRecord } from '../domain/records';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import { retry } from '../retry';
 import type { CreatePaymentInput, ListPaymentsQuery, Payment } from '../schemas/payments';
 import { localDateRange } from './date-range';
@@ -53,9 +53,6 @@ function newPayment(medspaId: string, input: CreatePaymentInput, currency: strin
   };
 }
 
-const invalid = (path: string, message: string) =>
-  new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });
-
 export async function createPayment(
   medspaId: string,
   input: CreatePaymentInput,
@@ -66,7 +63,7 @@ export async function createPayment(
   if (input.appointment_id && !isEntityId(input.appointment_id)) throw new AppError('APPOINTMENT_NOT_FOUND');
   const kind = input.kind ?? 'payment';
   if ((kind === 'deposit' || kind === 'fee') && !input.appointment_id)
-    throw invalid('appointment_id', `a ${kind} payment names its appointment`);
+    throw fieldError('appointment_id', `a ${kind} payment names its appointment`);
   const practice = await readPractice(medspaId);
   const payment = newPayment(medspaId, input, practice.currency, now);
   if (kind === 'fee') return payFee(payment, writes);
@@ -97,7 +94,7 @@ function payFee(payment: PaymentRecord, writes?: RequestWrites): Promise<Payment
       const fees = payFees(appointment.fees, payment.amount_cents);
       if (!fees) {
         const due = dueCents(appointment.fees);
-        throw invalid('amount_cents', due === 0 ? 'the appointment has no fee due' : `above the fee due (${due})`);
+        throw fieldError('amount_cents', due === 0 ? 'the appointment has no fee due' : `above the fee due (${due})`);
       }
       const result = await commitPayment(
         payment,

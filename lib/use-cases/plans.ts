@@ -5,7 +5,7 @@ import { where } from '../db/query';
 import type { RequestWrites } from '../db/request-writes';
 import { termsProblem } from '../domain/plans';
 import type { PlanRecord } from '../domain/records';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import type { CreatePlanInput, Plan, PlanListQuery, UpdatePlanInput } from '../schemas/plans';
 import { toListResult, type ListResult } from './list-result';
 import { findResources, type WriteOptions } from './resources';
@@ -15,9 +15,6 @@ import { findResources, type WriteOptions } from './resources';
  * are fixed once created (a client plan keeps what it was sold with anyway); a PATCH changes the
  * name, description, price and whether it is sold.
  */
-
-const invalid = (path: string, message: string) =>
-  new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });
 
 export async function readPlan(medspaId: string, id: string): Promise<PlanRecord> {
   const plan = await findPlan(medspaId, id);
@@ -32,10 +29,10 @@ export async function createPlan(
   writes?: RequestWrites,
 ): Promise<Plan> {
   const problem = termsProblem(input);
-  if (problem) throw invalid(...problem);
+  if (problem) throw fieldError(...problem);
   const serviceIds = input.benefits.map((b) => b.service_id);
   const twice = serviceIds.findIndex((id, index) => serviceIds.indexOf(id) !== index);
-  if (twice >= 0) throw invalid(`benefits.${twice}.service_id`, 'each service at most once');
+  if (twice >= 0) throw fieldError(`benefits.${twice}.service_id`, 'each service at most once');
   const found = await findResources('service', medspaId, serviceIds);
   const missing = serviceIds.find((id) => !found.has(id));
   if (missing !== undefined) throw new AppError('SERVICE_NOT_FOUND', `Service ${missing} does not exist`);

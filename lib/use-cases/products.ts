@@ -17,7 +17,7 @@ import { toProduct } from '../domain/presenters';
 import type { LotRecord, ProductRecord } from '../domain/records';
 import { localDateOf } from '../domain/time';
 import { deltaProblem, isLotUse, isLow, type LotRefusal } from '../domain/stock';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import { retry } from '../retry';
 import type {
   CreateProductInput,
@@ -157,8 +157,7 @@ export async function listProducts(medspaId: string, query: ProductListQuery): P
 const mayAdjust = (role: Role, reason: CreateStockAdjustmentInput['reason']) =>
   reason === 'sale' || (ALLOW.catalogWrite as readonly Role[]).includes(role);
 
-const lotIdProblem = (message: string) =>
-  new AppError('VALIDATION_ERROR', `lot_id ${message}`, { details: [{ path: 'lot_id', message }] });
+const lotIdProblem = (message: string) => fieldError('lot_id', message, `lot_id ${message}`);
 
 /** A lot's refusal as the API's error (lib/domain/stock `lotRefusal`). */
 export function lotError(refusal: LotRefusal, lot: LotRecord | null, delta: number): AppError {

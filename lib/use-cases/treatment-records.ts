@@ -15,7 +15,7 @@ import type {
 import type { AppointmentStatus } from '../domain/status';
 import { localDateOf } from '../domain/time';
 import { exposureChanges, stockDifference, stockTakes } from '../domain/treatment-records';
-import { AppError } from '../errors';
+import { AppError, fieldError } from '../errors';
 import { retry } from '../retry';
 import type { AmendmentInput, TreatmentRecordInput } from '../schemas/treatment-records';
 import { toListResult, type ListResult } from './list-result';
@@ -79,9 +79,7 @@ async function load(medspaId: string, appointmentId: string, input: TreatmentRec
 }
 
 const lotIdProblem = (index: number, message: string) =>
-  new AppError('VALIDATION_ERROR', `products_used[${index}].lot_id ${message}`, {
-    details: [{ path: `products_used.${index}.lot_id`, message }],
-  });
+  fieldError(`products_used.${index}.lot_id`, message, `products_used[${index}].lot_id ${message}`);
 
 /** The body's products as stored: each catalog product known, its lot named exactly when it tracks lots, names filled in. */
 function productsUsed(input: TreatmentRecordInput, loaded: Loaded): TreatmentProductUse[] | undefined {
