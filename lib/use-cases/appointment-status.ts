@@ -1,3 +1,4 @@
+import { afterUpdate } from '../db/update';
 import type { RequestWrites } from '../db/request-writes';
 import { newEventId } from '../events/ids';
 import { assessFee, feeKindOf, waiveFee, type FeeKind } from '../domain/deposits';
@@ -20,6 +21,20 @@ import { retry } from '../retry';
 import { settlementWrites } from './plan-bookings';
 
 const MAX_ATTEMPTS = 5;
+
+/** An update of the appointment as read, on its version, and the appointment it leaves. */
+const updateOf = (medspaId: string, current: Appointment, changes: Record<string, unknown>, at: string) => ({
+  write: {
+    kind: 'update' as const,
+    medspaId,
+    id: current.id,
+    clientId: current.client_id,
+    expectedVersion: current.version,
+    changes,
+    now: at,
+  },
+  result: (before: Appointment) => afterUpdate(before, changes, at),
+});
 
 /**
  * Reads the appointment, decides, and commits the change with the release of its claims when it
@@ -115,20 +130,11 @@ export function changeStatus(
     const releases = isActive(current.status) && !isActive(to);
     const late = fees && feeKindOf(current, to, options.now) === 'late_cancel';
     return {
-      write: {
-        kind: 'update',
-        medspaId,
-        id,
-        clientId: current.client_id,
-        expectedVersion: current.version,
-        changes,
-        now: at,
-      },
+      ...updateOf(medspaId, current, changes, at),
       releases,
       alongside: clientStatsOf(medspaId, current, to),
       settle:
         releases && current.client_plan_id ? settlementOf(to, late, !fees || options.waiveFee === true) : undefined,
-      result: (before) => ({ ...before, ...changes, version: before.version + 1, updated_at: at }) as Appointment,
     };
   });
 }
@@ -190,18 +196,6 @@ export function waiveAppointmentFee(
         fee ? `The ${kind} fee is ${fee.status}: only a due fee can be waived` : `No ${kind} fee was assessed`,
       );
     }
-    return {
-      write: {
-        kind: 'update',
-        medspaId,
-        id,
-        clientId: current.client_id,
-        expectedVersion: current.version,
-        changes: { fees },
-        now: at,
-      },
-      releases: false,
-      result: (before) => ({ ...before, fees, version: before.version + 1, updated_at: at }),
-    };
+    return { ...updateOf(medspaId, current, { fees }, at), releases: false };
   });
 }
