@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors';
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, list, route } from '../http/route';
 import * as p from '../schemas/plans';
@@ -122,49 +123,38 @@ export const getClientPlan = /* @__PURE__ */ route('getClientPlan', () => ({
   reads: ['clientPlans'],
 }));
 
-export const pauseClientPlan = /* @__PURE__ */ route('pauseClientPlan', () => ({
-  method: 'POST',
-  path: '/v1/client-plans/{id}/pause',
+/** Pause, resume and cancel differ only in their path, summary and body. */
+const planStatusRow = <A extends 'pause' | 'resume' | 'cancel'>(action: A, summary: string) => ({
+  method: 'POST' as const,
+  path: `/v1/client-plans/{id}/${action}` as const,
   group: 'plans',
-  summary:
-    'Pause a plan: bookings against it are refused (409 PLAN_NOT_ACTIVE) until resumed; a paused membership does not renew',
+  summary,
   auth: ALLOW.catalogWrite,
   params: p.ClientPlanParams,
   response: p.ClientPlan,
-  successStatus: 200,
-  errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+  successStatus: 200 as const,
+  errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'] satisfies ErrorCode[],
   writes: PLAN_STATUS_WRITES,
   reads: PLAN_STATUS_READS,
-}));
+});
 
-export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () => ({
-  method: 'POST',
-  path: '/v1/client-plans/{id}/resume',
-  group: 'plans',
-  summary: 'Resume a paused plan',
-  auth: ALLOW.catalogWrite,
-  params: p.ClientPlanParams,
-  response: p.ClientPlan,
-  successStatus: 200,
-  errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: PLAN_STATUS_WRITES,
-  reads: PLAN_STATUS_READS,
-}));
+export const pauseClientPlan = /* @__PURE__ */ route('pauseClientPlan', () =>
+  planStatusRow(
+    'pause',
+    'Pause a plan: bookings against it are refused (409 PLAN_NOT_ACTIVE) until resumed; a paused membership does not renew',
+  ),
+);
+
+export const resumeClientPlan = /* @__PURE__ */ route('resumeClientPlan', () =>
+  planStatusRow('resume', 'Resume a paused plan'),
+);
 
 export const cancelClientPlan = /* @__PURE__ */ route('cancelClientPlan', () => ({
-  method: 'POST',
-  path: '/v1/client-plans/{id}/cancel',
-  group: 'plans',
-  summary:
+  ...planStatusRow(
+    'cancel',
     "Cancel a plan now, or a membership at the end of its term (`at_term_end`); the governing membership's client turns `cancelled` (or follows another active one)",
-  auth: ALLOW.catalogWrite,
-  params: p.ClientPlanParams,
+  ),
   body: p.CancelPlanBody,
-  response: p.ClientPlan,
-  successStatus: 200,
-  errors: ['CLIENT_PLAN_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
-  writes: PLAN_STATUS_WRITES,
-  reads: PLAN_STATUS_READS,
 }));
 
 export const listPlanLedger = /* @__PURE__ */ route('listPlanLedger', () => ({
