@@ -5,6 +5,7 @@ import { holdCodec, holdIpLedgerCodec } from './codecs';
 import { readItem, readItems, itemId } from './key-reads';
 import { holdIpLedgerKey, holdKey, type Key } from './keys';
 import type { TransactItem } from './transact';
+import { newItemAction } from './put-new';
 
 /**
  * Holds (API reference, holds): the hold item, written in one transaction with its claims (the
@@ -16,9 +17,7 @@ export const getHold = async (medspaId: string, id: string): Promise<HoldRecord 
   holdCodec.fromItem(await readItem(holdKey(medspaId, id)));
 
 /** A new hold's item: its id is new, so it must not exist. */
-export const holdPutAction = (hold: HoldRecord): TransactItem => ({
-  Put: { TableName: tableName(), Item: holdCodec.toItem(hold), ConditionExpression: 'attribute_not_exists(pk)' },
-});
+export const holdPutAction = (hold: HoldRecord): TransactItem => newItemAction(holdCodec.toItem(hold));
 
 /**
  * An active hold leaves `active` (confirmed with its appointment, or released): on condition it

@@ -25,7 +25,7 @@ import {
   plansDueIndexKeys,
 } from './keys';
 import { paymentItems } from './payments';
-import { putNew } from './put-new';
+import { newItemAction, putNew } from './put-new';
 import {
   listEntities,
   oneOf,
@@ -114,10 +114,6 @@ const planSaleOf = (plan: ClientPlanRecord): PlanSaleRecord => ({
   created_at: plan.created_at,
 });
 
-const putAction = (Item: Record<string, unknown>): TransactItem => ({
-  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-});
-
 /** A membership sale's effect on its client: the client as read and what it shows from now on. */
 export interface SaleMembership {
   client: ClientRecord;
@@ -148,10 +144,13 @@ export async function commitSale(
   const actions: NamedAction[] = [
     ...client,
     ...(put ? [{ name: 'payment', action: put }] : []),
-    { name: 'plan', action: putAction({ ...clientPlanCodec.toItem(plan), ...dueIndex(plan, sale.dueHour).indexKeys }) },
-    { name: 'sale', action: putAction(planSaleCodec.toItem(planSaleOf(plan))) },
-    ...sale.balances.map((b) => ({ name: 'balance', action: putAction(planBalanceCodec.toItem(b)) })),
-    ...grants.map((e) => ({ name: 'ledger', action: putAction(planLedgerCodec.toItem(e)) })),
+    {
+      name: 'plan',
+      action: newItemAction({ ...clientPlanCodec.toItem(plan), ...dueIndex(plan, sale.dueHour).indexKeys }),
+    },
+    { name: 'sale', action: newItemAction(planSaleCodec.toItem(planSaleOf(plan))) },
+    ...sale.balances.map((b) => ({ name: 'balance', action: newItemAction(planBalanceCodec.toItem(b)) })),
+    ...grants.map((e) => ({ name: 'ledger', action: newItemAction(planLedgerCodec.toItem(e)) })),
   ];
   const outcome = await transact(actions, writes);
   if (outcome.ok) return 'sold';
@@ -213,7 +212,7 @@ export const clientPlanActiveCheck = (plan: ClientPlanRecord): TransactItem => (
   },
 });
 
-export const ledgerPutAction = (entry: PlanLedgerRecord): TransactItem => putAction(planLedgerCodec.toItem(entry));
+export const ledgerPutAction = (entry: PlanLedgerRecord): TransactItem => newItemAction(planLedgerCodec.toItem(entry));
 
 export type LedgerWriteResult = { ok: true } | { ok: false; current: PlanBalanceRecord | null };
 

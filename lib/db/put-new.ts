@@ -2,7 +2,12 @@ import { tableName } from './client';
 import type { Codec } from './codecs';
 import { DataFailure } from './failure';
 import type { RequestWrites } from './request-writes';
-import { writeOne } from './transact';
+import { writeOne, type TransactItem } from './transact';
+
+/** A transaction's Put of a new item: its key must not exist yet. */
+export const newItemAction = (Item: Record<string, unknown>): TransactItem => ({
+  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+});
 
 /**
  * Writes a new record through its kind's codec (its id must be new, else a DataFailure
@@ -13,9 +18,7 @@ export async function putNew<T>(codec: Codec<T>, record: T, writes?: RequestWrit
   const outcome = await writeOne(
     {
       name: 'new',
-      action: {
-        Put: { TableName: tableName(), Item: codec.toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
-      },
+      action: newItemAction(codec.toItem(record)),
     },
     writes,
   );

@@ -6,6 +6,7 @@ import { tableName } from './client';
 import { appointmentCodec, seriesCodec } from './codecs';
 import { itemId, readItem, readItems } from './key-reads';
 import { appointmentKey, seriesKey } from './keys';
+import { newItemAction } from './put-new';
 
 /**
  * Series (API reference, series; docs/decisions/0025): the series item, whose move from `pending`
@@ -25,9 +26,7 @@ export async function readSeriesAppointments(medspaId: string, ids: readonly str
 }
 
 /** A new series, pending: its id is new, so it must not exist. */
-export const seriesPutAction = (series: SeriesRecord): TransactItem => ({
-  Put: { TableName: tableName(), Item: seriesCodec.toItem(series), ConditionExpression: 'attribute_not_exists(pk)' },
-});
+export const seriesPutAction = (series: SeriesRecord): TransactItem => newItemAction(seriesCodec.toItem(series));
 
 /** Pending claims are written (or taken back) only while their series is still pending. */
 export const seriesPendingCheck = (medspaId: string, id: string): TransactItem => ({
@@ -80,13 +79,8 @@ export const seriesDeleteAction = (medspaId: string, id: string): TransactItem =
 });
 
 /** A committed series' appointment, put with it: new id, so it must not exist. */
-export const seriesAppointmentPut = (appointment: AppointmentRecord): TransactItem => ({
-  Put: {
-    TableName: tableName(),
-    Item: appointmentCodec.toItem(appointment),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
-});
+export const seriesAppointmentPut = (appointment: AppointmentRecord): TransactItem =>
+  newItemAction(appointmentCodec.toItem(appointment));
 
 /**
  * After the commit: each claim of the appointment rewritten as a plain, permanent entry (no

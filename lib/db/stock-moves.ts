@@ -5,6 +5,7 @@ import { lotCodec, lowStockCrossingCodec, productCodec, stockAdjustmentCodec } f
 import { DataFailure } from './failure';
 import { entityKey, lowStockIndexKeys } from './keys';
 import type { Failed, NamedAction, TransactItem } from './transact';
+import { newItemAction } from './put-new';
 
 /**
  * One stock movement of one product as transaction items, to commit alone (a stock adjustment)
@@ -131,10 +132,6 @@ function lotUpdate(move: StockMove, lotId: string, delta: number): TransactItem 
   };
 }
 
-const newItem = (Item: Record<string, unknown>): TransactItem => ({
-  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-});
-
 /**
  * The items of one product's movement and the ledger entries they write (`quantity_after` chained
  * from the quantity read). The caller has checked the product's floor (quantity_on_hand + the
@@ -188,14 +185,14 @@ export function stockMoveActions(move: StockMove): { actions: StockMoveAction[];
     actions.push({
       name: 'stock-ledger',
       productId,
-      action: newItem(stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry })),
+      action: newItemAction(stockAdjustmentCodec.toItem({ medspa_id: medspaId, ...entry })),
     });
   if (transition === 'crosses_down') {
     const last = entries[entries.length - 1]!;
     actions.push({
       name: 'stock-crossing',
       productId,
-      action: newItem(
+      action: newItemAction(
         lowStockCrossingCodec.toItem({
           medspa_id: medspaId,
           product_id: productId,
