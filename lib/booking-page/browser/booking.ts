@@ -6,6 +6,7 @@ import { announce, button, fill, focusTarget, h, showMessage, uid } from './dom'
 import { bookingFailure, bookingRequest, checkDetails, FIELD_LABELS, type FieldName, type Values } from './form';
 import { clock, longDate, localDate, minutes, money, period, when, zoneName } from './format';
 import { Holder, timeLeft, type Held } from './hold';
+import { showForms } from './fill-forms';
 import { describeProblem } from './messages';
 import { createPicker, type Choice, type Picker } from './picker';
 import { details } from './summary';
@@ -335,6 +336,7 @@ export async function showBooking(ctx: Context): Promise<void> {
   function confirm(booking: Booking, bookedService: Service): void {
     const link = manageLink(location.href, ctx.key, booking.appointment_id, booking.manage_token);
     const heading = focusTarget('h2', { class: 'done' }, 'Booked');
+    const forms = h('div');
     fill(
       content,
       h(
@@ -349,10 +351,12 @@ export async function showBooking(ctx: Context): Promise<void> {
         details(booking, practice, bookedService.id === booking.service.id ? bookedService.price_cents : null),
         h('p', null, h('a', { href: link, class: 'manage' }, 'Manage your booking')),
         h('p', { class: 'hint' }, 'Keep this link to reschedule or cancel. Anyone who has it can change this booking.'),
+        forms,
         button('secondary', 'Book another appointment', () => void showBooking(ctx).then(ctx.toTop)),
       ),
     );
     ctx.toTop();
     heading.focus();
+    void showForms(ctx, forms, booking.appointment_id, booking.manage_token);
   }
 }

@@ -4,6 +4,7 @@ import { bookLink, manageLink, tokenFromFragment, type Context } from './context
 import { button, fill, focusTarget, h, showMessage, uid } from './dom';
 import { period, when, zoneName } from './format';
 import { describeProblem } from './messages';
+import { showForms } from './fill-forms';
 import { createPicker, type Choice } from './picker';
 import { changesClosed, details, isChangeable } from './summary';
 
@@ -53,6 +54,7 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
     const error = h('p', { class: 'notice', role: 'alert', tabindex: '-1', hidden: true });
     const cutoff = practice.online_booking.cancel_cutoff_minutes;
     let actions: HTMLElement | null = null;
+    const forms = h('div');
     if (!isChangeable(current)) {
       actions = current.status === 'cancelled' ? h('p', null, 'This booking is cancelled.') : null;
     } else if (changesClosed(current, cutoff, Date.now())) {
@@ -81,8 +83,11 @@ export async function showManage(ctx: Context, appointmentId: string): Promise<v
         panel,
         error,
       ),
+      forms,
       another(),
     );
+    // Forms the visit still needs, while it can still happen.
+    if (isChangeable(current)) void showForms(ctx, forms, appointmentId, token!);
     if (focus) {
       ctx.toTop();
       heading.focus();
