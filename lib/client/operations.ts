@@ -111,6 +111,8 @@ export const operations = {
   testWebhook: { method: 'POST', path: '/v1/webhooks/{id}/test', auth: 'token', idempotent: true },
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', auth: 'token' },
   retryWebhookDelivery: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', auth: 'token', idempotent: true },
+  listEvents: { method: 'GET', path: '/v1/events', auth: 'token' },
+  getEvent: { method: 'GET', path: '/v1/events/{id}', auth: 'token' },
   listPublicServices: { method: 'GET', path: '/v1/public/services', auth: 'publishable' },
   searchPublicAvailability: { method: 'GET', path: '/v1/public/availability', auth: 'publishable' },
   createPublicBooking: { method: 'POST', path: '/v1/public/bookings', auth: 'publishable', idempotent: true },

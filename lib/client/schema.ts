@@ -1594,6 +1594,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the last 30 days, oldest first, whether or not a subscription took it: catch up after downtime, or poll with `next_cursor` (never null)
+         * @description Roles: admin, manager, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event of the last 30 days, by its id (the `webhook-id` of its deliveries)
+         * @description Roles: admin, manager, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/services": {
         parameters: {
             query?: never;
@@ -5022,6 +5062,67 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description An event as its webhook delivery carries it (the `webhooks` section describes each type), kept 30 days whether or not a subscription took it. */
+        FeedEvent: {
+            /**
+             * @description The event id: also the `webhook-id` of its deliveries, so one dedupe serves both.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example appointment.created
+             * @enum {string}
+             */
+            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "treatment_record.signed" | "treatment_record.amended";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description As a webhook delivery's `data`, without an online booking's `manage_token` (a credential of the client's, sent only to the subscriptions that take the event). */
+            data: {
+                /**
+                 * @description The resource as the event carried it (see the `webhooks` section for each type).
+                 * @example {
+                 *       "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *       "status": "scheduled"
+                 *     }
+                 */
+                object: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description For changes: the old values of the fields that changed.
+                 * @example {
+                 *       "status": "scheduled"
+                 *     }
+                 */
+                previous?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description Where a reader of the event feed stands (no `total`: the feed grows while it is read). */
+        FeedPagination: {
+            /**
+             * @description Never null: the place after the last event this page read. On the last page (empty or not) it is the cursor to poll from later; a cursor taken from an empty feed resumes at its first event.
+             * @example AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ
+             */
+            next_cursor: string;
+            /**
+             * @description Whether events are kept after `next_cursor` now: true, fetch the next page at once; false, you are caught up (poll later with `next_cursor`).
+             * @example false
+             */
+            has_more: boolean;
+        };
         /** @description A service clients may book online: active, with at least one active certified provider. */
         PublicService: {
             /**
@@ -7266,6 +7367,8 @@ export type PlanLedgerEntry = components['schemas']['PlanLedgerEntry'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type FeedEvent = components['schemas']['FeedEvent'];
+export type FeedPagination = components['schemas']['FeedPagination'];
 export type PublicService = components['schemas']['PublicService'];
 export type PublicAvailabilityEntry = components['schemas']['PublicAvailabilityEntry'];
 export type PublicBooking = components['schemas']['PublicBooking'];
@@ -13273,6 +13376,75 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept. */
+                cursor?: string;
+                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
+                types?: string | string[];
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["FeedEvent"][];
+                        pagination: components["schemas"]["FeedPagination"];
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id (`evt_` + 32 hex digits, the `webhook-id` of its deliveries). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FeedEvent"];
                     };
                 };
             };

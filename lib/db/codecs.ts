@@ -26,6 +26,9 @@ import {
   clientPhotosIndexKeys,
   credentialLookupIndexKey,
   entityKey,
+  eventFeedHeadKey,
+  eventFeedKey,
+  eventIdKey,
   lowStockEventKey,
   lowStockIndexKeys,
   lotExposureKey,
@@ -469,6 +472,32 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
+
+/**
+ * The event feed (lib/db/event-feed.ts, docs/decisions/0031): an event at its place, stored as its
+ * JSON text with its `type` beside it (the feed's `types` filter) and its TTL; its id's place; the head.
+ */
+export const feedEventCodec = codec<R.FeedEventRecord, 'FEED_EVENT', z.output<typeof S.storedFeedEvent>>('FEED_EVENT', {
+  keyFields: ['medspa_id'],
+  keys: (e) => eventFeedKey(e.medspa_id, e.seq),
+  stored: S.storedFeedEvent,
+  encode: ({ event, ...place }) => ({ ...place, type: event.type, event_json: JSON.stringify(event) }),
+  decode: ({ event_json, type: _type, ...place }, item) => {
+    const event = S.storedEvent.safeParse(parseJson(event_json));
+    if (!event.success) throw corruptItem('FEED_EVENT', item, ['event_json']);
+    return { ...place, event: event.data };
+  },
+});
+export const feedEventIdCodec = codec<R.FeedEventIdRecord, 'FEED_EVENT_ID'>('FEED_EVENT_ID', {
+  keyFields: ['medspa_id', 'event_id'],
+  keys: (e) => eventIdKey(e.medspa_id, e.event_id),
+  stored: S.storedFeedEventId,
+});
+export const feedHeadCodec = codec<R.FeedHeadRecord, 'FEED_HEAD'>('FEED_HEAD', {
+  keyFields: ['medspa_id'],
+  keys: (h) => eventFeedHeadKey(h.medspa_id),
+  stored: S.storedFeedHead,
+});
 
 export const auditCodec = codec<R.AuditRecord, 'AUDIT'>('AUDIT', {
   keyFields: ['medspa_id', 'at', 'request_id'],

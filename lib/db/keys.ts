@@ -463,6 +463,25 @@ export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key =>
   sk: 'APPLIED',
 });
 
+// ---- The event feed (API reference, section 15; docs/decisions/0031-event-feed.md) -----------
+
+/**
+ * A practice's kept events in the order the stream worker kept them: sort key = the per-practice
+ * sequence number, zero-padded so string order is number order. The feed's head (the last number
+ * handed out) is an item of the same partition under `HEAD`, which sorts after every number, so a
+ * Query `between` two numbers never reads it.
+ */
+export const FEED_SEQ_DIGITS = 15;
+export const eventFeedPk = (medspaId: string) => `${practicePrefix(medspaId)}#EVENTS`;
+export const eventFeedSk = (seq: number) => String(seq).padStart(FEED_SEQ_DIGITS, '0');
+export const eventFeedKey = (medspaId: string, seq: number): Key => ({ pk: eventFeedPk(medspaId), sk: eventFeedSk(seq) });
+export const eventFeedHeadKey = (medspaId: string): Key => ({ pk: eventFeedPk(medspaId), sk: 'HEAD' });
+/** An event kept in the feed, by its id (`GET /v1/events/{id}`, and the guard against keeping it twice). */
+export const eventIdKey = (medspaId: string, eventId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#EVENT_IDS`,
+  sk: eventId,
+});
+
 // ---- Partition families: what a function may read and write (its role's dynamodb:LeadingKeys) ---
 
 /** Any server-made id (a lowercase UUID) as an IAM StringLike pattern: exactly 36 characters. */
@@ -522,6 +541,8 @@ export const PARTITIONS = {
   reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
   reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
   photos: collectionPk(ANY_ID, 'PHOTO'),
+  eventFeed: eventFeedPk(ANY_ID),
+  eventIds: eventIdKey(ANY_ID, '*').pk,
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;

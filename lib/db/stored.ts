@@ -677,6 +677,15 @@ export const storedDelivery = /* @__PURE__ */ built(() =>
   }),
 );
 
+/** The event feed (lib/db/codecs.ts): an event at its place (the envelope as JSON text, like a delivery's), its id's place, the head. */
+export const storedFeedEvent = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, seq: count, expires_at: count, type: z.custom<EventType>(isEventType), event_json: text }),
+);
+export const storedFeedEventId = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, event_id: text, seq: count, expires_at: count }),
+);
+export const storedFeedHead = /* @__PURE__ */ built(() => z.object({ medspa_id: text, seq: count }));
+
 export const storedAudit = /* @__PURE__ */ built(() =>
   z.object({
     medspa_id: text,
@@ -853,6 +862,9 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedWebhook>, R.WebhookRecord>>,
   Check<Exact<Of<typeof storedEvent>, ContractEvent>>,
   Check<Exact<Omit<Of<typeof storedDelivery>, 'event_json'>, Omit<R.DeliveryRecord, 'event'>>>,
+  Check<Exact<Omit<Of<typeof storedFeedEvent>, 'event_json' | 'type'>, Omit<R.FeedEventRecord, 'event'>>>,
+  Check<Exact<Of<typeof storedFeedEventId>, R.FeedEventIdRecord>>,
+  Check<Exact<Of<typeof storedFeedHead>, R.FeedHeadRecord>>,
   Check<Exact<Of<typeof storedAudit>, R.AuditRecord>>,
   Check<Exact<Of<typeof storedReportGeneration>, R.ReportGenerationRecord>>,
   Check<Exact<Of<typeof storedReportLedger>, R.ReportLedgerRecord>>,

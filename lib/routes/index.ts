@@ -1,6 +1,7 @@
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
+import { eventRoutes } from './events';
 import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
@@ -35,6 +36,7 @@ export const routes = {
   ...paymentRoutes,
   ...planRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
   ...publicBookingRoutes,
   ...bookingPageRoutes,
   ...reportRoutes,

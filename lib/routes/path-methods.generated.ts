@@ -73,6 +73,8 @@ export const PATH_METHODS: readonly (readonly [string, readonly string[]])[] = [
   ["/v1/webhooks/{id}/test", ["POST"]],
   ["/v1/webhooks/{id}/deliveries", ["GET"]],
   ["/v1/webhooks/{id}/deliveries/{delivery_id}/retry", ["POST"]],
+  ["/v1/events", ["GET"]],
+  ["/v1/events/{id}", ["GET"]],
   ["/v1/public/services", ["GET"]],
   ["/v1/public/availability", ["GET"]],
   ["/v1/public/bookings", ["POST"]],
