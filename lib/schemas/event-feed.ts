@@ -39,7 +39,12 @@ export type EventListQuery = z.output<typeof EventListQuery>;
 
 export const EventParams = /* @__PURE__ */ schema(() =>
   z.object({
-    id: doc(z.string(), 'The event id (`evt_` + 32 hex digits, the `webhook-id` of its deliveries).', EXAMPLE_EVENT_ID),
+    // The pattern is what an event id looks like, not a check: any other id is 404 EVENT_NOT_FOUND.
+    id: meta(z.string(), {
+      description: 'The event id (`evt_` + 32 hex digits, the `webhook-id` of its deliveries).',
+      pattern: '^evt_[0-9a-f]{32}$',
+      examples: [EXAMPLE_EVENT_ID],
+    }),
   }),
 );
 
