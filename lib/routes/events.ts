@@ -5,7 +5,7 @@ import * as e from '../schemas/event-feed';
 export const listEvents = /* @__PURE__ */ route('listEvents', () => ({
   method: 'GET',
   path: '/v1/events',
-  group: 'events',
+  group: 'event-feed',
   summary:
     'Every event of the last 30 days, oldest first, whether or not a subscription took it: catch up after downtime, or poll with `next_cursor` (never null)',
   auth: ALLOW.events,
@@ -19,7 +19,7 @@ export const listEvents = /* @__PURE__ */ route('listEvents', () => ({
 export const getEvent = /* @__PURE__ */ route('getEvent', () => ({
   method: 'GET',
   path: '/v1/events/{id}',
-  group: 'events',
+  group: 'event-feed',
   summary: 'One event of the last 30 days, by its id (the `webhook-id` of its deliveries)',
   auth: ALLOW.events,
   params: e.EventParams,
