@@ -188,7 +188,11 @@ export async function readFeedPage(medspaId: string, request: FeedPageRequest): 
 }
 
 /** A kept event by its id, or null (never kept, another practice's, or past its 30 days). */
-export async function readFeedEvent(medspaId: string, eventId: string, nowSeconds: number): Promise<FeedEventRecord | null> {
+export async function readFeedEvent(
+  medspaId: string,
+  eventId: string,
+  nowSeconds: number,
+): Promise<FeedEventRecord | null> {
   const place = feedEventIdCodec.fromItem(await readItem(eventIdKey(medspaId, eventId)));
   if (!place || place.expires_at <= nowSeconds) return null;
   return feedEventCodec.fromItem(await readItem(eventFeedKey(medspaId, place.seq)));

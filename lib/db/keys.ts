@@ -474,7 +474,10 @@ export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key =>
 export const FEED_SEQ_DIGITS = 15;
 export const eventFeedPk = (medspaId: string) => `${practicePrefix(medspaId)}#EVENTS`;
 export const eventFeedSk = (seq: number) => String(seq).padStart(FEED_SEQ_DIGITS, '0');
-export const eventFeedKey = (medspaId: string, seq: number): Key => ({ pk: eventFeedPk(medspaId), sk: eventFeedSk(seq) });
+export const eventFeedKey = (medspaId: string, seq: number): Key => ({
+  pk: eventFeedPk(medspaId),
+  sk: eventFeedSk(seq),
+});
 export const eventFeedHeadKey = (medspaId: string): Key => ({ pk: eventFeedPk(medspaId), sk: 'HEAD' });
 /** An event kept in the feed, by its id (`GET /v1/events/{id}`, and the guard against keeping it twice). */
 export const eventIdKey = (medspaId: string, eventId: string): Key => ({

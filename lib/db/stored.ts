@@ -679,7 +679,13 @@ export const storedDelivery = /* @__PURE__ */ built(() =>
 
 /** The event feed (lib/db/codecs.ts): an event at its place (the envelope as JSON text, like a delivery's), its id's place, the head. */
 export const storedFeedEvent = /* @__PURE__ */ built(() =>
-  z.object({ medspa_id: text, seq: count, expires_at: count, type: z.custom<EventType>(isEventType), event_json: text }),
+  z.object({
+    medspa_id: text,
+    seq: count,
+    expires_at: count,
+    type: z.custom<EventType>(isEventType),
+    event_json: text,
+  }),
 );
 export const storedFeedEventId = /* @__PURE__ */ built(() =>
   z.object({ medspa_id: text, event_id: text, seq: count, expires_at: count }),

@@ -29,7 +29,7 @@ export const EventListQuery = /* @__PURE__ */ schema(() =>
     limit: Limit,
     cursor: doc(
       z.optional(z.string().check(z.maxLength(2048))),
-      "The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept.",
+      'The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept.',
       'AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ',
     ),
     types: z.optional(TypeList),
@@ -52,16 +52,24 @@ export const EventParams = /* @__PURE__ */ schema(() =>
 export const FeedEvent = /* @__PURE__ */ schema(() =>
   meta(
     z.object({
-      id: doc(z.string(), 'The event id: also the `webhook-id` of its deliveries, so one dedupe serves both.', EXAMPLE_EVENT_ID),
+      id: doc(
+        z.string(),
+        'The event id: also the `webhook-id` of its deliveries, so one dedupe serves both.',
+        EXAMPLE_EVENT_ID,
+      ),
       type: doc(z.enum(EVENT_TYPES as [string, ...string[]]), 'The event type.', 'appointment.created'),
       created_at: Instant('When it happened (UTC).', EXAMPLE_TIME.created),
       medspa_id: OutId('practice', 'The practice it happened in.'),
       data: doc(
         z.object({
-          object: doc(z.record(z.string(), z.unknown()), 'The resource as the event carried it (see the `webhooks` section for each type).', {
-            id: EXAMPLE_ID.appointment,
-            status: 'scheduled',
-          }),
+          object: doc(
+            z.record(z.string(), z.unknown()),
+            'The resource as the event carried it (see the `webhooks` section for each type).',
+            {
+              id: EXAMPLE_ID.appointment,
+              status: 'scheduled',
+            },
+          ),
           previous: z.optional(
             doc(z.record(z.string(), z.unknown()), 'For changes: the old values of the fields that changed.', {
               status: 'scheduled',

@@ -90,7 +90,10 @@ export async function handleStreamRecord(
  * here and fails on its own below. When keeping fails, every record fails with it and the batch
  * is retried: kept events are then recognised by id and kept once.
  */
-async function keepBatchInFeed(records: StreamRecord[], deps: PipelineDeps): Promise<Map<StreamRecord, ContractEvent[]>> {
+async function keepBatchInFeed(
+  records: StreamRecord[],
+  deps: PipelineDeps,
+): Promise<Map<StreamRecord, ContractEvent[]>> {
   await loadSecretKeys('cursor');
   const made = new Map<StreamRecord, ContractEvent[]>();
   for (const record of records) {

@@ -34,7 +34,11 @@ async function readAll(practice: TestPractice, cursor?: string, limit = 50) {
 describe('event feed', () => {
   it('keeps every event, subscribed to or not, oldest first, in the webhook envelope; GET by id; 404s', async () => {
     const practice = await makePractice();
-    const records = [clientCreated(practice.medspaId), clientRenamed(practice.medspaId), clientCreated(practice.medspaId)];
+    const records = [
+      clientCreated(practice.medspaId),
+      clientRenamed(practice.medspaId),
+      clientCreated(practice.medspaId),
+    ];
     expect(await runWorker(records.slice(0, 2))).toEqual([]);
     await runWorker(records.slice(2));
 
@@ -160,12 +164,18 @@ describe('event feed', () => {
     const updates = await page(practice, 'types=client.updated&limit=1');
     expect(updates.body.data.map((event: { type: string }) => event.type)).toEqual(['client.updated']);
     expect(updates.body.pagination.has_more).toBe(true);
-    const rest = await page(practice, `types=client.updated&cursor=${encodeURIComponent(updates.body.pagination.next_cursor)}`);
+    const rest = await page(
+      practice,
+      `types=client.updated&cursor=${encodeURIComponent(updates.body.pagination.next_cursor)}`,
+    );
     expect(rest.body.data.map((event: { type: string }) => event.type)).toEqual(['client.updated']);
     expect(rest.body.pagination.has_more).toBe(false);
     // After the first update (place 2), unfiltered: the second create and the second update.
     const unfiltered = await page(practice, `cursor=${encodeURIComponent(updates.body.pagination.next_cursor)}`);
-    expect(unfiltered.body.data.map((event: { type: string }) => event.type)).toEqual(['client.created', 'client.updated']);
+    expect(unfiltered.body.data.map((event: { type: string }) => event.type)).toEqual([
+      'client.created',
+      'client.updated',
+    ]);
 
     const unknown = await page(practice, 'types=client.exploded');
     expect(unknown.status).toBe(400);

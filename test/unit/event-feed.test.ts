@@ -36,7 +36,12 @@ describe('event feed rules', () => {
     const chunks = feedChunks(events);
     expect([...chunks.keys()]).toEqual(['a', 'b']);
     expect(chunks.get('a')!.map((chunk) => chunk.length)).toEqual([49, 49, 22]);
-    expect(chunks.get('a')!.flat().map((e) => e.id)).toEqual(events.slice(0, 120).map((e) => e.id));
+    expect(
+      chunks
+        .get('a')!
+        .flat()
+        .map((e) => e.id),
+    ).toEqual(events.slice(0, 120).map((e) => e.id));
     expect(chunks.get('b')!.flat()).toHaveLength(1);
   });
 

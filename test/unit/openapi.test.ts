@@ -285,7 +285,8 @@ describe('OpenAPI document', () => {
       const op = operationOf(route);
       for (const parameter of op.parameters ?? []) {
         const p = parameter.$ref ? resolvePointer(parameter.$ref) : parameter;
-        if (!idName(p.name) || notUuids.has(p.name) || notUuids.has(`${route.method} ${route.path} ${p.name}`)) continue;
+        if (!idName(p.name) || notUuids.has(p.name) || notUuids.has(`${route.method} ${route.path} ${p.name}`))
+          continue;
         checked++;
         // `a,b` lists are one string of several ids: their repeated form's items say uuid.
         if (p.schema.anyOf)
