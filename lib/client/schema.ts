@@ -5071,7 +5071,7 @@ export interface components {
             id: string;
             /**
              * @description The event type.
-             * @example appointment.created
+             * @example appointment.status_changed
              * @enum {string}
              */
             type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "treatment_record.signed" | "treatment_record.amended";
@@ -5093,7 +5093,7 @@ export interface components {
                  * @description The resource as the event carried it (see the `webhooks` section for each type).
                  * @example {
                  *       "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
-                 *       "status": "scheduled"
+                 *       "status": "confirmed"
                  *     }
                  */
                 object: {

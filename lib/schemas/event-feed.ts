@@ -57,7 +57,7 @@ export const FeedEvent = /* @__PURE__ */ schema(() =>
         'The event id: also the `webhook-id` of its deliveries, so one dedupe serves both.',
         EXAMPLE_EVENT_ID,
       ),
-      type: doc(z.enum(EVENT_TYPES as [string, ...string[]]), 'The event type.', 'appointment.created'),
+      type: doc(z.enum(EVENT_TYPES as [string, ...string[]]), 'The event type.', 'appointment.status_changed'),
       created_at: Instant('When it happened (UTC).', EXAMPLE_TIME.created),
       medspa_id: OutId('practice', 'The practice it happened in.'),
       data: doc(
@@ -67,7 +67,7 @@ export const FeedEvent = /* @__PURE__ */ schema(() =>
             'The resource as the event carried it (see the `webhooks` section for each type).',
             {
               id: EXAMPLE_ID.appointment,
-              status: 'scheduled',
+              status: 'confirmed',
             },
           ),
           previous: z.optional(
