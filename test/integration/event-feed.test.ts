@@ -2,11 +2,14 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, listen } from '../../infra/local/http-server';
 import { MedspaClient } from '../../lib/client/index';
+import { runAsFunction } from '../../lib/aws/local-runtime';
+import { ddb } from '../../lib/db/client';
 import { readItem } from '../../lib/db/key-reads';
 import { eventFeedKey, eventIdKey } from '../../lib/db/keys';
 import { readFeedHead } from '../../lib/db/event-feed';
 import { FEED_RETENTION_DAYS } from '../../lib/domain/event-feed';
 import { listEvents } from '../../lib/use-cases/event-feed';
+import { processStreamRecords } from '../../lib/use-cases/stream-to-bus';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { counted } from '../fixtures/ddb-calls';
 import { clientCreated, clientRenamed, runWorker } from '../fixtures/feed-records';
@@ -132,6 +135,33 @@ describe('event feed', () => {
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(3);
     expect(await readFeedHead(practice.medspaId)).toBe(3);
+  });
+
+  it('a batch whose events cannot be kept fails whole and publishes nothing; its retry keeps and publishes each once', async () => {
+    const practice = await makePractice();
+    const records = [clientCreated(practice.medspaId), clientCreated(practice.medspaId)];
+    const name = 'failFeedTransaction';
+    ddb().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') throw new Error('DynamoDB is down');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    const published: unknown[] = [];
+    const deps = { publish: async (events: unknown[]) => void published.push(...events), wanted: async () => true };
+    try {
+      const failed = await runAsFunction('streamToBus', () => processStreamRecords(records, deps));
+      expect(failed.batchItemFailures).toHaveLength(2);
+    } finally {
+      ddb().middlewareStack.remove(name);
+    }
+    expect(published).toEqual([]);
+    expect(await readFeedHead(practice.medspaId)).toBe(0);
+    const retried = await runAsFunction('streamToBus', () => processStreamRecords(records, deps));
+    expect(retried.batchItemFailures).toEqual([]);
+    expect(published).toHaveLength(2);
+    expect((await readAll(practice)).ids).toHaveLength(2);
   });
 
   it('an empty feed hands out a cursor that resumes at its first event; the last page cursor resumes exactly', async () => {
