@@ -169,13 +169,16 @@ export async function readFeedPage(medspaId: string, request: FeedPageRequest): 
     });
     items.push(...read.items);
     startKey = read.lastKey;
-    if (items.length >= request.limit) {
+    // More than the page (a filtered step): the page ends at its last event.
+    if (items.length > request.limit) {
       items.length = request.limit;
       position = seqOf(items[items.length - 1]!.sk);
       break;
     }
+    // Read up to the head: the page ends there, whatever the filter left out.
     if (!startKey) break;
-    if (step >= MAX_STEPS) {
+    // Full, or read as far as a page may: it ends at the last place read (filtered-out ones included).
+    if (items.length === request.limit || step >= MAX_STEPS) {
       position = seqOf(startKey.sk);
       break;
     }
