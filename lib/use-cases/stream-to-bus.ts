@@ -31,7 +31,8 @@ export interface PipelineDeps {
 }
 
 /**
- * An event no subscription takes goes nowhere: publishing it would cost an EventBridge entry, an
+ * An event no subscription takes goes nowhere but the event feed (kept before this, whatever the
+ * subscriptions: `keepBatchInFeed`): publishing it would cost an EventBridge entry, an
  * SQS message and a fanOut run only to find no subscription. One strongly consistent Query of the
  * practice's subscriptions per batch (the read fanOut makes anyway): made after every record of
  * the batch was written, so a subscription that existed when a change was written always sees its
