@@ -2,6 +2,7 @@ import * as z from './zod';
 import { AppointmentStatus, Slot } from './appointments';
 import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, meta, OutId, schema, Text } from './common';
 import { Email, Name, Phone } from './resources';
+import { PublicConsents } from './contact-consents';
 
 /**
  * The public booking operations (API reference, online booking): what a stranger's browser sends
@@ -93,7 +94,10 @@ export const PublicBookingBody = /* @__PURE__ */ schema(() =>
       provider_id: z.optional(
         IdOf('provider', 'The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.'),
       ),
-      client: PublicBookingClient,
+      client: doc(
+        z.extend(PublicBookingClient, { consents: z.optional(PublicConsents) }),
+        'Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here.',
+      ),
       notes: PublicBookingNotes,
     }),
     'An online booking.',

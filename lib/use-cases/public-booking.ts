@@ -8,10 +8,13 @@ import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
 import { clientIndexChecks, findClientIndexEntries, newClientActions } from '../db/clients';
 import { emailOwnerAction, ledgerBookAction, NO_LEDGER } from '../db/online-clients';
+import { consentChangeActions } from '../db/contact-consents';
+import { NO_CONSENTS, publicGrants } from '../domain/contact-consent';
 import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
+import type { PublicHeldBookingInput } from '../schemas/holds';
 import { changeStatus } from './appointment-status';
 import { placementAttempt, updateAppointment, withRetries } from './booking';
 import {
@@ -82,7 +85,7 @@ export async function onlineClientReads(medspaId: string, email: string, entitie
  */
 export function onlineClient(
   medspaId: string,
-  client: PublicBookingInput['client'],
+  client: PublicBookingInput['client'] | PublicHeldBookingInput['client'],
   found: { owner: string | null; candidates: readonly string[] },
   settings: { max_active_bookings_per_client: number },
   now: Date,
@@ -98,6 +101,9 @@ export function onlineClient(
     : newClientRecord(medspaId, { ...client, phone: client.phone ?? null, membership_status: 'none' }, now);
   const clientId = known?.id ?? created!.id;
   const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
+  // The one change a booking makes to an existing client: the consents it grants (section 14).
+  const consents = known ? reads.consentState(known.id) : NO_CONSENTS;
+  const grants = publicGrants(consents, 'consents' in client ? client.consents : undefined);
   const live = liveBookings(ledger.ends, now);
   if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
   return {
@@ -108,6 +114,7 @@ export function onlineClient(
         : [clientIsLive(medspaId, clientId), ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!))]),
       emailOwnerAction(medspaId, client.email, found.owner, clientId),
       ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
+      ...consentChangeActions(medspaId, clientId, consents, grants, now.toISOString()).actions,
     ],
   };
 }
@@ -145,7 +152,7 @@ export async function bookOnline(
           notes: input.notes ?? null,
           source: 'online',
           clients: found.candidates,
-          online: { ledgersOf: found.candidates },
+          online: { ledgersOf: found.candidates, consentStatesOf: input.client.consents ? found.candidates : [] },
           decide: (reads) => {
             shown = { service, reads };
             return {
