@@ -129,7 +129,7 @@ export const contactConsentStateKey = (medspaId: string, clientId: string): Key 
   pk: contactConsentsPk(medspaId, clientId),
   sk: 'STATE',
 });
-export const CONTACT_CONSENT_CHANGE_PREFIX = 'CHANGE#';
+const CONTACT_CONSENT_CHANGE_PREFIX = 'CHANGE#';
 export const contactConsentChangeKey = (medspaId: string, clientId: string, sequence: number): Key => ({
   pk: contactConsentsPk(medspaId, clientId),
   sk: `${CONTACT_CONSENT_CHANGE_PREFIX}${String(sequence).padStart(10, '0')}`,

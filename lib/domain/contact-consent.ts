@@ -21,7 +21,7 @@ export type ListedConsent = (typeof LISTED_CONSENTS)[number];
 /** The history keeps everything; a GET shows this many of the latest changes (one bounded Query). */
 export const HISTORY_SHOWN = 100;
 
-export interface ConsentEvidence {
+interface ConsentEvidence {
   text_shown: string;
 }
 

@@ -114,7 +114,10 @@ export const ContactConsents = /* @__PURE__ */ schema(() =>
         `The latest ${HISTORY_SHOWN} changes, newest first (in the order they were committed). Older ones are kept but not shown.`,
       ),
     }),
-    { description: "A client's contact consents: the current state and the history of changes.", id: 'ContactConsents' },
+    {
+      description: "A client's contact consents: the current state and the history of changes.",
+      id: 'ContactConsents',
+    },
   ),
 );
 

@@ -1,13 +1,13 @@
 import type { RequestWrites } from '../db/request-writes';
 import { pageRequest } from '../crypto/cursor';
-import { commitConsentChanges, consentedClientsPage, consentsWithHistory, readConsentState } from '../db/contact-consents';
-import { DataFailure } from '../db/failure';
 import {
-  HISTORY_SHOWN,
-  type ConsentChannel,
-  type ConsentPurpose,
-  type ListedConsent,
-} from '../domain/contact-consent';
+  commitConsentChanges,
+  consentedClientsPage,
+  consentsWithHistory,
+  readConsentState,
+} from '../db/contact-consents';
+import { DataFailure } from '../db/failure';
+import { HISTORY_SHOWN, type ConsentChannel, type ConsentPurpose, type ListedConsent } from '../domain/contact-consent';
 import { presentClient } from '../domain/presenters';
 import { AppError } from '../errors';
 import { retry } from '../retry';
@@ -107,7 +107,11 @@ export async function listConsentedClients(
   query: { limit: number; cursor?: string },
   now: Date,
 ): Promise<ListResult<ClientView>> {
-  const page = await consentedClientsPage(medspaId, consent, pageRequest(medspaId, 'consented-clients', { ...query, consent }));
+  const page = await consentedClientsPage(
+    medspaId,
+    consent,
+    pageRequest(medspaId, 'consented-clients', { ...query, consent }),
+  );
   const clients = await findResources(
     'client',
     medspaId,
