@@ -572,7 +572,7 @@ export interface paths {
         get?: never;
         /**
          * Record a change of a client's contact consent for one channel and purpose: a new history entry (every call), which becomes the current state; answers that entry
-         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         put: operations["setContactConsent"];
         post?: never;
@@ -10149,7 +10149,10 @@ export interface operations {
     setContactConsent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
                 id: string;

@@ -110,6 +110,8 @@ export const setContactConsent = /* @__PURE__ */ route('setContactConsent', () =
   params: cc.ContactConsentParams,
   body: cc.SetContactConsentBody,
   response: cc.ContactConsentChange,
+  // Each call records an entry: a retry with the same Idempotency-Key replays instead of recording twice.
+  idempotent: true,
   errors: NOT_FOUND,
   writes: {
     clients: ['check'],

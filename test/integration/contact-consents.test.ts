@@ -78,6 +78,22 @@ describe('PUT and GET /v1/clients/{id}/contact-consents', () => {
     expect(history).toEqual([revoked.body.data, email.body.data, granted.body.data]);
   });
 
+  it('takes an Idempotency-Key: a retried PUT replays its answer and records once', async () => {
+    const client = await makeClient(practice);
+    const send = () =>
+      call('PUT', `/v1/clients/${client.id}/contact-consents/email/marketing`, {
+        token: practice.adminToken,
+        body: { status: 'granted', source: 'staff' },
+        headers: { 'idempotency-key': `consent-${client.id}` },
+      });
+    const first = await send();
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    expect((await consentsOf(client.id)).history).toHaveLength(1);
+  });
+
   it('refuses an unknown channel or purpose and a bad body (400), an unknown or deleted client (404)', async () => {
     const client = await makeClient(practice);
     for (const pair of ['fax/marketing', 'sms/spam', 'SMS/marketing']) {
