@@ -41,11 +41,14 @@ export async function setContactConsent(
   now: Date,
   writes?: RequestWrites,
 ): Promise<ChangeView> {
-  await readResource('client', medspaId, clientId);
   const change = { ...pair, status: input.status, source: input.source, evidence: input.evidence ?? null };
   return retry<ChangeView>(
-    async () => {
-      const read = await readConsentState(medspaId, clientId);
+    async (attempt) => {
+      // The first try reads the client (404 first) beside the state; a retry only the state.
+      const read =
+        attempt === 1
+          ? (await Promise.all([readResource('client', medspaId, clientId), readConsentState(medspaId, clientId)]))[1]
+          : await readConsentState(medspaId, clientId);
       const result = await commitConsentChanges(medspaId, clientId, read, [change], now.toISOString(), writes);
       if (result.ok) {
         const { sequence: _sequence, ...recorded } = result.recorded[0]!;

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commitConsentChanges, readConsentState } from '../../lib/db/contact-consents';
+import { NO_CONSENTS } from '../../lib/domain/contact-consent';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 
@@ -159,6 +161,36 @@ describe('PUT and GET /v1/clients/{id}/contact-consents', () => {
     // The marketing list agrees with the current state.
     const onList = (await listed('consent=sms_marketing&limit=100')).ids.includes(client.id);
     expect(onList).toBe(history[0].status === 'granted');
+  });
+});
+
+describe('the history bound', () => {
+  it('GET shows the latest 100 changes, newest first, with the current state; older ones stay stored', async () => {
+    const client = await makeClient(practice);
+    // 110 changes below HTTP, in two transactions (each change numbered in commit order).
+    let state = NO_CONSENTS;
+    let n = 0;
+    for (const size of [60, 50]) {
+      const changes = Array.from({ length: size }, () => {
+        n += 1;
+        return {
+          channel: 'sms' as const,
+          purpose: 'transactional' as const,
+          status: n % 2 === 0 ? ('revoked' as const) : ('granted' as const),
+          source: 'import' as const,
+          evidence: { text_shown: `change ${n}` },
+        };
+      });
+      const result = await commitConsentChanges(practice.medspaId, client.id, state, changes, new Date().toISOString());
+      expect(result.ok).toBe(true);
+      state = await readConsentState(practice.medspaId, client.id);
+    }
+    expect(state.version).toBe(110);
+    const { current, history } = await consentsOf(client.id);
+    expect(history.map((entry) => entry.evidence.text_shown)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `change ${110 - i}`),
+    );
+    expect(current).toEqual([expect.objectContaining({ channel: 'sms', purpose: 'transactional', status: 'revoked' })]);
   });
 });
 
