@@ -139,7 +139,7 @@ export async function consentsWithHistory(
   });
   const state = items.find((item) => item.kind === 'state');
   return {
-    state: state ? stateOf(state.item) : NO_CONSENTS,
+    state: state?.state ?? NO_CONSENTS,
     history: items.flatMap((item) => (item.kind === 'change' ? [item.change] : [])).slice(0, max),
   };
 }
@@ -148,7 +148,7 @@ export async function consentsWithHistory(
 const partitionItem = {
   fromItem: (item: Record<string, unknown> | undefined) => {
     if (!item) return null;
-    if (item.entity === contactConsentStateCodec.entity) return { kind: 'state' as const, item };
+    if (item.entity === contactConsentStateCodec.entity) return { kind: 'state' as const, state: stateOf(item) };
     return { kind: 'change' as const, change: contactConsentChangeCodec.fromItem(item)! };
   },
 };
