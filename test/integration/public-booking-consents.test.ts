@@ -132,6 +132,19 @@ describe('POST /v1/public/bookings with client.consents', { timeout: 60_000 }, (
     );
     expect(await clientOf(again.appointment_id)).toBe(existing.id);
     expect((await getContactConsents(medspaId, existing.id)).history).toHaveLength(4);
+
+    // A false never revokes.
+    await bookOnline(
+      medspaId,
+      body({
+        email: existing.email!,
+        consents: { sms_marketing: false, email_marketing: false, text_shown: TEXT },
+      }) as never,
+      NOW,
+    );
+    const after = await getContactConsents(medspaId, existing.id);
+    expect(after.history).toHaveLength(4);
+    expect(after.current.filter((c) => c.status === 'granted')).toHaveLength(3);
   });
 
   it('concurrent first bookings by one new email with a grant: one client, one grant', async () => {
