@@ -13748,7 +13748,7 @@ export interface operations {
                      * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
                      */
                     hold_id: string;
-                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    /** @description Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here. */
                     client: {
                         /**
                          * @description First name (1-200 characters).
@@ -13771,6 +13771,24 @@ export interface operations {
                          * @example +1 212 555 0142
                          */
                         phone?: string;
+                        /** @description What the client agreed to on the booking page: each `true` is recorded as a grant (source `public`) for the client booked as, unless already granted; `false` or absent records nothing (a booking never revokes). */
+                        consents?: {
+                            /**
+                             * @description `true`: the client agrees to marketing texts.
+                             * @example true
+                             */
+                            sms_marketing?: boolean;
+                            /**
+                             * @description `true`: the client agrees to marketing emails.
+                             * @example false
+                             */
+                            email_marketing?: boolean;
+                            /**
+                             * @description The exact wording the checkboxes showed, kept as evidence (1-2000 characters).
+                             * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                             */
+                            text_shown: string;
+                        };
                     };
                     /**
                      * @description A note for the practice (at most 5000 characters).

@@ -14,7 +14,6 @@ import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { PublicBookingInput, PublicBookingView } from '../schemas/public-booking';
-import type { PublicHeldBookingInput } from '../schemas/holds';
 import { changeStatus } from './appointment-status';
 import { placementAttempt, updateAppointment, withRetries } from './booking';
 import {
@@ -85,7 +84,7 @@ export async function onlineClientReads(medspaId: string, email: string, entitie
  */
 export function onlineClient(
   medspaId: string,
-  client: PublicBookingInput['client'] | PublicHeldBookingInput['client'],
+  client: PublicBookingInput['client'],
   found: { owner: string | null; candidates: readonly string[] },
   settings: { max_active_bookings_per_client: number },
   now: Date,
@@ -103,7 +102,7 @@ export function onlineClient(
   const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
   // The one change a booking makes to an existing client: the consents it grants (section 14).
   const consents = known ? reads.consentState(known.id) : NO_CONSENTS;
-  const grants = publicGrants(consents, 'consents' in client ? client.consents : undefined);
+  const grants = publicGrants(consents, client.consents);
   const live = liveBookings(ledger.ends, now);
   if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
   return {

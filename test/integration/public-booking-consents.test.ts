@@ -79,6 +79,35 @@ describe('POST /v1/public/bookings with client.consents', { timeout: 60_000 }, (
     expect(typo.status).toBe(400);
   });
 
+  it('a held booking (hold_id with X-Hold-Token) grants the same way', async () => {
+    const created = await call('POST', '/v1/publishable-keys', {
+      token: scene.practice.adminToken,
+      body: { name: 'Holds', allowed_origins: ['https://spa.example'] },
+    });
+    const key = created.body.data.key as string;
+    const { scheduled_at, client } = body({ consents: { email_marketing: true, text_shown: TEXT } });
+    const held = await call('POST', '/v1/public/holds', {
+      headers: { 'x-publishable-key': key, 'idempotency-key': `hold-${Date.now()}` },
+      body: { service_id: scene.service.id, scheduled_at },
+    });
+    expect(held.status, JSON.stringify(held.body)).toBe(201);
+    const booking = await call('POST', '/v1/public/bookings', {
+      headers: {
+        'x-publishable-key': key,
+        'idempotency-key': `held-${Date.now()}`,
+        'x-hold-token': held.body.data.hold_token,
+      },
+      body: { hold_id: held.body.data.hold_id, client },
+    });
+    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    const clientId = await clientOf(booking.body.data.appointment_id);
+    const { current } = await getContactConsents(medspaId, clientId);
+    expect(current).toEqual([
+      expect.objectContaining({ channel: 'email', purpose: 'marketing', status: 'granted', source: 'public' }),
+    ]);
+    expect(await onList('email_marketing', clientId)).toBe(true);
+  });
+
   it('absent consents or only false record nothing', async () => {
     for (const consents of [undefined, { sms_marketing: false, email_marketing: false, text_shown: TEXT }]) {
       const booked = await bookOnline(medspaId, body(consents ? { consents } : {}) as never, NOW);
