@@ -45,6 +45,8 @@ export const operations = {
   getClientHistory: { method: 'GET', path: '/v1/clients/{id}/history', auth: 'token' },
   createConsent: { method: 'POST', path: '/v1/clients/{id}/consents', auth: 'token', idempotent: true },
   listConsents: { method: 'GET', path: '/v1/clients/{id}/consents', auth: 'token' },
+  setContactConsent: { method: 'PUT', path: '/v1/clients/{id}/contact-consents/{channel}/{purpose}', auth: 'token', idempotent: true },
+  getContactConsents: { method: 'GET', path: '/v1/clients/{id}/contact-consents', auth: 'token' },
   createPhoto: { method: 'POST', path: '/v1/clients/{id}/photos', auth: 'token', idempotent: true },
   listClientPhotos: { method: 'GET', path: '/v1/clients/{id}/photos', auth: 'token' },
   getPhoto: { method: 'GET', path: '/v1/photos/{id}', auth: 'token' },

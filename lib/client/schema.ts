@@ -562,6 +562,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/contact-consents/{channel}/{purpose}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record a change of a client's contact consent for one channel and purpose: a new history entry (every call), which becomes the current state; answers that entry
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        put: operations["setContactConsent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{id}/contact-consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's contact consents: the current state of each channel and purpose, and the latest 100 changes, newest first
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getContactConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients/{id}/photos": {
         parameters: {
             query?: never;
@@ -2337,6 +2377,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "client.contact_consent_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's contact consent for a channel and purpose was recorded (PUT .../contact-consents/{channel}/{purpose}, or a grant on a public booking): the object is the change with the client id and its `sequence` in the client's history
+         * @description The body is the `client.contact_consent_changed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientContactConsentChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "treatment_record.signed": {
         parameters: {
             query?: never;
@@ -3545,6 +3605,86 @@ export interface components {
              * Format: date-time
              * @description When it last changed (UTC).
              * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description One recorded change, immutable. Answered by the PUT: at that moment it is also the current state of its channel and purpose. */
+        ContactConsentChange: {
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            evidence: {
+                /**
+                 * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                 * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                 */
+                text_shown: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded (UTC).
+             * @example 2026-11-23T14:45:00.000Z
+             */
+            recorded_at: string;
+        };
+        /** @description A client's contact consents: the current state and the history of changes. */
+        ContactConsents: {
+            /** @description One entry per channel and purpose ever recorded (sms then email, marketing then transactional); one never recorded is absent: treat it as not granted. */
+            current: components["schemas"]["CurrentContactConsent"][];
+            /** @description The latest 100 changes, newest first (in the order they were committed). Older ones are kept but not shown. */
+            history: components["schemas"]["ContactConsentChange"][];
+        };
+        /** @description The state of one channel and purpose: that of its newest history entry. */
+        CurrentContactConsent: {
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            /**
+             * Format: date-time
+             * @description When this channel and purpose last changed (UTC).
+             * @example 2026-11-23T14:45:00.000Z
              */
             updated_at: string;
         };
@@ -5074,7 +5214,7 @@ export interface components {
              * @example appointment.status_changed
              * @enum {string}
              */
-            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "treatment_record.signed" | "treatment_record.amended";
+            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "client.contact_consent_changed" | "treatment_record.signed" | "treatment_record.amended";
             /**
              * Format: date-time
              * @description When it happened (UTC).
@@ -7201,6 +7341,87 @@ export interface components {
                 quantity: number;
             }[];
         };
+        /** @description A client's contact consent for a channel and purpose was recorded (PUT .../contact-consents/{channel}/{purpose}, or a grant on a public booking): the object is the change with the client id and its `sequence` in the client's history. */
+        ClientContactConsentChangedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client.contact_consent_changed
+             * @constant
+             */
+            type: "client.contact_consent_changed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ContactConsentEvent"];
+            };
+        };
+        /** @description A contact consent change of a client. */
+        ContactConsentEvent: {
+            /**
+             * Format: uuid
+             * @description The client (GET /v1/clients/{id} for the phone number or email).
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            evidence: {
+                /**
+                 * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                 * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                 */
+                text_shown: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded (UTC).
+             * @example 2026-11-23T14:45:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * @description The change's number in the client's history (1, 2, ...): a receiver that sees a lower one after a higher one for the same client drops it (deliveries may come out of order).
+             * @example 3
+             */
+            sequence: number;
+        };
         /** @description A treatment record was signed (revision 1): the object is the record as signed. */
         TreatmentRecordSignedEvent: {
             /**
@@ -7343,6 +7564,9 @@ export type Client = components['schemas']['Client'];
 export type Fee = components['schemas']['Fee'];
 export type TreatmentRecord = components['schemas']['TreatmentRecord'];
 export type Consent = components['schemas']['Consent'];
+export type ContactConsentChange = components['schemas']['ContactConsentChange'];
+export type ContactConsents = components['schemas']['ContactConsents'];
+export type CurrentContactConsent = components['schemas']['CurrentContactConsent'];
 export type CreatedPhoto = components['schemas']['CreatedPhoto'];
 export type PhotoUpload = components['schemas']['PhotoUpload'];
 export type Photo = components['schemas']['Photo'];
@@ -7398,6 +7622,8 @@ export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent']
 export type LotRecalledEvent = components['schemas']['LotRecalledEvent'];
 export type ClientLotExposureEvent = components['schemas']['ClientLotExposureEvent'];
 export type ClientLotExposure = components['schemas']['ClientLotExposure'];
+export type ClientContactConsentChangedEvent = components['schemas']['ClientContactConsentChangedEvent'];
+export type ContactConsentEvent = components['schemas']['ContactConsentEvent'];
 export type TreatmentRecordSignedEvent = components['schemas']['TreatmentRecordSignedEvent'];
 export type TreatmentRecordAmendedEvent = components['schemas']['TreatmentRecordAmendedEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
@@ -9422,6 +9648,8 @@ export interface operations {
                 q?: string;
                 /** @description Only clients with this membership status. */
                 membership_status?: "none" | "active" | "paused" | "cancelled";
+                /** @description Only clients whose current state of this consent is `granted`, in id order. Not combinable with `q` or `membership_status` (400). */
+                consent?: "sms_marketing" | "email_marketing";
             };
             header?: {
                 /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
@@ -10016,6 +10244,98 @@ export interface operations {
                          */
                         success: true;
                         data: components["schemas"]["Consent"];
+                    };
+                };
+            };
+        };
+    };
+    setContactConsent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+                /** @description `sms` or `email` (else 400 VALIDATION_ERROR). */
+                channel: "sms" | "email";
+                /** @description `marketing` or `transactional` (else 400 VALIDATION_ERROR). */
+                purpose: "marketing" | "transactional";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+                     * @example granted
+                     * @enum {string}
+                     */
+                    status: "granted" | "revoked";
+                    /**
+                     * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+                     * @example staff
+                     * @enum {string}
+                     */
+                    source: "staff" | "public" | "import";
+                    /** @description What the client was shown: the proof an SMS or email tool keeps. */
+                    evidence?: {
+                        /**
+                         * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                         * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                         */
+                        text_shown: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ContactConsentChange"];
+                    };
+                };
+            };
+        };
+    };
+    getContactConsents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ContactConsents"];
                     };
                 };
             };
@@ -13078,7 +13398,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -13206,7 +13526,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -13388,7 +13708,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept. */
                 cursor?: string;
-                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
+                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
                 types?: string | string[];
             };
             header?: {
@@ -13546,7 +13866,7 @@ export interface operations {
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */
                     provider_id?: string;
-                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    /** @description Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here. */
                     client: {
                         /**
                          * @description First name (1-200 characters).
@@ -13569,6 +13889,24 @@ export interface operations {
                          * @example +1 212 555 0142
                          */
                         phone?: string;
+                        /** @description What the client agreed to on the booking page: each `true` is recorded as a grant (source `public`) for the client booked as, unless already granted; `false` or absent records nothing (a booking never revokes). */
+                        consents?: {
+                            /**
+                             * @description `true`: the client agrees to marketing texts.
+                             * @example true
+                             */
+                            sms_marketing?: boolean;
+                            /**
+                             * @description `true`: the client agrees to marketing emails.
+                             * @example false
+                             */
+                            email_marketing?: boolean;
+                            /**
+                             * @description The exact wording the checkboxes showed, kept as evidence (1-2000 characters).
+                             * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                             */
+                            text_shown: string;
+                        };
                     };
                     /**
                      * @description A note for the practice (at most 5000 characters).
@@ -13582,7 +13920,7 @@ export interface operations {
                      * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
                      */
                     hold_id: string;
-                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    /** @description Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here. */
                     client: {
                         /**
                          * @description First name (1-200 characters).
@@ -13605,6 +13943,24 @@ export interface operations {
                          * @example +1 212 555 0142
                          */
                         phone?: string;
+                        /** @description What the client agreed to on the booking page: each `true` is recorded as a grant (source `public`) for the client booked as, unless already granted; `false` or absent records nothing (a booking never revokes). */
+                        consents?: {
+                            /**
+                             * @description `true`: the client agrees to marketing texts.
+                             * @example true
+                             */
+                            sms_marketing?: boolean;
+                            /**
+                             * @description `true`: the client agrees to marketing emails.
+                             * @example false
+                             */
+                            email_marketing?: boolean;
+                            /**
+                             * @description The exact wording the checkboxes showed, kept as evidence (1-2000 characters).
+                             * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                             */
+                            text_shown: string;
+                        };
                     };
                     /**
                      * @description A note for the practice (at most 5000 characters).
@@ -16107,6 +16463,64 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ClientLotExposureEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientContactConsentChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client.contact_consent_changed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "channel": "sms",
+                 *           "purpose": "marketing",
+                 *           "status": "granted",
+                 *           "source": "staff",
+                 *           "evidence": {
+                 *             "text_shown": "Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out."
+                 *           },
+                 *           "recorded_at": "2026-11-23T14:45:00.000Z",
+                 *           "sequence": 3
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientContactConsentChangedEvent"];
             };
         };
         responses: {

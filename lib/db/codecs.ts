@@ -23,6 +23,9 @@ import {
   holdIpLedgerKey,
   seriesKey,
   consentKey,
+  consentedClientKey,
+  contactConsentChangeKey,
+  contactConsentStateKey,
   clientPhotosIndexKeys,
   credentialLookupIndexKey,
   entityKey,
@@ -207,6 +210,25 @@ export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keyFields: ['medspa_id', 'client_id', 'signed_at', 'id'],
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
   stored: S.storedConsent,
+});
+export const contactConsentStateCodec = codec<R.ContactConsentStateRecord, 'CONTACT_CONSENT_STATE'>(
+  'CONTACT_CONSENT_STATE',
+  {
+    keyFields: ['medspa_id', 'client_id'],
+    keys: (s) => contactConsentStateKey(s.medspa_id, s.client_id),
+    stored: S.storedContactConsentState,
+  },
+);
+/** A recorded change: the stream's source of `client.contact_consent_changed`. */
+export const contactConsentChangeCodec = codec<R.ContactConsentChangeRecord, 'CONTACT_CONSENT'>('CONTACT_CONSENT', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (c) => contactConsentChangeKey(c.medspa_id, c.client_id, c.sequence),
+  stored: S.storedContactConsentChange,
+});
+export const consentedClientCodec = codec<R.ConsentedClientRecord, 'CONSENTED_CLIENT'>('CONSENTED_CLIENT', {
+  keyFields: ['medspa_id', 'consent', 'client_id'],
+  keys: (c) => consentedClientKey(c.medspa_id, c.consent, c.client_id),
+  stored: S.storedConsentedClient,
 });
 export const photoCodec = collectionCodec('PHOTO', S.storedPhoto, (p) =>
   clientPhotosIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),

@@ -118,6 +118,35 @@ export const consentKey = (medspaId: string, clientId: string, signedAt: string,
   sk: `${signedAt}#${consentId}`,
 });
 
+/**
+ * A client's contact consents (section 14): one partition per client holding its immutable
+ * changes (`CHANGE#<sequence>`, zero-padded: commit order) and its state (`STATE`, sorting after
+ * them), so the newest changes and the state are one descending Query.
+ */
+export const contactConsentsPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CONTACT_CONSENTS#${clientId}`;
+export const contactConsentStateKey = (medspaId: string, clientId: string): Key => ({
+  pk: contactConsentsPk(medspaId, clientId),
+  sk: 'STATE',
+});
+const CONTACT_CONSENT_CHANGE_PREFIX = 'CHANGE#';
+export const contactConsentChangeKey = (medspaId: string, clientId: string, sequence: number): Key => ({
+  pk: contactConsentsPk(medspaId, clientId),
+  sk: `${CONTACT_CONSENT_CHANGE_PREFIX}${String(sequence).padStart(10, '0')}`,
+});
+
+/**
+ * The clients whose marketing consent is granted (`GET /v1/clients?consent=`): a sparse partition
+ * per practice and consent, one item per client (by id, the clients list's order), put and deleted
+ * in the transaction of the change, deleted with the client.
+ */
+export const consentedClientsPk = (medspaId: string, consent: string) =>
+  `${practicePrefix(medspaId)}#CONSENTED#${consent}`;
+export const consentedClientKey = (medspaId: string, consent: string, clientId: string): Key => ({
+  pk: consentedClientsPk(medspaId, consent),
+  sk: clientId,
+});
+
 /** A client's photos by upload time (gsi2): their list, and erasing them with the client. The photo itself is in the `PHOTO` collection. */
 export const clientPhotosIndexPk = (medspaId: string, clientId: string) =>
   `${practicePrefix(medspaId)}#CLIENT_PHOTOS#${clientId}`;
@@ -520,6 +549,8 @@ export const PARTITIONS = {
   holdIps: holdIpLedgerKey(ANY_ID, '*').pk,
   series: seriesPk(ANY_ID, ANY_ID),
   consents: consentsPk(ANY_ID, ANY_ID),
+  contactConsents: contactConsentsPk(ANY_ID, ANY_ID),
+  consentedClients: consentedClientsPk(ANY_ID, '*'),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,
   lots: collectionPk(ANY_ID, 'LOT'),

@@ -9,6 +9,13 @@ import {
 import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from '../domain/deposits';
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
+import {
+  CONSENT_CHANNELS,
+  CONSENT_PURPOSES,
+  CONSENT_SOURCES,
+  CONSENT_STATUSES,
+  LISTED_CONSENTS,
+} from '../domain/contact-consent';
 import { LOT_STATUSES, STOCK_REASONS } from '../domain/stock';
 import { INJECTION_SITES, RECORD_STATUSES } from '../domain/treatment-records';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
@@ -185,6 +192,44 @@ export const storedConsent = /* @__PURE__ */ built(() =>
     appointment_id: nullableText,
     ...versioned,
   }),
+);
+
+const storedCurrentConsent = /* @__PURE__ */ built(() =>
+  z.object({
+    channel: z.enum(CONSENT_CHANNELS),
+    purpose: z.enum(CONSENT_PURPOSES),
+    status: z.enum(CONSENT_STATUSES),
+    source: z.enum(CONSENT_SOURCES),
+    updated_at: text,
+  }),
+);
+
+export const storedContactConsentState = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_id: text,
+    version: count,
+    current: z.array(storedCurrentConsent),
+    updated_at: text,
+  }),
+);
+
+export const storedContactConsentChange = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_id: text,
+    sequence: count,
+    channel: z.enum(CONSENT_CHANNELS),
+    purpose: z.enum(CONSENT_PURPOSES),
+    status: z.enum(CONSENT_STATUSES),
+    source: z.enum(CONSENT_SOURCES),
+    evidence: z.nullable(z.object({ text_shown: text })),
+    recorded_at: text,
+  }),
+);
+
+export const storedConsentedClient = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, consent: z.enum(LISTED_CONSENTS), client_id: text, since: text }),
 );
 
 export const storedPhoto = /* @__PURE__ */ built(() =>
@@ -834,6 +879,9 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedClient>, R.ClientRecord>>,
   Check<Exact<Of<typeof storedClientSearch>, R.ClientSearchRecord>>,
   Check<Exact<Of<typeof storedConsent>, R.ConsentRecord>>,
+  Check<Exact<Of<typeof storedContactConsentState>, R.ContactConsentStateRecord>>,
+  Check<Exact<Of<typeof storedContactConsentChange>, R.ContactConsentChangeRecord>>,
+  Check<Exact<Of<typeof storedConsentedClient>, R.ConsentedClientRecord>>,
   Check<Exact<Of<typeof storedPhoto>, R.PhotoRecord>>,
   Check<Exact<Of<typeof storedCredential>, R.CredentialRecord>>,
   Check<Exact<Of<typeof storedPublishableKey>, R.PublishableKeyRecord>>,

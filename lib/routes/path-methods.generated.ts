@@ -25,6 +25,8 @@ export const PATH_METHODS: readonly (readonly [string, readonly string[]])[] = [
   ["/v1/clients/{id}", ["GET","PATCH","DELETE"]],
   ["/v1/clients/{id}/history", ["GET"]],
   ["/v1/clients/{id}/consents", ["GET","POST"]],
+  ["/v1/clients/{id}/contact-consents/{channel}/{purpose}", ["PUT"]],
+  ["/v1/clients/{id}/contact-consents", ["GET"]],
   ["/v1/clients/{id}/photos", ["GET","POST"]],
   ["/v1/photos/{id}", ["GET","DELETE"]],
   ["/v1/appointments", ["GET","POST"]],

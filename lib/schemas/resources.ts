@@ -4,6 +4,7 @@ import { MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import { NO_DEPOSIT } from '../domain/deposits';
 import { Deposit } from './deposits';
+import { ConsentFilter } from './contact-consents';
 import {
   DateTime,
   doc,
@@ -497,5 +498,6 @@ export const ClientListQuery = /* @__PURE__ */ schema(() =>
         'Results are ordered by the matched term; `total` counts distinct matching clients.',
     ),
     membership_status: doc(z.optional(MembershipStatus), 'Only clients with this membership status.', 'active'),
+    consent: ConsentFilter,
   }),
 );

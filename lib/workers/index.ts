@@ -98,6 +98,7 @@ export const workers = defineWorkers({
         'CLIENT',
         'CLIENT_PLAN',
         'CONSENT',
+        'CONTACT_CONSENT',
         'LOT',
         'LOT_RECALL_NOTICE',
         'LOW_STOCK_EVENT',

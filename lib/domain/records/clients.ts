@@ -1,3 +1,4 @@
+import type { CurrentConsent, ListedConsent, RecordedConsentChange } from '../contact-consent';
 import type { ClientView } from '../../schemas/resources';
 import type { SoftDeleted, Versioned } from './common';
 
@@ -23,4 +24,27 @@ export interface ClientSearchRecord {
   term: string;
   client_id: string;
   membership_status: string;
+}
+
+/** A client's contact consent state (lib/domain/contact-consent.ts): `version` is the number of changes recorded. */
+export interface ContactConsentStateRecord {
+  medspa_id: string;
+  client_id: string;
+  version: number;
+  current: CurrentConsent[];
+  updated_at: string;
+}
+
+/** One recorded contact consent change: written once, never changed (the table stream's `client.contact_consent_changed`). */
+export interface ContactConsentChangeRecord extends RecordedConsentChange {
+  medspa_id: string;
+  client_id: string;
+}
+
+/** A client on a marketing consent's list (`GET /v1/clients?consent=`) while that consent is granted. */
+export interface ConsentedClientRecord {
+  medspa_id: string;
+  consent: ListedConsent;
+  client_id: string;
+  since: string;
 }
