@@ -132,6 +132,8 @@ export const storedService = /* @__PURE__ */ built(() =>
     provider_ids: z.array(text),
     // Services stored before deposits ask none.
     deposit: z._default(z.object({ type: z.enum(DEPOSIT_TYPES), value: count }), () => ({ ...NO_DEPOSIT })),
+    // Services stored before forms (section 14) require none.
+    required_form_template_ids: z._default(z.array(text), () => []),
     ...versioned,
   }),
 );

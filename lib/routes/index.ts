@@ -5,6 +5,7 @@ import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
 import { photoRoutes } from './photos';
+import { formRoutes } from './forms';
 import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -27,6 +28,7 @@ export const routes = {
   ...resourceRoutes,
   ...clientRoutes,
   ...photoRoutes,
+  ...formRoutes,
   ...appointmentRoutes,
   ...treatmentRecordRoutes,
   ...holdRoutes,
