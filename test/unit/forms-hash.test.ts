@@ -1,50 +1,26 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalText, documentSha256, type SignedDocument } from '../../lib/domain/forms';
 import { DOCUMENT_HASH_DESCRIPTION, DOCUMENT_HASH_EXAMPLE } from '../../lib/schemas/forms';
+import { independentJcs, integratorHash } from '../fixtures/jcs';
 
 /**
- * `document_sha256` (docs/decisions/0029): recomputed here by an independent implementation of the
- * documented rule (JCS by a JSON.stringify replacer that re-inserts members in sorted order), not
- * the product's function; and the OpenAPI document's worked example is what the product computes.
+ * `document_sha256` (docs/decisions/0029): recomputed by an independent implementation of the
+ * documented rule (test/fixtures/jcs.ts), not the product's function; and the OpenAPI document's worked example is what the product computes.
  */
 
-/** RFC 8785 for strings, booleans, integers, null, arrays and objects, written another way. */
-const independentJcs = (value: unknown): string =>
-  JSON.stringify(value, (_key, member) =>
-    member && typeof member === 'object' && !Array.isArray(member)
-      ? Object.fromEntries(
-          Object.keys(member)
-            .sort((a, b) => {
-              // UTF-16 code units, compared one by one.
-              for (let i = 0; i < Math.min(a.length, b.length); i++) {
-                const d = a.charCodeAt(i) - b.charCodeAt(i);
-                if (d !== 0) return d;
-              }
-              return a.length - b.length;
-            })
-            .map((name) => [name, member[name]]),
-        )
-      : member,
-  );
 const independentHash = (document: SignedDocument) =>
-  createHash('sha256')
-    .update(
-      Buffer.from(
-        independentJcs({
-          template_id: document.template_id,
-          template_version: document.template_version,
-          name: document.name,
-          kind: document.kind,
-          body_markdown: document.body_markdown,
-          fields: document.fields,
-          answers: document.answers,
-          signature_name: document.signature_name,
-        }),
-        'utf8',
-      ),
-    )
-    .digest('hex');
+  integratorHash(
+    {
+      id: document.template_id,
+      version: document.template_version,
+      name: document.name,
+      kind: document.kind,
+      body_markdown: document.body_markdown,
+      fields: [...document.fields],
+    },
+    document.answers,
+    document.signature_name,
+  );
 
 const EXAMPLE: SignedDocument = {
   template_id: '6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b',
