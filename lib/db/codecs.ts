@@ -268,24 +268,25 @@ export const formsCatalogCodec = codec<R.FormsCatalogRecord, 'FORMS_CATALOG', { 
   }),
 });
 
-export const formsSummaryCodec = codec<R.ClientFormsSummaryRecord, 'FORMS_SUMMARY', { medspa_id: string; client_id: string }>(
+export const formsSummaryCodec = codec<
+  R.ClientFormsSummaryRecord,
   'FORMS_SUMMARY',
-  {
-    keyFields: ['medspa_id', 'client_id'],
-    keys: (s) => formsSummaryKey(s.medspa_id, s.client_id),
-    stored: S.storedFormsSummary,
-    encode: ({ latest_expiry, ...fields }) => ({
-      ...fields,
-      ...Object.fromEntries(Object.entries(latest_expiry).map(([id, at]) => [`${SUMMARY_ENTRY_PREFIX}${id}`, at])),
-    }),
-    decode: (stored, item) => ({
-      ...stored,
-      latest_expiry: prefixedEntries('FORMS_SUMMARY', item, SUMMARY_ENTRY_PREFIX, (value) =>
-        typeof value === 'string' ? value : undefined,
-      ),
-    }),
-  },
-);
+  { medspa_id: string; client_id: string }
+>('FORMS_SUMMARY', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (s) => formsSummaryKey(s.medspa_id, s.client_id),
+  stored: S.storedFormsSummary,
+  encode: ({ latest_expiry, ...fields }) => ({
+    ...fields,
+    ...Object.fromEntries(Object.entries(latest_expiry).map(([id, at]) => [`${SUMMARY_ENTRY_PREFIX}${id}`, at])),
+  }),
+  decode: (stored, item) => ({
+    ...stored,
+    latest_expiry: prefixedEntries('FORMS_SUMMARY', item, SUMMARY_ENTRY_PREFIX, (value) =>
+      typeof value === 'string' ? value : undefined,
+    ),
+  }),
+});
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 

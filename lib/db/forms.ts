@@ -101,7 +101,10 @@ export const findTemplateVersion = async (medspaId: string, id: string, version:
   formTemplateVersionCodec.fromItem(await readItem(formTemplateVersionKey(medspaId, id, version)));
 
 /** Current templates by id, read in one batch (absent ones left out). */
-export async function findTemplates(medspaId: string, ids: readonly string[]): Promise<Map<string, FormTemplateRecord>> {
+export async function findTemplates(
+  medspaId: string,
+  ids: readonly string[],
+): Promise<Map<string, FormTemplateRecord>> {
   const keys = ids.map((id) => entityKey(medspaId, 'FORM_TEMPLATE', id));
   const found = await readItems(keys);
   const templates = new Map<string, FormTemplateRecord>();

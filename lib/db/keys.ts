@@ -140,7 +140,10 @@ export const formTemplateVersionKey = (medspaId: string, templateId: string, ver
   sk: String(version).padStart(6, '0'),
 });
 /** The practice's forms catalog (each template's name, version, valid_days, active), written with its template. */
-export const formsCatalogKey = (medspaId: string): Key => ({ pk: `${practicePrefix(medspaId)}#FORMS_CATALOG`, sk: 'CATALOG' });
+export const formsCatalogKey = (medspaId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#FORMS_CATALOG`,
+  sk: 'CATALOG',
+});
 /** A client's latest expiry per template (the readiness summary), written with each submission. */
 export const formsSummaryKey = (medspaId: string, clientId: string): Key => ({
   pk: `${practicePrefix(medspaId)}#FORMS_SUMMARY`,
@@ -149,7 +152,12 @@ export const formsSummaryKey = (medspaId: string, clientId: string): Key => ({
 /** A client's form submissions by time (gsi2). The submission itself is in the `FORM_SUBMISSION` collection. */
 export const clientFormSubmissionsIndexPk = (medspaId: string, clientId: string) =>
   `${practicePrefix(medspaId)}#CLIENT_FORMS#${clientId}`;
-export const clientFormSubmissionsIndexKeys = (medspaId: string, clientId: string, submittedAt: string, id: string) => ({
+export const clientFormSubmissionsIndexKeys = (
+  medspaId: string,
+  clientId: string,
+  submittedAt: string,
+  id: string,
+) => ({
   gsi2pk: clientFormSubmissionsIndexPk(medspaId, clientId),
   gsi2sk: `${submittedAt}#${id}`,
 });

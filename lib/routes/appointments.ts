@@ -70,7 +70,17 @@ export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
   response: AppointmentDetail,
   errors: ['APPOINTMENT_NOT_FOUND'],
   // The forms catalog and the client's forms summary: readiness, in the same batch (section 14).
-  reads: ['appointments', 'clients', 'consents', 'equipment', 'formsCatalog', 'formsSummary', 'providers', 'rooms', 'services'],
+  reads: [
+    'appointments',
+    'clients',
+    'consents',
+    'equipment',
+    'formsCatalog',
+    'formsSummary',
+    'providers',
+    'rooms',
+    'services',
+  ],
 }));
 
 export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () => ({

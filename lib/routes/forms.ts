@@ -133,7 +133,8 @@ export const listPublicBookingForms = /* @__PURE__ */ route('listPublicBookingFo
   method: 'GET',
   path: '/v1/public/bookings/{appointment_id}/forms',
   group: 'forms',
-  summary: "The forms a booking still needs (its service's required templates not met at its start), by its manage token",
+  summary:
+    "The forms a booking still needs (its service's required templates not met at its start), by its manage token",
   auth: 'publishable',
   params: PublicBookingParams,
   response: z.array(f.FormNeeded),

@@ -114,7 +114,11 @@ export const FormTemplate = /* @__PURE__ */ schema(() =>
       medspa_id: OutId('practice', 'The practice it belongs to.'),
       name: doc(z.string(), 'Name.', 'Botox informed consent'),
       kind: FormKind,
-      body_markdown: doc(z.string(), 'The text the client reads, Markdown.', 'I consent to treatment with botulinum toxin...'),
+      body_markdown: doc(
+        z.string(),
+        'The text the client reads, Markdown.',
+        'I consent to treatment with botulinum toxin...',
+      ),
       fields: doc(z.array(FieldOut), 'The fields.'),
       valid_days: doc(z.nullable(z.number().check(z.int())), 'Days a submission counts (null: always).', 365),
       active: doc(z.boolean(), 'Whether it is offered.', true),
@@ -145,7 +149,11 @@ export const FormSubmissionParams = /* @__PURE__ */ schema(() =>
 );
 
 const AnswerValue = /* @__PURE__ */ schema(() =>
-  z.union([z.string().check(z.maxLength(MAX_TEXTAREA_ANSWER)), z.boolean(), z.array(z.string()).check(z.maxLength(100))]),
+  z.union([
+    z.string().check(z.maxLength(MAX_TEXTAREA_ANSWER)),
+    z.boolean(),
+    z.array(z.string()).check(z.maxLength(100)),
+  ]),
 );
 
 const SubmissionShape = /* @__PURE__ */ schema(() => ({
@@ -156,7 +164,9 @@ const SubmissionShape = /* @__PURE__ */ schema(() => ({
     { allergies: 'Latex', areas: ['Forehead'], agree: true },
   ),
   signature: doc(
-    z.optional(z.strictObject({ name: doc(Name, 'The name the client signs with (1-200 characters).', 'Robin Client') })),
+    z.optional(
+      z.strictObject({ name: doc(Name, 'The name the client signs with (1-200 characters).', 'Robin Client') }),
+    ),
     'Required for consent and photo_release forms (else 400 at `signature`); signed at submission time.',
   ),
 }));
@@ -165,12 +175,13 @@ export const CreateFormSubmissionBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
       ...SubmissionShape,
-      appointment_id: z.optional(IdOf('appointment', "One of the client's appointments (else 404 APPOINTMENT_NOT_FOUND).")),
+      appointment_id: z.optional(
+        IdOf('appointment', "One of the client's appointments (else 404 APPOINTMENT_NOT_FOUND)."),
+      ),
     }),
     'A form the client filled in.',
   ),
 );
-export type CreateFormSubmissionInput = z.output<typeof CreateFormSubmissionBody>;
 
 export const PublicFormSubmissionBody = /* @__PURE__ */ schema(() =>
   doc(z.strictObject(SubmissionShape), 'A form the booking still needs, filled in by the client.'),
@@ -183,8 +194,8 @@ export const DOCUMENT_HASH_EXAMPLE = 'e077ce239fb96c543df47ab7ac64a5a1c8a545b75a
 export const DOCUMENT_HASH_DESCRIPTION = [
   'SHA-256 (lowercase hex) of the UTF-8 bytes of the canonical text: the RFC 8785 JSON Canonicalization Scheme (JCS) of the object',
   '`{ template_id, template_version, name, kind, body_markdown, fields, answers, signature_name }`, where `name`, `kind`,',
-  '`body_markdown` and `fields` are the template version\'s as `GET /v1/form-templates/{template_id}/versions/{template_version}` answers them',
-  '(a field\'s `options` only on select kinds), `answers` as the submission holds them and `signature_name` the signature\'s name or null.',
+  "`body_markdown` and `fields` are the template version's as `GET /v1/form-templates/{template_id}/versions/{template_version}` answers them",
+  "(a field's `options` only on select kinds), `answers` as the submission holds them and `signature_name` the signature's name or null.",
   'JCS: no whitespace, object members sorted by name (UTF-16 code units), strings escaped as JSON.stringify does, arrays in order.',
   'Example: the template `{ id: "6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b", version: 1, name: "Consent", kind: "consent", body_markdown: "I agree.",',
   'fields: [{ key: "agree", label: "I agree", type: "boolean", required: true }] }` answered `{ "agree": true }` and signed by "Robin Client"',
@@ -205,10 +216,18 @@ export const FormSubmission = /* @__PURE__ */ schema(() =>
         "The template version the answers were checked against (the template's current version when submitted).",
         1,
       ),
-      appointment_id: doc(z.nullable(OutId('appointment', 'An appointment.')), 'The appointment it was filled for, if any.', null),
-      answers: doc(z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())])), 'The answers by field key.', {
-        agree: true,
-      }),
+      appointment_id: doc(
+        z.nullable(OutId('appointment', 'An appointment.')),
+        'The appointment it was filled for, if any.',
+        null,
+      ),
+      answers: doc(
+        z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())])),
+        'The answers by field key.',
+        {
+          agree: true,
+        },
+      ),
       signature: doc(
         z.nullable(
           z.object({
@@ -243,7 +262,10 @@ const FormRef = /* @__PURE__ */ schema(() =>
 export const FormsReadiness = /* @__PURE__ */ schema(() =>
   meta(
     z.object({
-      required: doc(z.array(FormRef), "The templates the appointment's service requires (`required_form_template_ids`)."),
+      required: doc(
+        z.array(FormRef),
+        "The templates the appointment's service requires (`required_form_template_ids`).",
+      ),
       missing: doc(
         z.array(FormRef),
         "Those not met: no submission of it by the client that has not expired before the appointment's start (`expires_at` null, or at or after `scheduled_at`).",

@@ -289,7 +289,7 @@ const ServiceShape = /* @__PURE__ */ schema(() => ({
   deposit: Deposit,
   required_form_template_ids: doc(
     z.array(IdOf('formTemplate', 'A form template id.')).check(z.maxLength(20)),
-    'Form templates a client must have submitted (unexpired at the start) before an appointment of this service (at most 20; each must exist, else 404 FORM_TEMPLATE_NOT_FOUND): the appointment detail\'s `forms`.',
+    "Form templates a client must have submitted (unexpired at the start) before an appointment of this service (at most 20; each must exist, else 404 FORM_TEMPLATE_NOT_FOUND): the appointment detail's `forms`.",
     [EXAMPLE_ID.formTemplate],
   ),
 }));

@@ -72,7 +72,10 @@ describe('forms readiness on the appointment detail', () => {
     await submit(client.id, consent.id);
     await submit(client.id, photos.id);
     // Names follow the template's current version.
-    const renamed = await call('PATCH', `/v1/form-templates/${history.id}`, { ...admin(), body: { name: 'History v2' } });
+    const renamed = await call('PATCH', `/v1/form-templates/${history.id}`, {
+      ...admin(),
+      body: { name: 'History v2' },
+    });
     expect(await formsOf(appointment.id)).toEqual({
       required: [ref(renamed.body.data), ref(consent), ref(photos)],
       missing: [],

@@ -115,7 +115,10 @@ describe('form submissions', () => {
         { key: 'ok', label: 'OK', type: 'boolean' },
       ],
     });
-    const bad = await submit(scene.client.id, { template_id: template.id, answers: { skin: 'III', ok: 'yes', x: '1' } });
+    const bad = await submit(scene.client.id, {
+      template_id: template.id,
+      answers: { skin: 'III', ok: 'yes', x: '1' },
+    });
     expectError(bad, 400, 'VALIDATION_ERROR');
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
       'answers.ok',
@@ -130,10 +133,20 @@ describe('form submissions', () => {
     const consent = await makeFormTemplate(practice, { kind: 'photo_release', fields: [] });
     const unsigned = await submit(scene.client.id, { template_id: consent.id, answers: {} });
     expectError(unsigned, 400, 'VALIDATION_ERROR');
-    expect(unsigned.body.error.details).toEqual([{ path: 'signature', message: 'a photo_release form must be signed' }]);
+    expect(unsigned.body.error.details).toEqual([
+      { path: 'signature', message: 'a photo_release form must be signed' },
+    ]);
 
-    expectError(await submit(NO_SUCH_ID, { template_id: template.id, answers: { skin: 'I' } }), 404, 'CLIENT_NOT_FOUND');
-    expectError(await submit(scene.client.id, { template_id: NO_SUCH_ID, answers: {} }), 404, 'FORM_TEMPLATE_NOT_FOUND');
+    expectError(
+      await submit(NO_SUCH_ID, { template_id: template.id, answers: { skin: 'I' } }),
+      404,
+      'CLIENT_NOT_FOUND',
+    );
+    expectError(
+      await submit(scene.client.id, { template_id: NO_SUCH_ID, answers: {} }),
+      404,
+      'FORM_TEMPLATE_NOT_FOUND',
+    );
     const stranger = await makeClient(practice);
     const appointment = await booked(scene);
     expectError(
@@ -155,14 +168,24 @@ describe('form submissions', () => {
     );
     expectError(await call('GET', `/v1/form-submissions/${NO_SUCH_ID}`, admin()), 404, 'FORM_SUBMISSION_NOT_FOUND');
     // Immutable: no route changes or deletes a submission.
-    expectError(await call('PATCH', `/v1/form-submissions/${mine.body.data.id}`, { ...admin(), body: {} }), 404, 'NOT_FOUND');
+    expectError(
+      await call('PATCH', `/v1/form-submissions/${mine.body.data.id}`, { ...admin(), body: {} }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await call('DELETE', `/v1/form-submissions/${mine.body.data.id}`, admin()), 404, 'NOT_FOUND');
 
     const analyst = await practice.tokenForRole('analyst');
-    expectError(await submit(scene.client.id, { template_id: template.id, answers: { skin: 'I' } }, analyst), 403, 'FORBIDDEN');
+    expectError(
+      await submit(scene.client.id, { template_id: template.id, answers: { skin: 'I' } }, analyst),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await call('GET', `/v1/form-submissions/${mine.body.data.id}`, { token: analyst }), 403, 'FORBIDDEN');
     const provider = await practice.tokenForRole('provider');
-    expect((await submit(scene.client.id, { template_id: template.id, answers: { skin: 'II' } }, provider)).status).toBe(201);
+    expect(
+      (await submit(scene.client.id, { template_id: template.id, answers: { skin: 'II' } }, provider)).status,
+    ).toBe(201);
   });
 
   it('a consent form records a consent in the same write: consent.signed fires and the appointment shows it', async () => {
@@ -184,7 +207,9 @@ describe('form submissions', () => {
     const submission = signed.body.data;
     expect(submission.signature).toEqual({ name: 'Casey Client', signed_at: submission.submitted_at });
     expect(submission.appointment_id).toBe(appointment.id);
-    expect(submission.document_sha256).toBe(integratorHash(await version(template.id, 1), { agree: true }, 'Casey Client'));
+    expect(submission.document_sha256).toBe(
+      integratorHash(await version(template.id, 1), { agree: true }, 'Casey Client'),
+    );
 
     const consent = {
       client_id: client.id,
@@ -212,7 +237,8 @@ describe('form submissions', () => {
     const client = await makeClient(practice);
     const template = await makeFormTemplate(practice, { fields: [] });
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await submit(client.id, { template_id: template.id, answers: {} })).body.data.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await submit(client.id, { template_id: template.id, answers: {} })).body.data.id);
     const first = await call('GET', `/v1/clients/${client.id}/form-submissions?limit=2`, admin());
     expect(first.body.data.map((s: { id: string }) => s.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.pagination.total).toBe(3);
@@ -237,7 +263,10 @@ describe('form submissions', () => {
       body: { template_id: template.id, answers: {} },
     });
     const { Item } = await ddb().send(
-      new GetCommand({ TableName: tableName(), Key: entityKey(practice.medspaId, 'FORM_SUBMISSION', created.body.data.id) }),
+      new GetCommand({
+        TableName: tableName(),
+        Key: entityKey(practice.medspaId, 'FORM_SUBMISSION', created.body.data.id),
+      }),
     );
     expect(Item).toMatchObject({ source: 'staff', client_ip: null, user_agent: null });
   });

@@ -54,7 +54,12 @@ describe('form templates', () => {
       body: { body_markdown: 'I consent, v2.', active: false, valid_days: null },
     });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body.data).toMatchObject({ version: 2, body_markdown: 'I consent, v2.', active: false, valid_days: null });
+    expect(patched.body.data).toMatchObject({
+      version: 2,
+      body_markdown: 'I consent, v2.',
+      active: false,
+      valid_days: null,
+    });
     expect(patched.headers.etag).toBe('"2"');
 
     expect((await call('GET', `/v1/form-templates/${id}`, admin())).body.data).toEqual(patched.body.data);
@@ -146,7 +151,11 @@ describe('form templates', () => {
     expect(current.version).toBe(N + 1);
     // Each version holds exactly the change that made it.
     for (const answer of answers) {
-      const stored = await call('GET', `/v1/form-templates/${template.id}/versions/${answer.body.data.version}`, admin());
+      const stored = await call(
+        'GET',
+        `/v1/form-templates/${template.id}/versions/${answer.body.data.version}`,
+        admin(),
+      );
       expect(stored.body.data).toEqual(answer.body.data);
     }
 
@@ -184,7 +193,10 @@ describe("services' required form templates", () => {
     const plain = await makeService(practice);
     expect(plain.required_form_template_ids).toEqual([]);
     expectError(
-      await call('PATCH', `/v1/services/${plain.id}`, { ...admin(), body: { required_form_template_ids: [NO_SUCH_ID] } }),
+      await call('PATCH', `/v1/services/${plain.id}`, {
+        ...admin(),
+        body: { required_form_template_ids: [NO_SUCH_ID] },
+      }),
       404,
       'FORM_TEMPLATE_NOT_FOUND',
     );
@@ -201,7 +213,10 @@ describe("services' required form templates", () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).toMatchObject({ required_form_template_ids: [template.id], version: 2 });
     expectError(
-      await call('PATCH', `/v1/services/${NO_SUCH_ID}`, { ...admin(), body: { required_form_template_ids: [NO_SUCH_ID] } }),
+      await call('PATCH', `/v1/services/${NO_SUCH_ID}`, {
+        ...admin(),
+        body: { required_form_template_ids: [NO_SUCH_ID] },
+      }),
       404,
       'SERVICE_NOT_FOUND',
     );

@@ -68,8 +68,20 @@ describe('public booking forms', () => {
     const needed = await forms(booking.appointment_id, booking.manage_token);
     expect(needed.status, JSON.stringify(needed.body)).toBe(200);
     expect(needed.body.data).toEqual([
-      { template_id: intake.id, name: 'Intake', version: 1, body_markdown: intake.body_markdown, fields: intake.fields },
-      { template_id: consent.id, name: 'Consent', version: 1, body_markdown: consent.body_markdown, fields: consent.fields },
+      {
+        template_id: intake.id,
+        name: 'Intake',
+        version: 1,
+        body_markdown: intake.body_markdown,
+        fields: intake.fields,
+      },
+      {
+        template_id: consent.id,
+        name: 'Consent',
+        version: 1,
+        body_markdown: consent.body_markdown,
+        fields: consent.fields,
+      },
     ]);
 
     const taken = await send(
@@ -115,7 +127,9 @@ describe('public booking forms', () => {
     expect((await forms(booking.appointment_id, booking.manage_token)).body.data).toEqual([]);
 
     // The practice sees the booking ready, and the consent.
-    const detail = await call('GET', `/v1/appointments/${booking.appointment_id}`, { token: scene.practice.adminToken });
+    const detail = await call('GET', `/v1/appointments/${booking.appointment_id}`, {
+      token: scene.practice.adminToken,
+    });
     expect(detail.body.data.forms.missing).toEqual([]);
     expect(detail.body.data.consent_forms).toEqual([
       expect.objectContaining({ form_name: 'Consent', form_submission_id: signed.body.data.id }),
@@ -138,7 +152,10 @@ describe('public booking forms', () => {
     expect(noKey.status).toBe(401);
 
     const unrelated = await makeFormTemplate(scene.practice, { fields: [] });
-    const notNeeded = await send(booking.appointment_id, booking.manage_token, { template_id: unrelated.id, answers: {} });
+    const notNeeded = await send(booking.appointment_id, booking.manage_token, {
+      template_id: unrelated.id,
+      answers: {},
+    });
     expect(notNeeded.status).toBe(404);
     expect(notNeeded.body.error.code).toBe('FORM_TEMPLATE_NOT_FOUND');
     const withAppointment = await send(booking.appointment_id, booking.manage_token, {
@@ -151,8 +168,13 @@ describe('public booking forms', () => {
 
     await enableOnlineBooking(scene.practice.medspaId, { enabled: false });
     try {
-      expect((await forms(booking.appointment_id, booking.manage_token)).body.error.code).toBe('ONLINE_BOOKING_DISABLED');
-      const off = await send(booking.appointment_id, booking.manage_token, { template_id: intake.id, answers: { goals: 'x' } });
+      expect((await forms(booking.appointment_id, booking.manage_token)).body.error.code).toBe(
+        'ONLINE_BOOKING_DISABLED',
+      );
+      const off = await send(booking.appointment_id, booking.manage_token, {
+        template_id: intake.id,
+        answers: { goals: 'x' },
+      });
       expect(off.status).toBe(403);
       expect(off.body.error.code).toBe('ONLINE_BOOKING_DISABLED');
     } finally {

@@ -62,7 +62,7 @@ describe('answers validator (built from the template version at run time)', () =
   it.each(cases)('%s', (_name, answers, expected) => {
     const problems = validate(answers);
     expect(problems.map((p) => p.path)).toEqual(expected.map(([path]) => path));
-    problems.forEach((problem, i) => expect(problem.message).toMatch(expected[i]![1]));
+    for (const [i, problem] of problems.entries()) expect(problem.message).toMatch(expected[i]![1]);
   });
 
   it('a required multiselect needs one option', () => {
