@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
 import { commitTemplate, findTemplate, findTemplates, findTemplateVersion, listTemplates } from '../db/forms';
+import { DataFailure } from '../db/failure';
 import type { RequestWrites } from '../db/request-writes';
 import { templateProblems, type FormField } from '../domain/forms';
 import type { FormTemplateRecord } from '../domain/records';
@@ -49,7 +50,8 @@ export async function createFormTemplate(
     updated_at: at,
   };
   const outcome = await commitTemplate(template, null, writes);
-  if (!outcome.ok) throw new AppError('CONFLICT', 'A template with this id exists');
+  // A new random id is never taken: a failure here is the data's, not the caller's.
+  if (!outcome.ok) throw new DataFailure('collision', `form template ${template.id} already exists`);
   return template;
 }
 
