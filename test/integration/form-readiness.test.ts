@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signedConsentsOf } from '../../lib/use-cases/consents';
 import { appointmentDetail } from '../../lib/use-cases/appointment-queries';
+import { readReadiness } from '../../lib/db/forms';
+import { submitForm } from '../../lib/use-cases/form-submissions';
 import { call, type TestPractice } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { counted } from '../fixtures/ddb-calls';
@@ -100,5 +102,38 @@ describe('forms readiness on the appointment detail', () => {
     const { result, calls } = await counted(() => detail(withForms.id));
     expect(calls).toEqual({ QueryCommand: 2, BatchGetItemCommand: 1 });
     expect(result.forms.missing).toEqual([ref(template)]);
+  });
+
+  it('N simultaneous submissions at different times: every one is stored, and the summary keeps the latest expiry', async () => {
+    const client = await makeClient(practice);
+    const template = await makeFormTemplate(practice, { kind: 'consent', valid_days: 10, fields: [] });
+    const base = Date.now();
+    // Submission times shuffled so the latest does not come last.
+    const offsets = [3, 7, 1, 6, 0, 5, 2, 4];
+    const stored = await Promise.all(
+      offsets.map((hours) =>
+        submitForm(
+          practice.medspaId,
+          client.id,
+          { template_id: template.id, answers: {}, signature: { name: 'Casey' } },
+          new Date(base + hours * 3_600_000),
+          { source: 'staff' },
+        ),
+      ),
+    );
+    const { summary } = await readReadiness(practice.medspaId, client.id);
+    const latest = stored
+      .map((s) => s.expires_at!)
+      .sort()
+      .at(-1);
+    expect(summary.latest_expiry[template.id]).toBe(latest);
+    expect(latest).toBe(new Date(base + 7 * 3_600_000 + 10 * 86_400_000).toISOString());
+    const listed = await call('GET', `/v1/clients/${client.id}/form-submissions`, admin());
+    expect(listed.body.pagination.total).toBe(offsets.length);
+    // Each consent form recorded its own consent.
+    const consents = await call('GET', `/v1/clients/${client.id}/consents`, admin());
+    expect(consents.body.data.map((c: { form_submission_id: string }) => c.form_submission_id).sort()).toEqual(
+      stored.map((s) => s.id).sort(),
+    );
   });
 });
