@@ -112,6 +112,8 @@ export const listFormSubmissions = /* @__PURE__ */ route('listFormSubmissions', 
   response: list(f.FormSubmission),
   errors: ['CLIENT_NOT_FOUND'],
   reads: ['clientFormSubmissions', 'clients'],
+  // Medical history is PHI: every successful read is audited, as photos' are.
+  auditReads: true,
 }));
 
 export const getFormSubmission = /* @__PURE__ */ route('getFormSubmission', () => ({
@@ -124,6 +126,7 @@ export const getFormSubmission = /* @__PURE__ */ route('getFormSubmission', () =
   response: f.FormSubmission,
   errors: ['FORM_SUBMISSION_NOT_FOUND'],
   reads: ['formSubmissions'],
+  auditReads: true,
 }));
 
 /** What a booking's forms read: the booking, its service, the readiness items and the templates. */

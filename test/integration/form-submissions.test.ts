@@ -270,4 +270,27 @@ describe('form submissions', () => {
     );
     expect(Item).toMatchObject({ source: 'staff', client_ip: null, user_agent: null });
   });
+
+  it('audits every read of a submission (medical history), the list included', async () => {
+    const template = await makeFormTemplate(practice, { fields: [] });
+    const { data: submission } = (await submit(scene.client.id, { template_id: template.id, answers: {} })).body;
+    const read = await call('GET', `/v1/form-submissions/${submission.id}`, admin());
+    const listed = await call('GET', `/v1/clients/${scene.client.id}/form-submissions`, admin());
+    const log = await call('GET', '/v1/audit-log?limit=100', admin());
+    expect(log.body.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          operation: 'getFormSubmission',
+          resource_id: submission.id,
+          outcome: 'success',
+          request_id: read.headers['x-request-id'],
+        }),
+        expect.objectContaining({
+          operation: 'listFormSubmissions',
+          resource_id: scene.client.id,
+          request_id: listed.headers['x-request-id'],
+        }),
+      ]),
+    );
+  });
 });
