@@ -3,6 +3,7 @@ import { pageRequest } from '../crypto/cursor';
 import { commitTemplate, findTemplate, findTemplates, findTemplateVersion, listTemplates } from '../db/forms';
 import { DataFailure } from '../db/failure';
 import type { RequestWrites } from '../db/request-writes';
+import { changesNothing } from '../db/update';
 import { templateProblems, type FormField } from '../domain/forms';
 import type { FormTemplateRecord } from '../domain/records';
 import { AppError } from '../errors';
@@ -61,18 +62,23 @@ export async function changeFormTemplate(
   input: UpdateFormTemplateInput,
   options: WriteOptions,
 ): Promise<FormTemplateRecord> {
-  const fields = input.fields === undefined ? undefined : storedFields(input.fields);
+  const changes: Partial<FormTemplateRecord> = {
+    name: input.name,
+    kind: input.kind,
+    body_markdown: input.body_markdown,
+    fields: input.fields === undefined ? undefined : storedFields(input.fields),
+    valid_days: input.valid_days,
+    active: input.active,
+  };
+  const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   for (let attempt = 1; ; attempt++) {
     const current = await readFormTemplate(medspaId, id);
     if (options.ifMatch !== undefined && options.ifMatch !== current.version) throw new AppError('VERSION_CONFLICT');
+    // A PATCH of nothing, or of the values it has, is no change: no new version.
+    if (changesNothing(given, current)) return current;
     const next: FormTemplateRecord = {
       ...current,
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.kind !== undefined && { kind: input.kind }),
-      ...(input.body_markdown !== undefined && { body_markdown: input.body_markdown }),
-      ...(fields !== undefined && { fields }),
-      ...(input.valid_days !== undefined && { valid_days: input.valid_days }),
-      ...(input.active !== undefined && { active: input.active }),
+      ...given,
       version: current.version + 1,
       updated_at: options.now.toISOString(),
     };
