@@ -26,6 +26,10 @@ import {
   consentedClientKey,
   contactConsentChangeKey,
   contactConsentStateKey,
+  clientFormSubmissionsIndexKeys,
+  formTemplateVersionKey,
+  formsCatalogKey,
+  formsSummaryKey,
   clientPhotosIndexKeys,
   credentialLookupIndexKey,
   entityKey,
@@ -237,6 +241,77 @@ export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) =
   credentialLookupIndexKey(c.client_id),
 );
 export const publishableKeyCodec = collectionCodec('PKEY', S.storedPublishableKey);
+
+// ---- Forms (section 14, docs/decisions/0029) --------------------------------------------------
+
+export const formTemplateCodec = collectionCodec('FORM_TEMPLATE', S.storedFormTemplate);
+/** A template version: the template as it was at that version, written once. */
+export const formTemplateVersionCodec = codec<R.FormTemplateRecord, 'FORM_TEMPLATE_VERSION'>('FORM_TEMPLATE_VERSION', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (t) => formTemplateVersionKey(t.medspa_id, t.id, t.version),
+  stored: S.storedFormTemplate,
+});
+export const formSubmissionCodec = collectionCodec('FORM_SUBMISSION', S.storedFormSubmission, (f) =>
+  clientFormSubmissionsIndexKeys(f.medspa_id, f.client_id, f.submitted_at, f.id),
+);
+
+/** Top-level attributes of the catalog (`tpl#<template>`) and the summary (`exp#<template>`): each set without reading the item. */
+export const CATALOG_ENTRY_PREFIX = 'tpl#';
+export const SUMMARY_ENTRY_PREFIX = 'exp#';
+
+/** The attributes named `<prefix><id>`, each decoded (a value that does not decode: the item is corrupt). */
+function prefixedEntries<V>(
+  entity: string,
+  item: Record<string, unknown>,
+  prefix: string,
+  decode: (value: unknown) => V | undefined,
+): Record<string, V> {
+  const entries: Record<string, V> = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith(prefix)) continue;
+    const decoded = decode(value);
+    if (decoded === undefined) throw corruptItem(entity, item, [name]);
+    entries[name.slice(prefix.length)] = decoded;
+  }
+  return entries;
+}
+
+export const formsCatalogCodec = codec<R.FormsCatalogRecord, 'FORMS_CATALOG', { medspa_id: string }>('FORMS_CATALOG', {
+  keyFields: ['medspa_id'],
+  keys: (c) => formsCatalogKey(c.medspa_id),
+  stored: S.storedFormsCatalog,
+  encode: ({ templates, ...fields }) => ({
+    ...fields,
+    ...Object.fromEntries(Object.entries(templates).map(([id, entry]) => [`${CATALOG_ENTRY_PREFIX}${id}`, entry])),
+  }),
+  decode: (stored, item) => ({
+    ...stored,
+    templates: prefixedEntries('FORMS_CATALOG', item, CATALOG_ENTRY_PREFIX, (value) => {
+      const parsed = S.storedFormsCatalogEntry.safeParse(value);
+      return parsed.success ? parsed.data : undefined;
+    }),
+  }),
+});
+
+export const formsSummaryCodec = codec<
+  R.ClientFormsSummaryRecord,
+  'FORMS_SUMMARY',
+  { medspa_id: string; client_id: string }
+>('FORMS_SUMMARY', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (s) => formsSummaryKey(s.medspa_id, s.client_id),
+  stored: S.storedFormsSummary,
+  encode: ({ latest_expiry, ...fields }) => ({
+    ...fields,
+    ...Object.fromEntries(Object.entries(latest_expiry).map(([id, at]) => [`${SUMMARY_ENTRY_PREFIX}${id}`, at])),
+  }),
+  decode: (stored, item) => ({
+    ...stored,
+    latest_expiry: prefixedEntries('FORMS_SUMMARY', item, SUMMARY_ENTRY_PREFIX, (value) =>
+      typeof value === 'string' ? value : undefined,
+    ),
+  }),
+});
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 

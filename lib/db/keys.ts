@@ -34,7 +34,9 @@ export type EntityType =
   | 'PKEY'
   | 'PLAN'
   | 'LOT'
-  | 'PHOTO';
+  | 'PHOTO'
+  | 'FORM_TEMPLATE'
+  | 'FORM_SUBMISSION';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -153,6 +155,40 @@ export const clientPhotosIndexPk = (medspaId: string, clientId: string) =>
 export const clientPhotosIndexKeys = (medspaId: string, clientId: string, createdAt: string, photoId: string) => ({
   gsi2pk: clientPhotosIndexPk(medspaId, clientId),
   gsi2sk: `${createdAt}#${photoId}`,
+});
+
+/**
+ * Forms (section 14, docs/decisions/0029). A template's current version is the `FORM_TEMPLATE`
+ * collection's item; every version is also an item of its own, written once in the same
+ * transaction as the current one.
+ */
+export const formTemplateVersionsPk = (medspaId: string, templateId: string) =>
+  `${practicePrefix(medspaId)}#FORM_TEMPLATE_VERSIONS#${templateId}`;
+export const formTemplateVersionKey = (medspaId: string, templateId: string, version: number): Key => ({
+  pk: formTemplateVersionsPk(medspaId, templateId),
+  sk: String(version).padStart(6, '0'),
+});
+/** The practice's forms catalog (each template's name, version, valid_days, active), written with its template. */
+export const formsCatalogKey = (medspaId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#FORMS_CATALOG`,
+  sk: 'CATALOG',
+});
+/** A client's latest expiry per template (the readiness summary), written with each submission. */
+export const formsSummaryKey = (medspaId: string, clientId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#FORMS_SUMMARY`,
+  sk: clientId,
+});
+/** A client's form submissions by time (gsi2). The submission itself is in the `FORM_SUBMISSION` collection. */
+export const clientFormSubmissionsIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_FORMS#${clientId}`;
+export const clientFormSubmissionsIndexKeys = (
+  medspaId: string,
+  clientId: string,
+  submittedAt: string,
+  id: string,
+) => ({
+  gsi2pk: clientFormSubmissionsIndexPk(medspaId, clientId),
+  gsi2sk: `${submittedAt}#${id}`,
 });
 
 /** Bookable resources whose time is claimed. */
@@ -577,6 +613,11 @@ export const PARTITIONS = {
   photos: collectionPk(ANY_ID, 'PHOTO'),
   eventFeed: eventFeedPk(ANY_ID),
   eventIds: eventIdKey(ANY_ID, '*').pk,
+  formTemplates: collectionPk(ANY_ID, 'FORM_TEMPLATE'),
+  formTemplateVersions: formTemplateVersionsPk(ANY_ID, ANY_ID),
+  formSubmissions: collectionPk(ANY_ID, 'FORM_SUBMISSION'),
+  formsCatalog: formsCatalogKey(ANY_ID).pk,
+  formsSummary: formsSummaryKey(ANY_ID, '*').pk,
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
@@ -600,6 +641,7 @@ export const INDEX_PARTITIONS = {
   plansDue: { index: 'gsi1', pattern: plansDueIndexPk('*') },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
   clientPhotos: { index: 'gsi2', pattern: clientPhotosIndexPk(ANY_ID, ANY_ID) },
+  clientFormSubmissions: { index: 'gsi2', pattern: clientFormSubmissionsIndexPk(ANY_ID, ANY_ID) },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;

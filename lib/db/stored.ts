@@ -21,6 +21,7 @@ import { INJECTION_SITES, RECORD_STATUSES } from '../domain/treatment-records';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
 import { PHOTO_CONTENT_TYPES, PHOTO_PHASES, PHOTO_STATUSES } from '../domain/photos';
+import { FIELD_TYPES, FORM_KINDS, SUBMISSION_SOURCES } from '../domain/forms';
 import * as z from '../schemas/zod';
 
 /**
@@ -138,6 +139,8 @@ export const storedService = /* @__PURE__ */ built(() =>
     provider_ids: z.array(text),
     // Services stored before deposits ask none.
     deposit: z._default(z.object({ type: z.enum(DEPOSIT_TYPES), value: count }), () => ({ ...NO_DEPOSIT })),
+    // Services stored before forms (section 14) require none.
+    required_form_template_ids: z._default(z.array(text), () => []),
     ...versioned,
   }),
 );
@@ -190,6 +193,8 @@ export const storedConsent = /* @__PURE__ */ built(() =>
     form_name: text,
     signed_at: text,
     appointment_id: nullableText,
+    // Consents stored before forms (section 14) came from no submission.
+    form_submission_id: z._default(nullableText, null),
     ...versioned,
   }),
 );
@@ -246,6 +251,58 @@ export const storedPhoto = /* @__PURE__ */ built(() =>
     object_key: text,
     ...versioned,
   }),
+);
+
+// ---- Forms (section 14) ------------------------------------------------------------------------
+
+const storedFormField = /* @__PURE__ */ built(() =>
+  z.object({
+    key: text,
+    label: text,
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    options: z.optional(z.array(text)),
+  }),
+);
+export const storedFormTemplate = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    name: text,
+    kind: z.enum(FORM_KINDS),
+    body_markdown: text,
+    fields: z.array(storedFormField),
+    valid_days: z.nullable(count),
+    active: z.boolean(),
+    ...versioned,
+  }),
+);
+export const storedFormSubmission = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    template_id: text,
+    template_version: count,
+    kind: z.enum(FORM_KINDS),
+    appointment_id: nullableText,
+    answers: z.record(z.string(), z.union([text, z.boolean(), z.array(text)])),
+    signature: z.nullable(z.object({ name: text, signed_at: text })),
+    document_sha256: text,
+    source: z.enum(SUBMISSION_SOURCES),
+    submitted_at: text,
+    expires_at: nullableText,
+    consent_id: nullableText,
+    client_ip: nullableText,
+    user_agent: nullableText,
+    ...versioned,
+  }),
+);
+/** The catalog's and the summary's entries are top-level attributes (lib/db/codecs.ts decodes them). */
+export const storedFormsCatalog = /* @__PURE__ */ built(() => z.object({ medspa_id: text }));
+export const storedFormsSummary = /* @__PURE__ */ built(() => z.object({ medspa_id: text, client_id: text }));
+export const storedFormsCatalogEntry = /* @__PURE__ */ built(() =>
+  z.object({ name: text, version: count, valid_days: z.nullable(count), active: z.boolean() }),
 );
 
 export const storedCredential = /* @__PURE__ */ built(() =>
@@ -883,6 +940,9 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedContactConsentChange>, R.ContactConsentChangeRecord>>,
   Check<Exact<Of<typeof storedConsentedClient>, R.ConsentedClientRecord>>,
   Check<Exact<Of<typeof storedPhoto>, R.PhotoRecord>>,
+  Check<Exact<Of<typeof storedFormTemplate>, R.FormTemplateRecord>>,
+  Check<Exact<Of<typeof storedFormSubmission>, R.FormSubmissionRecord>>,
+  Check<Exact<Of<typeof storedFormsCatalogEntry>, R.FormsCatalogEntry>>,
   Check<Exact<Of<typeof storedCredential>, R.CredentialRecord>>,
   Check<Exact<Of<typeof storedPublishableKey>, R.PublishableKeyRecord>>,
   Check<Exact<Of<typeof storedAppointment>, R.AppointmentRecord>>,

@@ -6,6 +6,7 @@ import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
 import { photoRoutes } from './photos';
+import { formRoutes } from './forms';
 import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -28,6 +29,7 @@ export const routes = {
   ...resourceRoutes,
   ...clientRoutes,
   ...photoRoutes,
+  ...formRoutes,
   ...appointmentRoutes,
   ...treatmentRecordRoutes,
   ...holdRoutes,

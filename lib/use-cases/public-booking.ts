@@ -179,8 +179,8 @@ function assertToken(medspaId: string, appointmentId: string, token: string | un
   return generation;
 }
 
-/** The appointment a token opens: it exists and the token is of its current generation. */
-async function openedAppointment(
+/** The appointment a token opens: it exists and the token is of its current generation (also the booking forms' gate, lib/use-cases/public-forms.ts). */
+export async function openedAppointment(
   medspaId: string,
   appointmentId: string,
   token: string | undefined,

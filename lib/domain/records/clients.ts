@@ -16,6 +16,8 @@ export interface ConsentRecord extends Versioned {
   form_name: string;
   signed_at: string;
   appointment_id: string | null;
+  /** The form submission it was signed with (section 14); null for consents recorded directly. */
+  form_submission_id: string | null;
 }
 
 /** One normalised search term of a client (lib/domain/client-search), written with the client. */

@@ -15,3 +15,4 @@ export * from './webhooks';
 export * from './plans';
 export * from './photos';
 export * from './event-feed';
+export * from './forms';
