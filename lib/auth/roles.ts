@@ -26,4 +26,6 @@ export const ALLOW = {
   feeWaivers: ['admin', 'manager'],
   /** Reports: not the front desk nor providers (API reference, authentication and access). */
   reports: ['admin', 'manager', 'analyst'],
+  /** The event feed (API reference, section 15): what the practice emitted, for its integrations and analysts. */
+  events: ['admin', 'manager', 'analyst'],
 } as const satisfies Record<string, readonly Role[]>;

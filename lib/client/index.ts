@@ -29,12 +29,16 @@ export type ListOperationName = {
 export type ListItem<Op extends ListOperationName> = Operations[Op]['item'];
 
 /** The contract's success envelope (bare answers, such as the token's, are wrapped in it too). */
-export interface Envelope<T> {
+export interface Envelope<T, P = Pagination> {
   success: true;
   data: T;
-  pagination?: Pagination;
+  pagination?: P;
 }
-export type OperationResult<Op extends OperationName> = Envelope<OperationData<Op>>;
+/** A list's `pagination` is its own (the event feed's is `FeedPagination`: no `total`, a cursor never null, `has_more`). */
+export type OperationResult<Op extends OperationName> = Envelope<
+  OperationData<Op>,
+  [Operations[Op]['pagination']] extends [never] ? Pagination : Operations[Op]['pagination']
+>;
 
 type Args<Op extends OperationName> = Op extends OperationsWithRequiredInput
   ? [input: OperationInput<Op>, options?: RequestOptions]
@@ -106,22 +110,39 @@ export class MedspaClient {
 
   /**
    * Every item of a list, page after page: `for await (const client of api.paginate('listClients', { query: { q: 'oli' } }))`.
-   * `query.limit` is the page size (default 100); `query.cursor` is where to start.
+   * `query.limit` is the page size (default 100); `query.cursor` is where to start. Ends where `pages` ends.
    */
   async *paginate<Op extends ListOperationName>(
     operation: Op,
-    ...[input, requestOptions]: Args<Op>
+    ...args: Args<Op>
   ): AsyncGenerator<ListItem<Op>, void, undefined> {
+    for await (const page of this.pages(operation, ...args)) yield* page.data;
+  }
+
+  /**
+   * Every page of a list, each with its `pagination`. A list ends at a null `next_cursor`; the
+   * event feed (`listEvents`), whose cursor is never null, ends on a page with `has_more: false`
+   * (caught up): keep that page's `next_cursor` and start the next walk from it
+   * (`{ query: { cursor } }`) to read exactly the events kept since.
+   */
+  async *pages<Op extends ListOperationName>(
+    operation: Op,
+    ...[input, requestOptions]: Args<Op>
+  ): AsyncGenerator<Envelope<Array<ListItem<Op>>, Operations[Op]['pagination']>, void, undefined> {
     const base = (input ?? {}) as CallInput;
     let cursor = base.query?.cursor as string | undefined;
+    let more = true;
     do {
       const query = { limit: 100, ...base.query, ...(cursor ? { cursor } : {}) };
       const page = (await this.transport.send(operations[operation], { ...base, query }, requestOptions)) as Envelope<
-        Array<ListItem<Op>>
+        Array<ListItem<Op>>,
+        Operations[Op]['pagination']
       >;
-      for (const item of page.data) yield item;
-      cursor = page.pagination?.next_cursor ?? undefined;
-    } while (cursor);
+      yield page;
+      const pagination = page.pagination as { next_cursor?: string | null; has_more?: boolean } | undefined;
+      cursor = pagination?.next_cursor ?? undefined;
+      more = pagination?.has_more !== false;
+    } while (cursor && more);
   }
 
   /** Forgets the token: the next call exchanges the credential again. */

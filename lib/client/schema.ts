@@ -562,6 +562,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{id}/contact-consents/{channel}/{purpose}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record a change of a client's contact consent for one channel and purpose: a new history entry (every call), which becomes the current state; answers that entry
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        put: operations["setContactConsent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{id}/contact-consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's contact consents: the current state of each channel and purpose, and the latest 100 changes, newest first
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getContactConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients/{id}/photos": {
         parameters: {
             query?: never;
@@ -605,6 +645,142 @@ export interface paths {
          * @description Roles: admin, manager, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         delete: operations["deletePhoto"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/form-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List form templates (each at its current version), in id order
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listFormTemplates"];
+        put?: never;
+        /**
+         * Create a form template (version 1)
+         * @description Roles: admin, manager. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createFormTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/form-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form template at its current version
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getFormTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a form template: makes the next version (every earlier one stays readable)
+         * @description Roles: admin, manager. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        patch: operations["updateFormTemplate"];
+        trace?: never;
+    };
+    "/v1/form-templates/{id}/versions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form template as it was at version n (immutable)
+         * @description Roles: admin, manager, front_desk, provider, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getFormTemplateVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clients/{id}/form-submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's form submissions, newest first
+         * @description Roles: admin, manager, front_desk, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listFormSubmissions"];
+        put?: never;
+        /**
+         * Submit a form for a client, checked against the template's current version (pinned as `template_version`); a consent form also records a consent (`consent.signed`)
+         * @description Roles: admin, manager, front_desk, provider. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createFormSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/form-submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form submission
+         * @description Roles: admin, manager, front_desk, provider. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getFormSubmission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/bookings/{appointment_id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forms a booking still needs (its service's required templates not met at its start), by its manage token
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listPublicBookingForms"];
+        put?: never;
+        /**
+         * Submit a form for a booking's client, by its manage token (`source: public`; the client's address and user agent are kept with it, never answered)
+         * @description Called from browsers with a publishable key (`X-Publishable-Key`, role `public`; a bearer token is not taken), from its allowed origins, while the practice takes online bookings. Send an `Idempotency-Key` to make retries safe. Rate limited per client IP and per key (the key's `rate_limits`) (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["submitPublicBookingForm"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1594,6 +1770,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the last 30 days, oldest first, whether or not a subscription took it: catch up after downtime, or poll with `next_cursor` (never null)
+         * @description Roles: admin, manager, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event of the last 30 days, by its id (the `webhook-id` of its deliveries)
+         * @description Roles: admin, manager, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/services": {
         parameters: {
             query?: never;
@@ -2291,6 +2507,26 @@ export interface webhooks {
          * @description The body is the `client.lot_exposure` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
          */
         post: operations["onClientLotExposure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.contact_consent_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client's contact consent for a channel and purpose was recorded (PUT .../contact-consents/{channel}/{purpose}, or a grant on a public booking): the object is the change with the client id and its `sequence` in the client's history
+         * @description The body is the `client.contact_consent_changed` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onClientContactConsentChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3111,6 +3347,11 @@ export interface components {
             provider_ids: string[];
             deposit: components["schemas"]["DepositOutput"];
             /**
+             * @description Form templates required before its appointments (section 14).
+             * @example []
+             */
+            required_form_template_ids: string[];
+            /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
              */
@@ -3491,6 +3732,11 @@ export interface components {
             signed_at: string;
             appointment_id: string | null;
             /**
+             * @description The form submission (section 14) it was signed with; null when recorded directly.
+             * @example null
+             */
+            form_submission_id: string | null;
+            /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
              */
@@ -3505,6 +3751,86 @@ export interface components {
              * Format: date-time
              * @description When it last changed (UTC).
              * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description One recorded change, immutable. Answered by the PUT: at that moment it is also the current state of its channel and purpose. */
+        ContactConsentChange: {
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            evidence: {
+                /**
+                 * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                 * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                 */
+                text_shown: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded (UTC).
+             * @example 2026-11-23T14:45:00.000Z
+             */
+            recorded_at: string;
+        };
+        /** @description A client's contact consents: the current state and the history of changes. */
+        ContactConsents: {
+            /** @description One entry per channel and purpose ever recorded (sms then email, marketing then transactional); one never recorded is absent: treat it as not granted. */
+            current: components["schemas"]["CurrentContactConsent"][];
+            /** @description The latest 100 changes, newest first (in the order they were committed). Older ones are kept but not shown. */
+            history: components["schemas"]["ContactConsentChange"][];
+        };
+        /** @description The state of one channel and purpose: that of its newest history entry. */
+        CurrentContactConsent: {
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            /**
+             * Format: date-time
+             * @description When this channel and purpose last changed (UTC).
+             * @example 2026-11-23T14:45:00.000Z
              */
             updated_at: string;
         };
@@ -3674,6 +4000,223 @@ export interface components {
              * @example 2026-11-23T14:32:51.006Z
              */
             updated_at: string;
+        };
+        /** @description A form template at one version: `version` grows with each PATCH, and every version stays readable at `/v1/form-templates/{id}/versions/{n}`, unchanged. */
+        FormTemplate: {
+            /**
+             * Format: uuid
+             * @description The template id.
+             * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The practice it belongs to.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /**
+             * @description Name.
+             * @example Botox informed consent
+             */
+            name: string;
+            /**
+             * @description intake | medical_history | consent | photo_release. A consent or photo_release form is signed (`signature` required); a consent form also records a section-5 consent.
+             * @example consent
+             * @enum {string}
+             */
+            kind: "intake" | "medical_history" | "consent" | "photo_release";
+            /**
+             * @description The text the client reads, Markdown.
+             * @example I consent to treatment with botulinum toxin...
+             */
+            body_markdown: string;
+            /** @description The fields. */
+            fields: components["schemas"]["FormField"][];
+            /**
+             * @description Days a submission counts (null: always).
+             * @example 365
+             */
+            valid_days: number | null;
+            /**
+             * @description Whether it is offered.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description A field of a form template. */
+        FormField: {
+            /**
+             * @description The answer key.
+             * @example allergies
+             */
+            key: string;
+            /**
+             * @description What the client is asked.
+             * @example Known allergies
+             */
+            label: string;
+            /**
+             * @description The answer type.
+             * @example textarea
+             * @enum {string}
+             */
+            type: "text" | "textarea" | "boolean" | "date" | "select" | "multiselect";
+            /**
+             * @description Whether an answer is required.
+             * @example true
+             */
+            required: boolean;
+            /**
+             * @description Choices (select and multiselect only; absent otherwise).
+             * @example [
+             *       "Lidocaine",
+             *       "Latex"
+             *     ]
+             */
+            options?: string[];
+        };
+        /** @description A form a client filled in: immutable (`version` is always 1). */
+        FormSubmission: {
+            /**
+             * Format: uuid
+             * @description The submission id.
+             * @example 7d8e9f0a-1b2c-4d3e-9f4a-5b6c7d8e9f1c
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The practice it belongs to.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /**
+             * Format: uuid
+             * @description The client.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The template.
+             * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+             */
+            template_id: string;
+            /**
+             * @description The template version the answers were checked against (the template's current version when submitted).
+             * @example 1
+             */
+            template_version: number;
+            /**
+             * @description The appointment it was filled for, if any.
+             * @example null
+             */
+            appointment_id: string | null;
+            /**
+             * @description The answers by field key.
+             * @example {
+             *       "agree": true
+             *     }
+             */
+            answers: {
+                [key: string]: string | boolean | string[];
+            };
+            /** @description The signature (consent and photo_release forms), or null. */
+            signature: {
+                /**
+                 * @description The name signed with.
+                 * @example Robin Client
+                 */
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description When it was signed: the submission time (UTC).
+                 * @example 2026-11-23T14:05:09.412Z
+                 */
+                signed_at: string;
+            } | null;
+            /**
+             * @description SHA-256 (lowercase hex) of the UTF-8 bytes of the canonical text: the RFC 8785 JSON Canonicalization Scheme (JCS) of the object `{ template_id, template_version, name, kind, body_markdown, fields, answers, signature_name }`, where `name`, `kind`, `body_markdown` and `fields` are the template version's as `GET /v1/form-templates/{template_id}/versions/{template_version}` answers them (a field's `options` only on select kinds), `answers` as the submission holds them and `signature_name` the signature's name or null. JCS: no whitespace, object members sorted by name (UTF-16 code units), strings escaped as JSON.stringify does, arrays in order. Example: the template `{ id: "6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b", version: 1, name: "Consent", kind: "consent", body_markdown: "I agree.", fields: [{ key: "agree", label: "I agree", type: "boolean", required: true }] }` answered `{ "agree": true }` and signed by "Robin Client" has the canonical text `{"answers":{"agree":true},"body_markdown":"I agree.","fields":[{"key":"agree","label":"I agree","required":true,"type":"boolean"}],"kind":"consent","name":"Consent","signature_name":"Robin Client","template_id":"6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b","template_version":1}` and the hash `e077ce239fb96c543df47ab7ac64a5a1c8a545b75a0fe41a6e9d565cb3ea7d6b`.
+             * @example e077ce239fb96c543df47ab7ac64a5a1c8a545b75a0fe41a6e9d565cb3ea7d6b
+             */
+            document_sha256: string;
+            /**
+             * @description staff (the staff API) or public (a manage link).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public";
+            /**
+             * Format: date-time
+             * @description When it was submitted (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            submitted_at: string;
+            /**
+             * @description When it stops meeting the requirement: `submitted_at` + the template's `valid_days` × 24 h (UTC), or null (never).
+             * @example 2027-11-23T14:05:09.412Z
+             */
+            expires_at: string | null;
+            /**
+             * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description A form the booking still needs. */
+        FormNeeded: {
+            /**
+             * Format: uuid
+             * @description The template.
+             * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+             */
+            template_id: string;
+            /**
+             * @description Its name (label the form with it).
+             * @example Botox informed consent
+             */
+            name: string;
+            /**
+             * @description Its current version (what a submission is checked against).
+             * @example 1
+             */
+            version: number;
+            /**
+             * @description The text the client reads, Markdown.
+             * @example I consent to treatment...
+             */
+            body_markdown: string;
+            /** @description The fields to fill. */
+            fields: components["schemas"]["FormField"][];
         };
         /** @description An appointment in a list, with the names of its client, service and provider. */
         AppointmentListItem: {
@@ -4038,6 +4581,52 @@ export interface components {
             consent_forms: components["schemas"]["Consent"][];
             /** @description The treatment record once completed, else null. */
             treatment_record: components["schemas"]["TreatmentRecord"] | null;
+            forms: components["schemas"]["FormsReadiness"];
+        };
+        /** @description Whether the appointment's required forms are done. */
+        FormsReadiness: {
+            /** @description The templates the appointment's service requires (`required_form_template_ids`). */
+            required: {
+                /**
+                 * Format: uuid
+                 * @description The template.
+                 * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+                 */
+                template_id: string;
+                /**
+                 * @description Its name.
+                 * @example Botox informed consent
+                 */
+                name: string;
+            }[];
+            /** @description Those not met: no submission of it by the client that has not expired before the appointment's start (`expires_at` null, or at or after `scheduled_at`). */
+            missing: {
+                /**
+                 * Format: uuid
+                 * @description The template.
+                 * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+                 */
+                template_id: string;
+                /**
+                 * @description Its name.
+                 * @example Botox informed consent
+                 */
+                name: string;
+            }[];
+            /** @description Those missing ones whose latest submission expires before the start. */
+            expired: {
+                /**
+                 * Format: uuid
+                 * @description The template.
+                 * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+                 */
+                template_id: string;
+                /**
+                 * @description Its name.
+                 * @example Botox informed consent
+                 */
+                name: string;
+            }[];
         };
         /** @description A bookable interval. */
         Slot: {
@@ -5021,6 +5610,67 @@ export interface components {
              * @example 2026-11-23T14:05:09.412Z
              */
             created_at: string;
+        };
+        /** @description An event as its webhook delivery carries it (the `webhooks` section describes each type), kept 30 days whether or not a subscription took it. */
+        FeedEvent: {
+            /**
+             * @description The event id: also the `webhook-id` of its deliveries, so one dedupe serves both.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example appointment.status_changed
+             * @enum {string}
+             */
+            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "client.contact_consent_changed" | "treatment_record.signed" | "treatment_record.amended";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description As a webhook delivery's `data`, without an online booking's `manage_token` (a credential of the client's, sent only to the subscriptions that take the event). */
+            data: {
+                /**
+                 * @description The resource as the event carried it (see the `webhooks` section for each type).
+                 * @example {
+                 *       "id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *       "status": "confirmed"
+                 *     }
+                 */
+                object: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description For changes: the old values of the fields that changed.
+                 * @example {
+                 *       "status": "scheduled"
+                 *     }
+                 */
+                previous?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description Where a reader of the event feed stands (no `total`: the feed grows while it is read). */
+        FeedPagination: {
+            /**
+             * @description Never null: the place after the last event this page read. On the last page (empty or not) it is the cursor to poll from later; a cursor taken from an empty feed resumes at its first event.
+             * @example AcX3q0vYb2tq9mJ0dG9rZW4tZXhhbXBsZQ
+             */
+            next_cursor: string;
+            /**
+             * @description Whether events are kept after `next_cursor` now: true, fetch the next page at once; false, you are caught up (poll later with `next_cursor`).
+             * @example false
+             */
+            has_more: boolean;
         };
         /** @description A service clients may book online: active, with at least one active certified provider. */
         PublicService: {
@@ -7100,6 +7750,87 @@ export interface components {
                 quantity: number;
             }[];
         };
+        /** @description A client's contact consent for a channel and purpose was recorded (PUT .../contact-consents/{channel}/{purpose}, or a grant on a public booking): the object is the change with the client id and its `sequence` in the client's history. */
+        ClientContactConsentChangedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example client.contact_consent_changed
+             * @constant
+             */
+            type: "client.contact_consent_changed";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["ContactConsentEvent"];
+            };
+        };
+        /** @description A contact consent change of a client. */
+        ContactConsentEvent: {
+            /**
+             * Format: uuid
+             * @description The client (GET /v1/clients/{id} for the phone number or email).
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * @description How the client is contacted: `sms` or `email`.
+             * @example sms
+             * @enum {string}
+             */
+            channel: "sms" | "email";
+            /**
+             * @description What for: `marketing` (offers, news) or `transactional` (reminders, receipts).
+             * @example marketing
+             * @enum {string}
+             */
+            purpose: "marketing" | "transactional";
+            /**
+             * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+             * @example granted
+             * @enum {string}
+             */
+            status: "granted" | "revoked";
+            /**
+             * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+             * @example staff
+             * @enum {string}
+             */
+            source: "staff" | "public" | "import";
+            evidence: {
+                /**
+                 * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                 * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                 */
+                text_shown: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was recorded (UTC).
+             * @example 2026-11-23T14:45:00.000Z
+             */
+            recorded_at: string;
+            /**
+             * @description The change's number in the client's history (1, 2, ...): a receiver that sees a lower one after a higher one for the same client drops it (deliveries may come out of order).
+             * @example 3
+             */
+            sequence: number;
+        };
         /** @description A treatment record was signed (revision 1): the object is the record as signed. */
         TreatmentRecordSignedEvent: {
             /**
@@ -7242,12 +7973,20 @@ export type Client = components['schemas']['Client'];
 export type Fee = components['schemas']['Fee'];
 export type TreatmentRecord = components['schemas']['TreatmentRecord'];
 export type Consent = components['schemas']['Consent'];
+export type ContactConsentChange = components['schemas']['ContactConsentChange'];
+export type ContactConsents = components['schemas']['ContactConsents'];
+export type CurrentContactConsent = components['schemas']['CurrentContactConsent'];
 export type CreatedPhoto = components['schemas']['CreatedPhoto'];
 export type PhotoUpload = components['schemas']['PhotoUpload'];
 export type Photo = components['schemas']['Photo'];
+export type FormTemplate = components['schemas']['FormTemplate'];
+export type FormField = components['schemas']['FormField'];
+export type FormSubmission = components['schemas']['FormSubmission'];
+export type FormNeeded = components['schemas']['FormNeeded'];
 export type AppointmentListItem = components['schemas']['AppointmentListItem'];
 export type Appointment = components['schemas']['Appointment'];
 export type AppointmentDetail = components['schemas']['AppointmentDetail'];
+export type FormsReadiness = components['schemas']['FormsReadiness'];
 export type Slot = components['schemas']['Slot'];
 export type AvailabilityEntry = components['schemas']['AvailabilityEntry'];
 export type Hold = components['schemas']['Hold'];
@@ -7266,6 +8005,8 @@ export type PlanLedgerEntry = components['schemas']['PlanLedgerEntry'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookWithSecret = components['schemas']['WebhookWithSecret'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type FeedEvent = components['schemas']['FeedEvent'];
+export type FeedPagination = components['schemas']['FeedPagination'];
 export type PublicService = components['schemas']['PublicService'];
 export type PublicAvailabilityEntry = components['schemas']['PublicAvailabilityEntry'];
 export type PublicBooking = components['schemas']['PublicBooking'];
@@ -7295,6 +8036,8 @@ export type EntitlementUsedEvent = components['schemas']['EntitlementUsedEvent']
 export type LotRecalledEvent = components['schemas']['LotRecalledEvent'];
 export type ClientLotExposureEvent = components['schemas']['ClientLotExposureEvent'];
 export type ClientLotExposure = components['schemas']['ClientLotExposure'];
+export type ClientContactConsentChangedEvent = components['schemas']['ClientContactConsentChangedEvent'];
+export type ContactConsentEvent = components['schemas']['ContactConsentEvent'];
 export type TreatmentRecordSignedEvent = components['schemas']['TreatmentRecordSignedEvent'];
 export type TreatmentRecordAmendedEvent = components['schemas']['TreatmentRecordAmendedEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
@@ -9081,6 +9824,8 @@ export interface operations {
                      *     }
                      */
                     deposit?: components["schemas"]["DepositInput"];
+                    /** @description Form templates a client must have submitted (unexpired at the start) before an appointment of this service (at most 20; each must exist, else 404 FORM_TEMPLATE_NOT_FOUND): the appointment detail's `forms`. */
+                    required_form_template_ids?: string[];
                 };
             };
         };
@@ -9195,6 +9940,8 @@ export interface operations {
                     /** @description Providers certified for this service (at most 200); each must exist (else 404 PROVIDER_NOT_FOUND). */
                     provider_ids?: string[];
                     deposit?: components["schemas"]["DepositInput"];
+                    /** @description Form templates a client must have submitted (unexpired at the start) before an appointment of this service (at most 20; each must exist, else 404 FORM_TEMPLATE_NOT_FOUND): the appointment detail's `forms`. */
+                    required_form_template_ids?: string[];
                 };
             };
         };
@@ -9319,6 +10066,8 @@ export interface operations {
                 q?: string;
                 /** @description Only clients with this membership status. */
                 membership_status?: "none" | "active" | "paused" | "cancelled";
+                /** @description Only clients whose current state of this consent is `granted`, in id order. Not combinable with `q` or `membership_status` (400). */
+                consent?: "sms_marketing" | "email_marketing";
             };
             header?: {
                 /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
@@ -9918,6 +10667,98 @@ export interface operations {
             };
         };
     };
+    setContactConsent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+                /** @description `sms` or `email` (else 400 VALIDATION_ERROR). */
+                channel: "sms" | "email";
+                /** @description `marketing` or `transactional` (else 400 VALIDATION_ERROR). */
+                purpose: "marketing" | "transactional";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `granted` (the client agreed) or `revoked` (the client withdrew).
+                     * @example granted
+                     * @enum {string}
+                     */
+                    status: "granted" | "revoked";
+                    /**
+                     * @description Where the change came from: `staff` (recorded by the practice), `public` (the client, on a public booking), `import` (brought over from another system).
+                     * @example staff
+                     * @enum {string}
+                     */
+                    source: "staff" | "public" | "import";
+                    /** @description What the client was shown: the proof an SMS or email tool keeps. */
+                    evidence?: {
+                        /**
+                         * @description The exact wording the client agreed to or withdrew under (1-2000 characters).
+                         * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                         */
+                        text_shown: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ContactConsentChange"];
+                    };
+                };
+            };
+        };
+    };
+    getContactConsents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["ContactConsents"];
+                    };
+                };
+            };
+        };
+    };
     listClientPhotos: {
         parameters: {
             query?: {
@@ -10088,6 +10929,540 @@ export interface operations {
                              */
                             deleted: true;
                         };
+                    };
+                };
+            };
+        };
+    };
+    listFormTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["FormTemplate"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createFormTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Name (1-200 characters).
+                     * @example Botox informed consent
+                     */
+                    name: string;
+                    /**
+                     * @description intake | medical_history | consent | photo_release. A consent or photo_release form is signed (`signature` required); a consent form also records a section-5 consent.
+                     * @example consent
+                     * @enum {string}
+                     */
+                    kind: "intake" | "medical_history" | "consent" | "photo_release";
+                    /**
+                     * @description The text the client reads, Markdown (at most 50000 characters).
+                     * @example I consent to treatment with botulinum toxin...
+                     */
+                    body_markdown: string;
+                    /**
+                     * @description The fields (0-100), keys unique.
+                     * @default []
+                     */
+                    fields?: {
+                        /**
+                         * @description The answer key (`answers.<key>`): lowercase letters, digits and `_`, starting with a letter, 1-64 characters, unique in the template.
+                         * @example allergies
+                         */
+                        key: string;
+                        /**
+                         * @description What the client is asked (1-500 characters).
+                         * @example Known allergies
+                         */
+                        label: string;
+                        /**
+                         * @description text (a string, at most 1000 characters) | textarea (at most 10000) | boolean (true or false) | date (YYYY-MM-DD) | select (one of `options`) | multiselect (a list of distinct `options`).
+                         * @example textarea
+                         * @enum {string}
+                         */
+                        type: "text" | "textarea" | "boolean" | "date" | "select" | "multiselect";
+                        /**
+                         * @description Whether an answer is required (default false): a text must not be blank, a multiselect needs one option; a boolean answer may be true or false.
+                         * @default false
+                         * @example true
+                         */
+                        required?: boolean;
+                        /**
+                         * @description The choices of a select or multiselect field (1-100, unique, each 1-200 characters); required for them, refused for the other types.
+                         * @example [
+                         *       "Lidocaine",
+                         *       "Latex"
+                         *     ]
+                         */
+                        options?: string[];
+                    }[];
+                    /**
+                     * @description A submission stops meeting the requirement `valid_days` × 24 h after it is submitted (1-3650; null or absent: never).
+                     * @example 365
+                     */
+                    valid_days?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    getFormTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    updateFormTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Name (1-200 characters).
+                     * @example Botox informed consent
+                     */
+                    name?: string;
+                    /**
+                     * @description intake | medical_history | consent | photo_release. A consent or photo_release form is signed (`signature` required); a consent form also records a section-5 consent.
+                     * @example consent
+                     * @enum {string}
+                     */
+                    kind?: "intake" | "medical_history" | "consent" | "photo_release";
+                    /**
+                     * @description The text the client reads, Markdown (at most 50000 characters).
+                     * @example I consent to treatment with botulinum toxin...
+                     */
+                    body_markdown?: string;
+                    /** @description The fields (0-100), keys unique. */
+                    fields?: {
+                        /**
+                         * @description The answer key (`answers.<key>`): lowercase letters, digits and `_`, starting with a letter, 1-64 characters, unique in the template.
+                         * @example allergies
+                         */
+                        key: string;
+                        /**
+                         * @description What the client is asked (1-500 characters).
+                         * @example Known allergies
+                         */
+                        label: string;
+                        /**
+                         * @description text (a string, at most 1000 characters) | textarea (at most 10000) | boolean (true or false) | date (YYYY-MM-DD) | select (one of `options`) | multiselect (a list of distinct `options`).
+                         * @example textarea
+                         * @enum {string}
+                         */
+                        type: "text" | "textarea" | "boolean" | "date" | "select" | "multiselect";
+                        /**
+                         * @description Whether an answer is required (default false): a text must not be blank, a multiselect needs one option; a boolean answer may be true or false.
+                         * @default false
+                         * @example true
+                         */
+                        required?: boolean;
+                        /**
+                         * @description The choices of a select or multiselect field (1-100, unique, each 1-200 characters); required for them, refused for the other types.
+                         * @example [
+                         *       "Lidocaine",
+                         *       "Latex"
+                         *     ]
+                         */
+                        options?: string[];
+                    }[];
+                    /**
+                     * @description A submission stops meeting the requirement `valid_days` × 24 h after it is submitted (1-3650; null or absent: never).
+                     * @example 365
+                     */
+                    valid_days?: number | null;
+                    /**
+                     * @description Whether it is offered (an inactive template can still be required and read).
+                     * @example false
+                     */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    getFormTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The template (else 404 FORM_TEMPLATE_NOT_FOUND). */
+                id: string;
+                /** @description The version, from 1 (else 404 FORM_TEMPLATE_NOT_FOUND). */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormTemplate"];
+                    };
+                };
+            };
+        };
+    };
+    listFormSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["FormSubmission"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createFormSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A UUID assigned by the server. An unknown or malformed one answers the 404 of its resource. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The template (else 404 FORM_TEMPLATE_NOT_FOUND).
+                     * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+                     */
+                    template_id: string;
+                    /**
+                     * @description Answers by field key, checked against the template's current version at the time of submission (the version the submission pins): a missing required answer, a wrong type, an option not offered or an unknown key is 400 VALIDATION_ERROR at `answers.<key>`. A field that is not required may be left out.
+                     * @example {
+                     *       "allergies": "Latex",
+                     *       "areas": [
+                     *         "Forehead"
+                     *       ],
+                     *       "agree": true
+                     *     }
+                     */
+                    answers: {
+                        [key: string]: string | boolean | string[];
+                    };
+                    /** @description Required for consent and photo_release forms (else 400 at `signature`); signed at submission time. */
+                    signature?: {
+                        /**
+                         * @description The name the client signs with (1-200 characters).
+                         * @example Robin Client
+                         */
+                        name: string;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description One of the client's appointments (else 404 APPOINTMENT_NOT_FOUND).
+                     * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                     */
+                    appointment_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormSubmission"];
+                    };
+                };
+            };
+        };
+    };
+    getFormSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The submission (else 404 FORM_SUBMISSION_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormSubmission"];
+                    };
+                };
+            };
+        };
+    };
+    listPublicBookingForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The booking (else 404 APPOINTMENT_NOT_FOUND). */
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["FormNeeded"][];
+                    };
+                };
+            };
+        };
+    };
+    submitPublicBookingForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The booking (else 404 APPOINTMENT_NOT_FOUND). */
+                appointment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The template (else 404 FORM_TEMPLATE_NOT_FOUND).
+                     * @example 6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b
+                     */
+                    template_id: string;
+                    /**
+                     * @description Answers by field key, checked against the template's current version at the time of submission (the version the submission pins): a missing required answer, a wrong type, an option not offered or an unknown key is 400 VALIDATION_ERROR at `answers.<key>`. A field that is not required may be left out.
+                     * @example {
+                     *       "allergies": "Latex",
+                     *       "areas": [
+                     *         "Forehead"
+                     *       ],
+                     *       "agree": true
+                     *     }
+                     */
+                    answers: {
+                        [key: string]: string | boolean | string[];
+                    };
+                    /** @description Required for consent and photo_release forms (else 400 at `signature`); signed at submission time. */
+                    signature?: {
+                        /**
+                         * @description The name the client signs with (1-200 characters).
+                         * @example Robin Client
+                         */
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FormSubmission"];
                     };
                 };
             };
@@ -12975,7 +14350,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -13103,7 +14478,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -13278,6 +14653,75 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept. */
+                cursor?: string;
+                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
+                types?: string | string[];
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["FeedEvent"][];
+                        pagination: components["schemas"]["FeedPagination"];
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id (`evt_` + 32 hex digits, the `webhook-id` of its deliveries). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["FeedEvent"];
+                    };
+                };
+            };
+        };
+    };
     listPublicServices: {
         parameters: {
             query?: never;
@@ -13374,7 +14818,7 @@ export interface operations {
                      * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
                      */
                     provider_id?: string;
-                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    /** @description Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here. */
                     client: {
                         /**
                          * @description First name (1-200 characters).
@@ -13397,6 +14841,24 @@ export interface operations {
                          * @example +1 212 555 0142
                          */
                         phone?: string;
+                        /** @description What the client agreed to on the booking page: each `true` is recorded as a grant (source `public`) for the client booked as, unless already granted; `false` or absent records nothing (a booking never revokes). */
+                        consents?: {
+                            /**
+                             * @description `true`: the client agrees to marketing texts.
+                             * @example true
+                             */
+                            sms_marketing?: boolean;
+                            /**
+                             * @description `true`: the client agrees to marketing emails.
+                             * @example false
+                             */
+                            email_marketing?: boolean;
+                            /**
+                             * @description The exact wording the checkboxes showed, kept as evidence (1-2000 characters).
+                             * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                             */
+                            text_shown: string;
+                        };
                     };
                     /**
                      * @description A note for the practice (at most 5000 characters).
@@ -13410,7 +14872,7 @@ export interface operations {
                      * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
                      */
                     hold_id: string;
-                    /** @description Who books. An existing client with this email is neither changed nor shown. */
+                    /** @description Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here. */
                     client: {
                         /**
                          * @description First name (1-200 characters).
@@ -13433,6 +14895,24 @@ export interface operations {
                          * @example +1 212 555 0142
                          */
                         phone?: string;
+                        /** @description What the client agreed to on the booking page: each `true` is recorded as a grant (source `public`) for the client booked as, unless already granted; `false` or absent records nothing (a booking never revokes). */
+                        consents?: {
+                            /**
+                             * @description `true`: the client agrees to marketing texts.
+                             * @example true
+                             */
+                            sms_marketing?: boolean;
+                            /**
+                             * @description `true`: the client agrees to marketing emails.
+                             * @example false
+                             */
+                            email_marketing?: boolean;
+                            /**
+                             * @description The exact wording the checkboxes showed, kept as evidence (1-2000 characters).
+                             * @example Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out.
+                             */
+                            text_shown: string;
+                        };
                     };
                     /**
                      * @description A note for the practice (at most 5000 characters).
@@ -15238,6 +16718,7 @@ export interface operations {
                  *           "form_name": "Botox informed consent v3",
                  *           "signed_at": "2026-11-23T14:45:00.000Z",
                  *           "appointment_id": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07",
+                 *           "form_submission_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15935,6 +17416,64 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ClientLotExposureEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onClientContactConsentChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "client.contact_consent_changed",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "channel": "sms",
+                 *           "purpose": "marketing",
+                 *           "status": "granted",
+                 *           "source": "staff",
+                 *           "evidence": {
+                 *             "text_shown": "Yes, text me offers and news from Glow Med Spa. Reply STOP to opt out."
+                 *           },
+                 *           "recorded_at": "2026-11-23T14:45:00.000Z",
+                 *           "sequence": 3
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientContactConsentChangedEvent"];
             };
         };
         responses: {

@@ -34,6 +34,7 @@ type InputOf<Op extends { parameters: object; requestBody?: unknown }> = Simplif
 type AnswerOf<Op extends { responses: object }> = JsonOf<Op['responses'][keyof Op['responses']]>;
 type DataOf<Answer> = Answer extends { success: true; data: infer Data } ? Data : Answer;
 type ItemOf<Answer> = Answer extends { pagination: object; data: Array<infer Item> } ? Item : never;
+type PaginationOf<Answer> = Answer extends { pagination: infer P } ? P : never;
 
 /** Each operation the client calls: what it takes (`input`), its `data` (`output`) and, for lists, one item. */
 export type Operations = {
@@ -41,6 +42,8 @@ export type Operations = {
     input: InputOf<Generated[Op]>;
     output: DataOf<AnswerOf<Generated[Op]>>;
     item: ItemOf<AnswerOf<Generated[Op]>>;
+    /** A list's `pagination` (the event feed's has no `total` and a cursor never null). */
+    pagination: PaginationOf<AnswerOf<Generated[Op]>>;
   };
 };
 

@@ -81,9 +81,9 @@ const expiredCursor = () =>
     details: [{ path: 'cursor', message: 'expired: start the list again without a cursor' }],
   });
 
-/** Seals a list position (any JSON) for this scope, with the current key. */
-export const sealCursor = (scope: CursorScope, position: unknown): string =>
-  seal(PURPOSE, bindings(scope), position, nowSeconds() + config().CURSOR_TTL_SECONDS);
+/** Seals a list position (any JSON) for this scope, with the current key, valid CURSOR_TTL_SECONDS unless the list says otherwise (the event feed's 30 days). */
+export const sealCursor = (scope: CursorScope, position: unknown, ttlSeconds = config().CURSOR_TTL_SECONDS): string =>
+  seal(PURPOSE, bindings(scope), position, nowSeconds() + ttlSeconds);
 
 /**
  * The position sealed in a cursor of this scope, or undefined without a cursor. Every key of

@@ -6,7 +6,18 @@ import { claimBucketKey, claimBucketOf, toClaimBucket, type ClaimBucket } from '
 import { entitiesOf, type CollectionType, type RecordOf } from './batch';
 import { claimBucketCodec, practiceCodec, seriesCodec } from './codecs';
 import { itemId, readItems, type ReadOptions } from './key-reads';
-import { claimPk, entityKey, onlineLedgerKey, practiceKey, seriesKey, type ClaimedResource, type Key } from './keys';
+import {
+  claimPk,
+  contactConsentStateKey,
+  entityKey,
+  onlineLedgerKey,
+  practiceKey,
+  seriesKey,
+  type ClaimedResource,
+  type Key,
+} from './keys';
+import type { ConsentState } from '../domain/contact-consent';
+import { stateOf } from './contact-consents';
 import { queryAll } from './query';
 import { clock } from '../clock';
 import { emailOwnerOf, ledgerOf, onlineEmailKeyOf, type OnlineLedger } from './online-clients';
@@ -45,6 +56,8 @@ export interface ClaimReads {
 export interface OnlineReads {
   emails?: readonly string[];
   ledgersOf?: readonly string[];
+  /** Clients whose contact consent state a public booking's grants decide on (section 14). */
+  consentStatesOf?: readonly string[];
 }
 
 /** Everything one booking decision reads, fetched in one batched read (BatchGetItem per 100 keys). */
@@ -54,6 +67,8 @@ export interface BookingReads extends EntityReads, ClaimReads {
   emailOwner(email: string): string | null;
   /** A client's ledger read with them (`online.ledgersOf`); one never written is empty. */
   ledger(clientId: string): OnlineLedger;
+  /** A client's contact consent state read with them (`online.consentStatesOf`); none recorded is version 0. */
+  consentState(clientId: string): ConsentState;
 }
 
 type Found = Map<string, Record<string, unknown>>;
@@ -155,6 +170,7 @@ export async function readForBooking(
   const onlineKeys = [
     ...(online.emails ?? []).map((email) => onlineEmailKeyOf(medspaId, email)),
     ...(online.ledgersOf ?? []).map((id) => onlineLedgerKey(medspaId, id)),
+    ...(online.consentStatesOf ?? []).map((id) => contactConsentStateKey(medspaId, id)),
   ];
   const found = await readItems([
     practiceKey(medspaId),
@@ -166,6 +182,7 @@ export async function readForBooking(
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
     emailOwner: (email) => emailOwnerOf(found.get(itemId(onlineEmailKeyOf(medspaId, email)))),
     ledger: (clientId) => ledgerOf(found.get(itemId(onlineLedgerKey(medspaId, clientId)))),
+    consentState: (clientId) => stateOf(found.get(itemId(contactConsentStateKey(medspaId, clientId)))),
     ...entityReads(medspaId, found),
     ...claimsFound(planned, found, await committedSeriesOf(medspaId, planned, found)),
   };

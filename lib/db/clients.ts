@@ -109,6 +109,8 @@ export async function updateClientWithIndex(
     after: ClientIndex;
     /** Only while no membership plan governs the client (no `membership_plan_id`: lib/domain/membership.ts). */
     unmanaged?: boolean;
+    /** More writes of the change (a deletion's: the client leaves the marketing consent lists). */
+    alongside?: TransactItem[];
     writes?: RequestWrites;
   },
 ): Promise<ClientWriteResult> {
@@ -136,6 +138,7 @@ export async function updateClientWithIndex(
     [
       ...options.before.filter((term) => !kept.has(term)).map((term) => indexDelete(medspaId, id, term)),
       ...options.after.terms.map((term) => indexPut(medspaId, id, options.after, term)),
+      ...(options.alongside ?? []),
     ],
     options.writes,
   );

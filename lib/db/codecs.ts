@@ -23,9 +23,19 @@ import {
   holdIpLedgerKey,
   seriesKey,
   consentKey,
+  consentedClientKey,
+  contactConsentChangeKey,
+  contactConsentStateKey,
+  clientFormSubmissionsIndexKeys,
+  formTemplateVersionKey,
+  formsCatalogKey,
+  formsSummaryKey,
   clientPhotosIndexKeys,
   credentialLookupIndexKey,
   entityKey,
+  eventFeedHeadKey,
+  eventFeedKey,
+  eventIdKey,
   lowStockEventKey,
   lowStockIndexKeys,
   lotExposureKey,
@@ -205,6 +215,25 @@ export const consentCodec = codec<R.ConsentRecord, 'CONSENT'>('CONSENT', {
   keys: (c) => consentKey(c.medspa_id, c.client_id, c.signed_at, c.id),
   stored: S.storedConsent,
 });
+export const contactConsentStateCodec = codec<R.ContactConsentStateRecord, 'CONTACT_CONSENT_STATE'>(
+  'CONTACT_CONSENT_STATE',
+  {
+    keyFields: ['medspa_id', 'client_id'],
+    keys: (s) => contactConsentStateKey(s.medspa_id, s.client_id),
+    stored: S.storedContactConsentState,
+  },
+);
+/** A recorded change: the stream's source of `client.contact_consent_changed`. */
+export const contactConsentChangeCodec = codec<R.ContactConsentChangeRecord, 'CONTACT_CONSENT'>('CONTACT_CONSENT', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (c) => contactConsentChangeKey(c.medspa_id, c.client_id, c.sequence),
+  stored: S.storedContactConsentChange,
+});
+export const consentedClientCodec = codec<R.ConsentedClientRecord, 'CONSENTED_CLIENT'>('CONSENTED_CLIENT', {
+  keyFields: ['medspa_id', 'consent', 'client_id'],
+  keys: (c) => consentedClientKey(c.medspa_id, c.consent, c.client_id),
+  stored: S.storedConsentedClient,
+});
 export const photoCodec = collectionCodec('PHOTO', S.storedPhoto, (p) =>
   clientPhotosIndexKeys(p.medspa_id, p.client_id, p.created_at, p.id),
 );
@@ -212,6 +241,77 @@ export const credentialCodec = collectionCodec('CRED', S.storedCredential, (c) =
   credentialLookupIndexKey(c.client_id),
 );
 export const publishableKeyCodec = collectionCodec('PKEY', S.storedPublishableKey);
+
+// ---- Forms (section 14, docs/decisions/0029) --------------------------------------------------
+
+export const formTemplateCodec = collectionCodec('FORM_TEMPLATE', S.storedFormTemplate);
+/** A template version: the template as it was at that version, written once. */
+export const formTemplateVersionCodec = codec<R.FormTemplateRecord, 'FORM_TEMPLATE_VERSION'>('FORM_TEMPLATE_VERSION', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (t) => formTemplateVersionKey(t.medspa_id, t.id, t.version),
+  stored: S.storedFormTemplate,
+});
+export const formSubmissionCodec = collectionCodec('FORM_SUBMISSION', S.storedFormSubmission, (f) =>
+  clientFormSubmissionsIndexKeys(f.medspa_id, f.client_id, f.submitted_at, f.id),
+);
+
+/** Top-level attributes of the catalog (`tpl#<template>`) and the summary (`exp#<template>`): each set without reading the item. */
+export const CATALOG_ENTRY_PREFIX = 'tpl#';
+export const SUMMARY_ENTRY_PREFIX = 'exp#';
+
+/** The attributes named `<prefix><id>`, each decoded (a value that does not decode: the item is corrupt). */
+function prefixedEntries<V>(
+  entity: string,
+  item: Record<string, unknown>,
+  prefix: string,
+  decode: (value: unknown) => V | undefined,
+): Record<string, V> {
+  const entries: Record<string, V> = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith(prefix)) continue;
+    const decoded = decode(value);
+    if (decoded === undefined) throw corruptItem(entity, item, [name]);
+    entries[name.slice(prefix.length)] = decoded;
+  }
+  return entries;
+}
+
+export const formsCatalogCodec = codec<R.FormsCatalogRecord, 'FORMS_CATALOG', { medspa_id: string }>('FORMS_CATALOG', {
+  keyFields: ['medspa_id'],
+  keys: (c) => formsCatalogKey(c.medspa_id),
+  stored: S.storedFormsCatalog,
+  encode: ({ templates, ...fields }) => ({
+    ...fields,
+    ...Object.fromEntries(Object.entries(templates).map(([id, entry]) => [`${CATALOG_ENTRY_PREFIX}${id}`, entry])),
+  }),
+  decode: (stored, item) => ({
+    ...stored,
+    templates: prefixedEntries('FORMS_CATALOG', item, CATALOG_ENTRY_PREFIX, (value) => {
+      const parsed = S.storedFormsCatalogEntry.safeParse(value);
+      return parsed.success ? parsed.data : undefined;
+    }),
+  }),
+});
+
+export const formsSummaryCodec = codec<
+  R.ClientFormsSummaryRecord,
+  'FORMS_SUMMARY',
+  { medspa_id: string; client_id: string }
+>('FORMS_SUMMARY', {
+  keyFields: ['medspa_id', 'client_id'],
+  keys: (s) => formsSummaryKey(s.medspa_id, s.client_id),
+  stored: S.storedFormsSummary,
+  encode: ({ latest_expiry, ...fields }) => ({
+    ...fields,
+    ...Object.fromEntries(Object.entries(latest_expiry).map(([id, at]) => [`${SUMMARY_ENTRY_PREFIX}${id}`, at])),
+  }),
+  decode: (stored, item) => ({
+    ...stored,
+    latest_expiry: prefixedEntries('FORMS_SUMMARY', item, SUMMARY_ENTRY_PREFIX, (value) =>
+      typeof value === 'string' ? value : undefined,
+    ),
+  }),
+});
 
 // ---- Appointments and what hangs off them ----------------------------------------------------
 
@@ -469,6 +569,32 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
+
+/**
+ * The event feed (lib/db/event-feed.ts, docs/decisions/0031): an event at its place, stored as its
+ * JSON text with its `type` beside it (the feed's `types` filter) and its TTL; its id's place; the head.
+ */
+export const feedEventCodec = codec<R.FeedEventRecord, 'FEED_EVENT', z.output<typeof S.storedFeedEvent>>('FEED_EVENT', {
+  keyFields: ['medspa_id'],
+  keys: (e) => eventFeedKey(e.medspa_id, e.seq),
+  stored: S.storedFeedEvent,
+  encode: ({ event, ...place }) => ({ ...place, type: event.type, event_json: JSON.stringify(event) }),
+  decode: ({ event_json, type: _type, ...place }, item) => {
+    const event = S.storedEvent.safeParse(parseJson(event_json));
+    if (!event.success) throw corruptItem('FEED_EVENT', item, ['event_json']);
+    return { ...place, event: event.data };
+  },
+});
+export const feedEventIdCodec = codec<R.FeedEventIdRecord, 'FEED_EVENT_ID'>('FEED_EVENT_ID', {
+  keyFields: ['medspa_id', 'event_id'],
+  keys: (e) => eventIdKey(e.medspa_id, e.event_id),
+  stored: S.storedFeedEventId,
+});
+export const feedHeadCodec = codec<R.FeedHeadRecord, 'FEED_HEAD'>('FEED_HEAD', {
+  keyFields: ['medspa_id'],
+  keys: (h) => eventFeedHeadKey(h.medspa_id),
+  stored: S.storedFeedHead,
+});
 
 export const auditCodec = codec<R.AuditRecord, 'AUDIT'>('AUDIT', {
   keyFields: ['medspa_id', 'at', 'request_id'],

@@ -34,7 +34,9 @@ export type EntityType =
   | 'PKEY'
   | 'PLAN'
   | 'LOT'
-  | 'PHOTO';
+  | 'PHOTO'
+  | 'FORM_TEMPLATE'
+  | 'FORM_SUBMISSION';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -118,12 +120,75 @@ export const consentKey = (medspaId: string, clientId: string, signedAt: string,
   sk: `${signedAt}#${consentId}`,
 });
 
+/**
+ * A client's contact consents (section 14): one partition per client holding its immutable
+ * changes (`CHANGE#<sequence>`, zero-padded: commit order) and its state (`STATE`, sorting after
+ * them), so the newest changes and the state are one descending Query.
+ */
+export const contactConsentsPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CONTACT_CONSENTS#${clientId}`;
+export const contactConsentStateKey = (medspaId: string, clientId: string): Key => ({
+  pk: contactConsentsPk(medspaId, clientId),
+  sk: 'STATE',
+});
+const CONTACT_CONSENT_CHANGE_PREFIX = 'CHANGE#';
+export const contactConsentChangeKey = (medspaId: string, clientId: string, sequence: number): Key => ({
+  pk: contactConsentsPk(medspaId, clientId),
+  sk: `${CONTACT_CONSENT_CHANGE_PREFIX}${String(sequence).padStart(10, '0')}`,
+});
+
+/**
+ * The clients whose marketing consent is granted (`GET /v1/clients?consent=`): a sparse partition
+ * per practice and consent, one item per client (by id, the clients list's order), put and deleted
+ * in the transaction of the change, deleted with the client.
+ */
+export const consentedClientsPk = (medspaId: string, consent: string) =>
+  `${practicePrefix(medspaId)}#CONSENTED#${consent}`;
+export const consentedClientKey = (medspaId: string, consent: string, clientId: string): Key => ({
+  pk: consentedClientsPk(medspaId, consent),
+  sk: clientId,
+});
+
 /** A client's photos by upload time (gsi2): their list, and erasing them with the client. The photo itself is in the `PHOTO` collection. */
 export const clientPhotosIndexPk = (medspaId: string, clientId: string) =>
   `${practicePrefix(medspaId)}#CLIENT_PHOTOS#${clientId}`;
 export const clientPhotosIndexKeys = (medspaId: string, clientId: string, createdAt: string, photoId: string) => ({
   gsi2pk: clientPhotosIndexPk(medspaId, clientId),
   gsi2sk: `${createdAt}#${photoId}`,
+});
+
+/**
+ * Forms (section 14, docs/decisions/0029). A template's current version is the `FORM_TEMPLATE`
+ * collection's item; every version is also an item of its own, written once in the same
+ * transaction as the current one.
+ */
+export const formTemplateVersionsPk = (medspaId: string, templateId: string) =>
+  `${practicePrefix(medspaId)}#FORM_TEMPLATE_VERSIONS#${templateId}`;
+export const formTemplateVersionKey = (medspaId: string, templateId: string, version: number): Key => ({
+  pk: formTemplateVersionsPk(medspaId, templateId),
+  sk: String(version).padStart(6, '0'),
+});
+/** The practice's forms catalog (each template's name, version, valid_days, active), written with its template. */
+export const formsCatalogKey = (medspaId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#FORMS_CATALOG`,
+  sk: 'CATALOG',
+});
+/** A client's latest expiry per template (the readiness summary), written with each submission. */
+export const formsSummaryKey = (medspaId: string, clientId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#FORMS_SUMMARY`,
+  sk: clientId,
+});
+/** A client's form submissions by time (gsi2). The submission itself is in the `FORM_SUBMISSION` collection. */
+export const clientFormSubmissionsIndexPk = (medspaId: string, clientId: string) =>
+  `${practicePrefix(medspaId)}#CLIENT_FORMS#${clientId}`;
+export const clientFormSubmissionsIndexKeys = (
+  medspaId: string,
+  clientId: string,
+  submittedAt: string,
+  id: string,
+) => ({
+  gsi2pk: clientFormSubmissionsIndexPk(medspaId, clientId),
+  gsi2sk: `${submittedAt}#${id}`,
 });
 
 /** Bookable resources whose time is claimed. */
@@ -463,6 +528,28 @@ export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key =>
   sk: 'APPLIED',
 });
 
+// ---- The event feed (API reference, section 15; docs/decisions/0031-event-feed.md) -----------
+
+/**
+ * A practice's kept events in the order the stream worker kept them: sort key = the per-practice
+ * sequence number, zero-padded so string order is number order. The feed's head (the last number
+ * handed out) is an item of the same partition under `HEAD`, which sorts after every number, so a
+ * Query `between` two numbers never reads it.
+ */
+export const FEED_SEQ_DIGITS = 15;
+export const eventFeedPk = (medspaId: string) => `${practicePrefix(medspaId)}#EVENTS`;
+export const eventFeedSk = (seq: number) => String(seq).padStart(FEED_SEQ_DIGITS, '0');
+export const eventFeedKey = (medspaId: string, seq: number): Key => ({
+  pk: eventFeedPk(medspaId),
+  sk: eventFeedSk(seq),
+});
+export const eventFeedHeadKey = (medspaId: string): Key => ({ pk: eventFeedPk(medspaId), sk: 'HEAD' });
+/** An event kept in the feed, by its id (`GET /v1/events/{id}`, and the guard against keeping it twice). */
+export const eventIdKey = (medspaId: string, eventId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#EVENT_IDS`,
+  sk: eventId,
+});
+
 // ---- Partition families: what a function may read and write (its role's dynamodb:LeadingKeys) ---
 
 /** Any server-made id (a lowercase UUID) as an IAM StringLike pattern: exactly 36 characters. */
@@ -498,6 +585,8 @@ export const PARTITIONS = {
   holdIps: holdIpLedgerKey(ANY_ID, '*').pk,
   series: seriesPk(ANY_ID, ANY_ID),
   consents: consentsPk(ANY_ID, ANY_ID),
+  contactConsents: contactConsentsPk(ANY_ID, ANY_ID),
+  consentedClients: consentedClientsPk(ANY_ID, '*'),
   claims: claimPk(ANY_ID, '*' as ClaimedResource, ANY_ID),
   skus: productSkuKey(ANY_ID, '*').pk,
   lots: collectionPk(ANY_ID, 'LOT'),
@@ -522,6 +611,13 @@ export const PARTITIONS = {
   reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
   reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
   photos: collectionPk(ANY_ID, 'PHOTO'),
+  eventFeed: eventFeedPk(ANY_ID),
+  eventIds: eventIdKey(ANY_ID, '*').pk,
+  formTemplates: collectionPk(ANY_ID, 'FORM_TEMPLATE'),
+  formTemplateVersions: formTemplateVersionsPk(ANY_ID, ANY_ID),
+  formSubmissions: collectionPk(ANY_ID, 'FORM_SUBMISSION'),
+  formsCatalog: formsCatalogKey(ANY_ID).pk,
+  formsSummary: formsSummaryKey(ANY_ID, '*').pk,
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
@@ -545,6 +641,7 @@ export const INDEX_PARTITIONS = {
   plansDue: { index: 'gsi1', pattern: plansDueIndexPk('*') },
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
   clientPhotos: { index: 'gsi2', pattern: clientPhotosIndexPk(ANY_ID, ANY_ID) },
+  clientFormSubmissions: { index: 'gsi2', pattern: clientFormSubmissionsIndexPk(ANY_ID, ANY_ID) },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;

@@ -9,11 +9,19 @@ import {
 import { CHARGE_TYPES, DEPOSIT_TYPES, FEE_KINDS, FEE_STATUSES, NO_DEPOSIT } from '../domain/deposits';
 import { ALL_EVENT_TYPES, type ContractEvent, type EventType } from '../domain/events';
 import { APPOINTMENT_STATUSES } from '../domain/status';
+import {
+  CONSENT_CHANNELS,
+  CONSENT_PURPOSES,
+  CONSENT_SOURCES,
+  CONSENT_STATUSES,
+  LISTED_CONSENTS,
+} from '../domain/contact-consent';
 import { LOT_STATUSES, STOCK_REASONS } from '../domain/stock';
 import { INJECTION_SITES, RECORD_STATUSES } from '../domain/treatment-records';
 import { CLIENT_PLAN_STATUSES, LEDGER_KINDS, PLAN_KINDS } from '../domain/plans';
 import { ROLES } from '../auth/roles';
 import { PHOTO_CONTENT_TYPES, PHOTO_PHASES, PHOTO_STATUSES } from '../domain/photos';
+import { FIELD_TYPES, FORM_KINDS, SUBMISSION_SOURCES } from '../domain/forms';
 import * as z from '../schemas/zod';
 
 /**
@@ -131,6 +139,8 @@ export const storedService = /* @__PURE__ */ built(() =>
     provider_ids: z.array(text),
     // Services stored before deposits ask none.
     deposit: z._default(z.object({ type: z.enum(DEPOSIT_TYPES), value: count }), () => ({ ...NO_DEPOSIT })),
+    // Services stored before forms (section 14) require none.
+    required_form_template_ids: z._default(z.array(text), () => []),
     ...versioned,
   }),
 );
@@ -183,8 +193,48 @@ export const storedConsent = /* @__PURE__ */ built(() =>
     form_name: text,
     signed_at: text,
     appointment_id: nullableText,
+    // Consents stored before forms (section 14) came from no submission.
+    form_submission_id: z._default(nullableText, null),
     ...versioned,
   }),
+);
+
+const storedCurrentConsent = /* @__PURE__ */ built(() =>
+  z.object({
+    channel: z.enum(CONSENT_CHANNELS),
+    purpose: z.enum(CONSENT_PURPOSES),
+    status: z.enum(CONSENT_STATUSES),
+    source: z.enum(CONSENT_SOURCES),
+    updated_at: text,
+  }),
+);
+
+export const storedContactConsentState = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_id: text,
+    version: count,
+    current: z.array(storedCurrentConsent),
+    updated_at: text,
+  }),
+);
+
+export const storedContactConsentChange = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    client_id: text,
+    sequence: count,
+    channel: z.enum(CONSENT_CHANNELS),
+    purpose: z.enum(CONSENT_PURPOSES),
+    status: z.enum(CONSENT_STATUSES),
+    source: z.enum(CONSENT_SOURCES),
+    evidence: z.nullable(z.object({ text_shown: text })),
+    recorded_at: text,
+  }),
+);
+
+export const storedConsentedClient = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, consent: z.enum(LISTED_CONSENTS), client_id: text, since: text }),
 );
 
 export const storedPhoto = /* @__PURE__ */ built(() =>
@@ -201,6 +251,58 @@ export const storedPhoto = /* @__PURE__ */ built(() =>
     object_key: text,
     ...versioned,
   }),
+);
+
+// ---- Forms (section 14) ------------------------------------------------------------------------
+
+const storedFormField = /* @__PURE__ */ built(() =>
+  z.object({
+    key: text,
+    label: text,
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    options: z.optional(z.array(text)),
+  }),
+);
+export const storedFormTemplate = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    name: text,
+    kind: z.enum(FORM_KINDS),
+    body_markdown: text,
+    fields: z.array(storedFormField),
+    valid_days: z.nullable(count),
+    active: z.boolean(),
+    ...versioned,
+  }),
+);
+export const storedFormSubmission = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    template_id: text,
+    template_version: count,
+    kind: z.enum(FORM_KINDS),
+    appointment_id: nullableText,
+    answers: z.record(z.string(), z.union([text, z.boolean(), z.array(text)])),
+    signature: z.nullable(z.object({ name: text, signed_at: text })),
+    document_sha256: text,
+    source: z.enum(SUBMISSION_SOURCES),
+    submitted_at: text,
+    expires_at: nullableText,
+    consent_id: nullableText,
+    client_ip: nullableText,
+    user_agent: nullableText,
+    ...versioned,
+  }),
+);
+/** The catalog's and the summary's entries are top-level attributes (lib/db/codecs.ts decodes them). */
+export const storedFormsCatalog = /* @__PURE__ */ built(() => z.object({ medspa_id: text }));
+export const storedFormsSummary = /* @__PURE__ */ built(() => z.object({ medspa_id: text, client_id: text }));
+export const storedFormsCatalogEntry = /* @__PURE__ */ built(() =>
+  z.object({ name: text, version: count, valid_days: z.nullable(count), active: z.boolean() }),
 );
 
 export const storedCredential = /* @__PURE__ */ built(() =>
@@ -677,6 +779,21 @@ export const storedDelivery = /* @__PURE__ */ built(() =>
   }),
 );
 
+/** The event feed (lib/db/codecs.ts): an event at its place (the envelope as JSON text, like a delivery's), its id's place, the head. */
+export const storedFeedEvent = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    seq: count,
+    expires_at: count,
+    type: z.custom<EventType>(isEventType),
+    event_json: text,
+  }),
+);
+export const storedFeedEventId = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, event_id: text, seq: count, expires_at: count }),
+);
+export const storedFeedHead = /* @__PURE__ */ built(() => z.object({ medspa_id: text, seq: count }));
+
 export const storedAudit = /* @__PURE__ */ built(() =>
   z.object({
     medspa_id: text,
@@ -819,7 +936,13 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedClient>, R.ClientRecord>>,
   Check<Exact<Of<typeof storedClientSearch>, R.ClientSearchRecord>>,
   Check<Exact<Of<typeof storedConsent>, R.ConsentRecord>>,
+  Check<Exact<Of<typeof storedContactConsentState>, R.ContactConsentStateRecord>>,
+  Check<Exact<Of<typeof storedContactConsentChange>, R.ContactConsentChangeRecord>>,
+  Check<Exact<Of<typeof storedConsentedClient>, R.ConsentedClientRecord>>,
   Check<Exact<Of<typeof storedPhoto>, R.PhotoRecord>>,
+  Check<Exact<Of<typeof storedFormTemplate>, R.FormTemplateRecord>>,
+  Check<Exact<Of<typeof storedFormSubmission>, R.FormSubmissionRecord>>,
+  Check<Exact<Of<typeof storedFormsCatalogEntry>, R.FormsCatalogEntry>>,
   Check<Exact<Of<typeof storedCredential>, R.CredentialRecord>>,
   Check<Exact<Of<typeof storedPublishableKey>, R.PublishableKeyRecord>>,
   Check<Exact<Of<typeof storedAppointment>, R.AppointmentRecord>>,
@@ -853,6 +976,9 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedWebhook>, R.WebhookRecord>>,
   Check<Exact<Of<typeof storedEvent>, ContractEvent>>,
   Check<Exact<Omit<Of<typeof storedDelivery>, 'event_json'>, Omit<R.DeliveryRecord, 'event'>>>,
+  Check<Exact<Omit<Of<typeof storedFeedEvent>, 'event_json' | 'type'>, Omit<R.FeedEventRecord, 'event'>>>,
+  Check<Exact<Of<typeof storedFeedEventId>, R.FeedEventIdRecord>>,
+  Check<Exact<Of<typeof storedFeedHead>, R.FeedHeadRecord>>,
   Check<Exact<Of<typeof storedAudit>, R.AuditRecord>>,
   Check<Exact<Of<typeof storedReportGeneration>, R.ReportGenerationRecord>>,
   Check<Exact<Of<typeof storedReportLedger>, R.ReportLedgerRecord>>,

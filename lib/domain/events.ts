@@ -199,6 +199,14 @@ export const EVENT_CATALOG = {
     summary:
       'A recalled lot reached this client: once per exposed client, with every treatment of theirs that took from the lot (a messaging tool can reach each the same day)',
   },
+  'client.contact_consent_changed': {
+    source: 'CONTACT_CONSENT',
+    object: 'client_contact_consent',
+    previous: false,
+    rule: 'ClientEvents',
+    summary:
+      "A client's contact consent for a channel and purpose was recorded (PUT .../contact-consents/{channel}/{purpose}, or a grant on a public booking): the object is the change with the client id and its `sequence` in the client's history",
+  },
   'treatment_record.signed': {
     source: 'TREATMENT_REVISION',
     object: 'treatment_record',

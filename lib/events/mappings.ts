@@ -255,6 +255,8 @@ export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[
   LOT: lotEvents,
   LOT_RECALL_NOTICE: recallNoticeEvents,
   TREATMENT_REVISION: treatmentRevisionEvents,
+  // Each recorded change is written once (lib/db/contact-consents.ts): its insert is the event.
+  CONTACT_CONSENT: onInsert<'CONTACT_CONSENT'>('client.contact_consent_changed', (change) => change.recorded_at),
 };
 
 /** The kinds the event pipeline decodes: the table's sources. */

@@ -33,7 +33,11 @@ function shape(route: RouteDef, data: unknown): unknown {
 const listETag = (dataText: string, pagination: NonNullable<ApiResult['pagination']>) =>
   `W/"${createHash('sha256')
     .update(dataText)
-    .update(`|${pagination.total}|${pagination.next_cursor === null ? 'last' : 'more'}`)
+    .update(
+      'total' in pagination
+        ? `|${pagination.total}|${pagination.next_cursor === null ? 'last' : 'more'}`
+        : `|${pagination.has_more ? 'more' : 'last'}`,
+    )
     .digest('base64url')
     .slice(0, 27)}"`;
 
@@ -89,7 +93,7 @@ function withinPayloadLimit(
     return answer;
   }
   const { cursorAfter, pagination } = result;
-  if (!Array.isArray(data) || !pagination || !cursorAfter) throw tooLarge();
+  if (!Array.isArray(data) || !pagination || !('total' in pagination) || !cursorAfter) throw tooLarge();
   // Each item's share of the payload (its JSON, escaped again, plus a comma), and room for a longer cursor.
   const fixed =
     payloadBytes(envelope(route, { ...result, pagination: { ...pagination, next_cursor: null } }, [])) + 1024;

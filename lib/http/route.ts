@@ -58,6 +58,8 @@ export interface RouteDef {
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
   response?: z.ZodMiniType;
+  /** A list's `pagination` when not the contract's `{ total, next_cursor }` (the event feed's: lib/schemas/event-feed.ts). */
+  pagination?: z.ZodMiniType;
   /** The status of a success, when not the default (201 for POST, 200 otherwise). */
   successStatus?: 200 | 201 | 202;
   /** Defaults to true: `{ success, data }`. Token and JWKS answers are bare (RFC shapes). */

@@ -38,7 +38,8 @@ export interface ApiResult {
   status?: number;
   /** The answer's data; a `prebuilt` row's is its `PrebuiltAnswer` (lib/http/prebuilt.ts). */
   data: unknown;
-  pagination?: { total: number; next_cursor: string | null };
+  /** The contract's, or the event feed's (its cursor never null, `has_more` instead of `total`). */
+  pagination?: { total: number; next_cursor: string | null } | { next_cursor: string; has_more: boolean };
   /** A list's cursor after `data[index]`, so an answer too large for Lambda can be cut there (lib/http/response.ts). */
   cursorAfter?: (index: number) => string | null;
   headers?: Record<string, string>;

@@ -67,7 +67,7 @@ function successSchema(route: RouteDef): z.core.$ZodType {
   return z.object({
     success: doc(z.literal(true), 'Always true for successes.'),
     data: known?.description || known?.id ? data : doc(data, 'The result.'),
-    ...(isList(route) ? { pagination: PaginationComponent } : {}),
+    ...(isList(route) ? { pagination: route.pagination ?? PaginationComponent } : {}),
   });
 }
 

@@ -69,7 +69,18 @@ export const getAppointment = /* @__PURE__ */ route('getAppointment', () => ({
   params: IdParams,
   response: AppointmentDetail,
   errors: ['APPOINTMENT_NOT_FOUND'],
-  reads: ['appointments', 'clients', 'consents', 'equipment', 'providers', 'rooms', 'services'],
+  // The forms catalog and the client's forms summary: readiness, in the same batch (section 14).
+  reads: [
+    'appointments',
+    'clients',
+    'consents',
+    'equipment',
+    'formsCatalog',
+    'formsSummary',
+    'providers',
+    'rooms',
+    'services',
+  ],
 }));
 
 export const updateAppointment = /* @__PURE__ */ route('updateAppointment', () => ({

@@ -1,6 +1,8 @@
 import { ALLOW } from '../auth/roles';
 import { defineRoutes, route, list } from '../http/route';
 import * as c from '../schemas/clients';
+import * as cc from '../schemas/contact-consents';
+import { HISTORY_SHOWN } from '../domain/contact-consent';
 import { Deleted, PageQuery } from '../schemas/common';
 import * as r from '../schemas/resources';
 import { createRoute, getRoute, kind, listRoute, updateRoute } from './resources';
@@ -20,8 +22,8 @@ const clients = /* @__PURE__ */ kind({
     create: { clientSearch: ['put'], clients: ['put'] },
     update: { clientSearch: ['delete', 'put'], clients: ['update'] },
   },
-  // `?q=` lists through the search terms.
-  reads: { list: ['clientSearch', 'clients'], create: [], get: ['clients'], update: ['clients'] },
+  // `?q=` lists through the search terms, `?consent=` through its list (section 14).
+  reads: { list: ['clientSearch', 'clients', 'consentedClients'], create: [], get: ['clients'], update: ['clients'] },
   // The membership fields while a membership plan governs them (section 12).
   errors: { update: ['MEMBERSHIP_MANAGED_BY_PLAN'] },
 });
@@ -51,6 +53,8 @@ export const deleteClient = /* @__PURE__ */ route('deleteClient', () => ({
     planLedger: ['put'],
     // Its photos are deleted, images included (section 13).
     photos: ['delete'],
+    // It leaves the marketing consent lists (section 14).
+    consentedClients: ['delete'],
   },
   reads: ['appointments', 'clientAppointments', 'clientPhotos', 'clientPlans', 'clients'],
   touches: { photos: ['delete'] },
@@ -96,6 +100,39 @@ export const listConsents = /* @__PURE__ */ route('listConsents', () => ({
   reads: ['clients', 'consents'],
 }));
 
+export const setContactConsent = /* @__PURE__ */ route('setContactConsent', () => ({
+  method: 'PUT',
+  path: '/v1/clients/{id}/contact-consents/{channel}/{purpose}',
+  group: 'clients',
+  summary:
+    "Record a change of a client's contact consent for one channel and purpose: a new history entry (every call), which becomes the current state; answers that entry",
+  auth: ALLOW.frontOffice,
+  params: cc.ContactConsentParams,
+  body: cc.SetContactConsentBody,
+  response: cc.ContactConsentChange,
+  // Each call records an entry: a retry with the same Idempotency-Key replays instead of recording twice.
+  idempotent: true,
+  errors: NOT_FOUND,
+  writes: {
+    clients: ['check'],
+    contactConsents: ['put'],
+    consentedClients: ['put', 'delete'],
+  },
+  reads: ['clients', 'contactConsents'],
+}));
+
+export const getContactConsents = /* @__PURE__ */ route('getContactConsents', () => ({
+  method: 'GET',
+  path: '/v1/clients/{id}/contact-consents',
+  group: 'clients',
+  summary: `A client's contact consents: the current state of each channel and purpose, and the latest ${HISTORY_SHOWN} changes, newest first`,
+  auth: ALLOW.readAll,
+  params: r.ResourceParams,
+  response: cc.ContactConsents,
+  errors: NOT_FOUND,
+  reads: ['clients', 'contactConsents'],
+}));
+
 /** Clients, their history and consents (API reference, other resources). */
 export const clientRoutes = /* @__PURE__ */ defineRoutes({
   listClients,
@@ -106,4 +143,6 @@ export const clientRoutes = /* @__PURE__ */ defineRoutes({
   getClientHistory,
   createConsent,
   listConsents,
+  setContactConsent,
+  getContactConsents,
 });

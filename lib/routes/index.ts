@@ -1,10 +1,12 @@
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { clientRoutes } from './clients';
+import { eventRoutes } from './events';
 import { holdRoutes } from './holds';
 import { seriesRoutes } from './series';
 import { paymentRoutes } from './payments';
 import { photoRoutes } from './photos';
+import { formRoutes } from './forms';
 import { planRoutes } from './plans';
 import { productRoutes } from './products';
 import { publicBookingRoutes } from './public-booking';
@@ -27,6 +29,7 @@ export const routes = {
   ...resourceRoutes,
   ...clientRoutes,
   ...photoRoutes,
+  ...formRoutes,
   ...appointmentRoutes,
   ...treatmentRecordRoutes,
   ...holdRoutes,
@@ -35,6 +38,7 @@ export const routes = {
   ...paymentRoutes,
   ...planRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
   ...publicBookingRoutes,
   ...bookingPageRoutes,
   ...reportRoutes,

@@ -221,14 +221,21 @@ const services = /* @__PURE__ */ kind({
   noun: 'service',
   write: ALLOW.catalogWrite,
   notFound: 'SERVICE_NOT_FOUND',
-  errors: { create: ['PROVIDER_NOT_FOUND'], update: ['PROVIDER_NOT_FOUND'] },
+  errors: {
+    create: ['PROVIDER_NOT_FOUND', 'FORM_TEMPLATE_NOT_FOUND'],
+    update: ['PROVIDER_NOT_FOUND', 'FORM_TEMPLATE_NOT_FOUND'],
+  },
   // A provider keeps the list of services it is certified for.
   writes: {
     create: { providers: ['update'], services: ['put'] },
     update: { providers: ['update'], services: ['update'] },
   },
-  // Its certified providers are read to check they exist.
-  reads: { ...ownReads('services'), create: ['providers'], update: ['providers', 'services'] },
+  // Its certified providers and required form templates are read to check they exist.
+  reads: {
+    ...ownReads('services'),
+    create: ['formTemplates', 'providers'],
+    update: ['formTemplates', 'providers', 'services'],
+  },
 });
 export const listServices = /* @__PURE__ */ listRoute(services, r.Service, r.ServiceListQuery);
 export const createService = /* @__PURE__ */ createRoute(services, r.Service, r.CreateServiceBody);

@@ -4,6 +4,7 @@ import { Appointment } from './appointments';
 import { TreatmentRecord } from './treatment-records';
 import { Consent } from './clients';
 import { Client, Facility, Provider, Service } from './resources';
+import { FormsReadiness } from './forms';
 
 /** The detail of the API reference's appointments: the appointment with its records, each shaped by its own public schema. */
 export const AppointmentDetail = /* @__PURE__ */ schema(() =>
@@ -16,6 +17,7 @@ export const AppointmentDetail = /* @__PURE__ */ schema(() =>
       equipment: doc(z.nullable(Facility), 'The equipment, if booked.'),
       consent_forms: doc(z.array(Consent), "The client's signed consent forms."),
       treatment_record: doc(z.nullable(TreatmentRecord), 'The treatment record once completed, else null.'),
+      forms: FormsReadiness,
     }),
     {
       description:

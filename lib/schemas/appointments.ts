@@ -229,7 +229,7 @@ export const CancelBody = /* @__PURE__ */ schema(() =>
 );
 
 /** `a,b` or the parameter repeated (API Gateway joins repeats with commas), blanks dropped. */
-const commaList = (value: string | string[]) =>
+export const commaList = (value: string | string[]) =>
   (Array.isArray(value) ? value : [value])
     .flatMap((v) => v.split(','))
     .map((s) => s.trim())

@@ -44,6 +44,11 @@ export const Consent = /* @__PURE__ */ schema(() =>
       form_name: doc(z.string(), 'Name of the form.', 'Botox informed consent v3'),
       signed_at: Instant('When it was signed (UTC).', '2026-11-23T14:45:00.000Z'),
       appointment_id: z.nullable(OutId('appointment', 'The appointment it is for, if any.')),
+      form_submission_id: doc(
+        z.nullable(OutId('formSubmission', 'The form submission.')),
+        'The form submission (section 14) it was signed with; null when recorded directly.',
+        null,
+      ),
       ...Timestamps,
     }),
     { description: 'A consent form the client signed.', id: 'Consent' },

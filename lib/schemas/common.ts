@@ -65,6 +65,8 @@ export const EXAMPLE_ID = {
   ledgerEntry: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e18',
   lot: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d19',
   photo: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d1a',
+  formTemplate: '6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b',
+  formSubmission: '7d8e9f0a-1b2c-4d3e-9f4a-5b6c7d8e9f1c',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

@@ -2,6 +2,7 @@ import * as z from './zod';
 import { ALL_EVENT_TYPES, EVENT_CATALOG, type EventObject, type EventType } from '../domain/events';
 import { Appointment } from './appointments';
 import { Consent } from './clients';
+import { ContactConsentEvent } from './contact-consents';
 import { doc, Instant, OutId, schema } from './common';
 import { Payment } from './payments';
 import { ClientPlanEvent, LedgerEntry } from './plans';
@@ -45,6 +46,7 @@ export const EVENT_OBJECTS = {
   webhook_test: WebhookTest,
   lot: Lot,
   client_lot_exposure: ClientLotExposure,
+  client_contact_consent: ContactConsentEvent,
 } as const satisfies Record<EventObject, z.ZodMiniObject>;
 
 /** The object schema of an event type. */

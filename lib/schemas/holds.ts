@@ -3,7 +3,7 @@ import { PAYMENT_METHODS } from '../domain/records/common';
 import { HOLD_SECONDS } from '../domain/holds';
 import { AppointmentSource, ClientNotes, Duration, ids, InternalNotes, PriceCents } from './appointments';
 import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, meta, OutId, schema, Text } from './common';
-import { PublicBookingClient, PublicBookingNotes, PublicProvider } from './public-booking';
+import { PublicBookingClientWithConsents, PublicBookingNotes, PublicProvider } from './public-booking';
 
 /**
  * Holds (API reference, holds): a time held for a while before it is booked, by staff (`/v1/holds`)
@@ -178,7 +178,7 @@ export const PublicHeldBookingBody = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
       hold_id: IdOf('hold', 'The hold to book, with its token in `X-Hold-Token` (else 404 HOLD_NOT_FOUND).'),
-      client: PublicBookingClient,
+      client: PublicBookingClientWithConsents,
       notes: PublicBookingNotes,
       deposit: doc(
         z.optional(

@@ -2,6 +2,7 @@ import * as z from './zod';
 import { AppointmentStatus, Slot } from './appointments';
 import { DateTime, doc, EXAMPLE_TIME, IdOf, Instant, LocalDate, meta, OutId, schema, Text } from './common';
 import { Email, Name, Phone } from './resources';
+import { PublicConsents } from './contact-consents';
 
 /**
  * The public booking operations (API reference, online booking): what a stranger's browser sends
@@ -66,7 +67,7 @@ export const PublicAvailabilityEntry = /* @__PURE__ */ schema(() =>
 );
 
 /** Who books online (a booking, or a held booking). */
-export const PublicBookingClient = /* @__PURE__ */ schema(() =>
+const PublicBookingClient = /* @__PURE__ */ schema(() =>
   doc(
     z.strictObject({
       first_name: doc(Name, 'First name (1-200 characters).', 'Olivia'),
@@ -75,6 +76,13 @@ export const PublicBookingClient = /* @__PURE__ */ schema(() =>
       phone: doc(z.optional(Phone), 'Phone: digits, spaces and + ( ) . - x.', '+1 212 555 0142'),
     }),
     'Who books. An existing client with this email is neither changed nor shown.',
+  ),
+);
+/** Who books a time (or a held time), and the contact consents they grant (section 14). */
+export const PublicBookingClientWithConsents = /* @__PURE__ */ schema(() =>
+  doc(
+    z.extend(PublicBookingClient, { consents: z.optional(PublicConsents) }),
+    'Who books, and what they agreed to be contacted for. An existing client with this email is neither changed nor shown, except that it gains the contact consents granted here.',
   ),
 );
 export const PublicBookingNotes = /* @__PURE__ */ schema(() =>
@@ -93,7 +101,7 @@ export const PublicBookingBody = /* @__PURE__ */ schema(() =>
       provider_id: z.optional(
         IdOf('provider', 'The provider (else 404 PROVIDER_NOT_FOUND). Default: any provider free at that time.'),
       ),
-      client: PublicBookingClient,
+      client: PublicBookingClientWithConsents,
       notes: PublicBookingNotes,
     }),
     'An online booking.',

@@ -4,6 +4,7 @@ import { MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { WEEKDAYS, type WeekdayKey } from '../domain/time';
 import { NO_DEPOSIT } from '../domain/deposits';
 import { Deposit } from './deposits';
+import { ConsentFilter } from './contact-consents';
 import {
   DateTime,
   doc,
@@ -287,6 +288,11 @@ const ServiceShape = /* @__PURE__ */ schema(() => ({
     [EXAMPLE_ID.provider],
   ),
   deposit: Deposit,
+  required_form_template_ids: doc(
+    z.array(IdOf('formTemplate', 'A form template id.')).check(z.maxLength(20)),
+    "Form templates a client must have submitted (unexpired at the start) before an appointment of this service (at most 20; each must exist, else 404 FORM_TEMPLATE_NOT_FOUND): the appointment detail's `forms`.",
+    [EXAMPLE_ID.formTemplate],
+  ),
 }));
 
 const ServiceBodies = /* @__PURE__ */ schema(() =>
@@ -298,6 +304,7 @@ const ServiceBodies = /* @__PURE__ */ schema(() =>
     active: z._default(ServiceShape.active, true),
     provider_ids: z.optional(ServiceShape.provider_ids),
     deposit: z._default(ServiceShape.deposit, { ...NO_DEPOSIT }),
+    required_form_template_ids: z.optional(ServiceShape.required_form_template_ids),
   }),
 );
 export const CreateServiceBody = /* @__PURE__ */ schema(() => ServiceBodies.create);
@@ -337,6 +344,11 @@ export const Service = /* @__PURE__ */ schema(() =>
         EXAMPLE_ID.provider,
       ]),
       deposit: Deposit,
+      required_form_template_ids: doc(
+        z.array(OutId('formTemplate', 'A form template id.')),
+        'Form templates required before its appointments (section 14).',
+        [],
+      ),
     }),
     {
       description: 'A service of the catalog: a treatment with its price, duration and certified providers.',
@@ -497,5 +509,6 @@ export const ClientListQuery = /* @__PURE__ */ schema(() =>
         'Results are ordered by the matched term; `total` counts distinct matching clients.',
     ),
     membership_status: doc(z.optional(MembershipStatus), 'Only clients with this membership status.', 'active'),
+    consent: ConsentFilter,
   }),
 );

@@ -15,6 +15,8 @@ import { readForSearch, type ClaimRange, type EntityReads } from '../db/booking-
 import { presentClient } from '../domain/presenters';
 import { listNames } from './list-names';
 import { readPractice } from './practice';
+import { readReadiness } from '../db/forms';
+import { readinessFor } from './form-submissions';
 
 export interface ListAppointmentsInput {
   from?: string;
@@ -107,7 +109,8 @@ export async function appointmentDetail(
 ) {
   const { appointment, treatmentRecord } = await getAppointmentWithRecord(medspaId, id);
   if (!appointment) throw new AppError('APPOINTMENT_NOT_FOUND');
-  const [related, consents] = await Promise.all([
+  // Readiness's two items are read by key in the same tick as the entities: one BatchGetItem for all.
+  const [related, consents, readiness] = await Promise.all([
     batchGetEntities(medspaId, [
       { type: 'CLIENT', id: appointment.client_id },
       { type: 'SERVICE', id: appointment.service_id },
@@ -116,6 +119,7 @@ export async function appointmentDetail(
       ...(appointment.equipment_id ? [{ type: 'EQUIPMENT' as const, id: appointment.equipment_id }] : []),
     ]),
     consentsOf(appointment.client_id),
+    readReadiness(medspaId, appointment.client_id),
   ]);
   const nested = <K extends 'CLIENT' | 'SERVICE' | 'PROVIDER' | 'ROOM' | 'EQUIPMENT'>(type: K, refId: string | null) =>
     refId ? related.get(type, refId) : null;
@@ -130,6 +134,7 @@ export async function appointmentDetail(
     equipment: nested('EQUIPMENT', appointment.equipment_id),
     consent_forms: consents,
     treatment_record: appointment.status === 'completed' ? treatmentRecord : null,
+    forms: readinessFor(appointment, nested('SERVICE', appointment.service_id), readiness.catalog, readiness.summary),
   };
 }
 

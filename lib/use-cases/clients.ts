@@ -23,6 +23,9 @@ import type { ClientHistoryEntry } from '../schemas/clients';
 import type { ClientRecord } from '../domain/records';
 import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
+import { consentedClientDeletes } from '../db/contact-consents';
+import type { ListedConsent } from '../domain/contact-consent';
+import { assertConsentAlone, listConsentedClients } from './contact-consents';
 import { erasePhotosOf } from './photo-erasure';
 import { toListResult, type ListResult } from './list-result';
 import { failureOf } from './failures';
@@ -135,6 +138,8 @@ const commitWithIndex =
       before: clientIndexOf(current).terms,
       after: next.deleted_at ? { terms: [], membershipStatus: next.membership_status } : clientIndexOf(next),
       unmanaged,
+      // A deleted client leaves the marketing consent lists with its deletion (section 14).
+      alongside: next.deleted_at ? consentedClientDeletes(medspaId, id) : [],
       writes,
     });
     if (!result.ok) throw failureOf(versionedFailures('client'), result);
@@ -243,6 +248,7 @@ export interface ClientListInput {
   cursor?: string;
   q?: string;
   membership_status?: ClientRecord['membership_status'];
+  consent?: ListedConsent;
 }
 
 /** The list (in id order) or, with a `q` that is not blank, the search; both take `membership_status`. */
@@ -251,6 +257,8 @@ export async function listClients(
   input: ClientListInput,
   now: Date,
 ): Promise<ListResult<ClientView>> {
+  assertConsentAlone(input);
+  if (input.consent) return listConsentedClients(medspaId, input.consent, input, now);
   const prefix = input.q === undefined ? '' : searchPrefixOf(input.q);
   // On the list, `membership_status` filters the collection Query (and `total` counts with the same filter).
   const result = prefix

@@ -44,6 +44,7 @@ export async function createConsent(
     form_name: input.form_name,
     signed_at: signedAt.toISOString(),
     appointment_id: appointmentId,
+    form_submission_id: null,
     version: 1,
     created_at: at,
     updated_at: at,

@@ -8,6 +8,8 @@ import { getAppointment } from '../db/appointments';
 import { clientIsLive } from '../db/client-stats';
 import { clientIndexChecks, findClientIndexEntries, newClientActions } from '../db/clients';
 import { emailOwnerAction, ledgerBookAction, NO_LEDGER } from '../db/online-clients';
+import { consentChangeActions } from '../db/contact-consents';
+import { NO_CONSENTS, publicGrants } from '../domain/contact-consent';
 import type { RequestWrites } from '../db/request-writes';
 import { AppError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
@@ -98,6 +100,9 @@ export function onlineClient(
     : newClientRecord(medspaId, { ...client, phone: client.phone ?? null, membership_status: 'none' }, now);
   const clientId = known?.id ?? created!.id;
   const ledger = known ? reads.ledger(known.id) : NO_LEDGER;
+  // The one change a booking makes to an existing client: the consents it grants (section 14).
+  const consents = known ? reads.consentState(known.id) : NO_CONSENTS;
+  const grants = publicGrants(consents, client.consents);
   const live = liveBookings(ledger.ends, now);
   if (Object.keys(live).length >= settings.max_active_bookings_per_client) throw new AppError('BOOKING_LIMIT_REACHED');
   return {
@@ -108,6 +113,7 @@ export function onlineClient(
         : [clientIsLive(medspaId, clientId), ...clientIndexChecks(medspaId, clientId, clientIndexOf(known!))]),
       emailOwnerAction(medspaId, client.email, found.owner, clientId),
       ledgerBookAction(medspaId, clientId, ledger, { ...live, [placed.id]: placed.end_at }),
+      ...consentChangeActions(medspaId, clientId, consents, grants, now.toISOString()).actions,
     ],
   };
 }
@@ -145,7 +151,7 @@ export async function bookOnline(
           notes: input.notes ?? null,
           source: 'online',
           clients: found.candidates,
-          online: { ledgersOf: found.candidates },
+          online: { ledgersOf: found.candidates, consentStatesOf: input.client.consents ? found.candidates : [] },
           decide: (reads) => {
             shown = { service, reads };
             return {
@@ -173,8 +179,8 @@ function assertToken(medspaId: string, appointmentId: string, token: string | un
   return generation;
 }
 
-/** The appointment a token opens: it exists and the token is of its current generation. */
-async function openedAppointment(
+/** The appointment a token opens: it exists and the token is of its current generation (also the booking forms' gate, lib/use-cases/public-forms.ts). */
+export async function openedAppointment(
   medspaId: string,
   appointmentId: string,
   token: string | undefined,

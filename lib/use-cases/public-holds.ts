@@ -97,7 +97,7 @@ export async function bookHeldOnline(
         const settings = enabledSettingsOf(found.setup.practice);
         return {
           clients: found.candidates,
-          online: { ledgersOf: found.candidates },
+          online: { ledgersOf: found.candidates, consentStatesOf: input.client.consents ? found.candidates : [] },
           decide: (decided) => onlineClient(medspaId, input.client, found, settings, now, decided),
           fields: { notes: input.notes ?? null, source: 'online' },
           // A deposit charged online was charged to a card by the integrator's processor.

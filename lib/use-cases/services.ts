@@ -6,6 +6,7 @@ import { afterUpdate } from '../db/update';
 import { AppError } from '../errors';
 import { NO_DEPOSIT } from '../domain/deposits';
 import { failureOf, type FailureTable } from './failures';
+import { checkFormTemplates } from './form-templates';
 import type { ServiceRecord } from '../domain/records';
 import type { CreateServiceInput, UpdateServiceInput } from '../schemas/resources';
 import {
@@ -75,6 +76,7 @@ export async function createService(
     active: input.active,
     provider_ids: await checkProviders(medspaId, input.provider_ids ?? []),
     deposit: input.deposit ?? { ...NO_DEPOSIT },
+    required_form_template_ids: await checkFormTemplates(medspaId, input.required_form_template_ids ?? []),
     version: 1,
     created_at: at,
     updated_at: at,
@@ -85,14 +87,19 @@ export async function createService(
 }
 
 export async function changeService(medspaId: string, id: string, changes: UpdateServiceInput, options: WriteOptions) {
-  if (!changes.provider_ids) return changeResource('service', medspaId, id, changes, options);
-  // The service's own 404 comes before its providers' (API reference, errors's order): read, then check them.
+  const { provider_ids: providerIds, required_form_template_ids: formIds } = changes;
+  if (!providerIds && !formIds) return changeResource('service', medspaId, id, changes, options);
+  // The service's own 404 comes before its providers' and templates' (API reference, errors's order): read, then check them.
   return changeFromCurrent(
     'service',
     medspaId,
     id,
     options,
-    async () => ({ ...changes, provider_ids: await checkProviders(medspaId, changes.provider_ids!) }),
+    async () => ({
+      ...changes,
+      ...(providerIds && { provider_ids: await checkProviders(medspaId, providerIds) }),
+      ...(formIds && { required_form_template_ids: await checkFormTemplates(medspaId, formIds) }),
+    }),
     commitService(medspaId, options),
   );
 }

@@ -3,6 +3,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { clock } from '../clock';
 import { loadSecretKeys } from '../crypto/named-secret';
 import { logger } from '../log';
+import { keepInFeed } from '../db/event-feed';
 import { recordIds, type StreamRecord } from '../db/stream';
 import { practiceWebhooks } from '../db/webhooks';
 import { wantsEvent } from '../domain/webhooks';
@@ -30,7 +31,8 @@ export interface PipelineDeps {
 }
 
 /**
- * An event no subscription takes goes nowhere: publishing it would cost an EventBridge entry, an
+ * An event no subscription takes goes nowhere but the event feed (kept before this, whatever the
+ * subscriptions: `keepBatchInFeed`): publishing it would cost an EventBridge entry, an
  * SQS message and a fanOut run only to find no subscription. One strongly consistent Query of the
  * practice's subscriptions per batch (the read fanOut makes anyway): made after every record of
  * the batch was written, so a subscription that existed when a change was written always sees its
@@ -49,17 +51,21 @@ export function subscribedTo(): (event: ContractEvent) => Promise<boolean> {
   };
 }
 
-/** One record, start to end; throws when any step fails, so the record is retried as a whole. */
+/**
+ * One record, start to end; throws when any step fails, so the record is retried as a whole.
+ * `kept`: its events as the batch kept them in the event feed (`keepBatchInFeed`), made once.
+ */
 export async function handleStreamRecord(
   record: StreamRecord,
   deps: PipelineDeps & Required<Pick<PipelineDeps, 'wanted'>>,
+  kept?: () => Promise<ContractEvent[] | undefined>,
 ): Promise<ContractEvent[]> {
   const now = deps.now?.() ?? clock().now();
   try {
     // An online booking's appointment.created carries a manage token sealed with the cursor
     // secret: read at first use, then kept (lib/crypto/named-secret.ts).
     await loadSecretKeys('cursor');
-    const events = eventsFromRecord(record, { now });
+    const events = (await kept?.()) ?? eventsFromRecord(record, { now });
     const arming = reminderToArm(record);
     // Arming is idempotent (same time, same item) and happens before publishing, so a retried
     // record never leaves an appointment unarmed.
@@ -79,6 +85,30 @@ export async function handleStreamRecord(
 }
 
 /**
+ * Every event of the batch, wanted by a subscription or not, kept in its practice's event feed
+ * (API reference, section 15; lib/db/event-feed.ts) before any is published: one transaction per
+ * practice (and 49 events), not one per record. A record whose events cannot be made is left out
+ * here and fails on its own below. When keeping fails, every record fails with it and the batch
+ * is retried: kept events are then recognised by id and kept once.
+ */
+async function keepBatchInFeed(
+  records: StreamRecord[],
+  deps: PipelineDeps,
+): Promise<Map<StreamRecord, ContractEvent[]>> {
+  await loadSecretKeys('cursor');
+  const made = new Map<StreamRecord, ContractEvent[]>();
+  for (const record of records) {
+    try {
+      made.set(record, eventsFromRecord(record, { now: deps.now?.() ?? clock().now() }));
+    } catch {
+      // Handled, logged and failed by handleStreamRecord.
+    }
+  }
+  await keepInFeed([...made.values()].flat());
+  return made;
+}
+
+/**
  * A batch of one shard's records, in order, each on its own: the answer names the records that
  * failed by sequence number (Lambda's partial batch response, `ReportBatchItemFailures`), so the
  * others are not redone. Powertools' BatchProcessor, sequential to keep the shard's order.
@@ -86,9 +116,13 @@ export async function handleStreamRecord(
 export function processStreamRecords(records: StreamRecord[], deps: PipelineDeps): Promise<DynamoDBBatchResponse> {
   const processor = new BatchProcessor(EventType.DynamoDBStreams);
   const batchDeps = { ...deps, wanted: deps.wanted ?? subscribedTo() };
+  const keeping = keepBatchInFeed(records, batchDeps);
+  // Each record awaits it (and fails with it); with no record to await it, its failure is no crash.
+  keeping.catch(() => undefined);
   return processPartialResponse(
     { Records: records as DynamoDBRecord[] },
-    (record: DynamoDBRecord) => handleStreamRecord(record as StreamRecord, batchDeps),
+    (record: DynamoDBRecord) =>
+      handleStreamRecord(record as StreamRecord, batchDeps, async () => (await keeping).get(record as StreamRecord)),
     processor,
     { processInParallel: false, throwOnFullBatchFailure: false },
   );

@@ -98,6 +98,7 @@ export const workers = defineWorkers({
         'CLIENT',
         'CLIENT_PLAN',
         'CONSENT',
+        'CONTACT_CONSENT',
         'LOT',
         'LOT_RECALL_NOTICE',
         'LOW_STOCK_EVENT',
@@ -112,9 +113,10 @@ export const workers = defineWorkers({
     // The cursor secret seals an online booking's manage token into its appointment.created.
     // Reads a practice's webhook subscriptions (one Query per batch) and its practice.
     // A recalled lot: its exposures (a Query) and exposed clients, and a notice per client (decision 0027).
+    // Every event it makes is kept in the practice's event feed: the head, the places, the ids (decision 0031).
     binds: {
-      writes: { lotRecallNotices: ['put'], remindersDue: ['put'] },
-      reads: ['clients', 'lotExposures', 'practice', 'webhooks'],
+      writes: { eventFeed: ['put'], eventIds: ['put'], lotRecallNotices: ['put'], remindersDue: ['put'] },
+      reads: ['clients', 'eventFeed', 'eventIds', 'lotExposures', 'practice', 'webhooks'],
       bus: true,
       secrets: ['cursor'],
     },

@@ -501,6 +501,7 @@ describe('consents', () => {
       form_name: 'Botox consent',
       signed_at: '2026-05-01T13:30:00.000Z',
       appointment_id: null,
+      form_submission_id: null,
       version: 1,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -6,6 +6,7 @@ import { routes } from '../../lib/routes';
 import { call } from '../fixtures/api';
 import { makeClient, makeProduct } from '../fixtures/builders';
 import { makePlan } from '../fixtures/plans';
+import { makeFormTemplate } from '../fixtures/forms';
 import { booked, BOOKING_DAY, makeScene, nyTime, type Scene } from '../fixtures/scheduling';
 
 /**
@@ -46,6 +47,18 @@ const TARGETS: Record<string, (scene: Scene) => Promise<string>> = {
   },
   updatePlan: async (scene) =>
     `/v1/plans/${(await makePlan(scene.practice, { kind: 'package', name: 'Six lasers', price_cents: 90_000, description: 'd', benefits: [{ service_id: scene.service.id, quantity: 6 }] })).id}`,
+  updateFormTemplate: async (scene) =>
+    `/v1/form-templates/${
+      (
+        await makeFormTemplate(scene.practice, {
+          valid_days: 30,
+          fields: [
+            { key: 'skin', label: 'Skin', type: 'select', required: true, options: ['I', 'II'] },
+            { key: 'ok', label: 'OK', type: 'boolean' },
+          ],
+        })
+      ).id
+    }`,
   updateAppointmentStatus: async (scene) =>
     `/v1/appointments/${(await booked(scene, { scheduled_at: nyTime(BOOKING_DAY, '14:00') })).id}/status`,
 };

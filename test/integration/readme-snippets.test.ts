@@ -31,6 +31,10 @@ const ONLINE_BOOKING = ['docs/guide/online-booking.md', '# Online booking in thr
 const HOLD_PAY_CONFIRM = ['docs/guide/hold-pay-confirm.md', '# Hold, pay, confirm'] as const;
 const PACKAGES = ['docs/guide/packages.md', '# Sell a package, book against it'] as const;
 const CLINICAL = ['docs/guide/clinical.md', '# Chart a treatment, then answer a recall'] as const;
+const CONTACT_CONSENT = [
+  'docs/guide/contact-consent.md',
+  '# Contact consent: prove a client agreed to marketing texts',
+] as const;
 
 const walkthrough = block(...QUICK_START, 'bash');
 /** Its first lines: the token and the headers every later snippet uses. */
@@ -159,6 +163,17 @@ describe("the README's and the guide's snippets, as written", () => {
     expect(signed).toEqual({ status: 'signed', revision: 1 });
     expect(exposures).toEqual([{ client: expect.any(String), quantity: 2 }]);
     expect(recalled).toEqual({ status: 'recalled' });
+  }, 60_000);
+
+  it('contact consent: a grant, the marketing list, a revoke, the state and history', async () => {
+    const { stdout } = await bash(`${session}\n${serviceAndClient}\n${block(...CONTACT_CONSENT, 'bash')}`);
+    const [granted, listed, consents] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(granted).toEqual({ status: 'granted', source: 'staff' });
+    expect(listed).toEqual([{ id: expect.any(String), phone: expect.anything() }]);
+    expect(consents).toEqual({ current: ['revoked'], history: ['revoked', 'granted'] });
   }, 60_000);
 
   it('online booking in three steps: enabled, a key, the script tag and the page it loads', async () => {

@@ -686,6 +686,11 @@ describe('every route of the route table', () => {
         );
         continue;
       }
+      // Form submissions (section 14, medical history): taken and read by the roles at the client's side, never analysts.
+      if (/^\/v1\/(form-submissions|clients\/\{id\}\/form-submissions)(\/|$)/.test(route.path)) {
+        expect([...roles].sort(), where).toEqual(['admin', 'front_desk', 'manager', 'provider']);
+        continue;
+      }
       // A lot's exposures (section 13, PHI: who was treated from it): admin, manager and provider; its recall: admin and manager.
       if (/^\/v1\/lots\/\{id\}\/(exposures|recall)$/.test(route.path)) {
         expect([...roles].sort(), where).toEqual(

@@ -66,6 +66,7 @@ describe('codecs decode what they read', () => {
       deposit: { type: 'none', value: 0 },
       active: true,
       provider_ids: [],
+      required_form_template_ids: [],
       version: 1,
       created_at: appointment.created_at,
       updated_at: appointment.updated_at,

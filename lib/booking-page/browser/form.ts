@@ -2,7 +2,8 @@ import { timeRefused, type BookingRequest, type HeldBookingRequest, type Problem
 
 /** The booking form's rules, apart from the DOM: its fields, their checks, the request, and what a refusal changes. */
 
-export type FieldName = keyof BookingRequest['client'] | 'notes';
+/** The client's text fields (not `consents`, which the page does not ask for) and the note. */
+export type FieldName = Exclude<keyof BookingRequest['client'], 'consents'> | 'notes';
 export type Values = Record<FieldName, string>;
 
 /** The fields in the form's order, with their labels (the contract's accessible names). */

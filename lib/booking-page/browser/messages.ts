@@ -34,6 +34,8 @@ export function describeProblem(problem: Problem, practice?: Practice | null): s
       return 'This provider can no longer be booked online. Please choose another time.';
     case 'APPOINTMENT_NOT_FOUND':
       return 'We could not find this booking. The link may be incomplete, or the appointment is over. Please contact the practice if you need help.';
+    case 'FORM_TEMPLATE_NOT_FOUND':
+      return 'This form is no longer needed for your booking. Reload the page to see the forms still to fill.';
     case 'SLOT_UNAVAILABLE':
       return 'Sorry, that time was just taken. The times shown are up to date: please choose another one.';
     // The page holds a time while the form is open (10 minutes), then books it with the hold.

@@ -1,3 +1,4 @@
+import type { CurrentConsent, ListedConsent, RecordedConsentChange } from '../contact-consent';
 import type { ClientView } from '../../schemas/resources';
 import type { SoftDeleted, Versioned } from './common';
 
@@ -15,6 +16,8 @@ export interface ConsentRecord extends Versioned {
   form_name: string;
   signed_at: string;
   appointment_id: string | null;
+  /** The form submission it was signed with (section 14); null for consents recorded directly. */
+  form_submission_id: string | null;
 }
 
 /** One normalised search term of a client (lib/domain/client-search), written with the client. */
@@ -23,4 +26,27 @@ export interface ClientSearchRecord {
   term: string;
   client_id: string;
   membership_status: string;
+}
+
+/** A client's contact consent state (lib/domain/contact-consent.ts): `version` is the number of changes recorded. */
+export interface ContactConsentStateRecord {
+  medspa_id: string;
+  client_id: string;
+  version: number;
+  current: CurrentConsent[];
+  updated_at: string;
+}
+
+/** One recorded contact consent change: written once, never changed (the table stream's `client.contact_consent_changed`). */
+export interface ContactConsentChangeRecord extends RecordedConsentChange {
+  medspa_id: string;
+  client_id: string;
+}
+
+/** A client on a marketing consent's list (`GET /v1/clients?consent=`) while that consent is granted. */
+export interface ConsentedClientRecord {
+  medspa_id: string;
+  consent: ListedConsent;
+  client_id: string;
+  since: string;
 }

@@ -14,3 +14,5 @@ export * from './scheduling';
 export * from './webhooks';
 export * from './plans';
 export * from './photos';
+export * from './event-feed';
+export * from './forms';
