@@ -4211,6 +4211,17 @@ export interface components {
              */
             version: number;
             /**
+             * @description Its kind.
+             * @example consent
+             * @enum {string}
+             */
+            kind: "intake" | "medical_history" | "consent" | "photo_release";
+            /**
+             * @description Whether the submission must carry `signature: { name }` (consent and photo release forms).
+             * @example true
+             */
+            signature_required: boolean;
+            /**
              * @description The text the client reads, Markdown.
              * @example I consent to treatment...
              */

@@ -282,6 +282,12 @@ export const FormNeeded = /* @__PURE__ */ schema(() =>
       template_id: OutId('formTemplate', 'The template.'),
       name: doc(z.string(), 'Its name (label the form with it).', 'Botox informed consent'),
       version: doc(z.number().check(z.int()), 'Its current version (what a submission is checked against).', 1),
+      kind: doc(z.enum(FORM_KINDS), 'Its kind.', 'consent'),
+      signature_required: doc(
+        z.boolean(),
+        'Whether the submission must carry `signature: { name }` (consent and photo release forms).',
+        true,
+      ),
       body_markdown: doc(z.string(), 'The text the client reads, Markdown.', 'I consent to treatment...'),
       fields: doc(z.array(FieldOut), 'The fields to fill.'),
     }),

@@ -12,11 +12,13 @@ import {
   expiryOf,
   NEVER,
   readinessOf,
+  needsSignature,
   signatureProblem,
   type Answers,
   type FormField,
   type FormsReadiness,
   type SubmissionSource,
+  type FormKind,
 } from '../domain/forms';
 import type {
   AppointmentRecord,
@@ -176,6 +178,9 @@ export interface FormNeeded {
   template_id: string;
   name: string;
   version: number;
+  kind: FormKind;
+  /** Whether a submission must carry `signature` (consent and photo release forms). */
+  signature_required: boolean;
   body_markdown: string;
   fields: FormField[];
 }
@@ -188,7 +193,6 @@ export interface FormNeeded {
 export async function formsStillNeeded(
   medspaId: string,
   appointment: Pick<AppointmentRecord, 'client_id' | 'service_id' | 'scheduled_at'>,
-  _now: Date,
 ): Promise<FormNeeded[]> {
   const [service, { catalog, summary }] = await Promise.all([
     getEntity(serviceCodec, medspaId, appointment.service_id),
@@ -208,6 +212,8 @@ export async function formsStillNeeded(
             template_id,
             name: template.name,
             version: template.version,
+            kind: template.kind,
+            signature_required: needsSignature(template.kind),
             body_markdown: template.body_markdown,
             fields: template.fields,
           },

@@ -21,7 +21,7 @@ export async function listBookingForms(
   now: Date,
 ): Promise<FormNeeded[]> {
   const appointment = await openedAppointment(medspaId, appointmentId, token, now);
-  const [practice, needed] = await Promise.all([readPractice(medspaId), formsStillNeeded(medspaId, appointment, now)]);
+  const [practice, needed] = await Promise.all([readPractice(medspaId), formsStillNeeded(medspaId, appointment)]);
   enabledSettingsOf(practice);
   return needed;
 }

@@ -453,6 +453,86 @@ describe('the booking page in chromium', () => {
     expectClean();
   }, 120_000);
 
+  it('after Booked, lists the forms the visit needs: filled by keyboard and mouse, a refusal marks its field, each submitted one shows Completed; staff see source public', async () => {
+    const history = await spa.staff<{ id: string }>('POST', '/v1/form-templates', {
+      name: 'Medical history',
+      kind: 'medical_history',
+      body_markdown: 'Tell us about your health.\n\nWe keep it private.',
+      fields: [
+        { key: 'allergies', label: 'Allergies', type: 'textarea', required: false },
+        { key: 'pregnant', label: 'I am pregnant or nursing', type: 'boolean', required: true },
+        { key: 'skin', label: 'Skin type', type: 'select', required: true, options: ['I', 'II', 'III'] },
+        { key: 'areas', label: 'Areas to treat', type: 'multiselect', required: true, options: ['Forehead', 'Lips'] },
+        { key: 'last_visit', label: 'Last treatment', type: 'date', required: false },
+      ],
+    });
+    const consent = await spa.staff<{ id: string }>('POST', '/v1/form-templates', {
+      name: 'Botox consent',
+      kind: 'consent',
+      body_markdown: 'I understand the risks of botulinum toxin.',
+      fields: [],
+    });
+    await spa.staff('PATCH', `/v1/services/${spa.botox}`, { required_form_template_ids: [history.id, consent.id] });
+
+    const page = await open(`/book?key=${spa.key}`);
+    await pickFirstTime(page, /Botox/, addDays(today(), 2));
+    await fillDetails(page, 'nora@example.com');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await focused(page.getByRole('heading', { name: 'Booked' }));
+
+    const medical = page.getByRole('form', { name: 'Medical history' });
+    await visible(medical);
+    await visible(medical.getByText('We keep it private.'));
+    await medical.getByLabel('Allergies (optional)').fill('Latex');
+    await medical.getByLabel('I am pregnant or nursing').check();
+    await medical.getByRole('group', { name: 'Areas to treat' }).getByLabel('Lips').check();
+    await medical.getByLabel('Last treatment (optional)').fill('2026-03-01');
+    // The skin type is left unchosen: the API refuses, the page marks the field.
+    await medical.getByRole('button', { name: 'Submit' }).click();
+    await focused(medical.getByRole('alert'));
+    await visible(medical.getByText('is required'));
+    await medical.getByLabel('Skin type').selectOption('II');
+    await medical.getByRole('button', { name: 'Submit' }).click();
+    await visible(medical.getByText('Completed'));
+
+    // The consent by keyboard: the signature, then Submit.
+    const signed = page.getByRole('form', { name: 'Botox consent' });
+    await signed.getByLabel('Your full name (signature)').focus();
+    await page.keyboard.type('Jane Doe');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await visible(signed.getByText('Completed'));
+
+    const booked = await lastBooked();
+    const detail = await spa.appointment(booked.appointment_id);
+    expect(detail.forms).toMatchObject({ missing: [], expired: [] });
+    const submissions = await spa.staff<any[]>('GET', `/v1/clients/${detail.client_id}/form-submissions`);
+    expect(submissions.map((s) => [s.template_id, s.source, s.answers, s.signature?.name ?? null]).sort()).toEqual(
+      [
+        [
+          history.id,
+          'public',
+          { allergies: 'Latex', pregnant: true, skin: 'II', areas: ['Lips'], last_visit: '2026-03-01' },
+          null,
+        ],
+        [consent.id, 'public', {}, 'Jane Doe'],
+      ].sort(),
+    );
+    const posts = (await exchanges()).filter((r) => r.method === 'POST' && r.url.endsWith('/forms'));
+    expect(posts.map((r) => r.status)).toEqual([400, 201, 201]);
+    expect(posts.every((r) => r.headers['x-booking-token'] === booked.manage_token)).toBe(true);
+
+    // The manage link shows no form left to fill.
+    await page.getByRole('link', { name: 'Manage your booking' }).click();
+    await visible(page.getByRole('heading', { name: 'Your booking' }));
+    const formReads = async () =>
+      (await exchanges()).filter((r) => r.method === 'GET' && new URL(r.url).pathname.endsWith('/forms'));
+    await expect.poll(async () => (await formReads()).length, { timeout: 15_000 }).toBe(2);
+    expect((await formReads())[1].answer.data).toEqual([]);
+    await count(page.getByRole('form')).toBe(0);
+    expectClean();
+  }, 120_000);
+
   it('book.js mounts the page in an iframe on another site; a booking through it works and the frame takes its height', async () => {
     const key = await spa.newKey([siteUrl]);
     const page = await open(`${siteUrl}/?key=${key}`);

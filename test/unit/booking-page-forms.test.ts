@@ -46,14 +46,25 @@ describe('formRequest: the body a filled form sends', () => {
   });
 
   it('leaves empty answers out (the API names the required ones missing), but an unticked box answers false', () => {
-    expect(formRequest(intake, [['allergies', '   '], ['skin', ''], ['last_visit', '']])).toEqual({
+    expect(
+      formRequest(intake, [
+        ['allergies', '   '],
+        ['skin', ''],
+        ['last_visit', ''],
+      ]),
+    ).toEqual({
       template_id: 'tpl-1',
       answers: { pregnant: false },
     });
   });
 
   it('sends no entry the template does not have, and a signature only for a form that needs one', () => {
-    expect(formRequest(intake, [['other', 'x'], [SIGNATURE, 'Jane Doe']]).answers).toEqual({ pregnant: false });
+    expect(
+      formRequest(intake, [
+        ['other', 'x'],
+        [SIGNATURE, 'Jane Doe'],
+      ]).answers,
+    ).toEqual({ pregnant: false });
     expect(formRequest(intake, [[SIGNATURE, 'Jane Doe']])).not.toHaveProperty('signature');
     const consent: PublicForm = { ...intake, kind: 'consent', signature_required: true, fields: [] };
     expect(formRequest(consent, [[SIGNATURE, ' Jane Doe ']])).toEqual({

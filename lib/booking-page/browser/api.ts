@@ -18,6 +18,7 @@ export type AvailabilityEntry = Schemas['PublicAvailabilityEntry'];
 export type Booking = Schemas['PublicBooking'];
 export type Hold = Schemas['PublicHold'];
 export type ErrorCode = Schemas['ErrorCode'];
+export type PublicForm = Schemas['FormNeeded'];
 
 /** The public operations by path, relative as the page calls them (so a stage path in its base stays). */
 type Public = {

@@ -22,64 +22,62 @@ export async function showForms(ctx: Context, box: HTMLElement, appointmentId: s
   if (!forms.length) return;
   const id = uid('forms');
   box.append(
-    h(
-      'section',
-      { class: 'step', 'aria-labelledby': id },
-      h('h2', { id }, 'Forms to fill before your visit'),
-      forms.map(formOf),
-    ),
+    h('section', { class: 'step', 'aria-labelledby': id }, h('h2', { id }, 'Forms for your visit'), forms.map(formOf)),
   );
 
   function formOf(template: PublicForm): HTMLFormElement {
     const nameId = uid('form');
     const errors = new Map<string, HTMLElement>();
-    // A field with its error line: a labelled input, a checkbox in its label, or a group of checkboxes
-    // under a legend; every input named by its key for FormData and described by the error line.
-    const row = (key: string, label: string, control: (ids: Record<string, string>) => HTMLElement, shape = 'label') => {
-      const id = uid('f');
-      const error = h('p', { id: `${id}-e`, class: 'field-error', hidden: true });
-      errors.set(key, error);
-      const group = shape === 'group';
-      const ids = { id, name: key, 'aria-describedby': error.id };
-      return h(
-        group ? 'fieldset' : 'div',
-        { class: 'field', 'aria-describedby': group ? error.id : null },
-        group ? h('legend', null, label) : shape === 'label' ? h('label', { for: id }, label) : null,
-        control(ids),
-        error,
-      );
-    };
-    const tick = (attrs: Record<string, string>, label: string) =>
-      h('label', { class: 'check' }, h('input', { ...attrs, type: 'checkbox' }), label);
-    const fields = template.fields.map(({ key, type, label: text, required, options = [] }) => {
-      const label = `${text}${required ? '' : ' (optional)'}`;
-      switch (type) {
-        case 'boolean':
-          return row(key, label, (ids) => tick({ ...ids, value: 'yes' }, label), 'check');
-        case 'multiselect':
-          return row(key, label, () => h('div', null, options.map((o) => tick({ name: key, value: o }, o))), 'group');
-        case 'select':
-          return row(key, label, (ids) =>
-            h('select', ids, h('option', { value: '' }, 'Choose…'), options.map((o) => h('option', null, o))),
+    const tick = (attrs: Record<string, string>, text: string) =>
+      h('label', { class: 'check' }, h('input', { ...attrs, type: 'checkbox' }), text);
+    // A form that needs a signature asks the client's name last, as a field of its own.
+    const signature = { key: SIGNATURE, label: 'Your full name (signature)', type: 'text', required: true };
+    // Each field with its error line: a labelled input, a checkbox in its label, or a group of
+    // checkboxes under a legend; every input named by its key for FormData, described by the error.
+    const fields = [...template.fields, ...(template.signature_required ? [signature] : [])].map(
+      ({ key, type, label, required, options = [] }: Omit<PublicForm['fields'][number], 'type'> & { type: string }) => {
+        const text = required ? label : `${label} (optional)`;
+        const id = uid('f');
+        const error = h('p', { id: `${id}e`, class: 'field-error', hidden: true });
+        errors.set(key, error);
+        const attrs = { id, name: key, 'aria-describedby': error.id };
+        if (type === 'multiselect')
+          return h(
+            'fieldset',
+            { class: 'field' },
+            h('legend', null, text),
+            options.map((o) => tick({ name: key, value: o }, o)),
+            error,
           );
-        case 'textarea':
-          return row(key, label, (ids) => h('textarea', { ...ids, rows: '3' }));
-        default:
-          return row(key, label, (ids) => h('input', { ...ids, type: type === 'date' ? 'date' : 'text' }));
-      }
-    });
+        const control =
+          type === 'select'
+            ? h(
+                'select',
+                attrs,
+                h('option', { value: '' }, 'Choose…'),
+                options.map((o) => h('option', null, o)),
+              )
+            : type === 'textarea'
+              ? h('textarea', { ...attrs, rows: '3' })
+              : h('input', { ...attrs, type: type === 'date' ? 'date' : 'text' });
+        return h(
+          'div',
+          { class: 'field' },
+          type === 'boolean' ? tick({ ...attrs, value: 'yes' }, text) : [h('label', { for: id }, text), control],
+          error,
+        );
+      },
+    );
     const error = h('p', { class: 'notice', role: 'alert', tabindex: '-1', hidden: true });
     const submit = h('button', { type: 'submit', class: 'primary' }, 'Submit');
     const submission = new Submission();
+    const heading = h('h3', { id: nameId }, template.name);
     const form = h(
       'form',
       { 'aria-labelledby': nameId, novalidate: true, onsubmit: send },
-      h('h3', { id: nameId }, template.name),
+      heading,
       template.body_markdown.split(/\n\s*\n/).map((text) => h('p', null, text)),
       fields,
-      template.signature_required
-        ? row(SIGNATURE, 'Your full name, as your signature', (ids) => h('input', { ...ids, autocomplete: 'name' }))
-        : null,
       error,
       submit,
     );
@@ -93,10 +91,15 @@ export async function showForms(ctx: Context, box: HTMLElement, appointmentId: s
       showMessage(error, null);
       submit.disabled = true;
       try {
-        await ctx.api.post('v1/public/bookings/{appointment_id}/forms', { params, body }, submission.keyFor(body), token);
+        await ctx.api.post(
+          'v1/public/bookings/{appointment_id}/forms',
+          { params, body },
+          submission.keyFor(body),
+          token,
+        );
         submission.settle();
         const done = h('p', { role: 'status', tabindex: '-1' }, 'Completed');
-        form.replaceChildren(h('h3', { id: nameId }, template.name), done);
+        form.replaceChildren(heading, done);
         done.focus();
       } catch (failure) {
         const problem = problemOf(failure);
@@ -104,7 +107,11 @@ export async function showForms(ctx: Context, box: HTMLElement, appointmentId: s
         submit.disabled = false;
         const marked = problem.details.filter((d) => errors.has(inputOf(d.path) ?? ''));
         for (const detail of marked) showMessage(errors.get(inputOf(detail.path)!)!, detail.message);
-        showMessage(error, marked.length ? 'Please check the answers marked above.' : describeProblem(problem, ctx.practice), true);
+        showMessage(
+          error,
+          marked.length ? 'Check the answers marked above.' : describeProblem(problem, ctx.practice),
+          true,
+        );
       }
     }
   }

@@ -11,7 +11,7 @@ export const SIGNATURE = ' signature';
  * trimmed text; an empty answer is left out, so the API says which required one is missing.
  */
 export function formRequest(form: PublicForm, entries: [string, string][]) {
-  const answers: Record<string, unknown> = {};
+  const answers: Record<string, string | boolean | string[]> = {};
   const valuesOf = (name: string) =>
     entries.filter(([key, value]) => key === name && value.trim()).map(([, value]) => value.trim());
   for (const field of form.fields) {
