@@ -14,6 +14,7 @@ import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
 import { treatmentRecordRoutes } from './treatment-records';
+import { waitlistRoutes } from './waitlist';
 import { webhookRoutes } from './webhooks';
 
 /**
@@ -31,6 +32,7 @@ export const routes = {
   ...treatmentRecordRoutes,
   ...holdRoutes,
   ...seriesRoutes,
+  ...waitlistRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...planRoutes,

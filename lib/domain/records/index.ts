@@ -14,3 +14,4 @@ export * from './scheduling';
 export * from './webhooks';
 export * from './plans';
 export * from './photos';
+export * from './waitlist';
