@@ -1,6 +1,7 @@
 import { heldInterval, type Buffers } from './held-time';
 import { isActive, type AppointmentStatus } from './status';
-import type { TimeSpan } from './records/waitlist';
+import type { TimeSpan, WaitlistEntryRecord } from './records/waitlist';
+import type { WaitlistEntry } from '../schemas/waitlist';
 
 /**
  * The waitlist's rules, pure (API reference, waitlist; docs/decisions/0032): which change frees
@@ -156,3 +157,27 @@ export function freedReleased<F extends { offered_to?: string; version: number; 
   const { offered_to: _ended, ...rest } = freed;
   return { ...rest, version: freed.version + 1, updated_at: at } as F;
 }
+
+/** An entry as answered: its status at `now` (a waiting one past `expires_at` is expired). */
+export const presentEntry = (entry: WaitlistEntryRecord, now: Date): WaitlistEntry => ({
+  id: entry.id,
+  client_id: entry.client_id,
+  service_id: entry.service_id,
+  provider_ids: entry.provider_ids,
+  windows: entry.windows,
+  expires_at: entry.expires_at,
+  status: entryStatus(entry, now.getTime()),
+  offer: entry.offer
+    ? {
+        hold_id: entry.offer.hold_id,
+        scheduled_at: entry.offer.scheduled_at,
+        provider_id: entry.offer.provider_id,
+        expires_at: entry.offer.expires_at,
+      }
+    : null,
+  appointment_id: entry.appointment_id,
+  version: entry.version,
+  created_at: entry.created_at,
+  updated_at: entry.updated_at,
+});
+

@@ -97,6 +97,25 @@ export const WaitlistEntry = /* @__PURE__ */ schema(() =>
 );
 export type WaitlistEntry = z.output<typeof WaitlistEntry>;
 
+/** `waitlist.offer_created`'s object: the entry with its offer, and whom to tell. */
+export const WaitlistOfferEvent = /* @__PURE__ */ schema(() =>
+  meta(
+    z.extend(WaitlistEntry, {
+      client: doc(
+        z.object({
+          id: OutId('client', 'The client.'),
+          first_name: doc(z.string(), 'First name.', 'Olivia'),
+          last_name: doc(z.string(), 'Last name.', 'Hart'),
+          email: doc(z.nullable(z.string()), 'Email, if any.', 'olivia.hart@example.com'),
+          phone: doc(z.nullable(z.string()), 'Phone, if any.', '+15555550123'),
+        }),
+        "The client's contact details as the offer was made, to tell them of it.",
+      ),
+    }),
+    { description: 'A waitlist entry with its new offer and the client to tell.', id: 'WaitlistOfferEvent' },
+  ),
+);
+
 export const ListWaitlistQuery = /* @__PURE__ */ schema(() =>
   z.extend(PageQuery, {
     service_id: z.optional(IdOf('service', 'Only entries of this service (oldest first); without it, all entries.')),

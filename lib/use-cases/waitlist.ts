@@ -15,10 +15,12 @@ import {
 } from '../db/waitlist';
 import type { WaitlistEntryRecord } from '../domain/records';
 import { utcMinuteOf } from '../domain/reminders';
-import { entryStatus, freedReleased } from '../domain/waitlist';
+import { freedReleased, presentEntry } from '../domain/waitlist';
 import { AppError, fieldError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { CreateWaitlistEntryInput, ListWaitlistQuery, WaitlistEntry } from '../schemas/waitlist';
+
+export { presentEntry };
 import { staffClientWrites } from './booking';
 import { bookHold, releaseHold } from './holds';
 import { toListResult, type ListResult } from './list-result';
@@ -29,29 +31,6 @@ import { toListResult, type ListResult } from './list-result';
  * released with the entry back to waiting in one write; the stream then moves the freed time on).
  * Offers themselves come from freed time only (lib/use-cases/waitlist-offers.ts).
  */
-
-/** An entry as answered: its status at `now` (a waiting one past `expires_at` is expired). */
-export const presentEntry = (entry: WaitlistEntryRecord, now: Date): WaitlistEntry => ({
-  id: entry.id,
-  client_id: entry.client_id,
-  service_id: entry.service_id,
-  provider_ids: entry.provider_ids,
-  windows: entry.windows,
-  expires_at: entry.expires_at,
-  status: entryStatus(entry, now.getTime()),
-  offer: entry.offer
-    ? {
-        hold_id: entry.offer.hold_id,
-        scheduled_at: entry.offer.scheduled_at,
-        provider_id: entry.offer.provider_id,
-        expires_at: entry.offer.expires_at,
-      }
-    : null,
-  appointment_id: entry.appointment_id,
-  version: entry.version,
-  created_at: entry.created_at,
-  updated_at: entry.updated_at,
-});
 
 const iso = (value: string) => new Date(value).toISOString();
 
