@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
-import { sweepWaitlist } from '../../lib/use-cases/waitlist-freed';
 import { call } from '../fixtures/api';
 import { makeProvider } from '../fixtures/builders';
 import { makeScene, type Scene } from '../fixtures/scheduling';
 import { eventTap } from '../fixtures/stream';
 import { useTableStream } from '../fixtures/table-stream';
-import { at, bookedAt, cancel, entryOf, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
+import { at, bookedAt, cancel, entryOf, sweepAt, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
 
 /**
  * The waitlist (API reference, waitlist) on DynamoDB Local: entries through the API, freed time
@@ -85,7 +84,7 @@ describe('waitlist entries', () => {
     expect((await entryOf(scene, entry.id)).status).toBe('expired');
     const stored = () => call('GET', `/v1/waitlist?service_id=${scene.service.id}&status=expired`, staff(scene));
     expect((await stored()).body.data).toEqual([]);
-    await sweepWaitlist(later);
+    await sweepAt(later);
     expect((await stored()).body.data.map((e: { id: string }) => e.id)).toEqual([entry.id]);
   });
 });
@@ -145,14 +144,14 @@ describe('offers of freed time', () => {
     const afterExpiry = new Date(Date.parse(offeredB.offer.expires_at) + 60_000);
     setClock(() => afterExpiry);
     expect(codeOf(await call('POST', `/v1/waitlist/${b.id}/accept`, staff(scene)))).toBe('OFFER_EXPIRED');
-    await sweepWaitlist(afterExpiry);
+    await sweepAt(afterExpiry);
     // The sweep's own hold is on the stream: draining it arms its expiry and offers nothing more.
     await worker.drain();
     const offeredC = await entryOf(scene, c.id);
     expect(offeredC.status).toBe('offered');
     expect((await entryOf(scene, b.id)).status).toBe('waiting');
     // A second sweep changes nothing.
-    await sweepWaitlist(afterExpiry);
+    await sweepAt(afterExpiry);
     expect((await entryOf(scene, c.id)).offer).toEqual(offeredC.offer);
 
     // Accept: booked through the hold, the entry booked, the others still waiting.
