@@ -13,8 +13,7 @@ export const LOCAL_SWEEP_SPEEDUP = 4;
 /** A local sweep's interval: its worker's schedule (lib/workers) sped up by LOCAL_SWEEP_SPEEDUP. */
 export const localSweepEveryMs = (
   worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' | 'sweepWaitlist' = 'sweepReminders',
-) =>
-  (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
+) => (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
 
 /**
  * The event half of `npm start`, in process, as the workers of lib/workers run on AWS: the table

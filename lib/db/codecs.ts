@@ -363,7 +363,10 @@ export const waitlistOfferCodec = codec<R.WaitlistOfferRecord, 'WAITLIST_OFFER'>
   keys: (o) => waitlistOfferKey(o.medspa_id, o.hold_id),
   stored: S.storedWaitlistOffer,
   // It carries contact details: gone a day after the offer expires.
-  encode: (o) => ({ ...o, expires_at: Math.ceil(Date.parse(o.entry.offer?.expires_at ?? o.created_at) / 1000) + 86_400 }),
+  encode: (o) => ({
+    ...o,
+    expires_at: Math.ceil(Date.parse(o.entry.offer?.expires_at ?? o.created_at) / 1000) + 86_400,
+  }),
 });
 export const waitlistDueCodec = codec<R.WaitlistDueRecord, 'WAITLIST_DUE'>('WAITLIST_DUE', {
   keyFields: ['due_minute', 'medspa_id', 'kind', 'id'],

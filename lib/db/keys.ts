@@ -426,7 +426,8 @@ export const idempotencyKey = (medspaId: string, clientId: string, key: string):
 export const waitlistByServiceIndexPk = (medspaId: string, serviceId: string) =>
   `${practicePrefix(medspaId)}#WAITLIST_SVC#${serviceId}`;
 /** Entries still waiting for an offer (gsi2, sparse: only while `waiting`), by service, oldest first: what freed time is matched against. */
-export const waitingIndexPk = (medspaId: string, serviceId: string) => `${practicePrefix(medspaId)}#WAITING#${serviceId}`;
+export const waitingIndexPk = (medspaId: string, serviceId: string) =>
+  `${practicePrefix(medspaId)}#WAITING#${serviceId}`;
 export const waitlistEntryIndexKeys = (
   medspaId: string,
   serviceId: string,

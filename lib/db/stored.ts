@@ -858,7 +858,10 @@ type Of<S extends z.ZodMiniType> = z.output<S>;
 export type StoredChecks = [
   Check<
     Exact<
-      Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins' | 'cancellation_policy' | 'waitlist_offer_minutes'>,
+      Omit<
+        Of<typeof storedPractice>,
+        'online_booking' | 'allowed_origins' | 'cancellation_policy' | 'waitlist_offer_minutes'
+      >,
       Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins' | 'cancellation_policy' | 'waitlist_offer_minutes'>
     >
   >,

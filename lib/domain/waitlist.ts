@@ -80,7 +80,8 @@ export function freedByAppointment(
 }
 
 /** The time a hold frees when released (`release`) or when it expires (`expiry`). */
-export const freedByHold = (hold: Claimant, cause: 'release' | 'expiry'): FreedSpan => spanOf(hold, `${hold.id}#${cause}`);
+export const freedByHold = (hold: Claimant, cause: 'release' | 'expiry'): FreedSpan =>
+  spanOf(hold, `${hold.id}#${cause}`);
 
 /** What matching needs of an entry. */
 export interface Waiting {
@@ -180,4 +181,3 @@ export const presentEntry = (entry: WaitlistEntryRecord, now: Date): WaitlistEnt
   created_at: entry.created_at,
   updated_at: entry.updated_at,
 });
-

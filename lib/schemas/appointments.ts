@@ -137,7 +137,10 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         { examples: [null] },
       ),
       waitlist_entry_id: z.optional(
-        OutId('waitlistEntry', 'The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.'),
+        OutId(
+          'waitlistEntry',
+          'The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.',
+        ),
       ),
       ...Timestamps,
     }),

@@ -73,7 +73,12 @@ export const WaitlistEntry = /* @__PURE__ */ schema(() =>
       service_id: OutId('service', 'The service wanted.'),
       provider_ids: doc(z.nullable(z.array(z.string())), 'The providers accepted; null: any certified one.', null),
       windows: doc(
-        z.array(z.object({ start: Instant('Window start (UTC).', EXAMPLE_TIME.start), end: Instant('Window end (UTC).', EXAMPLE_TIME.end) })),
+        z.array(
+          z.object({
+            start: Instant('Window start (UTC).', EXAMPLE_TIME.start),
+            end: Instant('Window end (UTC).', EXAMPLE_TIME.end),
+          }),
+        ),
         'When the client can come.',
         [{ start: EXAMPLE_TIME.start, end: EXAMPLE_TIME.end }],
       ),
@@ -84,7 +89,11 @@ export const WaitlistEntry = /* @__PURE__ */ schema(() =>
         'waiting',
       ),
       offer: doc(z.nullable(Offer), 'The current offer (status offered), else null.', null),
-      appointment_id: doc(z.nullable(z.string()), 'The appointment booked from its offer (status booked), else null.', null),
+      appointment_id: doc(
+        z.nullable(z.string()),
+        'The appointment booked from its offer (status booked), else null.',
+        null,
+      ),
       version: doc(z.number().check(z.int()), 'Version, +1 per change.', 1),
       created_at: Instant('When it was made (UTC).'),
       updated_at: Instant('Last change (UTC).', EXAMPLE_TIME.updated),

@@ -51,11 +51,17 @@ export async function endOffer(offer: WaitlistOfferRecord, now: Date) {
       const at = now.toISOString();
       const actions = [
         ...(entry?.status === 'offered' && entry.offer?.hold_id === offer.hold_id
-          ? [entryChangeAction({ ...entry, status: 'waiting', offer: null, version: entry.version + 1, updated_at: at })]
+          ? [
+              entryChangeAction({
+                ...entry,
+                status: 'waiting',
+                offer: null,
+                version: entry.version + 1,
+                updated_at: at,
+              }),
+            ]
           : []),
-        ...(freed && freed.offered_to === offer.entry_id
-          ? [freedChangeAction(freedReleased(freed, at))]
-          : []),
+        ...(freed && freed.offered_to === offer.entry_id ? [freedChangeAction(freedReleased(freed, at))] : []),
       ];
       if (actions.length === 0) return { done: undefined };
       const outcome = await transact(actions.map((action) => ({ name: 'change', action })));
@@ -133,7 +139,7 @@ async function sweepDue(due: WaitlistDueRecord, now: Date): Promise<boolean> {
     return true;
   }
   const entry = await getWaitlistEntry(due.medspa_id, due.id);
-  if (!entry || entry.status !== 'waiting') return true;
+  if (entry?.status !== 'waiting') return true;
   if (entryStatus(entry, now.getTime()) !== 'expired') return false;
   // Stored as expired, so `?status=` lists it so too (its read already answers expired).
   await transact([

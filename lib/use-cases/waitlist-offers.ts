@@ -69,7 +69,7 @@ async function tryOffer(
       getFreed(medspaId, freedRead.id),
       readEntities(medspaId, [{ type: 'CLIENT', id: entryRead.client_id }]),
     ]);
-    if (!entry || entry.status !== 'waiting' || entry.version !== entryRead.version) throw new Raced();
+    if (entry?.status !== 'waiting' || entry.version !== entryRead.version) throw new Raced();
     if (!freed || freed.offered_to || freed.offered.includes(entry.id)) throw new Raced();
     const client = reads.entity('CLIENT', entry.client_id);
     // A client erased since it waited: its entry is passed over.

@@ -164,7 +164,13 @@ export async function declineOffer(
 ): Promise<WaitlistEntry> {
   const entry = await readEntry(medspaId, id);
   if (entry.status !== 'offered' || !entry.offer) throw new AppError('NO_ACTIVE_OFFER');
-  await releaseOfferHold(medspaId, entry, (current) => changed(current, { status: 'waiting', offer: null }, now), now, writes);
+  await releaseOfferHold(
+    medspaId,
+    entry,
+    (current) => changed(current, { status: 'waiting', offer: null }, now),
+    now,
+    writes,
+  );
   return presentEntry(await readEntry(medspaId, id), now);
 }
 
@@ -194,8 +200,7 @@ export async function cancelWaitlistEntry(
 ): Promise<{ id: string; deleted: true }> {
   const entry = await readEntry(medspaId, id);
   if (options.ifMatch !== undefined && options.ifMatch !== entry.version) throw new AppError('VERSION_CONFLICT');
-  if (entry.status === 'booked')
-    throw new AppError('CONFLICT', 'The entry was booked: cancel its appointment instead');
+  if (entry.status === 'booked') throw new AppError('CONFLICT', 'The entry was booked: cancel its appointment instead');
   if (entry.status === 'cancelled') return { id, deleted: true };
   const cancel = (current: WaitlistEntryRecord) => changed(current, { status: 'cancelled' }, options.now);
   if (entry.status === 'offered' && entry.offer) {

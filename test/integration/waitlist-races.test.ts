@@ -56,7 +56,11 @@ describe('waitlist races', () => {
       ),
     ]);
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
-    const listed = await call('GET', `/v1/appointments?provider_id=${scene.provider.id}&status=scheduled`, staff(scene));
+    const listed = await call(
+      'GET',
+      `/v1/appointments?provider_id=${scene.provider.id}&status=scheduled`,
+      staff(scene),
+    );
     expect(listed.body.data).toHaveLength(1);
   });
 
@@ -73,7 +77,9 @@ describe('waitlist races', () => {
     await worker.concurrently(cancels);
     await worker.drain();
     expect((await entryOf(scene, entry.id)).status).toBe('offered');
-    expect(await liveHoldsOf(scene, scene.provider.id)).toEqual(new Set([(await entryOf(scene, entry.id)).offer.hold_id]));
+    expect(await liveHoldsOf(scene, scene.provider.id)).toEqual(
+      new Set([(await entryOf(scene, entry.id)).offer.hold_id]),
+    );
   });
 
   it('two cancels freeing overlapping time at once, two entries: one offer per freed time, one per entry', async () => {

@@ -58,7 +58,12 @@ describe('waitlist entries', () => {
     const post = (body: Record<string, unknown>) =>
       call('POST', '/v1/waitlist', {
         ...staff(scene),
-        body: { client_id: scene.client.id, service_id: scene.service.id, windows: [windowOf('09:00', '10:00')], ...body },
+        body: {
+          client_id: scene.client.id,
+          service_id: scene.service.id,
+          windows: [windowOf('09:00', '10:00')],
+          ...body,
+        },
       });
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect(codeOf(await post({ client_id: unknown, service_id: unknown }))).toBe('CLIENT_NOT_FOUND');
@@ -95,7 +100,9 @@ describe('offers of freed time', () => {
     const worker = waitlistWorker();
     const tap = eventTap();
     // Offers live 5 minutes in this practice.
-    expect((await call('PATCH', '/v1/practice', { ...staff(scene), body: { waitlist_offer_minutes: 5 } })).status).toBe(200);
+    expect((await call('PATCH', '/v1/practice', { ...staff(scene), body: { waitlist_offer_minutes: 5 } })).status).toBe(
+      200,
+    );
     const appointment = await bookedAt(scene, '10:00');
     // Made in order (the fake clock moves on between them): oldest first is A, B, C.
     const start = Date.now();
@@ -199,7 +206,7 @@ describe('offers of freed time', () => {
     expect((await entryOf(scene, entry.id)).status).toBe('waiting');
     await cancel(scene, blocker.id);
     await worker.drain();
-    expect((await entryOf(scene, entry.id))).toMatchObject({
+    expect(await entryOf(scene, entry.id)).toMatchObject({
       status: 'offered',
       offer: { scheduled_at: new Date(at('11:00')).toISOString() },
     });

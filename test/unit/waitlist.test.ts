@@ -42,12 +42,15 @@ describe('freed time', () => {
   it('a cancel, a no-show, a delete and a move of an active appointment free its held time; other changes free nothing', () => {
     const before = appointment({ buffer_before_minutes: 15, buffer_after_minutes: 10 });
     const span = { medspaId: 'p1', providerId: 'pr1', serviceId: 's1', start: T('09:45'), end: T('11:10') };
-    expect(freedByAppointment(before, { ...before, status: 'cancelled', version: 2 })).toEqual({ id: 'a1#v2', ...span });
+    expect(freedByAppointment(before, { ...before, status: 'cancelled', version: 2 })).toEqual({
+      id: 'a1#v2',
+      ...span,
+    });
     expect(freedByAppointment(before, { ...before, status: 'no_show', version: 3 })).toEqual({ id: 'a1#v3', ...span });
     expect(freedByAppointment(before, null)).toEqual({ id: 'a1#deleted', ...span });
-    expect(freedByAppointment(before, { ...before, scheduled_at: T('14:00'), end_at: T('15:00'), version: 2 })?.id).toBe(
-      'a1#v2',
-    );
+    expect(
+      freedByAppointment(before, { ...before, scheduled_at: T('14:00'), end_at: T('15:00'), version: 2 })?.id,
+    ).toBe('a1#v2');
     expect(freedByAppointment(before, { ...before, provider_id: 'pr2', version: 2 })?.providerId).toBe('pr1');
     expect(freedByAppointment(before, { ...before, status: 'confirmed', version: 2 })).toBeNull();
     expect(freedByAppointment(before, { ...before, status: 'completed', version: 2 })).toBeNull();
