@@ -1079,7 +1079,7 @@ export interface paths {
         };
         /**
          * List waitlist entries: a service's oldest first, or all; by status
-         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["listWaitlist"];
         put?: never;
@@ -1103,7 +1103,7 @@ export interface paths {
         };
         /**
          * A waitlist entry, with its current offer
-         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
          */
         get: operations["getWaitlistEntry"];
         put?: never;
@@ -3984,12 +3984,8 @@ export interface components {
             series_id?: string | null;
             /** @example null */
             client_plan_id?: string | null;
-            /**
-             * Format: uuid
-             * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-             * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-             */
-            waitlist_entry_id?: string;
+            /** @example null */
+            waitlist_entry_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -4126,12 +4122,8 @@ export interface components {
             series_id?: string | null;
             /** @example null */
             client_plan_id?: string | null;
-            /**
-             * Format: uuid
-             * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-             * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-             */
-            waitlist_entry_id?: string;
+            /** @example null */
+            waitlist_entry_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -5560,12 +5552,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-                     * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-                     */
-                    waitlist_entry_id?: string;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -5737,12 +5725,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-                     * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-                     */
-                    waitlist_entry_id?: string;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -5909,12 +5893,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-                     * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-                     */
-                    waitlist_entry_id?: string;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -6081,12 +6061,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-                     * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-                     */
-                    waitlist_entry_id?: string;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -10221,12 +10197,8 @@ export interface operations {
                             series_id?: string | null;
                             /** @example null */
                             client_plan_id?: string | null;
-                            /**
-                             * Format: uuid
-                             * @description The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.
-                             * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
-                             */
-                            waitlist_entry_id?: string;
+                            /** @example null */
+                            waitlist_entry_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -14771,7 +14743,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -14860,7 +14832,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -14902,7 +14874,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -14991,7 +14963,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15033,7 +15005,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15121,7 +15093,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15163,7 +15135,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15251,7 +15223,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15293,7 +15265,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15381,7 +15353,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15469,7 +15441,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15557,7 +15529,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
-                 *           "waitlist_entry_id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"

@@ -263,7 +263,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     hold_id: z.optional(nullableText),
     series_id: z.optional(nullableText),
     client_plan_id: z.optional(nullableText),
-    waitlist_entry_id: z.optional(text),
+    waitlist_entry_id: z.optional(nullableText),
     ...versioned,
   }),
 );

@@ -136,11 +136,16 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         ),
         { examples: [null] },
       ),
-      waitlist_entry_id: z.optional(
-        OutId(
-          'waitlistEntry',
-          'The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); absent otherwise.',
+      waitlist_entry_id: meta(
+        z.optional(
+          z.nullable(
+            OutId(
+              'waitlistEntry',
+              'The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); null otherwise (absent on appointments booked before the waitlist existed).',
+            ),
+          ),
         ),
+        { examples: [null] },
       ),
       ...Timestamps,
     }),

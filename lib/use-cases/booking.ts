@@ -432,7 +432,7 @@ export function newAppointment(
     client_plan_id: fields.client_plan_id ?? null,
     // A series sets its own id on each of its appointments (lib/use-cases/series.ts).
     series_id: null,
-    ...(fields.waitlist_entry_id ? { waitlist_entry_id: fields.waitlist_entry_id } : {}),
+    waitlist_entry_id: fields.waitlist_entry_id ?? null,
     version: 1,
     created_at: at,
     updated_at: at,

@@ -77,6 +77,25 @@ export async function endOffer(offer: WaitlistOfferRecord, now: Date) {
   return offerNext(medspaId, offer.freed_id, now);
 }
 
+/**
+ * An offer's hold confirmed by `POST /v1/holds/{id}/confirm` rather than by the accept: its entry
+ * is booked all the same (the accept moves it in the confirm's own write; this catches the other way).
+ */
+async function offerConfirmedElsewhere(medspaId: string, holdId: string, appointmentId: string, now: Date) {
+  const offer = await getOfferOfHold(medspaId, holdId);
+  if (!offer) return;
+  const entry = await getWaitlistEntry(medspaId, offer.entry_id);
+  if (entry?.status !== 'offered' || entry.offer?.hold_id !== holdId) return;
+  const booked = { ...entry, status: 'booked' as const, appointment_id: appointmentId };
+  // A lost race means the entry moved on by another path: nothing to do.
+  await transact([
+    {
+      name: 'entry',
+      action: entryChangeAction({ ...booked, version: entry.version + 1, updated_at: now.toISOString() }),
+    },
+  ]);
+}
+
 /** A hold that ended without a booking: an offer's moves on; any other hold's time is freed time. */
 async function holdEnded(medspaId: string, holdId: string, cause: 'release' | 'expiry', now: Date) {
   const offer = await getOfferOfHold(medspaId, holdId);
@@ -107,6 +126,9 @@ export async function handleWaitlistRecord(record: StreamRecord, now: Date = clo
     }
     if (before?.status === 'active' && after?.status === 'released') {
       await holdEnded(after.medspa_id, after.id, 'release', now);
+    }
+    if (before?.status === 'active' && after?.status === 'confirmed' && after.appointment_id) {
+      await offerConfirmedElsewhere(after.medspa_id, after.id, after.appointment_id, now);
     }
   } catch (error) {
     logger.warn('waitlist stream record failed', { ...recordIds(record), error: (error as Error).name });

@@ -211,4 +211,31 @@ describe('offers of freed time', () => {
       offer: { scheduled_at: new Date(at('11:00')).toISOString() },
     });
   });
+
+  it("an offer's hold confirmed through POST /v1/holds/{id}/confirm books the entry too; a delete withdraws an offer and moves its time on", async () => {
+    const scene = await makeScene();
+    const worker = waitlistWorker();
+    const [ten, eleven] = [await bookedAt(scene, '10:00'), await bookedAt(scene, '11:00')];
+    const first = await waitlisted(scene, { windows: [windowOf('10:00', '11:00')] });
+    await cancel(scene, ten.id);
+    await worker.drain();
+    const offer = (await entryOf(scene, first.id)).offer;
+    const confirmed = await call('POST', `/v1/holds/${offer.hold_id}/confirm`, {
+      ...staff(scene),
+      body: { client_id: first.client_id },
+    });
+    expect(confirmed.status).toBe(201);
+    await worker.drain();
+    expect(await entryOf(scene, first.id)).toMatchObject({ status: 'booked', appointment_id: confirmed.body.data.id });
+
+    const a = await waitlisted(scene, { windows: [windowOf('11:00', '12:00')] });
+    const b = await waitlisted(scene, { windows: [windowOf('11:00', '12:00')] });
+    await cancel(scene, eleven.id);
+    await worker.drain();
+    expect((await entryOf(scene, a.id)).status).toBe('offered');
+    expect((await call('DELETE', `/v1/waitlist/${a.id}`, staff(scene))).status).toBe(200);
+    expect((await entryOf(scene, a.id)).status).toBe('cancelled');
+    await worker.drain();
+    expect((await entryOf(scene, b.id)).status).toBe('offered');
+  });
 });

@@ -81,8 +81,8 @@ export interface AppointmentRecord extends Versioned, PlacedTime {
   series_id?: string | null;
   /** The client plan whose unit it holds (section 12): null or absent when booked without one. */
   client_plan_id?: string | null;
-  /** The waitlist entry whose offer it was booked from (API reference, waitlist): absent otherwise. */
-  waitlist_entry_id?: string;
+  /** The waitlist entry whose offer it was booked from (API reference, waitlist): null otherwise, absent on those booked before the waitlist. */
+  waitlist_entry_id?: string | null;
 }
 
 /**
