@@ -99,10 +99,12 @@ describe('offers of freed time', () => {
     const scene = await makeScene();
     const worker = waitlistWorker();
     const tap = eventTap();
-    // Offers live 5 minutes in this practice.
-    expect((await call('PATCH', '/v1/practice', { ...staff(scene), body: { waitlist_offer_minutes: 5 } })).status).toBe(
-      200,
-    );
+    // Offers live 30 minutes by default, 5..1440 as set; 5 in this practice.
+    expect((await call('GET', '/v1/practice', staff(scene))).body.data.waitlist_offer_minutes).toBe(30);
+    const setting = (minutes: number) =>
+      call('PATCH', '/v1/practice', { ...staff(scene), body: { waitlist_offer_minutes: minutes } });
+    for (const wrong of [4, 1441]) expect(codeOf(await setting(wrong))).toBe('VALIDATION_ERROR');
+    expect((await setting(5)).body.data.waitlist_offer_minutes).toBe(5);
     const appointment = await bookedAt(scene, '10:00');
     // Made in order (the fake clock moves on between them): oldest first is A, B, C.
     const start = Date.now();
