@@ -19,8 +19,6 @@ import { freedReleased, presentEntry } from '../domain/waitlist';
 import { AppError, fieldError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { CreateWaitlistEntryInput, ListWaitlistQuery, WaitlistEntry } from '../schemas/waitlist';
-
-export { presentEntry };
 import { staffClientWrites } from './booking';
 import { bookHold, releaseHold } from './holds';
 import { toListResult, type ListResult } from './list-result';
