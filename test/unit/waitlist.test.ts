@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { waitlistOfferCodec } from '../../lib/db/codecs';
+import { eventsFromRecord } from '../../lib/events/from-record';
 import {
   candidateStarts,
   entryStatus,
@@ -114,4 +118,61 @@ it('an entry past expires_at reads expired while waiting; other statuses stand',
   expect(entryStatus({ status: 'waiting', expires_at: null }, NOW)).toBe('waiting');
   expect(entryStatus({ status: 'offered', expires_at: past }, NOW)).toBe('offered');
   expect(entryStatus({ status: 'booked', expires_at: past }, NOW)).toBe('booked');
+});
+
+describe('waitlist.offer_created', () => {
+  it("is the offer item's insert: the entry as offered and the client's contact details; nothing else emits it", () => {
+    const at = '2030-03-01T12:00:00.000Z';
+    const entry = {
+      id: randomUUID(),
+      medspa_id: randomUUID(),
+      client_id: randomUUID(),
+      service_id: randomUUID(),
+      provider_ids: null,
+      windows: [{ start: T('09:00'), end: T('13:00') }],
+      expires_at: null,
+      status: 'offered' as const,
+      offer: {
+        hold_id: randomUUID(),
+        scheduled_at: T('10:00'),
+        provider_id: randomUUID(),
+        expires_at: T('10:30'),
+        freed_id: 'x#v2',
+      },
+      appointment_id: null,
+      version: 2,
+      created_at: at,
+      updated_at: at,
+    };
+    const client = {
+      id: entry.client_id,
+      first_name: 'Olivia',
+      last_name: 'Hart',
+      email: 'o@example.com',
+      phone: null,
+    };
+    const item = waitlistOfferCodec.toItem({
+      medspa_id: entry.medspa_id,
+      hold_id: entry.offer.hold_id,
+      entry_id: entry.id,
+      freed_id: entry.offer.freed_id,
+      entry,
+      client,
+      created_at: at,
+    });
+    const image = marshall(item, { removeUndefinedValues: true });
+    const keys = marshall({ pk: item.pk, sk: item.sk });
+    const change = (eventName: string, images: object) => ({
+      eventID: 'e1',
+      eventName,
+      dynamodb: { Keys: keys, ...images },
+    });
+    const [event, ...rest] = eventsFromRecord(change('INSERT', { NewImage: image }), { now: new Date(at) });
+    expect(rest).toEqual([]);
+    expect(event).toMatchObject({ type: 'waitlist.offer_created', created_at: at, medspa_id: entry.medspa_id });
+    const { medspa_id: _practice, offer, ...shown } = entry;
+    const { freed_id: _freed, ...publicOffer } = offer;
+    expect(event!.data.object).toEqual({ ...shown, offer: publicOffer, client });
+    expect(eventsFromRecord(change('REMOVE', { OldImage: image }), { now: new Date(at) })).toEqual([]);
+  });
 });
