@@ -9,6 +9,7 @@ import type { Publish } from '../../lib/events/publish';
 import { applyStreamRecords } from '../../lib/use-cases/report-aggregation';
 import { sweepPlans } from '../../lib/use-cases/plan-renewals';
 import { sweepReminders, type SweepResult } from '../../lib/use-cases/reminders';
+import { processWaitlistRecords, sweepWaitlist } from '../../lib/use-cases/waitlist-freed';
 import { streamMappingOf, workers } from '../../lib/workers';
 import {
   latestStreamArn,
@@ -46,6 +47,7 @@ export const LOCAL_STREAM_WORKERS = (Object.keys(workers) as (keyof Workers)[]).
 const localConsumers = (options: EventSourceOptions, now: () => Date): Record<LocalStreamWorker, Consume> => ({
   streamToBus: (records) => processStreamRecords(records, { publish: options.publish, now }),
   aggregateReports: (records) => applyStreamRecords(records, { now }),
+  waitlistOffers: (records) => processWaitlistRecords(records, { now }),
 });
 
 /** Each mapping keeps its own position; the relay's file keeps its first name. */
@@ -79,6 +81,8 @@ export interface EventSourceOptions {
   sweepEveryMs: number;
   /** The plan sweep's interval (lib/use-cases/plan-renewals.ts); none without it (tests sweep plans themselves). */
   planSweepEveryMs?: number;
+  /** The waitlist sweep's interval (lib/use-cases/waitlist-freed.ts); none without it (tests sweep it themselves). */
+  waitlistSweepEveryMs?: number;
   /** Defaults to DATA_DIR: the stream checkpoint is kept there. */
   dataDir?: string;
   /** Poller tuning (tests), over each mapping's settings. */
@@ -120,11 +124,16 @@ export async function startEventSource(options: EventSourceOptions): Promise<Eve
     options.planSweepEveryMs === undefined
       ? undefined
       : repeatAsFunction('sweepPlans', options.planSweepEveryMs, () => sweepPlans(now()));
+  const waitlistSweeps =
+    options.waitlistSweepEveryMs === undefined
+      ? undefined
+      : repeatAsFunction('sweepWaitlist', options.waitlistSweepEveryMs, () => sweepWaitlist(now()));
 
   return {
     async stop() {
       await sweeps.stop();
       await planSweeps?.stop();
+      await waitlistSweeps?.stop();
       await Promise.all(pollers.map((poller) => poller.stop()));
     },
   };

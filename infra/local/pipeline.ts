@@ -11,8 +11,9 @@ import { startEventSource } from './event-source';
 export const LOCAL_SWEEP_SPEEDUP = 4;
 
 /** A local sweep's interval: its worker's schedule (lib/workers) sped up by LOCAL_SWEEP_SPEEDUP. */
-export const localSweepEveryMs = (worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' = 'sweepReminders') =>
-  (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
+export const localSweepEveryMs = (
+  worker: 'sweepReminders' | 'sweepWebhookRetries' | 'sweepPlans' | 'sweepWaitlist' = 'sweepReminders',
+) => (workers[worker].trigger.everyMinutes * 60_000) / LOCAL_SWEEP_SPEEDUP;
 
 /**
  * The event half of `npm start`, in process, as the workers of lib/workers run on AWS: the table
@@ -32,6 +33,7 @@ export async function startLocalPipeline(options: { sweepEveryMs?: number } = {}
     publish: (events) => delivery.publish(events),
     sweepEveryMs: options.sweepEveryMs ?? localSweepEveryMs(),
     planSweepEveryMs: localSweepEveryMs('sweepPlans'),
+    waitlistSweepEveryMs: localSweepEveryMs('sweepWaitlist'),
   });
   return {
     async stop() {

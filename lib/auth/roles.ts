@@ -24,6 +24,8 @@ export const ALLOW = {
   webhooks: ['admin', 'manager'],
   /** Waiving a late-cancel or no-show fee (API reference, section 11): money forgiven is a manager's call. */
   feeWaivers: ['admin', 'manager'],
+  /** The waitlist (API reference, waitlist): the front office's; analysts read it as they read everything. */
+  waitlistRead: ['admin', 'manager', 'front_desk', 'analyst'],
   /** Reports: not the front desk nor providers (API reference, authentication and access). */
   reports: ['admin', 'manager', 'analyst'],
   /** The event feed (API reference, section 15): what the practice emitted, for its integrations and analysts. */

@@ -1246,6 +1246,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List waitlist entries: a service's oldest first, or all; by status
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["listWaitlist"];
+        put?: never;
+        /**
+         * Put a client on the waitlist for a service (no offer is made until time frees up)
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["createWaitlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlist/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A waitlist entry, with its current offer
+         * @description Roles: admin, manager, front_desk, analyst. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        get: operations["getWaitlistEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Take a client off the waitlist (status cancelled; an offer is withdrawn and its time moves on)
+         * @description Roles: admin, manager, front_desk. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        delete: operations["deleteWaitlistEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlist/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book the entry's offered time (through its hold, in one atomic write); the entry becomes booked
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["acceptWaitlistOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/waitlist/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the offer: its hold is released, the entry waits again and the time goes to the next entry
+         * @description Roles: admin, manager, front_desk. Send an `Idempotency-Key` to make retries safe. Rate limited per credential (`RateLimit-*` headers; 429 with `Retry-After`).
+         */
+        post: operations["declineWaitlistOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -2573,6 +2661,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "waitlist.offer_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freed time was offered to a waitlist entry (held for it for the practice's `waitlist_offer_minutes`): the entry with its offer and the client's contact details
+         * @description The body is the `waitlist.offer_created` event. Answer any 2xx within 10 s; anything else is a failed attempt, retried with backoff (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then given up). Delivery is at least once: dedupe on `webhook-id`.
+         */
+        post: operations["onWaitlistOfferCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2931,6 +3039,11 @@ export interface components {
              * @example 1440
              */
             reminder_lead_minutes: number;
+            /**
+             * @description How long a waitlist offer's hold lives, in minutes (default 30).
+             * @example 30
+             */
+            waitlist_offer_minutes: number;
             /**
              * @description enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).
              * @example enabled
@@ -4425,6 +4538,8 @@ export interface components {
             series_id?: string | null;
             /** @example null */
             client_plan_id?: string | null;
+            /** @example null */
+            waitlist_entry_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -4561,6 +4676,8 @@ export interface components {
             series_id?: string | null;
             /** @example null */
             client_plan_id?: string | null;
+            /** @example null */
+            waitlist_entry_id?: string | null;
             /**
              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
              * @example 1
@@ -4822,6 +4939,120 @@ export interface components {
              * @example Ava R.
              */
             display_name: string;
+        };
+        /** @description A waitlist entry: a client waiting for a time of a service inside its windows. */
+        WaitlistEntry: {
+            /**
+             * Format: uuid
+             * @description The entry id.
+             * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client waiting.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The service wanted.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            service_id: string;
+            /**
+             * @description The providers accepted; null: any certified one.
+             * @example null
+             */
+            provider_ids: string[] | null;
+            /**
+             * @description When the client can come.
+             * @example [
+             *       {
+             *         "start": "2026-12-01T15:00:00.000Z",
+             *         "end": "2026-12-01T16:00:00.000Z"
+             *       }
+             *     ]
+             */
+            windows: {
+                /**
+                 * Format: date-time
+                 * @description Window start (UTC).
+                 * @example 2026-12-01T15:00:00.000Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @description Window end (UTC).
+                 * @example 2026-12-01T16:00:00.000Z
+                 */
+                end: string;
+            }[];
+            /**
+             * @description When it stops waiting (UTC); null: never.
+             * @example null
+             */
+            expires_at: string | null;
+            /**
+             * @description waiting; offered (see `offer`); booked (see `appointment_id`); expired (past `expires_at` while waiting); cancelled (deleted).
+             * @example waiting
+             * @enum {string}
+             */
+            status: "waiting" | "offered" | "booked" | "expired" | "cancelled";
+            /**
+             * @description The current offer (status offered), else null.
+             * @example null
+             */
+            offer: components["schemas"]["WaitlistOffer"] | null;
+            /**
+             * @description The appointment booked from its offer (status booked), else null.
+             * @example null
+             */
+            appointment_id: string | null;
+            /**
+             * @description Version, +1 per change.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was made (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+        };
+        /** @description The time offered to the entry, held for it until `expires_at`. */
+        WaitlistOffer: {
+            /**
+             * Format: uuid
+             * @description The hold on the offered time (`GET /v1/holds/{id}`).
+             * @example 0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e15
+             */
+            hold_id: string;
+            /**
+             * Format: date-time
+             * @description Start of the offered time (UTC).
+             * @example 2026-12-01T15:00:00.000Z
+             */
+            scheduled_at: string;
+            /**
+             * Format: uuid
+             * @description The provider of the offered time.
+             * @example 9c8b7a6d-5e4f-4d3c-9b2a-1f0e9d8c7b04
+             */
+            provider_id: string;
+            /**
+             * Format: date-time
+             * @description When the offer lapses (its hold's expiry, `waitlist_offer_minutes` after it was made).
+             * @example 2026-11-23T14:35:09.412Z
+             */
+            expires_at: string;
         };
         /** @description A retail product and its stock. */
         Product: {
@@ -5634,7 +5865,7 @@ export interface components {
              * @example appointment.status_changed
              * @enum {string}
              */
-            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "client.contact_consent_changed" | "treatment_record.signed" | "treatment_record.amended";
+            type: "appointment.created" | "appointment.updated" | "appointment.status_changed" | "appointment.cancelled" | "appointment.completed" | "appointment.fee_assessed" | "appointment.deleted" | "appointment.reminder" | "client.created" | "client.updated" | "client.deleted" | "payment.received" | "consent.signed" | "product.low_stock" | "client_plan.sold" | "client_plan.paused" | "client_plan.resumed" | "client_plan.cancelled" | "client_plan.expired" | "client_plan.renewed" | "entitlement.used" | "lot.recalled" | "client.lot_exposure" | "client.contact_consent_changed" | "treatment_record.signed" | "treatment_record.amended" | "waitlist.offer_created";
             /**
              * Format: date-time
              * @description When it happened (UTC).
@@ -5982,6 +6213,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -6153,6 +6386,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -6319,6 +6554,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -6485,6 +6722,8 @@ export interface components {
                     series_id?: string | null;
                     /** @example null */
                     client_plan_id?: string | null;
+                    /** @example null */
+                    waitlist_entry_id?: string | null;
                     /**
                      * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                      * @example 1
@@ -7902,6 +8141,152 @@ export interface components {
                 object: components["schemas"]["TreatmentRecord"];
             };
         };
+        /** @description Freed time was offered to a waitlist entry (held for it for the practice's `waitlist_offer_minutes`): the entry with its offer and the client's contact details. */
+        WaitlistOfferCreatedEvent: {
+            /**
+             * @description The event id, also the `webhook-id` header: the same on every delivery attempt, so dedupe on it.
+             * @example evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b
+             */
+            id: string;
+            /**
+             * @description The event type.
+             * @example waitlist.offer_created
+             * @constant
+             */
+            type: "waitlist.offer_created";
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The practice it happened in.
+             * @example 3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01
+             */
+            medspa_id: string;
+            /** @description `object`: the resource as GET shows it (after the change); `previous`, for changes: the old values of the fields that changed. */
+            data: {
+                object: components["schemas"]["WaitlistOfferEvent"];
+            };
+        };
+        /** @description A waitlist entry with its new offer and the client to tell. */
+        WaitlistOfferEvent: {
+            /**
+             * Format: uuid
+             * @description The entry id.
+             * @example 6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The client waiting.
+             * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+             */
+            client_id: string;
+            /**
+             * Format: uuid
+             * @description The service wanted.
+             * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+             */
+            service_id: string;
+            /**
+             * @description The providers accepted; null: any certified one.
+             * @example null
+             */
+            provider_ids: string[] | null;
+            /**
+             * @description When the client can come.
+             * @example [
+             *       {
+             *         "start": "2026-12-01T15:00:00.000Z",
+             *         "end": "2026-12-01T16:00:00.000Z"
+             *       }
+             *     ]
+             */
+            windows: {
+                /**
+                 * Format: date-time
+                 * @description Window start (UTC).
+                 * @example 2026-12-01T15:00:00.000Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @description Window end (UTC).
+                 * @example 2026-12-01T16:00:00.000Z
+                 */
+                end: string;
+            }[];
+            /**
+             * @description When it stops waiting (UTC); null: never.
+             * @example null
+             */
+            expires_at: string | null;
+            /**
+             * @description waiting; offered (see `offer`); booked (see `appointment_id`); expired (past `expires_at` while waiting); cancelled (deleted).
+             * @example waiting
+             * @enum {string}
+             */
+            status: "waiting" | "offered" | "booked" | "expired" | "cancelled";
+            /**
+             * @description The current offer (status offered), else null.
+             * @example null
+             */
+            offer: components["schemas"]["WaitlistOffer"] | null;
+            /**
+             * @description The appointment booked from its offer (status booked), else null.
+             * @example null
+             */
+            appointment_id: string | null;
+            /**
+             * @description Version, +1 per change.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was made (UTC).
+             * @example 2026-11-23T14:05:09.412Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (UTC).
+             * @example 2026-11-23T14:32:51.006Z
+             */
+            updated_at: string;
+            /** @description The client's contact details as the offer was made, to tell them of it. */
+            client: {
+                /**
+                 * Format: uuid
+                 * @description The client.
+                 * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                 */
+                id: string;
+                /**
+                 * @description First name.
+                 * @example Olivia
+                 */
+                first_name: string;
+                /**
+                 * @description Last name.
+                 * @example Hart
+                 */
+                last_name: string;
+                /**
+                 * @description Email, if any.
+                 * @example olivia.hart@example.com
+                 */
+                email: string | null;
+                /**
+                 * @description Phone, if any.
+                 * @example +15555550123
+                 */
+                phone: string | null;
+            };
+        };
         /** @description POST /v1/webhooks/{id}/test: sent to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -8003,6 +8388,8 @@ export type AvailabilityEntry = components['schemas']['AvailabilityEntry'];
 export type Hold = components['schemas']['Hold'];
 export type PublicHold = components['schemas']['PublicHold'];
 export type PublicProvider = components['schemas']['PublicProvider'];
+export type WaitlistEntry = components['schemas']['WaitlistEntry'];
+export type WaitlistOffer = components['schemas']['WaitlistOffer'];
 export type Product = components['schemas']['Product'];
 export type StockAdjustment = components['schemas']['StockAdjustment'];
 export type Lot = components['schemas']['Lot'];
@@ -8051,6 +8438,8 @@ export type ClientContactConsentChangedEvent = components['schemas']['ClientCont
 export type ContactConsentEvent = components['schemas']['ContactConsentEvent'];
 export type TreatmentRecordSignedEvent = components['schemas']['TreatmentRecordSignedEvent'];
 export type TreatmentRecordAmendedEvent = components['schemas']['TreatmentRecordAmendedEvent'];
+export type WaitlistOfferCreatedEvent = components['schemas']['WaitlistOfferCreatedEvent'];
+export type WaitlistOfferEvent = components['schemas']['WaitlistOfferEvent'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
@@ -8694,6 +9083,11 @@ export interface operations {
                      * @example 1440
                      */
                     reminder_lead_minutes?: number;
+                    /**
+                     * @description How long a waitlist offer's hold lives, in minutes (5-1440, default 30), whatever the limits of `POST /v1/holds`; applies to offers made afterwards.
+                     * @example 30
+                     */
+                    waitlist_offer_minutes?: number;
                     /**
                      * @description enabled, or waitlisted (early access: only the token exchange and GET /v1/practice answer).
                      * @example enabled
@@ -10563,6 +10957,8 @@ export interface operations {
                             series_id?: string | null;
                             /** @example null */
                             client_plan_id?: string | null;
+                            /** @example null */
+                            waitlist_entry_id?: string | null;
                             /**
                              * @description Starts at 1 and grows by 1 with every change; the `ETag` of single-resource answers, and what `If-Match` compares.
                              * @example 1
@@ -13027,6 +13423,269 @@ export interface operations {
             };
         };
     };
+    listWaitlist: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100. */
+                limit?: number;
+                /** @description The `pagination.next_cursor` of the previous page (opaque; bound to this list and its filters, valid 24 h). Omit for the first page. */
+                cursor?: string;
+                /** @description Only entries of this service (oldest first); without it, all entries. */
+                service_id?: string;
+                /** @description Only entries in this status. */
+                status?: "waiting" | "offered" | "booked" | "expired" | "cancelled";
+            };
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The result. */
+                        data: components["schemas"]["WaitlistEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+        };
+    };
+    createWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The client receiving the service (else 404 CLIENT_NOT_FOUND).
+                     * @example c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02
+                     */
+                    client_id: string;
+                    /**
+                     * Format: uuid
+                     * @description The service performed (else 404 SERVICE_NOT_FOUND; inactive: 400).
+                     * @example 5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03
+                     */
+                    service_id: string;
+                    /** @description The providers the client accepts (1-20); default: any provider certified for the service. */
+                    provider_ids?: string[];
+                    /**
+                     * @description When the client can come (1-10 windows, each end after its start).
+                     * @example [
+                     *       {
+                     *         "start": "2026-12-01T09:00:00-05:00",
+                     *         "end": "2026-12-01T13:00:00-05:00"
+                     *       }
+                     *     ]
+                     */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description Start of the window, with an offset.
+                         * @example 2026-12-01T09:00:00-05:00
+                         */
+                        start: string & unknown;
+                        /**
+                         * Format: date-time
+                         * @description End of the window (after start), with an offset.
+                         * @example 2026-12-01T13:00:00-05:00
+                         */
+                        end: string & unknown;
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description When the entry stops waiting (then `expired`); default: never (it still only fits times inside its windows).
+                     * @example 2026-12-01T13:00:00-05:00
+                     */
+                    expires_at?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+        };
+    };
+    getWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of your last read of this resource or list page (several may be listed, comma-separated; weak tags compare as strong ones). While it is still current the answer is 304 with no body: poll with it. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entry id (else 404 WAITLIST_ENTRY_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+        };
+    };
+    deleteWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only change the resource if its `version` is still this one: `"3"`, `W/"3"` or `3` (the `ETag` of your last read; `*` means no condition). A stale one answers 409 `VERSION_CONFLICT`; without the header the change is unconditional. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entry id (else 404 WAITLIST_ENTRY_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        /** @description The answer of every DELETE. */
+                        data: {
+                            /**
+                             * @description The id (or client_id) of what was deleted.
+                             * @example a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c07
+                             */
+                            id: string;
+                            /**
+                             * @description Always true.
+                             * @constant
+                             */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptWaitlistOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entry id (else 404 WAITLIST_ENTRY_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+        };
+    };
+    declineWaitlistOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 h replays the first answer; with a different body it is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Use a new random key (a UUID) per operation; the typed client adds one to every POST. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The entry id (else 404 WAITLIST_ENTRY_NOT_FOUND). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always true for successes.
+                         * @constant
+                         */
+                        success: true;
+                        data: components["schemas"]["WaitlistEntry"];
+                    };
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
@@ -14361,7 +15020,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, waitlist.offer_created, or "*" for all. */
                     events: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -14489,7 +15148,7 @@ export interface operations {
                      * @example https://hooks.glow-booking.example/medspa
                      */
                     url?: string;
-                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, or "*" for all. */
+                    /** @description Event types to receive: appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, waitlist.offer_created, or "*" for all. */
                     events?: string[];
                     /**
                      * @description A label for people (at most 500 characters).
@@ -14671,7 +15330,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `pagination.next_cursor` of an earlier page: the feed goes on after the last event that page read (opaque; bound to the practice, not to `types`, so a reader may change its filter and keep its place; valid 30 days). Omit to start at the oldest event kept. */
                 cursor?: string;
-                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
+                /** @description Only these event types: `a,b` or the parameter repeated (appointment.created, appointment.updated, appointment.status_changed, appointment.cancelled, appointment.completed, appointment.fee_assessed, appointment.deleted, appointment.reminder, client.created, client.updated, client.deleted, payment.received, consent.signed, product.low_stock, client_plan.sold, client_plan.paused, client_plan.resumed, client_plan.cancelled, client_plan.expired, client_plan.renewed, entitlement.used, lot.recalled, client.lot_exposure, client.contact_consent_changed, treatment_record.signed, treatment_record.amended, waitlist.offer_created). A page of a filtered feed may hold fewer than `limit` events (it reads a bounded stretch of the feed) while `has_more` is true: keep following `next_cursor`. */
                 types?: string | string[];
             };
             header?: {
@@ -15575,6 +16234,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15663,6 +16323,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15704,6 +16365,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15792,6 +16454,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15833,6 +16496,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15920,6 +16584,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -15961,6 +16626,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -16048,6 +16714,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -16089,6 +16756,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -16176,6 +16844,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -16263,6 +16932,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -16350,6 +17020,7 @@ export interface operations {
                  *           "hold_id": null,
                  *           "series_id": null,
                  *           "client_plan_id": null,
+                 *           "waitlist_entry_id": null,
                  *           "version": 1,
                  *           "created_at": "2026-11-23T14:05:09.412Z",
                  *           "updated_at": "2026-11-23T14:32:51.006Z"
@@ -17655,6 +18326,78 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TreatmentRecordAmendedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (any non-2xx, or no answer within 10 s): a failed attempt, retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWaitlistOfferCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (also `id` in the body): the same on every attempt of one event. Dedupe on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse ones far from your clock (the libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256(secret, "{webhook-id}.{webhook-timestamp}.{body}")>`; for 24 h after a secret rotation two, space-separated. Verify with any Standard Webhooks library (`standardwebhooks` on npm) and the subscription's `whsec_` secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_0f8e2a7c4b1d4e6f9a3b5c7d9e1f2a4b",
+                 *       "type": "waitlist.offer_created",
+                 *       "created_at": "2026-11-23T14:05:09.412Z",
+                 *       "medspa_id": "3f2b8c1e-7d4a-4e59-9b10-2c6d8e4f1a01",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b",
+                 *           "client_id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *           "service_id": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c03",
+                 *           "provider_ids": null,
+                 *           "windows": [
+                 *             {
+                 *               "start": "2026-12-01T15:00:00.000Z",
+                 *               "end": "2026-12-01T16:00:00.000Z"
+                 *             }
+                 *           ],
+                 *           "expires_at": null,
+                 *           "status": "waiting",
+                 *           "offer": null,
+                 *           "appointment_id": null,
+                 *           "version": 1,
+                 *           "created_at": "2026-11-23T14:05:09.412Z",
+                 *           "updated_at": "2026-11-23T14:32:51.006Z",
+                 *           "client": {
+                 *             "id": "c7d2e9f4-1a3b-4c5d-8e6f-7a8b9c0d1e02",
+                 *             "first_name": "Olivia",
+                 *             "last_name": "Hart",
+                 *             "email": "olivia.hart@example.com",
+                 *             "phone": "+15555550123"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WaitlistOfferCreatedEvent"];
             };
         };
         responses: {

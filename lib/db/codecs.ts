@@ -1,5 +1,6 @@
 import { onlineBookingOf } from '../domain/online-booking';
 import { HOLD_ITEM_RETENTION_SECONDS } from '../domain/holds';
+import { DEFAULT_WAITLIST_OFFER_MINUTES } from '../domain/waitlist';
 import type * as R from '../domain/records';
 import type * as z from '../schemas/zod';
 import { DataFailure } from './failure';
@@ -65,6 +66,11 @@ import {
   webhookDeliveryLookupIndexKeys,
   webhookRetryDueKey,
   webhookRetrySweepCheckpointKey,
+  waitlistEntryIndexKeys,
+  waitlistFreedKey,
+  waitlistDueKey,
+  waitlistOfferKey,
+  waitlistSweepCheckpointKey,
   type ClaimedResource,
   type EntityType,
   type Key,
@@ -198,6 +204,7 @@ export const practiceCodec = codec('PRACTICE', {
     online_booking: onlineBookingOf(stored.online_booking),
     allowed_origins: stored.allowed_origins ?? [],
     cancellation_policy: stored.cancellation_policy ?? null,
+    waitlist_offer_minutes: stored.waitlist_offer_minutes ?? DEFAULT_WAITLIST_OFFER_MINUTES,
   }),
 });
 export const providerCodec = collectionCodec('PROVIDER', S.storedProvider);
@@ -434,6 +441,41 @@ export const reminderSentCodec = codec<R.ReminderSentRecord, 'REMINDER_SENT'>('R
 export const reminderSweepCodec = codec<R.ReminderSweepRecord, 'REMINDER_SWEEP'>('REMINDER_SWEEP', {
   keyFields: [],
   keys: () => reminderSweepCheckpointKey(),
+  stored: S.storedReminderSweep,
+});
+
+/**
+ * The waitlist (docs/decisions/0032): entries (the `WAITLIST` collection, on the by-service index
+ * and, while waiting, the waiting index), freed times, offers by hold, holds due to expire by minute.
+ */
+export const waitlistEntryCodec = collectionCodec('WAITLIST', S.storedWaitlistEntry, (e) =>
+  waitlistEntryIndexKeys(e.medspa_id, e.service_id, e.created_at, e.id, e.status === 'waiting'),
+);
+/** A freed time's item vanishes (TTL) a day after its span ended. */
+export const waitlistFreedCodec = codec<R.WaitlistFreedRecord, 'WAITLIST_FREED'>('WAITLIST_FREED', {
+  keyFields: ['medspa_id', 'id'],
+  keys: (f) => waitlistFreedKey(f.medspa_id, f.id),
+  stored: S.storedWaitlistFreed,
+  encode: (f) => ({ ...f, expires_at: Math.ceil(Date.parse(f.end) / 1000) + 86_400 }),
+});
+export const waitlistOfferCodec = codec<R.WaitlistOfferRecord, 'WAITLIST_OFFER'>('WAITLIST_OFFER', {
+  keyFields: ['medspa_id', 'hold_id'],
+  keys: (o) => waitlistOfferKey(o.medspa_id, o.hold_id),
+  stored: S.storedWaitlistOffer,
+  // It carries contact details: gone a day after the offer expires.
+  encode: (o) => ({
+    ...o,
+    expires_at: Math.ceil(Date.parse(o.entry.offer?.expires_at ?? o.created_at) / 1000) + 86_400,
+  }),
+});
+export const waitlistDueCodec = codec<R.WaitlistDueRecord, 'WAITLIST_DUE'>('WAITLIST_DUE', {
+  keyFields: ['due_minute', 'medspa_id', 'kind', 'id'],
+  keys: (d) => waitlistDueKey(d.due_minute, d.medspa_id, d.kind, d.id),
+  stored: S.storedWaitlistDue,
+});
+export const waitlistSweepCodec = codec<R.ReminderSweepRecord, 'WAITLIST_SWEEP'>('WAITLIST_SWEEP', {
+  keyFields: [],
+  keys: () => waitlistSweepCheckpointKey(),
   stored: S.storedReminderSweep,
 });
 

@@ -36,7 +36,8 @@ export type EntityType =
   | 'LOT'
   | 'PHOTO'
   | 'FORM_TEMPLATE'
-  | 'FORM_SUBMISSION';
+  | 'FORM_SUBMISSION'
+  | 'WAITLIST';
 
 export const collectionPk = (medspaId: string, type: EntityType) => `${practicePrefix(medspaId)}#${type}`;
 
@@ -484,6 +485,55 @@ export const idempotencyKey = (medspaId: string, clientId: string, key: string):
   sk: key,
 });
 
+// ---- The waitlist (API reference, waitlist; docs/decisions/0032) --------------------------------
+
+/** A practice's waitlist entries by service (gsi1), oldest first: `GET /v1/waitlist?service_id=`. Entries themselves are the `WAITLIST` collection. */
+export const waitlistByServiceIndexPk = (medspaId: string, serviceId: string) =>
+  `${practicePrefix(medspaId)}#WAITLIST_SVC#${serviceId}`;
+/** Entries still waiting for an offer (gsi2, sparse: only while `waiting`), by service, oldest first: what freed time is matched against. */
+export const waitingIndexPk = (medspaId: string, serviceId: string) =>
+  `${practicePrefix(medspaId)}#WAITING#${serviceId}`;
+export const waitlistEntryIndexKeys = (
+  medspaId: string,
+  serviceId: string,
+  createdAt: string,
+  entryId: string,
+  waiting: boolean,
+) => ({
+  gsi1pk: waitlistByServiceIndexPk(medspaId, serviceId),
+  gsi1sk: `${createdAt}#${entryId}`,
+  ...(waiting ? { gsi2pk: waitingIndexPk(medspaId, serviceId), gsi2sk: `${createdAt}#${entryId}` } : {}),
+});
+
+/**
+ * A freed time (a cancel, no-show, delete, move, released or expired hold): who it is offered to
+ * now and who it was offered to before, so it goes to one entry at a time and never twice to one.
+ * Its id names its cause (`<appointment or hold id>#<version or release|expiry>`): a redelivered
+ * stream record finds the same item.
+ */
+export const waitlistFreedKey = (medspaId: string, freedId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#WAITLIST_FREED`,
+  sk: freedId,
+});
+
+/** An offer's hold -> its entry and freed time: a released or expired hold is an offer's when this item exists. */
+export const waitlistOfferKey = (medspaId: string, holdId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#WAITLIST_OFFER#${holdId}`,
+  sk: 'OFFER',
+});
+
+/**
+ * Holds and entries by the minute they expire (time leads, as in the reminders' due partitions):
+ * the waitlist sweep reads each minute since its checkpoint, moves an expired offer's time on,
+ * offers a plain hold's expired time, and marks an expired entry (docs/decisions/0032).
+ */
+export const waitlistDuePk = (utcMinute: string) => `WAITLIST_DUE#${utcMinute}`;
+export const waitlistDueKey = (utcMinute: string, medspaId: string, kind: 'hold' | 'entry', id: string): Key => ({
+  pk: waitlistDuePk(utcMinute),
+  sk: `${medspaId}#${kind}#${id}`,
+});
+export const waitlistSweepCheckpointKey = (): Key => ({ pk: 'WAITLIST_SWEEP', sk: 'CHECKPOINT' });
+
 // ---- Report aggregates (kept by the table stream, lib/use-cases/report-aggregation.ts) ----------
 
 /** Which aggregate generation reports read and the stream writes (and the one a rebuild is filling): one GetItem per report, cached by the stream. */
@@ -618,6 +668,11 @@ export const PARTITIONS = {
   formSubmissions: collectionPk(ANY_ID, 'FORM_SUBMISSION'),
   formsCatalog: formsCatalogKey(ANY_ID).pk,
   formsSummary: formsSummaryKey(ANY_ID, '*').pk,
+  waitlist: collectionPk(ANY_ID, 'WAITLIST'),
+  waitlistFreed: waitlistFreedKey(ANY_ID, '*').pk,
+  waitlistOffers: waitlistOfferKey(ANY_ID, ANY_ID).pk,
+  waitlistDue: waitlistDuePk('*'),
+  waitlistSweep: waitlistSweepCheckpointKey().pk,
 } as const;
 
 export type PartitionName = keyof typeof PARTITIONS;
@@ -642,6 +697,8 @@ export const INDEX_PARTITIONS = {
   webhookDeliveryLookup: { index: 'gsi2', pattern: webhookDeliveryLookupIndexKeys(ANY_ID, ANY_ID).gsi2pk },
   clientPhotos: { index: 'gsi2', pattern: clientPhotosIndexPk(ANY_ID, ANY_ID) },
   clientFormSubmissions: { index: 'gsi2', pattern: clientFormSubmissionsIndexPk(ANY_ID, ANY_ID) },
+  waitlistByService: { index: 'gsi1', pattern: waitlistByServiceIndexPk(ANY_ID, ANY_ID) },
+  waitingByService: { index: 'gsi2', pattern: waitingIndexPk(ANY_ID, ANY_ID) },
 } as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;

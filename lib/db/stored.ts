@@ -72,6 +72,7 @@ export const storedPractice = /* @__PURE__ */ built(() =>
     time_zone: text,
     currency: text,
     reminder_lead_minutes: count,
+    waitlist_offer_minutes: z.optional(count),
     api_access: z.enum(API_ACCESS),
     online_booking: z.optional(
       z.partial(
@@ -364,6 +365,7 @@ export const storedAppointment = /* @__PURE__ */ built(() =>
     hold_id: z.optional(nullableText),
     series_id: z.optional(nullableText),
     client_plan_id: z.optional(nullableText),
+    waitlist_entry_id: z.optional(nullableText),
     ...versioned,
   }),
 );
@@ -502,6 +504,53 @@ export const storedReminder = /* @__PURE__ */ built(() =>
     requested_by: text,
     appointment: storedAppointment,
   }),
+);
+
+// ---- The waitlist (docs/decisions/0032) ----
+const timeSpan = /* @__PURE__ */ built(() => z.object({ start: text, end: text }));
+export const storedWaitlistEntry = /* @__PURE__ */ built(() =>
+  z.object({
+    id: text,
+    medspa_id: text,
+    client_id: text,
+    service_id: text,
+    provider_ids: z.nullable(z.array(text)),
+    windows: z.array(timeSpan),
+    expires_at: nullableText,
+    status: z.enum(['waiting', 'offered', 'booked', 'expired', 'cancelled']),
+    offer: z.nullable(
+      z.object({ hold_id: text, scheduled_at: text, provider_id: text, expires_at: text, freed_id: text }),
+    ),
+    appointment_id: nullableText,
+    ...versioned,
+  }),
+);
+export const storedWaitlistFreed = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    id: text,
+    provider_id: text,
+    service_id: text,
+    start: text,
+    end: text,
+    offered_to: z.optional(text),
+    offered: z.array(text),
+    ...versioned,
+  }),
+);
+export const storedWaitlistOffer = /* @__PURE__ */ built(() =>
+  z.object({
+    medspa_id: text,
+    hold_id: text,
+    entry_id: text,
+    freed_id: text,
+    entry: storedWaitlistEntry,
+    client: z.object({ id: text, first_name: text, last_name: text, email: nullableText, phone: nullableText }),
+    created_at: text,
+  }),
+);
+export const storedWaitlistDue = /* @__PURE__ */ built(() =>
+  z.object({ medspa_id: text, kind: z.enum(['hold', 'entry']), id: text, due_minute: text }),
 );
 
 export const storedReminderDue = /* @__PURE__ */ built(() =>
@@ -926,8 +975,11 @@ type Of<S extends z.ZodMiniType> = z.output<S>;
 export type StoredChecks = [
   Check<
     Exact<
-      Omit<Of<typeof storedPractice>, 'online_booking' | 'allowed_origins' | 'cancellation_policy'>,
-      Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins' | 'cancellation_policy'>
+      Omit<
+        Of<typeof storedPractice>,
+        'online_booking' | 'allowed_origins' | 'cancellation_policy' | 'waitlist_offer_minutes'
+      >,
+      Omit<R.PracticeRecord, 'online_booking' | 'allowed_origins' | 'cancellation_policy' | 'waitlist_offer_minutes'>
     >
   >,
   Check<Exact<Of<typeof storedProvider>, R.ProviderRecord>>,
@@ -985,4 +1037,8 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedReportClientVisits>, R.ReportClientVisitsRecord>>,
   Check<Exact<Of<typeof storedReportStreamMarker>, R.ReportStreamMarkerRecord>>,
   Check<Exact<Of<typeof storedReportDay>, R.ReportDayRecord>>,
+  Check<Exact<Of<typeof storedWaitlistEntry>, R.WaitlistEntryRecord>>,
+  Check<Exact<Of<typeof storedWaitlistFreed>, R.WaitlistFreedRecord>>,
+  Check<Exact<Of<typeof storedWaitlistOffer>, R.WaitlistOfferRecord>>,
+  Check<Exact<Of<typeof storedWaitlistDue>, R.WaitlistDueRecord>>,
 ];

@@ -222,6 +222,14 @@ export const EVENT_CATALOG = {
     summary:
       'A signed treatment record was amended: the object is the new revision (its `revision`, `signed_by` and `amendment_reason`); earlier ones are on GET .../treatment-record/versions',
   },
+  'waitlist.offer_created': {
+    source: 'WAITLIST_OFFER',
+    object: 'waitlist_offer',
+    previous: false,
+    rule: 'AppointmentEvents',
+    summary:
+      "Freed time was offered to a waitlist entry (held for it for the practice's `waitlist_offer_minutes`): the entry with its offer and the client's contact details",
+  },
   'webhook.test': {
     source: null,
     object: 'webhook_test',

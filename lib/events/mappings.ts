@@ -4,6 +4,7 @@ import type { Kind, StoredChange } from '../db/stream';
 import { toLedgerEntry } from '../domain/plan-presenters';
 import { presentClient, toProduct } from '../domain/presenters';
 import { isRecall } from '../domain/recall';
+import { presentEntry } from '../domain/waitlist';
 import type { AppointmentRecord, ClientRecord } from '../domain/records';
 import type { EventSource, StreamEventType } from '../domain/events';
 import { objectSchemaOf } from '../schemas/events';
@@ -242,6 +243,14 @@ function treatmentRevisionEvents(change: StoredChange<'TREATMENT_REVISION'>): Dr
   return [{ type, object: objectOf(type, record, change), at: record.signed_at }];
 }
 
+/** An offer item, written once with its offer: the entry as offered, with the client's contact details. */
+function waitlistOfferEvents(change: StoredChange<'WAITLIST_OFFER'>): Draft[] {
+  if (change.change !== 'INSERT' || !change.after) return [];
+  const { entry, client, created_at: at } = change.after;
+  const object = { ...presentEntry(entry, new Date(at)), client };
+  return [{ type: 'waitlist.offer_created', object: objectOf('waitlist.offer_created', object, change), at }];
+}
+
 /** Each source kind of the table and its mapping; a source the table names without a mapping here does not compile. */
 export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[] } = {
   APPOINTMENT: appointmentEvents,
@@ -257,6 +266,7 @@ export const MAPPINGS: { [K in EventSource]: (change: StoredChange<K>) => Draft[
   TREATMENT_REVISION: treatmentRevisionEvents,
   // Each recorded change is written once (lib/db/contact-consents.ts): its insert is the event.
   CONTACT_CONSENT: onInsert<'CONTACT_CONSENT'>('client.contact_consent_changed', (change) => change.recorded_at),
+  WAITLIST_OFFER: waitlistOfferEvents,
 };
 
 /** The kinds the event pipeline decodes: the table's sources. */

@@ -16,6 +16,7 @@ import { reportRoutes } from './reports';
 import { resourceRoutes } from './resources';
 import { systemRoutes } from './system';
 import { treatmentRecordRoutes } from './treatment-records';
+import { waitlistRoutes } from './waitlist';
 import { webhookRoutes } from './webhooks';
 
 /**
@@ -34,6 +35,7 @@ export const routes = {
   ...treatmentRecordRoutes,
   ...holdRoutes,
   ...seriesRoutes,
+  ...waitlistRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...planRoutes,

@@ -136,6 +136,17 @@ export const Appointment = /* @__PURE__ */ schema(() =>
         ),
         { examples: [null] },
       ),
+      waitlist_entry_id: meta(
+        z.optional(
+          z.nullable(
+            OutId(
+              'waitlistEntry',
+              'The waitlist entry whose offer it was booked from (`POST /v1/waitlist/{id}/accept`); null otherwise (absent on appointments booked before the waitlist existed).',
+            ),
+          ),
+        ),
+        { examples: [null] },
+      ),
       ...Timestamps,
     }),
     {

@@ -67,6 +67,7 @@ export const EXAMPLE_ID = {
   photo: '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d1a',
   formTemplate: '6c7d8e9f-0a1b-4c2d-8e3f-4a5b6c7d8e1b',
   formSubmission: '7d8e9f0a-1b2c-4d3e-9f4a-5b6c7d8e9f1c',
+  waitlistEntry: '6d7e8f90-1a2b-4c3d-8e4f-5a6b7c8d9e1b',
 } as const;
 export type ExampleKind = keyof typeof EXAMPLE_ID;
 

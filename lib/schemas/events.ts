@@ -9,6 +9,7 @@ import { ClientPlanEvent, LedgerEntry } from './plans';
 import { ClientLotExposure, Lot, Product } from './products';
 import { Client } from './resources';
 import { TreatmentRecord } from './treatment-records';
+import { WaitlistOfferEvent } from './waitlist';
 
 /**
  * What webhook subscribers receive (API reference, webhooks and events): the envelope of each
@@ -47,6 +48,7 @@ export const EVENT_OBJECTS = {
   lot: Lot,
   client_lot_exposure: ClientLotExposure,
   client_contact_consent: ContactConsentEvent,
+  waitlist_offer: WaitlistOfferEvent,
 } as const satisfies Record<EventObject, z.ZodMiniObject>;
 
 /** The object schema of an event type. */

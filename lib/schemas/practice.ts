@@ -99,6 +99,11 @@ export const Practice = /* @__PURE__ */ schema(() =>
         'How long before an appointment the appointment.reminder event goes out.',
         1440,
       ),
+      waitlist_offer_minutes: doc(
+        z.number().check(z.int()),
+        "How long a waitlist offer's hold lives, in minutes (default 30).",
+        30,
+      ),
       api_access: ApiAccess,
       online_booking: OnlineBooking,
       allowed_origins: doc(
@@ -132,6 +137,11 @@ export const UpdatePracticeBody = /* @__PURE__ */ schema(() =>
           z.number().check(z.int(), z.gte(0), z.lte(60 * 24 * 14)),
           'Reminder lead time in minutes (0-20160); applies to appointments booked or moved afterwards.',
           1440,
+        ),
+        waitlist_offer_minutes: doc(
+          z.number().check(z.int(), z.gte(5), z.lte(1440)),
+          "How long a waitlist offer's hold lives, in minutes (5-1440, default 30), whatever the limits of `POST /v1/holds`; applies to offers made afterwards.",
+          30,
         ),
         api_access: ApiAccess,
         online_booking: doc(

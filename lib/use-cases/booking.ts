@@ -409,6 +409,7 @@ export function newAppointment(
     now: Date;
     hold_id?: string;
     client_plan_id?: string;
+    waitlist_entry_id?: string;
   },
 ): Appointment {
   const at = fields.now.toISOString();
@@ -431,6 +432,7 @@ export function newAppointment(
     client_plan_id: fields.client_plan_id ?? null,
     // A series sets its own id on each of its appointments (lib/use-cases/series.ts).
     series_id: null,
+    waitlist_entry_id: fields.waitlist_entry_id ?? null,
     version: 1,
     created_at: at,
     updated_at: at,

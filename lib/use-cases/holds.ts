@@ -79,6 +79,8 @@ export interface HoldRequest {
   ipHash?: string;
   /** The service's buffers when the caller has read it already: the placement then reads its buckets once. */
   buffers?: Buffers;
+  /** Writes that commit with the hold, built afresh each try (a waitlist offer's entry and freed time). */
+  alongside?: (hold: HoldRecord) => Promise<TransactItem[]>;
 }
 
 /** Places a hold: one TransactWriteItems of the hold, its claims and (public) its IP's ledger; lost races retried. */
@@ -133,9 +135,12 @@ export async function placeHold(
       holdPutAction(hold),
       planClaimChanges(hold.id, [], claimsOf(hold), reads, { hold: { expires_at: hold.expires_at } }),
       medspaId,
-      ledger && request.ipHash
-        ? [holdIpBookAction(medspaId, request.ipHash, ledger, { ...live, [hold.id]: hold.expires_at })]
-        : [],
+      [
+        ...(ledger && request.ipHash
+          ? [holdIpBookAction(medspaId, request.ipHash, ledger, { ...live, [hold.id]: hold.expires_at })]
+          : []),
+        ...((await request.alongside?.(hold)) ?? []),
+      ],
       writes,
     );
     return { result, done: () => ({ hold, reads, service }) };
@@ -191,7 +196,8 @@ export const showHold = async (medspaId: string, id: string, now: Date): Promise
 export async function releaseHold(
   medspaId: string,
   id: string,
-  options: { now: Date; writes?: RequestWrites },
+  /** `alongside`: writes that commit with the release, built afresh each try (a waitlist decline's entry). */
+  options: { now: Date; writes?: RequestWrites; alongside?: () => Promise<TransactItem[]> },
 ): Promise<{ id: string; deleted: true }> {
   return withRetries(async () => {
     const hold = await readHold(medspaId, id);
@@ -200,7 +206,10 @@ export async function releaseHold(
       holdTransitionAction(medspaId, id, { status: 'released' }, options.now.toISOString()),
       planClaimChanges(hold.id, claimsOf(hold), []),
       medspaId,
-      hold.ip_hash ? [holdIpReleaseAction(medspaId, hold.ip_hash, hold.id)] : [],
+      [
+        ...(hold.ip_hash ? [holdIpReleaseAction(medspaId, hold.ip_hash, hold.id)] : []),
+        ...((await options.alongside?.()) ?? []),
+      ],
       options.writes,
     );
     return { result, done: () => ({ id, deleted: true as const }) };
@@ -214,6 +223,8 @@ export interface HoldBooking {
   decide: (reads: BookingReads) => { clientId: string; writes: (appointment: Appointment) => TransactItem[] };
   fields: Pick<ConfirmHoldInput, 'notes' | 'internal_notes' | 'price_cents' | 'client_plan_id'> & {
     source: Appointment['source'];
+    /** A waitlist offer's accept: the entry the appointment is booked from. */
+    waitlist_entry_id?: string;
   };
   /** The deposit the integrator's processor charged: recorded as a `kind: deposit` payment in the confirm's own write. */
   deposit?: HeldDeposit;
@@ -320,6 +331,7 @@ export async function bookHold(
       now,
       hold_id: hold.id,
       client_plan_id: booking.fields.client_plan_id,
+      waitlist_entry_id: booking.fields.waitlist_entry_id,
     });
     const alongside: TransactItem[] = [
       holdTransitionAction(

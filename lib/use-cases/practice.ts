@@ -4,6 +4,7 @@ import { getPractice, putNewPractice, updatePractice } from '../db/practices';
 import type { UpdateOutcome } from '../db/update';
 import type { PracticeRecord } from '../domain/records';
 import { ONLINE_BOOKING_DEFAULTS, type OnlineBookingSettings } from '../domain/online-booking';
+import { DEFAULT_WAITLIST_OFFER_MINUTES } from '../domain/waitlist';
 import { AppError } from '../errors';
 import { retry } from '../retry';
 import type { Practice } from '../schemas/practice';
@@ -24,6 +25,7 @@ export type PracticeChanges = Partial<
     | 'time_zone'
     | 'currency'
     | 'reminder_lead_minutes'
+    | 'waitlist_offer_minutes'
     | 'api_access'
     | 'allowed_origins'
     | 'cancellation_policy'
@@ -92,6 +94,7 @@ export async function createPracticeWithAdmin(
     time_zone: input.time_zone ?? 'America/New_York',
     currency: input.currency ?? 'USD',
     reminder_lead_minutes: 1440,
+    waitlist_offer_minutes: DEFAULT_WAITLIST_OFFER_MINUTES,
     api_access: input.api_access ?? 'enabled',
     online_booking: { ...ONLINE_BOOKING_DEFAULTS },
     allowed_origins: [],

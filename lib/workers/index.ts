@@ -82,6 +82,34 @@ export interface WorkerDef {
   description: string;
 }
 
+/**
+ * What offering freed time takes (lib/use-cases/waitlist-offers.ts): the hold's placement (its
+ * reads and claims), the entry, the freed time and the offer item; a hold's expiry armed.
+ */
+const WAITLIST_OFFER_WRITES: TableWrites = {
+  holds: ['put'],
+  claims: ['put', 'update'],
+  waitlist: ['put'],
+  waitlistFreed: ['put'],
+  waitlistOffers: ['put'],
+  waitlistDue: ['put'],
+};
+const WAITLIST_OFFER_READS: TableReads = [
+  'claims',
+  'clients',
+  'equipment',
+  'holds',
+  'practice',
+  'providers',
+  'rooms',
+  'series',
+  'services',
+  'waitingByService',
+  'waitlist',
+  'waitlistFreed',
+  'waitlistOffers',
+];
+
 export const defineWorkers = <T extends Record<string, WorkerDef>>(workers: T): T => workers;
 
 export const workers = defineWorkers({
@@ -106,6 +134,7 @@ export const workers = defineWorkers({
         'PLAN_LEDGER',
         'REMINDER',
         'TREATMENT_REVISION',
+        'WAITLIST_OFFER',
       ],
     },
     module: 'functions/workers/streamToBus',
@@ -198,6 +227,38 @@ export const workers = defineWorkers({
     reservedConcurrency: 1,
     timeoutSeconds: 50,
     description: 'Every minute: due appointment reminders',
+  },
+  /**
+   * The waitlist (docs/decisions/0032): time freed by an appointment (cancel, no-show, delete,
+   * move) or a released hold is offered to the oldest fitting entry as a hold, placed by the holds'
+   * own placement; a new hold's expiry is armed for sweepWaitlist. Idempotent per record.
+   */
+  waitlistOffers: {
+    trigger: {
+      kind: 'stream',
+      batchSize: 100,
+      maxRetries: 5,
+      maxRecordAgeSeconds: 24 * 60 * 60,
+      // lib/use-cases/waitlist-freed.ts WAITLIST_STREAM_KINDS.
+      entities: ['APPOINTMENT', 'HOLD'],
+    },
+    module: 'functions/workers/waitlistOffers',
+    binds: { writes: WAITLIST_OFFER_WRITES, reads: WAITLIST_OFFER_READS },
+    timeoutSeconds: 60,
+    description: 'DynamoDB stream -> waitlist offers of freed time (holds), hold expiries armed',
+  },
+  /** Every minute: expired offers move on, expired plain holds' time is offered, expired entries are stored so. */
+  sweepWaitlist: {
+    trigger: { kind: 'schedule', everyMinutes: 1 },
+    module: 'functions/workers/sweepWaitlist',
+    binds: {
+      writes: { ...WAITLIST_OFFER_WRITES, waitlistDue: ['put', 'delete'], waitlistSweep: ['put'] },
+      reads: [...WAITLIST_OFFER_READS, 'waitlistDue', 'waitlistSweep'],
+    },
+    // One sweep at a time (concurrent ones are safe: every offer and expiry is conditioned on the versions read).
+    reservedConcurrency: 1,
+    timeoutSeconds: 50,
+    description: 'Every minute: expired waitlist offers moved on, expired holds offered, expired entries',
   },
   /**
    * Renews memberships, ends those cancelled at term end and expires packages on their

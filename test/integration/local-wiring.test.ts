@@ -270,6 +270,7 @@ describe('the sweep schedules', () => {
     ['sweepReminders', 15_000],
     ['sweepWebhookRetries', 15_000],
     ['sweepPlans', 15 * 60_000],
+    ['sweepWaitlist', 15_000],
   ] as const)(
     `%s sweeps on its schedule, ${LOCAL_SWEEP_SPEEDUP} times as often locally (a named difference)`,
     (worker, localMs) => {
@@ -277,6 +278,7 @@ describe('the sweep schedules', () => {
       expect(schedules.map((rule) => rule.id).sort()).toEqual([
         'SweepPlansSchedule',
         'SweepRemindersSchedule',
+        'SweepWaitlistSchedule',
         'SweepWebhookRetriesSchedule',
       ]);
       const { properties } = schedules.find((rule) => rule.id === `${pascal(worker)}Schedule`)!;

@@ -67,7 +67,7 @@ describe('matches (EventBridge pattern subset)', () => {
 
 describe('EVENT_RULES', () => {
   it("routes each of the contract's event types through exactly one rule (no duplicate deliveries)", () => {
-    expect(EVENT_TYPES).toHaveLength(26);
+    expect(EVENT_TYPES).toHaveLength(27);
     expect(rulesMatching(event('webhook.test'))).toEqual([]);
     for (const type of EVENT_TYPES)
       expect(

@@ -147,11 +147,12 @@ const publicKeys = (schema: { shape: Record<string, unknown> }) => Object.keys(s
 
 describe('appointments', () => {
   it('an insert is appointment.created with the public appointment, a deterministic evt_ id and the change time', () => {
-    // Booked from a hold in a series against a plan, so it has every public field (`hold_id`, `series_id`, `client_plan_id` are only on those).
+    // Booked from a hold in a series against a plan, so it has every public field (`hold_id`, `series_id`, `client_plan_id` are only on those, `waitlist_entry_id` on a waitlist offer's).
     const appointment = makeAppointment({
       hold_id: randomUUID(),
       series_id: randomUUID(),
       client_plan_id: randomUUID(),
+      waitlist_entry_id: randomUUID(),
     });
     const source = insert(appointmentItem(appointment), 'evt-source-1');
     const [event, ...rest] = eventsFromRecord(source, context);

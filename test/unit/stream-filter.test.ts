@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { holdCodec, holdIpLedgerCodec, seriesCodec } from '../../lib/db/codecs';
 import { REPORT_KINDS } from '../../lib/db/report-sources';
 import { EVENT_SOURCES } from '../../lib/events/mappings';
+import { WAITLIST_STREAM_KINDS } from '../../lib/use-cases/waitlist-freed';
 import { workers } from '../../lib/workers';
 import { passes, streamFilterPatterns } from '../../lib/workers/stream-filter';
 
@@ -20,11 +21,12 @@ describe("stream mappings' filters", () => {
     // The relay decodes the event sources, and appointments for their reminders (lib/events/from-record.ts).
     expect(sorted(workers.streamToBus.trigger.entities)).toEqual(sorted([...EVENT_SOURCES, 'APPOINTMENT']));
     expect(sorted(workers.aggregateReports.trigger.entities)).toEqual(sorted(REPORT_KINDS));
+    expect(sorted(workers.waitlistOffers.trigger.entities)).toEqual(sorted(WAITLIST_STREAM_KINDS));
   });
 
-  it('holds and series items emit no events (a series speaks through its appointments): no stream worker takes a hold, its IP ledger, a series or their TTL expiries', () => {
+  it('holds and series items emit no events (a series speaks through its appointments): no stream worker takes a hold, its IP ledger, a series or their TTL expiries (the waitlist worker takes holds only to offer their freed time)', () => {
     for (const [name, worker] of Object.entries(workers)) {
-      if (worker.trigger.kind !== 'stream') continue;
+      if (worker.trigger.kind !== 'stream' || name === 'waitlistOffers') continue;
       const filters = streamFilterPatterns(worker.trigger.entities);
       for (const kind of [holdCodec.entity, holdIpLedgerCodec.entity, seriesCodec.entity]) {
         expect(passes(filters, record('INSERT', { NewImage: kind })), name).toBe(false);

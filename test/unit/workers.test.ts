@@ -15,7 +15,9 @@ describe('the workers table', () => {
       'streamToBus',
       'sweepPlans',
       'sweepReminders',
+      'sweepWaitlist',
       'sweepWebhookRetries',
+      'waitlistOffers',
     ]);
     expect(workers.aggregateReports.trigger.kind).toBe('stream');
     expect(workers.streamToBus.trigger.kind).toBe('stream');
@@ -25,6 +27,8 @@ describe('the workers table', () => {
     expect(workers.sweepReminders.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
     expect(workers.sweepWebhookRetries.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
     expect(workers.sweepPlans.trigger).toEqual({ kind: 'schedule', everyMinutes: 60 });
+    expect(workers.sweepWaitlist.trigger).toEqual({ kind: 'schedule', everyMinutes: 1 });
+    expect(workers.waitlistOffers.trigger.kind).toBe('stream');
     expect(workers.sweepWebhookRetries.binds.queues).toEqual(['deliveries']);
     expect(workers.confirmPhotoUploads.trigger).toEqual({ kind: 'objectCreated', prefix: 'photos/' });
     expect(workers.confirmPhotoUploads.binds.photos).toEqual(['confirm', 'delete']);

@@ -16,3 +16,4 @@ export * from './plans';
 export * from './photos';
 export * from './event-feed';
 export * from './forms';
+export * from './waitlist';

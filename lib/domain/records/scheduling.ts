@@ -15,6 +15,8 @@ export interface PracticeRecord extends Versioned {
   time_zone: string;
   currency: string;
   reminder_lead_minutes: number;
+  /** How long a waitlist offer's hold lives (5..1440; stored only once set, decoded with the default 30). */
+  waitlist_offer_minutes: number;
   api_access: (typeof API_ACCESS)[number];
   /** Stored only once set; decoded with the defaults (lib/db/codecs.ts). */
   online_booking: OnlineBookingSettings;
@@ -79,6 +81,8 @@ export interface AppointmentRecord extends Versioned, PlacedTime {
   series_id?: string | null;
   /** The client plan whose unit it holds (section 12): null or absent when booked without one. */
   client_plan_id?: string | null;
+  /** The waitlist entry whose offer it was booked from (API reference, waitlist): null otherwise, absent on those booked before the waitlist. */
+  waitlist_entry_id?: string | null;
 }
 
 /**
