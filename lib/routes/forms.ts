@@ -160,7 +160,8 @@ export const submitPublicBookingForm = /* @__PURE__ */ route('submitPublicBookin
   errors: ['APPOINTMENT_NOT_FOUND', 'FORM_TEMPLATE_NOT_FOUND', 'ONLINE_BOOKING_DISABLED'],
   writes: SUBMISSION_WRITES,
   touches: MANAGE_TOKEN,
-  reads: [...PUBLIC_FORMS_READS, 'clients'],
+  // Not the readiness items: a submission raises the summary in its transaction without reading it.
+  reads: ['appointments', 'clients', 'formTemplates', 'services'],
 }));
 
 /** Forms and e-consent (API reference, section 14). */

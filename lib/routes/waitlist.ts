@@ -9,13 +9,15 @@ import * as wl from '../schemas/waitlist';
  * or declined. Offers are made by the waitlist worker from freed time, never by these routes.
  */
 
-/** Ending an offer releases its hold (its claims, a public hold's IP place) with the entry and its freed time. */
+/**
+ * Ending an offer releases its hold (its claims) with the entry and its freed time. An offer's hold
+ * is the practice's, never a public one: no IP place, no online ledger, no series to touch.
+ */
 const OFFER_END_WRITES = {
   waitlist: ['put'],
   waitlistFreed: ['put'],
   holds: ['update'],
   claims: ['update'],
-  holdIps: ['update'],
 } as const;
 
 export const createWaitlistEntry = /* @__PURE__ */ route('createWaitlistEntry', () => ({
@@ -76,17 +78,15 @@ export const acceptWaitlistOffer = /* @__PURE__ */ route('acceptWaitlistOffer', 
   params: wl.WaitlistParams,
   response: appt.Appointment,
   errors: ['WAITLIST_ENTRY_NOT_FOUND', 'NO_ACTIVE_OFFER', 'OFFER_EXPIRED', 'CLIENT_NOT_FOUND', 'DEPOSIT_REQUIRED'],
-  // The hold confirm's own writes (lib/routes/holds.ts confirmHold), the entry with them.
+  // The hold confirm's own writes (lib/routes/holds.ts confirmHold) but a public hold's, the entry with them.
   writes: {
     appointments: ['put'],
     holds: ['update'],
-    holdIps: ['update'],
     claims: ['update'],
     clients: ['check'],
-    onlineLedger: ['update'],
     waitlist: ['put'],
   },
-  reads: ['claims', 'clients', 'holds', 'providers', 'series', 'services', 'waitlist'],
+  reads: ['claims', 'clients', 'holds', 'providers', 'services', 'waitlist'],
 }));
 
 export const declineWaitlistOffer = /* @__PURE__ */ route('declineWaitlistOffer', () => ({

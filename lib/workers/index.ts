@@ -94,15 +94,13 @@ const WAITLIST_OFFER_WRITES: TableWrites = {
   waitlistOffers: ['put'],
   waitlistDue: ['put'],
 };
+// An offer's hold names no room, equipment or series (lib/use-cases/waitlist-offers.ts): none is read.
 const WAITLIST_OFFER_READS: TableReads = [
   'claims',
   'clients',
-  'equipment',
   'holds',
   'practice',
   'providers',
-  'rooms',
-  'series',
   'services',
   'waitingByService',
   'waitlist',
@@ -252,7 +250,8 @@ export const workers = defineWorkers({
     trigger: { kind: 'schedule', everyMinutes: 1 },
     module: 'functions/workers/sweepWaitlist',
     binds: {
-      writes: { ...WAITLIST_OFFER_WRITES, waitlistDue: ['put', 'delete'], waitlistSweep: ['put'] },
+      // Expiries are armed by the stream worker from each new hold, never by the sweep.
+      writes: { ...WAITLIST_OFFER_WRITES, waitlistDue: ['delete'], waitlistSweep: ['put'] },
       reads: [...WAITLIST_OFFER_READS, 'waitlistDue', 'waitlistSweep'],
     },
     // One sweep at a time (concurrent ones are safe: every offer and expiry is conditioned on the versions read).

@@ -44,8 +44,9 @@ describe('POST /v1/public/bookings with client.consents', { timeout: 60_000 }, (
       token: scene.practice.adminToken,
       body: { name: 'Site', allowed_origins: ['https://spa.example'] },
     });
+    const first = body({ consents: { sms_marketing: true, email_marketing: false, text_shown: TEXT } });
     const booking = await call('POST', '/v1/public/bookings', {
-      body: body({ consents: { sms_marketing: true, email_marketing: false, text_shown: TEXT } }),
+      body: first,
       headers: { 'x-publishable-key': created.body.data.key, 'idempotency-key': `consents-${Date.now()}` },
     });
     expect(booking.status, JSON.stringify(booking.body)).toBe(201);
@@ -71,9 +72,20 @@ describe('POST /v1/public/bookings with client.consents', { timeout: 60_000 }, (
     expect(await onList('sms_marketing', clientId)).toBe(true);
     expect(await onList('email_marketing', clientId)).toBe(false);
 
+    // The same client books again: the granted SMS consent records nothing more, the email one is new.
+    const again = await call('POST', '/v1/public/bookings', {
+      body: body({ ...first.client, consents: { sms_marketing: true, email_marketing: true, text_shown: TEXT } }),
+      headers: { 'x-publishable-key': created.body.data.key, 'idempotency-key': `again-${Date.now()}` },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(await clientOf(again.body.data.appointment_id)).toBe(clientId);
+    const after = await call('GET', `/v1/clients/${clientId}/contact-consents`, { token: scene.practice.adminToken });
+    expect(after.body.data.history.map((h: { channel: string }) => h.channel)).toEqual(['email', 'sms']);
+
     // Unknown fields in consents are refused, like any body field.
     const typo = await call('POST', '/v1/public/bookings', {
-      body: body({ consents: { sms: true, text_shown: TEXT } }),
+      // The first booking's time (the body is refused before any time is looked at).
+      body: { ...first, client: { ...first.client, consents: { sms: true, text_shown: TEXT } } },
       headers: { 'x-publishable-key': created.body.data.key, 'idempotency-key': `typo-${Date.now()}` },
     });
     expect(typo.status).toBe(400);
