@@ -108,6 +108,40 @@ describe('form submissions', () => {
     expect(refused.body.error.details).toEqual([{ path: 'answers.smoker', message: 'is required' }]);
   });
 
+  it('submissions racing a PATCH that adds a required question: each is checked against the version it pins (8 at once)', async () => {
+    const template = await makeFormTemplate(practice, {
+      fields: [{ key: 'allergies', label: 'Allergies', type: 'text', required: true }],
+    });
+    const filledOnV1 = { allergies: 'None' };
+    const [patched, ...submitted] = await Promise.all([
+      call('PATCH', `/v1/form-templates/${template.id}`, {
+        ...admin(),
+        body: {
+          fields: [
+            { key: 'allergies', label: 'Allergies', type: 'text', required: true },
+            { key: 'smoker', label: 'Smoker', type: 'boolean', required: true },
+          ],
+        },
+      }),
+      ...Array.from({ length: 8 }, () => submit(scene.client.id, { template_id: template.id, answers: filledOnV1 })),
+    ]);
+    expect(patched.body.data.version).toBe(2);
+    const v1 = await version(template.id, 1);
+    for (const answer of submitted) {
+      if (answer.status === 201) {
+        // Pinned to the version its answers pass: version 1, hashed as version 1.
+        expect(answer.body.data.template_version).toBe(1);
+        expect(answer.body.data.document_sha256).toBe(integratorHash(v1, filledOnV1, null));
+      } else {
+        expectError(answer, 400, 'VALIDATION_ERROR');
+        expect(answer.body.error.details).toEqual([{ path: 'answers.smoker', message: 'is required' }]);
+      }
+    }
+    const listed = await call('GET', `/v1/clients/${scene.client.id}/form-submissions?limit=100`, admin());
+    const stored = listed.body.data.filter((item: { template_id: string }) => item.template_id === template.id);
+    expect(stored.length).toBe(submitted.filter((answer) => answer.status === 201).length);
+  });
+
   it('refuses bad answers at answers.<key>, an unsigned consent at signature, and unknown or foreign ids', async () => {
     const template = await makeFormTemplate(practice, {
       fields: [

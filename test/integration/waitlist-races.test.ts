@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setClock } from '../../lib/clock';
 import type { StreamRecord } from '../../lib/db/stream';
 import { call } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { claimItems, makeScene, type Scene } from '../fixtures/scheduling';
 import { useTableStream } from '../fixtures/table-stream';
-import { at, bookedAt, cancel, entryOf, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
+import { at, bookedAt, cancel, entryOf, sweepAt, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
 
 /**
  * The waitlist's invariants under concurrency (API reference, waitlist): N-parallel writes and
@@ -14,6 +15,7 @@ import { at, bookedAt, cancel, entryOf, waitlisted, waitlistWorker, windowOf } f
  */
 
 useTableStream();
+afterEach(() => setClock(null));
 
 const staff = (scene: Scene) => ({ token: scene.practice.adminToken });
 
@@ -117,5 +119,36 @@ describe('waitlist races', () => {
     const statuses = await Promise.all(entries.map(async (entry) => (await entryOf(scene, entry.id)).status));
     expect(statuses.sort()).toEqual(['offered', 'waiting']);
     expect((await liveHoldsOf(scene, scene.provider.id)).size).toBe(1);
+  });
+  it('an expired offer swept three times at once moves on once: one new offer, one live hold', async () => {
+    const scene = await makeScene();
+    const worker = waitlistWorker();
+    const appointment = await bookedAt(scene, '10:00');
+    const start = Date.now();
+    const entries = [];
+    for (const step of [0, 1, 2]) {
+      setClock(() => new Date(start + step * 1000));
+      entries.push(await waitlisted(scene));
+    }
+    setClock(null);
+    const [first, second, third] = entries;
+    await worker.drain();
+    await cancel(scene, appointment.id);
+    await worker.drain();
+    const offered = await entryOf(scene, first.id);
+    expect(offered.status).toBe('offered');
+
+    const afterExpiry = new Date(Date.parse(offered.offer.expires_at) + 60_000);
+    setClock(() => afterExpiry);
+    await Promise.all([sweepAt(afterExpiry), sweepAt(afterExpiry), sweepAt(afterExpiry)]);
+    await worker.drain();
+    const statuses = await Promise.all(entries.map(async (entry) => (await entryOf(scene, entry.id)).status));
+    expect(statuses).toEqual(['waiting', 'offered', 'waiting']);
+    expect((await liveHoldsOf(scene, scene.provider.id)).size).toBe(1);
+    // Swept again: nothing more moves.
+    const offeredSecond = (await entryOf(scene, second.id)).offer;
+    await sweepAt(afterExpiry);
+    expect((await entryOf(scene, second.id)).offer).toEqual(offeredSecond);
+    expect((await entryOf(scene, third.id)).status).toBe('waiting');
   });
 });
