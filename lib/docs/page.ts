@@ -63,7 +63,9 @@ export const DOCS_INIT_SCRIPT = `window.addEventListener('load', function () {
     url: ${JSON.stringify(DOCS_SPEC_PATH)},
     dom_id: '#swagger-ui',
     deepLinking: true,
-    docExpansion: 'list',
+    // Tags start folded: a document this long renders its operations as a reader opens each tag
+    // (expanded all at once, headless chromium stops rendering after the first tag).
+    docExpansion: 'none',
     defaultModelsExpandDepth: 0,
     displayOperationId: true,
     displayRequestDuration: true,
