@@ -20,7 +20,9 @@ import type { AppointmentStatus } from '../domain/status';
 import { AppError, isAppError } from '../errors';
 import { PLAN_MANAGED_FIELDS } from '../domain/membership';
 import type { ClientHistoryEntry } from '../schemas/clients';
-import type { ClientRecord } from '../domain/records';
+import type { AppointmentRecord, ClientRecord } from '../domain/records';
+import { getAppointment } from '../db/appointments';
+import { isEntityId } from '../db/resources';
 import type { Address, ClientView, CreateClientInput, UpdateClientInput } from '../schemas/resources';
 import { changeStatus } from './appointment-status';
 import { consentedClientDeletes } from '../db/contact-consents';
@@ -56,6 +58,19 @@ export async function ofLiveClient<T>(medspaId: string, clientId: string, read: 
   if (client.status === 'rejected') throw client.reason;
   if (result.status === 'rejected') throw result.reason;
   return result.value;
+}
+
+/** The appointment a client's record names (`appointment_id`): none named, or a malformed id, reads as null. */
+export const readNamedAppointment = async (medspaId: string, appointmentId: string | null) =>
+  appointmentId && isEntityId(appointmentId) ? getAppointment(medspaId, appointmentId) : null;
+
+/** A named appointment that is unknown or another client's is as absent: 404 APPOINTMENT_NOT_FOUND. */
+export function checkClientsAppointment(
+  clientId: string,
+  appointmentId: string | null,
+  appointment: AppointmentRecord | null,
+): void {
+  if (appointmentId && appointment?.client_id !== clientId) throw new AppError('APPOINTMENT_NOT_FOUND');
 }
 
 export const getClient = async (medspaId: string, id: string, now: Date) =>

@@ -1,12 +1,10 @@
 import type { RequestWrites } from '../db/request-writes';
 import { randomUUID } from 'node:crypto';
-import { getAppointment } from '../db/appointments';
 import { latestConsentsOf, listConsentsOf, putConsent } from '../db/consents';
 import { pageRequest } from '../crypto/cursor';
-import { isEntityId } from '../db/resources';
 import { AppError } from '../errors';
 import type { Consent, CreateConsentInput } from '../schemas/clients';
-import { ofLiveClient } from './clients';
+import { checkClientsAppointment, ofLiveClient, readNamedAppointment } from './clients';
 import { failureOf } from './failures';
 import { toListResult, type ListResult } from './list-result';
 
@@ -31,11 +29,8 @@ export async function createConsent(
     });
   }
   const appointmentId = input.appointment_id ?? null;
-  const appointment = await ofLiveClient(medspaId, clientId, async () =>
-    appointmentId && isEntityId(appointmentId) ? getAppointment(medspaId, appointmentId) : null,
-  );
-  // Another client's appointment is as absent as an unknown one.
-  if (appointmentId && appointment?.client_id !== clientId) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const appointment = await ofLiveClient(medspaId, clientId, () => readNamedAppointment(medspaId, appointmentId));
+  checkClientsAppointment(clientId, appointmentId, appointment);
   const at = now.toISOString();
   const consent: Consent = {
     id: randomUUID(),

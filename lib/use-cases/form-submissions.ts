@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
-import { getAppointment } from '../db/appointments';
 import { getEntity } from '../db/batch';
 import { serviceCodec } from '../db/codecs';
 import { findSubmission, findTemplates, listSubmissionsOf, putSubmission, readReadiness } from '../db/forms';
 import type { RequestWrites } from '../db/request-writes';
-import { isEntityId } from '../db/resources';
 import {
   answersValidator,
   documentSha256,
@@ -30,7 +28,7 @@ import type {
 } from '../domain/records';
 import { AppError } from '../errors';
 import type { FormSubmission } from '../schemas/forms';
-import { ofLiveClient } from './clients';
+import { checkClientsAppointment, ofLiveClient, readNamedAppointment } from './clients';
 import { failureOf } from './failures';
 import { readFormTemplate } from './form-templates';
 import { toListResult, type ListResult } from './list-result';
@@ -79,12 +77,9 @@ export async function submitForm(
 ): Promise<FormSubmission> {
   const appointmentId = input.appointment_id ?? null;
   const [template, appointment] = await ofLiveClient(medspaId, clientId, () =>
-    Promise.all([
-      readFormTemplate(medspaId, input.template_id),
-      appointmentId && isEntityId(appointmentId) ? getAppointment(medspaId, appointmentId) : null,
-    ]),
+    Promise.all([readFormTemplate(medspaId, input.template_id), readNamedAppointment(medspaId, appointmentId)]),
   );
-  if (appointmentId && appointment?.client_id !== clientId) throw new AppError('APPOINTMENT_NOT_FOUND');
+  checkClientsAppointment(clientId, appointmentId, appointment);
   const problems = answersValidator(template.fields)(input.answers);
   const unsigned = signatureProblem(template.kind, input.signature);
   if (unsigned) problems.push(unsigned);

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pageRequest } from '../crypto/cursor';
-import { getAppointment } from '../db/appointments';
 import { deletePhotoItem, getPhoto, listPhotosOf, markPhotoReady, putPhoto } from '../db/photos';
 import type { RequestWrites } from '../db/request-writes';
-import { isEntityId } from '../db/resources';
 import { arrivalAction, parsePhotoObjectKey, photoObjectKey } from '../domain/photos';
 import type { PhotoRecord } from '../domain/records';
 import { AppError } from '../errors';
 import type { CreatedPhoto, CreatePhotoInput, Photo } from '../schemas/photos';
 import { confirmObject, deleteObject, objectExists, presignDownload, presignUpload } from '../storage/photo-objects';
-import { ofLiveClient } from './clients';
+import { checkClientsAppointment, ofLiveClient, readNamedAppointment } from './clients';
 import { failureOf } from './failures';
 import { toListResult, type ListResult } from './list-result';
 
@@ -43,11 +41,8 @@ export async function createPhoto(
   writes?: RequestWrites,
 ): Promise<CreatedPhoto> {
   const appointmentId = input.appointment_id ?? null;
-  const appointment = await ofLiveClient(medspaId, clientId, async () =>
-    appointmentId && isEntityId(appointmentId) ? getAppointment(medspaId, appointmentId) : null,
-  );
-  // Another client's appointment is as absent as an unknown one.
-  if (appointmentId && appointment?.client_id !== clientId) throw new AppError('APPOINTMENT_NOT_FOUND');
+  const appointment = await ofLiveClient(medspaId, clientId, () => readNamedAppointment(medspaId, appointmentId));
+  checkClientsAppointment(clientId, appointmentId, appointment);
   const id = randomUUID();
   const at = now.toISOString();
   const photo: PhotoRecord = {
