@@ -5,7 +5,17 @@ import { call } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 import { claimItems, makeScene, type Scene } from '../fixtures/scheduling';
 import { useTableStream } from '../fixtures/table-stream';
-import { at, bookedAt, cancel, entryOf, sweepAt, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
+import {
+  at,
+  bookedAt,
+  cancel,
+  entryOf,
+  sweepAt,
+  waitlisted,
+  waitlistedInOrder,
+  waitlistWorker,
+  windowOf,
+} from '../fixtures/waitlist';
 
 /**
  * The waitlist's invariants under concurrency (API reference, waitlist): N-parallel writes and
@@ -124,13 +134,7 @@ describe('waitlist races', () => {
     const scene = await makeScene();
     const worker = waitlistWorker();
     const appointment = await bookedAt(scene, '10:00');
-    const start = Date.now();
-    const entries = [];
-    for (const step of [0, 1, 2]) {
-      setClock(() => new Date(start + step * 1000));
-      entries.push(await waitlisted(scene));
-    }
-    setClock(null);
+    const entries = await waitlistedInOrder(scene, 3);
     const [first, second, third] = entries;
     await worker.drain();
     await cancel(scene, appointment.id);

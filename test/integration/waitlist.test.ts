@@ -5,7 +5,17 @@ import { makeProvider } from '../fixtures/builders';
 import { makeScene, type Scene } from '../fixtures/scheduling';
 import { eventTap } from '../fixtures/stream';
 import { useTableStream } from '../fixtures/table-stream';
-import { at, bookedAt, cancel, entryOf, sweepAt, waitlisted, waitlistWorker, windowOf } from '../fixtures/waitlist';
+import {
+  at,
+  bookedAt,
+  cancel,
+  entryOf,
+  sweepAt,
+  waitlisted,
+  waitlistedInOrder,
+  waitlistWorker,
+  windowOf,
+} from '../fixtures/waitlist';
 
 /**
  * The waitlist (API reference, waitlist) on DynamoDB Local: entries through the API, freed time
@@ -107,14 +117,7 @@ describe('offers of freed time', () => {
     expect((await setting(5)).body.data.waitlist_offer_minutes).toBe(5);
     const appointment = await bookedAt(scene, '10:00');
     // Made in order (the fake clock moves on between them): oldest first is A, B, C.
-    const start = Date.now();
-    const entries = [];
-    for (const step of [0, 1, 2]) {
-      setClock(() => new Date(start + step * 1000));
-      entries.push(await waitlisted(scene));
-    }
-    setClock(null);
-    const [a, b, c] = entries;
+    const [a, b, c] = await waitlistedInOrder(scene, 3);
     // An entry whose window does not hold the freed time is never offered it.
     const elsewhere = await waitlisted(scene, { windows: [windowOf('14:00', '16:00')] });
     await worker.drain();
