@@ -1,7 +1,7 @@
 import type { Product } from '../schemas/products';
 import type { ClientView } from '../schemas/resources';
 import { healthScore } from './health-score';
-import type { ClientRecord, ProductRecord } from './records';
+import type { ClientContact, ClientRecord, ProductRecord } from './records';
 import { isLow } from './stock';
 
 /**
@@ -25,6 +25,15 @@ export function presentClient(client: ClientRecord, now: Date): ClientView {
 }
 
 /** The stored product with `low_stock` for its `headroom`. */
+/** What a notice or an offer shows of a client: its name and contact details. */
+export const clientContact = (client: ClientRecord): ClientContact => ({
+  id: client.id,
+  first_name: client.first_name,
+  last_name: client.last_name,
+  email: client.email,
+  phone: client.phone,
+});
+
 export function toProduct(stored: ProductRecord): Product {
   const { headroom: _headroom, ...fields } = stored;
   return { ...fields, low_stock: isLow(fields.quantity_on_hand - fields.low_stock_threshold) };

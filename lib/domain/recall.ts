@@ -1,26 +1,17 @@
-import type { ClientRecord, LotExposureRecord, LotRecallNoticeRecord, LotRecord } from './records';
+import { clientContact } from './presenters';
+import type { ClientContact, ClientRecord, LotExposureRecord, LotRecallNoticeRecord, LotRecord } from './records';
 
 /**
  * A lot's recall (API reference, clinical records: recall; docs/decisions/0027): who was exposed,
  * as the exposure list and the `client.lot_exposure` notices show them. Pure.
  */
 
-export type ClientContact = LotRecallNoticeRecord['client'];
-
 /**
  * What a recall shows of a client: as stored (a deleted client shows anonymised, as it now is).
  * A client whose item is gone altogether is still named, by id: a recall never drops an exposed person.
  */
 export const contactOf = (clientId: string, client: ClientRecord | undefined): ClientContact =>
-  client
-    ? {
-        id: client.id,
-        first_name: client.first_name,
-        last_name: client.last_name,
-        email: client.email,
-        phone: client.phone,
-      }
-    : { id: clientId, first_name: '', last_name: '', email: null, phone: null };
+  client ? clientContact(client) : { id: clientId, first_name: '', last_name: '', email: null, phone: null };
 
 /** One notice per exposed client, with every exposure of theirs to the lot (oldest first), in client id order. */
 export function recallNotices(

@@ -12,7 +12,8 @@ import {
   putFreedOnce,
 } from '../db/waitlist';
 import type { TransactItem } from '../db/transact';
-import type { HoldRecord, OfferContact, WaitlistEntryRecord, WaitlistFreedRecord } from '../domain/records';
+import { clientContact } from '../domain/presenters';
+import type { HoldRecord, WaitlistEntryRecord, WaitlistFreedRecord } from '../domain/records';
 import {
   DEFAULT_WAITLIST_OFFER_MINUTES,
   fittingEntries,
@@ -39,20 +40,6 @@ class Raced extends Error {}
 
 /** The outcome of one offer try. */
 type Try = 'offered' | 'not-bookable' | 'raced';
-
-const contactOf = (client: {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email?: string | null;
-  phone?: string | null;
-}): OfferContact => ({
-  id: client.id,
-  first_name: client.first_name,
-  last_name: client.last_name,
-  email: client.email ?? null,
-  phone: client.phone ?? null,
-});
 
 /** One offer of `start` to `entry`: the hold and the writes beside it, re-read and checked each try. */
 async function tryOffer(
@@ -103,7 +90,7 @@ async function tryOffer(
         entry_id: entry.id,
         freed_id: freed.id,
         entry: offered,
-        client: contactOf(client),
+        client: clientContact(client),
         created_at: at,
       }),
     ];

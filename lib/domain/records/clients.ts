@@ -9,6 +9,15 @@ import type { SoftDeleted, Versioned } from './common';
  */
 export type ClientRecord = Omit<ClientView, 'health_score'> & SoftDeleted & { no_show_count?: number };
 
+/** A client's name and contact details as a notice or an offer carries them (for the practice's messaging tool). */
+export interface ClientContact {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+}
+
 export interface ConsentRecord extends Versioned {
   id: string;
   medspa_id: string;

@@ -1,4 +1,5 @@
 import type { LotStatus, StockReason } from '../stock';
+import type { ClientContact } from './clients';
 import type { PaymentKind, PaymentMethod, Versioned } from './common';
 
 /** Payments, products and their stock ledger. */
@@ -109,7 +110,7 @@ export interface LotRecallNoticeRecord {
   client_id: string;
   /** The lot's `recalled_at`: the event's time. */
   recalled_at: string;
-  client: { id: string; first_name: string; last_name: string; email: string | null; phone: string | null };
+  client: ClientContact;
   lot: { id: string; product_id: string; lot_number: string };
   exposures: { appointment_id: string; treated_at: string; quantity: number }[];
 }

@@ -1,3 +1,4 @@
+import type { ClientContact } from './clients';
 import type { Versioned } from './common';
 
 /** The waitlist (API reference, waitlist; docs/decisions/0032). */
@@ -50,15 +51,6 @@ export interface WaitlistFreedRecord extends Versioned {
   offered: string[];
 }
 
-/** The client's contact details as an offer carries them (for the practice's messaging tool). */
-export interface OfferContact {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-}
-
 /**
  * An offer, by its hold's id: written once, in the offer's own transaction. It tells a released or
  * expired hold for an offer's, and the stream turns it into `waitlist.offer_created` (the entry
@@ -70,7 +62,7 @@ export interface WaitlistOfferRecord {
   entry_id: string;
   freed_id: string;
   entry: WaitlistEntryRecord;
-  client: OfferContact;
+  client: ClientContact;
   created_at: string;
 }
 
