@@ -183,11 +183,19 @@ async function releaseOfferHold(
   try {
     await releaseHold(medspaId, holdId, { now, writes, alongside: endingOffer(medspaId, entry.id, holdId, to) });
   } catch (error) {
-    // The hold was confirmed (accepted) or released by another meanwhile.
-    if (error instanceof AppError && (error.code === 'HOLD_NOT_ACTIVE' || error.code === 'HOLD_NOT_FOUND'))
-      throw new AppError('NO_ACTIVE_OFFER');
-    throw error;
+    throw asOfferError(error);
   }
+}
+
+/**
+ * A refusal of the offer's hold as the offer's: expired is OFFER_EXPIRED; confirmed (accepted) or
+ * released by another meanwhile, or gone, is NO_ACTIVE_OFFER.
+ */
+function asOfferError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  if (error.code === 'HOLD_EXPIRED') return new AppError('OFFER_EXPIRED');
+  if (error.code === 'HOLD_NOT_ACTIVE' || error.code === 'HOLD_NOT_FOUND') return new AppError('NO_ACTIVE_OFFER');
+  return error;
 }
 
 /** DELETE /v1/waitlist/{id}: the entry cancelled (an offer's hold released with it); a booked one stays booked (409). */
@@ -251,9 +259,6 @@ export async function acceptOffer(
     );
     return appointment;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'HOLD_EXPIRED') throw new AppError('OFFER_EXPIRED');
-    if (error instanceof AppError && (error.code === 'HOLD_NOT_ACTIVE' || error.code === 'HOLD_NOT_FOUND'))
-      throw new AppError('NO_ACTIVE_OFFER');
-    throw error;
+    throw asOfferError(error);
   }
 }
