@@ -150,6 +150,13 @@ export function fittingEntries<E extends Waiting>(
     });
 }
 
+/** An entry as changed by `fields`, its version and time moved on. */
+export const entryChanged = (
+  entry: WaitlistEntryRecord,
+  fields: Partial<WaitlistEntryRecord>,
+  at: string,
+): WaitlistEntryRecord => ({ ...entry, ...fields, version: entry.version + 1, updated_at: at });
+
 /** A freed time offered to nobody again (its offer ended), its version moved on. */
 export function freedReleased<F extends { offered_to?: string; version: number; updated_at: string }>(
   freed: F,

@@ -20,7 +20,7 @@ import {
 import { holdStatus } from '../domain/holds';
 import type { WaitlistDueRecord, WaitlistOfferRecord } from '../domain/records';
 import { sweepWindow, utcMinuteOf } from '../domain/reminders';
-import { entryStatus, freedByAppointment, freedByHold, freedReleased } from '../domain/waitlist';
+import { entryChanged, entryStatus, freedByAppointment, freedByHold, freedReleased } from '../domain/waitlist';
 import { logger } from '../log';
 import { retry } from '../retry';
 import { offerFreedTime, offerNext } from './waitlist-offers';
@@ -51,15 +51,7 @@ export async function endOffer(offer: WaitlistOfferRecord, now: Date) {
       const at = now.toISOString();
       const actions = [
         ...(entry?.status === 'offered' && entry.offer?.hold_id === offer.hold_id
-          ? [
-              entryChangeAction({
-                ...entry,
-                status: 'waiting',
-                offer: null,
-                version: entry.version + 1,
-                updated_at: at,
-              }),
-            ]
+          ? [entryChangeAction(entryChanged(entry, { status: 'waiting', offer: null }, at))]
           : []),
         ...(freed && freed.offered_to === offer.entry_id ? [freedChangeAction(freedReleased(freed, at))] : []),
       ];
@@ -86,14 +78,9 @@ async function offerConfirmedElsewhere(medspaId: string, holdId: string, appoint
   if (!offer) return;
   const entry = await getWaitlistEntry(medspaId, offer.entry_id);
   if (entry?.status !== 'offered' || entry.offer?.hold_id !== holdId) return;
-  const booked = { ...entry, status: 'booked' as const, appointment_id: appointmentId };
+  const booked = entryChanged(entry, { status: 'booked', appointment_id: appointmentId }, now.toISOString());
   // A lost race means the entry moved on by another path: nothing to do.
-  await transact([
-    {
-      name: 'entry',
-      action: entryChangeAction({ ...booked, version: entry.version + 1, updated_at: now.toISOString() }),
-    },
-  ]);
+  await transact([{ name: 'entry', action: entryChangeAction(booked) }]);
 }
 
 /** A hold that ended without a booking: an offer's moves on; any other hold's time is freed time. */

@@ -16,6 +16,7 @@ import { clientContact } from '../domain/presenters';
 import type { HoldRecord, WaitlistEntryRecord, WaitlistFreedRecord } from '../domain/records';
 import {
   DEFAULT_WAITLIST_OFFER_MINUTES,
+  entryChanged,
   fittingEntries,
   MAX_OFFER_TRIES,
   WAITING_ENTRIES_READ,
@@ -62,19 +63,20 @@ async function tryOffer(
     // A client erased since it waited: its entry is passed over.
     if (!client) throw new AppError('CLIENT_NOT_FOUND');
     const at = now.toISOString();
-    const offered: WaitlistEntryRecord = {
-      ...entry,
-      status: 'offered',
-      offer: {
-        hold_id: hold.id,
-        scheduled_at: hold.scheduled_at,
-        provider_id: hold.provider_id,
-        expires_at: hold.expires_at,
-        freed_id: freed.id,
+    const offered = entryChanged(
+      entry,
+      {
+        status: 'offered',
+        offer: {
+          hold_id: hold.id,
+          scheduled_at: hold.scheduled_at,
+          provider_id: hold.provider_id,
+          expires_at: hold.expires_at,
+          freed_id: freed.id,
+        },
       },
-      version: entry.version + 1,
-      updated_at: at,
-    };
+      at,
+    );
     return [
       entryChangeAction(offered),
       freedChangeAction({

@@ -15,7 +15,7 @@ import {
 } from '../db/waitlist';
 import type { WaitlistEntryRecord } from '../domain/records';
 import { utcMinuteOf } from '../domain/reminders';
-import { freedReleased, presentEntry } from '../domain/waitlist';
+import { entryChanged, freedReleased, presentEntry } from '../domain/waitlist';
 import { AppError, fieldError } from '../errors';
 import type { Appointment } from '../schemas/appointments';
 import type { CreateWaitlistEntryInput, ListWaitlistQuery, WaitlistEntry } from '../schemas/waitlist';
@@ -127,14 +127,6 @@ export async function listWaitlist(
   return toListResult({ ...page, items: page.items.map((entry) => presentEntry(entry, now)) });
 }
 
-/** The entry as changed, version and time moved on. */
-const changed = (entry: WaitlistEntryRecord, fields: Partial<WaitlistEntryRecord>, now: Date): WaitlistEntryRecord => ({
-  ...entry,
-  ...fields,
-  version: entry.version + 1,
-  updated_at: now.toISOString(),
-});
-
 /**
  * The writes that end an entry's offer with its hold's release (decline, delete): the entry as
  * `to` makes it, on the version read, and its freed time offered to nobody (the stream then
@@ -165,7 +157,7 @@ export async function declineOffer(
   await releaseOfferHold(
     medspaId,
     entry,
-    (current) => changed(current, { status: 'waiting', offer: null }, now),
+    (current) => entryChanged(current, { status: 'waiting', offer: null }, now.toISOString()),
     now,
     writes,
   );
@@ -208,7 +200,8 @@ export async function cancelWaitlistEntry(
   if (options.ifMatch !== undefined && options.ifMatch !== entry.version) throw new AppError('VERSION_CONFLICT');
   if (entry.status === 'booked') throw new AppError('CONFLICT', 'The entry was booked: cancel its appointment instead');
   if (entry.status === 'cancelled') return { id, deleted: true };
-  const cancel = (current: WaitlistEntryRecord) => changed(current, { status: 'cancelled' }, options.now);
+  const cancel = (current: WaitlistEntryRecord) =>
+    entryChanged(current, { status: 'cancelled' }, options.now.toISOString());
   if (entry.status === 'offered' && entry.offer) {
     await releaseOfferHold(medspaId, entry, cancel, options.now, options.writes);
   } else {
@@ -247,7 +240,9 @@ export async function acceptOffer(
               clientId: current.client_id,
               writes: (placed) => [
                 ...staffClientWrites(medspaId, placed),
-                entryChangeAction(changed(current, { status: 'booked', appointment_id: placed.id }, now)),
+                entryChangeAction(
+                  entryChanged(current, { status: 'booked', appointment_id: placed.id }, now.toISOString()),
+                ),
               ],
             };
           },
