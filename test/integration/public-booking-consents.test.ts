@@ -188,20 +188,29 @@ describe('POST /v1/public/bookings with client.consents', { timeout: 60_000 }, (
     expect(after.current.filter((c) => c.status === 'granted')).toHaveLength(3);
   });
 
-  it('concurrent first bookings by one new email with a grant: one client, one grant', async () => {
+  it('concurrent first bookings by one new email with a grant, each from its own address: one client, one grant', async () => {
+    const created = await call('POST', '/v1/publishable-keys', {
+      token: scene.practice.adminToken,
+      body: { name: 'Race site', allowed_origins: ['https://spa.example'] },
+    });
     const email = `race.${Date.now()}@example.com`;
     // Three times (the per-client limit): a race on the email item and on the consent state alike.
-    const results = await Promise.allSettled(
-      ['09:00', '11:00', '13:00'].map((hhmm) =>
-        bookOnline(
-          medspaId,
-          {
+    const answers = await Promise.all(
+      ['09:00', '11:00', '13:00'].map((hhmm, index) =>
+        call('POST', '/v1/public/bookings', {
+          body: {
             ...body({ email, consents: { sms_marketing: true, text_shown: TEXT } }),
             scheduled_at: nyTime(addDays(BOOKING_DAY, 1), hhmm),
-          } as never,
-          NOW,
-        ),
+          },
+          headers: { 'x-publishable-key': created.body.data.key, 'idempotency-key': `race-${hhmm}-${Date.now()}` },
+          sourceIp: `198.51.100.${index + 1}`,
+        }),
       ),
+    );
+    const results = answers.map((answer) =>
+      answer.status === 201
+        ? { status: 'fulfilled' as const, value: answer.body.data as { appointment_id: string } }
+        : { status: 'rejected' as const, reason: answer.body },
     );
     const booked = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     expect(booked).toHaveLength(3);
