@@ -2,9 +2,17 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { LogFormatter, LogItem } from '@aws-lambda-powertools/logger';
 import { config } from './config';
 
+/** On Lambda (which names its log format to the function), CloudWatch stamps every line with its time itself. */
+const STAMPED_BY_PLATFORM = process.env.AWS_LAMBDA_LOG_FORMAT !== undefined;
+
+/** The invocation's trace, when X-Ray records it (a GET passes through unsampled: its id leads nowhere). */
+const sampledTraceId = (traceId: string | undefined) =>
+  traceId && process.env._X_AMZN_TRACE_ID?.includes('Sampled=1') ? traceId : undefined;
+
 /**
  * Powertools' lines without what every line repeats for nothing: the service name (the log group
- * names the function) and the sampling rate (always 0). CloudWatch bills every byte ingested.
+ * names the function), the sampling rate (always 0), on Lambda the timestamp (the platform's own)
+ * and the trace id of an invocation X-Ray does not record. CloudWatch bills every byte ingested.
  */
 class LeanLogFormatter extends LogFormatter {
   formatAttributes(
@@ -15,8 +23,8 @@ class LeanLogFormatter extends LogFormatter {
       attributes: {
         level: attributes.logLevel,
         message: attributes.message,
-        timestamp: this.formatTimestamp(attributes.timestamp),
-        xray_trace_id: attributes.xRayTraceId,
+        timestamp: STAMPED_BY_PLATFORM ? undefined : this.formatTimestamp(attributes.timestamp),
+        xray_trace_id: sampledTraceId(attributes.xRayTraceId),
       },
     }).addAttributes(additional);
   }

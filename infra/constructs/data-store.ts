@@ -1,6 +1,13 @@
 import { Construct } from 'constructs';
 import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
@@ -134,6 +141,9 @@ export class DataStore extends Construct {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        ...('include' in index
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] }
+          : { projectionType: ProjectionType.ALL }),
       });
     }
     acknowledge(

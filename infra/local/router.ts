@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -227,9 +227,12 @@ export function eventFor(
   };
 }
 
+/** An id shaped like the HTTP API's `$context.requestId` (16 characters, e.g. `Jk6sTgWmoAMEVvA=`), so logs measure as on AWS. */
+const gatewayRequestId = () => randomBytes(11).toString('base64');
+
 /** Routes one request through the route table to the same handler module a Lambda runs. */
 export async function dispatch(request: LocalRequest): Promise<LocalResponse> {
-  const requestId = randomUUID();
+  const requestId = gatewayRequestId();
   // The gateway's limit, checked before routing (Node's parser has none of its own below maxHeaderSize).
   if (request.url.length > MAX_REQUEST_TARGET_BYTES) {
     const tooLong = refusal('URI_TOO_LONG', requestId);

@@ -151,8 +151,10 @@ export class RouteGroupStack extends NestedStack {
 }
 
 /**
- * X-Ray per route (docs/decisions/0023): reads (GET) pass through, so the hot polls and searches
- * record no traces (HTTP APIs send no trace header, so none at all); changes stay actively
- * traced, where a trace explains a slow or failed write across its transaction and the pipeline.
+ * X-Ray per route (docs/decisions/0023): reads (GET) and a POST that writes no record (the token
+ * exchange, about a third of all traces otherwise) pass through, so the hot polls, searches and
+ * token exchanges record no traces (HTTP APIs send no trace header, so none at all); changes stay
+ * actively traced, where a trace explains a slow or failed write across its transaction and the pipeline.
  */
-export const routeTracing = (route: RouteDef): FunctionTracing => (route.method === 'GET' ? 'passThrough' : 'active');
+export const routeTracing = (route: RouteDef): FunctionTracing =>
+  route.method === 'GET' || !route.writes ? 'passThrough' : 'active';

@@ -3,6 +3,7 @@ import type { AppointmentRecord, ClaimBucketRecord, ReminderRecord, TreatmentRec
 import { tableName } from './client';
 import {
   appointmentCodec,
+  appointmentListEntryCodec,
   appointmentIndexKeys,
   claimBucketCodec,
   reminderCodec,
@@ -303,6 +304,13 @@ export async function commitWithClaims(
 /** A page of one practice's month partitions, oldest first. */
 export type TimeRangeQuery = Omit<MonthPartitionQuery, 'partitionOf' | 'descending'> & { medspaId: string };
 
-/** Appointments starting in [start, end), ordered by start, via gsi1 (a partition per UTC month). */
+/**
+ * Appointments starting in [start, end), ordered by start: their list entries (what the list
+ * shows and filters on) from gsi1n, gsi1's partitions (one per UTC month) narrowed.
+ */
 export const listAppointmentsByTime = ({ medspaId, ...range }: TimeRangeQuery) =>
-  queryMonthPartitions(appointmentCodec, { ...range, partitionOf: (month) => appointmentTimeIndexPk(medspaId, month) });
+  queryMonthPartitions(appointmentListEntryCodec, {
+    ...range,
+    index: 'gsi1n',
+    partitionOf: (month) => appointmentTimeIndexPk(medspaId, month),
+  });

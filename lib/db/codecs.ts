@@ -8,6 +8,7 @@ import * as S from './stored';
 import {
   appointmentKey,
   appointmentTimeIndexKeys,
+  appointmentOfTimeIndexSk,
   auditKey,
   claimKey,
   clientAppointmentsIndexKeys,
@@ -691,6 +692,16 @@ export const serviceCertificationsCodec = projectionCodec('SERVICE', S.storedSer
 export const clientSearchEntryCodec = projectionCodec('CLIENT_SEARCH', S.storedClientSearchEntry);
 export const credentialClientIdCodec = projectionCodec('CRED', S.storedCredentialClientId);
 export const appointmentIdCodec = projectionCodec('APPOINTMENT', S.storedAppointmentId);
+const appointmentListEntryStored = projectionCodec('APPOINTMENT', S.storedAppointmentListEntry);
+/** An appointment list entry of gsi1n: the projected attributes, with the id and start its gsi1sk names. */
+export const appointmentListEntryCodec = {
+  fromItem: (item: Record<string, unknown> | undefined) => {
+    const stored = appointmentListEntryStored.fromItem(item);
+    if (!stored) return null;
+    const { gsi1sk, ...fields } = stored;
+    return { ...appointmentOfTimeIndexSk(gsi1sk), ...fields };
+  },
+};
 export const providerDeletionStateCodec = projectionCodec('PROVIDER', S.storedProviderDeletionState);
 export const webhookFirstFailureCodec = projectionCodec('WEBHOOK', S.storedWebhookFirstFailure);
 /** Not a projection, but request bookkeeping without a key codec (see Codec above): the same narrow decoding. */

@@ -89,6 +89,11 @@ export const appointmentTimeIndexKeys = (medspaId: string, scheduledAt: string, 
   gsi1pk: appointmentTimeIndexPk(medspaId, scheduledAt.slice(0, 7)),
   gsi1sk: `${scheduledAt}#${appointmentId}`,
 });
+/** The start and the appointment a gsi1sk of appointmentTimeIndexKeys names (the list's narrow entries keep them only there). */
+export const appointmentOfTimeIndexSk = (sk: string): { scheduled_at: string; id: string } => {
+  const at = sk.indexOf('#');
+  return { scheduled_at: sk.slice(0, at), id: sk.slice(at + 1) };
+};
 
 /** A client's appointments by time (gsi2): history, and cancelling the future ones when a client is deleted. */
 export const clientAppointmentsIndexPk = (medspaId: string, clientId: string) =>
@@ -684,6 +689,8 @@ export type PartitionName = keyof typeof PARTITIONS;
  */
 export const INDEX_PARTITIONS = {
   appointmentsByMonth: { index: 'gsi1', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
+  /** The same partitions on gsi1n: the appointment list's narrow entries. */
+  appointmentListByMonth: { index: 'gsi1n', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
   salesByMonth: { index: 'gsi1', pattern: retailSalesIndexPk(ANY_ID, '*') },
   paymentsByMonth: { index: 'gsi1', pattern: paymentTimeIndexPk(ANY_ID, '*') },
   planSalesByMonth: { index: 'gsi1', pattern: planSalesIndexPk(ANY_ID, '*') },
@@ -699,7 +706,7 @@ export const INDEX_PARTITIONS = {
   clientFormSubmissions: { index: 'gsi2', pattern: clientFormSubmissionsIndexPk(ANY_ID, ANY_ID) },
   waitlistByService: { index: 'gsi1', pattern: waitlistByServiceIndexPk(ANY_ID, ANY_ID) },
   waitingByService: { index: 'gsi2', pattern: waitingIndexPk(ANY_ID, ANY_ID) },
-} as const satisfies Record<string, { index: 'gsi1' | 'gsi2'; pattern: string }>;
+} as const satisfies Record<string, { index: 'gsi1' | 'gsi2' | 'gsi1n'; pattern: string }>;
 
 export type IndexPartitionName = keyof typeof INDEX_PARTITIONS;
 

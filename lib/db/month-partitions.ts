@@ -8,6 +8,7 @@ import {
   startKeyNames,
   type Decoder,
   type Filter,
+  type IndexName,
   type KeyQuery,
   type Page,
 } from './query';
@@ -30,6 +31,8 @@ export interface MonthPartitionQuery {
   scope: CursorScope;
   /** Newest first (months and items within them in reverse). */
   descending?: boolean;
+  /** An index with gsi1's keys (default gsi1 itself; gsi1n reads its narrow entries). */
+  index?: Extract<IndexName, 'gsi1' | 'gsi1n'>;
 }
 
 /** The UTC months the instants [start, end) touch (at least start's). */
@@ -53,12 +56,13 @@ function openRangeCursor(
   text: string | undefined,
   months: string[],
   partitionOf: (month: string) => string,
+  index: IndexName,
 ): RangeCursor | undefined {
   return openCursor(scope, text, (position) => {
     const cursor = position as Partial<RangeCursor> | null;
     return (
       months.includes(cursor?.month as string) &&
-      isStartKey(cursor!.key, startKeyNames('gsi1'), { gsi1pk: partitionOf(cursor!.month!) })
+      isStartKey(cursor!.key, startKeyNames(index), { gsi1pk: partitionOf(cursor!.month!) })
     );
   }) as RangeCursor | undefined;
 }
@@ -71,9 +75,10 @@ function openRangeCursor(
 export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPartitionQuery): Promise<Page<T>> {
   const ascending = utcMonthsBetween(query.start, query.end);
   const months = query.descending ? [...ascending].reverse() : ascending;
+  const index = query.index ?? 'gsi1';
   const rangeOf = (month: string): KeyQuery => ({
     partition: query.partitionOf(month),
-    index: 'gsi1',
+    index,
     // Keys are `${instant}#${id}`: everything before `end`.
     sort: { op: 'between', from: query.start, to: `${new Date(Date.parse(query.end) - 1).toISOString()}#\uffff` },
     filter: query.filter,
@@ -83,7 +88,7 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
   const count = async () =>
     (await Promise.all(months.map((month) => countItems(rangeOf(month))))).reduce((a, b) => a + b, 0);
 
-  const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf);
+  const cursor = openRangeCursor(query.scope, query.cursor, months, query.partitionOf, index);
   const page = async () => {
     const items: Record<string, unknown>[] = [];
     let monthIndex = cursor ? months.indexOf(cursor.month) : 0;
@@ -104,7 +109,7 @@ export async function queryMonthPartitions<T>(codec: Decoder<T>, query: MonthPar
       items.length > query.limit && last
         ? sealCursor(query.scope, {
             month: String(last.gsi1sk).slice(0, 7),
-            key: Object.fromEntries(startKeyNames('gsi1').map((name) => [name, String(last[name])])),
+            key: Object.fromEntries(startKeyNames(index).map((name) => [name, String(last[name])])),
           })
         : null;
     return { items: pageItems.map((item) => codec.fromItem(item)!), nextCursor, more: nextCursor !== null };

@@ -4,6 +4,7 @@ import { isWellFormed } from '../domain/text';
 import { ddb, tableName } from './client';
 import type { Codec, CollectionCodec } from './codecs';
 import { collectionPk, type EntityType } from './keys';
+import { keyNamesOf, type TABLE_SHAPE } from './table';
 
 // ---- Filters: built from attribute tests, never written by hand outside lib/db --------------
 
@@ -101,7 +102,9 @@ type KeyMap = Record<string, unknown>;
 const MAX_KEY_BYTES = 1024;
 
 /** The attributes of a start key: the table's keys, plus the index's when reading one. */
-export const startKeyNames = (index?: string) => (index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk']);
+export const startKeyNames = (index?: IndexName) => [
+  ...new Set([...Object.values(keyNamesOf()), ...Object.values(keyNamesOf(index))]),
+];
 
 /** Exactly the key attributes `keyNames`, as strings DynamoDB takes as key values, with `expected` values (the partition read). */
 export const isStartKey = (
@@ -136,7 +139,7 @@ export interface Page<T> {
 }
 
 /** The table's indexes a Query may read (lib/db/table.ts). */
-export type IndexName = 'gsi1' | 'gsi2';
+export type IndexName = (typeof TABLE_SHAPE.globalIndexes)[number]['name'];
 
 /** A condition on the sort key (the table's `sk`, or the index's): the key condition's second half. */
 export type SortCondition =
@@ -160,9 +163,6 @@ export interface KeyQuery {
   /** Only these attributes (a ProjectionExpression): decode them with a projection's codec. */
   projection?: readonly string[];
 }
-
-/** The key attribute names of the table or an index. */
-const keyNamesOf = (index?: IndexName) => (index ? { pk: `${index}pk`, sk: `${index}sk` } : { pk: 'pk', sk: 'sk' });
 
 /** A query's input: key condition, filter, projection (placeholders `#pk`/`#sk`, `#p<n>`, `#w<n>`). */
 function queryInput(query: KeyQuery, options: { count?: boolean } = {}): QueryCommandInput {

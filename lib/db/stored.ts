@@ -927,6 +927,17 @@ export const storedServiceCertifications = /* @__PURE__ */ built(() =>
 export const storedClientSearchEntry = /* @__PURE__ */ built(() => z.object({ sk: text, client_id: text }));
 export const storedCredentialClientId = /* @__PURE__ */ built(() => z.object({ client_id: text }));
 export const storedAppointmentId = /* @__PURE__ */ built(() => z.object({ id: text }));
+/** An appointment's entry on gsi1n, the list's narrow index: its gsi1sk and lib/db/table.ts APPOINTMENT_LIST_ATTRIBUTES. */
+export const storedAppointmentListEntry = /* @__PURE__ */ built(() =>
+  z.object({
+    gsi1sk: text,
+    client_id: text,
+    service_id: text,
+    provider_id: text,
+    duration_minutes: count,
+    status: z.enum(APPOINTMENT_STATUSES),
+  }),
+);
 /**
  * What a provider's deletion reads of it: its version, whether deleted, and its count of
  * certifications written (`certification_seq`, lib/db/resources.ts: not a field of the record).

@@ -1,14 +1,18 @@
 import { logger } from '../log';
 import type { ApiMiddleware, ApiMiddyRequest } from './types';
 
-/** One line per request: operation, status, duration and ids. Never bodies, tokens or PII. */
+/**
+ * One line per request: who called (practice and credential), its status and request id. Never
+ * bodies, tokens or PII. Only what nothing else records: on AWS the function's log group names the
+ * operation, and the HTTP API's access log, joined on the same request id, has the route, time,
+ * address, status and latency (CloudWatch bills every byte, about 250 million lines a month at
+ * 1,000 practices: docs/cost.md).
+ */
 function logRequest(request: ApiMiddyRequest) {
   const state = request.internal;
   logger.info('request', {
-    operation: state.route.operation,
     requestId: state.requestId,
     status: request.response?.statusCode,
-    durationMs: Date.now() - state.startedAt,
     medspaId: state.caller?.medspaId,
     clientId: state.caller?.clientId,
   });

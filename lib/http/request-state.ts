@@ -11,7 +11,6 @@ export const requestState = (route: RouteDef & { operation: string }): ApiMiddle
     Object.assign(request.internal, {
       route,
       requestId: request.event.requestContext?.requestId ?? randomUUID(),
-      startedAt: Date.now(),
       now: clock().now(),
       caller: null,
       params,

@@ -49,7 +49,6 @@ export interface ApiResult {
 export type RequestState = {
   route: RouteDef & { operation: string };
   requestId: string;
-  startedAt: number;
   now: Date;
   caller: AnyCaller | null;
   /** Public routes: the key's practice (lib/http/auth.ts). */

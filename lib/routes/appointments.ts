@@ -36,7 +36,7 @@ export const getAppointments = /* @__PURE__ */ route('getAppointments', () => ({
   query: appt.ListAppointmentsQuery,
   queryFromBody: true,
   response: list(appt.AppointmentListItem),
-  reads: ['appointmentsByMonth', 'clients', 'providers', 'services'],
+  reads: ['appointmentListByMonth', 'clients', 'providers', 'services'],
 }));
 
 export const createAppointment = /* @__PURE__ */ route('createAppointment', () => ({

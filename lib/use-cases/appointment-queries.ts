@@ -3,6 +3,7 @@ import { heldInterval, MAX_BUFFER_MINUTES } from '../domain/held-time';
 import { slotsInRange } from '../domain/slots';
 import { addDays } from '../domain/time';
 import { BoundedCache } from '../cache';
+import { config } from '../config';
 import { pageRequest } from '../crypto/cursor';
 import { getAppointmentWithRecord, listAppointmentsByTime } from '../db/appointments';
 import { batchGetEntities } from '../db/batch';
@@ -29,25 +30,27 @@ export interface ListAppointmentsInput {
   cursor?: string;
 }
 
-/** Each practice's time zone as this container last read it (bounded). */
-const lastZones = new BoundedCache<string, string>({ max: 1000 });
+/** Each practice's time zone as this container read it, for LIST_NAMES_TTL_MS like the names (bounded). */
+const recentZones = new BoundedCache<string, string>({ max: 1000 });
 
-const settle = <T>(promise: Promise<T>) =>
-  promise.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
+/**
+ * The zone the list's dates are in. A desk polling the day reads the practice about once a
+ * minute, not with every poll; a change of `time_zone` reaches the list within LIST_NAMES_TTL_MS.
+ */
+async function listZone(medspaId: string): Promise<string> {
+  const cached = recentZones.get(medspaId);
+  if (cached !== undefined) return cached;
+  const zone = (await readPractice(medspaId)).time_zone;
+  recentZones.set(medspaId, zone, config().LIST_NAMES_TTL_MS);
+  return zone;
+}
 
 /**
  * Appointments whose local start date is in [from, to] (practice-local, inclusive), ordered by
- * start. Without dates: from today for 31 days. Nested names come from the container's recent
+ * start. Without dates: from today for 31 days. The page is read from the list's narrow index
+ * (gsi1n: what the list shows and filters on); nested names come from the container's recent
  * names, the rest from one batched read (lib/use-cases/list-names.ts: they may trail a rename by
- * up to LIST_NAMES_TTL_MS).
- *
- * The date range depends on the practice's time zone, read with every request. Rather than wait
- * for it, the page is queried at once with the zone this container last saw, and used only if
- * the zone just read is the same; otherwise it is queried again with the zone read. So the answer
- * is always the one for the current zone, and the usual list costs two round trips, not three.
+ * up to LIST_NAMES_TTL_MS), as may the practice's time zone the dates are in.
  */
 export async function listAppointments(medspaId: string, input: ListAppointmentsInput, now: Date) {
   const filter = where<AppointmentRecord>({
@@ -56,28 +59,13 @@ export async function listAppointments(medspaId: string, input: ListAppointments
     service_id: input.serviceId || undefined,
     status: input.statuses?.length ? oneOf(input.statuses) : undefined,
   });
-  const pageIn = async (zone: string) =>
-    listAppointmentsByTime({
-      medspaId,
-      ...localDateRange({ from: input.from, to: input.to }, zone, now, 'forward'),
-      filter,
-      // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
-      ...pageRequest(medspaId, 'appointments', { ...input }),
-    });
-
-  const guess = lastZones.get(medspaId);
-  // Settled, so a failure of the guess never goes unobserved when the practice read fails first.
-  const early = guess === undefined ? undefined : settle(pageIn(guess));
-  const zone = (await readPractice(medspaId)).time_zone;
-  lastZones.set(medspaId, zone);
-  let page: Awaited<ReturnType<typeof pageIn>>;
-  if (early && guess === zone) {
-    const settled = await early;
-    if (!settled.ok) throw settled.error;
-    page = settled.value;
-  } else {
-    page = await pageIn(zone);
-  }
+  const page = await listAppointmentsByTime({
+    medspaId,
+    ...localDateRange({ from: input.from, to: input.to }, await listZone(medspaId), now, 'forward'),
+    filter,
+    // Cursors are bound to the filters as given (aliases resolved), not to the default dates they imply.
+    ...pageRequest(medspaId, 'appointments', { ...input }),
+  });
   const names = await listNames(
     medspaId,
     page.items.flatMap((a) => [

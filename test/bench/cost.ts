@@ -8,11 +8,14 @@
  * synthesized production stage (./cost-stack.ts). The model and its assumptions: docs/cost.md.
  */
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { benchEnvironment, startBenchTable } from './bench-table';
 benchEnvironment('bench_cost');
 // As deployed (stage settings: INFO), so the log lines are the ones AWS would ingest.
 process.env.LOG_LEVEL = 'INFO';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+// As Lambda sets it for the synthesized functions' JSON log format (lib/log.ts leaves the timestamp to CloudWatch).
+process.env.AWS_LAMBDA_LOG_FORMAT = 'JSON';
 // Rate limits stay on (each request still writes its buckets) but never refuse the bench.
 process.env.RATE_LIMIT_RPS = '100000';
 process.env.RATE_LIMIT_BURST = '100000';
@@ -405,9 +408,11 @@ for (const operation of operations) {
     meter.take();
     logBytes = 0;
     capturing = true;
+    if (process.env.BENCH_COST_TRACE) writeSync(2, `# ${operation.name} (sample ${n + 1}): request\n`);
     const answer = await dispatch(operation.request(n + 1));
     if (operation.name === 'list 1 day') lastListETag = answer.headers.etag ?? '';
     const handler = meter.take();
+    if (process.env.BENCH_COST_TRACE) writeSync(2, `# ${operation.name} (sample ${n + 1}): pipeline\n`);
     const after = await pipeline();
     if (n < 0) continue; // the first warms the container (modules, the credential cache)
     statuses.push(answer.status);

@@ -7,6 +7,7 @@
  * the stream records a write makes (only a change makes one), the index writes, the storage
  * added, and the items with a TTL that will expire later (each one more stream record then).
  */
+import { writeSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
@@ -24,7 +25,25 @@ import {
 import { bodyOf } from './ddb-recorder';
 import { TABLE_SHAPE } from '../../lib/db/table';
 
-const INDEXES = TABLE_SHAPE.globalIndexes.map((index) => ({ pk: index.partitionKey, sk: index.sortKey }));
+/** Each index's keys, and what an entry holds of an item: all of it, or the keys and the attributes it includes. */
+const INDEXES = TABLE_SHAPE.globalIndexes.map((index) => {
+  const kept =
+    'include' in index
+      ? new Set<string>([
+          TABLE_SHAPE.partitionKey,
+          TABLE_SHAPE.sortKey,
+          index.partitionKey,
+          index.sortKey,
+          ...index.include,
+        ])
+      : undefined;
+  return {
+    pk: index.partitionKey,
+    sk: index.sortKey,
+    entryOf: (item: WireItem | undefined): WireItem | undefined =>
+      item && kept ? Object.fromEntries(Object.entries(item).filter(([name]) => kept.has(name))) : item,
+  };
+});
 const TTL_ATTRIBUTE = TABLE_SHAPE.ttlAttribute;
 
 export interface MeteredCall {
@@ -57,6 +76,15 @@ export interface Metered {
 type Json = any;
 type Key = WireItem;
 const keyOf = (item: WireItem): Key => ({ pk: item.pk!, sk: item.sk! });
+
+/** Ids masked, so a trace of one operation reads the same for every sample. */
+const masked = (text: unknown) => String(text ?? '').replace(/[0-9a-f-]{36}/g, '<id>');
+
+/** BENCH_COST_TRACE=1: each read billed, to stderr around the bench's log capture. */
+const traceRead = (call: string, key: Record<string, any>, units: number) => {
+  if (process.env.BENCH_COST_TRACE)
+    writeSync(2, `  read ${call} ${masked(key.pk?.S)} | ${masked(key.sk?.S).slice(0, 40)}: ${units} RRU\n`);
+};
 
 /** The stream of calls grouped into steps by overlap, and summed. */
 export function summarize(calls: MeteredCall[]): Metered {
@@ -106,15 +134,30 @@ export async function startDdbMeter(target: string) {
     const beforeBytes = itemSize(before);
     const afterBytes = itemSize(after);
     let index = 0;
-    for (const { pk, sk } of INDEXES) {
-      const entry = (item: WireItem | undefined, bytes: number) =>
-        item?.[pk] && item[sk] ? { key: `${JSON.stringify(item[pk])}|${JSON.stringify(item[sk])}`, bytes } : undefined;
-      index += indexWriteUnits(entry(before, beforeBytes), entry(after, afterBytes), changed);
+    for (const { pk, sk, entryOf } of INDEXES) {
+      const entry = (item: WireItem | undefined) =>
+        item?.[pk] && item[sk]
+          ? { key: `${JSON.stringify(item[pk])}|${JSON.stringify(item[sk])}`, bytes: itemSize(entryOf(item)) }
+          : undefined;
+      // An entry is written only when what it holds changes.
+      const entryChanged = JSON.stringify(sortKeys(entryOf(before))) !== JSON.stringify(sortKeys(entryOf(after)));
+      index += indexWriteUnits(entry(before), entry(after), entryChanged);
     }
     const stored = (item: WireItem | undefined, bytes: number) =>
       item && !item[TTL_ATTRIBUTE]
-        ? (bytes + STORAGE_OVERHEAD_BYTES) * (1 + INDEXES.filter(({ pk, sk }) => item[pk] && item[sk]).length)
+        ? bytes +
+          STORAGE_OVERHEAD_BYTES +
+          INDEXES.filter(({ pk, sk }) => item[pk] && item[sk]).reduce(
+            (sum, { entryOf }) => sum + itemSize(entryOf(item)) + STORAGE_OVERHEAD_BYTES,
+            0,
+          )
         : 0;
+    // BENCH_COST_TRACE=1: each write billed, to stderr around the log capture (ids masked).
+    if (process.env.BENCH_COST_TRACE)
+      writeSync(
+        2,
+        `  write ${masked((after ?? before)?.pk?.S)} | ${masked((after ?? before)?.sk?.S).slice(0, 40)}: ${itemWriteUnits(beforeBytes, Math.max(afterBytes, attempted), transactional)} WRU + index ${index}${transactional ? ' (txn)' : ''}\n`,
+      );
     return {
       writeUnits: itemWriteUnits(beforeBytes, Math.max(afterBytes, attempted), transactional) + index,
       indexWriteUnits: index,
@@ -137,10 +180,9 @@ export async function startDdbMeter(target: string) {
     switch (operation) {
       case 'GetItem': {
         await forward();
-        return {
-          ...zero,
-          readUnits: itemReadUnits(itemSize(await read(input.TableName, input.Key)), !!input.ConsistentRead),
-        };
+        const readUnits = itemReadUnits(itemSize(await read(input.TableName, input.Key)), !!input.ConsistentRead);
+        traceRead('Get', input.Key, readUnits);
+        return { ...zero, readUnits };
       }
       case 'BatchGetItem': {
         const answer = await forward();
@@ -151,7 +193,9 @@ export async function startDdbMeter(target: string) {
           );
           for (const key of request.Keys as Key[]) {
             if (unprocessed.has(JSON.stringify(sortKeys(key)))) continue;
-            units += itemReadUnits(itemSize(await read(table, key)), !!request.ConsistentRead);
+            const keyUnits = itemReadUnits(itemSize(await read(table, key)), !!request.ConsistentRead);
+            traceRead('BatchGet', key, keyUnits);
+            units += keyUnits;
           }
         }
         return { ...zero, readUnits: units };
@@ -188,7 +232,13 @@ export async function startDdbMeter(target: string) {
         if (Items.length < (answer.ScannedCount ?? 0))
           throw new Error('metering Query: fewer items than DynamoDB read');
         const bytes = Items.reduce((sum, item) => sum + itemSize(item as unknown as WireItem), 0);
-        return { ...zero, readUnits: queryReadUnits(bytes, !!input.ConsistentRead) };
+        const readUnits = queryReadUnits(bytes, !!input.ConsistentRead);
+        traceRead(
+          `Query ${input.IndexName ?? ''}`,
+          { pk: Object.values(input.ExpressionAttributeValues ?? {})[0] },
+          readUnits,
+        );
+        return { ...zero, readUnits };
       }
       case 'PutItem':
       case 'UpdateItem':

@@ -1,6 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../lib/config';
 import { ddbCalls } from '../../lib/db/client';
+import { appointmentListEntryCodec } from '../../lib/db/codecs';
+import { appointmentTimeIndexPk } from '../../lib/db/keys';
+import { queryStep } from '../../lib/db/query';
+import { APPOINTMENT_LIST_ATTRIBUTES } from '../../lib/db/table';
 import { call } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { addDays, firstOfMonth, lastOfMonth, monthOf, utc } from '../fixtures/dates';
@@ -127,6 +131,34 @@ describe('appointment list', () => {
       404,
     );
     expect((await call('GET', `/v1/appointments/${ids.a}`, { token })).body.data.status).toBe('scheduled');
+  });
+});
+
+describe("the list's index (gsi1n)", () => {
+  it('holds only what the list shows and filters on, kept current by DynamoDB with every write', async () => {
+    const scene = await makeScene();
+    const scheduledAt = nyTime(DAY, '13:00');
+    const id = (await booked(scene, { scheduled_at: scheduledAt })).id;
+    const entryOf = async () =>
+      (
+        await queryStep({ index: 'gsi1n', partition: appointmentTimeIndexPk(scene.practice.medspaId, monthOf(DAY)) })
+      ).items.find((item) => String(item.gsi1sk).endsWith(id))!;
+    const entry = await entryOf();
+    // The keys (the table's and gsi1's), then exactly the projected attributes: no notes, prices or policy.
+    expect(Object.keys(entry).sort()).toEqual(['gsi1pk', 'gsi1sk', 'pk', 'sk', ...APPOINTMENT_LIST_ATTRIBUTES].sort());
+    // The id and the start come from gsi1sk.
+    expect(appointmentListEntryCodec.fromItem(entry)).toEqual({
+      id,
+      scheduled_at: new Date(scheduledAt).toISOString(),
+      client_id: scene.client.id,
+      service_id: scene.service.id,
+      provider_id: scene.provider.id,
+      duration_minutes: expect.any(Number),
+      status: 'scheduled',
+    });
+    const token = scene.practice.adminToken;
+    expect((await call('POST', `/v1/appointments/${id}/cancel`, { token })).status).toBe(200);
+    expect((await entryOf()).status).toBe('cancelled');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ddb, ddbCalls } from '../../lib/db/client';
+import { resetConfig } from '../../lib/config';
 import { listAppointments, providerAvailability, providerSlots } from '../../lib/use-cases/appointment-queries';
 import { searchAvailability } from '../../lib/use-cases/availability-search';
 import { changeStatus } from '../../lib/use-cases/appointment-status';
@@ -176,7 +177,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     }
   }, 90_000);
 
-  it('a page of the list: one Query, one batched read for nested names not read lately; a COUNT Query only when the page is not the whole range', async () => {
+  it('a page of the list: one Query, one batched read for nested names and zone not read lately; a COUNT Query only when the page is not the whole range', async () => {
     const scene = await makeScene();
     for (const hhmm of ['09:00', '10:00', '11:00']) await book(scene, { scheduled_at: nyTime(DAY, hhmm) });
     const page = await counted(() =>
@@ -185,13 +186,12 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     expect(page.result.total).toBe(3);
     // GetCommand: the practice's time zone. The page is the whole range: its items are the total.
     expect(page.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1, BatchGetItemCommand: 1 });
-    // Again, now with the zone this container saw last: queried while the practice is read, same calls.
+    // Again: the zone and the names this container read a moment ago are reused (lib/use-cases/list-names.ts), so one Query.
     const again = await counted(() =>
       listAppointments(scene.practice.medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()),
     );
-    // The names this container read a moment ago are reused (lib/use-cases/list-names.ts): no read of them.
     expect(again.result).toEqual(page.result);
-    expect(again.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1 });
+    expect(again.calls).toEqual({ QueryCommand: 1 });
     // A first page with more after it counts, once its read says so; a later page counts beside its read.
     ddbCalls.trace = [];
     const first = await counted(() =>
@@ -221,20 +221,35 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     expect(secondTrace.slice(0, 2)).toEqual(['QueryCommand sent', 'QueryCommand sent']);
   });
 
-  it('a list right after the practice changes its time zone answers for the new zone (the early page is queried again)', async () => {
-    const scene = await makeScene();
-    const medspaId = scene.practice.medspaId;
+  it('a change of the time zone reaches the list within LIST_NAMES_TTL_MS (0: at once), like the names', async () => {
     // Noon in New York is 01:00 or 02:00 the next day in Tokyo (UTC+9, no DST).
-    expect((await book(scene, { scheduled_at: nyTime(DAY, '12:00') })).status).toBe(201);
-    expect((await listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date())).total).toBe(1);
-    await changePractice(medspaId, { time_zone: 'Asia/Tokyo' }, { now: new Date() });
-    const after = await counted(() => listAppointments(medspaId, { from: DAY, to: DAY, limit: 50 }, new Date()));
-    expect(after.result.total).toBe(0);
-    // The early page (old zone), then the page again; each the whole range (no count); no names to read on an empty page.
-    expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 2 });
-    expect(
-      (await listAppointments(medspaId, { from: addDays(DAY, 1), to: addDays(DAY, 1), limit: 50 }, new Date())).total,
-    ).toBe(1);
+    const bookedAtNoon = async () => {
+      const scene = await makeScene();
+      expect((await book(scene, { scheduled_at: nyTime(DAY, '12:00') })).status).toBe(201);
+      const dayOf = (date: string) =>
+        listAppointments(scene.practice.medspaId, { from: date, to: date, limit: 50 }, new Date());
+      expect((await dayOf(DAY)).total).toBe(1);
+      await changePractice(scene.practice.medspaId, { time_zone: 'Asia/Tokyo' }, { now: new Date() });
+      return dayOf;
+    };
+    // The zone read a moment ago: still New York's day, with no read of the practice.
+    const cachedDay = await bookedAtNoon();
+    const cached = await counted(() => cachedDay(DAY));
+    expect(cached.result.total).toBe(1);
+    expect(cached.calls).toEqual({ QueryCommand: 1 });
+    process.env.LIST_NAMES_TTL_MS = '0';
+    resetConfig();
+    try {
+      const freshDay = await bookedAtNoon();
+      const after = await counted(() => freshDay(DAY));
+      expect(after.result.total).toBe(0);
+      // The practice read for its zone, then the page (the whole range: no count); no names on an empty page.
+      expect(after.calls).toEqual({ GetItemCommand: 1, QueryCommand: 1 });
+      expect((await freshDay(addDays(DAY, 1))).total).toBe(1);
+    } finally {
+      delete process.env.LIST_NAMES_TTL_MS;
+      resetConfig();
+    }
   });
 });
 
