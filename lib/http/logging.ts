@@ -6,10 +6,12 @@ import type { ApiMiddleware, ApiMiddyRequest } from './types';
  * bodies, tokens or PII. Only what nothing else records: on AWS the function's log group names the
  * operation, and the HTTP API's access log, joined on the same request id, has the route, time,
  * address, status and latency (CloudWatch bills every byte, about 250 million lines a month at
- * 1,000 practices: docs/cost.md).
+ * 1,000 practices: docs/cost.md). A 304 sent nothing (the caller's copy is current), so it has
+ * only its access log line: it is over half of all requests, the desk's list polls.
  */
 function logRequest(request: ApiMiddyRequest) {
   const state = request.internal;
+  if (request.response?.statusCode === 304) return;
   logger.info('request', {
     requestId: state.requestId,
     status: request.response?.statusCode,

@@ -51,7 +51,7 @@ export function describeWorkload(workload: Record<string, number>): string[] {
       workload,
     )
       .map(([op, n]) => `${op} ${n.toLocaleString('en-US')}`)
-      .join(', ')}; the reminder sweep every minute for the whole stage`,
+      .join(', ')}; the scheduled sweeps (reminders, webhook retries, waitlist every minute; plans every hour) for the whole stage`,
   ];
 }
 
@@ -61,6 +61,14 @@ const GB = 1024 ** 3;
 const TABLE_KEY_DECRYPTS_PER_ROLE_HOUR = 12;
 /** A DynamoDB partition (and stream shard) takes up to 1,000 WRU a second. */
 const WRU_PER_SHARD_SECOND = 1000;
+
+/** A scheduled worker's run, measured, and how often it runs. */
+export interface ScheduledRun {
+  line: string;
+  fn: string;
+  run: OpUsage;
+  everyMinutes: number;
+}
 
 export interface Bill {
   practices: number;
@@ -73,23 +81,23 @@ export function monthlyBill(input: {
   practices: number;
   usages: Record<string, OpUsage>;
   fnOf: Record<string, string>;
-  sweep: OpUsage;
-  /** The webhook retry sweep's run (every minute too: docs/decisions/0021). */
-  retrySweep?: OpUsage;
+  /** The scheduled workers' steady-state runs, for the whole stage whatever its load. */
+  sweeps: readonly ScheduledRun[];
   stack: StackFacts;
   workload?: Record<string, number>;
 }): Bill {
-  const { practices, usages, fnOf, sweep, stack } = input;
+  const { practices, usages, fnOf, sweeps, stack } = input;
   const workload = input.workload ?? WORKLOAD;
   const monthly = Object.fromEntries(
     Object.entries(workload).map(([op, perDay]) => [op, perDay * DAYS_PER_MONTH * practices]),
   );
-  const sweeps = SECONDS_PER_MONTH / 60;
   const sum = (field: keyof OpUsage) =>
     Object.entries(monthly).reduce((total, [op, n]) => total + n * (usages[op]?.[field] ?? 0), 0);
 
   // Rates while open: stream batches (and the sweep's, around the clock), write units, invocations per function.
-  const batchRate = sum('streamBatches') / ACTIVE_SECONDS + sweep.streamBatches / 60;
+  const batchRate =
+    sum('streamBatches') / ACTIVE_SECONDS +
+    sweeps.reduce((rate, { run, everyMinutes }) => rate + run.streamBatches / (60 * everyMinutes), 0);
   const shards = Math.max(1, Math.ceil(sum('writeUnits') / ACTIVE_SECONDS / WRU_PER_SHARD_SECOND));
   const perBatch = batchRate > 0 ? streamInvocationsPerSecond(batchRate, shards) / batchRate : 1;
   const sampled = (rate: number) => (rate > 0 ? xrayTracesPerSecond(rate) / rate : 1);
@@ -144,19 +152,16 @@ export function monthlyBill(input: {
     for (const [line, usd] of Object.entries(opCost(fnOf[op] ?? op, usage, context)))
       addLine(LINE_NAMES[line] ?? line, usd * n);
   }
-  // The sweeps: a scheduled invocation a minute each (its trace, logs and DynamoDB calls).
-  const sweepUsd = (fn: string, run: OpUsage) =>
-    sweeps *
-    (Object.values(opCost(fn, run, context)).reduce((a, b) => a + b, 0) +
-      PRICES.lambdaRequest.usd +
-      gbSeconds(run.handlerMs) * PRICES.lambdaArmGbSecond.usd +
-      (context.platformLogBytes / GB) * PRICES.logsIngestedGb.usd +
-      (stack.tracedFunctions.includes(fn) ? PRICES.xrayTraceRecorded.usd : 0));
-  addLine('reminder sweep (every minute: Lambda, DynamoDB, logs, trace)', sweepUsd('sweepReminders', sweep));
-  if (input.retrySweep)
+  // The sweeps: a scheduled invocation each run (its trace, logs and DynamoDB calls).
+  for (const { line, fn, run, everyMinutes } of sweeps)
     addLine(
-      'webhook retry sweep (every minute: Lambda, DynamoDB, logs, trace)',
-      sweepUsd('sweepWebhookRetries', input.retrySweep),
+      `${line} (every ${everyMinutes === 1 ? 'minute' : `${everyMinutes} minutes`}: Lambda, DynamoDB, logs, trace)`,
+      (SECONDS_PER_MONTH / 60 / everyMinutes) *
+        (Object.values(opCost(fn, run, context)).reduce((a, b) => a + b, 0) +
+          PRICES.lambdaRequest.usd +
+          gbSeconds(run.handlerMs) * PRICES.lambdaArmGbSecond.usd +
+          (context.platformLogBytes / GB) * PRICES.logsIngestedGb.usd +
+          (stack.tracedFunctions.includes(fn) ? PRICES.xrayTraceRecorded.usd : 0)),
     );
 
   // Fixed and slow lines.

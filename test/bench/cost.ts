@@ -35,6 +35,8 @@ const { startReceiver } = await import('../fixtures/receiver');
 const { processStreamRecords } = await import('../../lib/use-cases/stream-to-bus');
 const { applyStreamRecords } = await import('../../lib/use-cases/report-aggregation');
 const { sweepReminders } = await import('../../lib/use-cases/reminders');
+const { processWaitlistRecords, sweepWaitlist } = await import('../../lib/use-cases/waitlist-freed');
+const { sweepPlans } = await import('../../lib/use-cases/plan-renewals');
 const { passes } = await import('../../lib/workers/stream-filter');
 const { workers, streamMappingOf } = await import('../../lib/workers');
 /** Each stream worker's mapping filters (FilterCriteria, as synthesized from the same rows). */
@@ -379,6 +381,8 @@ async function pipeline() {
     usage.streamWorkerMs += count(meter.take());
     await applyStreamRecords(records);
     usage.streamWorkerMs += count(meter.take());
+    await processWaitlistRecords(records as Parameters<typeof processWaitlistRecords>[0]);
+    usage.streamWorkerMs += count(meter.take());
     usage.eventBridgeEntries += events.length;
     for (const event of events) {
       const jobs: Parameters<typeof processDeliveryJob>[0][] = [];
@@ -446,19 +450,41 @@ for (const operation of operations) {
   measured.set(operation.name, { usage: mean, calls, statuses });
 }
 
-// The reminder sweep (every minute, whatever the load): its steady-state run, metered.
-await sweepReminders(new Date());
-meter.take();
-await sweepReminders(new Date(Date.now() + 60_000));
-const sweep = meter.take();
-const sweepRecords = await drainStream();
-// The webhook retry sweep (every minute too), with nothing due: its steady-state run.
+// The scheduled sweeps (whatever the load): each one's steady-state run, metered (a first run
+// settles its checkpoint), with the stream records it writes.
 const noQueue = { send: async () => {} } as unknown as Parameters<typeof sweepWebhookRetries>[1];
-await sweepWebhookRetries(new Date(), noQueue);
-meter.take();
-await sweepWebhookRetries(new Date(Date.now() + 60_000), noQueue);
-const retrySweep = meter.take();
-await drainStream();
+const SWEEPS = [
+  { line: 'reminder sweep', fn: 'sweepReminders', everyMinutes: 1, run: (at: Date) => sweepReminders(at) },
+  {
+    line: 'webhook retry sweep',
+    fn: 'sweepWebhookRetries',
+    everyMinutes: 1,
+    run: (at: Date) => sweepWebhookRetries(at, noQueue),
+  },
+  { line: 'waitlist sweep', fn: 'sweepWaitlist', everyMinutes: 1, run: (at: Date) => sweepWaitlist(at) },
+  { line: 'plan renewal sweep', fn: 'sweepPlans', everyMinutes: 60, run: (at: Date) => sweepPlans(at) },
+];
+const sweepRuns: import('./cost-workload').ScheduledRun[] = [];
+for (const { run, everyMinutes, ...sweep } of SWEEPS) {
+  await run(new Date());
+  meter.take();
+  await drainStream();
+  await run(new Date(Date.now() + everyMinutes * 60_000));
+  const metered = meter.take();
+  const records = await drainStream();
+  sweepRuns.push({
+    ...sweep,
+    everyMinutes,
+    run: {
+      ...model.NO_USAGE,
+      readUnits: metered.readUnits,
+      writeUnits: metered.writeUnits,
+      streamBatches: workersInvokedBy(records),
+      streamRecords: records.length,
+      handlerMs: model.billedMs(metered.steps, metered.calls.length * model.SDK_CPU_MS_PER_CALL),
+    },
+  });
+}
 
 // ---- CPU of each handler, warm, against DynamoDB Local directly (the meter's own work left out).
 useEndpoint(dynamo.endpoint);
@@ -484,24 +510,8 @@ for (const operation of operations) {
 // ---- Prices, floors, bills.
 const usages = Object.fromEntries([...measured].map(([name, { usage }]) => [name, usage]));
 const fnOf = Object.fromEntries(operations.map((o) => [o.name, o.fn]));
-const sweepUsage: Usage = {
-  ...model.NO_USAGE,
-  readUnits: sweep.readUnits,
-  writeUnits: sweep.writeUnits,
-  streamBatches: workersInvokedBy(sweepRecords),
-  streamRecords: sweepRecords.length,
-  handlerMs: model.billedMs(sweep.steps, sweep.calls.length * model.SDK_CPU_MS_PER_CALL),
-};
-const retrySweepUsage: Usage = {
-  ...sweepUsage,
-  readUnits: retrySweep.readUnits,
-  writeUnits: retrySweep.writeUnits,
-  streamBatches: 0,
-  streamRecords: 0,
-  handlerMs: model.billedMs(retrySweep.steps, retrySweep.calls.length * model.SDK_CPU_MS_PER_CALL),
-};
-const one = monthlyBill({ practices: 1, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
-const many = monthlyBill({ practices: 1000, usages, fnOf, sweep: sweepUsage, retrySweep: retrySweepUsage, stack });
+const one = monthlyBill({ practices: 1, usages, fnOf, sweeps: sweepRuns, stack });
+const many = monthlyBill({ practices: 1000, usages, fnOf, sweeps: sweepRuns, stack });
 // The floors' bills: every operation at its floor (cost-floors.ts), the sweeps as measured (the
 // contract's reminders and retries), the least fixed costs that keep our security (floorStack).
 const floorUsages = Object.fromEntries(
@@ -510,8 +520,7 @@ const floorUsages = Object.fromEntries(
 const floorInput = {
   usages: floorUsages,
   fnOf,
-  sweep: sweepUsage,
-  retrySweep: retrySweepUsage,
+  sweeps: sweepRuns,
   stack: floorStack(stack),
 };
 const oneFloor = monthlyBill({ practices: 1, ...floorInput });
@@ -550,13 +559,22 @@ for (const operation of operations) {
 console.log(
   "  (units and counts per operation, request and pipeline; inv = Lambda invocations at 1,000 practices; ms = the API invocation's billed ms; $ at 1,000 practices)",
 );
-console.log(
-  `reminder sweep: every minute, ${sweep.readUnits.toFixed(1)} RRU + ${sweep.writeUnits.toFixed(1)} WRU a run, ${sweepRecords.length} stream record(s) (${Object.entries(
-    sweep.byOperation,
-  )
-    .map(([op, n]) => `${op} ${n}`)
-    .join(', ')})`,
-);
+// BENCH_COST_TRACE=1: each operation's $ per 1M by bill line, ours against its floor's.
+if (process.env.BENCH_COST_TRACE)
+  for (const operation of operations) {
+    const lines = model.opCost(operation.fn, usages[operation.name]!, many.context);
+    const floorLines = model.opCost(operation.fn, FLOORS[operation.name]!(usages[operation.name]!).usage, many.context);
+    console.log(
+      `  ${operation.name}: ${Object.entries(lines)
+        .filter(([line, usd]) => usd > 0 || floorLines[line]! > 0)
+        .map(([line, usd]) => `${line} ${money(usd * 1e6)}/${money(floorLines[line]! * 1e6)}`)
+        .join(', ')}`,
+    );
+  }
+for (const { line, everyMinutes, run } of sweepRuns)
+  console.log(
+    `${line}: every ${everyMinutes === 1 ? 'minute' : `${everyMinutes} minutes`}, ${run.readUnits.toFixed(1)} RRU + ${run.writeUnits.toFixed(1)} WRU a run, ${run.streamRecords} stream record(s)`,
+  );
 for (const line of describeWorkload(WORKLOAD)) console.log(line);
 /** The floor bill's fixed lines (web ACL and rules, keys, secrets, idle polling), named with their dollars. */
 const fixedFloorText = (bill: typeof one) => {

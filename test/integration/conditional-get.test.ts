@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { dispatch } from '../../infra/local/router';
+import { logger } from '../../lib/log';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient } from '../fixtures/builders';
 
@@ -26,7 +27,19 @@ describe('conditional GETs', () => {
     expect(first.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
     expect(again.headers.etag).toBe(first.headers.etag);
 
+    const info = vi.spyOn(logger, 'info');
     const poll = await get('/v1/clients?limit=2', { 'if-none-match': first.headers.etag });
+    // It sent nothing: no request line of ours (the gateway's access log has it), unlike a 200.
+    const requestLines = () => info.mock.calls.filter(([message]) => message === 'request');
+    expect(requestLines()).toEqual([]);
+    await get('/v1/clients?limit=2');
+    expect(requestLines()).toEqual([
+      [
+        'request',
+        { requestId: expect.any(String), status: 200, medspaId: practice.medspaId, clientId: expect.any(String) },
+      ],
+    ]);
+    info.mockRestore();
     expect(poll.status).toBe(304);
     expect(poll.body).toBe('');
     expect(poll.headers.etag).toBe(first.headers.etag);

@@ -156,7 +156,14 @@ describe('bench:cost arithmetic (test/bench/cost-model.ts)', () => {
       roles: 40,
     };
     const bill = (facts: StackFacts) =>
-      monthlyBill({ practices: 1, usages: {}, fnOf: {}, sweep: NO_USAGE, stack: facts, workload: {} });
+      monthlyBill({
+        practices: 1,
+        usages: {},
+        fnOf: {},
+        sweeps: [{ line: 'reminder sweep', fn: 'sweepReminders', run: NO_USAGE, everyMinutes: 1 }],
+        stack: facts,
+        workload: {},
+      });
     const ours = bill(stack);
     const floor = bill(floorStack(stack));
     expect(floor.lines['WAF web ACL + 2 rules']).toBeCloseTo(7, 10);
