@@ -51,7 +51,9 @@ export function describeWorkload(workload: Record<string, number>): string[] {
       workload,
     )
       .map(([op, n]) => `${op} ${n.toLocaleString('en-US')}`)
-      .join(', ')}; the scheduled sweeps (reminders, webhook retries, waitlist every minute; plans every hour) for the whole stage`,
+      .join(
+        ', ',
+      )}; the scheduled sweeps (reminders, webhook retries, waitlist every minute; plans every hour) for the whole stage`,
   ];
 }
 
