@@ -2,7 +2,7 @@ import type { Busy } from '../domain/availability';
 import { bucketIdsForRange, busyFromBuckets } from '../domain/claims';
 import { isLiveEntry } from '../domain/holds';
 import type { ClaimBucketRecord, PracticeRecord, ProviderRecord, ServiceRecord } from '../domain/records';
-import { claimBucketKey, claimBucketOf, toClaimBucket, type ClaimBucket } from './appointments';
+import { claimBucketOf, type ClaimBucket } from './appointments';
 import { entitiesOf, type CollectionType, type RecordOf } from './batch';
 import { claimBucketCodec, practiceCodec, seriesCodec } from './codecs';
 import { itemId, readItems, type ReadOptions } from './key-reads';
@@ -78,18 +78,11 @@ const entityKeys = (medspaId: string, entities: EntityRef[]): Key[] =>
     .filter((ref): ref is { type: CollectionType; id: string } => Boolean(ref.id))
     .map((ref) => entityKey(medspaId, ref.type, ref.id));
 
-type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'> & { key: Key };
+type PlannedBucket = Pick<ClaimBucket, 'resource' | 'resourceId' | 'hour'>;
 
-/** Every bucket the plans name, with its key made once: the read asks for it, the answer is found by it. */
-const plannedBuckets = (medspaId: string, plans: BucketPlan[]): PlannedBucket[] =>
-  plans.flatMap(({ resource, resourceId, hours }) =>
-    hours.map((hour) => ({
-      resource,
-      resourceId,
-      hour,
-      key: claimBucketKey(medspaId, { resource, resourceId, hour }),
-    })),
-  );
+/** Every bucket the plans name. */
+const plannedBuckets = (plans: BucketPlan[]): PlannedBucket[] =>
+  plans.flatMap(({ resource, resourceId, hours }) => hours.map((hour) => ({ resource, resourceId, hour })));
 
 /** Soft-deleted setup resources (deleted_at) count as absent. */
 function entityReads(medspaId: string, found: Found): EntityReads {
@@ -125,10 +118,14 @@ function claimReads(planned: PlannedBucket[], bucketAt: (bucket: PlannedBucket) 
   };
 }
 
-/** Claim buckets read by key with other items (one batched read); `committed`: series whose claims hold for good. */
-const claimsFound = (planned: PlannedBucket[], found: Found, committed: ReadonlySet<string> = new Set()): ClaimReads =>
-  claimReads(planned, ({ resource, resourceId, hour, key }) => {
-    const bucket = toClaimBucket(resource, resourceId, hour, found.get(itemId(key)));
+/** Claim buckets as read; `committed`: series whose claims hold for good. */
+const claimsFound = (
+  planned: PlannedBucket[],
+  bucketAt: (bucket: PlannedBucket) => ClaimBucket,
+  committed: ReadonlySet<string> = new Set(),
+): ClaimReads =>
+  claimReads(planned, (planned) => {
+    const bucket = bucketAt(planned);
     if (committed.size === 0) return bucket;
     // Only a committed series' claims become permanent; every other entry (a hold's) keeps its expiry.
     const entries = bucket.entries.map((entry) => {
@@ -144,11 +141,15 @@ const claimsFound = (planned: PlannedBucket[], found: Found, committed: Readonly
  * their claims are their appointments' and hold for good, though the request that made them died
  * before it marked them so. Read strongly, and only when such a claim is found (none: no round trip).
  */
-async function committedSeriesOf(medspaId: string, planned: PlannedBucket[], found: Found): Promise<Set<string>> {
+async function committedSeriesOf(
+  medspaId: string,
+  planned: PlannedBucket[],
+  bucketAt: (bucket: PlannedBucket) => ClaimBucket,
+): Promise<Set<string>> {
   const now = clock().now().getTime();
   const ids = new Set<string>();
-  for (const { resource, resourceId, hour, key } of planned)
-    for (const entry of toClaimBucket(resource, resourceId, hour, found.get(itemId(key))).entries)
+  for (const bucket of planned)
+    for (const entry of bucketAt(bucket).entries)
       if (entry.series_id && !isLiveEntry(entry, now)) ids.add(entry.series_id);
   if (ids.size === 0) return ids;
   const series = await readItems([...ids].map((id) => seriesKey(medspaId, id)));
@@ -164,7 +165,6 @@ export async function readForBooking(
   online: OnlineReads = {},
 ): Promise<BookingReads> {
   const planned = plannedBuckets(
-    medspaId,
     ranges.map((range) => ({ ...range, hours: bucketIdsForRange(range.start, range.end) })),
   );
   const onlineKeys = [
@@ -172,11 +172,10 @@ export async function readForBooking(
     ...(online.ledgersOf ?? []).map((id) => onlineLedgerKey(medspaId, id)),
     ...(online.consentStatesOf ?? []).map((id) => contactConsentStateKey(medspaId, id)),
   ];
-  const found = await readItems([
-    practiceKey(medspaId),
-    ...entityKeys(medspaId, entities),
-    ...planned.map((bucket) => bucket.key),
-    ...onlineKeys,
+  // The claims strongly, one Query per resource over its hours, beside the batched read.
+  const [found, bucketAt] = await Promise.all([
+    readItems([practiceKey(medspaId), ...entityKeys(medspaId, entities), ...onlineKeys]),
+    readBuckets(medspaId, planned, { consistent: true }),
   ]);
   return {
     practice: practiceCodec.fromItem(found.get(itemId(practiceKey(medspaId)))),
@@ -184,7 +183,7 @@ export async function readForBooking(
     ledger: (clientId) => ledgerOf(found.get(itemId(onlineLedgerKey(medspaId, clientId)))),
     consentState: (clientId) => stateOf(found.get(itemId(contactConsentStateKey(medspaId, clientId)))),
     ...entityReads(medspaId, found),
-    ...claimsFound(planned, found, await committedSeriesOf(medspaId, planned, found)),
+    ...claimsFound(planned, bucketAt, await committedSeriesOf(medspaId, planned, bucketAt)),
   };
 }
 
@@ -198,17 +197,18 @@ export async function readEntities(
 }
 
 /**
- * Claim buckets for an answer that only shows free time (slots, availability, a search): ONE
- * eventually consistent Query per resource, a `between` on the hour sort key from its first planned
- * hour to its last (hours between that were not planned are read but left out, so the answer is
- * the one the planned keys give). It costs what the buckets that exist weigh, at least half a read
- * unit per resource, however many hours the range spans; a read of every hour's key cost a strong
- * unit per hour, existing or not. Eventually consistent: a booking committed within about a second
- * may not show yet. No guarantee rests on it: a booking reads its buckets strongly and conditions
- * its transaction on their versions (docs/decisions/0001), so a slot shown stale is refused there.
+ * The planned buckets, read with ONE Query per resource, a `between` on the hour sort key from its
+ * first planned hour to its last (hours between that were not planned are read but left out, so
+ * the answer is the one the planned keys give). It costs what the buckets that exist weigh, at
+ * least half a read unit per resource (one strong unit), however many hours the range spans; a
+ * read of every hour's key cost a unit per hour, existing or not (a booking's: 4 hours either side
+ * for buffers, most of them never written). A bucket never written is empty, version null.
  */
-export async function queryClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
-  const planned = plannedBuckets(medspaId, plans);
+async function readBuckets(
+  medspaId: string,
+  planned: PlannedBucket[],
+  options: { consistent: boolean },
+): Promise<(bucket: PlannedBucket) => ClaimBucket> {
   const hoursOf = new Map<string, { resource: ClaimedResource; resourceId: string; hours: string[] }>();
   for (const { resource, resourceId, hour } of planned) {
     const id = `${resource}#${resourceId}`;
@@ -223,14 +223,24 @@ export async function queryClaims(medspaId: string, plans: BucketPlan[]): Promis
       const records = await queryAll(claimBucketCodec, {
         partition: claimPk(medspaId, resource, resourceId),
         sort: { op: 'between', from: sorted[0]!, to: sorted[sorted.length - 1]! },
-        consistent: false,
+        consistent: options.consistent,
       });
       for (const record of records) stored.set(`${id}#${record.hour}`, record);
     }),
   );
-  return claimReads(planned, ({ resource, resourceId, hour }) =>
-    claimBucketOf(resource, resourceId, hour, stored.get(`${resource}#${resourceId}#${hour}`) ?? null),
-  );
+  return ({ resource, resourceId, hour }) =>
+    claimBucketOf(resource, resourceId, hour, stored.get(`${resource}#${resourceId}#${hour}`) ?? null);
+}
+
+/**
+ * Claim buckets for an answer that only shows free time (slots, availability, a search), read
+ * eventually consistently (readBuckets): a booking committed within about a second may not show
+ * yet. No guarantee rests on it: a booking reads its buckets strongly and conditions its
+ * transaction on their versions (docs/decisions/0001), so a slot shown stale is refused there.
+ */
+export async function queryClaims(medspaId: string, plans: BucketPlan[]): Promise<ClaimReads> {
+  const planned = plannedBuckets(plans);
+  return claimReads(planned, await readBuckets(medspaId, planned, { consistent: false }));
 }
 
 /** What an answer showing free time reads: the practice, setup resources and claim buckets. */

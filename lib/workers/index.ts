@@ -8,7 +8,7 @@ import type { SecretName } from '../crypto/named-secret';
 import type { PhotoAccess } from '../http/route';
 import type { TableReads, TableWrites } from '../db/table-writes';
 import { PHOTO_OBJECT_PREFIX } from '../domain/photos';
-import { streamFilterPatterns } from './stream-filter';
+import { streamFilterPatterns, type StreamChange } from './stream-filter';
 
 export type WorkerTrigger =
   /**
@@ -29,6 +29,8 @@ export type WorkerTrigger =
        * for (test/unit/stream-filter.test.ts).
        */
       entities: readonly string[];
+      /** Kinds the worker acts on only for some changes (the rest invoke nothing): ./stream-filter.ts. */
+      changesOf?: Readonly<Record<string, readonly StreamChange[]>>;
     }
   /**
    * An SQS queue of that name, created for this worker with a dead-letter queue that takes a
@@ -237,8 +239,10 @@ export const workers = defineWorkers({
       batchSize: 100,
       maxRetries: 5,
       maxRecordAgeSeconds: 24 * 60 * 60,
-      // lib/use-cases/waitlist-freed.ts WAITLIST_STREAM_KINDS.
+      // lib/use-cases/waitlist-freed.ts WAITLIST_STREAM_KINDS. A new appointment frees nothing, and
+      // a hold's expiry is swept (its item's removal a day later does nothing): neither invokes it.
       entities: ['APPOINTMENT', 'HOLD'],
+      changesOf: { APPOINTMENT: ['MODIFY', 'REMOVE'], HOLD: ['INSERT', 'MODIFY'] },
     },
     module: 'functions/workers/waitlistOffers',
     binds: { writes: WAITLIST_OFFER_WRITES, reads: WAITLIST_OFFER_READS },
@@ -349,7 +353,7 @@ export const streamMappingOf = (trigger: Extract<WorkerTrigger, { kind: 'stream'
   maxRetries: trigger.maxRetries ?? 5,
   maxRecordAgeSeconds: trigger.maxRecordAgeSeconds ?? 24 * 60 * 60,
   iteratorAgeAlarmSeconds: trigger.iteratorAgeAlarmSeconds ?? 10 * 60,
-  filters: streamFilterPatterns(trigger.entities),
+  filters: streamFilterPatterns(trigger.entities, trigger.changesOf),
 });
 
 /**

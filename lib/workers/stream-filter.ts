@@ -12,10 +12,34 @@ export type StreamFilterPattern = {
 };
 type EntityMatch = { entity: { S: readonly string[] } };
 
-export const streamFilterPatterns = (entities: readonly string[]): StreamFilterPattern[] => [
-  { dynamodb: { NewImage: { entity: { S: [...entities] } } } },
-  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [...entities] } } } },
-];
+/** A stream record's change. */
+export type StreamChange = 'INSERT' | 'MODIFY' | 'REMOVE';
+
+/**
+ * The patterns of a worker's kinds: every change of them, except the kinds `changesOf` restricts
+ * to the changes named (a worker that never acts on an appointment's INSERT is not invoked by one).
+ */
+export function streamFilterPatterns(
+  entities: readonly string[],
+  changesOf: Readonly<Record<string, readonly StreamChange[]>> = {},
+): StreamFilterPattern[] {
+  const every = entities.filter((entity) => !changesOf[entity]);
+  const patterns: StreamFilterPattern[] =
+    every.length > 0
+      ? [
+          { dynamodb: { NewImage: { entity: { S: every } } } },
+          { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: every } } } },
+        ]
+      : [];
+  for (const entity of entities.filter((kind) => changesOf[kind])) {
+    const changes = changesOf[entity]!;
+    const kept = changes.filter((change) => change !== 'REMOVE');
+    if (kept.length > 0) patterns.push({ eventName: kept, dynamodb: { NewImage: { entity: { S: [entity] } } } });
+    if (changes.includes('REMOVE'))
+      patterns.push({ eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [entity] } } } });
+  }
+  return patterns;
+}
 
 /**
  * Whether a value matches a pattern of the subset these patterns use (Lambda's event filtering

@@ -15,9 +15,10 @@ import { consistencyOf, counted } from '../fixtures/ddb-calls';
 const DAY = BOOKING_DAY;
 
 describe('DynamoDB calls per operation (no Scan anywhere)', () => {
-  it('create: one batched read and one transaction', async () => {
+  it('create: one batched read and one strong Query per resource of its claims, together; then one transaction', async () => {
     const scene = await makeScene();
-    const { calls } = await counted(() =>
+    ddbCalls.trace = [];
+    const create = () =>
       createAppointment(
         scene.practice.medspaId,
         {
@@ -30,12 +31,35 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
           source: 'manual',
         },
         new Date(),
+      );
+    const { calls } = await counted(create);
+    const trace = ddbCalls.trace;
+    ddbCalls.trace = undefined;
+    // The provider's, room's and equipment's claim buckets: one Query each over the hours (every
+    // hour's key was a read unit, existing or not), sent with the batched read in one round trip.
+    expect(calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 3, TransactWriteItemsCommand: 1 });
+    expect(trace!.slice(0, 4).map((entry) => entry.split(' ')[1])).toEqual(['sent', 'sent', 'sent', 'sent']);
+    const later = await consistencyOf(() =>
+      createAppointment(
+        scene.practice.medspaId,
+        {
+          client_id: scene.client.id,
+          service_id: scene.service.id,
+          provider_id: scene.provider.id,
+          scheduled_at: nyTime(DAY, '13:00'),
+          source: 'manual',
+        },
+        new Date(),
       ),
     );
-    expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    // Strongly: the transaction is conditioned on the versions these reads found (docs/decisions/0001).
+    expect(later.filter((call) => !call.startsWith('TransactWrite')).sort()).toEqual([
+      'BatchGetItemCommand strong',
+      'QueryCommand strong',
+    ]);
   });
 
-  it('status change and cancel: one read and one transaction; a move: read, batched read, transaction', async () => {
+  it('status change and cancel: one read and one transaction; a move: read, batched read and its claims Query, transaction', async () => {
     const scene = await makeScene();
     const a = (await book(scene)).body.data;
     const medspaId = scene.practice.medspaId;
@@ -55,6 +79,7 @@ describe('DynamoDB calls per operation (no Scan anywhere)', () => {
     ).toEqual({
       GetItemCommand: 1,
       BatchGetItemCommand: 1,
+      QueryCommand: 1,
       TransactWriteItemsCommand: 1,
     });
     expect((await counted(() => changeStatus(medspaId, a.id, 'cancelled', { now: new Date() }))).calls).toEqual({
@@ -267,8 +292,14 @@ describe('a whole create request through the HTTP layer', () => {
     await book(scene, { scheduled_at: nyTime(DAY, '09:00') }); // warms the access cache
     const { result, calls } = await counted(() => book(scene, { scheduled_at: nyTime(DAY, '11:00') }));
     expect(result.status).toBe(201);
-    // The rate-limit bucket's one write overlaps the access check (lib/http/auth.ts).
-    expect(calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    // The rate-limit bucket's one write overlaps the access check (lib/http/auth.ts); the provider's
+    // claims Query goes with the batched read.
+    expect(calls).toEqual({
+      BatchGetItemCommand: 1,
+      QueryCommand: 1,
+      TransactWriteItemsCommand: 1,
+      UpdateItemCommand: 1,
+    });
     const log = await call('GET', '/v1/audit-log', { token: scene.practice.adminToken });
     const entries = log.body.data.filter((entry: { resource_id: string }) => entry.resource_id === result.body.data.id);
     expect(entries).toEqual([

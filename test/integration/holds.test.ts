@@ -152,7 +152,7 @@ describe('confirm', () => {
     }
   });
 
-  it('DynamoDB calls: a hold is one batched read and one transaction; a confirm one read of the hold, one batched read and one transaction', async () => {
+  it('DynamoDB calls: a hold is one batched read (with a claims Query per resource) and one transaction; a confirm one read of the hold, one batched read (with its claims Queries) and one transaction', async () => {
     const scene = await makeScene();
     const medspaId = scene.practice.medspaId;
     const created = await counted(() =>
@@ -168,11 +168,17 @@ describe('confirm', () => {
         new Date(),
       ),
     );
-    expect(created.calls).toEqual({ BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    // The provider's and the room's claims.
+    expect(created.calls).toEqual({ BatchGetItemCommand: 1, QueryCommand: 2, TransactWriteItemsCommand: 1 });
     const confirmed = await counted(() =>
       confirmHold(medspaId, created.result.id, { client_id: scene.client.id, source: 'manual' }, new Date()),
     );
-    expect(confirmed.calls).toEqual({ GetItemCommand: 1, BatchGetItemCommand: 1, TransactWriteItemsCommand: 1 });
+    expect(confirmed.calls).toEqual({
+      GetItemCommand: 1,
+      BatchGetItemCommand: 1,
+      QueryCommand: 2,
+      TransactWriteItemsCommand: 1,
+    });
   });
 
   it('a client that does not exist: 404 CLIENT_NOT_FOUND, and the hold stays active', async () => {

@@ -3,8 +3,11 @@ import { holdCodec, holdIpLedgerCodec, seriesCodec } from '../../lib/db/codecs';
 import { REPORT_KINDS } from '../../lib/db/report-sources';
 import { EVENT_SOURCES } from '../../lib/events/mappings';
 import { WAITLIST_STREAM_KINDS } from '../../lib/use-cases/waitlist-freed';
-import { workers } from '../../lib/workers';
+import { freedByAppointment } from '../../lib/domain/waitlist';
+import { streamMappingOf, workers } from '../../lib/workers';
 import { passes, streamFilterPatterns } from '../../lib/workers/stream-filter';
+
+type StreamTrigger = Parameters<typeof streamMappingOf>[0];
 
 /** A stream record as GetRecords and Lambda's event carry it (attribute values in the wire format). */
 const record = (eventName: string, images: { NewImage?: string; OldImage?: string }) => ({
@@ -48,5 +51,39 @@ describe("stream mappings' filters", () => {
     expect(passes(filters, record('REMOVE', {}))).toBe(false);
     // A MODIFY is judged by its new image, as lib/db/stream.ts picks it.
     expect(passes(filters, record('MODIFY', { NewImage: 'PRODUCT', OldImage: 'CLIENT' }))).toBe(false);
+  });
+
+  it('a kind narrowed to some changes takes only those, the other kinds every change', () => {
+    const filters = streamFilterPatterns(['APPOINTMENT', 'HOLD', 'CLIENT'], {
+      APPOINTMENT: ['MODIFY', 'REMOVE'],
+      HOLD: ['INSERT', 'MODIFY'],
+    });
+    expect(passes(filters, record('INSERT', { NewImage: 'APPOINTMENT' }))).toBe(false);
+    expect(passes(filters, record('MODIFY', { NewImage: 'APPOINTMENT', OldImage: 'APPOINTMENT' }))).toBe(true);
+    expect(passes(filters, record('REMOVE', { OldImage: 'APPOINTMENT' }))).toBe(true);
+    expect(passes(filters, record('INSERT', { NewImage: 'HOLD' }))).toBe(true);
+    expect(passes(filters, record('MODIFY', { NewImage: 'HOLD', OldImage: 'HOLD' }))).toBe(true);
+    expect(passes(filters, record('REMOVE', { OldImage: 'HOLD' }))).toBe(false);
+    for (const change of ['INSERT', 'MODIFY'])
+      expect(passes(filters, record(change, { NewImage: 'CLIENT', OldImage: 'CLIENT' })), change).toBe(true);
+    expect(passes(filters, record('REMOVE', { OldImage: 'CLIENT' }))).toBe(true);
+  });
+
+  it('the waitlist worker skips only changes it would do nothing with: a new appointment frees no time', () => {
+    const filters = streamMappingOf(workers.waitlistOffers.trigger as StreamTrigger).filters;
+    expect(passes(filters, record('INSERT', { NewImage: 'APPOINTMENT' }))).toBe(false);
+    const booked = {
+      id: 'a',
+      provider_id: 'p',
+      service_id: 's',
+      scheduled_at: '2026-12-01T15:00:00.000Z',
+      end_at: '2026-12-01T16:00:00.000Z',
+      status: 'scheduled' as const,
+      version: 1,
+    };
+    expect(freedByAppointment(null, booked as never)).toBeNull();
+    // A cancel and a delete do invoke it.
+    expect(passes(filters, record('MODIFY', { NewImage: 'APPOINTMENT', OldImage: 'APPOINTMENT' }))).toBe(true);
+    expect(passes(filters, record('REMOVE', { OldImage: 'APPOINTMENT' }))).toBe(true);
   });
 });
