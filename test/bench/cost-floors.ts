@@ -78,9 +78,10 @@ const floor =
 // A create: read the client, service and provider strongly (3 RRU; the claim buckets it checks
 // come back with them: a missing bucket is 1 RRU more each, left out here as the floor needs only
 // the ones that exist), then one transaction: the appointment (<= 2 KB: 4 WRU), its two index
-// entries (2 x 2 WRU, not transactional... but 2 KB each), its provider's hour bucket (2 WRU);
-// + the credential's rate-limit bucket (1 WRU). Two round trips.
-const CREATE: FloorSpec = { readUnits: 3, writeUnits: 4 + 4 + 2 + 1, steps: 2, calls: 3, events: 1 };
+// entries (2 x 2 WRU, not transactional... but 2 KB each) and its narrow list entry (the list's
+// floor reads it: 1 WRU), its provider's hour bucket (2 WRU); + the credential's rate-limit bucket
+// (1 WRU); + its reminder's due entry (section 8: one item a sweep finds by minute, 1 WRU). Two round trips.
+const CREATE: FloorSpec = { readUnits: 3, writeUnits: 4 + 4 + 1 + 2 + 1 + 1, steps: 2, calls: 3, events: 1 };
 
 export const FLOORS: Record<string, (measured: OpUsage) => { usage: OpUsage }> = {
   create: floor(CREATE),
@@ -109,14 +110,15 @@ export const FLOORS: Record<string, (measured: OpUsage) => { usage: OpUsage }> =
   'search (staff)': floor({ readUnits: 2 + 3 * 0.5, writeUnits: 1, steps: 2, calls: 5, events: 0 }),
   // The same, with the publishable key's two buckets (the key's and the visitor's IP's).
   'search (public)': floor({ readUnits: 2 + 3 * 0.5, writeUnits: 2, steps: 2, calls: 6, events: 0 }),
-  // A create, plus the new client (<= 1 KB, 2 WRU) and the email's index item (2 WRU) in its
+  // A create, plus the new client (<= 1 KB, 2 WRU), the email's index item (2 WRU) and the
+  // client's count of active online bookings (the per-client limit is a condition: 2 WRU) in its
   // transaction, one search entry for the client (section 4's `q`: an index entry, 1 WRU), the
   // email lookup (a Query, 0.5), the required key's record (2), two buckets; its two events
   // (appointment.created, client.created).
   'public booking': floor({
     ...CREATE,
     readUnits: CREATE.readUnits + 0.5,
-    writeUnits: CREATE.writeUnits - 1 + 2 + 2 + 1 + 2 + 2,
+    writeUnits: CREATE.writeUnits - 1 + 2 + 2 + 2 + 1 + 2 + 2,
     events: 2,
   }),
   // Read the appointment (1 RRU); one transaction: the appointment (4), its two index entries
