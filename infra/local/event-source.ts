@@ -46,7 +46,7 @@ export const LOCAL_STREAM_WORKERS = (Object.keys(workers) as (keyof Workers)[]).
  */
 const localConsumers = (options: EventSourceOptions, now: () => Date): Record<LocalStreamWorker, Consume> => ({
   streamToBus: (records) => processStreamRecords(records, { publish: options.publish, now }),
-  aggregateReports: (records) => applyStreamRecords(records, { now }),
+  aggregateReports: (records) => applyStreamRecords(records),
   waitlistOffers: (records) => processWaitlistRecords(records, { now }),
 });
 

@@ -58,7 +58,6 @@ import {
   reportDayKey,
   reportGenerationKey,
   reportLedgerKey,
-  reportStreamMarkerKey,
   retailSalesIndexKeys,
   stockLedgerKey,
   treatmentRecordKey,
@@ -663,15 +662,6 @@ export const reportClientVisitsCodec = codec<R.ReportClientVisitsRecord, 'REPORT
     keyFields: ['medspa_id', 'generation', 'client_id'],
     keys: (c) => reportClientVisitsKey(c.medspa_id, c.generation, c.client_id),
     stored: S.storedReportClientVisits,
-  },
-);
-/** Its `expires_at` is the table's TTL attribute. */
-export const reportStreamMarkerCodec = codec<R.ReportStreamMarkerRecord, 'REPORT_STREAM_MARKER'>(
-  'REPORT_STREAM_MARKER',
-  {
-    keyFields: ['medspa_id', 'event_id'],
-    keys: (m) => reportStreamMarkerKey(m.medspa_id, m.event_id),
-    stored: S.storedReportStreamMarker,
   },
 );
 /** Day items are only ever moved by counter ADDs (lib/db/report-days.ts), which set these tags. */

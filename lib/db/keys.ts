@@ -577,12 +577,6 @@ export const reportClientVisitsKey = (medspaId: string, generation: string, clie
   sk: clientId,
 });
 
-/** A stream record the aggregator has applied, by its eventID (expires after 48 h): GetItem before, attribute_not_exists in the same transaction as the counters. */
-export const reportStreamMarkerKey = (medspaId: string, eventId: string): Key => ({
-  pk: `${practicePrefix(medspaId)}#RPT_EVENT#${eventId}`,
-  sk: 'APPLIED',
-});
-
 // ---- The event feed (API reference, section 15; docs/decisions/0031-event-feed.md) -----------
 
 /**
@@ -664,7 +658,6 @@ export const PARTITIONS = {
   reportDays: reportDaysPk(ANY_ID, '*', '*'),
   reportLedger: reportLedgerPk(ANY_ID, '*'),
   reportClientVisits: reportClientVisitsPk(ANY_ID, '*'),
-  reportStreamMarkers: reportStreamMarkerKey(ANY_ID, '*').pk,
   photos: collectionPk(ANY_ID, 'PHOTO'),
   eventFeed: eventFeedPk(ANY_ID),
   eventIds: eventIdKey(ANY_ID, '*').pk,

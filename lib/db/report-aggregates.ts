@@ -8,7 +8,6 @@ import {
   reportClientVisitsCodec,
   reportGenerationCodec,
   reportLedgerCodec,
-  reportStreamMarkerCodec,
 } from './codecs';
 import { itemId, readItems } from './key-reads';
 import { COLLECTIONS, type RecordOf } from './batch';
@@ -22,15 +21,14 @@ import {
   reportGenerationKey,
   reportLedgerKey,
   reportLedgerPk,
-  reportStreamMarkerKey,
   type Key,
 } from './keys';
 import { dayUpdate } from './report-days';
 import { MAX_TRANSACTION_ACTIONS, transact, type NamedAction } from './transact';
 
 /**
- * Report aggregates in the table: the generation pointer, per-record ledger entries, per-client
- * visit dates and the stream markers (the day counters are ./report-days.ts, the records counted
+ * Report aggregates in the table: the generation pointer, per-record ledger entries and per-client
+ * visit dates (the day counters are ./report-days.ts, the records counted
  * ./report-sources.ts). The maths is in lib/domain/report-aggregates.ts; this module reads the
  * state a plan needs and commits a plan.
  */
@@ -101,18 +99,15 @@ export interface UnitStateRequest {
   generations: readonly string[];
   recordKeys: readonly string[];
   clientIds: readonly string[];
-  eventIds: readonly string[];
 }
 
 export interface UnitState {
   byGeneration: Map<string, GenerationState>;
-  /** Stream records already applied (their marker exists). */
-  appliedEvents: Set<string>;
 }
 
-/** Ledger entries, client visit items and stream markers, in one batched read. */
+/** Ledger entries and client visit items, in one batched read. */
 export async function readUnitState(medspaId: string, request: UnitStateRequest): Promise<UnitState> {
-  const keys: Key[] = request.eventIds.map((id) => reportStreamMarkerKey(medspaId, id));
+  const keys: Key[] = [];
   for (const generation of request.generations) {
     keys.push(...request.recordKeys.map((key) => reportLedgerKey(medspaId, generation, key)));
     keys.push(...request.clientIds.map((id) => reportClientVisitsKey(medspaId, generation, id)));
@@ -134,10 +129,7 @@ export async function readUnitState(medspaId: string, request: UnitStateRequest)
     }
     byGeneration.set(generation, { ledger, clients });
   }
-  const appliedEvents = new Set(
-    request.eventIds.filter((id) => found.has(itemId(reportStreamMarkerKey(medspaId, id)))),
-  );
-  return { byGeneration, appliedEvents };
+  return { byGeneration };
 }
 
 // ---- Committing a unit -------------------------------------------------------------------------
@@ -148,21 +140,13 @@ export interface UnitWrite {
   zone: string;
   /** The pointer revision the generations came from: it must not have moved. */
   pointerRev: number | null;
-  /** Stream records applied by this write (none for a rebuild). */
-  eventIds: readonly string[];
   plans: ReadonlyArray<{ generation: string; plan: GenerationPlan }>;
-  now: Date;
 }
-
-/** How long a stream marker outlives its record: longer than the stream keeps records (24 h). */
-const MARKER_TTL_SECONDS = 48 * 3600;
 
 export type UnitOutcome =
   | { ok: true }
   /** The pointer or the practice's zone changed: read them again. */
   | { ok: false; failed: 'context' }
-  /** These stream records were applied meanwhile (their markers exist). */
-  | { ok: false; failed: 'markers'; eventIds: string[] }
   /** A ledger entry or client item changed since it was read: read again. */
   | { ok: false; failed: 'state' };
 
@@ -175,18 +159,17 @@ const conditionOn = (attribute: string, expected: number | null) =>
         ExpressionAttributeValues: { ':expected': expected },
       };
 
-/** The actions of a unit besides its plans: the two context checks and the markers. */
-export const unitOverheadActions = (eventIds: number) => 2 + eventIds;
+/** The actions of a unit besides its plans: the two context checks. */
+export const UNIT_OVERHEAD_ACTIONS = 2;
 
 /**
- * ONE TransactWriteItems: the stream markers (each only if absent), every generation's counter
- * ADDs, ledger entries and client items (each conditioned on the state read), and checks that
- * the pointer and the zone are still those the plan used.
+ * ONE TransactWriteItems: every generation's counter ADDs, ledger entries and client items (each
+ * conditioned on the state read), and checks that the pointer and the zone are still those the
+ * plan used. The ledger entries make a record count once: one whose version the ledger holds is
+ * skipped by the plan, and a racing writer fails the entry's condition (docs/decisions/0004).
  */
-/** A unit's actions, named by what a failed condition means; a marker carries its record's id. */
-type UnitAction =
-  | NamedAction<'pointer' | 'zone' | 'state' | 'totals' | 'clients'>
-  | (NamedAction<'marker'> & { eventId: string });
+/** A unit's actions, named by what a failed condition means. */
+type UnitAction = NamedAction<'pointer' | 'zone' | 'state' | 'totals' | 'clients'>;
 
 export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   const { medspaId } = write;
@@ -214,26 +197,6 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
       },
     },
   ];
-  const appliedAt = write.now.toISOString();
-  const expiresAt = Math.floor(write.now.getTime() / 1000) + MARKER_TTL_SECONDS;
-  for (const eventId of write.eventIds) {
-    actions.push({
-      name: 'marker',
-      eventId,
-      action: {
-        Put: {
-          TableName: tableName(),
-          Item: reportStreamMarkerCodec.toItem({
-            medspa_id: medspaId,
-            event_id: eventId,
-            applied_at: appliedAt,
-            expires_at: expiresAt,
-          }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    });
-  }
   for (const { generation, plan } of write.plans) {
     for (const [recordKey, { expectedVersion, entry }] of plan.ledger) {
       actions.push({
@@ -276,8 +239,6 @@ export async function commitUnit(write: UnitWrite): Promise<UnitOutcome> {
   if (outcome.ok) return outcome;
   if (outcome.failed.some((failure) => failure.name === 'pointer' || failure.name === 'zone'))
     return { ok: false, failed: 'context' };
-  const markers = outcome.failed.flatMap((failure) => (failure.name === 'marker' ? [failure.eventId] : []));
-  if (markers.length) return { ok: false, failed: 'markers', eventIds: markers };
   return { ok: false, failed: 'state' };
 }
 

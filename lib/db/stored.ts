@@ -889,9 +889,6 @@ export const storedReportLedger = /* @__PURE__ */ built(() =>
 export const storedReportClientVisits = /* @__PURE__ */ built(() =>
   z.object({ medspa_id: text, generation: text, client_id: text, dates: z.record(z.string(), count), rev: count }),
 );
-export const storedReportStreamMarker = /* @__PURE__ */ built(() =>
-  z.object({ medspa_id: text, event_id: text, applied_at: text, expires_at: count }),
-);
 /** A day item's fixed fields; its counters are top-level numbers, read by lib/db/report-days.ts. */
 export const storedReportDay = /* @__PURE__ */ built(() => z.object({ medspa_id: text, generation: text, date: text }));
 
@@ -1046,7 +1043,6 @@ export type StoredChecks = [
   Check<Exact<Of<typeof storedReportGeneration>, R.ReportGenerationRecord>>,
   Check<Exact<Of<typeof storedReportLedger>, R.ReportLedgerRecord>>,
   Check<Exact<Of<typeof storedReportClientVisits>, R.ReportClientVisitsRecord>>,
-  Check<Exact<Of<typeof storedReportStreamMarker>, R.ReportStreamMarkerRecord>>,
   Check<Exact<Of<typeof storedReportDay>, R.ReportDayRecord>>,
   Check<Exact<Of<typeof storedWaitlistEntry>, R.WaitlistEntryRecord>>,
   Check<Exact<Of<typeof storedWaitlistFreed>, R.WaitlistFreedRecord>>,

@@ -1,5 +1,4 @@
 import type { DynamoDBBatchResponse } from 'aws-lambda';
-import { clock } from '../clock';
 import { decodeReportSource } from '../db/report-sources';
 import { recordIds, type StreamRecord } from '../db/stream';
 import { logger } from '../log';
@@ -13,7 +12,7 @@ import { applySources, newStats, practiceChanged, type AggregationStats, type Co
  * `applyStreamRecords(records)` is called by the stream consumer with each batch (locally and on
  * AWS): the records are grouped per practice, in order, and each practice's are applied in units
  * of up to 40, one BatchGetItem and one TransactWriteItems each. A lost race reads again; a record
- * already applied (marker, or its version already counted) changes nothing.
+ * already applied (its version already counted) changes nothing.
  */
 
 export type { AggregationStats } from './report-units';
@@ -36,11 +35,7 @@ const sequenceOf = (record: StreamRecord) => record.dynamodb?.SequenceNumber ?? 
  * `ReportBatchItemFailures`, as the other stream worker does), so the stream hands them over again
  * from there; the records after it that were applied are found applied then.
  */
-export async function applyStreamRecords(
-  records: readonly StreamRecord[],
-  options: { now?: () => Date } = {},
-): Promise<StreamAggregation> {
-  const now = options.now ?? (() => clock().now());
+export async function applyStreamRecords(records: readonly StreamRecord[]): Promise<StreamAggregation> {
   const stats = newStats(records.length);
   const failed = new Set<string>();
   const byPractice = new Map<string, StreamSource[]>();
@@ -69,7 +64,7 @@ export async function applyStreamRecords(
 
   await Promise.all(
     [...byPractice].map(async ([medspaId, sources]) => {
-      const unapplied = await applySources(medspaId, sources, { kind: 'stream' }, stats, now);
+      const unapplied = await applySources(medspaId, sources, { kind: 'stream' }, stats);
       if (!unapplied) return;
       logger.warn('report sources not applied', {
         medspaId,

@@ -176,7 +176,6 @@ export async function rebuildAggregates(medspaId: string, options: RebuildOption
         counted.filter((source, index) => laneOf(source, index) === lane),
         { kind: 'rebuild', generation: generation! },
         stats,
-        now,
       ),
     ),
   );

@@ -13,7 +13,7 @@ import {
   commitUnit,
   readReportContext,
   readUnitState,
-  unitOverheadActions,
+  UNIT_OVERHEAD_ACTIONS,
   type GenerationPointer,
   type UnitOutcome,
   type UnitState,
@@ -30,15 +30,17 @@ import { jitter } from '../retry';
  * (./report-aggregation.ts) and the rebuild (./report-rebuild.ts). A practice's sources are taken
  * in order, in rounds of three steps:
  *
- * 1. read the unit: up to 40 records, with their markers, ledger entries and client visit items
- *    in one BatchGetItem (`readUnit`);
- * 2. fit it into one transaction: the longest prefix of the records not applied yet whose writes
- *    fit 100 actions (`fitTransaction`);
+ * 1. read the unit: up to 40 records, with their ledger entries and client visit items in one
+ *    BatchGetItem (`readUnit`);
+ * 2. fit it into one transaction: the longest prefix of the records whose writes fit 100 actions
+ *    (`fitTransaction`);
  * 3. commit it (`commit`) or, when a race was lost (nothing written), deal with the cause and go
  *    round again (`recover`).
  *
- * The transaction writes a marker per stream record and checks every ledger entry and client item
- * it read, so a record counts once whatever the retries, replays or racing consumers.
+ * A record counts once whatever the retries, replays or racing consumers: the ledger holds the
+ * version each record was counted at (a version it holds is skipped), and the transaction writes
+ * each ledger entry and client item on the state it read. A record whose facts did not change (a
+ * note edited) writes nothing at all.
  */
 
 export interface AggregationStats {
@@ -48,7 +50,7 @@ export interface AggregationStats {
   ignored: number;
   /** Report sources committed (their ledger decided whether they moved counters). */
   applied: number;
-  /** Stream records already applied before (marker found). */
+  /** Records already counted at their version or a later one (a retry, a replay, an older copy). */
   duplicates: number;
 }
 
@@ -124,17 +126,15 @@ function changeOf(source: CountedSource, zone: string): SourceChange {
   return { recordKey, version: source.version, facts: saleFacts(source.record, zone) };
 }
 
-/** A round's records as read: their changes, what the table holds for them, and which are not applied yet. */
+/** A round's records as read: their changes and what the table holds for them. */
 interface Unit {
   sources: readonly CountedSource[];
   changes: SourceChange[];
   request: UnitStateRequest;
   state: UnitState;
-  /** Indexes (in `sources`) of the records whose marker was not found. */
-  fresh: number[];
 }
 
-/** Step 1: the unit's markers, ledger entries and client visit items, in one batched read. */
+/** Step 1: the unit's ledger entries and client visit items, in one batched read. */
 async function readUnit(
   medspaId: string,
   sources: readonly CountedSource[],
@@ -146,34 +146,26 @@ async function readUnit(
     generations: generationsFor(context.pointer, target),
     recordKeys: unique(changes.map((change) => change.recordKey)),
     clientIds: unique(sources.flatMap((source) => (source.kind === 'APPOINTMENT' ? [source.clientId] : []))),
-    eventIds: unique(sources.flatMap((source) => source.eventId ?? [])),
   };
-  const state = await readUnitState(medspaId, request);
-  const fresh = sources.flatMap((source, index) =>
-    source.eventId && state.appliedEvents.has(source.eventId) ? [] : [index],
-  );
-  return { sources, changes, request, state, fresh };
+  return { sources, changes, request, state: await readUnitState(medspaId, request) };
 }
 
-/** What one transaction commits: the first `take` fresh records of a unit, the last of them at `consumed - 1`. */
+/** What one transaction commits: the first `take` records of a unit. */
 interface Fitted {
   take: number;
-  consumed: number;
-  eventIds: string[];
   plans: { generation: string; plan: GenerationPlan }[];
 }
 
 /**
- * Step 2: the longest prefix of the unit's fresh records whose writes fit one transaction, halved
+ * Step 2: the longest prefix of the unit's records whose writes fit one transaction, halved
  * until it fits (one record always does). A plan may touch clients the unit did not read (a
  * ledger entry counted under an appointment's former client): they are read and it plans again.
  */
 async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
   let { request, state } = unit;
-  let take = unit.fresh.length;
+  let take = unit.sources.length;
   for (;;) {
-    const chosen = unit.fresh.slice(0, take);
-    const changes = chosen.map((index) => unit.changes[index]);
+    const changes = unit.changes.slice(0, take);
     const plans = request.generations.map((generation) => ({
       generation,
       plan: planGeneration(state.byGeneration.get(generation)!, changes),
@@ -186,30 +178,17 @@ async function fitTransaction(medspaId: string, unit: Unit): Promise<Fitted> {
       state = await readUnitState(medspaId, request);
       continue;
     }
-    const eventIds = unique(chosen.flatMap((index) => unit.sources[index].eventId ?? []));
-    const size = unitOverheadActions(eventIds.length) + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
-    if (size <= MAX_TRANSACTION_ACTIONS || take === 1) return { take, consumed: chosen[take - 1] + 1, eventIds, plans };
+    const size = UNIT_OVERHEAD_ACTIONS + plans.reduce((sum, { plan }) => sum + planActions(plan), 0);
+    if (size <= MAX_TRANSACTION_ACTIONS || take === 1) return { take, plans };
     take = Math.max(1, Math.floor(take / 2));
   }
 }
 
 /** Step 3: one TransactWriteItems, unless there is nothing to write; a lost race comes back as the outcome. */
-async function commit(
-  medspaId: string,
-  context: PracticeContext,
-  fitted: Fitted,
-  now: () => Date,
-): Promise<UnitOutcome> {
-  if (fitted.eventIds.length === 0 && fitted.plans.every(({ plan }) => planActions(plan) === 0)) return { ok: true };
+async function commit(medspaId: string, context: PracticeContext, fitted: Fitted): Promise<UnitOutcome> {
+  if (fitted.plans.every(({ plan }) => planActions(plan) === 0)) return { ok: true };
   try {
-    return await commitUnit({
-      medspaId,
-      zone: context.zone,
-      pointerRev: context.pointer.rev,
-      eventIds: fitted.eventIds,
-      plans: fitted.plans,
-      now: now(),
-    });
+    return await commitUnit({ medspaId, zone: context.zone, pointerRev: context.pointer.rev, plans: fitted.plans });
   } catch (error) {
     // TransactionConflict beyond transact's own retries: another writer is on the same items.
     if (isDataFailure(error, 'busy')) return { ok: false, failed: 'state' };
@@ -227,16 +206,13 @@ async function runRound(
   pending: readonly CountedSource[],
   context: PracticeContext,
   target: Target,
-  now: () => Date,
 ): Promise<Round> {
   const unit = await readUnit(medspaId, pending.slice(0, UNIT_READ), context, target);
-  if (unit.fresh.length === 0)
-    return { ok: true, consumed: unit.sources.length, applied: 0, duplicates: unit.sources.length };
   const fitted = await fitTransaction(medspaId, unit);
-  const outcome = await commit(medspaId, context, fitted, now);
-  return outcome.ok
-    ? { ok: true, consumed: fitted.consumed, applied: fitted.take, duplicates: fitted.consumed - fitted.take }
-    : outcome;
+  const outcome = await commit(medspaId, context, fitted);
+  // Skipped: records whose version the ledger already held (the same in every generation written).
+  const duplicates = fitted.plans[0]?.plan.skipped ?? 0;
+  return outcome.ok ? { ok: true, consumed: fitted.take, applied: fitted.take - duplicates, duplicates } : outcome;
 }
 
 /** After a lost race: the records still pending once its cause is dealt with. */
@@ -244,7 +220,6 @@ async function recover<S extends CountedSource>(
   medspaId: string,
   pending: S[],
   lost: LostRace,
-  stats: AggregationStats,
   lostRaces: number,
 ): Promise<S[]> {
   switch (lost.failed) {
@@ -252,13 +227,6 @@ async function recover<S extends CountedSource>(
       // The pointer or the zone moved: read them again.
       contexts.delete(medspaId);
       return pending;
-    case 'markers': {
-      // Applied meanwhile by another consumer of the same records.
-      const done = new Set(lost.eventIds);
-      const left = pending.filter((source) => !(source.eventId && done.has(source.eventId)));
-      stats.duplicates += pending.length - left.length;
-      return left;
-    }
     case 'state':
       // A ledger entry or client item changed since it was read: read again, after a pause.
       await jitter(lostRaces);
@@ -276,7 +244,6 @@ export async function applySources<S extends CountedSource>(
   sources: readonly S[],
   target: Target,
   stats: AggregationStats,
-  now: () => Date,
 ): Promise<Unapplied<S>> {
   let pending = [...sources];
   let lostRaces = 0;
@@ -288,7 +255,7 @@ export async function applySources<S extends CountedSource>(
         stats.ignored += pending.length;
         return null;
       }
-      const round = await runRound(medspaId, pending, context, target, now);
+      const round = await runRound(medspaId, pending, context, target);
       if (round.ok) {
         stats.applied += round.applied;
         stats.duplicates += round.duplicates;
@@ -303,7 +270,7 @@ export async function applySources<S extends CountedSource>(
           { name: 'LostRaces' },
         );
       }
-      pending = await recover(medspaId, pending, round, stats, lostRaces);
+      pending = await recover(medspaId, pending, round, lostRaces);
     }
     return null;
   } catch (error) {

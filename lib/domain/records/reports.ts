@@ -50,14 +50,6 @@ export interface ReportClientVisitsRecord {
   rev: number;
 }
 
-/** A stream record the report aggregator has applied (kept 48 h: `expires_at`). */
-export interface ReportStreamMarkerRecord {
-  medspa_id: string;
-  event_id: string;
-  applied_at: string;
-  expires_at: number;
-}
-
 /**
  * A practice-local day's counters in one generation: totals and per provider / per service
  * (`TOTALS`), or the clients seen and first visits (`CLIENTS`), each a top-level number moved by
