@@ -521,6 +521,15 @@ export const waitlistFreedKey = (medspaId: string, freedId: string): Key => ({
   sk: freedId,
 });
 
+/**
+ * Present once the practice has had a waitlist entry (written with its first one): the waitlist
+ * worker reads it before anything else, so freed time in a practice without a waitlist costs one read.
+ */
+export const waitlistInUseKey = (medspaId: string): Key => ({
+  pk: `${practicePrefix(medspaId)}#WAITLIST_IN_USE`,
+  sk: 'IN_USE',
+});
+
 /** An offer's hold -> its entry and freed time: a released or expired hold is an offer's when this item exists. */
 export const waitlistOfferKey = (medspaId: string, holdId: string): Key => ({
   pk: `${practicePrefix(medspaId)}#WAITLIST_OFFER#${holdId}`,
@@ -668,6 +677,7 @@ export const PARTITIONS = {
   formsSummary: formsSummaryKey(ANY_ID, '*').pk,
   waitlist: collectionPk(ANY_ID, 'WAITLIST'),
   waitlistFreed: waitlistFreedKey(ANY_ID, '*').pk,
+  waitlistInUse: waitlistInUseKey(ANY_ID).pk,
   waitlistOffers: waitlistOfferKey(ANY_ID, ANY_ID).pk,
   waitlistDue: waitlistDuePk('*'),
   waitlistSweep: waitlistSweepCheckpointKey().pk,

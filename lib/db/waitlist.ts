@@ -8,6 +8,7 @@ import type {
 } from '../domain/records';
 import { ddb, tableName } from './client';
 import {
+  itemKeyCodec,
   waitlistEntryCodec,
   waitlistFreedCodec,
   waitlistDueCodec,
@@ -21,6 +22,7 @@ import {
   waitingIndexPk,
   waitlistByServiceIndexPk,
   waitlistFreedKey,
+  waitlistInUseKey,
   waitlistDueKey,
   waitlistDuePk,
   waitlistOfferKey,
@@ -83,6 +85,21 @@ export function listWaitlistEntries(
 /** The oldest `limit` entries waiting for a time of a service (the sparse waiting index): one Query. */
 export const oldestWaiting = (medspaId: string, serviceId: string, limit: number): Promise<WaitlistEntryRecord[]> =>
   queryOnce(waitlistEntryCodec, { partition: waitingIndexPk(medspaId, serviceId), index: 'gsi2', limit });
+
+/** Marks the practice as having a waitlist (in a new entry's transaction; the first mark's time stays). */
+export const waitlistInUseAction = (medspaId: string, at: string): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: waitlistInUseKey(medspaId),
+    UpdateExpression: 'SET #medspa = :medspa, #since = if_not_exists(#since, :at)',
+    ExpressionAttributeNames: { '#medspa': 'medspa_id', '#since': 'since' },
+    ExpressionAttributeValues: { ':medspa': medspaId, ':at': at },
+  },
+});
+
+/** Whether the practice has ever had a waitlist entry (strongly: an entry made a moment ago counts). */
+export const waitlistInUse = async (medspaId: string): Promise<boolean> =>
+  itemKeyCodec.fromItem(await readItem(waitlistInUseKey(medspaId))) !== null;
 
 // ---- Freed times and offers ------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ export const createWaitlistEntry = /* @__PURE__ */ route('createWaitlistEntry', 
   body: wl.CreateWaitlistEntryBody,
   response: wl.WaitlistEntry,
   errors: ['CLIENT_NOT_FOUND', 'SERVICE_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'PROVIDER_NOT_CERTIFIED'],
-  writes: { waitlist: ['put'], clients: ['check'], waitlistDue: ['put'] },
+  writes: { waitlist: ['put'], clients: ['check'], waitlistDue: ['put'], waitlistInUse: ['update'] },
   reads: ['clients', 'providers', 'services'],
 }));
 

@@ -10,6 +10,7 @@ import {
   newOfferAction,
   oldestWaiting,
   putFreedOnce,
+  waitlistInUse,
 } from '../db/waitlist';
 import type { TransactItem } from '../db/transact';
 import { clientContact } from '../domain/presenters';
@@ -170,8 +171,12 @@ export async function offerNext(medspaId: string, freedId: string, now: Date): P
   return null;
 }
 
-/** Records a freed time (once) and offers it to the oldest fitting entry. */
+/**
+ * Records a freed time (once) and offers it to the oldest fitting entry. A practice that never had
+ * a waitlist entry has nobody to offer it to: one read, nothing written.
+ */
 export async function offerFreedTime(freed: FreedSpan, now: Date = clock().now()) {
+  if (!(await waitlistInUse(freed.medspaId))) return null;
   const at = now.toISOString();
   await putFreedOnce({
     medspa_id: freed.medspaId,

@@ -11,6 +11,7 @@ import {
   getWaitlistEntry,
   listWaitlistEntries,
   newEntryAction,
+  waitlistInUseAction,
   waitlistDueAction,
 } from '../db/waitlist';
 import type { WaitlistEntryRecord } from '../domain/records';
@@ -76,6 +77,8 @@ export async function createWaitlistEntry(
   const outcome = await transact(
     [
       { name: 'entry', action: newEntryAction(entry) },
+      // From now on the waitlist worker looks for entries when time is freed (lib/db/keys.ts waitlistInUseKey).
+      { name: 'inUse', action: waitlistInUseAction(medspaId, at) },
       // A client erased meanwhile gets no entry.
       { name: 'client', action: clientIsLive(medspaId, entry.client_id) },
       // The sweep stores it as expired within a minute of `expires_at` (reads say so at once).

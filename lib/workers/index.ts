@@ -107,6 +107,7 @@ const WAITLIST_OFFER_READS: TableReads = [
   'waitingByService',
   'waitlist',
   'waitlistFreed',
+  'waitlistInUse',
   'waitlistOffers',
 ];
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../lib/clock';
 import { call } from '../fixtures/api';
+import { counted } from '../fixtures/ddb-calls';
 import { makeProvider } from '../fixtures/builders';
 import { makeScene, type Scene } from '../fixtures/scheduling';
 import { eventTap } from '../fixtures/stream';
@@ -242,5 +243,25 @@ describe('offers of freed time', () => {
     expect((await entryOf(scene, a.id)).status).toBe('cancelled');
     await worker.drain();
     expect((await entryOf(scene, b.id)).status).toBe('offered');
+  });
+});
+
+describe('a practice that never had a waitlist entry', () => {
+  it('pays one read for freed time, and records nothing', async () => {
+    const scene = await makeScene();
+    const worker = waitlistWorker();
+    const booking = await bookedAt(scene, '10:00');
+    await worker.drain();
+    expect((await cancel(scene, booking.id)).status).toBe(200);
+    const { calls } = await counted(() => worker.drain());
+    // The practice's waitlist mark, strongly (absent): no freed time item, no entry Query, no practice read.
+    expect(calls).toEqual({ GetItemCommand: 1 });
+    // Its first entry marks it: the next freed time is recorded and offered.
+    const entry = await waitlisted(scene, { provider_ids: [scene.provider.id] });
+    const other = await bookedAt(scene, '11:00');
+    await worker.drain();
+    expect((await cancel(scene, other.id)).status).toBe(200);
+    await worker.drain();
+    expect((await entryOf(scene, entry.id)).status).toBe('offered');
   });
 });
