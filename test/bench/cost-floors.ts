@@ -122,9 +122,9 @@ export const FLOORS: Record<string, (measured: OpUsage) => { usage: OpUsage }> =
     events: 2,
   }),
   // Read the appointment (1 RRU); one transaction: the appointment (4), its two index entries
-  // (2 x 2), the released bucket (2); the rate limit (1); its two events (appointment.cancelled,
-  // appointment.status_changed).
-  cancel: floor({ readUnits: 1, writeUnits: 4 + 4 + 2 + 1, steps: 2, calls: 3, events: 2 }),
+  // (2 x 2) and its list entry (its status is listed: 1), the released bucket (2); the rate limit
+  // (1); its two events (appointment.cancelled, appointment.status_changed).
+  cancel: floor({ readUnits: 1, writeUnits: 4 + 4 + 1 + 2 + 1, steps: 2, calls: 3, events: 2 }),
   // A keyed create whose event reaches one subscription: one delivery more (its job through the
   // deliveries queue, the subscription read (1 RRU), its log entry (2 WRU), the POST).
   'create+webhook': floor({ ...CREATE, writeUnits: CREATE.writeUnits + 2, deliveries: 1 }),
