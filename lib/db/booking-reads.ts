@@ -124,8 +124,8 @@ const claimsFound = (
   bucketAt: (bucket: PlannedBucket) => ClaimBucket,
   committed: ReadonlySet<string> = new Set(),
 ): ClaimReads =>
-  claimReads(planned, (planned) => {
-    const bucket = bucketAt(planned);
+  claimReads(planned, (plannedBucket) => {
+    const bucket = bucketAt(plannedBucket);
     if (committed.size === 0) return bucket;
     // Only a committed series' claims become permanent; every other entry (a hold's) keeps its expiry.
     const entries = bucket.entries.map((entry) => {
