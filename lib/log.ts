@@ -2,8 +2,11 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { LogFormatter, LogItem } from '@aws-lambda-powertools/logger';
 import { config } from './config';
 
-/** On Lambda (which names its log format to the function), CloudWatch stamps every line with its time itself. */
-const STAMPED_BY_PLATFORM = process.env.AWS_LAMBDA_LOG_FORMAT !== undefined;
+/**
+ * On Lambda (which names its log format to the function): CloudWatch stamps every line with its
+ * time itself, and each function's log group names its operation.
+ */
+export const ON_LAMBDA = process.env.AWS_LAMBDA_LOG_FORMAT !== undefined;
 
 /** The invocation's trace, when X-Ray records it (a GET passes through unsampled: its id leads nowhere). */
 const sampledTraceId = (traceId: string | undefined) =>
@@ -23,7 +26,7 @@ class LeanLogFormatter extends LogFormatter {
       attributes: {
         level: attributes.logLevel,
         message: attributes.message,
-        timestamp: STAMPED_BY_PLATFORM ? undefined : this.formatTimestamp(attributes.timestamp),
+        timestamp: ON_LAMBDA ? undefined : this.formatTimestamp(attributes.timestamp),
         xray_trace_id: sampledTraceId(attributes.xRayTraceId),
       },
     }).addAttributes(additional);
