@@ -738,8 +738,13 @@ describe('every route of the route table', () => {
     const tokens = { admin: practice.adminToken } as Record<Role, string>;
     for (const role of ROLES.filter((r) => r !== 'admin')) tokens[role] = await practice.tokenForRole(role);
     for (const { operation, route, roles } of served) {
-      for (const role of ROLES) {
-        const response = await call(route.method, urlOf(route), { token: tokens[role], body: bodyOf(route) });
+      // A route's roles side by side: each call is its own (fresh ids, an empty body), and what is
+      // held to is the role check, which comes before anything the call reads or writes.
+      const answers = await Promise.all(
+        ROLES.map((role) => call(route.method, urlOf(route), { token: tokens[role], body: bodyOf(route) })),
+      );
+      for (const [index, role] of ROLES.entries()) {
+        const response = answers[index]!;
         const forbidden = response.status === 403 && response.body?.error?.code === 'FORBIDDEN';
         expect({ operation, role, forbidden, status: response.status }).toMatchObject({
           operation,
@@ -752,8 +757,13 @@ describe('every route of the route table', () => {
 
   it('answers 403 API_ACCESS_NOT_ENABLED to a waitlisted practice everywhere but its practice read', async () => {
     const practice = await makePractice({ api_access: 'waitlisted' });
-    for (const { operation, route } of served) {
-      const response = await call(route.method, urlOf(route), { token: practice.adminToken, body: bodyOf(route) });
+    // All at once: each call is its own (fresh ids, an empty body), and what decides its answer is
+    // the practice's access, which no route changes (the admin CLI does).
+    const answers = await Promise.all(
+      served.map(({ route }) => call(route.method, urlOf(route), { token: practice.adminToken, body: bodyOf(route) })),
+    );
+    for (const [index, { operation, route }] of served.entries()) {
+      const response = answers[index]!;
       if (route.allowWaitlisted) {
         expect({ operation, status: response.status }).not.toEqual({ operation, status: 403 });
       } else {
