@@ -2972,7 +2972,7 @@ export interface components {
             at: string;
             /**
              * @description The request id (`X-Request-Id`).
-             * @example 4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b
+             * @example Jk6sTgWmoAMEVvA=
              */
             request_id: string;
             /**

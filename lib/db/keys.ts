@@ -691,8 +691,7 @@ export type PartitionName = keyof typeof PARTITIONS;
  * there. Reads only (nothing writes an index). Disjoint from PARTITIONS' patterns.
  */
 export const INDEX_PARTITIONS = {
-  appointmentsByMonth: { index: 'gsi1', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
-  /** The same partitions on gsi1n: the appointment list's narrow entries. */
+  /** Appointments by month on gsi1n: the appointment list's narrow entries (gsi1's, whole, only a report rebuild reads: the admin CLI). */
   appointmentListByMonth: { index: 'gsi1n', pattern: appointmentTimeIndexPk(ANY_ID, '*') },
   salesByMonth: { index: 'gsi1', pattern: retailSalesIndexPk(ANY_ID, '*') },
   paymentsByMonth: { index: 'gsi1', pattern: paymentTimeIndexPk(ANY_ID, '*') },

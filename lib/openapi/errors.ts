@@ -22,7 +22,7 @@ export const ERROR_CODES = (Object.keys(DOC_ERROR_STATUS) as DocErrorCode[]).sor
   (a, b) => DOC_ERROR_STATUS[a] - DOC_ERROR_STATUS[b] || a.localeCompare(b),
 );
 
-const EXAMPLE_REQUEST_ID = '4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+const EXAMPLE_REQUEST_ID = 'Jk6sTgWmoAMEVvA=';
 
 export const messageOf = (code: DocErrorCode) => new AppError(code).message;
 

@@ -43,8 +43,9 @@ export const TRAFFIC_ERROR_STATUS = {
 /** `components.headers`: response headers. */
 export const RESPONSE_HEADERS = {
   'X-Request-Id': {
-    description: 'The request id; the same as `error.request_id`. Quote it when asking for support.',
-    schema: { type: 'string', examples: ['4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b'] },
+    description:
+      "The request id (API Gateway's, which its access log names too); the same as `error.request_id`. Quote it when asking for support.",
+    schema: { type: 'string', examples: ['Jk6sTgWmoAMEVvA='] },
   },
   ETag: {
     description: 'The resource `version` as `"<version>"`; send it back in `If-Match`.',

@@ -141,7 +141,7 @@ export const AuditEntry = /* @__PURE__ */ schema(() =>
   meta(
     z.object({
       at: Instant('When the call was made.'),
-      request_id: doc(z.string(), 'The request id (`X-Request-Id`).', '4b7c1f0e-2d3a-4e5f-8a9b-0c1d2e3f4a5b'),
+      request_id: doc(z.string(), 'The request id (`X-Request-Id`).', 'Jk6sTgWmoAMEVvA='),
       client_id: doc(
         z.nullable(z.string()),
         'The credential that called; null when unknown.',

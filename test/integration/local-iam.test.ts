@@ -7,6 +7,7 @@ import { verifyToken } from '../../lib/auth/tokens';
 import { config } from '../../lib/config';
 import { loadSecretKeys, secretKeys } from '../../lib/crypto/named-secret';
 import { ddb, tableName } from '../../lib/db/client';
+import { keyNamesOf } from '../../lib/db/table';
 import {
   appointmentTimeIndexPk,
   clientAppointmentsIndexPk,
@@ -123,19 +124,21 @@ describe('the synthesized IAM, enforced in every test and in npm start', () => {
           new QueryCommand({
             TableName: tableName(),
             IndexName: index,
-            KeyConditionExpression: `${index}pk = :p`,
+            KeyConditionExpression: `${keyNamesOf(index).pk} = :p`,
             ExpressionAttributeValues: { ':p': partition },
           }),
         ),
       ).catch((caught: unknown) => caught as Error);
     const month = appointmentTimeIndexPk(practice.medspaId, '2030-01');
     const client = clientAppointmentsIndexPk(practice.medspaId, crypto.randomUUID());
-    expect(await query('getAppointments', 'gsi1', month)).toMatchObject({ $metadata: { httpStatusCode: 200 } });
+    // The list reads gsi1n (gsi1's keys, narrow entries), not gsi1's whole items.
+    expect(await query('getAppointments', 'gsi1n', month)).toMatchObject({ $metadata: { httpStatusCode: 200 } });
     expect(await query('getClientHistory', 'gsi2', client)).toMatchObject({ $metadata: { httpStatusCode: 200 } });
     // The other's index partition, or its own on another index: no statement allows it.
     expect(((await query('getClientHistory', 'gsi1', month)) as Error).message).toMatch(DENIED('dynamodb:Query'));
+    expect(((await query('getAppointments', 'gsi1', month)) as Error).message).toMatch(DENIED('dynamodb:Query'));
     expect(((await query('getAppointments', 'gsi2', client)) as Error).message).toMatch(DENIED('dynamodb:Query'));
-    expect(((await query('getAppointments', 'gsi1', client)) as Error).message).toMatch(DENIED('dynamodb:Query'));
+    expect(((await query('getAppointments', 'gsi1n', client)) as Error).message).toMatch(DENIED('dynamodb:Query'));
   });
 
   it("a function's cached reads are its own: what one function read does not answer another without its role's check", async () => {

@@ -264,4 +264,32 @@ describe('a practice that never had a waitlist entry', () => {
     await worker.drain();
     expect((await entryOf(scene, entry.id)).status).toBe('offered');
   });
+
+  it("once marked, a plain hold's expiry is offered by the sweep", async () => {
+    const scene = await makeScene();
+    const worker = waitlistWorker();
+    const entry = await waitlisted(scene, { windows: [windowOf('16:00', '17:00')] });
+    const hold = await call('POST', '/v1/holds', {
+      ...staff(scene),
+      body: {
+        service_id: scene.service.id,
+        provider_id: scene.provider.id,
+        scheduled_at: at('16:00'),
+        // The longest hold: its expiry lies past the minutes the earlier tests' sweeps covered.
+        expires_in_seconds: 1800,
+      },
+    });
+    expect(hold.status).toBe(201);
+    // The hold's INSERT arms its expiry for the sweep.
+    await worker.drain();
+    expect((await entryOf(scene, entry.id)).status).toBe('waiting');
+    const afterExpiry = new Date(Date.parse(hold.body.data.expires_at) + 60_000);
+    setClock(() => afterExpiry);
+    await sweepAt(afterExpiry);
+    expect(await entryOf(scene, entry.id)).toMatchObject({
+      status: 'offered',
+      offer: { scheduled_at: new Date(at('16:00')).toISOString() },
+    });
+    await worker.drain();
+  });
 });
