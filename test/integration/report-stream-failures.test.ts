@@ -90,4 +90,22 @@ describe('aggregateReports with a practice it cannot apply', () => {
     expect(await collected(a, date)).toBe(3000);
     expect(await collected(b, date)).toBe(30_000);
   });
+
+  it('the same new records handed to five consumers at once count once (the ledger entries decide; no marker)', async () => {
+    const practice = await makePractice({ time_zone: NY });
+    const client = await makeClient(practice);
+    expect((await aggregate(await reader.readNew())).batchItemFailures).toEqual([]);
+    const at = new Date();
+    const date = localDateOf(at.toISOString(), NY);
+    for (const cents of [700, 300])
+      await createPayment(practice.medspaId, { client_id: client.id, amount_cents: cents, method: 'card' }, at);
+    const batch = await reader.readNew();
+    const results = await Promise.all(Array.from({ length: 5 }, () => aggregate(batch)));
+    for (const result of results) expect(result.batchItemFailures).toEqual([]);
+    expect(await collected(practice, date)).toBe(1000);
+    // Older copies after newer ones, and the batch again: nothing moves.
+    await aggregate([...batch].reverse());
+    expect(await collected(practice, date)).toBe(1000);
+  });
 });
+
