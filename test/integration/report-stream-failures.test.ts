@@ -108,4 +108,3 @@ describe('aggregateReports with a practice it cannot apply', () => {
     expect(await collected(practice, date)).toBe(1000);
   });
 });
-
