@@ -2,6 +2,6 @@ import { httpHandler } from '../../lib/http/handler';
 import * as planRoutes from '../../lib/routes/plans';
 import { changePlanStatus } from '../../lib/use-cases/client-plans';
 
-export const handler = httpHandler(planRoutes.cancelClientPlan, async ({ caller, params, body, now }) => ({
-  data: await changePlanStatus(caller.medspaId, params.id, 'cancel', body, now),
+export const handler = httpHandler(planRoutes.cancelClientPlan, async ({ caller, params, body, now, writes }) => ({
+  data: await changePlanStatus(caller.medspaId, params.id, 'cancel', body, now, writes),
 }));

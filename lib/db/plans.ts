@@ -327,18 +327,20 @@ export type PlanStatusOutcome = { ok: true; item: ClientPlanRecord } | { ok: fal
 
 /**
  * A client plan's status change, read and written (planStatusWrites): a package, or a change that
- * moves no membership, is one UpdateItem; a membership's move one TransactWriteItems. `moved`:
- * something read changed meanwhile (the plan, its client, the successor): read again.
+ * moves no membership, is one UpdateItem; a membership's move one TransactWriteItems, and so is any
+ * change that carries the request's writes (its audit entry and Idempotency-Key mark commit with
+ * it). `moved`: something read changed meanwhile (the plan, its client, the successor): read again.
  */
 export async function commitPlanStatus(
   plan: ClientPlanRecord,
   changes: PlanStatusChanges,
   now: string,
   dueHour?: string | null,
+  writes?: RequestWrites,
 ): Promise<PlanStatusOutcome> {
   const context = await membershipContextOf(plan, changes.status);
   const actions = planStatusWrites(plan, changes, now, context, dueHour);
-  if (actions.length === 1) {
+  if (actions.length === 1 && !writes) {
     const outcome = await updateItem(clientPlanCodec, clientPlanKey(plan.medspa_id, plan.id), changes, {
       expectedVersion: plan.version,
       now,
@@ -346,7 +348,7 @@ export async function commitPlanStatus(
     });
     return outcome.ok ? outcome : { ok: false, failed: outcome.failed === 'absent' ? 'absent' : 'moved' };
   }
-  const outcome = await transact(actions);
+  const outcome = await transact(actions, writes);
   if (outcome.ok) return { ok: true, item: afterUpdate(plan, changes, now) };
   const planFailed = firstFailed(outcome.failed, ['plan']);
   return { ok: false, failed: planFailed && !planFailed.old ? 'absent' : 'moved' };

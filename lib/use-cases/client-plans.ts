@@ -153,6 +153,7 @@ export function changePlanStatus(
   action: PlanAction,
   input: CancelPlanInput,
   now: Date,
+  writes?: RequestWrites,
 ): Promise<ClientPlan> {
   const at = now.toISOString();
   return retry<ClientPlan>(
@@ -175,7 +176,7 @@ export function changePlanStatus(
       // hour if its term ended meanwhile), a cancel now takes any plan off; a membership's status
       // move carries its client's membership in the same write.
       const dueHour = planDueHour({ ...plan, ...changes }, practice.time_zone, now);
-      const outcome = await commitPlanStatus(plan, changes, at, dueHour);
+      const outcome = await commitPlanStatus(plan, changes, at, dueHour, writes);
       if (outcome.ok) return { done: toClientPlan(outcome.item, balances) };
       if (outcome.failed === 'absent') throw new AppError('CLIENT_PLAN_NOT_FOUND');
       return { retry: attempt <= 3 ? 'now' : 'later' };

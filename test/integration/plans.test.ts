@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { counted } from '../fixtures/ddb-calls';
 import { call, makePractice, type TestPractice } from '../fixtures/api';
 import { makeClient, makeService } from '../fixtures/builders';
 import { makePlan, sellPlanTo } from '../fixtures/plans';
@@ -196,6 +197,28 @@ describe("a client's plans", () => {
     expect((await act('cancel', { at_term_end: true })).body.data.status).toBe('active');
     expect((await act('cancel', { reason: 'Moved away' })).body.data.status).toBe('cancelled');
     expectError(await act('pause'), 409, 'INVALID_STATUS_TRANSITION');
+  });
+
+  it('a pause commits its audit entry and Idempotency-Key mark in its own transaction: a retry replays it, no second entry', async () => {
+    const client = await makeClient(practice);
+    const pack = await makePlan(practice, { kind: 'package', benefits: [{ service_id: facial.id, quantity: 2 }] });
+    const { id } = await sellPlanTo(practice, client.id, { plan_id: pack.id });
+    const pause = () =>
+      call('POST', `/v1/client-plans/${id}/pause`, {
+        token: practice.adminToken,
+        headers: { 'idempotency-key': `pause-${id}` },
+      });
+    const { result: first, calls } = await counted(pause);
+    expect(first.status).toBe(200);
+    // One transaction: the plan, its audit entry and the key's mark (no write after it but the answer kept).
+    expect(calls.TransactWriteItemsCommand).toBe(1);
+    expect(calls.PutItemCommand ?? 0).toBe(1); // the key's claim, before
+    const again = await pause();
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data).toEqual(first.body.data);
+    const log = await call('GET', '/v1/audit-log', { token: practice.adminToken });
+    expect(log.body.data.filter((entry: { resource_id: string }) => entry.resource_id === id)).toHaveLength(1);
   });
 });
 
