@@ -31,8 +31,12 @@ type ResponseAttribute = {
  * attributes take under 2 KB; the rest of this margin is for the headers kept.
  */
 export const MAX_STORED_BODY_BYTES = 400 * 1024 - 16 * 1024;
-/** From this size a body is stored gzip-compressed: JSON shrinks several fold, and reads stay cheap for the usual small answer. */
-export const COMPRESS_BODY_FROM_BYTES = 32 * 1024;
+/**
+ * From this size a body is stored gzip-compressed: JSON shrinks several fold. DynamoDB bills a
+ * write per KB of the whole item, so a created resource's answer (about 1 KB, with the record's
+ * other attributes over it) compressed keeps the record's write at one unit, not two (docs/cost.md).
+ */
+export const COMPRESS_BODY_FROM_BYTES = 512;
 
 /**
  * The stored form of a response. A body the item could not hold even compressed (no route

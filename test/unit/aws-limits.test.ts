@@ -67,6 +67,15 @@ describe('item 400 KB: a stored idempotent answer', () => {
   it('keeps small answers as text, and large ones gzip-compressed within the item limit', () => {
     const small = JSON.stringify({ success: true, data: { id: 'x', name: 'Room' } });
     expect(responseAttribute({ status: 201, headers, body: small })).toEqual({ status: 201, headers, body: small });
+    // A created resource's answer (about 1 KB) is kept compressed: the record's write stays one unit.
+    const created = JSON.stringify({
+      success: true,
+      data: { id: randomUUID(), notes: 'Prefers mornings. '.repeat(50) },
+    });
+    expect(created.length).toBeGreaterThan(COMPRESS_BODY_FROM_BYTES);
+    expect(responseAttribute({ status: 201, headers, body: created }).body_gzip!.length).toBeLessThan(
+      created.length / 2,
+    );
     // A 100-item list of clients with long notes: ~1.5 MB of JSON, far over 400 KB as text.
     const list = JSON.stringify({
       success: true,
