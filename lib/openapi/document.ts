@@ -3,7 +3,14 @@ import { version as packageVersion } from '../../package.json';
 import { DEFAULT_SERVER_URL, SERVER_DESCRIPTIONS } from '../docs/openapi-file';
 import { callableRoutes } from '../http/route';
 import { routes } from '../routes';
-import { DOC_ERROR_STATUS, ERROR_CODES, errorExamples, FIELD_PROBLEM, transportResponses } from './errors';
+import {
+  DOC_ERROR_STATUS,
+  ERROR_CODES,
+  errorExamples,
+  FIELD_PROBLEM,
+  transportResponses,
+  withErrorResponses,
+} from './errors';
 import { addExamples } from './examples';
 import { operationOf, tagOf } from './operations';
 import { PROSE } from './prose';
@@ -73,10 +80,12 @@ export function buildAll(options: { serverUrl?: string } = {}) {
 function render(requestedServer: string | undefined, missing: string[]): Json {
   const paths: ZodOpenApiPathsObject = {};
   const groups: string[] = [];
-  for (const [operation, route] of callableRoutes(routes)) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(operation, route) };
-    if (!groups.includes(tagOf(route))) groups.push(tagOf(route));
-  }
+  const { responses: errorResponses } = withErrorResponses(() => {
+    for (const [operation, route] of callableRoutes(routes)) {
+      paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(operation, route) };
+      if (!groups.includes(tagOf(route))) groups.push(tagOf(route));
+    }
+  });
   const tagLines = definitions(PROSE.tags);
   const serverUrl = requestedServer ?? DEFAULT_SERVER_URL;
   // OpenAPI 3.1's `info.summary`, which zod-openapi's type does not list yet.
@@ -97,7 +106,7 @@ function render(requestedServer: string | undefined, missing: string[]): Json {
       webhooks: webhooksOf(),
       components: {
         schemas: { FieldProblem: FIELD_PROBLEM },
-        responses: transportResponses(),
+        responses: { ...transportResponses(), ...errorResponses },
         examples: errorExamples(),
         parameters: REQUEST_HEADER_PARAMETERS,
         headers: RESPONSE_HEADERS,

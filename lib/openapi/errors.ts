@@ -176,25 +176,52 @@ export function errorCodesOf(route: RouteDef, traffic: Traffic): DocErrorCode[] 
   return ERROR_CODES.filter((code) => codes.has(code));
 }
 
-/** One response per error status of the operation, its codes listed. */
+/** The response of an error status: its codes, the headers it carries, an example per code. */
+const errorResponse = (status: number, codes: readonly DocErrorCode[], rateHeaders: Json) => ({
+  description: `${ERROR_TITLES[status] ?? 'Error'}: ${codes.join(', ')}`,
+  headers: {
+    'X-Request-Id': header('X-Request-Id'),
+    ...rateHeaders,
+    ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': header('Retry-After') } : {}),
+    ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+  },
+  content: errorContent(codes),
+});
+type ErrorResponse = ReturnType<typeof errorResponse>;
+
+/**
+ * The error responses an operation refers to, collected while a document is built: operations
+ * with the same codes at a status share one `components.responses` entry instead of each inlining
+ * its envelope (they were about 40% of the document).
+ */
+let collected: Map<string, ErrorResponse> | null = null;
+
+/** Runs `build` and answers what it built with the error responses its operations referred to. */
+export function withErrorResponses<T>(build: () => T): { built: T; responses: Record<string, ErrorResponse> } {
+  const previous = collected;
+  collected = new Map();
+  try {
+    const built = build();
+    return { built, responses: Object.fromEntries([...collected].sort(([a], [b]) => a.localeCompare(b))) };
+  } finally {
+    collected = previous;
+  }
+}
+
+/** One response per error status of the operation, its codes listed (a reference to a shared one while collecting). */
 export function errorResponsesOf(route: RouteDef, traffic: Traffic, rateHeaders: Json): Record<number, Json> {
   const byStatus = new Map<number, DocErrorCode[]>();
   for (const code of errorCodesOf(route, traffic))
     byStatus.set(DOC_ERROR_STATUS[code], [...(byStatus.get(DOC_ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
-    [...byStatus].map(([status, codes]) => [
-      status,
-      {
-        description: `${ERROR_TITLES[status] ?? 'Error'}: ${codes.join(', ')}`,
-        headers: {
-          'X-Request-Id': header('X-Request-Id'),
-          ...rateHeaders,
-          ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': header('Retry-After') } : {}),
-          ...(codes.includes('UNAUTHORIZED') ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
-        },
-        content: errorContent(codes),
-      },
-    ]),
+    [...byStatus].map(([status, codes]) => {
+      const response = errorResponse(status, codes, rateHeaders);
+      if (!collected) return [status, response];
+      // Named by what it holds: the status, the codes, and whether it carries the rate-limit headers.
+      const name = `Error${status}.${codes.join('.')}${Object.keys(rateHeaders).length > 0 ? '' : '.unlimited'}`;
+      collected.set(name, response);
+      return [status, { $ref: `#/components/responses/${name}` }];
+    }),
   );
 }
 
