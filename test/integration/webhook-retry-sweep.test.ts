@@ -235,6 +235,8 @@ describe('the local server (npm start)', () => {
       // The sweep reports once it has deleted the item and moved its checkpoint: after the send.
       await waitFor('the sweep that sent it to report', () => sweeps.some((sent) => sent > 0));
       expect(sweeps.filter((sent) => sent > 0)).toEqual([1]);
+      // The receiver answered before the delivery worker logged it: wait for the log, not a guess.
+      await waitFor('the retry logged', async () => (await log(practice, hook.id))[0]?.status !== 'pending');
       expect((await log(practice, hook.id)).map((e) => [e.attempt, e.status])).toEqual([
         [2, 'succeeded'],
         [1, 'failed'],
