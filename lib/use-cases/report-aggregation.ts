@@ -58,7 +58,7 @@ export async function applyStreamRecords(records: readonly StreamRecord[]): Prom
       continue;
     }
     const list = byPractice.get(source.medspaId) ?? [];
-    list.push({ ...source, eventId: record.eventID, sequenceNumber: sequenceOf(record) });
+    list.push({ ...source, sequenceNumber: sequenceOf(record) });
     byPractice.set(source.medspaId, list);
   }
 

@@ -56,8 +56,8 @@ export interface AggregationStats {
 
 export const newStats = (records: number): AggregationStats => ({ records, ignored: 0, applied: 0, duplicates: 0 });
 
-/** A source to count, with its stream record's id (a rebuild's sources have none). */
-export type CountedSource = Exclude<ReportSource, { kind: 'PRACTICE' }> & { eventId?: string };
+/** A source to count (the practice's own changes are context, not counted). */
+export type CountedSource = Exclude<ReportSource, { kind: 'PRACTICE' }>;
 
 /** Where the counts go: the stream writes the live generation and any being built; a rebuild only its own. */
 export type Target = { kind: 'stream' } | { kind: 'rebuild'; generation: string };
