@@ -146,11 +146,12 @@ async function candidatesFor(freed: WaitlistFreedRecord, now: Date) {
 export async function offerNext(medspaId: string, freedId: string, now: Date): Promise<WaitlistEntryRecord | null> {
   let tries = 0;
   let passedOver = new Set<string>();
+  // Read once: a lost race reads the freed time and the entries again, not the practice's setting.
+  let minutes: number | undefined;
   while (tries < MAX_OFFER_TRIES) {
     const freed = await getFreed(medspaId, freedId);
     if (!freed || freed.offered_to || Date.parse(freed.end) <= now.getTime()) return null;
-    const practice = await getPractice(medspaId);
-    const minutes = practice?.waitlist_offer_minutes ?? DEFAULT_WAITLIST_OFFER_MINUTES;
+    minutes ??= (await getPractice(medspaId))?.waitlist_offer_minutes ?? DEFAULT_WAITLIST_OFFER_MINUTES;
     const fits = (await candidatesFor(freed, now)).filter(({ entry }) => !passedOver.has(entry.id));
     if (fits.length === 0) return null;
     let raced = false;
